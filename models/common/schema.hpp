@@ -1,0 +1,42 @@
+#pragma once
+// Declarative description of scenario keys. Each model area publishes the fields it reads
+// (models/<area>/schema.hpp: `Schema schema()`); sim/scenario validates a YAML file against the
+// union of them (unknown keys, units, ranges, choices) and generates docs/scenario-reference.md
+// from the same table, so the reference page and the validator cannot drift apart.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aidcsim {
+
+/// What a value is and which unit syntax it takes. Values are stored in SI after parsing:
+/// DataRate -> byte/s (B/s), DataSize -> byte, Power -> W, Temperature -> K,
+/// TemperatureDelta -> K, VolumeFlow -> m^3/s, Time -> s, FlopRate -> FLOP/s,
+/// ThermalResistance -> K/W, Energy -> J, Pressure -> Pa, Count -> plain number (suffix K/M/B/T
+/// allowed: "16M" = 16e6), Ratio -> plain number (also "1:7" = 7, "2:1" = 2 as oversubscription),
+/// Fraction -> number in [0,1] (also "40 %"), Date -> seconds since 1970-01-01 UTC ("2026-03-01").
+enum class Quantity {
+  Number, Integer, Count, Ratio, Fraction,
+  DataRate, DataSize, Power, Temperature, TemperatureDelta, VolumeFlow, Time,
+  FlopRate, ThermalResistance, Energy, Pressure, Date,
+  String, Bool,
+  List,  ///< a YAML sequence of mappings; its item fields are keyed "<key>[].<field>"
+  Map    ///< a YAML mapping that only groups other fields (documented, holds no value)
+};
+
+/// One scenario key.
+struct Field {
+  std::string key;              ///< dotted path; list items as "rollout.phases[].gpus"
+  Quantity quantity = Quantity::Number;
+  std::string default_value;    ///< in scenario syntax ("1 L/min"); empty: no default
+  bool required = false;        ///< must be given (ignored when default_value is set)
+  std::optional<double> min;    ///< inclusive lower bound, SI
+  std::optional<double> max;    ///< inclusive upper bound, SI
+  bool min_exclusive = false;   ///< lower bound is exclusive (e.g. effectiveness in (0, 1])
+  std::vector<std::string> choices;  ///< allowed values of a String field
+  std::string doc;              ///< meaning, and the source of the default (paper/table, datasheet)
+};
+
+using Schema = std::vector<Field>;
+
+}  // namespace aidcsim

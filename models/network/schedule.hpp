@@ -1,0 +1,36 @@
+#pragma once
+// A schedule of activities for one simulated interval (typically one training step): computations
+// on GPUs and transfers between GPUs, with dependencies. Plain data, no SimGrid: built by
+// models/workload and models/collectives, executed on SimGrid by network::FlowNetwork.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace aidcsim::network {
+
+struct Activity {
+  enum class Kind { Compute, Transfer };
+  Kind kind = Kind::Compute;
+  int gpu = 0;          ///< Compute: the GPU; Transfer: source GPU
+  int dst_gpu = -1;     ///< Transfer: destination GPU
+  double amount = 0;    ///< Compute: FLOP; Transfer: bytes
+  std::uint64_t flow_hash = 0;  ///< Transfer: ECMP hash input (flows with equal hash share a path)
+  std::vector<int> after;       ///< indices of activities that must finish before this one starts
+  int tag = 0;          ///< caller's category (e.g. workload's compute / dp / tp / pp), reported back
+};
+
+struct Schedule {
+  std::vector<Activity> activities;
+  /// Compute speed of each GPU in FLOP/s (achievable, after efficiency and clock factors);
+  /// size = fabric.gpu_count(), or 1 entry applied to all.
+  std::vector<double> gpu_flops;
+};
+
+struct RunResult {
+  double makespan = 0;                 ///< s, from the first start to the last finish
+  std::vector<double> start, finish;   ///< s, per activity
+  std::vector<double> link_bytes_fwd;  ///< B carried per fabric link, a->b direction
+  std::vector<double> link_bytes_rev;  ///< B carried per fabric link, b->a direction
+};
+
+}  // namespace aidcsim::network

@@ -1,0 +1,63 @@
+#pragma once
+// Results: the self-describing output of one run. Every number carries its unit and a one-line
+// description, so the HDF5, JSON, console and Python writers need no knowledge of the models.
+// Filled by sim/engine; written by sim/results/*_writer.cpp.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace aidcsim {
+
+/// One headline number of the summary ("step_time", 12.3, "s", "Simulated time of one step").
+struct Scalar {
+  std::string key;          ///< snake_case, unique within the summary
+  double value = 0;
+  std::string unit;         ///< "s", "%", "degC", "MW", "1" for dimensionless
+  std::string description;
+};
+
+/// A numeric array: time series, per-link or per-GPU values. Row-major, `shape` gives the extents.
+struct Dataset {
+  std::string path;                 ///< HDF5 path, e.g. "/network/link_utilization"
+  std::vector<std::size_t> shape;
+  std::vector<double> data;
+  std::string unit;
+  std::string description;
+  std::vector<std::string> dims;    ///< name of each axis, e.g. {"link"} or {"time", "gpu"}
+};
+
+/// Names that label a dataset axis (link names, phase names). Written as a string dataset.
+struct Labels {
+  std::string path;                 ///< e.g. "/network/link_name"
+  std::vector<std::string> values;
+  std::string description;
+};
+
+/// One checklist item of the product brief: value against limit, pass or fail.
+struct Check {
+  std::string item;         ///< "coolant outlet < 40 degC"
+  double value = 0;
+  double limit = 0;
+  std::string unit;
+  double headroom = 0;      ///< limit - value in the direction of safety (negative = violated)
+  bool pass = true;
+  std::string note;
+};
+
+struct Results {
+  std::string scenario_name;
+  std::string scenario_file;
+  std::string scenario_text;  ///< the YAML as read, stored so a result file reproduces its run
+  std::uint64_t seed = 0;
+  std::vector<Scalar> summary;
+  std::vector<Dataset> datasets;
+  std::vector<Labels> labels;
+  std::vector<Check> checks;
+  std::vector<std::string> notes;  ///< fidelity tiers and caveats, one per line
+
+  /// Value of a summary scalar; throws aidcsim::Error if absent.
+  double scalar(const std::string& key) const;
+  void add(std::string key, double value, std::string unit, std::string description);
+};
+
+}  // namespace aidcsim

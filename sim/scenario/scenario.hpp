@@ -1,0 +1,70 @@
+#pragma once
+// Scenario: one validated scenario file, converted to SI model specs.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "models/common/errors.hpp"
+#include "models/common/params.hpp"
+#include "models/compute/spec.hpp"
+#include "models/reliability/spec.hpp"
+#include "models/thermal/spec.hpp"
+#include "models/topology/spec.hpp"
+#include "models/workload/spec.hpp"
+
+namespace aidcsim {
+
+/// Where a key was written: 1-based line and column in `file`.
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
+/// A bad scenario: "file:line:column: key: got 'value', expected ...". Thrown by the loader and by
+/// Scenario::locate() for model errors found later (e.g. an impossible topology).
+class ScenarioError : public InvalidParameter {
+ public:
+  ScenarioError(SourceLocation where, std::string key, std::string value, std::string expected,
+                std::string hint = {});
+  const SourceLocation& where() const noexcept { return where_; }
+  const std::string& hint() const noexcept { return hint_; }  ///< e.g. "did you mean 'switch_radix'?"
+
+ private:
+  SourceLocation where_;
+  std::string hint_;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string file;   ///< path as given, or the built-in name
+  std::string text;   ///< the YAML text as read
+  std::uint64_t seed = 0;
+
+  Params params;      ///< every validated value (SI), for models that read keys directly
+  topology::FabricSpec fabric;
+  compute::GpuSpec gpu;
+  workload::JobSpec job;
+  thermal::CoolingSpec cooling;
+  reliability::TrainingSpec training;
+
+  /// Location of each key written in the file (dotted key, list items as name[i]).
+  std::map<std::string, SourceLocation> locations;
+
+  /// Turns a model's InvalidParameter into a ScenarioError at the key's location (the nearest
+  /// enclosing key that was written, or the file itself).
+  ScenarioError locate(const InvalidParameter& e) const;
+};
+
+/// Loads and validates a scenario file. Throws ScenarioError (file:line:column) on any bad input:
+/// YAML syntax, unknown key (with a "did you mean" hint), value without or with the wrong unit,
+/// out of range, not one of the choices, or inconsistent across keys; aidcsim::Error if the file
+/// cannot be read.
+Scenario load_scenario_file(const std::string& path);
+/// Same from text; `name` is used as the file name in messages.
+Scenario load_scenario_text(const std::string& text, const std::string& name);
+/// The built-in default scenario (scenarios/stargate-uk-8k.yaml).
+Scenario load_default_scenario();
+
+}  // namespace aidcsim
