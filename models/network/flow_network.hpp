@@ -3,12 +3,42 @@
 // split-duplex link per fabric link, routes from Fabric::route), which executes a Schedule:
 // computations as SimGrid executions on the GPU hosts, transfers as flows sharing link bandwidth
 // (flow-level, max-min fair). Contract used by sim/engine; extend, don't break.
+//
+// SimGrid use (3.32, see docs in flow_network.cpp):
+// - One process-wide s4u::Engine, created lazily by the first FlowNetwork (init_simgrid()) with
+//   network/model:CM02, network/crosstraffic:0, network/TCP-gamma:0 (no TCP window cap),
+//   contexts/stack-size:16, contexts/guard-size:0 and logging silenced. The engine is a singleton
+//   and its clock never goes back, so every run() measures times from its own start.
+// - Each distinct fabric gets its own routing zone (a NetZoneImpl subclass) inside that engine;
+//   zones are never destroyed (SimGrid 3.32 cannot remove hosts/links), they are recycled: a new
+//   FlowNetwork on a fabric with the same structure (nodes and links) reuses a free zone, and link
+//   rates are re-applied from the Fabric at every run().
+// - Max-min fairness: CM02 weights each flow's share by its route latency (RTT-unfair, like TCP);
+//   RDMA congestion control (DCQCN) is rate-fair, so routes are handed to SimGrid with zero
+//   latency (every flow has the same sharing weight: plain max-min fairness) and the route's
+//   latency is paid by the issuing actor before the flow starts, exactly as CM02 does it (a flow
+//   uses no bandwidth during its latency phase). A lone flow takes latency + bytes / rate.
+// - run() forks: the child simulates and sends start/finish times back (see set_isolated_runs).
+// - Per-flow ECMP: the actor issuing a flow registers the flow id in the zone's FIFO for its own
+//   host immediately before the mailbox put that starts the flow; the zone's get_local_route
+//   pops it and returns that flow's hops. SimGrid handles the simcalls of one scheduling round in
+//   the order the actors ran, so the FIFO order is the start order (a mismatch fails the run).
+//   Flows are puts to a per-GPU mailbox whose permanent receiver is one idle daemon on a "sink"
+//   host (see flow_network.cpp for why), so SimGrid's own endpoints are (issuing host, sink).
+// Not thread-safe (SimGrid is not): parallel sweeps use processes.
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "models/network/schedule.hpp"
 #include "models/topology/fabric.hpp"
 
 namespace aidcsim::network {
+
+/// Creates the process-wide SimGrid engine with aidcsim's network-model configuration if it does
+/// not exist yet (idempotent). Called by FlowNetwork; call it first if other code (sim/engine)
+/// creates SimGrid objects, because the configuration must precede the first platform.
+void init_simgrid();
 
 class FlowNetwork {
  public:
@@ -19,8 +49,35 @@ class FlowNetwork {
   FlowNetwork& operator=(const FlowNetwork&) = delete;
 
   /// Runs every activity of `schedule` to completion; times are relative to this call's start.
-  /// Can be called repeatedly. Throws SimulationError on an unroutable transfer or a deadlock.
+  /// Can be called repeatedly. Throws SimulationError on an unroutable transfer or a deadlock
+  /// (dependency cycle), InvalidParameter on a bad activity (GPU index, negative amount,
+  /// dependency index, gpu_flops size).
+  ///
+  /// Semantics: Compute = `amount` FLOP at gpu_flops[gpu] FLOP/s (exec on the GPU's host).
+  /// Transfer = `amount` bytes from `gpu` to `dst_gpu`; route latency (sum of Link::latency) then
+  /// a max-min fair flow along Fabric::route(gpu, dst_gpu, hash). With FabricSpec::flows_per_pair
+  /// F > 1 (hash ECMP) the transfer is F sub-flows of amount/F with hashes derived from flow_hash
+  /// (sub-flow 0 keeps flow_hash); with EcmpMode::Spray it is split evenly over up to
+  /// spray_subflows() of the equal-cost paths (Fabric::routes). src == dst takes no time.
+  /// An activity starts when all its `after` activities have finished.
   RunResult run(const Schedule& schedule);
+
+  /// Maximum sub-flows per transfer in EcmpMode::Spray (default 16; paths are taken evenly spaced
+  /// from Fabric::routes). Ideal spraying = all paths; 16 sub-flows is within a few % of it on
+  /// fat trees while keeping SimGrid's sharing system small.
+  void set_spray_subflows(int n);
+  int spray_subflows() const;
+
+  /// Whether run() simulates in a forked child process (default true): bit-identical results
+  /// whatever ran before in this process (SimGrid's clock never goes back, and times measured
+  /// at a later absolute clock differ in the last bits), no SimGrid state growing over runs, and
+  /// a SimGrid abort becomes a SimulationError. false: simulate in this process (debugging).
+  void set_isolated_runs(bool on);
+  bool isolated_runs() const;
+
+  /// Wall-clock seconds spent building the SimGrid platform for this object (0 when reused).
+  double build_seconds() const;
+  const topology::Fabric& fabric() const;
 
  private:
   struct Impl;
@@ -39,7 +96,26 @@ struct Congestion {
 
 /// Congestion of a run over `interval` seconds (defaults to the makespan): utilization of a link
 /// direction = bytes / (rate x interval). NVLink links are reported in their tier but excluded
-/// from the fabric-wide max/p99/above-80 figures.
+/// from the fabric-wide max/p99/above-80 figures. p99 is the nearest-rank percentile over the
+/// link directions that carried traffic (0 if none).
 Congestion congestion(const topology::Fabric& fabric, const RunResult& run, double interval = 0);
+
+/// Mean utilization (fraction) of every link direction over `interval` s (defaults to the
+/// makespan): 2 entries per link, [2*l] = Link::a -> Link::b, [2*l+1] = b -> a; bytes from
+/// RunResult::link_bytes_fwd/rev, rate = current Link::rate. Size 2 x fabric.link_count().
+std::vector<double> link_utilization(const topology::Fabric& fabric, const RunResult& run,
+                                     double interval = 0);
+
+/// Completion time of a transfer alone on the fabric, s: latency(route) + bytes / the smallest
+/// Link::rate on route(src, dst, flow_hash) (the alpha-beta model of one flow; 0 for src == dst).
+double isolated_time(const topology::Fabric& fabric, int src, int dst, double bytes,
+                     std::uint64_t flow_hash);
+
+/// Slowdown of every activity of a run: (finish - start) / isolated_time for transfers (the
+/// congestion metric of Alizadeh et al., pFabric, SIGCOMM 2013: "FCT normalised to the best
+/// possible FCT"), 0 for computations and for zero-time transfers. Size = activity count.
+/// Uses the fabric's current routes: call it before changing the fabric.
+std::vector<double> slowdowns(const topology::Fabric& fabric, const Schedule& schedule,
+                              const RunResult& run);
 
 }  // namespace aidcsim::network

@@ -3,7 +3,18 @@
 // core switches, and the links between them, with ECMP routing over equal-cost shortest paths.
 // Contract used by models/network, models/collectives, models/workload and sim/engine; extend it,
 // don't break it.
+//
+// Structure (derived in build_fabric from radix, GPU count and oversubscription; see
+// docs in fabric_build.cpp): node ids are GPUs first (node id == GPU rank), then NVLink switches,
+// leaves, spines, cores. Link ids: NVLink links, then access (NIC) links, leaf-spine, spine-core.
+// Link latency = link_latency (cable) + switch_latency (the switch at its upper end), so a path of
+// h links costs h x (cable + switch): the one switch latency more than the h-1 switches crossed
+// stands for the two NIC ports (NIC-to-NIC latency of RDMA NICs is of the order of a switch hop).
+//
+// Fabric is a handle: copies share one graph, so a failure applied through one copy is seen by
+// all. Not thread-safe: route()/path_count() fill lazy per-leaf distance caches.
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +27,7 @@ enum class NodeKind { Gpu, NvSwitch, Leaf, Spine, Core };
 /// Link tiers, bottom up: NVLink (GPU-NVSwitch), Access (GPU NIC-leaf), LeafSpine, SpineCore.
 enum class Tier { NvLink, Access, LeafSpine, SpineCore };
 const char* tier_name(Tier t);
+const char* kind_name(NodeKind k);
 
 struct Node {
   NodeKind kind = NodeKind::Gpu;
@@ -30,7 +42,7 @@ struct Link {
   double rate = 0;           ///< B/s per direction
   double latency = 0;        ///< s (cable + the switch at its upper end)
   Tier tier = Tier::Access;
-  std::string name;          ///< e.g. "gpu17-leaf3"
+  std::string name;          ///< e.g. "gpu17-leaf3"; parallel links get "/k" ("leaf0-spine0.1/3")
   bool up = true;            ///< false once failed
 };
 
@@ -38,6 +50,41 @@ struct Link {
 struct Hop {
   int link = 0;
   bool forward = true;  ///< true when crossed from Link::a to Link::b
+};
+
+/// The sizes build_fabric derived for ONE fabric plane (see build_fabric for the rules); a
+/// multi-plane fabric has FabricSpec::planes copies of the leaves, spines and cores.
+struct Layout {
+  int leaf_down = 0;        ///< leaf ports for GPU NICs (d); rail_optimized: nodes per scalable unit
+  int leaf_up = 0;          ///< leaf uplinks (u), d/u = oversub_leaf
+  int leaves = 0;
+  int pods = 1;             ///< clos3 pods (1 for leaf_spine)
+  int leaves_per_pod = 0;   ///< in a full pod
+  int spines_per_pod = 0;   ///< leaf_spine: all spines
+  int leaf_spine_links = 0; ///< parallel links between a leaf and each spine of its pod (u / spines)
+  int spine_down = 0;       ///< clos3 spine ports towards leaves (sd)
+  int spine_up = 0;         ///< clos3 spine ports towards cores (su), sd/su = oversub_spine
+  int cores_per_plane = 0;  ///< cores reached by spine j of every pod (Clos "plane" j of spines and
+                            ///< cores inside one fabric plane; not FabricSpec::planes)
+  int spine_core_links = 0; ///< parallel links between a spine and each core of its plane (su / C)
+  int nvlink_domains = 0;
+  int scalable_units = 0;   ///< rail_optimized: groups of leaf_down nodes; rack_local: leaves
+};
+
+/// Bill of materials and structure figures of a built fabric.
+struct BillOfMaterials {
+  int gpus = 0;
+  int nvswitches = 0;      ///< logical NVLink switches (one per NVLink domain)
+  int leaves = 0, spines = 0, cores = 0;
+  int switches = 0;        ///< leaves + spines + cores (scale-out switches)
+  int nvlink_links = 0, access_links = 0, leaf_spine_links = 0, spine_core_links = 0;
+  int optical_cables = 0;  ///< access + leaf-spine + spine-core links (one cable each)
+  int copper_cables = 0;   ///< NVLink links (copper inside the NVLink domain, e.g. NVL72 spine)
+  int transceivers = 0;    ///< 2 per optical cable (one per end)
+  double bisection_bandwidth = 0;  ///< B/s, one direction (see Fabric::bom)
+  int diameter = 0;        ///< switches crossed on the longest shortest GPU-GPU scale-out path
+  double oversub_leaf = 0; ///< as built: max over leaves of GPU-side / uplink capacity
+  double oversub_spine = 0;///< as built: max over spines of down / up capacity (0: no core tier)
 };
 
 class Fabric {
@@ -50,13 +97,51 @@ class Fabric {
   const FabricSpec& spec() const;
   int gpu_node(int gpu) const;          ///< node id of GPU rank `gpu`
   int nvlink_domain_of(int gpu) const;  ///< NVLink domain index of a GPU
+  const Layout& layout() const;
+  int planes() const;                   ///< disjoint fabric planes (FabricSpec::planes)
+  int leaf_of(int gpu, int plane = 0) const;      ///< node id of the leaf a GPU's NIC port is wired to
+  int access_link(int gpu, int plane = 0) const;  ///< link id GPU NIC port -> leaf
+  int nvlink_link(int gpu) const;       ///< link id GPU -> NVSwitch, -1 without NVLink
 
   /// Route of one flow from GPU `src` to GPU `dst`: over NVLink when both are in one NVLink
   /// domain, else NIC -> fabric -> NIC along an equal-cost shortest path chosen by hashing
   /// `flow_hash` (ECMP). Throws SimulationError when no path is up.
+  /// Multi-plane: the plane is splitmix64(flow_hash ^ salt) % planes, or the next plane that
+  /// connects both GPUs when that one does not.
+  /// ECMP: at hop h the next link is candidates[splitmix64(flow_hash ^ splitmix64(h)) % n] among
+  /// the n up links that bring the flow one switch hop closer to the destination leaf (parallel
+  /// links count as distinct paths), i.e. a deterministic per-flow hash (RFC 2992 hash-threshold
+  /// in spirit). Empty for src == dst.
   std::vector<Hop> route(int src, int dst, std::uint64_t flow_hash) const;
-  /// Number of equal-cost shortest scale-out paths between two GPUs.
+  /// Number of equal-cost shortest scale-out paths between two GPUs, summed over the planes
+  /// (0 when disconnected).
   std::uint64_t path_count(int src, int dst) const;
+  /// Equal-cost scale-out paths for ideal spraying: all of them when there are at most `limit`,
+  /// else `limit` of them spread evenly over the path ranks (so every spine/core keeps its share).
+  /// Deterministic order. Empty for src == dst; throws SimulationError when disconnected.
+  std::vector<std::vector<Hop>> routes(int src, int dst, std::size_t limit = 1024) const;
+  /// Sum of the latencies of a route's links, s.
+  double latency(const std::vector<Hop>& hops) const;
+
+  /// Node id by name ("leaf3", "spine0.2", "gpu17"), -1 if none.
+  int find_node(const std::string& name) const;
+  /// Link ids by name: "a-b" (all parallel links between nodes a and b) or "a-b/k"; empty if none.
+  std::vector<int> find_links(const std::string& name) const;
+
+  // Failures (applied now; the engine applies timed ones at their time). Routes are recomputed.
+  void set_link_up(int link, bool up);
+  /// Link rate = built rate x factor (factor in (0, 1]; does not change routes: ECMP is unweighted).
+  void set_link_rate_factor(int link, double factor);
+  /// Takes a switch (leaf, spine, core, NVSwitch) down with all its links.
+  void fail_switch(int node);
+  bool node_up(int node) const;
+  /// Applies one FailureSpec; throws InvalidParameter(key + ".element") for an unknown element.
+  void apply(const FailureSpec& f);
+
+  /// Bill of materials. Bisection bandwidth = 1/2 x min over tiers (access, leaf-spine,
+  /// spine-core) of the tier's aggregate up-capacity: exact for a Clos whose halves are whole
+  /// pods/leaves (the cut crosses half of the narrowest tier), one direction, B/s.
+  BillOfMaterials bom() const;
 
   struct Impl;
   explicit Fabric(std::shared_ptr<Impl> impl);
@@ -66,6 +151,21 @@ class Fabric {
 
 /// Builds the fabric from its spec. Throws InvalidParameter (with the scenario key) when the
 /// topology cannot be built: radix too small for the GPU count, oversubscription < 1, ...
+/// Failures with at == 0 are applied; all failure element names are checked.
 Fabric build_fabric(const FabricSpec& spec);
+
+/// splitmix64 finaliser (Steele, Lea, Flood, "Fast splittable pseudorandom number generators",
+/// OOPSLA 2014; constants of Vigna's reference implementation).
+std::uint64_t splitmix64(std::uint64_t x);
+/// Per-flow ECMP hash of (seed, src GPU, dst GPU, flow index) for route().
+std::uint64_t ecmp_hash(std::uint64_t seed, int src, int dst, int flow);
+
+/// Human-readable table of a bill of materials.
+std::string format_bom(const BillOfMaterials& b);
+/// GraphML (boost::write_graphml): node attributes name, kind, pod; edge attributes name, tier,
+/// rate (B/s), latency (s), up.
+void write_graphml(const Fabric& f, std::ostream& os);
+/// Graphviz DOT (boost::write_graphviz), node label = name, edge label = tier.
+void write_dot(const Fabric& f, std::ostream& os);
 
 }  // namespace aidcsim::topology

@@ -23,16 +23,21 @@ struct SourceLocation {
 
 /// A bad scenario: "file:line:column: key: got 'value', expected ...". Thrown by the loader and by
 /// Scenario::locate() for model errors found later (e.g. an impossible topology).
+/// what() reads `file:line:column: key: got 'value', expected <expected>[; <hint>]`; without a
+/// line (key not written anywhere) `file: key: ...`; with an empty key (YAML syntax, a document that
+/// is not a mapping) `file:line:column: <expected>`.
 class ScenarioError : public InvalidParameter {
  public:
   ScenarioError(SourceLocation where, std::string key, std::string value, std::string expected,
                 std::string hint = {});
   const SourceLocation& where() const noexcept { return where_; }
   const std::string& hint() const noexcept { return hint_; }  ///< e.g. "did you mean 'switch_radix'?"
+  const char* what() const noexcept override { return message_.c_str(); }
 
  private:
   SourceLocation where_;
   std::string hint_;
+  std::string message_;
 };
 
 struct Scenario {
@@ -55,6 +60,9 @@ struct Scenario {
   /// Turns a model's InvalidParameter into a ScenarioError at the key's location (the nearest
   /// enclosing key that was written, or the file itself).
   ScenarioError locate(const InvalidParameter& e) const;
+  /// Location of `key` (dotted, list items as name[i]) or of its nearest written enclosing key;
+  /// {file, 0, 0} when none of them was written.
+  SourceLocation location_of(const std::string& key) const;
 };
 
 /// Loads and validates a scenario file. Throws ScenarioError (file:line:column) on any bad input:

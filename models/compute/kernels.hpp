@@ -1,0 +1,52 @@
+#pragma once
+// Time of the kernels a training step is made of, on one GPU: GEMMs at an achievable-matmul
+// efficiency, attention at its own efficiency, memory-bound element-wise work at HBM rate.
+// A clock factor (DVFS, from the thermal model) scales the compute-bound parts.
+#include "models/compute/spec.hpp"
+
+namespace aidcsim::compute {
+
+enum class Precision { BF16, FP8 };
+
+/// Parses "bf16" / "fp16" (same tensor-core rate as BF16) / "fp8". Throws aidcsim::Error otherwise.
+Precision precision_from(const std::string& name);
+
+/// Efficiency constants of the compute model. ONE set is used for every validation row; how the
+/// defaults were chosen is written in docs/validation-megatron.md.
+struct Efficiency {
+  /// Fraction of the measured MAMF (published-figures.md §5.1) reached by the GEMMs of a training
+  /// step. 0.78 = the single value that minimises the worst error over the ten rows of Megatron-LM
+  /// SC21 Table 1 (sweep 0.76-0.90, docs/validation-megatron.md); it absorbs what the model does not
+  /// itemise (kernel launches, stream syncs, unfused small ops, data loading).
+  double gemm = 0.78;
+  /// GEMM size (FLOP) at which efficiency is half of `gemm`: small GEMMs fill fewer SM waves and
+  /// pay launch/tail costs; eff(F) = gemm * F / (F + gemm_half_flops). 0 disables the size effect.
+  /// 2 GFLOP (a 1024^3 GEMM reaches half efficiency; a priori, not fitted).
+  double gemm_half_flops = 2e9;
+  /// Fraction of dense peak reached by flash attention (FlashAttention-2 forward+backward reaches
+  /// ~50-70 % of A100/H100 BF16 peak, Dao 2023 Fig. 4-6; causal masking halves useful work while
+  /// Megatron's count is full: ~0.35 of peak on the full count; a priori, not fitted).
+  double attention = 0.35;
+  /// Fraction of HBM bandwidth reached by memory-bound element-wise kernels (STREAM-like; a priori,
+  /// not fitted).
+  double hbm = 0.80;
+};
+
+/// Peak dense FLOP/s for a precision. FP8 on a GPU without FP8 tensor cores (A100) falls back to
+/// the BF16 rate.
+double peak_flops(const GpuSpec& gpu, Precision p);
+/// Measured max achievable matmul FLOP/s (MAMF), or 80 % of peak when the catalogue has none.
+double mamf_flops(const GpuSpec& gpu, Precision p);
+
+/// Time in s of one GEMM C[m x n] = A[m x k] B[k x n] (2mnk FLOP) at `clock_factor` x nominal
+/// clock: max(compute at eff(F) x MAMF, operand bytes at the HBM rate).
+double gemm_time(const GpuSpec& gpu, double m, double n, double k, Precision p, const Efficiency& e,
+                 double clock_factor = 1.0);
+/// Time in s of attention matmul work of `flops` FLOP (always BF16: FP8 recipes keep attention in
+/// BF16, e.g. Transformer Engine's default).
+double attention_time(const GpuSpec& gpu, double flops, const Efficiency& e, double clock_factor = 1.0);
+/// Time in s of memory-bound work moving `bytes` B through HBM (not clock-scaled: HBM has its own
+/// clock).
+double memory_time(const GpuSpec& gpu, double bytes, const Efficiency& e);
+
+}  // namespace aidcsim::compute

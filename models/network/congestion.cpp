@@ -1,0 +1,93 @@
+// Congestion metrics of a run: link-direction utilization, max / p99 / above-80 % (the product
+// brief's alarm threshold) per tier, and flow slowdowns against the isolated alpha-beta time.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "models/common/errors.hpp"
+#include "models/network/flow_network.hpp"
+
+namespace aidcsim::network {
+using topology::Fabric;
+using topology::Tier;
+
+namespace {
+
+double resolve_interval(const RunResult& run, double interval) {
+  const double t = interval > 0 ? interval : run.makespan;
+  return t;
+}
+
+/// Nearest-rank percentile (p in (0,1]) of the values, 0 when empty.
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  std::size_t rank = static_cast<std::size_t>(std::ceil(p * static_cast<double>(v.size())));
+  rank = std::clamp<std::size_t>(rank, 1, v.size());
+  return v[rank - 1];
+}
+
+}  // namespace
+
+std::vector<double> link_utilization(const Fabric& fabric, const RunResult& run, double interval) {
+  const int L = fabric.link_count();
+  if (run.link_bytes_fwd.size() != static_cast<std::size_t>(L) || run.link_bytes_rev.size() != static_cast<std::size_t>(L))
+    throw SimulationError("network: run result does not match the fabric (" +
+                          std::to_string(run.link_bytes_fwd.size()) + " links vs " + std::to_string(L) + ")");
+  std::vector<double> u(2 * static_cast<std::size_t>(L), 0.0);
+  const double t = resolve_interval(run, interval);
+  if (!(t > 0)) return u;
+  for (int l = 0; l < L; ++l) {
+    const double cap = fabric.link(l).rate * t;
+    if (!(cap > 0)) continue;
+    u[2 * l] = run.link_bytes_fwd[l] / cap;
+    u[2 * l + 1] = run.link_bytes_rev[l] / cap;
+  }
+  return u;
+}
+
+Congestion congestion(const Fabric& fabric, const RunResult& run, double interval) {
+  const std::vector<double> u = link_utilization(fabric, run, interval);
+  Congestion c;
+  std::vector<double> fabric_u, tier_u[4];
+  for (int l = 0; l < fabric.link_count(); ++l) {
+    const int t = static_cast<int>(fabric.link(l).tier);
+    for (int d = 0; d < 2; ++d) {
+      const double x = u[2 * l + d];
+      if (!(x > 0)) continue;
+      tier_u[t].push_back(x);
+      c.max_by_tier[t] = std::max(c.max_by_tier[t], x);
+      if (fabric.link(l).tier == Tier::NvLink) continue;
+      fabric_u.push_back(x);
+      c.max_utilization = std::max(c.max_utilization, x);
+      if (x > 0.8) ++c.links_above_80;
+    }
+  }
+  c.p99_utilization = percentile(std::move(fabric_u), 0.99);
+  for (int t = 0; t < 4; ++t) c.p99_by_tier[t] = percentile(std::move(tier_u[t]), 0.99);
+  return c;
+}
+
+double isolated_time(const Fabric& fabric, int src, int dst, double bytes, std::uint64_t flow_hash) {
+  if (src == dst) return 0;
+  const auto hops = fabric.route(src, dst, flow_hash);
+  double rate = std::numeric_limits<double>::infinity();
+  for (const auto& h : hops) rate = std::min(rate, fabric.link(h.link).rate);
+  return fabric.latency(hops) + (bytes > 0 ? bytes / rate : 0.0);
+}
+
+std::vector<double> slowdowns(const Fabric& fabric, const Schedule& schedule, const RunResult& run) {
+  const std::size_t n = schedule.activities.size();
+  if (run.start.size() != n || run.finish.size() != n)
+    throw SimulationError("network: run result does not match the schedule");
+  std::vector<double> s(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Activity& a = schedule.activities[i];
+    if (a.kind != Activity::Kind::Transfer) continue;
+    const double iso = isolated_time(fabric, a.gpu, a.dst_gpu, a.amount, a.flow_hash);
+    if (iso > 0) s[i] = (run.finish[i] - run.start[i]) / iso;
+  }
+  return s;
+}
+
+}  // namespace aidcsim::network

@@ -1,0 +1,692 @@
+// FlowNetwork on SimGrid 3.32: platform (one routing zone per fabric structure), the run loop
+// (one actor per ready activity chain) and per-flow ECMP routing through the zone.
+//
+// Why these choices (measured or read in SimGrid 3.32's sources; see DESIGN.md "SimGrid notes"):
+// - Custom zone: the built-in fat-tree zone builds in O(N^2), has one rate per tier and cannot
+//   express rails, NVLink domains or our ECMP choice. get_local_route() hands SimGrid the exact
+//   hops of Fabric::route (split-duplex direction: a->b = the link's UP half, b->a = DOWN half).
+// - Zero route latency to SimGrid, latency paid by the actor: CM02 sets each flow's sharing
+//   penalty to its route latency (NetworkCm02Model::communicate), i.e. RTT-weighted shares, and
+//   with TCP-gamma 0 a positive latency would bound the flow's rate to gamma / (2 latency) = 0.
+//   With zero latency every flow gets penalty 1 (plain max-min fairness, SimGrid's exact lmm
+//   solver with lazy updates) and no TCP window bound.
+// - Comms are mailbox puts from actors to a permanent-receiver daemon of the destination GPU
+//   (see simulate()): host-to-host Comm::sendto comms are detached, kept in one list in maestro
+//   and searched on every completion (quadratic).
+// - Each run is simulated in a forked child process (see simulate_in_child()).
+// - Actors are created only when an activity becomes ready, and an actor that finishes an
+//   activity goes on with its first newly ready successor (a pipeline chain reuses one actor).
+#include "models/network/flow_network.hpp"
+
+#include <simgrid/kernel/routing/NetPoint.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
+#include <simgrid/s4u.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <xbt/log.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "models/common/errors.hpp"
+
+namespace aidcsim::network {
+namespace sg = simgrid::s4u;
+using simgrid::kernel::resource::StandardLinkImpl;
+using simgrid::kernel::routing::NetPoint;
+using topology::Fabric;
+using topology::Hop;
+
+namespace {
+
+/// Nominal host speed, FLOP/s. Hosts keep it; an exec of F FLOP on a GPU of speed s is given
+/// F x kRefSpeed / s FLOP, which takes F / s seconds (speeds change per run without touching hosts).
+constexpr double kRefSpeed = 1e15;
+
+/// One flow handed to SimGrid: a transfer or one of its ECMP / spray sub-flows.
+struct SubFlow {
+  int activity = 0;
+  double bytes = 0;
+  double latency = 0;       ///< s, sum of the route's link latencies
+  std::vector<Hop> hops;
+};
+
+/// Routing zone of one fabric. Hosts are the GPUs (NetPoint id == GPU rank) plus one "sink" host
+/// (id == GPU count) where every flow is received (see simulate()); links are the fabric's.
+class FabricZone final : public simgrid::kernel::routing::NetZoneImpl {
+ public:
+  explicit FabricZone(const std::string& name) : NetZoneImpl(name) {}
+
+  std::vector<StandardLinkImpl*> fwd, rev;   ///< per fabric link: a->b and b->a halves
+  const std::vector<SubFlow>* flows = nullptr;
+  long misses = 0;                           ///< route queries without a registered flow (bug)
+
+  /// Registers flow `f` as the next flow put by an actor on host `host` (NetPoint id), right
+  /// before the put. The actor's host only tells concurrent actors apart: the route is the flow's.
+  void push(int host, int f) { pending_[host].q.push_back(f); }
+  std::size_t pending_count() const { return pending_.size(); }
+  void clear_pending() { pending_.clear(); }
+
+  void get_local_route(const NetPoint* src, const NetPoint* dst,
+                       simgrid::kernel::routing::Route* into, double* latency) override {
+    // Latency is paid by the issuing actor (see the file comment): nothing added to *latency.
+    auto it = pending_.find(static_cast<int>(src->id()));
+    if (it == pending_.end() || flows == nullptr) {
+      // Not one of our flows: give a valid route, the run fails on misses != 0 afterwards.
+      ++misses;
+      if (!fwd.empty()) into->link_list_.push_back(fwd[0]);
+      return;
+    }
+    Fifo& fifo = it->second;
+    const SubFlow& f = (*flows)[fifo.q[fifo.head++]];
+    if (fifo.head == fifo.q.size()) pending_.erase(it);
+    into->link_list_.reserve(f.hops.size());
+    for (const Hop& h : f.hops) into->link_list_.push_back(h.forward ? fwd[h.link] : rev[h.link]);
+  }
+
+ private:
+  struct Fifo {
+    std::vector<int> q;
+    std::size_t head = 0;
+  };
+  std::unordered_map<int, Fifo> pending_;  ///< per issuing host, flows in the order of their puts
+};
+
+/// A built zone and what is needed to reuse it for another FlowNetwork of the same structure.
+struct ZoneEntry {
+  FabricZone* zone = nullptr;
+  std::uint64_t fingerprint = 0;
+  bool in_use = false;
+  std::vector<sg::Host*> hosts;
+  std::vector<sg::Link*> up, down;
+  std::vector<double> applied_rate;  ///< B/s last given to SimGrid per link
+  std::vector<sg::Mailbox*> mailboxes;  ///< per GPU: where transfers to it are put
+  sg::Host* sink = nullptr;             ///< receiving end of every flow (see simulate())
+};
+
+std::vector<std::unique_ptr<ZoneEntry>>& registry() {
+  static std::vector<std::unique_ptr<ZoneEntry>> r;  // zones live as long as the engine (process)
+  return r;
+}
+
+/// Structure of a fabric (node count, link endpoints and latencies): equal fingerprints can
+/// share a SimGrid zone; rates are re-applied per run. FNV-1a over the fields.
+std::uint64_t fingerprint(const Fabric& f) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  };
+  mix(static_cast<std::uint64_t>(f.gpu_count()));
+  mix(static_cast<std::uint64_t>(f.node_count()));
+  mix(static_cast<std::uint64_t>(f.link_count()));
+  for (int l = 0; l < f.link_count(); ++l) {
+    const auto& k = f.link(l);
+    mix(static_cast<std::uint64_t>(k.a));
+    mix(static_cast<std::uint64_t>(k.b));
+    std::uint64_t bits;
+    static_assert(sizeof(bits) == sizeof(k.latency));
+    std::memcpy(&bits, &k.latency, sizeof(bits));
+    mix(bits);
+  }
+  return h;
+}
+
+ZoneEntry* build_zone(const Fabric& f, std::uint64_t fp) {
+  static int counter = 0;
+  const int id = counter++;
+  const std::string prefix = "f" + std::to_string(id) + ".";
+  auto e = std::make_unique<ZoneEntry>();
+  e->fingerprint = fp;
+  auto* zone = new FabricZone("aidcsim.fabric" + std::to_string(id));
+  // Parentless zone (the root is sealed by the first Engine::run, so it cannot take children
+  // afterwards); routes never leave the zone, so SimGrid's common-ancestor search stops here.
+  auto* root = sg::Engine::get_instance()->get_netzone_root()->get_impl();
+  zone->set_network_model(root->get_network_model());
+  zone->set_cpu_pm_model(root->get_cpu_pm_model());
+  zone->set_cpu_vm_model(root->get_cpu_vm_model());
+  zone->set_disk_model(root->get_disk_model());
+  zone->set_host_model(root->get_host_model());
+  sg::NetZone* iface = zone->get_iface();
+  e->hosts.reserve(f.gpu_count());
+  for (int g = 0; g < f.gpu_count(); ++g) {
+    sg::Host* h = iface->create_host(prefix + "gpu" + std::to_string(g), kRefSpeed);
+    h->seal();
+    if (h->get_netpoint()->id() != static_cast<unsigned long>(g))
+      throw SimulationError("network: SimGrid netpoint ids do not follow GPU ranks");
+    e->hosts.push_back(h);
+    e->mailboxes.push_back(sg::Mailbox::by_name(prefix + "mb" + std::to_string(g)));
+  }
+  e->sink = iface->create_host(prefix + "sink", kRefSpeed);
+  e->sink->seal();
+  const int L = f.link_count();
+  e->up.resize(L);
+  e->down.resize(L);
+  e->applied_rate.resize(L);
+  zone->fwd.resize(L);
+  zone->rev.resize(L);
+  for (int l = 0; l < L; ++l) {
+    const auto& k = f.link(l);
+    sg::SplitDuplexLink* link = iface->create_split_duplex_link(prefix + "l" + std::to_string(l), k.rate);
+    link->set_latency(k.latency);  // informative only: routes carry zero latency (see top)
+    link->seal();
+    e->up[l] = link->get_link_up();
+    e->down[l] = link->get_link_down();
+    e->applied_rate[l] = k.rate;
+    zone->fwd[l] = e->up[l]->get_impl();
+    zone->rev[l] = e->down[l]->get_impl();
+  }
+  zone->seal();
+  e->zone = zone;
+  registry().push_back(std::move(e));
+  return registry().back().get();
+}
+
+}  // namespace
+
+void init_simgrid() {
+  if (sg::Engine::has_instance()) return;
+  xbt_log_control_set("root.thresh:critical");
+  static sg::Engine* engine = new sg::Engine("aidcsim");  // process singleton, never destroyed
+  (void)engine;
+  sg::Engine::set_config("network/model:CM02");
+  sg::Engine::set_config("network/crosstraffic:0");
+  sg::Engine::set_config("network/TCP-gamma:0");
+  sg::Engine::set_config("contexts/stack-size:16");
+  sg::Engine::set_config("contexts/guard-size:0");
+  // Extra SimGrid options for experiments, e.g. AIDCSIM_SIMGRID_CFG="network/optim:Full;...".
+  if (const char* extra = std::getenv("AIDCSIM_SIMGRID_CFG")) {
+    std::string all(extra);
+    for (std::size_t p = 0; p <= all.size();) {
+      const std::size_t q = std::min(all.find(';', p), all.size());
+      if (q > p) sg::Engine::set_config(all.substr(p, q - p));
+      p = q + 1;
+    }
+  }
+  // The first zone becomes the root and instantiates the models from the configuration above.
+  sg::create_empty_zone("aidcsim")->seal();
+}
+
+struct FlowNetwork::Impl {
+  const Fabric& fabric;
+  ZoneEntry* entry = nullptr;
+  double build_s = 0;
+  int spray_subflows = 16;
+  bool isolated = true;
+  explicit Impl(const Fabric& f) : fabric(f) {}
+};
+
+FlowNetwork::FlowNetwork(const Fabric& fabric) : impl_(std::make_unique<Impl>(fabric)) {
+  init_simgrid();
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::uint64_t fp = fingerprint(fabric);
+  for (auto& e : registry())
+    if (!e->in_use && e->fingerprint == fp && e->hosts.size() == static_cast<std::size_t>(fabric.gpu_count()) &&
+        e->up.size() == static_cast<std::size_t>(fabric.link_count())) {
+      impl_->entry = e.get();
+      break;
+    }
+  if (impl_->entry == nullptr) {
+    impl_->entry = build_zone(fabric, fp);
+    impl_->build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  impl_->entry->in_use = true;
+}
+
+FlowNetwork::~FlowNetwork() {
+  if (impl_ && impl_->entry) impl_->entry->in_use = false;
+}
+
+void FlowNetwork::set_spray_subflows(int n) {
+  if (n < 1) throw InvalidParameter("network.spray_subflows", std::to_string(n), "an integer >= 1");
+  impl_->spray_subflows = n;
+}
+int FlowNetwork::spray_subflows() const { return impl_->spray_subflows; }
+void FlowNetwork::set_isolated_runs(bool on) { impl_->isolated = on; }
+bool FlowNetwork::isolated_runs() const { return impl_->isolated; }
+double FlowNetwork::build_seconds() const { return impl_->build_s; }
+const Fabric& FlowNetwork::fabric() const { return impl_->fabric; }
+
+namespace {
+
+/// State of one run, shared by its actors (all run in one OS thread: no locking).
+struct RunCtx {
+  const Schedule* s = nullptr;
+  FabricZone* zone = nullptr;
+  const std::vector<sg::Host*>* hosts = nullptr;
+  const std::vector<sg::Mailbox*>* mailboxes = nullptr;
+  sg::Host* sink = nullptr;
+  std::vector<double> flops;           ///< per GPU, FLOP/s
+  std::vector<SubFlow> flows;
+  std::vector<int> first_flow;         ///< per activity, index in flows (transfers), size n+1
+  std::vector<int> succ_off, succ;     ///< CSR successor lists
+  std::vector<int> pending;            ///< unfinished predecessors per activity
+  std::vector<double> start, finish;
+  double t0 = 0;
+  std::string error;
+};
+
+void run_one(RunCtx& c, int a) {
+  const Activity& act = c.s->activities[a];
+  c.start[a] = sg::Engine::get_clock() - c.t0;
+  if (act.kind == Activity::Kind::Compute) {
+    if (act.amount > 0) {
+      sg::ExecPtr ex = sg::Exec::init();
+      ex->set_host((*c.hosts)[act.gpu]);
+      ex->set_flops_amount(act.amount * (kRefSpeed / c.flops[act.gpu]));
+      ex->start();
+      ex->wait();
+    }
+  } else {
+    const int f0 = c.first_flow[a], f1 = c.first_flow[a + 1];
+    if (f1 > f0) {
+      double lat = 0;
+      for (int f = f0; f < f1; ++f) lat = std::max(lat, c.flows[f].latency);
+      if (lat > 0) sg::this_actor::sleep_for(lat);
+      sg::Mailbox* mb = (*c.mailboxes)[act.dst_gpu];
+      // SimGrid asks the route for (sender actor's host -> sink): the FIFO is keyed by that host.
+      const int key = static_cast<int>(sg::this_actor::get_host()->get_netpoint()->id());
+      std::vector<sg::CommPtr> comms;
+      comms.reserve(f1 - f0);
+      for (int f = f0; f < f1; ++f) {
+        if (c.flows[f].bytes <= 0) continue;
+        c.zone->push(key, f);  // must directly precede the put: see header
+        comms.push_back(mb->put_async(&c, static_cast<std::uint64_t>(std::llround(c.flows[f].bytes))));
+      }
+      if (comms.size() == 1)
+        comms[0]->wait();
+      else if (!comms.empty())
+        sg::Comm::wait_all(comms);
+    }
+  }
+  c.finish[a] = sg::Engine::get_clock() - c.t0;
+}
+
+void spawn(RunCtx& c, int a);
+void release(RunCtx& c, int a);
+
+/// Runs activity `a`, then goes on with its first successor that became ready; the other ready
+/// successors get actors of their own.
+void chain(RunCtx& c, int a) {
+  for (;;) {
+    try {
+      run_one(c, a);
+    } catch (const std::exception& e) {
+      if (c.error.empty()) c.error = "activity " + std::to_string(a) + ": " + e.what();
+      return;
+    }
+    int next = -1;
+    for (int k = c.succ_off[a]; k < c.succ_off[a + 1]; ++k) {
+      const int s = c.succ[k];
+      if (--c.pending[s] == 0) {
+        if (next < 0)
+          next = s;
+        else
+          spawn(c, s);
+      }
+    }
+    if (next < 0) return;
+    a = next;
+  }
+}
+
+/// Successors of a finished activity: the ready ones get actors of their own.
+void release(RunCtx& c, int a) {
+  for (int k = c.succ_off[a]; k < c.succ_off[a + 1]; ++k)
+    if (--c.pending[c.succ[k]] == 0) spawn(c, c.succ[k]);
+}
+
+/// Root activities (no predecessor) in batches: one actor starts up to kBatch computations and
+/// transfers at t0 (each transfer's flows after its latency, in increasing latency order) and
+/// waits for them with wait_any. Why: one actor per activity makes actor creation (stack
+/// allocation, page faults) ~20 % of a 31K-flow phase.
+constexpr std::size_t kBatch = 64;
+
+void batch(RunCtx& c, std::vector<int> roots) {
+  auto lat = [&c](int a) {
+    double l = 0;
+    for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) l = std::max(l, c.flows[f].latency);
+    return l;
+  };
+  std::stable_sort(roots.begin(), roots.end(), [&](int x, int y) { return lat(x) < lat(y); });
+  const int key = static_cast<int>(sg::this_actor::get_host()->get_netpoint()->id());
+  std::vector<sg::ActivityPtr> running;
+  std::vector<int> left(roots.size(), 0);
+  std::vector<int> slot_of;  // running index -> index in roots
+  for (std::size_t k = 0; k < roots.size(); ++k) {
+    const int a = roots[k];
+    const Activity& act = c.s->activities[a];
+    c.start[a] = 0.0;
+    if (act.kind == Activity::Kind::Compute) {
+      sg::ExecPtr ex = sg::Exec::init();
+      ex->set_host((*c.hosts)[act.gpu]);
+      ex->set_flops_amount(act.amount * (kRefSpeed / c.flops[act.gpu]));
+      ex->start();
+      running.push_back(ex);
+      slot_of.push_back(static_cast<int>(k));
+      left[k] = 1;
+      continue;
+    }
+    const double t = c.t0 + lat(a);
+    if (sg::Engine::get_clock() < t) sg::this_actor::sleep_until(t);
+    sg::Mailbox* mb = (*c.mailboxes)[act.dst_gpu];
+    for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) {
+      c.zone->push(key, f);
+      running.push_back(mb->put_async(&c, static_cast<std::uint64_t>(std::llround(c.flows[f].bytes))));
+      slot_of.push_back(static_cast<int>(k));
+      ++left[k];
+    }
+  }
+  while (!running.empty()) {
+    const ssize_t i = sg::Activity::wait_any(running);
+    const int k = slot_of[i];
+    running[i] = running.back();
+    running.pop_back();
+    slot_of[i] = slot_of.back();
+    slot_of.pop_back();
+    if (--left[k] == 0) {
+      c.finish[roots[k]] = sg::Engine::get_clock() - c.t0;
+      release(c, roots[k]);
+    }
+  }
+}
+
+void spawn(RunCtx& c, int a) {
+  const Activity& act = c.s->activities[a];
+  sg::Actor::create("a", (*c.hosts)[act.gpu], [&c, a] { chain(c, a); });
+}
+
+void check_schedule(const Schedule& s, int gpus) {
+  const int n = static_cast<int>(s.activities.size());
+  for (int i = 0; i < n; ++i) {
+    const Activity& a = s.activities[i];
+    const std::string key = "schedule.activities[" + std::to_string(i) + "]";
+    if (a.gpu < 0 || a.gpu >= gpus)
+      throw InvalidParameter(key + ".gpu", std::to_string(a.gpu), "a GPU rank in [0, " + std::to_string(gpus) + ")");
+    if (a.kind == Activity::Kind::Transfer && (a.dst_gpu < 0 || a.dst_gpu >= gpus))
+      throw InvalidParameter(key + ".dst_gpu", std::to_string(a.dst_gpu),
+                             "a GPU rank in [0, " + std::to_string(gpus) + ")");
+    if (!(a.amount >= 0) || !std::isfinite(a.amount))
+      throw InvalidParameter(key + ".amount", std::to_string(a.amount), "a finite amount >= 0");
+    for (int p : a.after)
+      if (p < 0 || p >= n || p == i)
+        throw InvalidParameter(key + ".after", std::to_string(p), "an index of another activity in [0, " +
+                                                                      std::to_string(n) + ")");
+  }
+  bool any_compute = false;
+  for (const auto& a : s.activities) any_compute |= a.kind == Activity::Kind::Compute && a.amount > 0;
+  if (!any_compute) return;  // gpu_flops only matter for computations
+  if (!(s.gpu_flops.size() == 1 || s.gpu_flops.size() == static_cast<std::size_t>(gpus)))
+    throw InvalidParameter("schedule.gpu_flops", std::to_string(s.gpu_flops.size()) + " entries",
+                           "1 or " + std::to_string(gpus) + " entries");
+  for (double v : s.gpu_flops)
+    if (!(v > 0) || !std::isfinite(v))
+      throw InvalidParameter("schedule.gpu_flops", std::to_string(v), "a speed > 0 FLOP/s");
+}
+
+/// Runs the prepared schedule on SimGrid in this process (the engine clock keeps running, see
+/// simulate_in_child). Errors are left in c.error.
+void simulate(RunCtx& c) {
+  const int n = static_cast<int>(c.s->activities.size());
+  c.zone->flows = &c.flows;
+  c.zone->misses = 0;
+  c.zone->clear_pending();
+  c.t0 = sg::Engine::get_clock();
+  // Flows are mailbox puts from the sender actor (on the source GPU's host) to a mailbox of the
+  // destination GPU whose permanent receiver is one idle daemon on the sink host: a put starts
+  // its flow at once, without a matching receive, and SimGrid asks the zone for the route
+  // (source GPU -> sink), which is the registered flow's route to the destination GPU. Why not
+  // Comm::sendto: host-to-host comms are detached, kept in one list in maestro and searched on
+  // every completion (8K flows 1.2 s, 16K flows 5.9 s measured); mailbox comms belong to their
+  // sender. Why not a receiver actor per GPU: actor creation (stack allocation) dominates the
+  // cost of a full-scale phase. Per-GPU mailboxes keep each done-queue short.
+  // (A suspended receiver would suspend the flows: the daemon blocks on a semaphore instead.)
+  sg::ActorPtr sink = sg::Actor::create("sink", c.sink, [] { sg::Semaphore::create(0)->acquire(); });
+  sink->daemonize();
+  std::vector<char> receives(c.mailboxes->size(), 0);
+  for (const auto& a : c.s->activities)
+    if (a.kind == Activity::Kind::Transfer && a.gpu != a.dst_gpu) receives[a.dst_gpu] = 1;
+  for (std::size_t g = 0; g < receives.size(); ++g)
+    if (receives[g]) (*c.mailboxes)[g]->set_receiver(sink);
+  // Roots that do work go to batch actors, the others (zero-time) to chains.
+  std::vector<int> roots;
+  auto flush = [&c, &roots] {
+    if (roots.empty()) return;
+    const Activity& first = c.s->activities[roots.front()];
+    sg::Actor::create("batch", (*c.hosts)[first.gpu], [&c, r = roots] {
+      try {
+        batch(c, r);
+      } catch (const std::exception& e) {
+        if (c.error.empty()) c.error = std::string("root batch: ") + e.what();
+      }
+    });
+    roots.clear();
+  };
+  for (int i = 0; i < n; ++i) {
+    if (c.pending[i] != 0) continue;
+    const Activity& a = c.s->activities[i];
+    bool work = a.kind == Activity::Kind::Compute ? a.amount > 0 : c.first_flow[i + 1] > c.first_flow[i];
+    if (a.kind == Activity::Kind::Transfer)
+      for (int f = c.first_flow[i]; f < c.first_flow[i + 1]; ++f) work = work && c.flows[f].bytes > 0;
+    if (!work) {
+      spawn(c, i);
+      continue;
+    }
+    roots.push_back(i);
+    if (roots.size() == kBatch) flush();
+  }
+  flush();
+  sg::Engine::get_instance()->run();
+  for (std::size_t g = 0; g < receives.size(); ++g)
+    if (receives[g]) {
+      (*c.mailboxes)[g]->set_receiver(nullptr);
+      (*c.mailboxes)[g]->clear();
+    }
+  c.zone->flows = nullptr;
+  if (c.error.empty() && (c.zone->misses != 0 || c.zone->pending_count() != 0))
+    c.error = "internal error, " + std::to_string(c.zone->misses) +
+              " SimGrid route queries did not match a registered flow";
+  c.zone->clear_pending();
+}
+
+bool write_all(int fd, const void* p, std::size_t n) {
+  const char* b = static_cast<const char*>(p);
+  while (n > 0) {
+    const ssize_t k = ::write(fd, b, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    b += k;
+    n -= static_cast<std::size_t>(k);
+  }
+  return true;
+}
+
+/// Runs simulate() in a forked child and reads start/finish times back through a pipe. Why: the
+/// parent's SimGrid clock stays at 0 (results are bit-identical whatever ran before: in-process
+/// repeated runs differ by ~1e-17 s from rounding at a later absolute clock), the run's actors,
+/// comms and permanent-receiver queues vanish with the child, and a SimGrid abort (xbt_die)
+/// becomes a SimulationError instead of killing the caller (e.g. the Python interpreter).
+void simulate_in_child(RunCtx& c) {
+  const std::size_t n = c.s->activities.size();
+  int fds[2];
+  if (::pipe(fds) != 0) throw SimulationError(std::string("network: pipe() failed: ") + std::strerror(errno));
+  std::fflush(nullptr);  // no buffered output duplicated in the child
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw SimulationError(std::string("network: fork() failed: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    simulate(c);
+    const std::uint64_t elen = c.error.size();
+    bool ok = write_all(fds[1], &elen, sizeof elen) && write_all(fds[1], c.error.data(), elen) &&
+              write_all(fds[1], c.start.data(), n * sizeof(double)) &&
+              write_all(fds[1], c.finish.data(), n * sizeof(double));
+    ::close(fds[1]);
+    ::_exit(ok ? 0 : 3);  // no atexit handlers, no SimGrid teardown in the child
+  }
+  ::close(fds[1]);
+  std::string buf;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t k = ::read(fds[0], chunk, sizeof chunk);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) break;
+    buf.append(chunk, static_cast<std::size_t>(k));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::uint64_t elen = 0;
+  if (buf.size() >= sizeof elen) std::memcpy(&elen, buf.data(), sizeof elen);
+  const std::size_t need = sizeof elen + elen + 2 * n * sizeof(double);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || buf.size() != need) {
+    const std::string why = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                                                : "exit status " + std::to_string(WEXITSTATUS(status));
+    throw SimulationError("network: the SimGrid run aborted (" + why + "); SimGrid's message is on stderr");
+  }
+  c.error.assign(buf.data() + sizeof elen, elen);
+  std::memcpy(c.start.data(), buf.data() + sizeof elen + elen, n * sizeof(double));
+  std::memcpy(c.finish.data(), buf.data() + sizeof elen + elen + n * sizeof(double), n * sizeof(double));
+}
+
+}  // namespace
+
+RunResult FlowNetwork::run(const Schedule& schedule) {
+  const Fabric& fab = impl_->fabric;
+  const int G = fab.gpu_count();
+  const int n = static_cast<int>(schedule.activities.size());
+  check_schedule(schedule, G);
+  RunResult res;
+  res.start.assign(n, 0.0);
+  res.finish.assign(n, 0.0);
+  res.link_bytes_fwd.assign(fab.link_count(), 0.0);
+  res.link_bytes_rev.assign(fab.link_count(), 0.0);
+  if (n == 0) return res;
+
+  auto c = std::make_unique<RunCtx>();
+  c->s = &schedule;
+  c->zone = impl_->entry->zone;
+  c->hosts = &impl_->entry->hosts;
+  if (!schedule.gpu_flops.empty())
+    c->flops = schedule.gpu_flops.size() == 1 ? std::vector<double>(G, schedule.gpu_flops[0]) : schedule.gpu_flops;
+
+  // Dependencies (CSR) and a cycle check (Kahn) before anything is simulated.
+  c->pending.assign(n, 0);
+  c->succ_off.assign(n + 1, 0);
+  for (int i = 0; i < n; ++i)
+    for (int p : schedule.activities[i].after) {
+      ++c->succ_off[p + 1];
+      ++c->pending[i];
+    }
+  for (int i = 0; i < n; ++i) c->succ_off[i + 1] += c->succ_off[i];
+  c->succ.resize(c->succ_off[n]);
+  {
+    std::vector<int> fill(c->succ_off.begin(), c->succ_off.end() - 1);
+    for (int i = 0; i < n; ++i)
+      for (int p : schedule.activities[i].after) c->succ[fill[p]++] = i;
+    std::vector<int> deg = c->pending, queue;
+    queue.reserve(n);
+    for (int i = 0; i < n; ++i)
+      if (deg[i] == 0) queue.push_back(i);
+    for (std::size_t q = 0; q < queue.size(); ++q)
+      for (int k = c->succ_off[queue[q]]; k < c->succ_off[queue[q] + 1]; ++k)
+        if (--deg[c->succ[k]] == 0) queue.push_back(c->succ[k]);
+    if (static_cast<int>(queue.size()) != n) {
+      int bad = 0;
+      while (deg[bad] == 0) ++bad;
+      throw SimulationError("network: the schedule's dependencies form a cycle (activity " +
+                            std::to_string(bad) + " can never start)");
+    }
+  }
+
+  // Routes of every (sub-)flow, computed up front: unroutable transfers fail before simulating,
+  // and bytes per link are exact sums over the routes' hops.
+  const auto& spec = fab.spec();
+  const bool spray = spec.ecmp == topology::EcmpMode::Spray;
+  const int fpp = std::max(1, spec.flows_per_pair);
+  c->first_flow.assign(n + 1, 0);
+  for (int i = 0; i < n; ++i) {
+    const Activity& a = schedule.activities[i];
+    c->first_flow[i] = static_cast<int>(c->flows.size());
+    if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
+    auto add = [&](std::vector<Hop> hops, double bytes) {
+      SubFlow f;
+      f.activity = i;
+      f.bytes = bytes;
+      f.latency = fab.latency(hops);
+      for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += bytes;
+      f.hops = std::move(hops);
+      c->flows.push_back(std::move(f));
+    };
+    if (spray) {
+      auto paths = fab.routes(a.gpu, a.dst_gpu, 4096);
+      if (paths.empty()) paths.push_back(fab.route(a.gpu, a.dst_gpu, a.flow_hash));  // NVLink / throws
+      const std::size_t np = paths.size();
+      const std::size_t m = std::min<std::size_t>(np, static_cast<std::size_t>(impl_->spray_subflows));
+      // m of np paths (routes() lists them first hop slowest): rank j x (np/m + 1) mod np walks the
+      // first hops and the later hops together (on a k-ary fat tree 16 of 256 paths use 16
+      // distinct aggregation switches AND 16 distinct core positions), all paths when m = np.
+      // The start rank comes from the flow's hash so that flows do not all take the same sample.
+      const std::size_t stride = m == np ? 1 : np / m + 1;
+      const std::size_t offset = m == np ? 0 : static_cast<std::size_t>(topology::splitmix64(a.flow_hash) % np);
+      for (std::size_t j = 0; j < m; ++j) add(paths[(offset + j * stride) % np], a.amount / static_cast<double>(m));
+    } else {
+      for (int f = 0; f < fpp; ++f) {
+        const std::uint64_t h = f == 0 ? a.flow_hash : topology::splitmix64(a.flow_hash + 0x9e3779b97f4a7c15ull * f);
+        add(fab.route(a.gpu, a.dst_gpu, h), a.amount / fpp);
+      }
+    }
+  }
+  c->first_flow[n] = static_cast<int>(c->flows.size());
+
+  // Current link rates (degradations) into SimGrid.
+  ZoneEntry& e = *impl_->entry;
+  for (int l = 0; l < fab.link_count(); ++l) {
+    const double r = fab.link(l).rate;
+    if (r != e.applied_rate[l]) {
+      if (!(r > 0)) throw SimulationError("network: link " + fab.link(l).name + " has rate " + std::to_string(r));
+      e.up[l]->set_bandwidth(r);
+      e.down[l]->set_bandwidth(r);
+      e.applied_rate[l] = r;
+    }
+  }
+
+  c->start.assign(n, -1.0);
+  c->finish.assign(n, -1.0);
+  c->mailboxes = &e.mailboxes;
+  c->sink = e.sink;
+  if (impl_->isolated)
+    simulate_in_child(*c);
+  else
+    simulate(*c);
+
+  if (!c->error.empty()) throw SimulationError("network: " + c->error);
+  for (int i = 0; i < n; ++i)
+    if (c->finish[i] < 0)
+      throw SimulationError("network: activity " + std::to_string(i) + " did not complete (deadlock)");
+  res.start = std::move(c->start);
+  res.finish = std::move(c->finish);
+  double first = res.start[0], last = res.finish[0];
+  for (int i = 0; i < n; ++i) {
+    first = std::min(first, res.start[i]);
+    last = std::max(last, res.finish[i]);
+  }
+  res.makespan = last - first;
+  return res;
+}
+
+}  // namespace aidcsim::network

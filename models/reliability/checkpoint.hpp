@@ -1,0 +1,34 @@
+#pragma once
+// Checkpoint interval and cost: Young (1974) / Daly (2006) optimum, write/read times from the
+// storage bandwidth.
+#include "models/reliability/spec.hpp"
+
+namespace aidcsim::reliability {
+
+/// Young's first-order optimum checkpoint interval tau = sqrt(2 * delta * M) (s of work between
+/// checkpoints). delta: checkpoint stall (s) > 0; M: job MTBF (s) > 0.
+/// Source: J. W. Young, "A first order approximation to the optimum checkpoint interval",
+/// CACM 17(9), 1974.
+double young_interval(double delta, double mtbf);
+
+/// Daly's higher-order optimum: tau = sqrt(2 delta M) [1 + sqrt(delta/(2M))/3 + delta/(18 M)]
+/// - delta for delta < 2M, else tau = M. Source: J. T. Daly, "A higher order estimate of the
+/// optimum checkpoint interval for restart dumps", FGCS 22(3), 2006, eq. (37).
+/// Falls back to Young's value when delta <= 0 (no stall: returns 0, i.e. the caller must clamp).
+double daly_interval(double delta, double mtbf);
+
+/// Checkpoint timing of a situation (all s).
+struct CheckpointCost {
+  double write = 0;   ///< bytes / storage_bandwidth: time until a checkpoint is durable
+  double stall = 0;   ///< training stalled per checkpoint (sync: write; async: async_stall, <= write)
+  double load = 0;    ///< bytes / storage_bandwidth: reading it back at restart
+};
+/// Write/stall/load times for `bytes` of model state (B) and the spec's storage bandwidth
+/// (Llama 3 §3.3.1: Tectonic 2 TB/s sustained, published-figures.md §2.2).
+CheckpointCost checkpoint_cost(const ReliabilitySpec& spec, double bytes);
+
+/// Interval (s of work between checkpoints) the spec asks for: the fixed one, or Daly's optimum
+/// for the stall and the job MTBF (1 / stop rate). Never below 1 s.
+double checkpoint_interval(const ReliabilitySpec& spec, const CheckpointCost& cost, double job_mtbf);
+
+}  // namespace aidcsim::reliability

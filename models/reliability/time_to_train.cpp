@@ -1,0 +1,567 @@
+#include "models/reliability/time_to_train.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <random>
+#include <string>
+
+#include "models/common/errors.hpp"
+#include "models/reliability/checkpoint.hpp"
+
+namespace aidcsim::reliability {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Causes of lost GPU time: the components, then the overheads that are not failures.
+enum Overhead { kCheckpoint = kComponents, kSpareWait, kTransition, kThrottling, kPlanned, kCauses };
+const char* cause_name(int c) {
+  switch (c) {
+    case kCheckpoint: return "checkpoint";
+    case kSpareWait: return "spare_wait";
+    case kTransition: return "phase_transition";
+    case kThrottling: return "throttling";
+    case kPlanned: return "planned";
+    default: return component_name(static_cast<Component>(c));
+  }
+}
+
+/// A phase compiled for the draw loop (times relative to the job start).
+struct Stage {
+  std::string name;
+  double t_start = 0, t_end = kInf;
+  int gpus = 0;
+  double step_time = 0;
+  std::vector<double> from_tokens;  // batch regimes: from_tokens[0] = 0
+  std::vector<double> tps;          // nominal tokens/s of each regime
+  double degraded_factor = 1;       // step-time factor while a link is down (degrade mode)
+  std::vector<FailureProcess> procs;
+  std::vector<double> cum_rate;     // cumulative rates of procs, for drawing the cause
+  double total_rate = 0;            // all processes (stop + degrade), 1/s
+  double stop_rate = 0;
+  CheckpointCost cost;
+  double interval = kInf;           // s of nominal work between checkpoints
+  double restart = 0;               // s: restart_time + checkpoint load
+  const StepTimeProfile* profile = nullptr;  // null = constant 1
+
+  std::size_t regime(double k) const {
+    return static_cast<std::size_t>(std::upper_bound(from_tokens.begin(), from_tokens.end(), k) -
+                                    from_tokens.begin()) - 1;
+  }
+};
+
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+/// Uniform in [0, 1) from the top 53 bits: portable, unlike std::*_distribution.
+double uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+double exponential(std::mt19937_64& rng, double rate) {
+  if (!(rate > 0)) return kInf;
+  return -std::log1p(-uniform01(rng)) / rate;
+}
+
+/// m(t) and the next time it changes (> t).
+double profile_at(const StepTimeProfile& p, double t, double& next_edge) {
+  const auto& ts = p.times;
+  const std::size_t n = ts.size();
+  double base = 0, tl = t;
+  if (p.period > 0) {
+    base = std::floor(t / p.period) * p.period;
+    tl = t - base;
+  }
+  std::size_t i = static_cast<std::size_t>(std::upper_bound(ts.begin(), ts.end(), tl) - ts.begin());
+  i = i == 0 ? 0 : i - 1;
+  if (i + 1 < n) next_edge = base + ts[i + 1];
+  else next_edge = p.period > 0 ? base + p.period : kInf;
+  if (!(next_edge > t)) next_edge = std::nextafter(t, kInf);  // rounding at an edge
+  return p.multipliers[i];
+}
+
+/// Nominal tokens/s of a situation at global batch `batch` (tokens/step).
+double throughput_at_batch(const Situation& s, double batch) {
+  const auto& tab = s.step_time_by_batch;
+  if (tab.empty()) return s.tokens_per_step / s.step_time;  // same tokens/s at every batch
+  if (tab.size() == 1 || batch <= tab.front().global_batch) return tab.front().global_batch / tab.front().step_time;
+  for (std::size_t i = 1; i < tab.size(); ++i) {
+    if (batch <= tab[i].global_batch) {
+      const auto& a = tab[i - 1];
+      const auto& b = tab[i];
+      const double f = (batch - a.global_batch) / (b.global_batch - a.global_batch);
+      return batch / (a.step_time + f * (b.step_time - a.step_time));
+    }
+  }
+  return tab.back().global_batch / tab.back().step_time;
+}
+
+Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& name, double t_start,
+              double t_end) {
+  if (!(s.step_time > 0)) throw SimulationError("reliability: step time of situation '" + name + "' is not positive");
+  if (!(s.tokens_per_step > 0))
+    throw SimulationError("reliability: tokens per step of situation '" + name + "' is not positive");
+  if (s.gpus <= 0) throw SimulationError("reliability: situation '" + name + "' has no GPUs");
+  const auto& p = s.profile;
+  if (!p.times.empty()) {
+    if (p.times.size() != p.multipliers.size() || p.times.front() != 0)
+      throw SimulationError("reliability: step-time profile needs times[0] = 0 and one multiplier per time");
+    for (std::size_t i = 0; i < p.times.size(); ++i) {
+      if (i > 0 && !(p.times[i] > p.times[i - 1])) throw SimulationError("reliability: profile times must increase");
+      if (!(p.multipliers[i] > 0)) throw SimulationError("reliability: profile multipliers must be positive");
+    }
+    if (p.period > 0 && p.times.back() >= p.period)
+      throw SimulationError("reliability: periodic profile times must lie within the period");
+  }
+  const ReliabilitySpec& r = spec.reliability;
+  Stage st;
+  st.name = name;
+  st.t_start = t_start;
+  st.t_end = t_end;
+  st.gpus = s.gpus;
+  st.step_time = s.step_time;
+  st.profile = p.times.empty() ? nullptr : &p;
+  if (spec.batch_schedule.empty()) {
+    st.from_tokens = {0};
+    st.tps = {s.tokens_per_step / s.step_time};
+  } else {
+    for (const auto& b : spec.batch_schedule) {
+      st.from_tokens.push_back(st.from_tokens.empty() ? 0 : b.after_tokens);
+      st.tps.push_back(throughput_at_batch(s, b.global_batch));
+    }
+  }
+  st.degraded_factor = s.degraded_step_time > 0 ? s.degraded_step_time / s.step_time : 1 + r.link_degrade_penalty;
+  ComponentCounts counts = s.counts;
+  if (!(counts.gpus > 0)) counts.gpus = s.gpus;
+  if (!(counts.nodes > 0)) counts.nodes = counts.gpus / 8.0;  // Llama 3 / DGX 8-GPU servers
+  st.procs = failure_processes(r, counts);
+  for (const auto& fp : st.procs) {
+    st.total_rate += fp.rate;
+    st.cum_rate.push_back(st.total_rate);
+  }
+  st.stop_rate = reliability::stop_rate(st.procs);
+  const double bytes = r.checkpoint_bytes > 0 ? r.checkpoint_bytes : s.checkpoint_bytes;
+  ReliabilitySpec storage = r;
+  if (s.storage_bandwidth > 0) storage.storage_bandwidth = std::min(r.storage_bandwidth, s.storage_bandwidth);
+  st.cost = checkpoint_cost(storage, bytes);
+  st.interval = checkpoint_interval(r, st.cost, st.stop_rate > 0 ? 1.0 / st.stop_rate : kInf);
+  st.restart = r.restart_time + st.cost.load;
+  return st;
+}
+
+struct DrawOut {
+  double wall = 0;         // s
+  double retained = 0;     // s of nominal work kept
+  double tokens = 0;
+  int interruptions = 0;
+  int degradations = 0;
+  int planned = 0;
+  std::array<double, kCauses> lost{};  // GPU-s
+  std::array<double, kComponents> count{};  // stopping failures by component
+  std::vector<double> phase_tokens, phase_wall, phase_interruptions;
+};
+
+/// One Monte Carlo draw until `target` tokens or wall time `horizon`.
+class Draw {
+ public:
+  Draw(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon,
+       std::uint64_t seed, bool ideal)
+      : r_(spec.reliability), stages_(stages), K_(target), horizon_(horizon), rng_(seed), ideal_(ideal) {
+    out_.phase_tokens.assign(stages.size(), 0);
+    out_.phase_wall.assign(stages.size(), 0);
+    out_.phase_interruptions.assign(stages.size(), 0);
+  }
+
+  DrawOut run() {
+    S_ = &stages_[0];
+    next_fail_ = ideal_ ? kInf : t_ + exponential(rng_, S_->total_rate);
+    next_planned_ = ideal_ || !(r_.planned_interval > 0) ? kInf : r_.planned_interval;
+    schedule_checkpoint();
+    double k_phase_start = 0, t_phase_start = 0;
+    while (true) {
+      const double t_limit = std::min({next_fail_, S_->t_end, horizon_, next_planned_});
+      const double k_goal = std::min(k_ckpt_, K_);
+      advance(k_goal, t_limit);
+      resolve_pending(t_);
+      if (k_ >= K_ || t_ >= horizon_) break;
+      if (k_ >= k_goal) {
+        checkpoint();
+      } else if (t_ >= next_planned_ && next_fail_ > t_ && t_ < S_->t_end) {
+        planned();
+      } else if (t_ >= S_->t_end && next_fail_ > t_) {
+        out_.phase_tokens[p_] += k_ - k_phase_start;
+        out_.phase_wall[p_] += t_ - t_phase_start;
+        transition();
+        k_phase_start = k_;
+        t_phase_start = t_;
+      } else {
+        failure();
+      }
+    }
+    if (t_ > horizon_) t_ = horizon_;
+    out_.phase_tokens[p_] += std::max(k_, kd_) - k_phase_start;
+    out_.phase_wall[p_] += t_ - t_phase_start;
+    out_.wall = t_;
+    out_.tokens = k_;
+    out_.retained = w_;
+    return out_;
+  }
+
+ private:
+  void schedule_checkpoint() {
+    k_ckpt_ = ideal_ || !std::isfinite(S_->interval) ? kInf : k_ + S_->interval * S_->tps[S_->regime(k_)];
+  }
+
+  /// Train from (t_, k_) towards k_goal tokens, stopping at wall time t_limit.
+  void advance(double k_goal, double t_limit) {
+    const Stage& S = *S_;
+    while (k_ < k_goal && t_ < t_limit) {
+      double t_edge = kInf;
+      double m = (S.profile && !ideal_) ? profile_at(*S.profile, t_, t_edge) : 1.0;
+      const bool degraded = t_ < deg_until_;
+      if (degraded) {
+        m *= S.degraded_factor;
+        t_edge = std::min(t_edge, deg_until_);
+      }
+      const std::size_t reg = S.regime(k_);
+      const double tps = S.tps[reg];
+      const double k_edge = reg + 1 < S.from_tokens.size() ? S.from_tokens[reg + 1] : kInf;
+      const double rate = tps / m;
+      const double k_stop = std::min(k_goal, k_edge);
+      const double t_stop = std::min(t_edge, t_limit);
+      const double dt_need = (k_stop - k_) / rate;
+      double dt;
+      if (t_ + dt_need <= t_stop) {
+        dt = dt_need;
+        t_ += dt;
+        k_ = k_stop;
+      } else {
+        dt = t_stop - t_;
+        k_ += dt * rate;
+        t_ = t_stop;
+      }
+      w_ += dt / m;
+      // split the slowdown: thermal/profile throttling, then a degraded fabric (the link's cost)
+      const double f = degraded ? S.degraded_factor : 1.0;
+      out_.lost[kThrottling] += (dt - dt * f / m) * S.gpus;
+      out_.lost[static_cast<int>(Component::Link)] += (dt * f / m - dt / m) * S.gpus;
+    }
+  }
+
+  void resolve_pending(double t) {
+    if (pending_ && pend_t_ <= t) {
+      kd_ = pend_k_;
+      wd_ = pend_w_;
+      pending_ = false;
+    }
+  }
+
+  void checkpoint() {
+    double stall = S_->cost.stall;
+    if (pending_) stall += std::max(0.0, pend_t_ - t_);  // previous async write still going
+    const double t_after = t_ + stall;
+    const double stop = std::min({next_fail_, horizon_});
+    if (stop < t_after) {  // failure (or end of window) during the stall
+      out_.lost[kCheckpoint] += (stop - t_) * S_->gpus;
+      t_ = stop;
+      resolve_pending(t_);
+      if (t_ < horizon_) failure();
+      return;
+    }
+    out_.lost[kCheckpoint] += stall * S_->gpus;
+    t_ = t_after;
+    resolve_pending(t_);
+    if (r_.mode == CheckpointMode::Sync) {
+      kd_ = k_;
+      wd_ = w_;
+    } else {
+      pending_ = true;
+      pend_t_ = t_ + S_->cost.write;
+      pend_k_ = k_;
+      pend_w_ = w_;
+    }
+    schedule_checkpoint();
+  }
+
+  /// Planned move to the next phase: full checkpoint write, restart on the larger allocation.
+  void transition() {
+    kd_ = k_;
+    wd_ = w_;
+    pending_ = false;
+    ++p_;
+    S_ = &stages_[p_];
+    const double dt = ideal_ ? 0 : S_->cost.write + S_->restart;
+    out_.lost[kTransition] += dt * S_->gpus;
+    t_ += dt;
+    next_fail_ = ideal_ ? kInf : t_ + exponential(rng_, S_->total_rate);
+    schedule_checkpoint();
+  }
+
+  /// Planned interruption: sync checkpoint, restart, no lost work; failures during it are not drawn.
+  void planned() {
+    kd_ = k_;
+    wd_ = w_;
+    pending_ = false;
+    ++out_.planned;
+    const double dt = S_->cost.write + S_->restart;
+    out_.lost[kPlanned] += dt * S_->gpus;
+    t_ += dt;
+    while (next_planned_ <= t_) next_planned_ += r_.planned_interval;
+    next_fail_ = t_ + exponential(rng_, S_->total_rate);
+    schedule_checkpoint();
+  }
+
+  int draw_cause() {
+    const double u = uniform01(rng_) * S_->total_rate;
+    const auto& c = S_->cum_rate;
+    auto i = static_cast<std::size_t>(std::upper_bound(c.begin(), c.end(), u) - c.begin());
+    if (i >= c.size()) i = c.size() - 1;
+    while (S_->procs[i].rate <= 0 && i > 0) --i;  // u on a boundary of an empty class
+    return static_cast<int>(i);
+  }
+
+  /// Wait for a spare node (hot_spares >= 0): returns the wait in s; the failed node goes to repair.
+  double take_spare(double t) {
+    if (r_.hot_spares < 0) return 0;
+    while (!repairs_.empty() && repairs_.top() <= t) repairs_.pop();
+    double ready = t;
+    if (static_cast<int>(repairs_.size()) >= r_.hot_spares) {
+      if (r_.hot_spares == 0) {
+        ready = t + r_.repair_time;  // no spare: the failed node itself must come back
+      } else {
+        ready = repairs_.top();
+        repairs_.pop();
+      }
+    }
+    if (r_.hot_spares > 0) repairs_.push(t + r_.repair_time);
+    return ready - t;
+  }
+
+  /// Failure at t_ == next_fail_.
+  void failure() {
+    const int c = draw_cause();
+    const FailureProcess& fp = S_->procs[c];
+    if (fp.degrades) {
+      ++out_.degradations;
+      deg_until_ = std::max(deg_until_, t_ + r_.link_repair_time);
+      next_fail_ = t_ + exponential(rng_, S_->total_rate);
+      return;
+    }
+    ++out_.interruptions;
+    ++out_.phase_interruptions[p_];
+    ++out_.count[c];
+    out_.lost[c] += (w_ - wd_) * S_->gpus;  // work since the last durable checkpoint
+    k_ = kd_;
+    w_ = wd_;
+    pending_ = false;
+    restart(c);
+    while (next_planned_ <= t_) next_planned_ += r_.planned_interval;  // maintenance done meanwhile
+    schedule_checkpoint();
+  }
+
+  /// Restart after a failure of cause c at t_; failures during the restart start it over.
+  void restart(int c) {
+    double t0 = t_;
+    int cause = c;
+    while (true) {
+      const double wait = S_->procs[cause].needs_spare ? take_spare(t0) : 0.0;
+      const double t_ready = t0 + wait + S_->restart;
+      next_fail_ = t0 + exponential(rng_, S_->total_rate);
+      while (next_fail_ < t_ready && S_->procs[draw_cause_peek()].degrades) {
+        // a link failing during the restart: degraded fabric afterwards, restart goes on
+        ++out_.degradations;
+        deg_until_ = std::max(deg_until_, next_fail_ + r_.link_repair_time);
+        next_fail_ += exponential(rng_, S_->total_rate);
+      }
+      const double end = std::min({t_ready, next_fail_, horizon_});
+      const double waited = std::min(wait, end - t0);
+      out_.lost[kSpareWait] += waited * S_->gpus;
+      out_.lost[cause] += (end - t0 - waited) * S_->gpus;
+      if (end == t_ready || end >= horizon_) {
+        t_ = end;
+        return;
+      }
+      // a stopping failure during the restart
+      cause = peeked_;
+      ++out_.count[cause];
+      ++out_.interruptions;
+      ++out_.phase_interruptions[p_];
+      t0 = next_fail_;
+    }
+  }
+
+  /// Draws a cause and remembers it (used for failures during a restart).
+  int draw_cause_peek() {
+    peeked_ = draw_cause();
+    return peeked_;
+  }
+
+  const ReliabilitySpec& r_;
+  const std::vector<Stage>& stages_;
+  const double K_, horizon_;
+  std::mt19937_64 rng_;
+  const bool ideal_;
+  const Stage* S_ = nullptr;
+  std::size_t p_ = 0;
+  double t_ = 0, k_ = 0, w_ = 0;  // wall time, tokens, nominal work s
+  double kd_ = 0, wd_ = 0;        // at the last durable checkpoint
+  bool pending_ = false;          // async checkpoint being written
+  double pend_t_ = 0, pend_k_ = 0, pend_w_ = 0;
+  double k_ckpt_ = kInf;
+  double next_fail_ = kInf;
+  double next_planned_ = kInf;
+  double deg_until_ = -1;
+  int peeked_ = 0;
+  std::priority_queue<double, std::vector<double>, std::greater<>> repairs_;
+  DrawOut out_;
+};
+
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const double h = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+double target_tokens(const TrainingSpec& spec) {
+  if (!(spec.tokens > 0) && spec.target_loss > 0)
+    throw InvalidParameter("training.parameters", "",
+                           "a parameter count to turn training.target_loss into tokens (or call resolve_target)");
+  if (!(spec.tokens > 0)) throw InvalidParameter("training.tokens", std::to_string(spec.tokens), "a positive token count");
+  return spec.tokens;
+}
+
+void check_spec(const TrainingSpec& spec) {
+  const auto& r = spec.reliability;
+  if (r.draws < 1) throw InvalidParameter("reliability.draws", std::to_string(r.draws), "at least 1 draw");
+  if (r.policy == CheckpointPolicy::Fixed && !(r.checkpoint_interval > 0))
+    throw InvalidParameter("reliability.checkpoint_interval", std::to_string(r.checkpoint_interval),
+                           "a positive interval such as \"30 min\"");
+  if (!(r.storage_bandwidth > 0))
+    throw InvalidParameter("reliability.storage_bandwidth", std::to_string(r.storage_bandwidth), "a positive data rate");
+}
+
+std::uint64_t draw_seed(std::uint64_t seed, int d) {
+  return splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(d) + 1));
+}
+
+PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon,
+                 std::uint64_t seed) {
+  const int n = spec.reliability.draws;
+  PhasedResult res;
+  TimeToTrainResult& o = res.overall;
+  o.tokens = target;
+  o.samples.resize(static_cast<std::size_t>(n));
+  std::array<double, kCauses> lost{};
+  std::array<double, kComponents> count{};
+  std::vector<double> ph_tokens(stages.size()), ph_wall(stages.size()), ph_int(stages.size());
+  double ettr = 0, wall_sum = 0, tokens_sum = 0;
+  for (int d = 0; d < n; ++d) {
+    DrawOut out = Draw(spec, stages, target, horizon, draw_seed(seed, d), false).run();
+    o.samples[static_cast<std::size_t>(d)] = std::isfinite(horizon) ? out.retained : out.wall;
+    wall_sum += out.wall;
+    tokens_sum += out.tokens;
+    ettr += out.wall > 0 ? out.retained / out.wall : 1;
+    o.expected_interruptions += out.interruptions;
+    o.expected_degradations += out.degradations;
+    o.expected_planned += out.planned;
+    for (int c = 0; c < kCauses; ++c) lost[c] += out.lost[c];
+    for (int c = 0; c < kComponents; ++c) count[c] += out.count[c];
+    for (std::size_t p = 0; p < stages.size(); ++p) {
+      ph_tokens[p] += out.phase_tokens[p];
+      ph_wall[p] += out.phase_wall[p];
+      ph_int[p] += out.phase_interruptions[p];
+    }
+  }
+  const double nd = n;
+  o.expected_mean = wall_sum / nd;
+  o.ettr = ettr / nd;
+  o.expected_interruptions /= nd;
+  o.expected_degradations /= nd;
+  o.expected_planned /= nd;
+  if (std::isfinite(horizon)) o.tokens = tokens_sum / nd;
+  o.goodput = o.expected_mean > 0 ? (std::isfinite(horizon) ? tokens_sum / nd : target) / o.expected_mean : 0;
+  std::vector<double> sorted = o.samples;
+  std::sort(sorted.begin(), sorted.end());
+  o.p10 = quantile(sorted, 0.10);
+  o.p50 = quantile(sorted, 0.50);
+  o.p90 = quantile(sorted, 0.90);
+  for (int c = 0; c < kCauses; ++c) o.lost_gpu_hours_by_cause.emplace_back(cause_name(c), lost[c] / nd / 3600.0);
+  for (int c = 0; c < kComponents; ++c) o.interruptions_by_cause.emplace_back(cause_name(c), count[c] / nd);
+  const Stage& s0 = stages.front();
+  o.checkpoint_interval = s0.interval;
+  o.checkpoint_stall = s0.cost.stall;
+  o.job_mtbf = s0.stop_rate > 0 ? 1.0 / s0.stop_rate : kInf;
+  if (!std::isfinite(horizon)) {
+    DrawOut ideal = Draw(spec, stages, target, kInf, 0, true).run();
+    o.ideal = ideal.retained;
+  } else {
+    o.ideal = horizon;
+  }
+  for (std::size_t p = 0; p < stages.size(); ++p) {
+    PhaseReport pr;
+    pr.name = stages[p].name;
+    pr.gpus = stages[p].gpus;
+    pr.start = stages[p].t_start;
+    pr.step_time = stages[p].step_time;
+    pr.tokens_per_s = stages[p].tps.front();
+    pr.job_mtbf = stages[p].stop_rate > 0 ? 1.0 / stages[p].stop_rate : kInf;
+    pr.checkpoint_interval = stages[p].interval;
+    pr.mean_tokens = ph_tokens[p] / nd;
+    pr.mean_wall = ph_wall[p] / nd;
+    pr.mean_interruptions = ph_int[p] / nd;
+    res.phases.push_back(pr);
+  }
+  return res;
+}
+
+}  // namespace
+
+TimeToTrainResult time_to_train(const TrainingSpec& spec, const Situation& situation, std::uint64_t seed) {
+  PhaseSituation p;
+  p.name = "job";
+  p.situation = situation;
+  return time_to_train_phased(spec, {p}, seed).overall;
+}
+
+PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases,
+                                  std::uint64_t seed) {
+  check_spec(spec);
+  const double target = target_tokens(spec);
+  if (phases.empty()) throw SimulationError("reliability: no phase to train on");
+  for (std::size_t i = 1; i < phases.size(); ++i) {
+    const std::string key = "rollout.phases[" + std::to_string(i) + "]";
+    if (!(phases[i].start > phases[i - 1].start))
+      throw InvalidParameter(key + ".start", phases[i].name, "a start date after the previous phase's");
+    if (phases[i].situation.gpus < phases[i - 1].situation.gpus)
+      throw InvalidParameter(key + ".gpus", std::to_string(phases[i].situation.gpus),
+                             "at least the previous phase's " + std::to_string(phases[i - 1].situation.gpus) +
+                                 " GPUs (the job only grows)");
+  }
+  std::vector<Stage> stages;
+  const double t0 = phases.front().start;
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    const double end = i + 1 < phases.size() ? phases[i + 1].start - t0 : kInf;
+    stages.push_back(compile(spec, phases[i].situation, phases[i].name, phases[i].start - t0, end));
+  }
+  PhasedResult res = run(spec, stages, target, kInf, seed);
+  for (std::size_t i = 0; i < phases.size(); ++i) res.phases[i].start = phases[i].start;
+  return res;
+}
+
+TimeToTrainResult simulate_window(const TrainingSpec& spec, const Situation& situation, double duration,
+                                  std::uint64_t seed) {
+  check_spec(spec);
+  if (!(duration > 0)) throw SimulationError("reliability: window duration must be positive");
+  std::vector<Stage> stages{compile(spec, situation, "window", 0, kInf)};
+  return run(spec, stages, kInf, duration, seed).overall;
+}
+
+}  // namespace aidcsim::reliability

@@ -1,0 +1,129 @@
+#pragma once
+// Time-to-train under failures: the engine supplies step times per situation (cluster state),
+// this turns them into a Monte Carlo distribution of the wall time to train the target tokens.
+//
+// Model (one draw, event-driven, never per training step):
+// - Failures: superposed Poisson process in wall time with the summed rate of the situation's
+//   failure processes (failures.hpp); each event's cause is drawn in proportion to the rates.
+// - A stopping failure loses the work since the last durable checkpoint, then the job restarts
+//   (restart_time + checkpoint load; + wait for a spare node when hot spares are limited and
+//   all are in repair). Failures during a restart restart it again and count as interruptions.
+// - A link failure in degrade mode does not stop the job: the step time grows to the degraded one
+//   until the link is repaired.
+// - Checkpoints every `interval` s of work: sync stalls for the write; async stalls for the
+//   snapshot and becomes durable only when the background write ends.
+// - Step time may vary with time (thermal throttling, daily outdoor cycle, cooling faults):
+//   a piecewise-constant step-time multiplier profile from the engine.
+// - Planned interruptions every reliability.planned_interval: checkpoint, restart, no lost work.
+// - Rollout phases: at each phase's start the job checkpoints, restarts on the larger
+//   allocation (planned, no lost work) and continues with that phase's step time and rates.
+// Draw d uses its own std::mt19937_64 seeded from (seed, d): results do not depend on the number
+// of threads or on the order draws are run in.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/reliability/failures.hpp"
+#include "models/reliability/spec.hpp"
+
+namespace aidcsim::reliability {
+
+/// Piecewise-constant step-time multiplier m(t) >= 1 (1 = nominal), t in s since the job start:
+/// m(t) = multipliers[i] for times[i] <= t' < times[i+1], t' = t mod period when period > 0
+/// (e.g. a daily outdoor-temperature cycle: period 86400), else the last value holds after the end.
+/// Empty = constant 1. times[0] must be 0 and times increasing.
+struct StepTimeProfile {
+  std::vector<double> times;        ///< s
+  std::vector<double> multipliers;  ///< dimensionless, > 0
+  double period = 0;                ///< s; 0 = not periodic
+};
+
+/// Step time as a function of the global batch (tokens per step), for the batch schedule.
+struct BatchStepTime {
+  double global_batch = 0;  ///< tokens per step
+  double step_time = 0;     ///< s
+};
+
+/// One cluster state as simulated by the engine.
+struct Situation {
+  int gpus = 0;                  ///< GPUs in the job
+  double step_time = 0;          ///< s per optimizer step at `tokens_per_step`
+  double tokens_per_step = 0;    ///< global batch in tokens
+  double checkpoint_bytes = 0;   ///< B of model state (weights + optimizer); overridden by reliability.checkpoint_bytes
+  /// B/s the checkpoint traffic actually gets when storage shares the fabric (engine); 0 = use
+  /// reliability.storage_bandwidth. The smaller of the two is used.
+  double storage_bandwidth = 0;
+  ComponentCounts counts;        ///< for the failure rates (counts.gpus = 0 -> gpus)
+  /// Step time with one link down (degrade mode); 0 = step_time * (1 + reliability.link_degrade_penalty).
+  double degraded_step_time = 0;
+  /// Step times for other global batches (batch schedule); empty = same tokens/s at every batch.
+  std::vector<BatchStepTime> step_time_by_batch;
+  StepTimeProfile profile;       ///< throttling over time; empty = none
+};
+
+/// A rollout phase as the engine simulated it.
+struct PhaseSituation {
+  std::string name;
+  double start = 0;      ///< s since 1970-01-01 UTC (rollout.phases[i].start)
+  Situation situation;
+};
+
+struct TimeToTrainResult {
+  double tokens = 0;            ///< tokens trained (target)
+  double ideal = 0;             ///< s without failures or checkpoints: sum of tokens / (tokens/s), unthrottled
+  double expected_mean = 0;     ///< s, Monte Carlo mean wall time to train
+  double p10 = 0, p50 = 0, p90 = 0;  ///< s, quantiles of the draws (linear interpolation)
+  double ettr = 0;              ///< effective training time ratio: mean over draws of retained work time / wall time
+  double goodput = 0;           ///< tokens per s of wall time: tokens / expected_mean
+  double expected_interruptions = 0;  ///< mean stopping failures per draw (restarts included)
+  double expected_degradations = 0;   ///< mean link failures absorbed in degrade mode per draw
+  double expected_planned = 0;        ///< mean planned interruptions per draw (reliability.planned_interval)
+  double checkpoint_interval = 0;     ///< s of work between checkpoints, first phase
+  double checkpoint_stall = 0;        ///< s per checkpoint, first phase
+  double job_mtbf = 0;                ///< s, 1 / stop rate, first phase
+  /// GPU-hours (GPU-s / 3600) lost per draw on average, by cause: each component (lost work +
+  /// restart), "checkpoint" (stalls), "spare_wait", "phase_transition", "throttling" (step-time
+  /// profile), "planned" (planned interruptions). A degraded fabric's slowdown counts under "link".
+  std::vector<std::pair<std::string, double>> lost_gpu_hours_by_cause;
+  /// Mean stopping failures per draw by component (degradations not included), enum order.
+  std::vector<std::pair<std::string, double>> interruptions_by_cause;
+  std::vector<double> samples;  ///< s, one wall time per draw, in draw order
+};
+
+struct PhaseReport {
+  std::string name;
+  int gpus = 0;
+  double start = 0;          ///< s since epoch
+  double step_time = 0;      ///< s
+  double tokens_per_s = 0;   ///< nominal throughput
+  double job_mtbf = 0;       ///< s
+  double checkpoint_interval = 0;  ///< s of work
+  double mean_tokens = 0;    ///< tokens trained in this phase (mean over draws)
+  double mean_wall = 0;      ///< s the job spent in this phase (mean over draws)
+  double mean_interruptions = 0;
+};
+
+struct PhasedResult {
+  TimeToTrainResult overall;  ///< samples/quantiles in s from the first phase's start
+  std::vector<PhaseReport> phases;
+};
+
+/// Time-to-train distribution for one situation, `spec.reliability.draws` Monte Carlo draws.
+/// Throws InvalidParameter (training.tokens, reliability.*) for non-positive targets/intervals,
+/// SimulationError when the step time or tokens per step is not positive.
+TimeToTrainResult time_to_train(const TrainingSpec& spec, const Situation& situation, std::uint64_t seed);
+
+/// Same over rollout phases (the job grows at each phase start). phases[0].start is the job
+/// start; starts must increase and GPU counts must not shrink (InvalidParameter with the
+/// "rollout.phases[i].*" key otherwise).
+PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases,
+                                  std::uint64_t seed);
+
+/// Fixed-window study (no target): run for `duration` s of wall time and report interruptions,
+/// ETTR (retained work time / duration) and lost GPU-hours. `tokens` in the result = mean tokens
+/// retained; samples = retained work time per draw (s).
+TimeToTrainResult simulate_window(const TrainingSpec& spec, const Situation& situation, double duration,
+                                  std::uint64_t seed);
+
+}  // namespace aidcsim::reliability

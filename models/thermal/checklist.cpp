@@ -1,0 +1,116 @@
+// The product brief's cooling checklist ("Cooling" and "Power" sections of BRIEF.md), evaluated on
+// a solved site state. Each item: value, limit, unit (SI), headroom (> 0 inside), pass, note.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "models/thermal/psychrometrics.hpp"
+#include "models/thermal/site.hpp"
+
+namespace aidcsim::thermal {
+
+namespace {
+constexpr double kK0 = 273.15;
+
+ChecklistItem below(std::string item, double value, double limit, std::string unit, std::string note,
+                    bool strict = true) {
+  ChecklistItem c{std::move(item), value, limit, std::move(unit), limit - value, false, std::move(note)};
+  c.pass = strict ? value < limit : value <= limit;
+  return c;
+}
+
+ChecklistItem above(std::string item, double value, double limit, std::string unit, std::string note) {
+  ChecklistItem c{std::move(item), value, limit, std::move(unit), value - limit, value >= limit, std::move(note)};
+  return c;
+}
+
+std::string degc(double k) { return fmt::format("{:.1f} °C", k - kK0); }
+}  // namespace
+
+std::vector<ChecklistItem> cooling_checklist(const CoolingSpec& spec, const SiteLayout& layout,
+                                             const SiteReport& r) {
+  const auto& lim = spec.limits;
+  const SiteState& s = r.state;
+  std::vector<ChecklistItem> out;
+
+  // Brief: "Flow 0.5-1 L/min per GPU".
+  {
+    const double q = s.flow_per_gpu;
+    ChecklistItem c{"coolant flow per GPU", q, lim.flow_min, "m^3/s",
+                    std::min(q - lim.flow_min, lim.flow_max - q), false,
+                    fmt::format("{:.2f} L/min, band {:.2f}-{:.2f} L/min", q * 60000, lim.flow_min * 60000,
+                                lim.flow_max * 60000)};
+    c.pass = q >= lim.flow_min - 1e-15 && q <= lim.flow_max + 1e-15;
+    out.push_back(c);
+  }
+  out.push_back(below("coolant inlet", r.coolant_inlet, lim.inlet_max, "K",
+                      fmt::format("hottest rack-loop supply {} (limit < {})", degc(r.coolant_inlet), degc(lim.inlet_max))));
+  out.push_back(below("coolant outlet", r.coolant_outlet, lim.outlet_max, "K",
+                      fmt::format("hottest rack return {} (limit < {})", degc(r.coolant_outlet), degc(lim.outlet_max))));
+  out.push_back(below("loop delta T", r.loop_delta_t, lim.delta_t_max, "K",
+                      fmt::format("{:.1f} K (limit < {:.1f} K)", r.loop_delta_t, lim.delta_t_max)));
+  out.push_back(below("hot spot (cold plate)", r.max_cold_plate_temp, lim.hotspot_max, "K",
+                      fmt::format("{} (limit < {})", degc(r.max_cold_plate_temp), degc(lim.hotspot_max))));
+  out.push_back(below("GPU junction vs throttle limit", r.max_gpu_temp, lim.gpu_temp_limit, "K",
+                      fmt::format("{} (limit < {}; {} GPUs above, lowest clock {:.3f})", degc(r.max_gpu_temp),
+                                  degc(lim.gpu_temp_limit), r.gpus_over_limit, r.min_clock)));
+  // Brief: "Pumps sized at 120 % of the load, a standby pump that takes over in under 10 s".
+  out.push_back(above("pumps N+1 (standby pumps)", spec.pumps.spare, 1, "pumps",
+                      fmt::format("{} running + {} standby per CDU", spec.pumps.running, spec.pumps.spare)));
+  out.push_back(above("pump capacity vs load", spec.pumps.capacity_margin, lim.pump_margin_min, "ratio",
+                      fmt::format("running pumps deliver {:.0f} % of design flow (>= {:.0f} %)",
+                                  spec.pumps.capacity_margin * 100, lim.pump_margin_min * 100)));
+  out.push_back(below("pump failover time", spec.pumps.failover_time, lim.failover_max, "s",
+                      fmt::format("standby starts in {:.1f} s (< {:.0f} s)", spec.pumps.failover_time, lim.failover_max)));
+  // Brief: "If the liquid cooling fails, fall back to auxiliary air cooling". The air must at least
+  // carry a rack with its GPUs idle (training paused, emergency checkpoint).
+  {
+    const double gpr = layout.gpus_per_rack;
+    const double idle_rack = (gpr * (layout.gpu_idle_power + layout.cpu_power_per_gpu + layout.nic_power_per_gpu) +
+                              layout.rack_overhead_power) / layout.psu_efficiency;
+    double max_rack = 0;
+    for (double p : s.rack_power) max_rack = std::max(max_rack, p);
+    out.push_back(above("air-cooling fallback capacity", spec.air_fallback.capacity_per_rack, idle_rack, "W",
+                        fmt::format("{:.1f} kW/rack vs {:.1f} kW idle rack; sustains {:.0f} % of the training rack heat",
+                                    spec.air_fallback.capacity_per_rack / 1e3, idle_rack / 1e3,
+                                    100 * spec.air_fallback.capacity_per_rack / std::max(1.0, max_rack))));
+  }
+  out.push_back(below("PUE", r.pue, lim.pue_max, "ratio",
+                      fmt::format("PUE {:.3f} (limit <= {:.2f}; IT {:.2f} MW, facility {:.2f} MW)", r.pue, lim.pue_max,
+                                  r.it_power / 1e6, r.facility_power / 1e6),
+                      false));
+  // Brief: "humidity 40-60 % to avoid condensation": the coldest water (facility supply, feeding
+  // the CDUs and rear doors) must stay above the room dew point at the top of the band.
+  {
+    const double td = dew_point(spec.room.temperature, spec.room.rh_max);
+    const double margin = s.facility_supply - td;
+    out.push_back(above("condensation margin (supply - dew point)", margin, lim.dew_point_margin, "K",
+                        fmt::format("water {} vs dew point {} (room {}, {:.0f} % RH)", degc(s.facility_supply),
+                                    degc(td), degc(spec.room.temperature), spec.room.rh_max * 100)));
+  }
+  {
+    ChecklistItem c{"room humidity band", spec.room.rh_max, 0.60, "fraction",
+                    std::min(spec.room.rh_min - 0.40, 0.60 - spec.room.rh_max), false,
+                    fmt::format("{:.0f}-{:.0f} % RH (brief 40-60 %)", spec.room.rh_min * 100, spec.room.rh_max * 100)};
+    c.pass = spec.room.rh_min >= 0.40 - 1e-12 && spec.room.rh_max <= 0.60 + 1e-12;
+    out.push_back(c);
+  }
+  // Brief: "air cooling loses efficiency above about 20 kW per rack".
+  {
+    double max_air = 0, max_rack = 0;
+    for (double a : s.rack_air_heat) max_air = std::max(max_air, a);
+    for (double p : s.rack_power) max_rack = std::max(max_rack, p);
+    out.push_back(below("rack heat to air vs air-cooling limit", max_air, lim.rack_air_max, "W",
+                        fmt::format("{:.1f} kW to air per rack (limit < {:.0f} kW)", max_air / 1e3, lim.rack_air_max / 1e3)));
+    ChecklistItem c{"rack power vs air-cooling limit", max_rack, lim.rack_air_max, "W", lim.rack_air_max - max_rack,
+                    max_rack <= lim.rack_air_max || spec.liquid_fraction > 0,
+                    fmt::format("{:.1f} kW per rack: {}", max_rack / 1e3,
+                                max_rack <= lim.rack_air_max ? "air cooling suffices"
+                                                              : "needs liquid cooling (configured)")};
+    if (max_rack > lim.rack_air_max && spec.liquid_fraction <= 0) c.note = fmt::format("{:.1f} kW per rack: needs liquid cooling (none configured)", max_rack / 1e3);
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace aidcsim::thermal

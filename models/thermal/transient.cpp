@@ -1,0 +1,349 @@
+#include "models/thermal/transient.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <memory>
+
+#include "models/common/errors.hpp"
+#include "models/thermal/site_model.hpp"
+
+namespace aidcsim::thermal {
+
+namespace {
+
+struct Monitor {
+  std::string location, level, message;
+  double threshold;
+  bool below;       // alert when the value falls below the threshold (flow)
+  bool policy;      // from cooling.monitoring (triggers response actions)
+  bool active = false;
+};
+
+/// Current value seen by a sensor at `location` (the brief's location names).
+struct Readings {
+  double junction = 0, plate = 0, outlet = 0, supply = 0, ret = 0, manifold = 0, flow = 0, rack_power = 0,
+         facility = 0, pue = 0;
+  double at(const std::string& loc) const {
+    if (loc == "GPU inlet" || loc == "CDU supply") return supply;
+    if (loc == "GPU outlet") return outlet;
+    if (loc == "GPU junction") return junction;
+    if (loc == "cold plate") return plate;
+    if (loc == "CDU return") return ret;
+    if (loc == "rack outlet") return manifold;
+    if (loc == "loop flow") return flow;
+    if (loc == "facility supply") return facility;
+    if (loc == "PUE") return pue;
+    if (loc == "rack power") return rack_power;
+    throw SimulationError("thermal monitoring: unknown sensor location '" + loc + "'");
+  }
+};
+
+Readings read(const SiteModel& m, const PowerBreakdown& p) {
+  Readings r;
+  const RcNetwork& net = m.network();
+  r.junction = r.plate = r.outlet = r.supply = r.ret = r.manifold = -1e300;
+  for (const auto& g : m.gpu_groups()) {
+    r.junction = std::max(r.junction, net.temperature(g.J));
+    r.plate = std::max(r.plate, net.temperature(g.P));
+    r.outlet = std::max(r.outlet, net.temperature(g.O));
+  }
+  double ff = 1e300;
+  for (const auto& c : m.cdu_groups()) {
+    r.supply = std::max(r.supply, net.temperature(c.S));
+    r.ret = std::max(r.ret, net.temperature(c.R));
+    ff = std::min(ff, c.flow_fraction);
+  }
+  for (const auto& rg : m.rack_groups()) {
+    r.manifold = std::max(r.manifold, net.temperature(rg.M));
+    r.rack_power = std::max(r.rack_power, rg.heat);
+  }
+  r.flow = m.spec().flow_per_gpu * ff;
+  r.facility = m.facility_supply();
+  r.pue = p.pue;
+  return r;
+}
+
+std::vector<int> targets(int target, int count, const std::string& key) {
+  if (target < 0) {
+    std::vector<int> all(count);
+    for (int i = 0; i < count; ++i) all[i] = i;
+    return all;
+  }
+  if (target >= count)
+    throw InvalidParameter(key, std::to_string(target), "an index below " + std::to_string(count) + ", or -1 for all");
+  return {target};
+}
+
+}  // namespace
+
+TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& layout,
+                                   const std::vector<GpuLoad>& loads, const TransientOptions& opt) {
+  if (!(opt.dt > 0) || !(opt.duration >= 0)) throw SimulationError("thermal transient: dt must be > 0, duration >= 0");
+  SiteModel m(spec, layout);
+  const int n = layout.gpus, ncdu = m.cdus(), nrack = m.racks();
+  if (loads.size() != 1 && loads.size() != static_cast<size_t>(n))
+    throw SimulationError("thermal transient: loads must have 1 or " + std::to_string(n) + " entries");
+  std::vector<double> util(n), profile(n), clock(n, 1.0);
+  {
+    std::map<std::pair<double, double>, int> ids;
+    for (int g = 0; g < n; ++g) {
+      const GpuLoad& l = loads.size() == 1 ? loads[0] : loads[g];
+      util[g] = gpu_utilization(l, layout.comm_power_factor);
+      profile[g] = ids.emplace(std::make_pair(l.compute_busy, l.comm_busy), static_cast<int>(ids.size())).first->second;
+    }
+  }
+  const bool group = opt.group_identical;
+  TransientResult res;
+  Conditions cond = m.design_conditions();
+
+  // Initial condition: steady state at t = 0 (mean power, design conditions).
+  m.build(util, clock, cond, nullptr, group, &profile);
+  m.network().solve_steady();
+  auto rebuild = [&]() {
+    PhysicalTemps t = m.physical_temps();
+    for (const auto& g : m.gpu_groups())
+      for (int k : g.members) clock[k] = g.clock;
+    m.build(util, clock, cond, &t, group, &profile);
+    ++res.rebuilds;
+  };
+  rebuild();
+  res.rebuilds = 0;
+  // Pump groups: N running + spares; a VFD holds the design flow while the running capacity allows.
+  const int big_n = spec.pumps.running;
+  std::vector<int> running(ncdu, big_n), spare(ncdu, spec.pumps.spare);
+  bool boost = false, cap = false, changed = false;
+  auto refresh_flows = [&]() {
+    for (int c = 0; c < ncdu; ++c) {
+      const double capf = running[c] * spec.pumps.capacity_margin / big_n;
+      cond.flow_fraction[c] = boost ? capf : std::min(1.0, capf);
+    }
+  };
+  auto log = [&](double t, std::string level, std::string source, std::string msg, double v = 0, double th = 0) {
+    res.alerts.push_back({t, std::move(level), std::move(source), std::move(msg), v, th});
+  };
+
+  // Scheduled events (time-ordered; equal times keep insertion order).
+  std::multimap<double, std::function<void(double)>> events;
+  for (size_t i = 0; i < spec.faults.size(); ++i) {
+    const FaultSpec f = spec.faults[i];
+    const std::string key = "cooling.faults[" + std::to_string(i) + "].target";
+    const double end = f.at + f.duration;
+    if (f.type == "pump_failure") {
+      const auto cs = targets(f.target, ncdu, key);
+      auto replaced = std::make_shared<std::vector<char>>(ncdu, 0);
+      events.emplace(f.at, [&, cs, replaced](double t) {
+        for (int c : cs) {
+          running[c] = std::max(0, running[c] - 1);
+          if (spare[c] > 0) {
+            --spare[c];
+            (*replaced)[c] = 1;
+            events.emplace(t + spec.pumps.failover_time, [&, c](double t2) {
+              ++running[c];
+              changed = true;
+              log(t2, "info", "pump", fmt::format("CDU {}: standby pump took over", c));
+            });
+          }
+        }
+        changed = true;
+        log(t, "warning", "fault", fmt::format("pump failure on {} CDU(s){}", cs.size(),
+                                               (*replaced)[cs[0]] ? ", standby starting" : ", no standby"));
+      });
+      if (std::isfinite(end))
+        events.emplace(end, [&, cs, replaced](double t) {
+          for (int c : cs) ((*replaced)[c] ? spare[c] : running[c]) += 1;
+          changed = true;
+          log(t, "info", "fault", "failed pump repaired");
+        });
+    } else if (f.type == "cdu_loss") {
+      const auto cs = targets(f.target, ncdu, key);
+      events.emplace(f.at, [&, cs](double t) {
+        for (int c : cs) cond.cdu_lost[c] = 1;
+        changed = true;
+        log(t, "critical", "fault", fmt::format("CDU heat exchange lost on {} CDU(s)", cs.size()));
+      });
+      // Brief: fall back to auxiliary air cooling when the liquid cooling fails.
+      if (spec.air_fallback.capacity_per_rack > 0 && spec.air_fallback.switch_time < f.duration)
+        events.emplace(f.at + spec.air_fallback.switch_time, [&, cs](double t) {
+          for (int c : cs) cond.air_fallback[c] = 1;
+          changed = true;
+          log(t, "warning", "fault", fmt::format("auxiliary air cooling engaged on {} CDU(s)", cs.size()));
+        });
+      events.emplace(end, [&, cs](double t) {
+        for (int c : cs) cond.cdu_lost[c] = 0, cond.air_fallback[c] = 0;
+        changed = true;
+        log(t, "info", "fault", "CDU restored");
+      });
+    } else if (f.type == "supply_excursion") {
+      events.emplace(f.at, [&, f](double t) {
+        cond.facility_supply += f.magnitude;
+        changed = true;
+        log(t, "warning", "fault", fmt::format("facility supply +{:.1f} K", f.magnitude), cond.facility_supply);
+      });
+      events.emplace(end, [&, f](double t) {
+        cond.facility_supply -= f.magnitude;
+        changed = true;
+        log(t, "info", "fault", "facility supply back to set point", cond.facility_supply);
+      });
+    } else if (f.type == "rdhx_fan_failure") {
+      const auto rs = targets(f.target, nrack, key);
+      events.emplace(f.at, [&, rs](double t) {
+        for (int r : rs) cond.rdhx_fans_ok[r] = 0;
+        changed = true;
+        log(t, "warning", "fault", fmt::format("rear-door fans failed on {} rack(s)", rs.size()));
+      });
+      events.emplace(end, [&, rs](double t) {
+        for (int r : rs) cond.rdhx_fans_ok[r] = 1;
+        changed = true;
+        log(t, "info", "fault", "rear-door fans restored");
+      });
+    }
+  }
+
+  // Monitors: the brief's limits as built-in thresholds, then the scenario's policy sensors.
+  const auto& lim = spec.limits;
+  std::vector<Monitor> mons = {
+      {"GPU junction", "critical", "GPU junction above the throttle limit", lim.gpu_temp_limit, false, false},
+      {"GPU junction", "critical", "GPU junction at the shutdown temperature", spec.throttle.shutdown_temp, false, false},
+      {"GPU inlet", "warning", "coolant inlet above limit", lim.inlet_max, false, false},
+      {"rack outlet", "warning", "coolant outlet above limit", lim.outlet_max, false, false},
+      {"cold plate", "warning", "hot spot above limit", lim.hotspot_max, false, false},
+      {"loop flow", "warning", "flow per GPU below limit", lim.flow_min, true, false},
+      {"PUE", "warning", "PUE above limit", lim.pue_max, false, false},
+  };
+  for (const auto& s : spec.monitoring.sensors)
+    mons.push_back({s.location, s.alert_level, s.type + " sensor threshold crossed", s.threshold, s.type == "flow", true});
+
+  const double fmin = spec.throttle.min_clock, gain = spec.throttle.governor_gain, limit = lim.gpu_temp_limit;
+  const double cap_w = spec.monitoring.power_limit_fraction * layout.gpu_tdp;
+  const long nsteps = static_cast<long>(std::llround(opt.duration / opt.dt));
+  const double sample_every = opt.sample_interval > 0 ? opt.sample_interval : opt.dt;
+  double next_sample = 0, slow_int = 0, run_time = 0;
+  std::vector<double> mean_util;
+  auto refresh_mean_util = [&]() {
+    mean_util.clear();
+    for (const auto& g : m.gpu_groups()) mean_util.push_back(util[g.members.front()]);
+  };
+  refresh_mean_util();
+
+  for (long step = 0; step <= nsteps; ++step) {
+    const double t = step * opt.dt;
+    while (!events.empty() && events.begin()->first <= t + 1e-9 * opt.dt) {
+      auto node = events.extract(events.begin());
+      node.mapped()(node.key());
+    }
+    if (changed) {
+      refresh_flows();
+      rebuild();
+      refresh_mean_util();
+      changed = false;
+    }
+    // Sources: synchronized swing or mean busy profile, at the governed clocks.
+    auto& gg = m.gpu_groups();
+    for (size_t k = 0; k < gg.size(); ++k) {
+      if (opt.step_time > 0) {
+        const GpuLoad& l = loads.size() == 1 ? loads[0] : loads[gg[k].members.front()];
+        const double phase = std::fmod(t, opt.step_time) / opt.step_time;
+        gg[k].util = phase < l.compute_busy ? 1.0 : phase < l.compute_busy + l.comm_busy ? layout.comm_power_factor : 0.0;
+      } else {
+        gg[k].util = mean_util[k];
+      }
+    }
+    m.update_sources();
+    const PowerBreakdown pw = m.power();
+    const Readings rd = read(m, pw);
+
+    // Monitoring and the alert log (also at t = 0: a design already over a limit is reported).
+    for (auto& mon : mons) {
+      const double v = rd.at(mon.location);
+      const bool over = mon.below ? v < mon.threshold : v > mon.threshold;
+      if (over && !mon.active) {
+        log(t, mon.level, mon.location, mon.message, v, mon.threshold);
+        if (mon.policy)
+          for (const auto& a : spec.monitoring.actions) {
+            if (a.alert_level != mon.level) continue;
+            if (a.action == "adjust pump speed" && !boost) {
+              boost = true;
+              changed = true;
+              log(t, "info", "action", "pumps to full capacity");
+            } else if (a.action == "reduce GPU power limit" && !cap) {
+              cap = true;
+              log(t, "info", "action", fmt::format("GPU power limit {:.0f} W", cap_w));
+            } else if (a.action == "notify") {
+              log(t, "info", "action", "operator notified");
+            }
+          }
+      } else if (!over && mon.active) {
+        log(t, "info", mon.location, "cleared: " + mon.message, v, mon.threshold);
+      }
+      mon.active = over;
+    }
+    double fmin_now = 1, fsum = 0, copies = 0;
+    bool halted = false;
+    for (const auto& g : gg) {
+      if (g.clock <= 0) halted = true;
+      else fmin_now = std::min(fmin_now, g.clock);
+      fsum += g.clock * g.copies;
+      copies += g.copies;
+    }
+    if (t + 1e-9 >= next_sample) {
+      res.samples.push_back({t, rd.junction, rd.plate, rd.supply, rd.manifold, rd.flow, fmin_now, fsum / copies, pw.it,
+                             pw.cooling, pw.facility, pw.pue});
+      next_sample += sample_every;
+    }
+    res.max_gpu_temp = std::max(res.max_gpu_temp, rd.junction);
+    res.max_network_nodes = std::max(res.max_network_nodes, m.network().size());
+    if (step == nsteps) break;
+
+    // Implicit step and energy balance.
+    RcNetwork& net = m.network();
+    net.step(opt.dt);
+    const double air = m.air_heat() * opt.dt;
+    const double d = net.last_dissipated() + air, s = net.last_stored(), r = net.last_removed() + air;
+    res.dissipated += d;
+    res.stored += s;
+    res.removed += r;
+    if (d > 0) res.max_step_error = std::max(res.max_step_error, std::abs(d - s - r) / d);
+    ++res.steps;
+
+    // DVFS governor (integral action toward the limit), bounded by the power cap if active.
+    for (size_t k = 0; k < gg.size(); ++k) {
+      auto& g = gg[k];
+      const double fcap = cap ? clock_for_power_cap(cap_w, layout.gpu_tdp, layout.gpu_idle_power, mean_util[k],
+                                                    spec.throttle.power_exponent, fmin)
+                              : 1.0;
+      if (g.clock <= 0) continue;  // shut down: stays off
+      if (net.temperature(g.J) >= spec.throttle.shutdown_temp) {
+        g.clock = 0;
+        res.gpus_shutdown += static_cast<int>(g.copies);
+        log(t + opt.dt, "critical", "GPU junction", fmt::format("thermal shutdown of {} GPU(s)", g.copies),
+            net.temperature(g.J), spec.throttle.shutdown_temp);
+        continue;
+      }
+      double f = g.clock;
+      if (opt.throttle) f -= gain * (net.temperature(g.J) - limit) * opt.dt;
+      g.clock = std::clamp(f, fmin, fcap);
+      if (!opt.throttle && !cap) g.clock = 1.0;
+    }
+    res.min_clock = std::min(res.min_clock, fmin_now);
+    if (fmin_now < 1) res.throttled_time += opt.dt;
+    if (halted) {
+      res.halted_time += opt.dt;
+    } else {
+      slow_int += opt.dt / fmin_now;
+      run_time += opt.dt;
+    }
+  }
+  res.mean_slowdown = run_time > 0 ? slow_int / run_time : 1.0;
+  res.energy_error = res.dissipated > 0 ? std::abs(res.dissipated - res.stored - res.removed) / res.dissipated : 0.0;
+  res.factorizations = m.network().factorizations();  // cumulative over rebuilds
+  res.final_clock.assign(n, 1.0);
+  for (const auto& g : m.gpu_groups())
+    for (int k : g.members) res.final_clock[k] = g.clock;
+  return res;
+}
+
+}  // namespace aidcsim::thermal

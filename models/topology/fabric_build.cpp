@@ -1,0 +1,311 @@
+// build_fabric: derives the Clos sizes from radix, GPU count and oversubscription and wires the
+// graph. Rules (why each):
+// - Leaf ports: u = floor(R / (1 + o_leaf)) uplinks, d = floor(u * o_leaf) GPU ports, so
+//   d + u <= R and d/u = o_leaf (R = 64, 1:1 -> 32/32 as the QM9700 leaves of the DGX SuperPOD).
+//   fabric.gpus_per_leaf overrides d (u = ceil(d / o_leaf)), e.g. 16 GPUs per ToR (Llama 3 §3.3.1).
+// - rail_optimized: a scalable unit (SU) is d nodes; NIC k of every node of SU s goes to leaf
+//   s*gpus_per_node + k (DGX SuperPOD H100 RA: 32 nodes x 8 rails = 8 leaves per SU).
+//   rack_local: consecutive GPUs fill a leaf's d ports (a ToR per rack-ful).
+// - Spines of a leaf-spine fabric: the fewest spines S that take all L*u leaf uplinks (S*R >= L*u)
+//   AND divide u, so each leaf spreads its uplinks evenly, u/S parallel links per spine. This
+//   reproduces DGX SuperPOD H100 RA Table 4: 8/16/24/32 leaves -> 4/8/16/16 spines (3 SU: 768
+//   uplinks need 12 spines, 12 does not divide 32, so 16).
+// - clos3: spine ports sd down / su up with sd/su = o_spine (su = floor(R/(1+o_spine))). A pod is
+//   sd leaves (rounded down to whole SUs) and the fewest spines dividing u that take its uplinks
+//   (u spines for a full pod: every leaf meets every spine once). Spine j of every pod is in plane
+//   j; a plane has the fewest cores C dividing su with C*R >= pods*su. One pod -> no core tier
+//   (built as a leaf-spine). k-ary fat tree (Al-Fares et al., SIGCOMM 2008, §3): R = k, 1:1,
+//   k^3/4 GPUs, rack_local -> k pods of k/2 + k/2 switches and (k/2)^2 cores.
+// - fabric.planes = P: P identical, disjoint copies of the switch fabric; every GPU has one NIC
+//   port of nic_rate / P on each (multi-plane fabrics, e.g. an 800G NIC as 2 x 400G planes).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "models/common/errors.hpp"
+#include "models/topology/fabric_impl.hpp"
+
+namespace aidcsim::topology {
+namespace {
+
+std::string num(double v) {
+  if (std::floor(v) == v && std::abs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+/// Smallest divisor of n that is >= lo, 0 if none.
+int divisor_at_least(int n, int lo) {
+  for (int s = std::max(1, lo); s <= n; ++s)
+    if (n % s == 0) return s;
+  return 0;
+}
+
+long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
+
+/// Layout for radix R; `ok` false (with `why`) when the GPUs do not fit.
+struct Derived {
+  Layout l;
+  bool ok = true;
+  std::string bad_key, why;
+};
+
+Derived derive(const FabricSpec& s, int R) {
+  Derived r;
+  Layout& l = r.l;
+  auto fail = [&](std::string key, std::string why) {
+    r.ok = false;
+    r.bad_key = std::move(key);
+    r.why = std::move(why);
+    return r;
+  };
+  if (s.gpus_per_leaf > 0) {
+    l.leaf_down = s.gpus_per_leaf;
+    l.leaf_up = static_cast<int>(std::ceil(s.gpus_per_leaf / s.oversub_leaf - 1e-9));
+  } else {
+    l.leaf_up = static_cast<int>(std::floor(R / (1.0 + s.oversub_leaf) + 1e-9));
+    l.leaf_down = static_cast<int>(std::floor(l.leaf_up * s.oversub_leaf + 1e-9));
+  }
+  if (l.leaf_up < 1 || l.leaf_down < 1)
+    return fail("fabric.oversubscription.leaf", "an oversubscription leaving a radix-" + num(R) +
+                                                    " leaf at least one uplink and one GPU port");
+  if (l.leaf_down + l.leaf_up > R)
+    return fail("fabric.gpus_per_leaf", "at most " + num(R) + " leaf ports: gpus_per_leaf + " +
+                                            "gpus_per_leaf/oversubscription.leaf <= switch_radix");
+  const int gpn = s.gpus_per_node;
+  if (s.wiring == Wiring::RailOptimized) {
+    const long long nodes = ceil_div(s.gpus, gpn);
+    l.scalable_units = static_cast<int>(ceil_div(nodes, l.leaf_down));
+    l.leaves = l.scalable_units * gpn;
+  } else {
+    l.leaves = static_cast<int>(ceil_div(s.gpus, l.leaf_down));
+    l.scalable_units = l.leaves;
+  }
+  l.nvlink_domains = s.nvlink_domain > 1 ? static_cast<int>(ceil_div(s.gpus, s.nvlink_domain)) : 0;
+  const int L = l.leaves, u = l.leaf_up;
+  auto leaf_spine = [&](int leaves_per_pod) -> bool {
+    l.pods = 1;
+    l.leaves_per_pod = leaves_per_pod;
+    if (leaves_per_pod == 1) {  // a single switch: nothing above it
+      l.spines_per_pod = 0;
+      l.leaf_spine_links = 0;
+      return true;
+    }
+    l.spines_per_pod = divisor_at_least(u, static_cast<int>(ceil_div(1LL * leaves_per_pod * u, R)));
+    if (l.spines_per_pod == 0) return false;
+    l.leaf_spine_links = u / l.spines_per_pod;
+    return true;
+  };
+  if (s.kind == FabricKind::LeafSpine) {
+    if (!leaf_spine(L))
+      return fail("fabric.switch_radix", "radix-" + num(R) + " spines reach at most " + num(R) +
+                                             " leaves, " + num(L) + " needed");
+    return r;
+  }
+  // clos3
+  l.spine_up = static_cast<int>(std::floor(R / (1.0 + s.oversub_spine) + 1e-9));
+  l.spine_down = static_cast<int>(std::floor(l.spine_up * s.oversub_spine + 1e-9));
+  if (l.spine_up < 1 || l.spine_down < 1)
+    return fail("fabric.oversubscription.spine", "an oversubscription leaving a radix-" + num(R) +
+                                                     " spine at least one uplink");
+  int lp = l.spine_down;
+  if (s.wiring == Wiring::RailOptimized && lp >= gpn) lp -= lp % gpn;  // whole SUs per pod
+  // A pod's spines must take its leaves' uplinks: Sp*sd >= lp*u with Sp <= u -> lp <= sd.
+  if (L <= lp) {
+    if (!leaf_spine(L)) return fail("fabric.switch_radix", "a larger radix");
+    return r;
+  }
+  l.pods = static_cast<int>(ceil_div(L, lp));
+  l.leaves_per_pod = lp;
+  l.spines_per_pod = divisor_at_least(u, static_cast<int>(ceil_div(1LL * lp * u, l.spine_down)));
+  l.leaf_spine_links = u / l.spines_per_pod;
+  const int su = l.spine_up;
+  l.cores_per_plane = divisor_at_least(su, static_cast<int>(ceil_div(1LL * l.pods * su, R)));
+  if (l.cores_per_plane == 0)
+    return fail("fabric.switch_radix", "radix-" + num(R) + " cores reach at most " + num(R) +
+                                           " pods, " + num(l.pods) + " needed");
+  l.spine_core_links = su / l.cores_per_plane;
+  return r;
+}
+
+void check(bool ok, const char* key, double value, const std::string& expected) {
+  if (!ok) throw InvalidParameter(key, num(value), expected);
+}
+
+}  // namespace
+
+Fabric build_fabric(const FabricSpec& s) {
+  check(s.gpus >= 1, "cluster.gpus", s.gpus, "at least 1 GPU");
+  check(s.gpus_per_node >= 1, "cluster.gpus_per_node", s.gpus_per_node, "at least 1");
+  check(s.gpus % s.gpus_per_node == 0, "cluster.gpus", s.gpus, "a multiple of cluster.gpus_per_node");
+  check(s.nvlink_domain >= 1, "cluster.nvlink_domain", s.nvlink_domain, "at least 1 (1 = no NVLink)");
+  check(s.nvlink_domain % s.gpus_per_node == 0, "cluster.nvlink_domain", s.nvlink_domain,
+        "a multiple of cluster.gpus_per_node");
+  check(s.switch_radix >= 2, "fabric.switch_radix", s.switch_radix, "at least 2 ports");
+  check(s.oversub_leaf >= 1, "fabric.oversubscription.leaf", s.oversub_leaf,
+        "an oversubscription >= 1 (downlink:uplink, e.g. \"1:1\" or \"2:1\")");
+  check(s.oversub_spine >= 1, "fabric.oversubscription.spine", s.oversub_spine,
+        "an oversubscription >= 1 (downlink:uplink, e.g. \"1:1\" or \"7:1\")");
+  check(s.link_rate > 0, "fabric.link_rate", s.link_rate, "a data rate > 0 such as 400 Gbps");
+  check(s.nic_rate > 0, "fabric.nic_rate", s.nic_rate, "a data rate > 0 such as 400 Gbps");
+  check(s.nvlink_domain == 1 || s.nvlink_bandwidth > 0, "cluster.nvlink_domain", s.nvlink_domain,
+        "1 (no NVLink) for a GPU without NVLink bandwidth");
+  check(s.switch_latency >= 0, "fabric.switch_latency", s.switch_latency, "a time >= 0");
+  check(s.link_latency >= 0, "fabric.link_latency", s.link_latency, "a time >= 0");
+  check(s.gpus_per_leaf >= 0, "fabric.gpus_per_leaf", s.gpus_per_leaf, "0 (derived) or a port count");
+  check(s.flows_per_pair >= 1, "fabric.ecmp.flows_per_pair", s.flows_per_pair, "at least 1");
+  check(s.planes >= 1, "fabric.planes", s.planes, "at least 1 plane");
+
+  Derived d = derive(s, s.switch_radix);
+  if (!d.ok) {
+    if (d.bad_key != "fabric.switch_radix")
+      throw InvalidParameter(d.bad_key, d.bad_key == "fabric.gpus_per_leaf" ? num(s.gpus_per_leaf)
+                                        : d.bad_key == "fabric.oversubscription.leaf" ? num(s.oversub_leaf)
+                                                                                      : num(s.oversub_spine),
+                             d.why);
+    int need = 0;
+    for (int r = s.switch_radix + 1; r <= 65536 && need == 0; ++r)
+      if (derive(s, r).ok) need = r;
+    const char* tiers = s.kind == FabricKind::LeafSpine ? "2-tier" : "3-tier";
+    throw InvalidParameter(
+        "fabric.switch_radix", num(s.switch_radix),
+        (need ? "a radix of at least " + num(need) : std::string("a larger radix")) + " for " +
+            num(s.gpus) + " GPUs in a " + tiers + " Clos (" + d.why + "), or fewer GPUs");
+  }
+
+  auto impl = std::make_shared<Fabric::Impl>();
+  Fabric::Impl& f = *impl;
+  f.spec = s;
+  f.layout = d.l;
+  const Layout& l = f.layout;
+  const int G = s.gpus, gpn = s.gpus_per_node;
+  const int spines = l.pods * l.spines_per_pod;
+  const int cores = l.pods > 1 ? l.spines_per_pod * l.cores_per_plane : 0;
+  // Node ids: GPUs, NVSwitches, then leaves, spines, cores of every plane (kind-major, plane-major
+  // within a kind, so [first_leaf, first_spine) are all the leaves).
+  const int P = s.planes;
+  const int L = l.leaves;
+  f.planes = P;
+  f.first_nvs = G;
+  f.first_leaf = f.first_nvs + l.nvlink_domains;
+  f.first_spine = f.first_leaf + P * L;
+  f.first_core = f.first_spine + P * spines;
+  f.n_nodes = f.first_core + P * cores;
+
+  f.nodes.resize(f.n_nodes);
+  auto leaf_pod = [&](int leaf) { return l.pods > 1 ? leaf / l.leaves_per_pod : 0; };
+  // Plane 0 keeps the plain names ("leaf3"); plane q > 0 prefixes "p<q>." ("p1.leaf3").
+  auto prefix = [](int q) {
+    std::string p;
+    if (q > 0) p.append(1, 'p').append(std::to_string(q)).append(1, '.');
+    return p;
+  };
+  f.gpu_leaf.resize(static_cast<std::size_t>(G) * P);
+  for (int g = 0; g < G; ++g) {
+    int leaf = s.wiring == Wiring::RailOptimized
+                   ? (g / gpn / l.leaf_down) * gpn + g % gpn
+                   : g / l.leaf_down;
+    for (int q = 0; q < P; ++q) f.gpu_leaf[static_cast<std::size_t>(g) * P + q] = f.first_leaf + q * L + leaf;
+    f.nodes[g] = {NodeKind::Gpu, g, leaf_pod(leaf), "gpu" + std::to_string(g)};
+  }
+  for (int i = 0; i < l.nvlink_domains; ++i)
+    f.nodes[f.first_nvs + i] = {NodeKind::NvSwitch, i, -1, "nvs" + std::to_string(i)};
+  for (int q = 0; q < P; ++q) {
+    for (int i = 0; i < L; ++i)
+      f.nodes[f.first_leaf + q * L + i] = {NodeKind::Leaf, q * L + i, leaf_pod(i),
+                                           prefix(q) + "leaf" + std::to_string(i)};
+    for (int p = 0; p < l.pods; ++p)
+      for (int j = 0; j < l.spines_per_pod; ++j) {
+        int i = q * spines + p * l.spines_per_pod + j;
+        f.nodes[f.first_spine + i] = {NodeKind::Spine, i, p,
+                                      prefix(q) + "spine" + std::to_string(p) + "." + std::to_string(j)};
+      }
+    for (int i = 0; i < cores; ++i)
+      f.nodes[f.first_core + q * cores + i] = {NodeKind::Core, q * cores + i, -1,
+                                               prefix(q) + "core" + std::to_string(i)};
+  }
+  f.node_ok.assign(f.n_nodes, 1);
+
+  const double lat = s.link_latency + s.switch_latency;
+  auto add = [&](int a, int b, double rate, Tier t, int k, int mult) {
+    Link x;
+    x.a = a;
+    x.b = b;
+    x.rate = rate;
+    x.latency = lat;
+    x.tier = t;
+    x.name.reserve(f.nodes[a].name.size() + f.nodes[b].name.size() + 4);
+    x.name.append(f.nodes[a].name).append(1, '-').append(f.nodes[b].name);
+    if (mult > 1) x.name.append(1, '/').append(std::to_string(k));
+    f.links.push_back(std::move(x));
+    return static_cast<int>(f.links.size()) - 1;
+  };
+  f.links.reserve((l.nvlink_domains > 0 ? 1 : 0) * static_cast<std::size_t>(G) +
+                  static_cast<std::size_t>(P) * (static_cast<std::size_t>(G) + static_cast<std::size_t>(L) * l.leaf_up +
+                                                 (cores > 0 ? static_cast<std::size_t>(spines) * l.spine_up : 0)));
+  f.gpu_nvlink.assign(G, -1);
+  if (l.nvlink_domains > 0)
+    for (int g = 0; g < G; ++g)
+      f.gpu_nvlink[g] = add(g, f.first_nvs + g / s.nvlink_domain, s.nvlink_bandwidth, Tier::NvLink, 0, 1);
+  // The NIC's rate is split evenly over the planes (one port per plane).
+  f.gpu_access.resize(static_cast<std::size_t>(G) * P);
+  for (int g = 0; g < G; ++g)
+    for (int q = 0; q < P; ++q) {
+      const std::size_t i = static_cast<std::size_t>(g) * P + q;
+      f.gpu_access[i] = add(g, f.gpu_leaf[i], s.nic_rate / P, Tier::Access, 0, 1);
+    }
+  for (int q = 0; q < P; ++q) {
+    const int leaf0 = f.first_leaf + q * L, spine0 = f.first_spine + q * spines,
+              core0 = f.first_core + q * cores;
+    for (int i = 0; i < L; ++i) {
+      const int p = leaf_pod(i);
+      for (int j = 0; j < l.spines_per_pod; ++j)
+        for (int k = 0; k < l.leaf_spine_links; ++k)
+          add(leaf0 + i, spine0 + p * l.spines_per_pod + j, s.link_rate, Tier::LeafSpine, k,
+              l.leaf_spine_links);
+    }
+    if (cores > 0)
+      for (int p = 0; p < l.pods; ++p)
+        for (int j = 0; j < l.spines_per_pod; ++j)
+          for (int c = 0; c < l.cores_per_plane; ++c)
+            for (int k = 0; k < l.spine_core_links; ++k)
+              add(spine0 + p * l.spines_per_pod + j, core0 + j * l.cores_per_plane + c, s.link_rate,
+                  Tier::SpineCore, k, l.spine_core_links);
+  }
+  f.built_rate.reserve(f.links.size());
+  for (const Link& x : f.links) f.built_rate.push_back(x.rate);
+
+  f.g = Graph(f.n_nodes);
+  std::vector<std::pair<int, int>> sw_edges;
+  std::vector<EdgeProp> sw_props;
+  for (int id = 0; id < static_cast<int>(f.links.size()); ++id) {
+    const Link& x = f.links[id];
+    boost::add_edge(x.a, x.b, EdgeProp{id}, f.g);
+    if (x.tier == Tier::LeafSpine || x.tier == Tier::SpineCore) {
+      const int a = x.a - f.first_leaf, b = x.b - f.first_leaf;
+      sw_edges.emplace_back(a, b);
+      sw_props.push_back({id});
+      sw_edges.emplace_back(b, a);
+      sw_props.push_back({id});
+    }
+  }
+  f.sw = SwitchGraph(boost::edges_are_unsorted_multi_pass, sw_edges.begin(), sw_edges.end(),
+                     sw_props.begin(), f.switch_count());
+  f.link_up.assign(f.links.size(), 1);
+  for (int id = 0; id < f.n_nodes; ++id) f.by_name.emplace(f.nodes[id].name, id);
+  f.dist.resize(static_cast<std::size_t>(P) * L);
+
+  Fabric fabric(impl);
+  for (const FailureSpec& x : s.failures) {
+    if (x.at > 0) {  // timed: only check the name now; the engine applies it at its time
+      if (fabric.find_node(x.element) < 0 && fabric.find_links(x.element).empty()) fabric.apply(x);
+      continue;
+    }
+    fabric.apply(x);
+  }
+  return fabric;
+}
+
+}  // namespace aidcsim::topology

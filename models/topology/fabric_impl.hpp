@@ -1,0 +1,52 @@
+#pragma once
+// Internal: the data behind a Fabric (not part of the contract; only models/topology includes it).
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "models/topology/fabric.hpp"
+
+namespace aidcsim::topology {
+
+/// Edge bundle: the Link id the edge stands for.
+struct EdgeProp {
+  int link = 0;
+};
+/// Undirected multigraph (parallel links are parallel edges); vertex id == node id (full graph)
+/// or switch index (switch graph).
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
+                                    boost::no_property, EdgeProp>;
+/// Switch-only graph for routing: static CSR (both directions of every switch-switch link), read
+/// by every BFS, so it is kept compact; failures only flip Impl::link_up.
+using SwitchGraph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, EdgeProp>;
+
+struct Fabric::Impl {
+  FabricSpec spec;
+  Layout layout;
+  std::vector<Node> nodes;
+  std::vector<Link> links;
+  std::vector<double> built_rate;  ///< rate at build time, per link
+  std::vector<char> node_ok;       ///< 0 once a switch failed
+  int first_nvs = 0, first_leaf = 0, first_spine = 0, first_core = 0, n_nodes = 0;
+  int planes = 1;                  ///< disjoint fabric planes
+  std::vector<int> gpu_leaf;       ///< leaf node id per GPU and plane: [gpu * planes + plane]
+  std::vector<int> gpu_access;     ///< access link per GPU and plane: [gpu * planes + plane]
+  std::vector<int> gpu_nvlink;     ///< NVLink link per GPU, -1 if none
+  Graph g;                         ///< every node and link
+  SwitchGraph sw;                  ///< switches only (vertex = node id - first_leaf)
+  std::vector<char> link_up;       ///< mirror of Link::up, compact for the BFS filter
+  std::map<std::string, int, std::less<>> by_name;
+  /// Per leaf of every plane (index = leaf node - first_leaf): hops from every switch to it over up links
+  /// (kUnreachable if none); empty until first needed.
+  mutable std::vector<std::vector<std::uint8_t>> dist;
+  static constexpr std::uint8_t kUnreachable = 255;
+
+  int switch_count() const { return n_nodes - first_leaf; }
+  const std::vector<std::uint8_t>& dist_to_leaf(int leaf_node) const;
+  void invalidate() { for (auto& d : dist) d.clear(); }
+  [[noreturn]] void disconnected(int src, int dst, const char* why) const;
+};
+
+}  // namespace aidcsim::topology

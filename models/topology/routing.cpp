@@ -1,0 +1,246 @@
+// Routing: equal-cost shortest paths over the switch graph and per-flow ECMP (hash) among them.
+// Distances to each destination leaf come from one Boost BFS over the up links of the switch-only
+// graph, computed lazily per leaf and dropped when a failure changes the graph; a route is then a
+// greedy walk that at each switch hashes among the up links one hop closer: O(path x radix).
+// GPUs and NVSwitches never forward scale-out traffic (they are not in the switch graph).
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/filtered_graph.hpp>
+#include <boost/property_map/property_map.hpp>
+
+#include <string>
+
+#include "models/common/errors.hpp"
+#include "models/topology/fabric_impl.hpp"
+
+namespace aidcsim::topology {
+namespace {
+
+/// Keeps only links that are up.
+struct UpLinks {
+  const Fabric::Impl* f = nullptr;
+  bool operator()(const SwitchGraph::edge_descriptor& e) const { return f->link_up[f->sw[e].link]; }
+};
+
+}  // namespace
+
+const std::vector<std::uint8_t>& Fabric::Impl::dist_to_leaf(int leaf_node) const {
+  auto& d = dist[leaf_node - first_leaf];
+  if (!d.empty()) return d;
+  d.assign(switch_count(), kUnreachable);
+  const int s = leaf_node - first_leaf;
+  d[s] = 0;
+  if (!node_ok[leaf_node]) return d;
+  boost::filtered_graph<SwitchGraph, UpLinks> fg(sw, UpLinks{this});
+  auto dmap = boost::make_iterator_property_map(d.begin(), boost::get(boost::vertex_index, fg));
+  boost::breadth_first_search(
+      fg, static_cast<SwitchGraph::vertex_descriptor>(s),
+      boost::visitor(boost::make_bfs_visitor(boost::record_distances(dmap, boost::on_tree_edge()))));
+  return d;
+}
+
+void Fabric::Impl::disconnected(int src, int dst, const char* why) const {
+  throw SimulationError("no route from " + nodes[src].name + " to " + nodes[dst].name + ": " + why);
+}
+
+namespace {
+
+/// One plane's ends of a scale-out route: the two leaves, the distance table to the destination
+/// leaf, the two access links; dist == nullptr (and `why`) when the plane does not connect them.
+struct Ends {
+  int s_leaf = 0, d_leaf = 0;  // node ids
+  int s_access = 0, d_access = 0;
+  const std::vector<std::uint8_t>* dist = nullptr;
+  std::string why;
+};
+
+Ends plane_ends(const Fabric::Impl& f, int src, int dst, int plane) {
+  Ends e;
+  const std::size_t is = static_cast<std::size_t>(src) * f.planes + plane,
+                    id = static_cast<std::size_t>(dst) * f.planes + plane;
+  e.s_leaf = f.gpu_leaf[is];
+  e.d_leaf = f.gpu_leaf[id];
+  e.s_access = f.gpu_access[is];
+  e.d_access = f.gpu_access[id];
+  for (int g : {src, dst}) {
+    const std::size_t i = static_cast<std::size_t>(g) * f.planes + plane;
+    const int leaf = f.gpu_leaf[i];
+    if (!f.node_ok[leaf]) e.why = f.nodes[g].name + "'s leaf " + f.nodes[leaf].name + " is down";
+    else if (!f.links[f.gpu_access[i]].up)
+      e.why = f.nodes[g].name + "'s NIC link " + f.links[f.gpu_access[i]].name + " is down";
+    if (!e.why.empty()) {
+      e.why += " (GPU disconnected from the fabric)";
+      return e;
+    }
+  }
+  const auto& d = f.dist_to_leaf(e.d_leaf);
+  if (d[e.s_leaf - f.first_leaf] == Fabric::Impl::kUnreachable) {
+    e.why = "no up path between " + f.nodes[e.s_leaf].name + " and " + f.nodes[e.d_leaf].name +
+            " (failed links/switches)";
+    return e;
+  }
+  e.dist = &d;
+  return e;
+}
+
+/// Calls fn(link, forward, next_switch_index) for each up link from switch v one hop closer.
+template <class Fn>
+void next_hops(const Fabric::Impl& f, const std::vector<std::uint8_t>& d, int v, Fn&& fn) {
+  const auto dv = d[v];
+  for (auto [e, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); e != end; ++e) {
+    const int w = static_cast<int>(boost::target(*e, f.sw));
+    if (d[w] + 1 != dv) continue;
+    const int id = f.sw[*e].link;
+    if (!f.link_up[id]) continue;
+    fn(id, f.links[id].a == v + f.first_leaf, w);
+  }
+}
+
+bool nvlink_up(const Fabric::Impl& f, int src, int dst) {
+  return f.gpu_nvlink[src] >= 0 && src / f.spec.nvlink_domain == dst / f.spec.nvlink_domain &&
+         f.links[f.gpu_nvlink[src]].up && f.links[f.gpu_nvlink[dst]].up;
+}
+
+}  // namespace
+
+std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const {
+  const Impl& f = *impl_;
+  gpu_node(src);
+  gpu_node(dst);
+  std::vector<Hop> hops;
+  if (src == dst) return hops;
+  if (nvlink_up(f, src, dst)) {
+    hops.push_back({f.gpu_nvlink[src], true});
+    hops.push_back({f.gpu_nvlink[dst], false});
+    return hops;
+  }
+  const int first_plane =
+      f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0;
+  Ends e;
+  std::string why;
+  for (int i = 0; i < f.planes && !e.dist; ++i) {
+    e = plane_ends(f, src, dst, (first_plane + i) % f.planes);
+    if (i == 0) why = e.why;
+  }
+  if (!e.dist) f.disconnected(src, dst, (f.planes > 1 ? "on every plane; e.g. " + why : why).c_str());
+  const auto& d = *e.dist;
+  hops.reserve(2 + 2 * d[e.s_leaf - f.first_leaf]);
+  hops.push_back({e.s_access, true});
+  int v = e.s_leaf - f.first_leaf;
+  const int target = e.d_leaf - f.first_leaf;
+  Hop cand[1024];
+  int next[1024];
+  for (std::uint64_t h = 0; v != target; ++h) {
+    int n = 0;
+    next_hops(f, d, v, [&](int id, bool fwd, int w) {
+      if (n < 1024) {
+        cand[n] = {id, fwd};
+        next[n++] = w;
+      }
+    });
+    if (n == 0) f.disconnected(src, dst, "routing table inconsistent");  // cannot happen: d[v] finite
+    const int pick = static_cast<int>(splitmix64(flow_hash ^ splitmix64(h)) % static_cast<std::uint64_t>(n));
+    hops.push_back(cand[pick]);
+    v = next[pick];
+  }
+  hops.push_back({e.d_access, false});
+  return hops;
+}
+
+namespace {
+
+/// Number of equal-cost paths from every switch on the way to `target` (memoised DFS, counts
+/// saturate at 2^64-1 which no real fabric reaches).
+struct PathCounts {
+  const Fabric::Impl& f;
+  const std::vector<std::uint8_t>& d;
+  int target;
+  std::vector<std::uint64_t> memo;
+  std::vector<char> done;
+  PathCounts(const Fabric::Impl& fi, const std::vector<std::uint8_t>& di, int t)
+      : f(fi), d(di), target(t), memo(fi.switch_count(), 0), done(fi.switch_count(), 0) {}
+  std::uint64_t operator()(int v) {
+    if (v == target) return 1;
+    if (done[v]) return memo[v];
+    std::uint64_t c = 0;
+    next_hops(f, d, v, [&](int, bool, int w) { c += (*this)(w); });
+    done[v] = 1;
+    return memo[v] = c;
+  }
+};
+
+}  // namespace
+
+std::uint64_t Fabric::path_count(int src, int dst) const {
+  const Impl& f = *impl_;
+  gpu_node(src);
+  gpu_node(dst);
+  if (src == dst) return 1;
+  std::uint64_t total = 0;
+  for (int q = 0; q < f.planes; ++q) {
+    const Ends e = plane_ends(f, src, dst, q);
+    if (!e.dist) continue;
+    PathCounts count(f, *e.dist, e.d_leaf - f.first_leaf);
+    total += count(e.s_leaf - f.first_leaf);
+  }
+  return total;
+}
+
+std::vector<std::vector<Hop>> Fabric::routes(int src, int dst, std::size_t limit) const {
+  const Impl& f = *impl_;
+  gpu_node(src);
+  gpu_node(dst);
+  std::vector<std::vector<Hop>> out;
+  if (src == dst || limit == 0) return out;
+  std::vector<Ends> ends;
+  std::vector<PathCounts> counts;
+  std::vector<std::uint64_t> per_plane;
+  std::uint64_t total = 0;
+  std::string why;
+  for (int q = 0; q < f.planes; ++q) {
+    Ends e = plane_ends(f, src, dst, q);
+    if (q == 0) why = e.why;
+    if (!e.dist) continue;
+    counts.emplace_back(f, *e.dist, e.d_leaf - f.first_leaf);
+    per_plane.push_back(counts.back()(e.s_leaf - f.first_leaf));
+    total += per_plane.back();
+    ends.push_back(std::move(e));
+  }
+  if (total == 0) f.disconnected(src, dst, (f.planes > 1 ? "on every plane; e.g. " + why : why).c_str());
+  const std::uint64_t m = std::min<std::uint64_t>(total, limit);
+  out.reserve(m);
+  // Path k of m is the path of rank floor(k * total / m) in the order (plane, next_hops()): all
+  // paths when total <= limit, else a sample spread evenly over planes, spines and cores.
+  for (std::uint64_t k = 0; k < m; ++k) {
+    std::uint64_t rank = static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * total) / m);
+    std::size_t q = 0;
+    while (rank >= per_plane[q]) rank -= per_plane[q++];
+    const Ends& e = ends[q];
+    PathCounts& count = counts[q];
+    std::vector<Hop> path{{e.s_access, true}};
+    for (int v = e.s_leaf - f.first_leaf; v != count.target;) {
+      int next = -1;
+      next_hops(f, *e.dist, v, [&](int id, bool fwd, int w) {
+        if (next >= 0) return;
+        const std::uint64_t c = count(w);
+        if (rank < c) {
+          path.push_back({id, fwd});
+          next = w;
+        } else {
+          rank -= c;
+        }
+      });
+      v = next;
+    }
+    path.push_back({e.d_access, false});
+    out.push_back(std::move(path));
+  }
+  return out;
+}
+
+double Fabric::latency(const std::vector<Hop>& hops) const {
+  double t = 0;
+  for (const Hop& h : hops) t += impl_->links.at(h.link).latency;
+  return t;
+}
+
+}  // namespace aidcsim::topology

@@ -1,0 +1,53 @@
+#pragma once
+// FabricSpec: what the scenario says about the cluster's GPUs and its scale-out fabric (SI units).
+// Owner: models/topology. Extend freely; sim/scenario fills it through topology::spec_from().
+#include <string>
+#include <vector>
+
+namespace aidcsim::topology {
+
+enum class FabricKind { LeafSpine, Clos3 };
+enum class Wiring { RailOptimized, RackLocal };
+enum class EcmpMode { Hash, Spray };
+
+/// One failure or degradation of a fabric element (scenario list fabric.failures).
+struct FailureSpec {
+  enum class Type { LinkDown, SwitchDown, Degrade };
+  Type type = Type::LinkDown;
+  /// Node name ("spine0.3", "leaf2", "core5") or link name ("leaf2-spine0.3"; a link name without
+  /// the "/k" suffix of parallel links names all of them).
+  std::string element;
+  double factor = 0.5;  ///< Degrade only: remaining fraction of the link rate, in (0, 1]
+  double at = 0;        ///< s since the start of the run; 0 = applied when the fabric is built
+  std::string key;      ///< dotted scenario key of the item ("fabric.failures[2]") for errors
+};
+
+struct FabricSpec {
+  int gpus = 0;                   ///< total GPUs
+  int gpus_per_node = 4;          ///< GPUs (and NICs, rails) per server / compute tray
+  int nvlink_domain = 72;         ///< GPUs per NVLink domain (8 HGX, 72 NVL72); 1 = no NVLink
+  /// B/s per GPU per direction inside the domain. Not a topology key: sim/scenario copies it from
+  /// the GPU catalogue (compute::GpuSpec::nvlink_bandwidth); default GB200/B200 NVLink5
+  /// 1.8 TB/s bidirectional = 900 GB/s per direction (published-figures.md §5.1).
+  double nvlink_bandwidth = 900e9;
+  FabricKind kind = FabricKind::Clos3;
+  Wiring wiring = Wiring::RailOptimized;
+  int switch_radix = 64;
+  /// Leaf down ports used for GPU NICs; 0 = derived from radix and oversub_leaf
+  /// (d = floor(u * oversub_leaf), u = floor(radix / (1 + oversub_leaf))). With rail_optimized
+  /// wiring it is also the number of nodes in a scalable unit.
+  int gpus_per_leaf = 0;
+  double link_rate = 50e9;        ///< B/s per switch port (400 Gb/s = 50e9 B/s)
+  double nic_rate = 50e9;         ///< B/s per GPU NIC (all planes together)
+  /// Disjoint, identical fabric planes; each GPU has one NIC port of nic_rate / planes per plane.
+  int planes = 1;
+  double oversub_leaf = 1.0;      ///< leaf downlink : uplink capacity
+  double oversub_spine = 1.0;     ///< spine (aggregation) downlink : uplink capacity
+  double switch_latency = 600e-9; ///< s per switch traversal
+  double link_latency = 100e-9;   ///< s per cable
+  EcmpMode ecmp = EcmpMode::Hash;
+  int flows_per_pair = 1;
+  std::vector<FailureSpec> failures;  ///< link/switch failures and degradations
+};
+
+}  // namespace aidcsim::topology

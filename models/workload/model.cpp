@@ -1,0 +1,143 @@
+#include "models/workload/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace aidcsim::workload {
+namespace {
+
+bool gpt(const ModelDims& m) { return m.style != "llama"; }
+double kv_fraction(const ModelDims& m) { return m.kv_heads > 0 ? double(m.kv_heads) / m.heads : 1.0; }
+double expert_ffn(const ModelDims& m) { return m.moe_ffn_hidden > 0 ? m.moe_ffn_hidden : m.ffn_hidden; }
+double mlp_matrices(const ModelDims& m) { return gpt(m) ? 2.0 : 3.0; }
+/// Attention projection weights: QKV (K, V shrunk by GQA) + output projection.
+double attention_weights(const ModelDims& m) {
+  const double h = m.hidden;
+  return h * (h + 2 * h * kv_fraction(m)) + h * h;
+}
+double mlp_weights(const ModelDims& m, double experts) { return experts * mlp_matrices(m) * m.hidden * expert_ffn(m); }
+
+}  // namespace
+
+double layer_parameters(const ModelDims& m) {
+  const double h = m.hidden, E = std::max(1, m.experts);
+  double p = attention_weights(m) + mlp_weights(m, E);
+  if (E > 1) p += h * E;  // router
+  if (gpt(m)) {
+    p += 4 * h;                                                   // two LayerNorms (gain + bias)
+    p += (h + 2 * h * kv_fraction(m)) + h + E * (expert_ffn(m) + h);  // linear biases
+  } else {
+    p += 2 * h;  // two RMSNorms
+  }
+  return p;
+}
+
+double parameters(const ModelDims& m) {
+  const double h = m.hidden, V = m.vocab, s = m.sequence_length;
+  return m.layers * layer_parameters(m) + V * h + (gpt(m) ? s * h : V * h);
+}
+
+double active_parameters(const ModelDims& m) {
+  if (m.experts <= 1) return parameters(m);
+  const double dense_mlp = mlp_weights(m, m.experts) - mlp_weights(m, m.top_k);
+  return parameters(m) - m.layers * dense_mlp;
+}
+
+double layer_forward_flops_per_token(const ModelDims& m) {
+  const double h = m.hidden, s = m.sequence_length;
+  return 2 * (attention_weights(m) + mlp_weights(m, m.experts > 1 ? m.top_k : 1)) + 4 * s * h;
+}
+
+double model_flops(const ModelDims& m, double tokens) {
+  return 3 * tokens * (m.layers * layer_forward_flops_per_token(m) + 2.0 * m.hidden * m.vocab);
+}
+
+double hardware_flops(const ModelDims& m, double tokens, bool recompute) {
+  return tokens * ((recompute ? 4 : 3) * m.layers * layer_forward_flops_per_token(m) + 3 * 2.0 * m.hidden * m.vocab);
+}
+
+LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::Efficiency& e, double clock) {
+  using compute::gemm_time;
+  const auto& m = j.model;
+  const compute::Precision prec = compute::precision_from(j.precision);
+  const double t = j.par.tp, h = m.hidden, a = m.heads;
+  const double s_local = double(m.sequence_length) / j.par.cp;
+  const double M = double(j.microbatch_size) * s_local;  // tokens per GPU per microbatch
+  LayerTime lt;
+  lt.gemm += gemm_time(gpu, M, h * (1 + 2 * kv_fraction(m)) / t, h, prec, e, clock);  // QKV
+  lt.gemm += gemm_time(gpu, M, h, h / t, prec, e, clock);                             // output projection
+  // MLP (MoE: each of the experts/ep local experts sees ep*M*top_k/experts tokens, balanced).
+  const double E = std::max(1, m.experts);
+  const double local_experts = E > 1 ? E / j.par.ep : 1.0;
+  const double Me = E > 1 ? M * m.top_k * j.par.ep / E : M;
+  const double f = expert_ffn(m);
+  const double up = gpt(m) ? f / t : 2 * f / t;
+  lt.gemm += local_experts * (gemm_time(gpu, Me, up, h, prec, e, clock) + gemm_time(gpu, Me, h, f / t, prec, e, clock));
+  // Attention scores and values: 4 b (s/cp) s h / t FLOP (full, not causal-halved, as Megatron counts).
+  const double attn_flops = 4.0 * j.microbatch_size * s_local * m.sequence_length * h / t;
+  if (j.attention == "fused_softmax") {
+    // Batched GEMMs (QK^T, AV) at the GEMM efficiency of their total size; with a head dimension
+    // of 64-160 they are memory bound on the s x s score tensor (write 2 B, read 2 B per score).
+    // Then scale-mask-softmax (r 2 B, w 2 B) and dropout (r 2 B, w 2 B + 1 B mask) at HBM rate.
+    const double scores = double(j.microbatch_size) * (a / t) * s_local * m.sequence_length;
+    const double eff = e.gemm * (e.gemm_half_flops > 0 ? attn_flops / (attn_flops + e.gemm_half_flops) : 1.0);
+    lt.attention = std::max(attn_flops / (eff * compute::mamf_flops(gpu, compute::Precision::BF16) * clock),
+                            compute::memory_time(gpu, 4.0 * scores, e));
+    lt.memory += compute::memory_time(gpu, 9.0 * scores, e);
+  } else {
+    lt.attention = compute::attention_time(gpu, attn_flops, e, clock);
+  }
+  // Element-wise traffic (2 B per element): 2 norms (r+w), 2 bias-dropout-add (2r+1w), residual
+  // copies ~ 12 passes over b s h (split by t with sequence parallelism) + the MLP activation
+  // (GeLU r+w: 2 passes; SwiGLU 2r+1w: 3 passes) over the local FFN shard of the active experts.
+  const double h_elem = j.par.sequence_parallel ? h / t : h;
+  const double f_elem = (gpt(m) ? 2.0 : 3.0) * f / t * (E > 1 ? m.top_k : 1);
+  lt.memory += compute::memory_time(gpu, 2.0 * M * (12 * h_elem + f_elem), e);
+  return lt;
+}
+
+double logit_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::Efficiency& e, double clock) {
+  const double M = double(j.microbatch_size) * j.model.sequence_length / j.par.cp;
+  return compute::gemm_time(gpu, M, double(j.model.vocab) / j.par.tp, j.model.hidden,
+                            compute::precision_from(j.precision), e, clock);
+}
+
+Memory memory_per_gpu(const JobSpec& j) {
+  const auto& m = j.model;
+  const auto& p = j.par;
+  const double h = m.hidden, a = m.heads, t = p.tp;
+  const double layers_stage = std::ceil(double(m.layers) / p.pp);
+  // Parameters on one GPU of the first stage (it also holds the input embedding).
+  double layer = layer_parameters(m);
+  if (m.experts > 1) {
+    const double experts_all = mlp_weights(m, m.experts);
+    layer = layer - experts_all + experts_all / p.ep;
+  }
+  const double P = (layers_stage * layer + double(m.vocab) * h + (gpt(m) ? double(m.sequence_length) * h : 0)) / t;
+  const double dp_shards = double(p.dp) * p.cp;
+  Memory mem;
+  if (p.zero == "fsdp") {
+    mem.weights = 2 * P / dp_shards + 2 * P / layers_stage;  // shard + one gathered layer
+    mem.gradients = 2 * P / dp_shards;
+    mem.optimizer = 12 * P / dp_shards;
+  } else {
+    mem.weights = 2 * P;
+    mem.gradients = 2 * P;
+    mem.optimizer = (p.zero == "zero1" ? 12 * P / dp_shards : 12 * P);
+  }
+  // Korthikanti et al. 2022, Table 2 (bytes per layer per microbatch, 16-bit activations).
+  const double s = double(m.sequence_length) / p.cp, b = j.microbatch_size;
+  const double score = j.attention == "flash" ? 0.0 : 5 * a * s / h;
+  const double per_layer = p.sequence_parallel ? s * b * h / t * (34 + score) : s * b * h * (10 + 24 / t + score / t);
+  const int microbatches = j.global_batch / (p.dp * j.microbatch_size);
+  const double in_flight_mb = std::min<double>(microbatches, p.pp);
+  double stored_layers = layers_stage * in_flight_mb;
+  if (p.virtual_stages > 1) stored_layers *= 1.0 + double(p.pp - 1) / (double(p.pp) * p.virtual_stages);
+  if (j.activation_recompute)
+    mem.activations = stored_layers * 2 * s * b * h / (p.sequence_parallel ? t : 1) + per_layer;
+  else
+    mem.activations = stored_layers * per_layer;
+  return mem;
+}
+
+}  // namespace aidcsim::workload

@@ -1,0 +1,146 @@
+#include "models/workload/schema.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "models/compute/catalogue.hpp"
+#include "models/workload/model.hpp"
+
+namespace aidcsim::workload {
+
+Schema schema() {
+  using Q = Quantity;
+  return {
+      {"workload", Q::Map, "", false, {}, {}, false, {}, "The training job."},
+      {"workload.model", Q::Map, "", false, {}, {}, false, {}, "Dense transformer dimensions."},
+      {"workload.model.layers", Q::Integer, "", true, 1, 10000, false, {}, "Transformer layers."},
+      {"workload.model.hidden", Q::Integer, "", true, 1, 1e6, false, {}, "Hidden size h."},
+      {"workload.model.ffn_hidden", Q::Integer, "", false, 1, 1e7, false, {}, "FFN inner size (default 4h)."},
+      {"workload.model.heads", Q::Integer, "", true, 1, 10000, false, {}, "Attention heads."},
+      {"workload.model.kv_heads", Q::Integer, "", false, 1, 10000, false, {}, "KV heads for GQA (default: heads)."},
+      {"workload.model.vocab", Q::Integer, "", true, 1, 1e7, false, {}, "Vocabulary size V."},
+      {"workload.model.sequence_length", Q::Integer, "", true, 1, 1e7, false, {}, "Sequence length s."},
+      {"workload.model.style", Q::String, "gpt", false, {}, {}, false, {"gpt", "llama"},
+       "gpt: GeLU MLP, biases, learned positions, tied embeddings (Megatron-LM SC21 eq. 2); llama: SwiGLU MLP "
+       "(3 matrices), no biases, RoPE, untied output layer (Llama 3 paper, Table 3)."},
+      {"workload.model.experts", Q::Integer, "1", false, 1, 1e5, false, {}, "MoE experts per layer (1 = dense)."},
+      {"workload.model.top_k", Q::Integer, "1", false, 1, 1024, false, {}, "MoE experts per token."},
+      {"workload.model.moe_ffn_hidden", Q::Integer, "0", false, 0, 1e7, false, {},
+       "FFN inner size of one expert (0 = ffn_hidden)."},
+      {"workload.parallelism", Q::Map, "", false, {}, {}, false, {}, "Megatron-style parallel layout."},
+      {"workload.parallelism.tp", Q::Integer, "1", false, 1, 1024, false, {}, "Tensor parallel size."},
+      {"workload.parallelism.pp", Q::Integer, "1", false, 1, 1024, false, {}, "Pipeline parallel size."},
+      {"workload.parallelism.dp", Q::Integer, "1", false, 1, 1e6, false, {}, "Data parallel size."},
+      {"workload.parallelism.cp", Q::Integer, "1", false, 1, 1024, false, {},
+       "Context parallel size (ring attention: KV blocks passed around the CP group)."},
+      {"workload.parallelism.ep", Q::Integer, "1", false, 1, 1e5, false, {},
+       "Expert parallel size (experts sharded over ep DP replicas; all-to-all dispatch/combine); divides dp."},
+      {"workload.parallelism.virtual_stages", Q::Integer, "1", false, 1, 1024, false, {},
+       "Interleaved 1F1B model chunks per pipeline stage (Narayanan et al. SC21 §2.2)."},
+      {"workload.parallelism.sequence_parallel", Q::Bool, "true", false, {}, {}, false, {},
+       "Megatron sequence parallelism: norms/dropout split over TP (Korthikanti et al. 2022)."},
+      {"workload.parallelism.allow_tp_across_domains", Q::Bool, "false", false, {}, {}, false, {},
+       "Accept TP x CP groups larger than (or not aligned with) the NVLink domain; TP traffic then crosses the fabric."},
+      {"workload.parallelism.zero", Q::String, "none", false, {}, {}, false, {"none", "zero1", "fsdp"},
+       "Data-parallel sharding: none (all-reduce), zero1 (optimizer states sharded: reduce-scatter + all-gather; "
+       "Rajbhandari et al. 2020), fsdp (parameters sharded too)."},
+      {"workload.parallelism.dp_overlap", Q::Bool, "true", false, {}, {}, false, {},
+       "Bucket the DP reduction per model chunk and overlap it with the remaining backward pass."},
+      {"workload.parallelism.dp_algorithm", Q::String, "auto", false, {}, {}, false,
+       {"auto", "ring", "tree", "hierarchical", "nvls", "sharp", "halving_doubling"},
+       "Collective algorithm of the DP reduction; auto = ring across NVLink domains (NCCL's large-message choice)."},
+      {"workload.parallelism.order", Q::String, "tp,cp,pp,dp", false, {}, {}, false, {"tp,cp,pp,dp", "tp,cp,dp,pp"},
+       "Rank order, innermost first; GPU index = rank (Megatron-LM default tp,cp,pp,dp)."},
+      {"workload.microbatch_size", Q::Integer, "1", false, 1, 1e6, false, {}, "Sequences per microbatch."},
+      {"workload.global_batch", Q::Integer, "", true, 1, 1e9, false, {}, "Sequences per optimizer step."},
+      {"workload.precision", Q::String, "bf16", false, {}, {}, false, {"bf16", "fp16", "fp8"}, "Training math precision."},
+      {"workload.activation_recompute", Q::Bool, "false", false, {}, {}, false, {},
+       "Full activation recomputation (forward run twice: 4x instead of 3x forward FLOPs)."},
+      {"workload.attention", Q::String, "flash", false, {}, {}, false, {"flash", "fused_softmax"},
+       "flash: fused flash attention; fused_softmax: Megatron-LM 2021 batched GEMMs + fused softmax over s x s scores."},
+  };
+}
+
+namespace {
+std::string gb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+  return buf;
+}
+}  // namespace
+
+JobSpec spec_from(const Params& root) {
+  JobSpec j;
+  auto i = [&](const char* k) { return static_cast<int>(root.integer(k)); };
+  auto opt_i = [&](const char* k, int dflt) { return root.has(k) ? static_cast<int>(root.integer(k)) : dflt; };
+  auto opt_t = [&](const char* k, const char* dflt) { return root.has(k) ? root.text(k) : std::string(dflt); };
+  auto opt_b = [&](const char* k, bool dflt) { return root.has(k) ? root.flag(k) : dflt; };
+  j.model.layers = i("workload.model.layers");
+  j.model.hidden = i("workload.model.hidden");
+  j.model.ffn_hidden = opt_i("workload.model.ffn_hidden", 4 * j.model.hidden);
+  j.model.heads = i("workload.model.heads");
+  j.model.kv_heads = opt_i("workload.model.kv_heads", j.model.heads);
+  j.model.vocab = i("workload.model.vocab");
+  j.model.sequence_length = i("workload.model.sequence_length");
+  j.model.style = opt_t("workload.model.style", "gpt");
+  j.model.experts = opt_i("workload.model.experts", 1);
+  j.model.top_k = opt_i("workload.model.top_k", 1);
+  j.model.moe_ffn_hidden = opt_i("workload.model.moe_ffn_hidden", 0);
+  j.par.tp = opt_i("workload.parallelism.tp", 1);
+  j.par.pp = opt_i("workload.parallelism.pp", 1);
+  j.par.dp = opt_i("workload.parallelism.dp", 1);
+  j.par.cp = opt_i("workload.parallelism.cp", 1);
+  j.par.ep = opt_i("workload.parallelism.ep", 1);
+  j.par.virtual_stages = opt_i("workload.parallelism.virtual_stages", 1);
+  j.par.sequence_parallel = opt_b("workload.parallelism.sequence_parallel", true);
+  j.par.allow_tp_across_domains = opt_b("workload.parallelism.allow_tp_across_domains", false);
+  j.par.zero = opt_t("workload.parallelism.zero", "none");
+  j.par.dp_overlap = opt_b("workload.parallelism.dp_overlap", true);
+  j.par.dp_algorithm = opt_t("workload.parallelism.dp_algorithm", "auto");
+  j.par.order = opt_t("workload.parallelism.order", "tp,cp,pp,dp");
+  j.microbatch_size = opt_i("workload.microbatch_size", 1);
+  j.global_batch = i("workload.global_batch");
+  j.precision = opt_t("workload.precision", "bf16");
+  j.activation_recompute = opt_b("workload.activation_recompute", false);
+  j.attention = opt_t("workload.attention", "flash");
+
+  const long long gpus = root.integer("cluster.gpus");
+  const long long product = 1LL * j.par.tp * j.par.cp * j.par.pp * j.par.dp;
+  if (product != gpus)
+    root.invalid("workload.parallelism.dp", "tp x cp x pp x dp = cluster.gpus (" + std::to_string(gpus) + "), got " +
+                                                std::to_string(j.par.tp) + " x " + std::to_string(j.par.cp) + " x " +
+                                                std::to_string(j.par.pp) + " x " + std::to_string(j.par.dp) + " = " +
+                                                std::to_string(product));
+  if (j.global_batch % (1LL * j.par.dp * j.microbatch_size) != 0)
+    root.invalid("workload.global_batch", "a multiple of dp x microbatch_size");
+  if (j.model.heads % j.par.tp != 0) root.invalid("workload.parallelism.tp", "a divisor of workload.model.heads");
+  if (j.model.kv_heads > j.model.heads || j.model.heads % j.model.kv_heads != 0)
+    root.invalid("workload.model.kv_heads", "a divisor of workload.model.heads");
+  if (j.model.sequence_length % j.par.cp != 0)
+    root.invalid("workload.parallelism.cp", "a divisor of workload.model.sequence_length");
+  if (j.par.dp % j.par.ep != 0) root.invalid("workload.parallelism.ep", "a divisor of workload.parallelism.dp");
+  if (j.model.experts > 1 && j.model.experts % j.par.ep != 0)
+    root.invalid("workload.parallelism.ep", "a divisor of workload.model.experts");
+  if (j.model.top_k > j.model.experts) root.invalid("workload.model.top_k", "at most workload.model.experts");
+  if (1LL * j.par.pp * j.par.virtual_stages > j.model.layers)
+    root.invalid("workload.parallelism.virtual_stages", "pp x virtual_stages <= workload.model.layers");
+  const int domain = root.has("cluster.nvlink_domain") ? static_cast<int>(root.integer("cluster.nvlink_domain")) : 0;
+  const int tc = j.par.tp * j.par.cp;
+  if (domain > 0 && !j.par.allow_tp_across_domains && domain % tc != 0)
+    root.invalid("workload.parallelism.tp",
+                 "tp x cp (" + std::to_string(tc) + ") dividing the NVLink domain (cluster.nvlink_domain = " +
+                     std::to_string(domain) + "), or workload.parallelism.allow_tp_across_domains: true");
+  if (root.has("cluster.gpu")) {
+    const auto gpu = compute::find_gpu(root.text("cluster.gpu"));
+    const Memory mem = memory_per_gpu(j);
+    if (mem.total() > gpu.hbm_bytes)
+      root.invalid("workload.parallelism.tp",
+                   "a layout that fits " + gb(gpu.hbm_bytes) + " of HBM per " + gpu.name + "; it needs " +
+                       gb(mem.total()) + " (weights " + gb(mem.weights) + ", gradients " + gb(mem.gradients) +
+                       ", optimizer " + gb(mem.optimizer) + ", activations " + gb(mem.activations) +
+                       "): raise tp/pp, use zero1/fsdp or activation_recompute");
+  }
+  return j;
+}
+
+}  // namespace aidcsim::workload

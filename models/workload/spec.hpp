@@ -1,0 +1,45 @@
+#pragma once
+// JobSpec: the training job (model dimensions, parallelism, batch, precision). Owner: models/workload.
+#include <string>
+
+namespace aidcsim::workload {
+
+struct ModelDims {
+  int layers = 0, hidden = 0, ffn_hidden = 0, heads = 0, kv_heads = 0;
+  int vocab = 0, sequence_length = 0;
+  /// "gpt": GeLU MLP (2 matrices), biases, learned position embeddings, tied output embedding
+  /// (Megatron-LM SC21 eq. 2); "llama": SwiGLU MLP (3 matrices), no biases, RoPE, untied output
+  /// embedding (Llama 3 paper, Table 3).
+  std::string style = "gpt";
+  int experts = 1;          ///< MoE experts per layer (1 = dense)
+  int top_k = 1;            ///< experts per token (MoE)
+  int moe_ffn_hidden = 0;   ///< FFN inner size of one expert (0 = ffn_hidden)
+};
+
+struct Parallelism {
+  int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1;
+  int virtual_stages = 1;  ///< interleaved 1F1B chunks per pipeline stage
+  bool sequence_parallel = true;         ///< Megatron sequence parallelism (Korthikanti et al. 2022)
+  bool allow_tp_across_domains = false;  ///< accept TP x CP groups that leave the NVLink domain
+  /// "none" (plain DP all-reduce), "zero1" (sharded optimizer: reduce-scatter + all-gather),
+  /// "fsdp" (ZeRO-3: parameters sharded too, all-gathered before use).
+  std::string zero = "none";
+  bool dp_overlap = true;                ///< DP reduction bucketed per model chunk, overlapped with backward
+  std::string dp_algorithm = "auto";     ///< collectives::Algorithm name for the DP reduction
+  /// Rank order, innermost first: "tp,cp,pp,dp" (Megatron default) or "tp,cp,dp,pp".
+  std::string order = "tp,cp,pp,dp";
+};
+
+struct JobSpec {
+  ModelDims model;
+  Parallelism par;
+  int microbatch_size = 1;     ///< sequences per microbatch
+  int global_batch = 0;        ///< sequences per step (optimizer update)
+  std::string precision = "bf16";
+  bool activation_recompute = false;
+  /// "flash": fused flash attention (no s^2 tensors in HBM); "fused_softmax": Megatron-LM 2021
+  /// attention (batched GEMMs + fused scale-mask-softmax kernel over the s x s scores).
+  std::string attention = "flash";
+};
+
+}  // namespace aidcsim::workload

@@ -1,0 +1,88 @@
+#pragma once
+// One training step as a network::Schedule, and its breakdown after FlowNetwork::run.
+//
+// Fidelity tiers (collapsed symmetry, DESIGN.md "Scale"):
+// - simulated op by op: the pipeline schedule (forward/backward per microbatch and model chunk,
+//   1F1B or interleaved) of ONE representative DP replica's TP-rank-0 / CP-rank-0 GPUs, with the
+//   PP activations sent as flows between its stages, so the bubble comes out of the schedule;
+// - analytic inside each op: TP all-reduces (NVLink), CP ring-attention KV exchange beyond what
+//   attention hides, EP all-to-all (alpha-beta, collectives::estimate_time);
+// - simulated as flows for ALL GPUs at once: the DP gradient reduction (ring steps collapsed
+//   into one flow per ring neighbour pair), bucketed per model chunk and started when the
+//   representative stage's backward of that chunk ends, so it overlaps the rest of the backward;
+//   ZeRO-1 adds the parameter all-gather after the optimizer step, FSDP all-gathers before use;
+// - analytic extension: microbatches beyond the simulated ones add their steady-state time.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/collectives/collective.hpp"
+#include "models/compute/kernels.hpp"
+#include "models/compute/spec.hpp"
+#include "models/network/schedule.hpp"
+#include "models/topology/fabric.hpp"
+#include "models/workload/spec.hpp"
+
+namespace aidcsim::workload {
+
+/// Activity tags of a step schedule (network::Activity::tag).
+enum StepTag { kTagForward = 1, kTagBackward = 2, kTagPp = 3, kTagDp = 4, kTagOptimizer = 5, kTagDpGather = 6 };
+
+struct StepOptions {
+  std::vector<double> clock_factor;  ///< per GPU, empty = 1.0; DVFS from the thermal model
+  std::uint64_t seed = 0;            ///< ECMP hash seed of the step's flows
+  compute::Efficiency efficiency;    ///< compute-model constants (docs/validation-megatron.md)
+  collectives::Protocol protocol;    ///< NCCL protocol constants
+  /// Microbatches simulated per step (the rest are added at steady state); 0 = automatic
+  /// (all of them up to max(32, 2 pp), rounded to a multiple of pp).
+  int max_simulated_microbatches = 0;
+  /// Budget of DP flows per step (0 = unlimited). When the DP reduction of all GPUs would need more
+  /// flows, buckets are merged per stage first, then only the DP groups of the first TP ranks
+  /// (rails) are simulated; the others are symmetric copies on their own rails (exact on a
+  /// rail-optimised fabric up to ECMP collisions at the spines). `fidelity` says so.
+  int max_dp_flows = 12000;
+};
+
+struct StepPlan {
+  network::Schedule schedule;     ///< one training step (representative pipeline + all DP flows)
+  double tokens_per_step = 0;     ///< global_batch x sequence_length
+  double model_flops_per_step = 0;     ///< 6ND-style model FLOPs without recompute (MFU)
+  double hardware_flops_per_step = 0;  ///< including recompute when enabled (Megatron eq. 3)
+  double parameters = 0;          ///< Megatron eq. 2 generalised (GQA, SwiGLU, MoE)
+  std::string fidelity;           ///< which parts are simulated vs analytic, one line
+  int gpus = 0;                   ///< GPUs of the job
+
+  // --- what analyse_step needs ---
+  int pp = 1, chunks = 1, microbatches = 1, simulated_microbatches = 1;
+  std::vector<int> stage_gpu;              ///< representative GPU of each stage
+  std::vector<int> stage_last_backward;    ///< activity index of each stage's last backward op
+  /// Per stage, seconds of the simulated part: pure compute, exposed TP / CP / EP inside ops,
+  /// optimizer step; and the analytic steady-state extension's parts.
+  std::vector<double> compute, tp, cp, ep, optimizer;
+  /// PP flows a compute op waited for: {transfer, receiving op, op before it on that GPU (-1)}.
+  std::vector<std::array<int, 3>> pp_waits;
+  double extra_time = 0;                   ///< s added after the simulated part
+  std::vector<double> extra_compute, extra_tp, extra_cp, extra_ep;  ///< per stage, parts of extra_time
+};
+
+/// Plans one training step of `job` on `fabric` (placement: workload::Placement, GPU = rank).
+/// Throws InvalidParameter ("workload.*" keys) for inconsistent sizes and aidcsim::Error when the
+/// fabric is smaller than the job.
+StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
+                   const StepOptions& options);
+
+/// Seconds per step and where they go; averaged over pipeline stages, so
+/// compute + exposed_* + bubble = step_time. Idle time of a stage before its last backward is
+/// exposed PP where an op waited for an activation/gradient flow that was still on the wire
+/// (min(flow duration, wait)), bubble otherwise (schedule fill/drain, stage imbalance); idle time
+/// after it is exposed DP (minus the optimizer step). Fractions are of step_time (power model input).
+struct StepBreakdown {
+  double step_time = 0, compute = 0, exposed_tp = 0, exposed_pp = 0, exposed_dp = 0, exposed_cp = 0,
+         exposed_ep = 0, bubble = 0;
+  double gpu_busy_compute_fraction = 0, gpu_busy_comm_fraction = 0;
+};
+
+StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run);
+
+}  // namespace aidcsim::workload

@@ -1,0 +1,39 @@
+"""aidcsim: simulate AI-training datacenters from Python.
+
+    import aidcsim
+    s = aidcsim.Scenario.load("scenarios/stargate-uk-8k.yaml")
+    s["fabric.oversubscription.spine"] = 2          # dotted-key override
+    r = aidcsim.run(s)                              # -> Results
+    r.summary["step_time"], r.units["step_time"]    # headline numbers and their units
+    r.datasets["/network/link_utilization"]         # numpy arrays
+    r.to_pandas(); r.to_xarray(); r.to_hdf5("out.h5")
+    df = aidcsim.sweep(s, {"cluster.gpus": [576, 1152]})   # one row per point
+
+Errors: ScenarioError (a ValueError with .file .line .column .key .value .expected .hint),
+ParameterError (ValueError), SimulationError (RuntimeError), all subclasses of aidcsim.Error.
+See docs/python.md.
+"""
+
+from .errors import Error, ParameterError, ScenarioError, SimulationError
+from .results import Results
+from .runner import run, validate
+from .scenario import Scenario
+from .sweep import sweep
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # Parts that need the compiled module or matplotlib are imported on first use.
+    import importlib
+    if name == "Fabric":
+        return importlib.import_module(".fabric", __name__).Fabric
+    if name in ("thermal", "report", "h5io"):
+        return importlib.import_module("." + name, __name__)
+    if name == "core_version":
+        return importlib.import_module("._native", __name__).core().version()
+    raise AttributeError(f"module 'aidcsim' has no attribute {name!r}")
+
+
+__all__ = ["Scenario", "Results", "run", "validate", "sweep", "Fabric", "Error", "ParameterError",
+           "ScenarioError", "SimulationError"]

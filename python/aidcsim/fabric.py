@@ -1,0 +1,119 @@
+"""Fabric: the cluster network of a scenario as a graph (models/topology, Boost.Graph), without
+running a simulation: bill of materials, node and link tables, ECMP routes and path counts, link
+utilization joined from a run's results."""
+
+from . import _native
+from .errors import ScenarioError
+from .scenario import as_scenario
+
+
+class Fabric:
+    """The fabric graph built from a scenario (path, Scenario or dict).
+
+    Raises ScenarioError (file/line/key) when the scenario is invalid or the topology cannot be
+    built (e.g. switch radix too small for the GPU count).
+
+    - ``bom()`` -> dict: gpus, nvswitches, leaves, spines, cores, switches, links per tier,
+      optical_cables, copper_cables, transceivers, bisection_bandwidth [B/s, one direction],
+      diameter [switch hops], oversub_leaf, oversub_spine (as built).
+    - ``nodes()`` / ``links()`` -> pandas.DataFrame, row = node / link id. Link columns: name, a, b
+      (node names, a = lower tier end), tier (NVLink/Access/LeafSpine/SpineCore or as named by
+      the C++ tier_name), rate [B/s per direction], latency [s], up.
+    - ``route(src, dst, flow_hash=0)`` -> list of hop dicts (link, name, tier, from, to, forward,
+      rate [B/s], latency [s]); ``path_count(src, dst)`` -> int (equal-cost scale-out paths);
+      GPUs are ranks 0..gpu_count-1 (IndexError outside).
+    - ``utilization(results)`` -> link table joined with a run's per-link utilization.
+    - ``fail_link(name)``, ``fail_switch(name)``: what-if failures (routes recomputed).
+    """
+
+    def __init__(self, scenario):
+        s = as_scenario(scenario)
+        text, name = s._source()
+        try:
+            self._f = _native.core().build_fabric(text, name)
+        except ScenarioError as e:
+            raise s.relocate(e) from None
+        self.scenario = s
+
+    gpu_count = property(lambda self: self._f.gpu_count, doc="GPUs (ranks 0..gpu_count-1).")
+    node_count = property(lambda self: self._f.node_count, doc="Nodes: GPUs and switches.")
+    link_count = property(lambda self: self._f.link_count, doc="Full-duplex links.")
+
+    def bom(self):
+        """Bill of materials as a dict (see the class docstring for keys and units)."""
+        return dict(self._f.bom())
+
+    def bom_text(self):
+        """The bill of materials as the C++ formats it (format_bom)."""
+        return self._f.bom_text()
+
+    def nodes(self):
+        import pandas as pd
+        return pd.DataFrame(self._f.nodes())
+
+    def links(self):
+        import pandas as pd
+        return pd.DataFrame(self._f.links())
+
+    def route(self, src, dst, flow_hash=0):
+        """ECMP route of one flow GPU src -> GPU dst (list of hop dicts; [] when src == dst).
+        Raises SimulationError when no path is up, IndexError for a bad rank."""
+        return self._f.route(int(src), int(dst), int(flow_hash))
+
+    def routes(self, src, dst, limit=1024):
+        """All equal-cost scale-out paths (at most `limit`), each a list of hop dicts."""
+        return self._f.routes(int(src), int(dst), int(limit))
+
+    def path_count(self, src, dst):
+        """Number of equal-cost shortest scale-out paths between two GPUs (0: disconnected)."""
+        return int(self._f.path_count(int(src), int(dst)))
+
+    def nvlink_domain_of(self, gpu):
+        return self._f.nvlink_domain_of(int(gpu))
+
+    def fail_link(self, name, up=False):
+        """Takes every link named `name` ("leaf0-spine0" or "leaf0-spine0/1") down; KeyError if none."""
+        return self._f.set_link_up(name, up)
+
+    def fail_switch(self, name):
+        """Takes a switch ("spine0.2") down with all its links; KeyError if none."""
+        self._f.fail_switch(name)
+
+    def to_graphml(self):
+        """GraphML text (networkx.read_graphml reads it)."""
+        return self._f.graphml()
+
+    def utilization(self, results, path=None):
+        """Link table with the run's utilization of each link joined by link name.
+
+        `results`: a Results (or HDF5 path). `path`: the per-link dataset (default: the first 1-D
+        dataset with a "link" axis under /network). Time series (time x link) are reduced to
+        their per-link maximum. Returns a DataFrame: link columns + ``utilization`` (unit in
+        ``df.attrs["units"]``). Raises KeyError when the results carry no per-link dataset.
+        """
+        from .results import Results
+        if not isinstance(results, Results):
+            results = Results.from_hdf5(results)
+        if path is None:
+            cands = [p for p, d in results.dataset_dims.items()
+                     if p.startswith("/network/") and d and d[-1] == "link"]
+            if not cands:
+                raise KeyError("results have no per-link dataset under /network")
+            path = sorted(cands, key=lambda p: ("util" not in p, len(results.dataset_dims[p]), p))[0]
+        arr = results.datasets[path]
+        values = arr.max(axis=0) if arr.ndim == 2 else arr
+        names = results._coord(path, "link", len(values))
+        df = self.links()
+        df = df.merge(_frame({"name": list(names), "utilization": values}), on="name", how="left")
+        df.attrs["units"] = {"utilization": results.dataset_units.get(path, "")}
+        return df
+
+    def __repr__(self):
+        b = self.bom()
+        return (f"<aidcsim.Fabric {self.gpu_count} GPUs, {b['switches']} switches "
+                f"({b['leaves']} leaf, {b['spines']} spine, {b['cores']} core), {self.link_count} links>")
+
+
+def _frame(cols):
+    import pandas as pd
+    return pd.DataFrame(cols)

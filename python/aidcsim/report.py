@@ -1,0 +1,435 @@
+"""Plots of one run, from a Results or an HDF5 results file (h5py): link utilization by tier,
+step-time breakdown, temperatures against their limits, power and PUE, time-to-train distribution.
+Each plot is drawn only when the datasets it needs exist, so the report follows what the engine
+writes. Matplotlib with the Agg backend (files, no display).
+
+    python3 -m aidcsim.report RESULTS.h5 --out DIR     # writes PNGs, prints their paths
+
+Dataset discovery is by HDF5 group and name (see each function); units come from the ``units``
+attribute and are shown on the axes (K shown as degC, fractions as %).
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+import matplotlib
+# Files only, no display - unless the caller already chose a backend (a notebook's inline one).
+if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
+    matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from .results import Results  # noqa: E402
+
+TIERS = ["nvlink", "access", "leaf_spine", "spine_core"]   # topology::tier_name order
+
+
+def _results(obj):
+    if isinstance(obj, Results):
+        return obj
+    return Results.from_hdf5(obj)
+
+
+def _find(r, group, words, ndim=None, exclude=()):
+    """Dataset paths under `group` whose last name contains any of `words` (in `words` order)."""
+    out = []
+    for w in words:
+        for p in r.datasets:
+            name = p.rsplit("/", 1)[-1].lower()
+            if (p.startswith(group) and w in name and p not in out
+                    and not any(x in name for x in exclude)
+                    and (ndim is None or r.datasets[p].ndim in (ndim if isinstance(ndim, tuple) else (ndim,)))):
+                out.append(p)
+    return out
+
+
+def _summary(r, *words):
+    for w in words:
+        for k in r.summary:
+            if w in k:
+                return k
+    return None
+
+
+def _as_percent(values, unit):
+    """(values, label unit): fractions ("1", "" or "fraction") shown in %."""
+    if unit in ("1", "", "fraction"):
+        return np.asarray(values) * 100.0, "%"
+    return np.asarray(values), unit
+
+
+def _as_celsius(values, unit):
+    if unit == "K":
+        return np.asarray(values) - 273.15, "°C"
+    if unit in ("degC", "Cel", "°C"):
+        return np.asarray(values), "°C"
+    return np.asarray(values), unit
+
+
+def _tier_of_name(name):
+    """Tier from a link name ("gpu17-leaf3" -> access); the engine's tier dataset wins when present."""
+    a, _, b = name.partition("-")
+    ends = {a.rstrip("0123456789./"), b.split("/")[0].rstrip("0123456789./")}
+    if "nvs" in ends or "nvswitch" in ends:
+        return "nvlink"
+    if "gpu" in ends:
+        return "access"
+    if "core" in ends:
+        return "spine_core"
+    if "spine" in ends:
+        return "leaf_spine"
+    return "other"
+
+
+def _link_tiers(r, path, n):
+    """Tier name of each of the n links of dataset `path`: the engine's numeric /network/link_tier
+    (names from /network/tier_name), tier labels, or the link names."""
+    group = path.rsplit("/", 1)[0]
+    names = r.labels.get(f"{group}/tier_name", TIERS)
+    codes = r.datasets.get(f"{group}/link_tier")
+    if codes is not None and codes.shape == (n,):
+        return [names[int(c)] if 0 <= int(c) < len(names) else "other" for c in codes]
+    for p, vals in r.labels.items():
+        if p.startswith(group) and "tier" in p and len(vals) == n:
+            return list(vals)
+    link_names = r._coord(path, "link", n)
+    if isinstance(link_names, np.ndarray) and link_names.dtype.kind in "iu":
+        return ["link"] * n
+    return [_tier_of_name(str(x)) for x in link_names]
+
+
+def _time_axis(r, path, n):
+    dims = r.dataset_dims.get(path) or []
+    group = path.rsplit("/", 1)[0]
+    t = None
+    if dims and dims[0] in ("time", "t", "step"):
+        t = r._coord(path, dims[0], n)
+    if t is None or (isinstance(t, np.ndarray) and t.dtype.kind in "iu"):
+        for cand in (f"{group}/time", "/time"):
+            if cand in r.datasets and r.datasets[cand].shape == (n,):
+                return r.datasets[cand], r.dataset_units.get(cand, "s")
+        return np.arange(n), "sample"
+    tp = next((c for c in (f"{group}/{dims[0]}",) if c in r.datasets), None)
+    return np.asarray(t, dtype=float), (r.dataset_units.get(tp, "s") if tp else "s")
+
+
+def _scale_time(t, unit):
+    t = np.asarray(t, dtype=float)
+    if unit != "s" or t.size == 0:
+        return t, unit
+    span = float(np.nanmax(t) - np.nanmin(t)) if t.size else 0.0
+    for factor, u in ((86400.0, "days"), (3600.0, "h"), (60.0, "min"), (1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
+        if span >= 3 * factor or u == "µs":
+            return t / factor, u
+    return t, unit
+
+
+def _save(fig, out_dir, name):
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, name)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+# --- the plots ------------------------------------------------------------------------------------
+
+def plot_link_utilization(results, ax=None):
+    """Link utilization by tier. A (time, link) dataset under /network whose name contains "util"
+    becomes a heatmap (links grouped by tier, colour = utilization in %); a per-link (1-D) one
+    becomes per-tier sorted profiles with the 80 % line of the brief. Returns the Figure or None
+    when no such dataset exists."""
+    r = _results(results)
+    paths = _find(r, "/network/", ["link_util", "util"], exclude=("tier", "time", "mean_by", "p99", "max_by"))
+    paths = [p for p in paths if (r.dataset_dims.get(p) or ["link"])[-1] == "link"] or paths
+    if not paths:
+        return None
+    p2 = [p for p in paths if r.datasets[p].ndim == 2]
+    path = p2[0] if p2 else next((p for p in paths if r.datasets[p].ndim == 1), None)
+    if path is None:
+        return None
+    arr, unit = _as_percent(r.datasets[path], r.dataset_units.get(path, ""))
+    n = arr.shape[-1]
+    tiers = _link_tiers(r, path, n)
+    order = sorted(range(n), key=lambda i: (TIERS.index(tiers[i]) if tiers[i] in TIERS else 9, i))
+    if arr.ndim == 2:
+        fig, ax = plt.subplots(figsize=(10, 5)) if ax is None else (ax.figure, ax)
+        t, tu = _time_axis(r, path, arr.shape[0])
+        t, tu = _scale_time(t, tu)
+        data = arr[:, order].T
+        extent = [float(t[0]), float(t[-1]) if len(t) > 1 else float(t[0]) + 1, n, 0]
+        im = ax.imshow(data, aspect="auto", interpolation="nearest", cmap="inferno", extent=extent,
+                       vmin=0, vmax=max(100.0, float(np.nanmax(data))) if unit == "%" else None)
+        fig.colorbar(im, ax=ax, label=f"utilization [{unit}]")
+        ax.set_xlabel(f"time [{tu}]")
+        ax.set_ylabel("links by tier [count]")
+        pos, ticks, names = 0, [], []
+        for tier in TIERS + ["other", "link"]:
+            k = sum(1 for i in order if tiers[i] == tier)
+            if k:
+                ax.axhline(pos, color="white", lw=0.5)
+                ticks.append(pos + k / 2)
+                names.append(f"{tier} ({k})")
+                pos += k
+        ax.set_yticks(ticks, names)
+        ax.set_title(f"Link utilization over time by tier ({path})")
+        return fig
+    fig, ax = plt.subplots(figsize=(9, 4.5)) if ax is None else (ax.figure, ax)
+    present = [tr for tr in TIERS + ["other", "link"] if tr in tiers]
+    for tier in present:
+        v = np.sort(arr[[i for i in range(n) if tiers[i] == tier]])[::-1]
+        ax.plot(np.linspace(0, 100, len(v)) if len(v) > 1 else [0], v, label=f"{tier} ({len(v)} links)",
+                drawstyle="steps-post")
+    if unit == "%":
+        ax.axhline(80, color="red", ls="--", lw=1, label="80 % (brief: adjust batch)")
+    ax.set_xlabel("links of the tier, sorted [% of links]")
+    ax.set_ylabel(f"utilization [{unit}]")
+    ax.set_title("Link utilization by tier (per link, one step)")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def _breakdown(r):
+    """(bar labels, {component: values}, unit) for the step-time breakdown, or None. Sources, in
+    order: /step/breakdown with its /step/component labels (the engine's layout); /step/*
+    datasets named compute / exposed / bubble; summary values step_compute, step_exposed_*,
+    step_bubble. Zero components are dropped."""
+    comps = {}
+    unit = "s"
+    if "/step/breakdown" in r.datasets and "/step/component" in r.labels:
+        v = np.atleast_1d(r.datasets["/step/breakdown"])
+        names = r.labels["/step/component"]
+        if len(names) == v.shape[0]:
+            comps = {n: np.atleast_1d(v[i]).astype(float) for i, n in enumerate(names)}
+            unit = r.dataset_units.get("/step/breakdown", "s")
+    if not comps:
+        for w in ("compute", "exposed", "comm", "bubble"):
+            for p in _find(r, "/step/", [w], ndim=(0, 1)):
+                comps.setdefault(p.rsplit("/", 1)[-1], np.atleast_1d(r.datasets[p]).astype(float))
+                unit = r.dataset_units.get(p, "s")
+    if not comps:
+        keys = [k for k in r.summary if k.startswith("step_") and
+                any(w in k for w in ("compute", "exposed", "bubble"))]
+        if not keys or len({r.units[k] for k in keys}) != 1:
+            return None
+        unit = r.units[keys[0]]
+        comps = {k[len("step_"):]: np.array([r.summary[k]]) for k in keys}
+    n = {len(v) for v in comps.values()}
+    if len(n) != 1:
+        return None
+    comps = {k: v for k, v in comps.items() if np.any(v != 0)} or comps
+    n = n.pop()
+    labels = ["step"] if n == 1 else [str(i) for i in range(n)]
+    return labels, comps, unit
+
+
+_COMPONENT_COLORS = {"compute": "#4c72b0", "bubble": "#8c8c8c"}
+_EXPOSED_COLORS = ["#dd8452", "#c44e52", "#e6a06b", "#937860", "#da8bc3"]
+
+
+def _component_label(name):
+    if name.startswith("exposed_"):
+        return f"exposed {name[len('exposed_'):].upper()} communication"
+    return {"bubble": "pipeline bubble"}.get(name, name.replace("_", " "))
+
+
+def plot_step_breakdown(results, ax=None):
+    """Step-time breakdown as a stacked bar: compute / exposed communication / pipeline bubble,
+    from /step/* datasets (one bar per row, e.g. per rollout phase) or, failing those, from the
+    summary values of those names. Returns the Figure or None."""
+    r = _results(results)
+    b = _breakdown(r)
+    if b is None:
+        return None
+    labels, comps, unit = b
+    fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(labels) + 5), 4.8)) if ax is None else (ax.figure, ax)
+    bottom = np.zeros(len(labels))
+    k = 0
+    for name, v in comps.items():
+        color = _COMPONENT_COLORS.get(name)
+        if color is None:
+            color = _EXPOSED_COLORS[k % len(_EXPOSED_COLORS)]
+            k += 1
+        ax.bar(labels, v, bottom=bottom, label=f"{_component_label(name)} ({v.sum():.3g} {unit})",
+               color=color, width=0.5)
+        bottom += v
+    st = _summary(r, "step_time")
+    if st and len(labels) == 1 and r.units.get(st) == unit:
+        ax.axhline(r.summary[st], color="k", ls=":", lw=1, label=f"step time {r.summary[st]:.3g} {unit}")
+    ax.set_ylabel(f"time per step [{unit}]")
+    ax.set_title("Step-time breakdown: compute / exposed communication / bubble")
+    ax.set_xlim(-1, len(labels) + 1.5)
+    ax.legend(fontsize=8, loc="upper right")
+    return fig
+
+
+def _limits(r):
+    """Temperature limits from the checks: [(label, value in °C)]."""
+    out = []
+    for c in r.checks:
+        unit = c.get("unit", "")
+        if unit in ("degC", "K", "Cel", "°C") and c.get("limit") is not None:
+            v, _ = _as_celsius(c["limit"], unit)
+            if unit == "K" and float(c["limit"]) < 100:  # a ΔT limit, not a temperature
+                continue
+            out.append((c.get("item", "limit"), float(v)))
+    t, h = _summary(r, "max_gpu_temperature"), _summary(r, "gpu_temperature_headroom")
+    if t and h and r.units.get(h) == "K":
+        v, _ = _as_celsius(r.summary[t], r.units[t])
+        lim = float(v) + r.summary[h]
+        if all(abs(lim - x) > 0.05 for _, x in out):
+            out.append(("GPU junction throttle limit", lim))
+    return out
+
+
+def plot_temperatures(results, ax=None):
+    """Temperatures against their limits: every /thermal/* dataset in K or degC. Time series
+    ((time,) or (time, x): the max over x) are drawn over time; per-element values as sorted
+    profiles. Limits from the checklist (items in degC) as dashed lines. Figure or None."""
+    r = _results(results)
+    paths = [p for p in r.datasets if p.startswith("/thermal/")
+             and r.dataset_units.get(p) in ("K", "degC", "Cel", "°C")
+             and not any(w in p.rsplit("/", 1)[-1] for w in ("delta", "dt", "approach", "limit", "headroom", "rise"))]
+    if not paths:
+        return None
+    fig, ax = plt.subplots(figsize=(9, 4.5)) if ax is None else (ax.figure, ax)
+    timeish = False
+    for p in paths:
+        arr, _ = _as_celsius(r.datasets[p], r.dataset_units[p])
+        dims = r.dataset_dims.get(p) or []
+        name = p.rsplit("/", 1)[-1]
+        if arr.ndim == 0:
+            ax.axhline(float(arr), lw=1.5, label=f"{name}")
+        elif dims and dims[0] in ("time", "t"):
+            t, tu = _scale_time(*_time_axis(r, p, arr.shape[0]))
+            y = arr if arr.ndim == 1 else np.nanmax(arr.reshape(arr.shape[0], -1), axis=1)
+            ax.plot(t, y, label=name + (" (max)" if arr.ndim > 1 else ""))
+            timeish = True
+            ax.set_xlabel(f"time [{tu}]")
+        else:
+            v = np.sort(arr.ravel())[::-1]
+            ax.plot(np.linspace(0, 100, len(v)) if len(v) > 1 else [0], v, label=f"{name} ({dims[0] if dims else 'element'}s)")
+    for i, (label, v) in enumerate(_limits(r)):
+        ax.axhline(v, ls="--", lw=1, color=f"C{(i + 3) % 10}", label=f"limit: {label}")
+    if not timeish:
+        ax.set_xlabel("elements sorted by temperature [% of elements]")
+    ax.set_ylabel("temperature [°C]")
+    ax.set_title("Temperatures against their limits")
+    ax.legend(fontsize=7, loc="best")
+    return fig
+
+
+def plot_power(results, ax=None):
+    """Power and PUE: time series of /power/* or /thermal/* datasets in W (shown in MW) with PUE
+    on a second axis when present; otherwise IT vs facility power bars from the summary with the
+    PUE and its 1.2 target. Figure or None."""
+    r = _results(results)
+    paths = [p for p in r.datasets if (p.startswith("/power/") or p.startswith("/thermal/") or p.startswith("/facility/"))
+             and r.dataset_units.get(p) in ("W", "kW", "MW") and r.datasets[p].ndim == 1
+             and (r.dataset_dims.get(p) or [""])[0] in ("time", "t")]
+    pue_path = next((p for p in r.datasets if "pue" in p.rsplit("/", 1)[-1].lower() and r.datasets[p].ndim == 1), None)
+    if paths:
+        fig, ax = plt.subplots(figsize=(9, 4.5)) if ax is None else (ax.figure, ax)
+        scale = {"W": 1e-6, "kW": 1e-3, "MW": 1.0}
+        for p in paths:
+            t, tu = _scale_time(*_time_axis(r, p, r.datasets[p].shape[0]))
+            ax.plot(t, r.datasets[p] * scale[r.dataset_units[p]], label=p.rsplit("/", 1)[-1])
+        ax.set_xlabel(f"time [{tu}]")
+        ax.set_ylabel("power [MW]")
+        if pue_path and r.datasets[pue_path].shape == r.datasets[paths[0]].shape:
+            ax2 = ax.twinx()
+            ax2.plot(t, r.datasets[pue_path], color="k", ls=":", label="PUE")
+            ax2.set_ylabel("PUE [1]")
+            ax2.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="upper left", fontsize=8)
+        ax.set_title("Power and PUE over time")
+        return fig
+    bars = [(k, r.summary[k]) for k in r.summary if r.units.get(k) in ("MW", "kW", "W") and "power" in k
+            and "swing" not in k]
+    pue = _summary(r, "pue")
+    if not bars:
+        return None
+    scale = {"W": 1e-6, "kW": 1e-3, "MW": 1.0}
+    fig, ax = plt.subplots(figsize=(7, 4.5)) if ax is None else (ax.figure, ax)
+    names = [k for k, _ in bars]
+    vals = [v * scale[r.units[k]] for k, v in bars]
+    ax.bar(names, vals, color=[f"C{i}" for i in range(len(names))])
+    for i, v in enumerate(vals):
+        ax.text(i, v, f"{v:.2f}", ha="center", va="bottom", fontsize=8)
+    ax.set_ylabel("power [MW]")
+    title = "Power"
+    if pue:
+        title += f" - PUE {r.summary[pue]:.3f} (brief target < 1.2)"
+    ax.set_title(title)
+    ax.tick_params(axis="x", labelrotation=20)
+    return fig
+
+
+def plot_time_to_train(results, ax=None):
+    """Time-to-train distribution: histogram of /reliability/* samples whose name contains
+    "time_to_train" (or "ttt"), with p10/p50/p90 lines. Figure or None."""
+    r = _results(results)
+    paths = _find(r, "/reliability/", ["time_to_train", "ttt", "duration"], ndim=1)
+    if not paths:
+        return None
+    p = paths[0]
+    v = np.asarray(r.datasets[p], dtype=float)
+    v = v[np.isfinite(v)]
+    if v.size == 0:
+        return None
+    unit = r.dataset_units.get(p, "s")
+    if unit == "s":
+        v, unit = v / 86400.0, "days"
+    fig, ax = plt.subplots(figsize=(8, 4.5)) if ax is None else (ax.figure, ax)
+    ax.hist(v, bins=min(40, max(5, v.size // 5)), color="#4c72b0", alpha=0.8, label=f"{v.size} samples")
+    for q, ls in ((10, ":"), (50, "-"), (90, "--")):
+        x = np.percentile(v, q)
+        ax.axvline(x, color="k", ls=ls, lw=1.2, label=f"p{q} = {x:.3g} {unit}")
+    ax.set_xlabel(f"time to train [{unit}]")
+    ax.set_ylabel("samples [count]")
+    ax.set_title("Time-to-train distribution")
+    ax.legend(fontsize=8)
+    return fig
+
+
+PLOTS = [("link_utilization", plot_link_utilization), ("step_breakdown", plot_step_breakdown),
+         ("temperatures", plot_temperatures), ("power_pue", plot_power),
+         ("time_to_train", plot_time_to_train)]
+
+
+def write_report(results, out_dir):
+    """Draws every plot whose datasets exist and writes <out_dir>/<name>.png. Returns the paths
+    written (possibly empty). Accepts a Results or an HDF5 path."""
+    r = _results(results)
+    written = []
+    for name, fn in PLOTS:
+        fig = fn(r)
+        if fig is not None:
+            written.append(_save(fig, out_dir, f"{name}.png"))
+    return written
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="aidcsim report", description="Writes PNG plots of a results file.")
+    ap.add_argument("results", help="HDF5 file written by `aidcsim run --output`")
+    ap.add_argument("--out", default=None, help="output directory (default: <results>-report)")
+    a = ap.parse_args(argv)
+    out = a.out or os.path.splitext(a.results)[0] + "-report"
+    try:
+        paths = write_report(a.results, out)
+    except OSError as e:
+        print(f"aidcsim report: error: {e}", file=sys.stderr)
+        return 1
+    if not paths:
+        print("aidcsim report: no plottable datasets in " + a.results, file=sys.stderr)
+        return 1
+    for p in paths:
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,184 @@
+"""Results of one run as Python data: the summary as dicts, datasets as numpy arrays, checks as
+dicts, plus pandas / xarray views and the C++ HDF5 / JSON writers.
+
+A Results is built from the plain data the compiled module returns (python/bindings/results.cpp),
+so it pickles cheaply across processes (isolated runs, sweep workers).
+"""
+
+import json
+import os
+
+import numpy as np
+
+from . import _native
+
+
+class Results:
+    """Output of one simulation (C++ ``aidcsim::Results``, sim/results/results.hpp).
+
+    Attributes
+    ----------
+    summary : dict[str, float]
+        Headline numbers by key (``step_time``, ``mfu``, ...), in the unit of ``units[key]``.
+    units : dict[str, str]
+        Unit of every summary value ("s", "%", "degC", "MW", "1" for dimensionless).
+    descriptions : dict[str, str]
+        One-line description of every summary value.
+    datasets : dict[str, numpy.ndarray]
+        Arrays by HDF5 path ("/network/link_utilization"), row-major, shape as written by the
+        engine (a copy, float64).
+    dataset_units, dataset_dims, dataset_descriptions : dict[str, ...]
+        Unit string, axis names (e.g. ["time", "link"]) and description of every dataset.
+    labels : dict[str, list[str]]
+        Axis labels by path ("/network/link_name").
+    checks : list[dict]
+        Brief checklist items: item, value, limit, unit, headroom, pass, note.
+    notes : list[str]
+        Fidelity tiers and caveats.
+    scenario_name, scenario_file, scenario_text, seed
+        What produced the results (the YAML text reproduces the run).
+    """
+
+    def __init__(self, raw):
+        self._raw = raw
+        self.scenario_name = raw.get("scenario_name", "")
+        self.scenario_file = raw.get("scenario_file", "")
+        self.scenario_text = raw.get("scenario_text", "")
+        self.seed = int(raw.get("seed", 0))
+        self.summary = {s["key"]: float(s["value"]) for s in raw.get("summary", [])}
+        self.units = {s["key"]: s.get("unit", "") for s in raw.get("summary", [])}
+        self.descriptions = {s["key"]: s.get("description", "") for s in raw.get("summary", [])}
+        self.datasets, self.dataset_units, self.dataset_dims, self.dataset_descriptions = {}, {}, {}, {}
+        for d in raw.get("datasets", []):
+            arr = np.asarray(d["data"], dtype=float)
+            shape = tuple(d.get("shape", arr.shape))
+            self.datasets[d["path"]] = arr.reshape(shape)
+            self.dataset_units[d["path"]] = d.get("unit", "")
+            self.dataset_dims[d["path"]] = list(d.get("dims", []))
+            self.dataset_descriptions[d["path"]] = d.get("description", "")
+        self.labels = {l["path"]: list(l["values"]) for l in raw.get("labels", [])}
+        self.label_descriptions = {l["path"]: l.get("description", "") for l in raw.get("labels", [])}
+        self.checks = [dict(c) for c in raw.get("checks", [])]
+        self.notes = list(raw.get("notes", []))
+
+    # access --------------------------------------------------------------------------------
+    def __getitem__(self, key):
+        """A summary value (``r["step_time"]``) or a dataset (``r["/network/link_utilization"]``)."""
+        if key in self.summary:
+            return self.summary[key]
+        if key in self.datasets:
+            return self.datasets[key]
+        if key in self.labels:
+            return self.labels[key]
+        raise KeyError(key)
+
+    def __contains__(self, key):
+        return key in self.summary or key in self.datasets or key in self.labels
+
+    def to_raw(self):
+        """The plain data this object was built from (dicts, lists, numpy arrays)."""
+        return self._raw
+
+    def __reduce__(self):
+        return (Results, (self._raw,))
+
+    def __repr__(self):
+        head = ", ".join(f"{k}={v:.4g} {self.units[k]}" for k, v in list(self.summary.items())[:4])
+        return (f"<aidcsim.Results {self.scenario_name!r}: {len(self.summary)} values, "
+                f"{len(self.datasets)} datasets; {head}>")
+
+    def _repr_html_(self):
+        return self.to_pandas()._repr_html_()
+
+    # tables --------------------------------------------------------------------------------
+    def to_pandas(self):
+        """Summary as a pandas.DataFrame with columns key, value, unit, description (one row per
+        summary value, in the engine's order)."""
+        import pandas as pd
+        return pd.DataFrame({"key": list(self.summary), "value": list(self.summary.values()),
+                             "unit": [self.units[k] for k in self.summary],
+                             "description": [self.descriptions[k] for k in self.summary]})
+
+    def checks_frame(self):
+        """Checklist as a pandas.DataFrame: item, value, limit, unit, headroom, pass, note."""
+        import pandas as pd
+        cols = ["item", "value", "limit", "unit", "headroom", "pass", "note"]
+        return pd.DataFrame([{c: ch.get(c) for c in cols} for ch in self.checks], columns=cols)
+
+    def dataset_frame(self, path):
+        """A 1-D or 2-D dataset as a pandas.DataFrame, indexed by its labels where known
+        (e.g. link names for a "link" axis). Raises KeyError if absent, ValueError if > 2-D."""
+        import pandas as pd
+        arr = self.datasets[path]
+        dims = self.dataset_dims.get(path) or [f"dim_{i}" for i in range(arr.ndim)]
+        coords = [self._coord(path, d, n) for d, n in zip(dims, arr.shape)]
+        if arr.ndim == 1:
+            return pd.DataFrame({path.rsplit("/", 1)[-1]: arr},
+                                index=pd.Index(coords[0], name=dims[0]))
+        if arr.ndim == 2:
+            return pd.DataFrame(arr, index=pd.Index(coords[0], name=dims[0]),
+                                columns=pd.Index(coords[1], name=dims[1]))
+        raise ValueError(f"{path} has {arr.ndim} dimensions; use to_xarray()")
+
+    def _coord(self, path, dim, n):
+        """Coordinate values of axis `dim` (length n) of dataset `path`: a dataset or label list
+        named after the axis in the same group ("/thermal/time" for dim "time"), else 0..n-1."""
+        group = path.rsplit("/", 1)[0]
+        for cand in (f"{group}/{dim}", f"{group}/{dim}_name", f"{group}/{dim}s", f"/{dim}"):
+            if cand == path:
+                continue
+            if cand in self.datasets and self.datasets[cand].shape == (n,):
+                return self.datasets[cand]
+            if cand in self.labels and len(self.labels[cand]) == n:
+                return self.labels[cand]
+        return np.arange(n)
+
+    def to_xarray(self, group=None):
+        """Datasets as an xarray.Dataset (needs python3-xarray): one variable per dataset with
+        named dims (from the engine's ``dims``), coordinates from same-named datasets/labels of
+        the group, units in ``attrs["units"]``. `group` ("/thermal") keeps one HDF5 group only.
+        Datasets whose dims conflict with another's extent are skipped."""
+        import xarray as xr
+        ds = xr.Dataset(attrs={"scenario": self.scenario_name, "seed": self.seed})
+        extents = {}
+        for path, arr in self.datasets.items():
+            if group and not path.startswith(group.rstrip("/") + "/"):
+                continue
+            dims = self.dataset_dims.get(path) or []
+            if len(dims) != arr.ndim:
+                dims = [f"{path.strip('/').replace('/', '_')}_dim{i}" for i in range(arr.ndim)]
+            if any(extents.get(d, n) != n for d, n in zip(dims, arr.shape)):
+                continue
+            extents.update(zip(dims, arr.shape))
+            name = path.strip("/").replace("/", ".")
+            ds[name] = xr.DataArray(arr, dims=dims, attrs={
+                "units": self.dataset_units.get(path, ""),
+                "description": self.dataset_descriptions.get(path, "")})
+            for d, n in zip(dims, arr.shape):
+                if d not in ds.coords:
+                    c = self._coord(path, d, n)
+                    if not (isinstance(c, np.ndarray) and c.dtype.kind == "i"):
+                        ds = ds.assign_coords({d: np.asarray(c)})
+        return ds
+
+    # files ---------------------------------------------------------------------------------
+    def to_hdf5(self, path):
+        """Writes the HDF5 file ``aidcsim run --output`` writes (C++ writer, sim/results): root
+        attributes and a ``units`` attribute on every dataset. Raises aidcsim.Error on I/O."""
+        _native.core().write_hdf5(self._raw, os.fspath(path))
+        return os.fspath(path)
+
+    def to_json(self, path=None):
+        """Writes the JSON summary ``aidcsim run --json`` writes (C++ writer) to `path`; with no
+        path, returns it as a dict instead."""
+        core = _native.core()
+        if path is None:
+            return json.loads(core.summary_json(self._raw))
+        core.write_json(self._raw, os.fspath(path))
+        return os.fspath(path)
+
+    @classmethod
+    def from_hdf5(cls, path):
+        """Reads an HDF5 results file (from ``aidcsim run --output`` or to_hdf5) with h5py."""
+        from . import h5io
+        return cls(h5io.read_raw(path))

@@ -1,0 +1,98 @@
+"""run(): one simulation from a path, a Scenario or a dict.
+
+The scenario is handed to the C++ loader as YAML text, so validation and error messages are those
+of ``aidcsim run``. The simulation runs in this process under a lock (SimGrid is not thread-safe), or in a fresh
+child process when ``isolate=True``, ``aidcsim.runner.ISOLATE = True``, or when run() is called
+from a thread other than the main thread (SimGrid segfaults there: Dask threaded workers) (spawn context; the result comes back as
+pickled plain data and exceptions arrive as the same aidcsim exception classes).
+"""
+
+import concurrent.futures as _cf
+import multiprocessing as _mp
+import os
+import threading
+
+from . import _native
+from .errors import ScenarioError
+from .results import Results
+from .scenario import Scenario, as_scenario
+
+#: Default for run(isolate=None). False: the engine restarts in-process (tested in
+#: tests/python/test_run.py::test_two_runs_in_one_process).
+ISOLATE = False
+
+_lock = threading.RLock()
+
+
+def _simulate_text(text, name, seed):
+    """Runs the C++ pipeline on YAML text in this process; returns the plain result data."""
+    core = _native.core()
+    with _lock:
+        return core.run_text(text, name, -1 if seed is None else int(seed))
+
+
+def _child_entry(text, name, seed):
+    return _simulate_text(text, name, seed)
+
+
+def _simulate_isolated(text, name, seed):
+    ctx = _mp.get_context("spawn")
+    with _cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx) as ex:
+        return ex.submit(_child_entry, text, name, seed).result()
+
+
+def run(scenario=None, seed=None, isolate=None):
+    """Simulates one scenario end to end (C++ ``aidcsim::simulate``).
+
+    Parameters
+    ----------
+    scenario : str | os.PathLike | Scenario | dict | None
+        A YAML file path, a Scenario, or a nested dict (dotted top-level keys allowed). None runs
+        the bundled default scenario (scenarios/stargate-uk-8k.yaml).
+    seed : int, optional
+        Overrides the scenario's ``seed`` (same scenario + seed -> identical results).
+    isolate : bool, optional
+        Run in a child process. Default: ``aidcsim.runner.ISOLATE`` (False) from the main thread,
+        True from any other thread (SimGrid cannot run there).
+
+    Returns
+    -------
+    Results
+
+    Raises
+    ------
+    ScenarioError (a ValueError)
+        Invalid scenario; ``.file`` is the original path, ``.line``/``.column`` point into it
+        (0 for keys set from Python), ``.key``, ``.value``, ``.expected``, ``.hint``.
+    SimulationError (a RuntimeError)
+        Valid input but the simulation cannot proceed.
+    OSError
+        The scenario file cannot be read.
+    """
+    s = Scenario.default() if scenario is None else as_scenario(scenario)
+    text, name = s._source()
+    if isolate is None:
+        # The network model forks a child per SimGrid run; SimGrid crashes (SIGSEGV) when that
+        # fork happens from a non-main thread (Dask threads, notebook callbacks), so such calls
+        # run in a spawned child process, whose main thread runs the engine.
+        isolate = ISOLATE or threading.current_thread() is not threading.main_thread()
+    try:
+        raw = (_simulate_isolated if isolate else _simulate_text)(text, name, seed)
+    except ScenarioError as e:
+        raise s.relocate(e) from None
+    return Results(raw)
+
+
+def run_plain(text, name, seed=None):
+    """Plain-data entry point for worker processes: YAML text in, result dict out."""
+    return _simulate_text(text, name, seed)
+
+
+def validate(scenario):
+    """Validates a path, Scenario or dict with the C++ loader without running it. Returns the SI
+    values {dotted key: value}; raises ScenarioError like run()."""
+    return as_scenario(scenario).validate()
+
+
+def _cpu_count():
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

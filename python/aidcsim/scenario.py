@@ -1,0 +1,409 @@
+"""Scenario: a scenario file as an editable nested dict, with dotted-key access.
+
+The C++ loader (sim/scenario) stays the only validator: a Scenario is serialized back to YAML text
+and handed to it, so units, ranges, "did you mean" hints and error messages are exactly those of
+the CLI. Unmodified scenarios are passed as their original text, so line numbers match the file;
+for modified ones, error locations are mapped back to the original file when the key was written
+there, and ``ScenarioError.line`` is 0 for keys that were set from Python.
+"""
+
+import copy as _copy
+import os
+import re
+
+import yaml
+
+from .errors import ScenarioError
+
+# --- YAML dialect -------------------------------------------------------------------------------
+# PyYAML implements YAML 1.1, yaml-cpp reads every scalar as text and converts on demand. Two 1.1
+# rules would change values on a round trip: base-60 numbers (`leaf: 1:1` -> 61) and timestamps
+# (`start: 2026-03-01` -> datetime.date). Both are dropped so such scalars stay strings.
+
+
+class _Resolver(yaml.resolver.Resolver):
+    pass
+
+
+_Resolver.yaml_implicit_resolvers = {}
+for _first, _resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items():
+    _Resolver.yaml_implicit_resolvers[_first] = [
+        (tag, rx) for tag, rx in _resolvers if tag not in ("tag:yaml.org,2002:timestamp",
+                                                           "tag:yaml.org,2002:int",
+                                                           "tag:yaml.org,2002:float")]
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:int",
+    re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+)$"),
+    list("-+0123456789"))
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+               r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    list("-+0123456789."))
+
+
+class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
+              yaml.constructor.SafeConstructor, _Resolver):
+    def __init__(self, stream):
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        yaml.constructor.SafeConstructor.__init__(self)
+        _Resolver.__init__(self)
+
+
+class _Dumper(yaml.emitter.Emitter, yaml.serializer.Serializer, yaml.representer.SafeRepresenter,
+              _Resolver):
+    def __init__(self, stream, default_style=None, default_flow_style=False, canonical=None,
+                 indent=None, width=None, allow_unicode=None, line_break=None, encoding=None,
+                 explicit_start=None, explicit_end=None, version=None, tags=None, sort_keys=True):
+        yaml.emitter.Emitter.__init__(self, stream, canonical=canonical, indent=indent, width=width,
+                                      allow_unicode=allow_unicode, line_break=line_break)
+        yaml.serializer.Serializer.__init__(self, encoding=encoding, explicit_start=explicit_start,
+                                            explicit_end=explicit_end, version=version, tags=tags)
+        yaml.representer.SafeRepresenter.__init__(self, default_style=default_style,
+                                                  default_flow_style=default_flow_style,
+                                                  sort_keys=sort_keys)
+        _Resolver.__init__(self)
+
+
+def _repr_float(dumper, value):
+    # repr() round-trips exactly; yaml-cpp parses "1e-07" as well as "1.0e-07".
+    if value != value:
+        text = ".nan"
+    elif value in (float("inf"), float("-inf")):
+        text = ".inf" if value > 0 else "-.inf"
+    else:
+        text = repr(value)
+        if "." not in text and "e" not in text:
+            text += ".0"
+        elif "e" in text and "." not in text.split("e")[0]:
+            mant, exp = text.split("e")
+            text = f"{mant}.0e{'+' if not exp.startswith('-') else ''}{exp.lstrip('+')}"
+    return dumper.represent_scalar("tag:yaml.org,2002:float", text)
+
+
+_Dumper.add_representer(float, _repr_float)
+
+
+def yaml_load(text):
+    """Parses YAML text the way the C++ loader sees it (no base-60 numbers, no timestamps)."""
+    return yaml.load(text, Loader=_Loader)
+
+
+def yaml_dump(data):
+    """Serializes plain data (dict/list/str/int/float/bool) to block-style YAML, key order kept."""
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, default_flow_style=False,
+                     allow_unicode=True, width=100)
+
+
+# --- dotted keys --------------------------------------------------------------------------------
+_PART = re.compile(r"([^.\[\]]+)((?:\[\d+\])*)")
+
+
+def _split(key):
+    """'rollout.phases[1].gpus' -> ['rollout', 'phases', 1, 'gpus']."""
+    if not isinstance(key, str) or not key:
+        raise KeyError(key)
+    parts = []
+    for piece in key.split("."):
+        m = _PART.fullmatch(piece)
+        if not m:
+            raise KeyError(f"malformed scenario key {key!r}")
+        parts.append(m.group(1))
+        parts.extend(int(i) for i in re.findall(r"\[(\d+)\]", m.group(2)))
+    return parts
+
+
+def _plain(value):
+    """numpy scalars/arrays and tuples -> plain Python values that YAML can write."""
+    if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
+        return value.item()
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _flatten(data, prefix=""):
+    out = {}
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out.update(_flatten(v, f"{prefix}.{k}" if prefix else str(k)))
+    elif isinstance(data, list) and data and all(isinstance(v, dict) for v in data):
+        for i, v in enumerate(data):
+            out.update(_flatten(v, f"{prefix}[{i}]"))
+    else:
+        out[prefix] = data
+    return out
+
+
+def _locate(text, key):
+    """(line, column), 1-based, where dotted `key` is written in YAML `text`; None if it is not."""
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError:
+        return None
+    try:
+        parts = _split(key)
+    except KeyError:
+        return None
+    mark = None
+    for p in parts:
+        if isinstance(p, int):
+            if not isinstance(node, yaml.SequenceNode) or p >= len(node.value):
+                return None
+            node = node.value[p]
+            mark = node.start_mark
+        else:
+            if not isinstance(node, yaml.MappingNode):
+                return None
+            for k, v in node.value:
+                if k.value == p:
+                    mark, node = k.start_mark, v
+                    break
+            else:
+                return None
+    return (mark.line + 1, mark.column + 1) if mark is not None else None
+
+
+class Scenario:
+    """A scenario file as a nested dict (the YAML structure, values as written, e.g. "400 Gbps").
+
+    - ``Scenario.load(path)``: read a YAML file (not validated until run/validate).
+    - ``Scenario.from_dict(d)`` / ``Scenario.from_yaml(text, name)`` / ``Scenario.default()``.
+    - ``s["fabric.oversubscription.spine"] = 2`` sets a dotted key, creating intermediate maps;
+      list items are addressed as ``"rollout.phases[1].gpus"``. ``s[key]`` reads it (KeyError if
+      absent), ``key in s`` tests it, ``del s[key]`` removes it.
+    - ``to_dict()`` (deep copy), ``to_yaml()``, ``copy()``, ``keys()`` (flat dotted keys written).
+    - ``validate()`` runs the C++ loader: raises ScenarioError (file, line, column, key, value,
+      expected, hint) exactly like ``aidcsim run``; returns the SI values it read.
+
+    ``name`` is the file name used in error messages (the path when loaded from a file).
+    """
+
+    def __init__(self, data=None, name="<scenario>", text=None):
+        self._data = _plain(data) if data is not None else {}
+        if not isinstance(self._data, dict):
+            raise TypeError("a scenario is a mapping at its top level")
+        self.name = name
+        self._text = text          # original YAML text while unmodified
+        self._original = text      # original YAML text, for mapping error locations back
+        self._touched = set()      # dotted keys set from Python
+
+    # construction ------------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path):
+        """Reads a YAML scenario file. Raises OSError if unreadable, ScenarioError on bad YAML."""
+        path = os.fspath(path)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        return cls.from_yaml(text, name=path)
+
+    @classmethod
+    def from_yaml(cls, text, name="<string>"):
+        """Parses YAML text; `name` is the file name used in error messages."""
+        try:
+            data = yaml_load(text)
+        except yaml.YAMLError as e:
+            mark = getattr(e, "problem_mark", None)
+            line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+            raise ScenarioError(f"{name}:{line}:{col}: invalid YAML: {getattr(e, 'problem', e)}",
+                                file=name, line=line, column=col, expected="valid YAML") from None
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise ScenarioError(f"{name}:1:1: a scenario is a mapping at its top level",
+                                file=name, line=1, column=1, expected="a YAML mapping")
+        return cls(data, name=name, text=text)
+
+    @classmethod
+    def from_dict(cls, data, name="<dict>"):
+        """Builds a scenario from a nested dict (deep-copied). Dotted keys at the top level
+        ({"cluster.gpus": 576}) are expanded."""
+        s = cls({}, name=name)
+        for k, v in _copy.deepcopy(dict(data)).items():
+            if "." in k or "[" in k:
+                s[k] = v
+            else:
+                s._data[k] = _plain(v)
+        s._touched.clear()
+        return s
+
+    @classmethod
+    def default(cls):
+        """The bundled default scenario (scenarios/stargate-uk-8k.yaml, as compiled into aidcsim)."""
+        from . import _native
+        text, name = _native.core().default_scenario()
+        return cls.from_yaml(text, name=name)
+
+    # access ------------------------------------------------------------------------------------
+    def _walk(self, parts, create):
+        node = self._data
+        for i, p in enumerate(parts[:-1]):
+            nxt = parts[i + 1]
+            if isinstance(p, int):
+                if not isinstance(node, list):
+                    raise KeyError(p)
+                if p >= len(node):
+                    if not create:
+                        raise KeyError(p)
+                    node.extend({} for _ in range(p + 1 - len(node)))
+                if node[p] is None or not isinstance(node[p], (dict, list)):
+                    if not create:
+                        raise KeyError(p)
+                    node[p] = [] if isinstance(nxt, int) else {}
+                node = node[p]
+                continue
+            if not isinstance(node, dict):
+                raise KeyError(p)
+            if p not in node or node[p] is None:
+                if not create:
+                    raise KeyError(p)
+                node[p] = [] if isinstance(nxt, int) else {}
+            node = node[p]
+        return node
+
+    def __getitem__(self, key):
+        parts = _split(key)
+        try:
+            node = self._walk(parts, create=False)
+            last = parts[-1]
+            return node[last]
+        except (KeyError, IndexError, TypeError):
+            raise KeyError(key) from None
+
+    def __setitem__(self, key, value):
+        parts = _split(key)
+        node = self._walk(parts, create=True)
+        last = parts[-1]
+        value = _plain(value)
+        if isinstance(last, int):
+            if not isinstance(node, list):
+                raise KeyError(key)
+            while len(node) <= last:
+                node.append({})
+            node[last] = value
+        else:
+            if not isinstance(node, dict):
+                raise KeyError(f"{key}: parent is not a mapping")
+            node[last] = value
+        self._text = None
+        self._touched.add(key)
+
+    def __delitem__(self, key):
+        parts = _split(key)
+        try:
+            node = self._walk(parts, create=False)
+            del node[parts[-1]]
+        except (KeyError, IndexError, TypeError):
+            raise KeyError(key) from None
+        self._text = None
+
+    def __contains__(self, key):
+        try:
+            self[key]
+            return True
+        except KeyError:
+            return False
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def keys(self):
+        """Flat dotted keys of every value written (list items as name[i].field)."""
+        return list(_flatten(self._data))
+
+    def update(self, overrides):
+        """Sets several dotted keys: s.update({"cluster.gpus": 576, "workload.parallelism.dp": 8})."""
+        for k, v in dict(overrides).items():
+            self[k] = v
+        return self
+
+    def copy(self):
+        s = Scenario(_copy.deepcopy(self._data), name=self.name, text=self._text)
+        s._original = self._original
+        s._touched = set(self._touched)
+        return s
+
+    def to_dict(self):
+        """Deep copy of the nested data (values as written in scenario syntax)."""
+        return _copy.deepcopy(self._data)
+
+    def to_yaml(self):
+        """YAML text: the original text while unmodified, else the data serialized."""
+        return self._text if self._text is not None else yaml_dump(self._data)
+
+    @property
+    def modified(self):
+        """True once a key was changed from Python (the YAML is then regenerated)."""
+        return self._text is None
+
+    # validation --------------------------------------------------------------------------------
+    def _source(self):
+        """(text, name) handed to the C++ loader."""
+        return self.to_yaml(), self.name
+
+    def relocate(self, err):
+        """Maps a ScenarioError raised on regenerated YAML back to the original file (in place)."""
+        if self._text is not None or not isinstance(err, ScenarioError):
+            return err
+        key = err.key
+        touched = any(key == t or key.startswith(t + ".") or key.startswith(t + "[")
+                      for t in self._touched)
+        loc = None if touched or not self._original else _locate(self._original, key)
+        old = f"{err.file}:{err.line}:{err.column}"
+        if loc:
+            err.line, err.column = loc
+            new = f"{err.file}:{err.line}:{err.column}"
+        else:
+            err.line, err.column = 0, 0
+            new = f"{err.file} (set from Python)" if touched else f"{err.file}"
+        if err.args and isinstance(err.args[0], str) and err.args[0].startswith(old):
+            err.args = (new + err.args[0][len(old):],) + err.args[1:]
+        return err
+
+    def validate(self):
+        """Runs the C++ loader on this scenario. Returns {dotted key: SI value} of every validated
+        key (defaults filled). Raises ScenarioError with file/line/column/key/value/expected."""
+        from . import _native
+        text, name = self._source()
+        try:
+            return _native.core().load_text(text, name)["params"]
+        except ScenarioError as e:
+            raise self.relocate(e) from None
+
+    def __repr__(self):
+        gpus = self.get("cluster.gpus")
+        return f"Scenario({self.get('name', self.name)!r}, gpus={gpus}, file={self.name!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Scenario) and self._data == other._data
+
+    # pickling (sweep workers): data, name and original text only
+    def __getstate__(self):
+        return {"_data": self._data, "name": self.name, "_text": self._text,
+                "_original": self._original, "_touched": self._touched}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+
+def as_scenario(obj):
+    """A Scenario from a Scenario (copied), a path (str/PathLike) or a dict."""
+    if isinstance(obj, Scenario):
+        return obj.copy()
+    if isinstance(obj, dict):
+        return Scenario.from_dict(obj)
+    if isinstance(obj, (str, os.PathLike)):
+        return Scenario.load(obj)
+    raise TypeError(f"expected a Scenario, a path or a dict, got {type(obj).__name__}")

@@ -1,0 +1,179 @@
+"""Parameter sweeps: the cartesian product of scenario overrides, one simulation per point, one
+DataFrame row per point. Local processes by default; a dask.distributed Client scales it out.
+
+    df = aidcsim.sweep("scenarios/stargate-uk-8k.yaml",
+                       {"fabric.oversubscription.spine": [1, 2, 4], "cooling.flow_per_gpu":
+                        ["0.5 L/min", "1 L/min"]})
+
+CLI (what ``aidcsim sweep SWEEP.yaml`` calls)::
+
+    python3 -m aidcsim.sweep SWEEP.yaml [--output out.csv] [--processes N] [--scheduler ADDR]
+
+SWEEP.yaml::
+
+    base: ../scenarios/stargate-uk-8k.yaml   # relative to the sweep file
+    parameters:
+      fabric.oversubscription.spine: [1, 2, 4]
+    overrides: {cluster.gpus: 576}           # optional, applied to every point
+    output: sweep.csv                        # optional, relative to the sweep file
+"""
+
+import argparse
+import concurrent.futures as _cf
+import itertools
+import multiprocessing as _mp
+import os
+import sys
+
+from .errors import Error
+from .scenario import Scenario, as_scenario
+
+
+def points(parameters):
+    """Cartesian product of {key: [values]} as a list of {key: value} dicts (last key fastest).
+    Raises ValueError for an empty value list."""
+    keys = list(parameters)
+    values = []
+    for k in keys:
+        v = parameters[k]
+        v = list(v) if isinstance(v, (list, tuple)) or hasattr(v, "tolist") else [v]
+        if not v:
+            raise ValueError(f"sweep parameter {k!r} has no values")
+        values.append(v)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+
+
+def _point_task(text, name, overrides, seed):
+    """One sweep point in a worker: applies the overrides to the base scenario text and runs it.
+    Returns ("ok", (summary, units)) or ("error", exception) so one bad point does not lose the rest."""
+    from .runner import run
+    s = Scenario.from_yaml(text, name=name)
+    s.update(overrides)
+    try:
+        r = run(s, seed=seed)
+    except Error as e:
+        return ("error", e)
+    return ("ok", (dict(r.summary), dict(r.units)))
+
+
+def sweep(base, parameters, client=None, processes=None, seed=None, errors="raise"):
+    """Runs every point of the cartesian product of `parameters` over scenario `base`.
+
+    Parameters
+    ----------
+    base : str | os.PathLike | Scenario | dict
+        The scenario every point starts from.
+    parameters : dict[str, list]
+        Dotted scenario key -> values, e.g. {"cluster.gpus": [576, 1152]}. Values in scenario
+        syntax ("800 Gbps") or plain numbers.
+    client : dask.distributed.Client, optional
+        Runs the points with client.map on that cluster (each task is one full simulation;
+        workers must import aidcsim, i.e. share PYTHONPATH). Default: local processes.
+    processes : int, optional
+        Local worker processes (spawn context); default min(points, CPUs). 1 (or 0) runs the
+        points one after the other in this process.
+    seed : int, optional
+        Seed for every point (default: the scenario's).
+    errors : "raise" | "record"
+        On a failing point, raise its exception (ScenarioError, SimulationError), or record the
+        message in an ``error`` column and continue.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per point, in product order: the swept keys (as given) then every summary value
+        (columns named by summary key, units in ``df.attrs["units"]``).
+    """
+    import pandas as pd
+
+    s = as_scenario(base)
+    text, name = s._source()
+    pts = points(parameters)
+    args = [(text, name, p, seed) for p in pts]
+    if client is not None:
+        futures = client.map(_point_task, *zip(*args), pure=False)
+        outcomes = client.gather(futures)
+    else:
+        n = processes if processes is not None else min(len(pts), _cpus())
+        if n <= 1:
+            outcomes = [_point_task(*a) for a in args]
+        else:
+            ctx = _mp.get_context("spawn")
+            with _cf.ProcessPoolExecutor(max_workers=n, mp_context=ctx) as ex:
+                outcomes = list(ex.map(_point_task, *zip(*args)))
+
+    rows, units = [], {}
+    for p, (status, payload) in zip(pts, outcomes):
+        row = dict(p)
+        if status == "ok":
+            row.update(payload[0])
+            units.update(payload[1])
+        elif errors == "raise":
+            raise payload
+        else:
+            row["error"] = str(payload)
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    df.attrs["units"] = units
+    return df
+
+
+def _cpus():
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def load_sweep_file(path):
+    """Reads SWEEP.yaml -> (base Scenario with overrides applied, parameters, output path|None).
+    Paths inside are relative to the sweep file. Raises ScenarioError for a malformed file."""
+    from .errors import ScenarioError
+    from .scenario import yaml_load
+    with open(path, encoding="utf-8") as f:
+        spec = yaml_load(f.read()) or {}
+    here = os.path.dirname(os.path.abspath(path))
+    for k in spec:
+        if k not in ("base", "parameters", "overrides", "output", "seed"):
+            raise ScenarioError(f"{path}: unknown sweep key '{k}'", file=path, key=k,
+                                expected="base, parameters, overrides, output or seed")
+    if not isinstance(spec.get("parameters"), dict) or not spec["parameters"]:
+        raise ScenarioError(f"{path}: 'parameters' must map scenario keys to value lists",
+                            file=path, key="parameters", expected="{key: [values]}")
+    base = spec.get("base")
+    if base is None:
+        scenario = Scenario.default()
+    elif isinstance(base, dict):
+        scenario = Scenario.from_dict(base, name=path)
+    else:
+        scenario = Scenario.load(os.path.join(here, base))
+    scenario.update(spec.get("overrides") or {})
+    out = spec.get("output")
+    return scenario, spec["parameters"], (os.path.join(here, out) if out else None), spec.get("seed")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="aidcsim sweep", description="Runs a parameter sweep.")
+    ap.add_argument("sweep_file", help="SWEEP.yaml: base, parameters, overrides, output")
+    ap.add_argument("-o", "--output", help="CSV path (default: the file's `output`, else stdout)")
+    ap.add_argument("-j", "--processes", type=int, help="local worker processes")
+    ap.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:8786)")
+    a = ap.parse_args(argv)
+    try:
+        scenario, params, out, seed = load_sweep_file(a.sweep_file)
+        client = None
+        if a.scheduler:
+            from distributed import Client
+            client = Client(a.scheduler)
+        df = sweep(scenario, params, client=client, processes=a.processes, seed=seed)
+    except (Error, OSError, ValueError) as e:
+        print(f"aidcsim sweep: error: {e}", file=sys.stderr)
+        return 1
+    out = a.output or out
+    if out:
+        df.to_csv(out, index=False)
+        print(f"wrote {len(df)} points to {out}", file=sys.stderr)
+    else:
+        df.to_csv(sys.stdout, index=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""The thermal and power model on its own (models/thermal/site.hpp): steady state of a scenario's
+cold plates, rack loops, CDUs, rear doors and facility water for a given GPU load, without
+simulating the network. Useful for flow and supply-temperature sweeps in seconds.
+
+    r = aidcsim.thermal.steady_state("scenarios/stargate-uk-8k.yaml", compute_busy=0.8)
+    r["max_gpu_temp"] - 273.15, r["pue"]
+"""
+
+from . import _native
+from .errors import ScenarioError
+from .scenario import as_scenario
+
+
+def steady_state(scenario, compute_busy=1.0, comm_busy=0.0, clock=None, per_gpu=False, switches=0):
+    """Steady state of the site for a uniform GPU load.
+
+    Parameters
+    ----------
+    scenario : path | Scenario | dict
+        Uses its cluster (GPUs, NVLink domain = rack), GPU model (TDP, idle power) and cooling keys.
+    compute_busy, comm_busy : float
+        Fractions of a step each GPU computes / communicates (0..1); power follows
+        P = idle + (TDP - idle) u f^3 (models/thermal/power.hpp).
+    clock : float | sequence of float, optional
+        Clock factor (0, 1], one value or one per GPU (default 1).
+    per_gpu : bool
+        Solve every GPU/rack/CDU as its own node ("per_gpu" tier) instead of grouping identical
+        ones ("grouped" tier, exact for identical members and much faster).
+    switches : int
+        Scale-out switches counted in IT power (air-cooled network racks).
+
+    Returns
+    -------
+    dict
+        max_gpu_temp, gpu_temp_limit, coolant_inlet, coolant_outlet, max_cold_plate_temp [K];
+        loop_delta_t [K]; it_power, cooling_power, facility_power [W]; pue [1]; min_clock;
+        gpus_over_limit; power (breakdown dict, W); state (numpy arrays per GPU: gpu_junction,
+        gpu_cold_plate, gpu_outlet [K], gpu_power [W], gpu_clock; per rack: rack_inlet,
+        rack_outlet [K], rack_power, rack_*_heat [W]; per CDU: cdu_supply, cdu_return [K],
+        cdu_heat [W], cdu_flow [m^3/s]); checklist (list of dicts like Results.checks).
+
+    Raises
+    ------
+    ScenarioError for an invalid scenario or cooling spec; SimulationError for a singular network.
+    """
+    s = as_scenario(scenario)
+    text, name = s._source()
+    if clock is None:
+        clock = []
+    elif isinstance(clock, (int, float)):
+        clock = [float(clock)]
+    else:
+        clock = [float(c) for c in clock]
+    try:
+        return _native.core().thermal_report(text, name, float(compute_busy), float(comm_busy), clock,
+                                             not per_gpu, int(switches))
+    except ScenarioError as e:
+        raise s.relocate(e) from None
+
+
+def throttled_clocks(scenario, compute_busy=1.0, comm_busy=0.0, switches=0):
+    """Clock factor per GPU (numpy array, size = GPUs) at which no junction exceeds the GPU
+    temperature limit (the DVFS governor holding the limit), clamped to the throttle floor."""
+    s = as_scenario(scenario)
+    text, name = s._source()
+    try:
+        return _native.core().thermal_throttled_clocks(text, name, float(compute_busy), float(comm_busy),
+                                                       int(switches))
+    except ScenarioError as e:
+        raise s.relocate(e) from None

@@ -1,0 +1,18 @@
+#pragma once
+// aidcsim::Results <-> plain Python data (dict of lists/dicts, datasets as numpy arrays, copied).
+// Defined in results.cpp; used by engine.cpp.
+#include <pybind11/pybind11.h>
+
+#include "sim/results/results.hpp"
+
+namespace aidcsim::bind {
+
+/// {scenario_name, scenario_file, scenario_text, seed, summary: [{key, value, unit, description}],
+///  datasets: [{path, data: ndarray(shape, float64), shape, unit, description, dims}],
+///  labels: [{path, values, description}], checks: [{item, value, limit, unit, headroom, pass, note}],
+///  notes: [str]}
+pybind11::dict results_to_py(const Results& r);
+/// Inverse of results_to_py (for the C++ writers). Throws aidcsim::Error on a malformed dict.
+Results results_from_py(const pybind11::dict& d);
+
+}  // namespace aidcsim::bind

@@ -1,0 +1,149 @@
+// The fabric graph for Python (models/topology/fabric.hpp): build from scenario text, bill of
+// materials, node/link tables as numpy-friendly lists, routes and ECMP path counts.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <sstream>
+
+#include "models/topology/fabric.hpp"
+#include "python/bindings/bindings.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace aidcsim::bind {
+namespace {
+
+using topology::Fabric;
+
+py::list hops_to_py(const Fabric& f, const std::vector<topology::Hop>& hops) {
+  using namespace py::literals;
+  py::list out;
+  for (const auto& h : hops) {
+    const auto& l = f.link(h.link);
+    const auto& from = f.node(h.forward ? l.a : l.b);
+    const auto& to = f.node(h.forward ? l.b : l.a);
+    out.append(py::dict("link"_a = h.link, "name"_a = l.name, "tier"_a = topology::tier_name(l.tier),
+                        "from"_a = from.name, "to"_a = to.name, "forward"_a = h.forward, "rate"_a = l.rate,
+                        "latency"_a = l.latency));
+  }
+  return out;
+}
+
+void check_gpu(const Fabric& f, int gpu) {
+  if (gpu < 0 || gpu >= f.gpu_count())
+    throw py::index_error("GPU " + std::to_string(gpu) + " out of range [0, " + std::to_string(f.gpu_count()) + ")");
+}
+
+}  // namespace
+
+void register_topology(py::module_& m) {
+  using namespace py::literals;
+  py::class_<Fabric>(m, "FabricCore", "C++ topology::Fabric; use aidcsim.Fabric.")
+      .def_property_readonly("gpu_count", &Fabric::gpu_count)
+      .def_property_readonly("node_count", &Fabric::node_count)
+      .def_property_readonly("link_count", &Fabric::link_count)
+      .def("nodes",
+           [](const Fabric& f) {
+             py::list kind, index, pod, name;
+             for (int i = 0; i < f.node_count(); ++i) {
+               const auto& n = f.node(i);
+               kind.append(topology::kind_name(n.kind));
+               index.append(n.index);
+               pod.append(n.pod);
+               name.append(n.name);
+             }
+             return py::dict("kind"_a = kind, "index"_a = index, "pod"_a = pod, "name"_a = name);
+           },
+           "Node table as columns: kind, index (within kind), pod, name; row = node id.")
+      .def("links",
+           [](const Fabric& f) {
+             py::list a, b, rate, latency, tier, name, up;
+             for (int i = 0; i < f.link_count(); ++i) {
+               const auto& l = f.link(i);
+               a.append(f.node(l.a).name);
+               b.append(f.node(l.b).name);
+               rate.append(l.rate);
+               latency.append(l.latency);
+               tier.append(topology::tier_name(l.tier));
+               name.append(l.name);
+               up.append(l.up);
+             }
+             return py::dict("name"_a = name, "a"_a = a, "b"_a = b, "tier"_a = tier, "rate"_a = rate,
+                             "latency"_a = latency, "up"_a = up);
+           },
+           "Link table as columns: name, a, b (node names, a = lower tier), tier, rate [B/s per "
+           "direction], latency [s], up; row = link id.")
+      .def("bom",
+           [](const Fabric& f) {
+             const auto b = f.bom();
+             return py::dict("gpus"_a = b.gpus, "nvswitches"_a = b.nvswitches, "leaves"_a = b.leaves,
+                             "spines"_a = b.spines, "cores"_a = b.cores, "switches"_a = b.switches,
+                             "nvlink_links"_a = b.nvlink_links, "access_links"_a = b.access_links,
+                             "leaf_spine_links"_a = b.leaf_spine_links, "spine_core_links"_a = b.spine_core_links,
+                             "optical_cables"_a = b.optical_cables, "copper_cables"_a = b.copper_cables,
+                             "transceivers"_a = b.transceivers, "bisection_bandwidth"_a = b.bisection_bandwidth,
+                             "diameter"_a = b.diameter, "oversub_leaf"_a = b.oversub_leaf,
+                             "oversub_spine"_a = b.oversub_spine);
+           },
+           "Bill of materials (topology::BillOfMaterials): counts, bisection_bandwidth [B/s].")
+      .def("bom_text", [](const Fabric& f) { return topology::format_bom(f.bom()); })
+      .def("route",
+           [](const Fabric& f, int src, int dst, std::uint64_t flow_hash) {
+             check_gpu(f, src);
+             check_gpu(f, dst);
+             return hops_to_py(f, f.route(src, dst, flow_hash));
+           },
+           py::arg("src"), py::arg("dst"), py::arg("flow_hash") = 0,
+           "ECMP route of one flow: list of hops {link, name, tier, from, to, forward, rate, latency}.")
+      .def("routes",
+           [](const Fabric& f, int src, int dst, std::size_t limit) {
+             check_gpu(f, src);
+             check_gpu(f, dst);
+             py::list out;
+             for (const auto& r : f.routes(src, dst, limit)) out.append(hops_to_py(f, r));
+             return out;
+           },
+           py::arg("src"), py::arg("dst"), py::arg("limit") = 1024)
+      .def("path_count",
+           [](const Fabric& f, int src, int dst) {
+             check_gpu(f, src);
+             check_gpu(f, dst);
+             return f.path_count(src, dst);
+           },
+           py::arg("src"), py::arg("dst"))
+      .def("nvlink_domain_of", [](const Fabric& f, int gpu) { check_gpu(f, gpu); return f.nvlink_domain_of(gpu); })
+      .def("set_link_up",
+           [](Fabric& f, const std::string& name, bool up) {
+             auto ids = f.find_links(name);
+             if (ids.empty()) throw py::key_error("no link named '" + name + "'");
+             for (int id : ids) f.set_link_up(id, up);
+             return ids.size();
+           },
+           py::arg("name"), py::arg("up"), "Fails (up=False) or restores every link named `name`.")
+      .def("fail_switch",
+           [](Fabric& f, const std::string& name) {
+             int id = f.find_node(name);
+             if (id < 0) throw py::key_error("no node named '" + name + "'");
+             f.fail_switch(id);
+           },
+           py::arg("name"))
+      .def("graphml", [](const Fabric& f) { std::ostringstream os; topology::write_graphml(f, os); return os.str(); })
+      .def("dot", [](const Fabric& f) { std::ostringstream os; topology::write_dot(f, os); return os.str(); });
+
+  m.def(
+      "build_fabric",
+      [](const std::string& text, const std::string& name) {
+        Scenario s = load_scenario_text(text, name);
+        try {
+          return topology::build_fabric(s.fabric);
+        } catch (const ScenarioError&) {
+          throw;
+        } catch (const InvalidParameter& e) {
+          throw s.locate(e);
+        }
+      },
+      py::arg("text"), py::arg("name") = "<string>",
+      "Builds the fabric of scenario YAML `text`. Raises aidcsim.ScenarioError (bad scenario or a "
+      "topology that cannot be built, at the key's file:line).");
+}
+
+}  // namespace aidcsim::bind

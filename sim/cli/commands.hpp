@@ -1,0 +1,51 @@
+#pragma once
+// The `aidcsim` command line: one file per subcommand, each registering itself on the CLI11 app.
+// A subcommand's callback stores the work to do in `action`; main() runs it after parsing, inside
+// guarded(), which turns exceptions into messages on stderr and exit codes.
+//
+// Exit codes (documented in `aidcsim --help`):
+//   0  success
+//   1  error (simulation could not proceed, output could not be written, internal error)
+//   2  invalid scenario (message "file:line:column: key: got ..., expected ...")
+//   3  run completed but a checklist item failed (only with `run --fail-on-check`)
+//   64 command-line usage error
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+#include "sim/scenario/scenario.hpp"
+
+namespace aidcsim::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitError = 1;
+inline constexpr int kExitScenario = 2;
+inline constexpr int kExitCheckFailed = 3;
+inline constexpr int kExitUsage = 64;
+
+using Action = std::function<int()>;
+
+void add_run_command(CLI::App& app, Action& action);
+void add_validate_command(CLI::App& app, Action& action);
+void add_schema_command(CLI::App& app, Action& action);
+void add_version_command(CLI::App& app, Action& action);
+void add_topology_command(CLI::App& app, Action& action);
+void add_bench_collective_command(CLI::App& app, Action& action);
+/// `report` and `sweep`: run `python3 -m aidcsim.report|aidcsim.sweep` with the remaining arguments.
+void add_python_commands(CLI::App& app, Action& action);
+
+/// The scenario file at `path`, or the built-in default scenario when `path` is empty.
+/// Throws ScenarioError / aidcsim::Error like load_scenario_file().
+Scenario load_scenario_or_default(const std::string& path);
+
+/// Runs `body`; on exception prints "aidcsim: error: ..." (or the scenario error with its hint) on
+/// stderr and returns the exit code above.
+int guarded(const std::function<int()>& body);
+
+/// "aidcsim 0.1.0".
+std::string version_line();
+
+/// Directory holding the running executable (from /proc/self/exe); empty if unknown.
+std::string executable_dir();
+
+}  // namespace aidcsim::cli

@@ -1,0 +1,35 @@
+// Entry point of the `aidcsim` executable: registers the subcommands (one file each), parses the
+// command line with CLI11 and runs the chosen one. Exit codes: see sim/cli/commands.hpp.
+#include <iostream>
+
+#include "sim/cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  using namespace aidcsim::cli;
+  CLI::App app{"aidcsim - discrete-event simulator of AI-training datacenters.\n"
+               "One scenario file in: time-to-train, fabric congestion and thermal headroom out.",
+               "aidcsim"};
+  app.footer(
+      "Exit codes: 0 success, 1 error, 2 invalid scenario (file:line:column: key: ...),\n"
+      "            3 a checklist item failed (run --fail-on-check), 64 usage error.\n"
+      "Run `aidcsim SUBCOMMAND --help` for the options of each subcommand.");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", version_line());
+
+  Action action;
+  add_run_command(app, action);
+  add_validate_command(app, action);
+  add_schema_command(app, action);
+  add_topology_command(app, action);
+  add_bench_collective_command(app, action);
+  add_python_commands(app, action);
+  add_version_command(app, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help, version or the usage error
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  return action ? action() : kExitUsage;
+}

@@ -1,0 +1,65 @@
+#include "sim/engine/pipeline.hpp"
+
+#include "models/reliability/scaling_law.hpp"
+#include "models/reliability/time_to_train.hpp"
+#include "sim/engine/results_builder.hpp"
+#include "sim/engine/situation.hpp"
+
+namespace aidcsim {
+namespace {
+
+// Model state written by a checkpoint: BF16 weights (2 B) + FP32 master weights (4 B) + Adam
+// moments (2 x 4 B) = 14 B per parameter; Megatron-LM SC21 §5.10 reports 13.8 TB for its 1T model.
+constexpr double kCheckpointBytesPerParameter = 14.0;
+
+reliability::Situation reliability_situation(const Scenario& sc, const SituationOutcome& o) {
+  reliability::Situation s;
+  s.gpus = o.fabric_spec.gpus;
+  s.step_time = o.step.step_time;
+  s.tokens_per_step = o.plan.tokens_per_step;
+  s.checkpoint_bytes = o.plan.parameters * kCheckpointBytesPerParameter;
+  s.counts.gpus = o.fabric_spec.gpus;
+  s.counts.nodes = static_cast<double>(o.fabric_spec.gpus) / sc.fabric.gpus_per_node;
+  s.counts.switches = o.bom.switches;
+  s.counts.links = o.bom.optical_cables;
+  s.counts.cdus = static_cast<double>(o.thermal.state.cdu_supply.size());
+  return s;
+}
+
+}  // namespace
+
+Results simulate(const Scenario& sc, const RunOptions& options) {
+  const std::uint64_t seed = options.seed >= 0 ? static_cast<std::uint64_t>(options.seed) : sc.seed;
+  const auto& phases = sc.training.phases;
+  try {
+    std::vector<SituationOutcome> outcomes;
+    if (phases.empty()) {
+      outcomes.push_back(simulate_situation(sc, sc.fabric.gpus, sc.name, seed, options.progress));
+    } else {
+      for (const auto& p : phases) outcomes.push_back(simulate_situation(sc, p.gpus, p.name, seed, options.progress));
+    }
+
+    if (options.progress) options.progress("time-to-train (Monte Carlo)", 0.0);
+    // A target loss becomes tokens through the scaling law, with the workload's parameter count.
+    reliability::TrainingSpec training = sc.training;
+    reliability::resolve_target(training, outcomes.front().plan.parameters);
+    reliability::PhasedResult ttt;
+    if (phases.empty()) {
+      ttt.overall = reliability::time_to_train(training, reliability_situation(sc, outcomes.front()), seed);
+    } else {
+      std::vector<reliability::PhaseSituation> ps;
+      for (std::size_t i = 0; i < phases.size(); ++i)
+        ps.push_back({phases[i].name, phases[i].start, reliability_situation(sc, outcomes[i])});
+      ttt = reliability::time_to_train_phased(training, ps, seed);
+    }
+    if (options.progress) options.progress("time-to-train (Monte Carlo)", 1.0);
+
+    return build_results(sc, seed, outcomes, ttt);
+  } catch (const ScenarioError&) {
+    throw;
+  } catch (const InvalidParameter& e) {
+    throw sc.locate(e);
+  }
+}
+
+}  // namespace aidcsim

@@ -1,0 +1,204 @@
+#include "sim/engine/results_builder.hpp"
+
+#include <algorithm>
+
+namespace aidcsim {
+namespace {
+
+constexpr double kZeroCelsius = 273.15;  // K
+constexpr double kDay = 86400.0;         // s
+constexpr double kMega = 1e6;
+
+double celsius(double kelvin) { return kelvin - kZeroCelsius; }
+
+Dataset vector_dataset(std::string path, std::vector<double> data, std::string unit, std::string description,
+                       std::string dim) {
+  Dataset d;
+  d.path = std::move(path);
+  d.shape = {data.size()};
+  d.data = std::move(data);
+  d.unit = std::move(unit);
+  d.description = std::move(description);
+  d.dims = {std::move(dim)};
+  return d;
+}
+
+std::vector<double> to_celsius(const std::vector<double>& kelvin) {
+  std::vector<double> c(kelvin.size());
+  std::transform(kelvin.begin(), kelvin.end(), c.begin(), celsius);
+  return c;
+}
+
+void add_step(Results& r, const SituationOutcome& o, const compute::GpuSpec& gpu) {
+  const auto& s = o.step;
+  const int gpus = o.fabric_spec.gpus;
+  const double tokens_per_s = o.plan.tokens_per_step / s.step_time;
+  const double achieved_flops = o.plan.model_flops_per_step / s.step_time / gpus;
+  const double peak = o.job.precision == "fp8" && gpu.fp8_flops > 0 ? gpu.fp8_flops : gpu.bf16_flops;
+  r.add("gpus", gpus, "1", "GPUs in the job");
+  r.add("parameters", o.plan.parameters, "1", "Model parameters (Megatron-LM SC21 eq. 2, generalised)");
+  r.add("step_time", s.step_time, "s", "Simulated time of one training step (optimizer update), final clocks");
+  r.add("step_time_unthrottled", o.step_unthrottled.step_time, "s", "Step time at full GPU clocks");
+  r.add("tokens_per_step", o.plan.tokens_per_step, "1", "Global batch in tokens");
+  r.add("tokens_per_second", tokens_per_s, "1/s", "Training throughput, tokens per second");
+  r.add("mfu", 100.0 * achieved_flops / peak, "%",
+        "Model FLOPs utilization: model FLOPs (no recompute) per second per GPU / dense peak");
+  r.add("tflops_per_gpu", achieved_flops / 1e12, "TFLOP/s", "Achieved model TFLOP/s per GPU");
+  r.add("step_compute", s.compute, "s", "Compute time on the critical path of a step");
+  r.add("step_exposed_tp", s.exposed_tp, "s", "Exposed tensor-parallel communication per step");
+  r.add("step_exposed_pp", s.exposed_pp, "s", "Exposed pipeline-parallel communication per step");
+  r.add("step_exposed_dp", s.exposed_dp, "s", "Exposed data-parallel communication per step");
+  r.add("step_bubble", s.bubble, "s", "Pipeline bubble per step");
+}
+
+void add_network(Results& r, const SituationOutcome& o) {
+  const auto& c = o.congestion;
+  r.add("max_link_utilization", 100.0 * c.max_utilization, "%",
+        "Busiest scale-out link direction, bytes / (rate x step time)");
+  r.add("p99_link_utilization", 100.0 * c.p99_utilization, "%",
+        "99th percentile over scale-out link directions that carried traffic");
+  r.add("links_above_80", c.links_above_80, "1", "Scale-out link directions above 80 % utilization (brief's alarm)");
+  r.add("switches", o.bom.switches, "1", "Scale-out switches (leaf + spine + core)");
+  r.add("bisection_bandwidth", o.bom.bisection_bandwidth * 8 / 1e12, "Tb/s", "Fabric bisection bandwidth, one direction");
+  r.datasets.push_back(vector_dataset("/network/link_utilization", o.link_utilization, "1",
+                                      "Per fabric link: max over both directions of bytes / (rate x step time)", "link"));
+  r.datasets.push_back(vector_dataset("/network/link_bytes", o.link_bytes, "B",
+                                      "Per fabric link: bytes carried in one step, both directions", "link"));
+  std::vector<double> tiers(o.link_tiers.begin(), o.link_tiers.end());
+  r.datasets.push_back(vector_dataset("/network/link_tier", tiers, "1",
+                                      "Per fabric link: tier 0 NVLink, 1 access (NIC-leaf), 2 leaf-spine, 3 spine-core",
+                                      "link"));
+  r.labels.push_back({"/network/link_name", o.link_names, "Per fabric link: name (endpoints)"});
+  std::vector<double> max_by_tier(std::begin(c.max_by_tier), std::end(c.max_by_tier));
+  std::vector<double> p99_by_tier(std::begin(c.p99_by_tier), std::end(c.p99_by_tier));
+  r.datasets.push_back(vector_dataset("/network/max_utilization_by_tier", max_by_tier, "1",
+                                      "Max link-direction utilization per tier (NVLink, access, leaf-spine, spine-core)", "tier"));
+  r.datasets.push_back(vector_dataset("/network/p99_utilization_by_tier", p99_by_tier, "1",
+                                      "p99 link-direction utilization per tier", "tier"));
+  r.labels.push_back({"/network/tier_name", {"nvlink", "access", "leaf_spine", "spine_core"}, "Tier names"});
+}
+
+void add_thermal(Results& r, const SituationOutcome& o) {
+  const auto& t = o.thermal;
+  r.add("max_gpu_temperature", celsius(t.max_gpu_temp), "degC", "Hottest GPU junction");
+  r.add("gpu_temperature_headroom", t.gpu_temp_limit - t.max_gpu_temp, "K", "Throttle limit minus hottest GPU junction");
+  r.add("coolant_inlet", celsius(t.coolant_inlet), "degC", "Hottest rack-loop supply to the cold plates");
+  r.add("coolant_outlet", celsius(t.coolant_outlet), "degC", "Hottest rack-loop return");
+  r.add("coolant_delta_t", t.loop_delta_t, "K", "Largest rack-loop ΔT (return - supply)");
+  r.add("max_cold_plate_temperature", celsius(t.max_cold_plate_temp), "degC", "Hottest cold plate (hot spot)");
+  r.add("throttled_gpus", t.gpus_over_limit, "1", "GPUs above their temperature limit at full clock");
+  r.add("min_gpu_clock", 100.0 * *std::min_element(o.clocks.begin(), o.clocks.end()), "%", "Lowest GPU clock after throttling");
+  r.add("it_power", t.it_power / kMega, "MW", "IT power: GPUs, CPUs, NICs, switches, rack overhead, PSU losses");
+  r.add("cooling_power", t.cooling_power / kMega, "MW", "Pumps, rear-door fans, heat rejection");
+  r.add("facility_power", t.facility_power / kMega, "MW", "IT + cooling + distribution losses");
+  r.add("pue", t.pue, "1", "Power usage effectiveness = facility / IT");
+  r.add("power_swing_amplitude", t.swing.amplitude / kMega, "MW", "Synchronized power swing of a training step, peak - trough");
+  r.add("power_swing_period", t.swing.period, "s", "Period of the power swing (= step time)");
+  const auto& st = t.state;
+  r.datasets.push_back(vector_dataset("/thermal/gpu_junction_temperature", to_celsius(st.gpu_junction), "degC",
+                                      "Per GPU junction temperature, steady state", "gpu"));
+  r.datasets.push_back(vector_dataset("/thermal/gpu_power", st.gpu_power, "W", "Per GPU electrical power", "gpu"));
+  r.datasets.push_back(vector_dataset("/thermal/gpu_clock", o.clocks, "1", "Per GPU clock factor (1 = full clock)", "gpu"));
+  r.datasets.push_back(vector_dataset("/thermal/rack_inlet_temperature", to_celsius(st.rack_inlet), "degC",
+                                      "Per rack coolant supply temperature", "rack"));
+  r.datasets.push_back(vector_dataset("/thermal/rack_outlet_temperature", to_celsius(st.rack_outlet), "degC",
+                                      "Per rack coolant return temperature", "rack"));
+  r.datasets.push_back(vector_dataset("/thermal/rack_power", st.rack_power, "W", "Per rack electrical power", "rack"));
+  for (const auto& c : t.checklist) r.checks.push_back({c.item, c.value, c.limit, c.unit, c.headroom, c.pass, c.note});
+}
+
+void add_time_to_train(Results& r, const reliability::PhasedResult& p) {
+  const auto& t = p.overall;
+  r.add("training_tokens", t.tokens, "1", "Tokens to train");
+  r.add("time_to_train_ideal", t.ideal / kDay, "d", "Time-to-train without failures or checkpoints: tokens / tokens per s");
+  r.add("time_to_train", t.expected_mean / kDay, "d", "Expected time-to-train with failures, restarts and checkpoints (Monte Carlo mean)");
+  r.add("time_to_train_p10", t.p10 / kDay, "d", "Time-to-train, 10th percentile of the draws");
+  r.add("time_to_train_p50", t.p50 / kDay, "d", "Time-to-train, median of the draws");
+  r.add("time_to_train_p90", t.p90 / kDay, "d", "Time-to-train, 90th percentile of the draws");
+  r.add("ettr", t.ettr, "1", "Effective training time ratio (productive time / wall time)");
+  r.add("expected_interruptions", t.expected_interruptions, "1", "Mean job interruptions over the training run");
+  r.add("job_mtbf", t.job_mtbf / 3600.0, "h", "Mean time between job-stopping failures");
+  r.add("checkpoint_interval", t.checkpoint_interval / 60.0, "min", "Checkpoint interval used (training work between checkpoints)");
+  std::vector<double> days(t.samples.size());
+  std::transform(t.samples.begin(), t.samples.end(), days.begin(), [](double s) { return s / kDay; });
+  r.datasets.push_back(vector_dataset("/reliability/time_to_train_samples", days, "d",
+                                      "Time-to-train of each Monte Carlo draw, in draw order", "draw"));
+  std::vector<std::string> causes;
+  std::vector<double> hours;
+  for (const auto& [cause, h] : t.lost_gpu_hours_by_cause) {
+    causes.push_back(cause);
+    hours.push_back(h);
+  }
+  r.datasets.push_back(vector_dataset("/reliability/lost_gpu_hours", hours, "h",
+                                      "Mean GPU-hours lost per cause (lost work + restarts)", "cause"));
+  r.labels.push_back({"/reliability/cause", causes, "Failure causes of /reliability/lost_gpu_hours"});
+}
+
+void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const reliability::PhasedResult& p) {
+  std::vector<std::string> names;
+  std::vector<double> gpus, step, util, temp, it, start, tokens, wall;
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const auto& o = outcomes[i];
+    names.push_back(o.name);
+    gpus.push_back(o.fabric_spec.gpus);
+    step.push_back(o.step.step_time);
+    util.push_back(o.congestion.max_utilization);
+    temp.push_back(celsius(o.thermal.max_gpu_temp));
+    it.push_back(o.thermal.it_power / kMega);
+    if (i < p.phases.size()) {
+      start.push_back(p.phases[i].start);
+      tokens.push_back(p.phases[i].mean_tokens);
+      wall.push_back(p.phases[i].mean_wall / kDay);
+    }
+  }
+  r.labels.push_back({"/phases/name", names, "Rollout phase names"});
+  r.datasets.push_back(vector_dataset("/phases/gpus", gpus, "1", "GPUs per phase", "phase"));
+  r.datasets.push_back(vector_dataset("/phases/step_time", step, "s", "Step time per phase", "phase"));
+  r.datasets.push_back(vector_dataset("/phases/max_link_utilization", util, "1", "Max scale-out link utilization per phase", "phase"));
+  r.datasets.push_back(vector_dataset("/phases/max_gpu_temperature", temp, "degC", "Hottest GPU junction per phase", "phase"));
+  r.datasets.push_back(vector_dataset("/phases/it_power", it, "MW", "IT power per phase", "phase"));
+  if (!start.empty()) {
+    r.datasets.push_back(vector_dataset("/phases/start", start, "s", "Phase start, seconds since 1970-01-01 UTC", "phase"));
+    r.datasets.push_back(vector_dataset("/phases/tokens_trained", tokens, "1", "Mean tokens trained in the phase", "phase"));
+    r.datasets.push_back(vector_dataset("/phases/wall_time", wall, "d", "Mean days the job spent in the phase", "phase"));
+  }
+}
+
+void add_step_breakdown(Results& r, const SituationOutcome& o) {
+  const auto& s = o.step;
+  r.datasets.push_back(vector_dataset("/step/breakdown",
+                                      {s.compute, s.exposed_tp, s.exposed_pp, s.exposed_dp, s.exposed_cp, s.exposed_ep, s.bubble},
+                                      "s", "Step time breakdown: compute, exposed TP/PP/DP/CP/EP communication, pipeline bubble",
+                                      "component"));
+  r.labels.push_back({"/step/component", {"compute", "exposed_tp", "exposed_pp", "exposed_dp", "exposed_cp", "exposed_ep", "bubble"},
+                      "Components of /step/breakdown"});
+}
+
+}  // namespace
+
+Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<SituationOutcome>& outcomes,
+                      const reliability::PhasedResult& ttt) {
+  Results r;
+  r.scenario_name = sc.name;
+  r.scenario_file = sc.file;
+  r.scenario_text = sc.text;
+  r.seed = seed;
+  const SituationOutcome& head = outcomes.back();
+  add_step(r, head, sc.gpu);
+  add_time_to_train(r, ttt);
+  add_network(r, head);
+  add_thermal(r, head);
+  add_step_breakdown(r, head);
+  if (outcomes.size() > 1) add_phases(r, outcomes, ttt);
+
+  r.notes.push_back("step: " + head.plan.fidelity);
+  r.notes.push_back("thermal: steady state of an RC network with " + std::to_string(head.thermal.network_nodes) +
+                    " nodes (identical racks grouped), throttle iterations: " + std::to_string(head.throttle_iterations));
+  r.notes.push_back("time-to-train: Monte Carlo over " + std::to_string(ttt.overall.samples.size()) +
+                    " failure draws; link utilization is averaged over the simulated step");
+  if (outcomes.size() > 1)
+    r.notes.push_back("headline step, congestion and thermal figures are those of the last phase (" + head.name + ")");
+  return r;
+}
+
+}  // namespace aidcsim

@@ -1,0 +1,127 @@
+#include "sim/engine/situation.hpp"
+
+#include <algorithm>
+
+#include "models/common/errors.hpp"
+
+namespace aidcsim {
+namespace {
+
+// Clock factors are re-derived from the thermal state until they change by less than this
+// (a 0.1 % clock change moves step time by < 0.1 %, below the model's resolution).
+constexpr double kClockTolerance = 1e-3;
+constexpr int kMaxThrottleIterations = 4;
+
+workload::JobSpec scaled_job(const Scenario& sc, int gpus) {
+  workload::JobSpec job = sc.job;
+  if (gpus == sc.fabric.gpus) return job;
+  const int model_parallel = job.par.tp * job.par.pp * job.par.cp;
+  if (gpus % model_parallel != 0)
+    throw InvalidParameter("rollout.phases", std::to_string(gpus),
+                           "a GPU count divisible by tp x pp x cp = " + std::to_string(model_parallel));
+  const int dp = gpus / model_parallel;
+  // Weak scaling: each DP replica keeps its microbatches per step, so the global batch grows with DP.
+  job.global_batch = job.global_batch / job.par.dp * dp;
+  job.par.dp = dp;
+  return job;
+}
+
+struct StepRun {
+  workload::StepPlan plan;
+  network::RunResult run;
+  workload::StepBreakdown breakdown;
+};
+
+StepRun run_step(const Scenario& sc, const workload::JobSpec& job, const topology::Fabric& fabric,
+                 network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed) {
+  workload::StepOptions opts;
+  opts.clock_factor = clocks;
+  opts.seed = seed;
+  StepRun s;
+  s.plan = workload::plan_step(job, sc.gpu, fabric, opts);
+  s.run = net.run(s.plan.schedule);
+  s.breakdown = workload::analyse_step(s.plan, s.run);
+  return s;
+}
+
+std::vector<thermal::GpuLoad> loads_of(const workload::StepBreakdown& b) {
+  return {thermal::GpuLoad{std::clamp(b.gpu_busy_compute_fraction, 0.0, 1.0),
+                           std::clamp(b.gpu_busy_comm_fraction, 0.0, 1.0)}};
+}
+
+double max_clock_change(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+  return d;
+}
+
+}  // namespace
+
+SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::string& name, std::uint64_t seed,
+                                    const std::function<void(const std::string&, double)>& progress) {
+  auto report = [&](const std::string& stage, double f) {
+    if (progress) progress(name + ": " + stage, f);
+  };
+  SituationOutcome out;
+  out.name = name;
+  out.fabric_spec = sc.fabric;
+  out.fabric_spec.gpus = gpus;
+  out.job = scaled_job(sc, gpus);
+
+  report("fabric graph", 0.0);
+  topology::Fabric fabric = topology::build_fabric(out.fabric_spec);
+  out.bom = fabric.bom();
+
+  report("SimGrid platform", 0.1);
+  network::FlowNetwork net(fabric);
+
+  report("training step (SimGrid)", 0.2);
+  StepRun step = run_step(sc, out.job, fabric, net, {}, seed);
+  out.step_unthrottled = step.breakdown;
+
+  report("thermal network", 0.6);
+  out.layout = thermal::make_layout(sc.cooling, gpus, sc.fabric.nvlink_domain, sc.gpu.tdp, sc.gpu.idle_power,
+                                    out.bom.switches);
+  out.clocks.assign(static_cast<std::size_t>(gpus), 1.0);
+  out.thermal = thermal::steady_state(sc.cooling, out.layout, loads_of(step.breakdown), out.clocks);
+
+  // Throttling closed loop: GPUs above their limit run at the clock that holds the limit; the step
+  // is re-simulated at those clocks, which changes the busy profile, hence power and temperature.
+  while (out.thermal.gpus_over_limit > 0 && out.throttle_iterations < kMaxThrottleIterations) {
+    ++out.throttle_iterations;
+    report("throttled step (SimGrid)", 0.6 + 0.1 * out.throttle_iterations);
+    std::vector<double> clocks =
+        thermal::solve_throttled_clocks(sc.cooling, out.layout, loads_of(step.breakdown));
+    const double change = max_clock_change(clocks, out.clocks);
+    out.clocks = std::move(clocks);
+    step = run_step(sc, out.job, fabric, net, out.clocks, seed);
+    out.thermal = thermal::steady_state(sc.cooling, out.layout, loads_of(step.breakdown), out.clocks);
+    if (change < kClockTolerance) break;
+  }
+  out.plan = std::move(step.plan);
+  out.step = step.breakdown;
+  out.thermal.swing = thermal::power_swing(out.layout, loads_of(out.step), out.clocks, out.step.step_time);
+
+  report("congestion", 0.95);
+  // Utilization over the whole step: the fabric's average load while the step runs.
+  out.congestion = network::congestion(fabric, step.run, out.step.step_time);
+  const int links = fabric.link_count();
+  out.link_utilization.resize(static_cast<std::size_t>(links));
+  out.link_bytes.resize(static_cast<std::size_t>(links));
+  out.link_names.resize(static_cast<std::size_t>(links));
+  out.link_tiers.resize(static_cast<std::size_t>(links));
+  for (int l = 0; l < links; ++l) {
+    const auto& link = fabric.link(l);
+    const double fwd = l < static_cast<int>(step.run.link_bytes_fwd.size()) ? step.run.link_bytes_fwd[l] : 0.0;
+    const double rev = l < static_cast<int>(step.run.link_bytes_rev.size()) ? step.run.link_bytes_rev[l] : 0.0;
+    out.link_bytes[l] = fwd + rev;
+    out.link_utilization[l] =
+        out.step.step_time > 0 && link.rate > 0 ? std::max(fwd, rev) / (link.rate * out.step.step_time) : 0.0;
+    out.link_names[l] = link.name;
+    out.link_tiers[l] = static_cast<int>(link.tier);
+  }
+  report("done", 1.0);
+  return out;
+}
+
+}  // namespace aidcsim

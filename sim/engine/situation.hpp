@@ -1,0 +1,42 @@
+#pragma once
+// One "situation" of the cluster: a GPU count, a fabric and a job layout. Simulating it runs the
+// whole per-step chain (fabric graph -> SimGrid step -> power -> thermal -> throttled clocks ->
+// SimGrid step again) and keeps what the results and the reliability model need.
+#include <string>
+#include <vector>
+
+#include "models/network/flow_network.hpp"
+#include "models/thermal/site.hpp"
+#include "models/topology/fabric.hpp"
+#include "models/workload/step.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace aidcsim {
+
+struct SituationOutcome {
+  std::string name;                         ///< phase name, or the scenario name
+  topology::FabricSpec fabric_spec;
+  workload::JobSpec job;
+  topology::BillOfMaterials bom;
+  workload::StepPlan plan;                  ///< at the final (possibly throttled) clocks
+  workload::StepBreakdown step;             ///< at the final clocks
+  workload::StepBreakdown step_unthrottled; ///< at full clocks
+  network::Congestion congestion;
+  std::vector<double> link_utilization;     ///< per fabric link, max of both directions, fraction
+  std::vector<double> link_bytes;           ///< per fabric link, both directions, B
+  std::vector<std::string> link_names;
+  std::vector<int> link_tiers;              ///< topology::Tier as int
+  thermal::SiteLayout layout;
+  thermal::SiteReport thermal;              ///< at the final clocks
+  std::vector<double> clocks;               ///< per GPU clock factor (1 = full clock)
+  int throttle_iterations = 0;
+};
+
+/// Simulates one situation. `gpus` overrides the scenario's GPU count (rollout phases): DP and the
+/// global batch scale with it (weak scaling: the same microbatches per DP replica). Throws
+/// InvalidParameter (caller maps it to file:line) or SimulationError.
+SituationOutcome simulate_situation(const Scenario& scenario, int gpus, const std::string& name,
+                                    std::uint64_t seed,
+                                    const std::function<void(const std::string&, double)>& progress);
+
+}  // namespace aidcsim

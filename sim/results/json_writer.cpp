@@ -1,0 +1,81 @@
+#include "sim/results/json_writer.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+
+#include "models/common/errors.hpp"
+#include "sim/results/atomic_file_writer.hpp"
+
+#ifndef AIDCSIM_VERSION
+#define AIDCSIM_VERSION "unknown"
+#endif
+
+namespace aidcsim {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// nlohmann would write NaN/inf as null anyway; doing it here makes the rule explicit.
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+double number_from(const json& j) {
+  return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>();
+}
+
+}  // namespace
+
+nlohmann::ordered_json results_to_json(const Results& r) {
+  json doc;
+  doc["format_version"] = kJsonFormatVersion;
+  doc["aidcsim_version"] = AIDCSIM_VERSION;
+  doc["scenario"] = {{"name", r.scenario_name}, {"file", r.scenario_file}, {"seed", r.seed}};
+  json summary = json::object();
+  for (const auto& s : r.summary)
+    summary[s.key] = {{"value", number(s.value)}, {"unit", s.unit.empty() ? "1" : s.unit},
+                      {"description", s.description}};
+  doc["summary"] = std::move(summary);
+  json checks = json::array();
+  for (const auto& c : r.checks)
+    checks.push_back({{"item", c.item}, {"value", number(c.value)}, {"limit", number(c.limit)},
+                      {"unit", c.unit.empty() ? "1" : c.unit}, {"headroom", number(c.headroom)},
+                      {"pass", c.pass}, {"note", c.note}});
+  doc["checks"] = std::move(checks);
+  doc["notes"] = r.notes;
+  return doc;
+}
+
+Results results_from_json(const nlohmann::ordered_json& doc) {
+  try {
+    Results r;
+    const auto& sc = doc.at("scenario");
+    r.scenario_name = sc.at("name").get<std::string>();
+    r.scenario_file = sc.at("file").get<std::string>();
+    r.seed = sc.at("seed").get<std::uint64_t>();
+    for (const auto& [key, s] : doc.at("summary").items())
+      r.summary.push_back({key, number_from(s.at("value")), s.at("unit").get<std::string>(),
+                           s.at("description").get<std::string>()});
+    for (const auto& c : doc.at("checks"))
+      r.checks.push_back({c.at("item").get<std::string>(), number_from(c.at("value")),
+                          number_from(c.at("limit")), c.at("unit").get<std::string>(),
+                          number_from(c.at("headroom")), c.at("pass").get<bool>(),
+                          c.at("note").get<std::string>()});
+    r.notes = doc.at("notes").get<std::vector<std::string>>();
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(std::string("results JSON: ") + e.what());
+  }
+}
+
+void write_json(const Results& results, const std::string& path) {
+  const std::string text = results_to_json(results).dump(2) + "\n";
+  write_atomically(path, [&](const std::string& tmp) {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error("cannot open '" + tmp + "' for writing");
+    out << text;
+    out.close();  // flushes; a full disk shows up here
+    if (!out) throw Error("error writing '" + tmp + "'");
+  });
+}
+
+}  // namespace aidcsim

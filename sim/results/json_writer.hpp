@@ -1,0 +1,35 @@
+#pragma once
+// JSON writer: the run's summary, checklist and notes for scripts and dashboards (the arrays stay
+// in the HDF5 file).
+//
+// {"format_version": "1", "aidcsim_version": "0.1.0",
+//  "scenario": {"name": ..., "file": ..., "seed": 42},
+//  "summary": {"<key>": {"value": 1.5, "unit": "s", "description": "..."}, ...},   // engine's order
+//  "checks": [{"item", "value", "limit", "unit", "headroom", "pass", "note"}, ...],
+//  "notes": ["...", ...]}
+// Numbers are written with round-trip precision; a non-finite value (NaN, inf) becomes null.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/results/results.hpp"
+
+namespace aidcsim {
+
+/// Version of the JSON layout above.
+inline constexpr const char* kJsonFormatVersion = "1";
+
+/// The JSON document above. Keys of "summary" keep the order of Results::summary.
+nlohmann::ordered_json results_to_json(const Results& results);
+
+/// Summary, checks and notes of a JSON document written by write_json (the inverse of
+/// results_to_json for those parts; datasets and labels are not in the JSON). null values read
+/// back as NaN. Throws aidcsim::Error if the document does not have the layout above.
+Results results_from_json(const nlohmann::ordered_json& doc);
+
+/// Writes results_to_json(results), indented by 2, to `path` through "<path>.tmp-<pid>" and an
+/// atomic rename. Throws aidcsim::Error on any I/O error, leaving neither `path` changed nor a
+/// temporary file behind.
+void write_json(const Results& results, const std::string& path);
+
+}  // namespace aidcsim

@@ -1,0 +1,337 @@
+// YAML scenario -> validated Params (SI) -> model specs. Walks the document against full_schema():
+// unknown keys, units, ranges, choices, required keys; records where every key was written so that
+// any later model error can be reported at file:line:column.
+// GCC 12 flags yaml-cpp 0.7's node internals with false -Wdangling-pointer positives.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdangling-pointer"
+#include <yaml-cpp/yaml.h>
+#pragma GCC diagnostic pop
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "models/compute/schema.hpp"
+#include "models/reliability/schema.hpp"
+#include "models/thermal/schema.hpp"
+#include "models/topology/schema.hpp"
+#include "models/workload/schema.hpp"
+#include "sim/scenario/default_scenario.hpp"
+#include "sim/scenario/scenario.hpp"
+#include "sim/scenario/schema_registry.hpp"
+#include "sim/scenario/suggest.hpp"
+#include "sim/scenario/units.hpp"
+#include "sim/scenario/validate.hpp"
+
+namespace aidcsim {
+namespace {
+
+std::string join(const std::string& prefix, const std::string& key) {
+  return prefix.empty() ? key : prefix + "." + key;
+}
+
+std::string parent_of(const std::string& key) {
+  const auto dot = key.rfind('.');
+  return dot == std::string::npos ? std::string() : key.substr(0, dot);
+}
+
+std::string last_of(const std::string& key) {
+  const auto dot = key.rfind('.');
+  return dot == std::string::npos ? key : key.substr(dot + 1);
+}
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string with_article(const std::string& noun) {
+  const bool vowel = !noun.empty() && std::string("aeiou").find(noun[0]) != std::string::npos;
+  return (vowel ? "an " : "a ") + noun;
+}
+
+std::string node_kind(const YAML::Node& n) {
+  if (n.IsMap()) return "a mapping";
+  if (n.IsSequence()) return "a list";
+  if (n.IsNull()) return "nothing";
+  return "a scalar";
+}
+
+class Walker {
+ public:
+  Walker(const Schema& schema, std::string file, std::map<std::string, SourceLocation>& locations)
+      : schema_(schema), file_(std::move(file)), locations_(locations) {}
+
+  SourceLocation at(const YAML::Mark& m) const {
+    if (m.line < 0) return SourceLocation{file_, 0, 0};
+    return SourceLocation{file_, m.line + 1, m.column + 1};
+  }
+
+  /// Walks one YAML mapping. `schema_prefix` is the schema key of the mapping ("fabric",
+  /// "rollout.phases[]"), `actual_prefix` its key as written ("rollout.phases[1]"), and values go
+  /// to `target` under `rel_prefix` (relative to target.path()).
+  void walk_map(const YAML::Node& node, const std::string& schema_prefix, const std::string& actual_prefix,
+                Params& target, const std::string& rel_prefix) {
+    std::map<std::string, int> seen;  // key -> line first written
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      const YAML::Node& k = it->first;
+      const YAML::Node& v = it->second;
+      const std::string name = k.IsScalar() ? k.Scalar() : std::string();
+      const std::string actual = join(actual_prefix, name);
+      const SourceLocation where = at(k.Mark());
+      if (!k.IsScalar() || name.empty())
+        throw ScenarioError(where, join(actual_prefix, "?"), "", "a plain key name (got " + node_kind(k) + " as a key)");
+      if (auto s = seen.find(name); s != seen.end())
+        throw ScenarioError(where, actual, name,
+                            "each key once (already given at line " + std::to_string(s->second) + ")");
+      seen[name] = where.line;
+      locations_[actual] = where;
+
+      const std::string schema_key = join(schema_prefix, name);
+      const Field* f = find_field(schema_, schema_key);
+      if (!f) unknown_key(name, schema_prefix, actual, where);
+      const std::string rel = join(rel_prefix, name);
+
+      switch (f->quantity) {
+        case Quantity::Map:
+          if (v.IsNull()) break;  // "fabric:" with nothing under it: all defaults
+          if (!v.IsMap())
+            throw ScenarioError(where, actual, v.IsScalar() ? v.Scalar() : "",
+                                "a mapping of keys under '" + name + "' (got " + node_kind(v) + ")");
+          walk_map(v, schema_key, actual, target, rel);
+          break;
+        case Quantity::List: {
+          if (!v.IsNull() && !v.IsSequence())
+            throw ScenarioError(where, actual, v.IsScalar() ? v.Scalar() : "",
+                                "a list of mappings, one '- key: value' item each (got " + node_kind(v) + ")");
+          Params::List items;
+          for (std::size_t i = 0; v.IsSequence() && i < v.size(); ++i) {
+            const YAML::Node item = v[i];
+            const std::string item_key = actual + "[" + std::to_string(i) + "]";
+            const SourceLocation item_at = at(item.Mark());  // first key of a block item, '{' of a flow one
+            locations_[item_key] = item_at;
+            if (!item.IsMap())
+              throw ScenarioError(item_at, item_key, item.IsScalar() ? item.Scalar() : "",
+                                  "a mapping of item keys (got " + node_kind(item) + ")");
+            Params p(item_key);
+            walk_map(item, schema_key + "[]", item_key, p, "");
+            fill_defaults(schema_key + "[]", item_key, p);
+            items.push_back(std::move(p));
+          }
+          target.set(rel, std::move(items));
+          break;
+        }
+        default:
+          if (v.IsNull()) throw ScenarioError(where, actual, "", expectation(*f));
+          if (!v.IsScalar())
+            throw ScenarioError(where, actual, "", expectation(*f) + " (got " + node_kind(v) + ")");
+          set_scalar(*f, v.Scalar(), actual, where, target, rel);
+      }
+    }
+  }
+
+  /// Applies schema defaults for keys not written in the mapping at `schema_scope` ("" for the root,
+  /// "rollout.phases[]" for a list item) and rejects missing required keys.
+  void fill_defaults(const std::string& schema_scope, const std::string& actual_scope, Params& target) {
+    const std::string prefix = schema_scope.empty() ? "" : schema_scope + ".";
+    for (const Field& f : schema_) {
+      if (f.quantity == Quantity::Map) continue;
+      if (f.key.compare(0, prefix.size(), prefix) != 0) continue;
+      const std::string rel = f.key.substr(prefix.size());
+      if (rel.find("[]") != std::string::npos) continue;  // belongs to a nested list's items
+      if (target.has(rel)) continue;
+      const std::string actual = join(actual_scope, rel);
+      if (!f.default_value.empty() && f.quantity != Quantity::List) {
+        try {
+          target.set(rel, parse(f, f.default_value, actual));
+        } catch (const InvalidParameter& e) {
+          throw Error("schema bug: default of " + f.key + " is invalid: " + e.what());
+        }
+      } else if (f.required) {
+        const std::string parent = parent_of(actual);
+        throw ScenarioError(nearest(actual), actual, "",
+                            expectation(f) + " (required key missing" +
+                                (parent.empty() ? std::string(" at the top level") : " under '" + parent + "'") + ")");
+      }
+    }
+  }
+
+ private:
+  static std::string expectation(const Field& f) {
+    if (f.quantity == Quantity::String && !f.choices.empty()) return "one of " + choices_text(f);
+    return quantity_expectation(f.quantity);
+  }
+
+  static std::string choices_text(const Field& f) {
+    std::string s;
+    for (std::size_t i = 0; i < f.choices.size(); ++i) s += (i ? ", " : "") + f.choices[i];
+    return s;
+  }
+
+  SourceLocation nearest(const std::string& key) const {
+    for (std::string k = key; !k.empty();) {
+      if (auto it = locations_.find(k); it != locations_.end()) return it->second;
+      if (k.back() == ']') k = k.substr(0, k.rfind('['));
+      else k = parent_of(k);
+    }
+    return SourceLocation{file_, 0, 0};
+  }
+
+  // Parses a scalar per its field, checking choices and range. Throws InvalidParameter.
+  Params::Value parse(const Field& f, const std::string& text, const std::string& actual) const {
+    if (f.quantity == Quantity::String) {
+      if (!f.choices.empty() && std::find(f.choices.begin(), f.choices.end(), text) == f.choices.end())
+        throw InvalidParameter(actual, text, "one of " + choices_text(f));
+      return text;
+    }
+    if (f.quantity == Quantity::Bool) return parse_bool(text, actual);
+    DisplayUnit used;
+    const double v = parse_quantity(f.quantity, text, actual, &used);
+    const bool below = f.min && (f.min_exclusive ? v <= *f.min : v < *f.min);
+    const bool above = f.max && v > *f.max;
+    if (below || above) {
+      if (used.symbol.empty()) used = display_unit(f.quantity);
+      if (f.quantity == Quantity::Count || f.quantity == Quantity::Ratio || f.quantity == Quantity::Integer ||
+          f.quantity == Quantity::Number)
+        used = DisplayUnit{};
+      throw InvalidParameter(actual, text, with_article(quantity_name(f.quantity)) + " " + range_phrase(f, used));
+    }
+    return v;
+  }
+
+  void set_scalar(const Field& f, const std::string& text, const std::string& actual, const SourceLocation& where,
+                  Params& target, const std::string& rel) {
+    try {
+      target.set(rel, parse(f, text, actual), text);
+    } catch (const ScenarioError&) {
+      throw;
+    } catch (const InvalidParameter& e) {
+      std::string hint;
+      if (f.quantity == Quantity::String && !f.choices.empty())
+        if (auto m = closest_match(text, f.choices)) hint = "did you mean '" + *m + "'?";
+      throw ScenarioError(where, e.key(), e.value(), e.expected(), hint);
+    }
+  }
+
+  [[noreturn]] void unknown_key(const std::string& name, const std::string& schema_prefix, const std::string& actual,
+                                const SourceLocation& where) const {
+    std::vector<std::string> siblings;
+    for (const Field& f : schema_)
+      if (parent_of(f.key) == schema_prefix && (schema_prefix.empty() || f.key.size() > schema_prefix.size()))
+        siblings.push_back(last_of(f.key));
+    std::string hint;
+    if (auto m = closest_match(name, siblings)) {
+      hint = "did you mean '" + *m + "'?";
+    } else {
+      // Written at the wrong level? Look for the same (or a close) name anywhere in the schema.
+      std::vector<std::string> lasts, fulls;
+      for (const Field& f : schema_) {
+        lasts.push_back(last_of(f.key));
+        fulls.push_back(f.key);
+      }
+      for (std::size_t i = 0; i < lasts.size() && hint.empty(); ++i)
+        if (lasts[i] == name) hint = "did you mean '" + fulls[i] + "'?";
+      if (hint.empty())
+        if (auto m = closest_match(name, lasts))
+          for (std::size_t i = 0; i < lasts.size() && hint.empty(); ++i)
+            if (lasts[i] == *m) hint = "did you mean '" + fulls[i] + "'?";
+    }
+    std::string where_text;
+    if (schema_prefix.empty()) where_text = "one of the top-level keys";
+    else if (ends_with(schema_prefix, "[]"))
+      where_text = "one of the keys of a '" + schema_prefix.substr(0, schema_prefix.size() - 2) + "' item";
+    else where_text = "one of the keys of '" + schema_prefix + "'";
+    std::string list;
+    for (std::size_t i = 0; i < siblings.size(); ++i) list += (i ? ", " : "") + siblings[i];
+    throw ScenarioError(where, actual, name, where_text + (list.empty() ? "" : " (" + list + ")"), hint);
+  }
+
+  const Schema& schema_;
+  std::string file_;
+  std::map<std::string, SourceLocation>& locations_;
+};
+
+std::string stem_of(const std::string& path) {
+  std::string base = path.substr(path.find_last_of("/\\") == std::string::npos ? 0 : path.find_last_of("/\\") + 1);
+  const auto space = base.find(' ');
+  if (space != std::string::npos) base = base.substr(0, space);
+  const auto dot = base.rfind('.');
+  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+}
+
+// Runs one area's spec_from, reporting its InvalidParameter at the key's location.
+template <typename Fn>
+auto located(const Scenario& s, Fn&& fn) {
+  try {
+    return fn(s.params);
+  } catch (const ScenarioError&) {
+    throw;
+  } catch (const InvalidParameter& e) {
+    throw s.locate(e);
+  }
+}
+
+}  // namespace
+
+Params validate_scenario_text(const std::string& text, const std::string& name, const Schema& schema,
+                              std::map<std::string, SourceLocation>& locations) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    const SourceLocation where =
+        e.mark.line < 0 ? SourceLocation{name, 0, 0} : SourceLocation{name, e.mark.line + 1, e.mark.column + 1};
+    throw ScenarioError(where, "", "", "invalid YAML: " + e.msg);
+  }
+  if (!root.IsMap()) {
+    std::string keys;
+    for (const Field& f : schema)
+      if (f.key.find_first_of(".[") == std::string::npos) keys += (keys.empty() ? "" : ", ") + f.key;
+    throw ScenarioError(SourceLocation{name, 1, 1}, "", "",
+                        "invalid scenario: expected a mapping of top-level keys (" + keys + "), got " +
+                            node_kind(root));
+  }
+  locations.clear();
+  Params params;
+  Walker walker(schema, name, locations);
+  try {
+    walker.walk_map(root, "", "", params, "");
+    walker.fill_defaults("", "", params);
+  } catch (const YAML::Exception& e) {  // e.g. a bad alias: still the user's file
+    throw ScenarioError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "", "", "invalid YAML: " + e.msg);
+  }
+  return params;
+}
+
+Scenario load_scenario_text(const std::string& text, const std::string& name) {
+  Scenario s;
+  s.file = name;
+  s.text = text;
+  s.params = validate_scenario_text(text, name, full_schema(), s.locations);
+  s.name = s.params.has("name") && !s.params.text("name").empty() ? s.params.text("name") : stem_of(name);
+  s.description = s.params.has("description") ? s.params.text("description") : std::string();
+  s.seed = static_cast<std::uint64_t>(s.params.integer("seed"));
+  s.fabric = located(s, topology::spec_from);
+  s.gpu = located(s, compute::spec_from);
+  // The NVLink domain's per-GPU bandwidth is a property of the GPU model (catalogue).
+  s.fabric.nvlink_bandwidth = s.gpu.nvlink_bandwidth;
+  s.job = located(s, workload::spec_from);
+  s.cooling = located(s, thermal::spec_from);
+  s.training = located(s, reliability::spec_from);
+  return s;
+}
+
+Scenario load_scenario_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot read scenario file '" + path + "': " + std::strerror(errno));
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) throw Error("cannot read scenario file '" + path + "'");
+  return load_scenario_text(buf.str(), path);
+}
+
+Scenario load_default_scenario() { return load_scenario_text(default_scenario_text(), default_scenario_name()); }
+
+}  // namespace aidcsim

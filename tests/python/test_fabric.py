@@ -1,0 +1,48 @@
+"""Fabric: bill of materials, routes and ECMP path counts without a simulation."""
+import pytest
+
+import aidcsim
+
+
+@pytest.fixture(scope="module")
+def fabric(small_scenario):
+    return aidcsim.Fabric(small_scenario)
+
+
+def test_bom_counts(fabric):
+    b = fabric.bom()
+    assert b["gpus"] == fabric.gpu_count == 576
+    assert b["switches"] == b["leaves"] + b["spines"] + b["cores"]
+    assert b["transceivers"] == 2 * b["optical_cables"]
+    assert b["access_links"] == 576  # one NIC per GPU
+    assert b["bisection_bandwidth"] > 0
+
+
+def test_tables(fabric):
+    links = fabric.links()
+    assert len(links) == fabric.link_count
+    assert {"name", "a", "b", "tier", "rate", "latency", "up"} <= set(links.columns)
+    assert (links["rate"] > 0).all()
+    assert len(fabric.nodes()) == fabric.node_count
+
+
+def test_routes(fabric):
+    assert fabric.route(0, 0) == []
+    inside = fabric.route(0, 1)  # same NVL72 domain: NVLink
+    assert inside and all("nv" in h["tier"].lower() for h in inside)
+    far = fabric.route(0, 575, flow_hash=7)
+    assert far[0]["from"] == "gpu0" and far[-1]["to"] == "gpu575"
+    assert all(a["to"] == b["from"] for a, b in zip(far, far[1:]))  # a connected path
+    n = fabric.path_count(0, 575)
+    assert n >= 1
+    assert len(fabric.routes(0, 575)) == min(n, 1024)
+    with pytest.raises(IndexError):
+        fabric.route(0, 576)
+
+
+def test_unbuildable_topology_is_a_scenario_error(small_scenario):
+    s = small_scenario.copy()
+    s["fabric.switch_radix"] = 4
+    s["cluster.gpus"] = 1_000_008
+    with pytest.raises(aidcsim.ScenarioError):
+        aidcsim.Fabric(s)

@@ -1,0 +1,103 @@
+// End-to-end tests of the co-simulation pipeline on a small (576-GPU) variant of the default site.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "sim/engine/pipeline.hpp"
+
+using namespace aidcsim;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string small_text() { return read_file(std::string(AIDCSIM_SOURCE_DIR) + "/tests/data/small-576.yaml"); }
+
+std::string replace_line(std::string text, const std::string& starts_with, const std::string& line) {
+  const auto pos = text.find(starts_with);
+  REQUIRE(pos != std::string::npos);
+  const auto end = text.find('\n', pos);
+  return text.replace(pos, end - pos, line);
+}
+
+const Results& small_results() {
+  static const Results r = simulate(load_scenario_text(small_text(), "small-576.yaml"));
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the pipeline reports every headline figure with a unit", "[engine]") {
+  const Results& r = small_results();
+  for (const char* key : {"gpus", "step_time", "tokens_per_second", "mfu", "time_to_train", "time_to_train_ideal",
+                          "max_link_utilization", "p99_link_utilization", "links_above_80", "max_gpu_temperature",
+                          "gpu_temperature_headroom", "coolant_delta_t", "it_power", "facility_power", "pue"}) {
+    INFO(key);
+    REQUIRE_NOTHROW(r.scalar(key));
+    REQUIRE(std::isfinite(r.scalar(key)));
+  }
+  for (const auto& s : r.summary) {
+    INFO(s.key);
+    REQUIRE_FALSE(s.unit.empty());
+  }
+  for (const auto& d : r.datasets) {
+    INFO(d.path);
+    REQUIRE_FALSE(d.unit.empty());
+    std::size_t n = 1;
+    for (auto e : d.shape) n *= e;
+    REQUIRE(n == d.data.size());
+  }
+  REQUIRE(r.scalar("gpus") == 576);
+  REQUIRE_FALSE(r.checks.empty());
+  REQUIRE_FALSE(r.notes.empty());
+}
+
+TEST_CASE("the stages agree with each other", "[engine]") {
+  const Results& r = small_results();
+  // Ideal time-to-train is tokens / throughput (issue 2's first-order formula).
+  const double ideal_days = r.scalar("training_tokens") / r.scalar("tokens_per_second") / 86400.0;
+  REQUIRE(r.scalar("time_to_train_ideal") == Approx(ideal_days).epsilon(1e-9));
+  REQUIRE(r.scalar("time_to_train") >= r.scalar("time_to_train_ideal"));
+  REQUIRE(r.scalar("tokens_per_step") == 144.0 * 8192.0);
+  REQUIRE(r.scalar("mfu") > 0.0);
+  REQUIRE(r.scalar("mfu") < 100.0);
+  REQUIRE(r.scalar("facility_power") > r.scalar("it_power"));
+  REQUIRE(r.scalar("pue") == Approx(r.scalar("facility_power") / r.scalar("it_power")).epsilon(1e-9));
+  // 576 GPUs at <= 1200 W each, plus CPUs, switches and overhead: between 0.3 and 1.5 MW of IT power.
+  REQUIRE(r.scalar("it_power") > 0.3);
+  REQUIRE(r.scalar("it_power") < 1.5);
+}
+
+TEST_CASE("same scenario and seed give the same results bit for bit", "[engine]") {
+  const Results& a = small_results();
+  const Results b = simulate(load_scenario_text(small_text(), "small-576.yaml"));
+  REQUIRE(a.summary.size() == b.summary.size());
+  for (std::size_t i = 0; i < a.summary.size(); ++i) {
+    INFO(a.summary[i].key);
+    REQUIRE(a.summary[i].value == b.summary[i].value);  // exact: determinism, not tolerance
+  }
+  REQUIRE(a.datasets.size() == b.datasets.size());
+  for (std::size_t i = 0; i < a.datasets.size(); ++i) REQUIRE(a.datasets[i].data == b.datasets[i].data);
+}
+
+TEST_CASE("a cooling problem throttles the GPUs and slows the step", "[engine][thermal]") {
+  // Hot facility water and a starved loop: the GPUs pass their limit, the engine re-simulates the
+  // step at the throttled clocks.
+  std::string text = small_text();
+  text = replace_line(text, "  flow_per_gpu:", "  flow_per_gpu: \"0.2 L/min\"");
+  text = replace_line(text, "  facility_supply:", "  facility_supply: \"40 degC\"");
+  text = replace_line(text, "    inlet_max:", "    inlet_max: \"50 degC\"");
+  text = replace_line(text, "    outlet_max:", "    outlet_max: \"90 degC\"");
+  const Results hot = simulate(load_scenario_text(text, "hot.yaml"));
+  REQUIRE(hot.scalar("throttled_gpus") > 0);
+  REQUIRE(hot.scalar("min_gpu_clock") < 100.0);
+  REQUIRE(hot.scalar("step_time") > hot.scalar("step_time_unthrottled"));
+  REQUIRE(hot.scalar("step_time") > small_results().scalar("step_time"));
+}

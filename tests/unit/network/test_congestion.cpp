@@ -1,0 +1,85 @@
+// Congestion metrics: utilization = bytes / (rate x interval), tiers, percentiles, slowdown.
+#include <catch2/catch.hpp>
+
+#include "models/network/flow_network.hpp"
+
+using namespace aidcsim;
+using network::Activity;
+using network::Schedule;
+
+namespace {
+topology::FabricSpec small() {
+  topology::FabricSpec s;
+  s.gpus = 16;
+  s.gpus_per_node = 1;
+  s.nvlink_domain = 1;
+  s.kind = topology::FabricKind::LeafSpine;
+  s.wiring = topology::Wiring::RackLocal;
+  s.switch_radix = 8;
+  s.gpus_per_leaf = 4;
+  s.link_rate = s.nic_rate = 50e9;
+  return s;
+}
+Activity transfer(int src, int dst, double bytes, std::uint64_t hash) {
+  Activity a;
+  a.kind = Activity::Kind::Transfer;
+  a.gpu = src;
+  a.dst_gpu = dst;
+  a.amount = bytes;
+  a.flow_hash = hash;
+  return a;
+}
+}  // namespace
+
+TEST_CASE("utilization of a hand-made run result", "[network][congestion]") {
+  const auto f = topology::build_fabric(small());
+  network::RunResult r;
+  r.makespan = 2.0;
+  r.link_bytes_fwd.assign(f.link_count(), 0.0);
+  r.link_bytes_rev.assign(f.link_count(), 0.0);
+  const int acc = f.access_link(3);
+  r.link_bytes_fwd[acc] = 0.9 * 50e9 * 2.0;  // 90 %
+  r.link_bytes_rev[acc] = 0.5 * 50e9 * 2.0;  // 50 %
+  int ls = -1;
+  for (int l = 0; l < f.link_count(); ++l)
+    if (f.link(l).tier == topology::Tier::LeafSpine) {
+      ls = l;
+      break;
+    }
+  r.link_bytes_rev[ls] = 0.25 * f.link(ls).rate * 2.0;
+  const auto u = network::link_utilization(f, r);
+  REQUIRE(u.size() == 2 * static_cast<std::size_t>(f.link_count()));
+  CHECK(u[2 * acc] == Approx(0.9));
+  CHECK(u[2 * acc + 1] == Approx(0.5));
+  CHECK(u[2 * ls + 1] == Approx(0.25));
+  const auto c = network::congestion(f, r);
+  CHECK(c.max_utilization == Approx(0.9));
+  CHECK(c.links_above_80 == 1);
+  CHECK(c.p99_utilization == Approx(0.9));  // nearest rank of 3 values
+  CHECK(c.max_by_tier[static_cast<int>(topology::Tier::Access)] == Approx(0.9));
+  CHECK(c.max_by_tier[static_cast<int>(topology::Tier::LeafSpine)] == Approx(0.25));
+  CHECK(c.p99_by_tier[static_cast<int>(topology::Tier::LeafSpine)] == Approx(0.25));
+  // A longer interval dilutes it.
+  CHECK(network::congestion(f, r, 4.0).max_utilization == Approx(0.45));
+}
+
+TEST_CASE("a lone flow keeps its links ~100 % busy and has slowdown 1", "[network][congestion]") {
+  const auto f = topology::build_fabric(small());
+  network::FlowNetwork net(f);
+  Schedule s;
+  s.activities = {transfer(0, 9, 5e9, 1)};
+  const auto r = net.run(s);
+  const auto c = network::congestion(f, r);
+  CHECK(c.max_utilization == Approx(1.0).epsilon(1e-4));  // latency is 1e-4 of the time
+  CHECK(c.links_above_80 == static_cast<int>(f.route(0, 9, 1).size()));
+  CHECK(network::slowdowns(f, s, r)[0] == Approx(1.0).epsilon(1e-6));
+}
+
+TEST_CASE("incast: slowdown N for N flows into one NIC", "[network][congestion]") {
+  const auto f = topology::build_fabric(small());
+  network::FlowNetwork net(f);
+  Schedule s;
+  for (int i = 1; i <= 3; ++i) s.activities.push_back(transfer(i, 0, 1e9, i));
+  const auto r = net.run(s);
+  for (double x : network::slowdowns(f, s, r)) CHECK(x == Approx(3.0).epsilon(1e-4));
+}

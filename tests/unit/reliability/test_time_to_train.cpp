@@ -1,0 +1,241 @@
+// Closed forms and conservation laws of the time-to-train Monte Carlo.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "models/common/errors.hpp"
+#include "models/reliability/time_to_train.hpp"
+
+using namespace aidcsim::reliability;
+
+namespace {
+Situation base_situation() {
+  Situation s;
+  s.gpus = 1024;
+  s.step_time = 10.0;
+  s.tokens_per_step = 4e6;
+  s.checkpoint_bytes = 1e12;  // 1 TB -> 0.5 s at 2 TB/s
+  s.counts.nodes = 128;
+  s.counts.switches = 48;
+  s.counts.links = 2048;
+  return s;
+}
+TrainingSpec base_spec(double days) {
+  TrainingSpec t;
+  t.tokens = days * 86400.0 / 10.0 * 4e6;  // `days` of ideal training at 4e5 tokens/s
+  t.reliability.draws = 200;
+  return t;
+}
+double lost_total(const TimeToTrainResult& r) {
+  double s = 0;
+  for (const auto& [cause, h] : r.lost_gpu_hours_by_cause) s += h;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("Without failures time-to-train is tokens / throughput plus checkpoint stalls", "[reliability]") {
+  TrainingSpec t = base_spec(10);
+  t.reliability.preset = FailurePreset::None;
+  t.reliability.policy = CheckpointPolicy::Fixed;
+  t.reliability.checkpoint_interval = 3600;
+  t.reliability.mode = CheckpointMode::Sync;
+  const Situation s = base_situation();
+  const auto r = time_to_train(t, s, 1);
+  REQUIRE(r.ideal == Approx(10 * 86400.0));
+  // 240 h of work, a checkpoint after every full hour except at the end: 239 stalls of 0.5 s
+  REQUIRE(r.expected_mean == Approx(10 * 86400.0 + 239 * 0.5).epsilon(1e-9));
+  REQUIRE(r.p10 == r.p90);
+  REQUIRE(r.expected_interruptions == 0);
+  REQUIRE(r.ettr == Approx(r.ideal / r.expected_mean));
+}
+
+TEST_CASE("Lost GPU-hours and retained work add up to the wall time", "[reliability]") {
+  TrainingSpec t = base_spec(20);
+  const Situation s = base_situation();
+  const auto r = time_to_train(t, s, 7);
+  REQUIRE(r.expected_interruptions > 1);
+  // mean(wall) * gpus = ideal * gpus + mean lost, since retained work = ideal in every draw
+  REQUIRE((r.expected_mean - r.ideal) * s.gpus / 3600.0 == Approx(lost_total(r)).epsilon(1e-9));
+  REQUIRE(r.p10 <= r.p50);
+  REQUIRE(r.p50 <= r.p90);
+  REQUIRE(r.samples.size() == 200);
+}
+
+TEST_CASE("Same seed gives identical samples, another seed different ones", "[reliability]") {
+  TrainingSpec t = base_spec(5);
+  const Situation s = base_situation();
+  const auto a = time_to_train(t, s, 42);
+  const auto b = time_to_train(t, s, 42);
+  const auto c = time_to_train(t, s, 43);
+  REQUIRE(a.samples == b.samples);
+  REQUIRE(a.samples != c.samples);
+  // draws do not depend on how many are run: the first 50 of 200 equal a 50-draw run
+  t.reliability.draws = 50;
+  const auto d = time_to_train(t, s, 42);
+  REQUIRE(std::equal(d.samples.begin(), d.samples.end(), a.samples.begin()));
+}
+
+TEST_CASE("Simulated interruption count matches rate times window", "[reliability]") {
+  TrainingSpec t = base_spec(1);
+  t.reliability.draws = 400;
+  const Situation s = base_situation();
+  const double window = 30 * 86400.0;
+  const auto r = simulate_window(t, s, window, 3);
+  ComponentCounts n = s.counts;
+  n.gpus = s.gpus;
+  const double expected = stop_rate(failure_processes(t.reliability, n)) * window;
+  // Poisson mean over 400 draws: standard error sqrt(expected / 400)
+  REQUIRE(r.expected_interruptions == Approx(expected).margin(4 * std::sqrt(expected / 400)));
+}
+
+TEST_CASE("Throttling profile stretches the run by the mean multiplier", "[reliability]") {
+  TrainingSpec t = base_spec(10);
+  t.reliability.preset = FailurePreset::None;
+  Situation s = base_situation();
+  s.profile.times = {0, 43200};
+  s.profile.multipliers = {1.0, 1.2};  // half the day 20 % slower
+  s.profile.period = 86400;
+  const auto r = time_to_train(t, s, 1);
+  // 10 ideal days: work rate 1 by day-half, 1/1.2 by night-half -> 12 h + 10 h of work per day
+  const double days = 240.0 / 22.0;  // wall days to accumulate 240 h of work
+  const double whole = std::floor(days);
+  const double rest_work = 240.0 - whole * 22.0;  // h of work on the last day
+  const double rest_wall = rest_work <= 12 ? rest_work : 12 + (rest_work - 12) * 1.2;
+  REQUIRE(r.expected_mean == Approx(whole * 86400 + rest_wall * 3600).epsilon(1e-9));
+}
+
+TEST_CASE("Link failures in degrade mode do not interrupt the job", "[reliability]") {
+  TrainingSpec t = base_spec(10);
+  t.reliability.preset = FailurePreset::None;
+  t.reliability.failures.push_back({Component::Link, 86400.0 * 50, -1, ""});  // 2048 links, 41/day
+  t.reliability.link_mode = LinkFailureMode::Degrade;
+  const Situation s = base_situation();
+  const auto r = time_to_train(t, s, 5);
+  REQUIRE(r.expected_interruptions == 0);
+  REQUIRE(r.expected_degradations > 100);
+  REQUIRE(r.expected_mean > r.ideal);
+  t.reliability.link_mode = LinkFailureMode::Stop;
+  const auto stop = time_to_train(t, s, 5);
+  REQUIRE(stop.expected_interruptions > 100);
+}
+
+TEST_CASE("Bad inputs raise InvalidParameter with the scenario key", "[reliability]") {
+  TrainingSpec t = base_spec(1);
+  const Situation s = base_situation();
+  t.reliability.policy = CheckpointPolicy::Fixed;
+  t.reliability.checkpoint_interval = 0;
+  try {
+    time_to_train(t, s, 1);
+    FAIL("expected InvalidParameter");
+  } catch (const aidcsim::InvalidParameter& e) {
+    REQUIRE(e.key() == "reliability.checkpoint_interval");
+  }
+  TrainingSpec t2 = base_spec(1);
+  PhaseSituation a{"8K", 1.7e9, s}, b{"16K", 1.6e9, s};
+  try {
+    time_to_train_phased(t2, {a, b}, 1);
+    FAIL("expected InvalidParameter");
+  } catch (const aidcsim::InvalidParameter& e) {
+    REQUIRE(e.key() == "rollout.phases[1].start");
+  }
+  b.start = 1.8e9;
+  b.situation.gpus = 512;
+  try {
+    time_to_train_phased(t2, {a, b}, 1);
+    FAIL("expected InvalidParameter");
+  } catch (const aidcsim::InvalidParameter& e) {
+    REQUIRE(e.key() == "rollout.phases[1].gpus");
+  }
+  Situation bad = s;
+  bad.step_time = 0;
+  REQUIRE_THROWS_AS(time_to_train(t2, bad, 1), aidcsim::SimulationError);
+}
+
+TEST_CASE("The job grows with the rollout phases", "[reliability]") {
+  TrainingSpec t = base_spec(60);
+  t.reliability.preset = FailurePreset::None;
+  Situation s1 = base_situation();
+  Situation s2 = s1;
+  s2.gpus = 2048;
+  s2.step_time = 5.0;  // twice the throughput
+  const PhaseSituation a{"1K", 0, s1}, b{"2K", 20 * 86400.0, s2};
+  const auto r = time_to_train_phased(t, {a, b}, 1);
+  // 20 days at 1x, then the remaining 40 ideal days at 2x = 20 days
+  REQUIRE(r.overall.ideal == Approx(40 * 86400.0).epsilon(1e-9));
+  REQUIRE(r.phases.size() == 2);
+  REQUIRE(r.phases[0].mean_tokens + r.phases[1].mean_tokens == Approx(t.tokens));
+  REQUIRE(r.overall.expected_mean > r.overall.ideal);  // transition restart + stalls
+}
+
+TEST_CASE("Async checkpoints stall only for the snapshot", "[reliability]") {
+  TrainingSpec t = base_spec(10);
+  t.reliability.preset = FailurePreset::None;
+  t.reliability.policy = CheckpointPolicy::Fixed;
+  t.reliability.checkpoint_interval = 3600;
+  t.reliability.mode = CheckpointMode::Async;
+  t.reliability.async_stall = 5;
+  Situation s = base_situation();
+  s.checkpoint_bytes = 100e12;  // 50 s write at 2 TB/s, hidden behind training
+  REQUIRE(time_to_train(t, s, 1).expected_mean == Approx(10 * 86400.0 + 239 * 5).epsilon(1e-9));
+  s.checkpoint_bytes = 8000e12;  // 4000 s write > interval: the next snapshot waits for it
+  // stalls: 5 s, then each later checkpoint waits 4000 - 3600 s for the previous write, then snapshots
+  const double expected = 10 * 86400.0 + 5 + 238 * (4000 - 3600 + 5.0);
+  REQUIRE(time_to_train(t, s, 1).expected_mean == Approx(expected).epsilon(1e-9));
+}
+
+TEST_CASE("Without enough hot spares the job waits for repairs", "[reliability]") {
+  TrainingSpec t = base_spec(20);
+  t.reliability.preset = FailurePreset::None;
+  t.reliability.failures.push_back({Component::Gpu, 1024 * 10 * 3600.0, -1, ""});  // job MTBF 10 h
+  t.reliability.hot_spares = 0;
+  t.reliability.repair_time = 3600;
+  const Situation s = base_situation();
+  const auto r = time_to_train(t, s, 11);
+  const double wait_h = r.lost_gpu_hours_by_cause[11].second / s.gpus;  // "spare_wait", GPU-h -> h
+  REQUIRE(r.lost_gpu_hours_by_cause[11].first == "spare_wait");
+  // every interruption waits 1 h unless a new failure cuts the wait short (P ~ 1 - exp(-1.2/10))
+  REQUIRE(wait_h <= r.expected_interruptions * 1.0);
+  REQUIRE(wait_h >= 0.85 * r.expected_interruptions);
+  t.reliability.hot_spares = -1;
+  REQUIRE(time_to_train(t, s, 11).expected_mean < r.expected_mean);
+}
+
+TEST_CASE("Planned interruptions cost a checkpoint write and a restart each", "[reliability]") {
+  TrainingSpec t = base_spec(10);
+  t.reliability.preset = FailurePreset::None;
+  t.reliability.policy = CheckpointPolicy::Fixed;
+  t.reliability.checkpoint_interval = 1e9;  // no periodic checkpoint
+  t.reliability.mode = CheckpointMode::Sync;
+  t.reliability.planned_interval = 86400;
+  t.reliability.restart_time = 600;
+  const auto r = time_to_train(t, base_situation(), 1);
+  // planned stops at 1..10 d of wall time, each 0.5 s write + 600 s restart (+ 0.5 s load)
+  REQUIRE(r.expected_planned == 10);
+  REQUIRE(r.expected_mean == Approx(864000 + 10 * 601.0).epsilon(1e-12));
+}
+
+TEST_CASE("Batch schedule: tokens/s per batch size from the engine's step times", "[reliability]") {
+  TrainingSpec t;
+  t.tokens = 3e12;
+  t.reliability.draws = 1;
+  t.reliability.preset = FailurePreset::None;
+  t.batch_schedule = {{0, 4e6, ""}, {1e12, 16e6, ""}};
+  Situation s = base_situation();
+  s.step_time_by_batch = {{4e6, 10.0}, {16e6, 20.0}};  // 4e5 tokens/s, then 8e5 tokens/s
+  const auto r = time_to_train(t, s, 1);
+  REQUIRE(r.ideal == Approx(1e12 / 4e5 + 2e12 / 8e5).epsilon(1e-12));
+  // without the table the schedule does not change tokens/s
+  s.step_time_by_batch.clear();
+  REQUIRE(time_to_train(t, s, 1).ideal == Approx(3e12 / 4e5).epsilon(1e-12));
+}
+
+TEST_CASE("Storage bandwidth left by the fabric slows checkpoint writes", "[reliability]") {
+  TrainingSpec t = base_spec(10);
+  t.reliability.preset = FailurePreset::None;
+  t.reliability.policy = CheckpointPolicy::Fixed;
+  t.reliability.checkpoint_interval = 3600;
+  t.reliability.mode = CheckpointMode::Sync;
+  Situation s = base_situation();
+  s.storage_bandwidth = 0.5e12;  // 1 TB at 0.5 TB/s: 2 s per checkpoint instead of 0.5 s
+  REQUIRE(time_to_train(t, s, 1).expected_mean == Approx(10 * 86400.0 + 239 * 2.0).epsilon(1e-9));
+}

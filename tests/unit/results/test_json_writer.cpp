@@ -1,0 +1,80 @@
+// The JSON summary round-trips through a file, keeps the engine's key order, and is written
+// atomically.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <limits>
+
+#include "models/common/errors.hpp"
+#include "sim/results/json_writer.hpp"
+#include "tests/unit/results/sample_results.hpp"
+
+using namespace aidcsim;
+using aidcsim::test::sample_results;
+using aidcsim::test::ScratchDir;
+
+namespace {
+nlohmann::ordered_json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::ordered_json::parse(in);
+}
+}  // namespace
+
+TEST_CASE("JSON has the documented layout", "[results][json]") {
+  const auto j = results_to_json(sample_results());
+  CHECK(j.at("format_version") == "1");
+  CHECK(j.at("aidcsim_version").get<std::string>().find('.') != std::string::npos);  // "0.1.0"
+  CHECK(j.at("scenario").at("name") == "stargate-uk-8k");
+  CHECK(j.at("scenario").at("seed") == 42);
+  CHECK(j.at("summary").at("step_time").at("value") == 12.3456);
+  CHECK(j.at("summary").at("step_time").at("unit") == "s");
+  CHECK(j.at("summary").at("pue").at("unit") == "1");
+  CHECK(j.at("summary").begin().key() == "gpus");  // engine order, not alphabetical
+  CHECK(j.at("checks").size() == 2);
+  CHECK(j.at("checks")[1].at("pass") == false);
+  CHECK(j.at("notes")[1] == "ΔT from steady state");
+}
+
+TEST_CASE("JSON round-trips through a file", "[results][json]") {
+  ScratchDir dir;
+  Results r = sample_results();
+  r.add("tiny", 1.0 / 3.0 * 1e-9, "s", "needs all 17 digits");
+  r.add("undefined", std::numeric_limits<double>::quiet_NaN(), "1", "becomes null");
+  write_json(r, dir.file("run.json"));
+  const auto doc = read_json(dir.file("run.json"));
+  CHECK(doc.at("summary").at("undefined").at("value").is_null());
+  const Results back = results_from_json(doc);
+  CHECK(back.scenario_name == r.scenario_name);
+  CHECK(back.scenario_file == r.scenario_file);
+  CHECK(back.seed == r.seed);
+  REQUIRE(back.summary.size() == r.summary.size());
+  for (std::size_t i = 0; i < r.summary.size(); ++i) {
+    INFO(r.summary[i].key);
+    CHECK(back.summary[i].key == r.summary[i].key);
+    if (std::isnan(r.summary[i].value))
+      CHECK(std::isnan(back.summary[i].value));
+    else
+      CHECK(back.summary[i].value == r.summary[i].value);  // bit-exact, not approximately
+    CHECK(back.summary[i].unit == (r.summary[i].unit.empty() ? "1" : r.summary[i].unit));
+    CHECK(back.summary[i].description == r.summary[i].description);
+  }
+  REQUIRE(back.checks.size() == 2);
+  CHECK(back.checks[1].item == r.checks[1].item);
+  CHECK(back.checks[1].headroom == r.checks[1].headroom);
+  CHECK(back.checks[1].pass == false);
+  CHECK(back.checks[1].note == "flow too low");
+  CHECK(back.notes == r.notes);
+  CHECK(dir.entries() == 1);
+}
+
+TEST_CASE("a failing JSON write leaves no file and no temporary file", "[results][json]") {
+  ScratchDir dir;
+  CHECK_THROWS_AS(write_json(sample_results(), dir.file("nope/run.json")), Error);
+  std::filesystem::create_directory(dir.file("run.json"));
+  CHECK_THROWS_WITH(write_json(sample_results(), dir.file("run.json")), Catch::Contains("is a directory"));
+  CHECK(dir.entries() == 1);
+}
+
+TEST_CASE("results_from_json rejects a document of another layout", "[results][json]") {
+  CHECK_THROWS_AS(results_from_json(nlohmann::ordered_json{{"summary", 1}}), Error);
+}

@@ -1,0 +1,195 @@
+// Bad scenarios: each gives a ScenarioError with the right file, line, column, key and message.
+// Each case is the default scenario with one line changed.
+#include <catch2/catch.hpp>
+
+#include "sim/scenario/scenario.hpp"
+#include "scenario_text.hpp"
+
+using namespace aidcsim;
+using test::column_of;
+using test::default_with;
+using test::line_of;
+
+namespace {
+// Loads `text` as "bad.yaml" and returns the ScenarioError it raises (fails the test if none).
+ScenarioError error_of(const std::string& text) {
+  try {
+    load_scenario_text(text, "bad.yaml");
+  } catch (const ScenarioError& e) {
+    return e;
+  }
+  FAIL("bad scenario loaded without error");
+  throw std::logic_error("unreachable");
+}
+
+std::string at(const std::string& text, const std::string& needle) {
+  return "bad.yaml:" + std::to_string(line_of(text, needle)) + ":" + std::to_string(column_of(text, needle)) + ": ";
+}
+}  // namespace
+
+TEST_CASE("misspelt key: did you mean the sibling", "[errors]") {
+  const std::string text = default_with("switch_radix: 64", "  swich_radix: 64");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "fabric.swich_radix");
+  CHECK(e.where().file == "bad.yaml");
+  CHECK(e.where().line == line_of(text, "swich_radix"));
+  CHECK(e.where().column == 3);
+  CHECK(e.hint() == "did you mean 'switch_radix'?");
+  CHECK_THAT(e.what(), Catch::StartsWith(at(text, "swich_radix") + "fabric.swich_radix: got 'swich_radix', expected one of the keys of 'fabric' ("));
+  CHECK_THAT(e.what(), Catch::EndsWith("; did you mean 'switch_radix'?"));
+}
+
+TEST_CASE("key at the wrong level: did you mean the full path", "[errors]") {
+  const std::string text = default_with("nvlink_domain: 72", "  nvlink_domain: 72\n  link_rate: \"400 Gbps\"");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "cluster.link_rate");
+  CHECK(e.hint() == "did you mean 'fabric.link_rate'?");
+  CHECK(e.where().line == line_of(text, "nvlink_domain: 72") + 1);
+}
+
+TEST_CASE("unknown top-level key", "[errors]") {
+  const std::string text = default_with("seed: 42", "seed: 42\ncoling: {}");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "coling");
+  CHECK(e.hint() == "did you mean 'cooling'?");
+  CHECK_THAT(e.what(), Catch::Contains("expected one of the top-level keys (name, description, seed, cluster"));
+}
+
+TEST_CASE("a data rate given as a data size", "[errors]") {
+  const std::string text = default_with("link_rate: \"400 Gbps\"", "  link_rate: \"400 GB\"");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "fabric.link_rate");
+  CHECK(e.value() == "400 GB");
+  CHECK(std::string(e.what()) == at(text, "link_rate") +
+                                     "fabric.link_rate: got '400 GB', expected a data rate such as '400 Gbps' or "
+                                     "'50 GB/s' (got a data size)");
+}
+
+TEST_CASE("a data rate without a unit", "[errors]") {
+  const std::string text = default_with("link_rate: \"400 Gbps\"", "  link_rate: 400");
+  const ScenarioError e = error_of(text);
+  CHECK(std::string(e.what()) == at(text, "link_rate") +
+                                     "fabric.link_rate: got '400', expected a data rate such as '400 Gbps' or "
+                                     "'50 GB/s' (got a plain number without a unit)");
+}
+
+TEST_CASE("negative GPU count", "[errors]") {
+  const std::string text = default_with("gpus: 8064", "  gpus: -8");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "cluster.gpus");
+  CHECK(e.value() == "-8");
+  CHECK(std::string(e.what()) == at(text, "gpus: -8") + "cluster.gpus: got '-8', expected an integer from 1 to 10000000");
+}
+
+TEST_CASE("a non-integer GPU count", "[errors]") {
+  const std::string text = default_with("gpus: 8064", "  gpus: 80.5");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "cluster.gpus");
+  CHECK_THAT(e.what(), Catch::Contains("expected a plain integer such as 64"));
+}
+
+TEST_CASE("range errors are shown in the user's unit", "[errors]") {
+  const std::string text = default_with("flow_per_gpu:", "  flow_per_gpu: \"90 L/min\"");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "cooling.flow_per_gpu");
+  CHECK(e.expected() == "a volume flow greater than 0 L/min and at most 60 L/min");
+  const ScenarioError t = error_of(default_with("facility_supply:", "  facility_supply: \"158 degF\""));
+  CHECK(t.expected() == "a temperature from 32 degF to 140 degF");
+}
+
+TEST_CASE("parallelism that does not multiply to the GPU count", "[errors]") {
+  const std::string text = default_with("dp: 112", "    dp: 100");
+  const ScenarioError e = error_of(text);
+  CHECK_THAT(e.key(), Catch::StartsWith("workload.parallelism"));
+  CHECK(e.where().line == line_of(text, "dp: 100"));
+  CHECK(e.where().column == 5);
+  CHECK_THAT(e.what(), Catch::Contains("= cluster.gpus (8064)"));
+  CHECK_THAT(e.what(), Catch::StartsWith(at(text, "dp: 100") + "workload.parallelism"));
+
+  // dp not written: the error points at the enclosing workload.parallelism mapping.
+  const std::string no_dp = default_with("dp: 112", "");
+  const ScenarioError d = error_of(no_dp);
+  CHECK(d.where().line == line_of(no_dp, "parallelism:"));
+  CHECK(d.where().column == 3);
+}
+
+TEST_CASE("a string not in its choices", "[errors]") {
+  const std::string text = default_with("topology: clos3", "  topology: clos4");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "fabric.topology");
+  CHECK(e.hint() == "did you mean 'clos3'?");
+  CHECK(std::string(e.what()) ==
+        at(text, "topology: clos4") + "fabric.topology: got 'clos4', expected one of leaf_spine, clos3; did you mean 'clos3'?");
+}
+
+TEST_CASE("YAML syntax errors carry yaml-cpp's mark", "[errors]") {
+  const std::string text = default_with("switch_radix: 64", "  switch_radix: [64");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key().empty());
+  CHECK(e.where().line >= line_of(text, "switch_radix: [64"));
+  CHECK_THAT(e.what(), Catch::StartsWith("bad.yaml:"));
+  CHECK_THAT(e.what(), Catch::Contains("invalid YAML: "));
+
+  const std::string tab = default_with("nvlink_domain: 72", "  nvlink_domain: 72\n    bad: indentation");
+  const ScenarioError t = error_of(tab);
+  CHECK(t.where().line == line_of(tab, "bad: indentation"));
+  CHECK_THAT(t.what(), Catch::Contains("invalid YAML: "));
+}
+
+TEST_CASE("a document that is not a mapping", "[errors]") {
+  CHECK_THAT(error_of("- a\n- b\n").what(), Catch::StartsWith("bad.yaml:1:1: invalid scenario"));
+  CHECK_THAT(error_of("").what(), Catch::Contains("got nothing"));
+}
+
+TEST_CASE("missing required key points at its parent", "[errors]") {
+  const std::string text = default_with("layers: 126", "");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "workload.model.layers");
+  CHECK(e.value().empty());
+  CHECK(e.where().line == line_of(text, "  model:"));
+  CHECK(e.where().column == 3);
+  CHECK(std::string(e.what()) ==
+        at(text, "model:") +
+            "workload.model.layers: got (nothing), expected a plain integer such as 64 (required key missing under "
+            "'workload.model')");
+}
+
+TEST_CASE("a mapping where a value belongs, a value where a mapping belongs", "[errors]") {
+  const ScenarioError m = error_of(default_with("switch_radix: 64", "  switch_radix: {ports: 64}"));
+  CHECK(m.key() == "fabric.switch_radix");
+  CHECK_THAT(m.what(), Catch::Contains("(got a mapping)"));
+  const ScenarioError v = error_of(test::comment_out(default_with("rdhx:", "  rdhx: 0.7"), "    effectiveness"));
+  CHECK(v.key() == "cooling.rdhx");
+  CHECK_THAT(v.what(), Catch::Contains("a mapping of keys under 'rdhx'"));
+}
+
+TEST_CASE("a key written twice", "[errors]") {
+  const std::string text = default_with("switch_radix: 64", "  switch_radix: 64\n  switch_radix: 32");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "fabric.switch_radix");
+  CHECK(e.where().line == line_of(text, "switch_radix: 32"));
+  CHECK_THAT(e.what(), Catch::Contains("each key once (already given at line " +
+                                       std::to_string(line_of(text, "switch_radix: 64")) + ")"));
+}
+
+TEST_CASE("a model's cross-key check is reported at the key's location", "[errors]") {
+  const std::string text = default_with("facility_supply:", "  facility_supply: \"24 degC\"");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "cooling.facility_supply");
+  CHECK(e.value() == "24 degC");
+  CHECK(e.where().line == line_of(text, "facility_supply:"));
+}
+
+TEST_CASE("Scenario::locate maps a model's InvalidParameter to the nearest written key", "[errors]") {
+  const Scenario s = load_default_scenario();
+  const ScenarioError exact = s.locate(InvalidParameter("fabric.switch_radix", "64", "a power of two"));
+  CHECK(exact.where().line == s.locations.at("fabric.switch_radix").line);
+  CHECK_THAT(exact.what(), Catch::EndsWith(":3: fabric.switch_radix: got '64', expected a power of two"));
+  const ScenarioError parent = s.locate(InvalidParameter("workload.parallelism.cp", "1", "a divisor of 8064"));
+  CHECK(parent.where().line == s.locations.at("workload.parallelism").line);
+  const ScenarioError nowhere = s.locate(InvalidParameter("rollout.phases[2].gpus", "9", "more GPUs"));
+  CHECK(nowhere.where().line == 0);
+  CHECK(nowhere.where().file == s.file);
+  // Already located errors pass through unchanged.
+  CHECK(std::string(s.locate(exact).what()) == exact.what());
+}

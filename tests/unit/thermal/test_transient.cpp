@@ -1,0 +1,163 @@
+// Transient: energy conservation over 72 h, pump failover spike and recovery, runaway without the
+// standby pump (throttling -> slower steps), monitoring responses, tier equivalence, bad targets.
+#include <catch2/catch.hpp>
+
+#include "models/common/errors.hpp"
+#include <algorithm>
+#include <cmath>
+
+#include "models/thermal/transient.hpp"
+
+using namespace aidcsim::thermal;
+
+namespace {
+bool has_alert(const TransientResult& r, const std::string& level, const std::string& text) {
+  return std::any_of(r.alerts.begin(), r.alerts.end(), [&](const Alert& a) {
+    return a.level == level && a.message.find(text) != std::string::npos;
+  });
+}
+}  // namespace
+
+TEST_CASE("transient conserves energy to 1e-9 over 72 h simulated", "[thermal][transient]") {
+  CoolingSpec s;
+  s.faults = {{"pump_failure", 3600.0, 1800.0, 2, 0},
+              {"supply_excursion", 20 * 3600.0, 6 * 3600.0, -1, 4.0},
+              {"rdhx_fan_failure", 40 * 3600.0, 3600.0, 5, 0}};
+  SiteLayout l;  // 8064 GPUs
+  TransientOptions o;
+  o.duration = 72 * 3600.0;
+  o.dt = 1.0;
+  o.sample_interval = 3600;
+  o.step_time = 10.0;  // synchronized power swing every step
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{0.7, 0.2}}, o);
+  CHECK(r.steps == 72 * 3600);
+  CHECK(r.dissipated > 0);
+  CHECK(r.energy_error < 1e-9);
+  CHECK(r.max_step_error < 1e-9);
+  CHECK(r.rebuilds == 7);  // pump: fail, failover, repair; excursion: 2; fans: 2
+  CHECK(r.factorizations <= 2 + r.rebuilds);  // refactorized only when the network changed
+}
+
+TEST_CASE("pump failure with a 10 s failover: spike and recovery", "[thermal][transient]") {
+  CoolingSpec s;
+  s.pumps.failover_time = 10.0;
+  s.faults = {{"pump_failure", 60.0, 3600.0, 0, 0}};
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 600;
+  o.sample_interval = 1;
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  const double t_start = r.samples.front().max_gpu_temp;
+  double peak = 0;
+  for (const auto& x : r.samples)
+    if (x.time >= 60 && x.time <= 90) peak = std::max(peak, x.max_gpu_temp);
+  CHECK(peak > t_start + 2.0);                                           // the spike
+  CHECK(r.samples.back().max_gpu_temp == Approx(t_start).margin(0.05));  // recovered
+  CHECK(r.samples[65].min_flow_per_gpu < s.flow_per_gpu);                // flow dipped while failing over
+  CHECK(r.samples[75].min_flow_per_gpu == Approx(s.flow_per_gpu));
+  CHECK(r.min_clock == 1.0);  // no throttling
+  CHECK(has_alert(r, "info", "standby pump took over"));
+}
+
+TEST_CASE("pump failure without the standby: runaway past the throttle limit, slower steps", "[thermal][transient]") {
+  CoolingSpec s;
+  s.pumps.running = 1;
+  s.pumps.spare = 0;
+  s.faults = {{"pump_failure", 60.0, 1e9, -1, 0}};
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 300;
+  o.sample_interval = 1;
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  CHECK(r.max_gpu_temp > s.limits.gpu_temp_limit);
+  CHECK(r.min_clock < 1.0);
+  CHECK(r.throttled_time > 0);
+  CHECK(r.mean_slowdown > 1.0);
+  CHECK(has_alert(r, "critical", "throttle limit"));
+  // The same run with the standby pump stays below the limit.
+  CoolingSpec ok = s;
+  ok.pumps.spare = 1;
+  const TransientResult r2 = simulate_transient(ok, l, {GpuLoad{1, 0}}, o);
+  CHECK(r2.max_gpu_temp < s.limits.gpu_temp_limit);
+  CHECK(r2.min_clock == 1.0);
+}
+
+TEST_CASE("CDU loss throttles the GPUs of that CDU only", "[thermal][transient]") {
+  CoolingSpec s;
+  s.faults = {{"cdu_loss", 30.0, 1e9, 1, 0}};
+  SiteLayout l;
+  l.gpus = 2 * 8 * 72;
+  TransientOptions o;
+  o.duration = 900;
+  o.sample_interval = 30;
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  CHECK(r.min_clock < 1.0);
+  REQUIRE(r.final_clock.size() == static_cast<size_t>(l.gpus));
+  CHECK(r.final_clock.front() == 1.0);  // CDU 0 unaffected
+  CHECK(r.final_clock.back() < 1.0);    // CDU 1 throttled
+  CHECK(has_alert(r, "critical", "CDU heat exchange lost"));
+  CHECK(has_alert(r, "warning", "auxiliary air cooling engaged"));
+  // Without the auxiliary air the lost CDU's GPUs end hotter / slower.
+  CoolingSpec none = s;
+  none.air_fallback.capacity_per_rack = 0;
+  const TransientResult r0 = simulate_transient(none, l, {GpuLoad{1, 0}}, o);
+  CHECK(r0.final_clock.back() <= r.final_clock.back());
+  CHECK(r0.samples.back().coolant_outlet > r.samples.back().coolant_outlet);
+}
+
+TEST_CASE("monitoring policy: critical alert reduces the GPU power limit", "[thermal][transient]") {
+  CoolingSpec s;
+  s.monitoring.sensors = {{"temperature", "GPU inlet", 273.15 + 24.0, "warning"},
+                          {"temperature", "GPU outlet", 273.15 + 41.0, "critical"}};
+  s.monitoring.actions = {{"warning", "adjust pump speed"}, {"critical", "reduce GPU power limit"}};
+  s.faults = {{"supply_excursion", 60.0, 1e9, -1, 6.0}};
+  s.limits.inlet_max = 273.15 + 35;  // the excursion itself is allowed
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 1200;
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  CHECK(has_alert(r, "info", "pumps to full capacity"));
+  CHECK(has_alert(r, "info", "GPU power limit"));
+  CHECK(r.final_clock[0] < 1.0);
+  CHECK(r.samples.back().min_flow_per_gpu == Approx(1.2 * s.flow_per_gpu));
+}
+
+TEST_CASE("grouped and per-GPU tiers give the same transient", "[thermal][transient]") {
+  CoolingSpec s;
+  s.cdu.racks_per_cdu = 2;
+  s.faults = {{"pump_failure", 20.0, 100.0, 1, 0}, {"rdhx_fan_failure", 50.0, 100.0, 0, 0}};
+  SiteLayout l;
+  l.gpus = 5 * 8;
+  l.gpus_per_rack = 8;
+  std::vector<GpuLoad> loads(l.gpus);
+  for (int g = 0; g < l.gpus; ++g) loads[g] = {g % 4 == 0 ? 0.95 : 0.7, 0.1};
+  TransientOptions o;
+  o.duration = 200;
+  o.sample_interval = 10;
+  o.step_time = 7;
+  const TransientResult a = simulate_transient(s, l, loads, o);
+  o.group_identical = false;
+  const TransientResult b = simulate_transient(s, l, loads, o);
+  REQUIRE(a.samples.size() == b.samples.size());
+  for (size_t k = 0; k < a.samples.size(); ++k) {
+    CHECK(a.samples[k].max_gpu_temp == Approx(b.samples[k].max_gpu_temp).epsilon(1e-10));
+    CHECK(a.samples[k].pue == Approx(b.samples[k].pue).epsilon(1e-10));
+  }
+  CHECK(a.max_network_nodes < b.max_network_nodes);
+}
+
+TEST_CASE("fault target out of range names its key", "[thermal][transient]") {
+  CoolingSpec s;
+  s.faults = {{"pump_failure", 1.0, 1.0, 99, 0}};
+  SiteLayout l;
+  l.gpus = 72;
+  try {
+    simulate_transient(s, l, {GpuLoad{}}, TransientOptions{});
+    FAIL("no exception");
+  } catch (const aidcsim::InvalidParameter& e) {
+    CHECK(e.key() == "cooling.faults[0].target");
+  }
+}

@@ -1,0 +1,70 @@
+// Scenario keys -> FabricSpec (spec_from), including the failures list.
+#include <catch2/catch.hpp>
+
+#include "models/topology/fabric.hpp"
+#include "models/topology/schema.hpp"
+
+using namespace aidcsim;
+using namespace aidcsim::topology;
+
+namespace {
+Params stargate() {  // scenarios/stargate-uk-8k.yaml, values in SI as the loader stores them
+  Params p;
+  p.set("cluster.gpus", 8064.0);
+  p.set("cluster.gpus_per_node", 4.0);
+  p.set("cluster.nvlink_domain", 72.0);
+  p.set("fabric.topology", std::string("clos3"));
+  p.set("fabric.wiring", std::string("rail_optimized"));
+  p.set("fabric.switch_radix", 64.0);
+  p.set("fabric.link_rate", 50e9);
+  p.set("fabric.nic_rate", 50e9);
+  p.set("fabric.oversubscription.leaf", 1.0);
+  p.set("fabric.oversubscription.spine", 1.0);
+  p.set("fabric.switch_latency", 600e-9);
+  p.set("fabric.link_latency", 100e-9);
+  p.set("fabric.ecmp.mode", std::string("hash"));
+  p.set("fabric.ecmp.flows_per_pair", 1.0);
+  return p;
+}
+}  // namespace
+
+TEST_CASE("spec_from reads the default scenario's fabric", "[topology]") {
+  const FabricSpec s = spec_from(stargate());
+  CHECK(s.gpus == 8064);
+  CHECK(s.kind == FabricKind::Clos3);
+  CHECK(s.wiring == Wiring::RailOptimized);
+  CHECK(s.gpus_per_leaf == 0);
+  CHECK(s.failures.empty());
+  CHECK(build_fabric(s).bom().leaves == 252);
+}
+
+TEST_CASE("spec_from reads fabric.failures items with their keys", "[topology]") {
+  Params p = stargate();
+  Params item("fabric.failures[0]");
+  item.set("type", std::string("degrade"));
+  item.set("element", std::string("leaf2-spine0.3"));
+  item.set("factor", 0.25);
+  item.set("at", 60.0);
+  Params bad("fabric.failures[1]");
+  bad.set("type", std::string("degrade"));
+  bad.set("element", std::string("leaf2-spine0.3"));
+  bad.set("factor", 0.0);
+  p.set("fabric.failures", Params::List{item});
+  const FabricSpec s = spec_from(p);
+  REQUIRE(s.failures.size() == 1);
+  CHECK(s.failures[0].type == FailureSpec::Type::Degrade);
+  CHECK(s.failures[0].factor == 0.25);
+  CHECK(s.failures[0].at == 60.0);
+  CHECK(s.failures[0].key == "fabric.failures[0]");
+  p.set("fabric.failures", Params::List{item, bad});
+  try {
+    spec_from(p);
+    FAIL("no exception");
+  } catch (const InvalidParameter& e) {
+    CHECK(e.key() == "fabric.failures[1].factor");
+  }
+  // Every key this area reads is declared.
+  bool has_failures = false;
+  for (const Field& f : schema()) has_failures |= f.key == "fabric.failures[].element";
+  CHECK(has_failures);
+}

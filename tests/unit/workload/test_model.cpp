@@ -1,0 +1,142 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+
+#include "models/compute/catalogue.hpp"
+#include "models/workload/model.hpp"
+#include "models/workload/pipeline.hpp"
+#include "models/workload/placement.hpp"
+
+using namespace aidcsim::workload;
+
+namespace {
+ModelDims gpt(int l, int h, int a) {
+  ModelDims m;
+  m.layers = l;
+  m.hidden = h;
+  m.ffn_hidden = 4 * h;
+  m.heads = a;
+  m.kv_heads = a;
+  m.vocab = 51200;
+  m.sequence_length = 2048;
+  return m;
+}
+}  // namespace
+
+TEST_CASE("parameter count is Megatron eq. 2 for GPT models") {
+  for (auto m : {gpt(24, 2304, 24), gpt(96, 12288, 96), gpt(128, 25600, 160)}) {
+    const double l = m.layers, h = m.hidden, V = m.vocab, s = m.sequence_length;
+    CHECK(parameters(m) == Approx(12 * l * h * h * (1 + 13 / (12 * h) + (V + s) / (12 * l * h))));
+  }
+  // Table 1 rows: 1.7B, 175B-class (145.6B row is 80 layers x 12288), 1T
+  CHECK(parameters(gpt(80, 12288, 96)) / 1e9 == Approx(145.6).epsilon(0.01));
+  CHECK(parameters(gpt(128, 25600, 160)) / 1e9 == Approx(1008.0).epsilon(0.01));
+}
+
+TEST_CASE("Llama-3-405B-like model has ~405B parameters (GQA, SwiGLU, untied output)") {
+  ModelDims m;
+  m.layers = 126;
+  m.hidden = 16384;
+  m.ffn_hidden = 53248;
+  m.heads = 128;
+  m.kv_heads = 8;
+  m.vocab = 128256;
+  m.sequence_length = 8192;
+  m.style = "llama";
+  CHECK(parameters(m) / 1e9 == Approx(405.8).epsilon(0.01));
+}
+
+TEST_CASE("FLOPs per step: Megatron eq. 3 with recompute, 72 instead of 96 without") {
+  const auto m = gpt(96, 16384, 128);
+  const double B = 2160, s = 2048, l = 96, h = 16384, V = 51200;
+  const double eq3 = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+  CHECK(hardware_flops(m, B * s, true) == Approx(eq3));
+  const double eq3_72 = 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+  CHECK(model_flops(m, B * s) == Approx(eq3_72));
+  CHECK(hardware_flops(m, B * s, false) == Approx(model_flops(m, B * s)));
+  // ~6ND for large h
+  CHECK(model_flops(m, B * s) / (6 * parameters(m) * B * s) == Approx(1.0).epsilon(0.1));
+}
+
+TEST_CASE("MoE: parameters grow with experts, FLOPs with top_k") {
+  auto m = gpt(32, 4096, 32);
+  const double dense_p = parameters(m), dense_f = layer_forward_flops_per_token(m);
+  m.experts = 8;
+  m.top_k = 2;
+  CHECK(parameters(m) > 7 * dense_p * 0.6);
+  CHECK(active_parameters(m) < parameters(m));
+  CHECK(layer_forward_flops_per_token(m) > 1.5 * dense_f);
+}
+
+TEST_CASE("memory per GPU: 16 B/param, ZeRO-1 shards optimizer, recompute shrinks activations") {
+  JobSpec j;
+  j.model = gpt(96, 16384, 128);
+  j.par.tp = 8;
+  j.par.pp = 16;
+  j.par.dp = 15;
+  j.global_batch = 2160;
+  auto mem = memory_per_gpu(j);
+  CHECK(mem.optimizer == Approx(6 * mem.weights));
+  j.par.zero = "zero1";
+  auto z = memory_per_gpu(j);
+  CHECK(z.optimizer == Approx(mem.optimizer / 15));
+  j.activation_recompute = true;
+  CHECK(memory_per_gpu(j).activations < 0.3 * mem.activations);
+  // Korthikanti Table 2, TP without SP, one layer one microbatch, no pipeline: s b h (10 + 24/t + 5as/(ht))
+  JobSpec k;
+  k.model = gpt(1, 4096, 32);
+  k.attention = "fused_softmax";
+  k.par.sequence_parallel = false;
+  k.par.tp = 4;
+  k.global_batch = 1;
+  const double s = 2048, h = 4096, a = 32, t = 4;
+  CHECK(memory_per_gpu(k).activations == Approx(s * h * (10 + 24 / t + 5 * a * s / (h * t))));
+}
+
+TEST_CASE("pipeline order: every (microbatch, chunk) once forward and once backward, forward first") {
+  for (int pp : {1, 2, 4, 9}) {
+    for (int v : {1, 2, 7}) {
+      for (int m : {pp, 2 * pp, 16}) {
+        CHECK(pipeline_feasible(pp, m, v));
+        for (int s = 0; s < pp; ++s) {
+          auto ops = pipeline_order(s, pp, m, v);
+          REQUIRE(ops.size() == static_cast<std::size_t>(2 * m * v));
+          std::set<std::pair<int, int>> f, b;
+          for (const auto& o : ops) {
+            auto key = std::make_pair(o.microbatch, o.chunk);
+            if (o.forward) {
+              CHECK(f.insert(key).second);
+            } else {
+              CHECK(f.count(key) == 1);
+              CHECK(b.insert(key).second);
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(ideal_bubble_fraction(8, 64, 2) == Approx(7.0 / 128));
+  // the default scenario: 9 stages, 7 chunks, 16 microbatches (a partial group of 7)
+  CHECK(pipeline_feasible(9, 16, 7));
+  // interleaved order, full groups: Megatron's chunk / microbatch sequence
+  auto ops = pipeline_order(0, 2, 4, 2);
+  CHECK(ops[0].chunk == 0);
+  CHECK(ops[2].chunk == 1);
+  CHECK(ops[2].microbatch == 0);
+}
+
+TEST_CASE("placement: rank order tp,cp,pp,dp and groups") {
+  Parallelism p;
+  p.tp = 8;
+  p.pp = 4;
+  p.dp = 4;
+  Placement pl(p);
+  CHECK(pl.gpu({3, 0, 2, 1}) == 3 + 8 * (2 + 4 * 1));
+  const auto c = pl.coord(77);
+  CHECK(pl.gpu(c) == 77);
+  CHECK(pl.tp_group({0, 0, 1, 0}) == std::vector<int>{8, 9, 10, 11, 12, 13, 14, 15});
+  CHECK(pl.dp_group({1, 0, 0, 0}) == std::vector<int>{1, 33, 65, 97});
+  p.order = "tp,cp,dp,pp";
+  CHECK(Placement(p).dp_group({0, 0, 0, 0}) == std::vector<int>{0, 8, 16, 24});
+}

@@ -1,0 +1,78 @@
+#include <catch2/catch.hpp>
+
+#include "models/common/errors.hpp"
+#include "models/workload/schema.hpp"
+
+using namespace aidcsim;
+
+namespace {
+/// The default scenario's workload (scenarios/stargate-uk-8k.yaml), values in SI.
+Params scenario() {
+  Params p;
+  p.set("cluster.gpus", 8064.0);
+  p.set("cluster.gpu", std::string("GB200"));
+  p.set("cluster.nvlink_domain", 72.0);
+  p.set("workload.model.layers", 126.0);
+  p.set("workload.model.hidden", 16384.0);
+  p.set("workload.model.ffn_hidden", 53248.0);
+  p.set("workload.model.heads", 128.0);
+  p.set("workload.model.kv_heads", 8.0);
+  p.set("workload.model.vocab", 128256.0);
+  p.set("workload.model.sequence_length", 8192.0);
+  p.set("workload.parallelism.tp", 8.0);
+  p.set("workload.parallelism.pp", 9.0);
+  p.set("workload.parallelism.dp", 112.0);
+  p.set("workload.parallelism.virtual_stages", 7.0);
+  p.set("workload.microbatch_size", 1.0);
+  p.set("workload.global_batch", 1792.0);
+  p.set("workload.precision", std::string("bf16"));
+  p.set("workload.activation_recompute", false);
+  return p;
+}
+std::string key_of(const Params& p) {
+  try {
+    workload::spec_from(p);
+  } catch (const InvalidParameter& e) {
+    return e.key();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("the default scenario's workload is accepted") {
+  const auto j = workload::spec_from(scenario());
+  CHECK(j.par.tp == 8);
+  CHECK(j.model.style == "gpt");
+  CHECK(j.par.zero == "none");
+}
+
+TEST_CASE("bad layouts name the key that is wrong") {
+  auto p = scenario();
+  p.set("workload.parallelism.dp", 100.0);
+  CHECK(key_of(p) == "workload.parallelism.dp");  // 8 x 9 x 100 != 8064
+  p = scenario();
+  p.set("cluster.nvlink_domain", 4.0);
+  CHECK(key_of(p) == "workload.parallelism.tp");  // TP 8 leaves a 4-GPU NVLink domain
+  p.set("workload.parallelism.allow_tp_across_domains", true);
+  CHECK(key_of(p) == "");
+  p = scenario();
+  p.set("workload.parallelism.tp", 1.0);
+  p.set("workload.parallelism.dp", 896.0);
+  CHECK(key_of(p) == "workload.parallelism.tp");  // 405B / 9 stages unsharded: > 186 GB of HBM
+  p = scenario();
+  p.set("workload.global_batch", 1000.0);
+  CHECK(key_of(p) == "workload.global_batch");
+  p = scenario();
+  p.set("workload.parallelism.ep", 3.0);
+  CHECK(key_of(p) == "workload.parallelism.ep");
+}
+
+TEST_CASE("schema declares the new keys") {
+  bool zero = false, cp = false;
+  for (const auto& f : workload::schema()) {
+    zero |= f.key == "workload.parallelism.zero";
+    cp |= f.key == "workload.parallelism.cp";
+  }
+  CHECK(zero);
+  CHECK(cp);
+}

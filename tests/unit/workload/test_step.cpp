@@ -1,0 +1,159 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <deque>
+
+#include "models/compute/catalogue.hpp"
+#include "models/topology/fabric.hpp"
+#include "models/workload/model.hpp"
+#include "models/workload/step.hpp"
+
+using namespace aidcsim;
+using namespace aidcsim::workload;
+
+namespace {
+
+/// Contention-free list schedule of a plan (no SimGrid): compute = amount / flops, transfer =
+/// amount / line rate of its tier; throws if the dependency graph has a cycle.
+network::RunResult evaluate(const network::Schedule& s, const topology::Fabric& f) {
+  const int n = static_cast<int>(s.activities.size());
+  std::vector<std::vector<int>> succ(n);
+  std::vector<int> indeg(n, 0);
+  for (int i = 0; i < n; ++i)
+    for (int d : s.activities[i].after) {
+      succ[d].push_back(i);
+      ++indeg[i];
+    }
+  network::RunResult r;
+  r.start.assign(n, 0);
+  r.finish.assign(n, 0);
+  std::vector<double> gpu_free(f.gpu_count(), 0);
+  std::deque<int> ready;
+  for (int i = 0; i < n; ++i)
+    if (indeg[i] == 0) ready.push_back(i);
+  int done = 0;
+  while (!ready.empty()) {
+    const int i = ready.front();
+    ready.pop_front();
+    ++done;
+    const auto& a = s.activities[i];
+    double t0 = r.start[i];
+    if (a.kind == network::Activity::Kind::Compute) {
+      t0 = std::max(t0, gpu_free[a.gpu]);
+      r.finish[i] = t0 + a.amount / s.gpu_flops[0];
+      gpu_free[a.gpu] = r.finish[i];
+    } else {
+      const bool nv = f.nvlink_domain_of(a.gpu) == f.nvlink_domain_of(a.dst_gpu);
+      r.finish[i] = t0 + a.amount / (nv ? f.spec().nvlink_bandwidth : f.spec().nic_rate);
+    }
+    r.start[i] = t0;
+    r.makespan = std::max(r.makespan, r.finish[i]);
+    for (int j : succ[i]) {
+      r.start[j] = std::max(r.start[j], r.finish[i]);
+      if (--indeg[j] == 0) ready.push_back(j);
+    }
+  }
+  if (done != n) throw std::runtime_error("cycle in the schedule");
+  return r;
+}
+
+topology::FabricSpec small_fabric(int gpus) {
+  topology::FabricSpec fs;
+  fs.gpus = gpus;
+  fs.gpus_per_node = 8;
+  fs.nvlink_domain = 8;
+  fs.nvlink_bandwidth = 300e9;
+  fs.kind = topology::FabricKind::LeafSpine;
+  fs.switch_radix = 64;
+  fs.link_rate = 25e9;
+  fs.nic_rate = 25e9;
+  return fs;
+}
+
+JobSpec gpt_job(int tp, int pp, int dp, int v, int batch) {
+  JobSpec j;
+  j.model.layers = 24;
+  j.model.hidden = 4096;
+  j.model.ffn_hidden = 4 * 4096;
+  j.model.heads = 32;
+  j.model.kv_heads = 32;
+  j.model.vocab = 51200;
+  j.model.sequence_length = 2048;
+  j.par.tp = tp;
+  j.par.pp = pp;
+  j.par.dp = dp;
+  j.par.virtual_stages = v;
+  j.global_batch = batch;
+  j.activation_recompute = true;
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("plan_step: acyclic schedule, breakdown sums to the step time, bubble from the schedule") {
+  const auto fabric = topology::build_fabric(small_fabric(64));
+  const auto a100 = compute::find_gpu("A100");
+  for (int v : {1, 2}) {
+    const JobSpec j = gpt_job(4, 4, 4, v, 64);  // 16 microbatches per replica
+    const StepPlan plan = plan_step(j, a100, fabric, {});
+    CHECK(plan.microbatches == 16);
+    CHECK(plan.hardware_flops_per_step == Approx(hardware_flops(j.model, 64.0 * 2048, true)));
+    const auto run = evaluate(plan.schedule, fabric);
+    const StepBreakdown b = analyse_step(plan, run);
+    CHECK(b.step_time == Approx(run.makespan));
+    CHECK(b.compute + b.exposed_tp + b.exposed_pp + b.exposed_dp + b.exposed_cp + b.exposed_ep + b.bubble ==
+          Approx(b.step_time));
+    CHECK(b.bubble > 0);
+    CHECK(b.exposed_tp > 0);
+    CHECK(b.exposed_dp > 0);
+    CHECK(b.gpu_busy_compute_fraction > 0.5);
+    CHECK(b.gpu_busy_compute_fraction < 1.0);
+    // the pipeline flush costs about (pp-1)/(v m) of the compute
+    const double ideal = 3.0 / (v * 16);
+    CHECK(b.bubble / (b.compute + b.exposed_tp) == Approx(ideal).epsilon(0.5));
+  }
+}
+
+TEST_CASE("plan_step: interleaving shrinks the bubble; clock factor slows compute; extension is linear") {
+  const auto fabric = topology::build_fabric(small_fabric(64));
+  const auto a100 = compute::find_gpu("A100");
+  auto step = [&](const JobSpec& j, StepOptions o = {}) {
+    const StepPlan p = plan_step(j, a100, fabric, o);
+    return analyse_step(p, evaluate(p.schedule, fabric));
+  };
+  const auto b1 = step(gpt_job(4, 4, 4, 1, 64));
+  const auto b2 = step(gpt_job(4, 4, 4, 2, 64));
+  CHECK(b2.bubble < 0.7 * b1.bubble);
+  StepOptions slow;
+  slow.clock_factor.assign(64, 1.0);
+  slow.clock_factor[63] = 0.8;  // one GPU of the last stage throttles: its whole stage waits
+  CHECK(step(gpt_job(4, 4, 4, 1, 64), slow).step_time > 1.05 * b1.step_time);
+  // simulating 8 of 16 microbatches + steady-state extension ~ simulating all 16
+  StepOptions cap;
+  cap.max_simulated_microbatches = 8;
+  CHECK(step(gpt_job(4, 4, 4, 1, 64), cap).step_time == Approx(b1.step_time).epsilon(0.03));
+}
+
+TEST_CASE("plan_step: ZeRO-1 and FSDP add parameter all-gathers; DP overlap helps") {
+  const auto fabric = topology::build_fabric(small_fabric(64));
+  const auto a100 = compute::find_gpu("A100");
+  JobSpec j = gpt_job(2, 2, 16, 1, 64);
+  j.par.dp_overlap = false;
+  const auto p0 = plan_step(j, a100, fabric, {});
+  j.par.dp_overlap = true;
+  const auto p1 = plan_step(j, a100, fabric, {});
+  CHECK(analyse_step(p1, evaluate(p1.schedule, fabric)).exposed_dp <
+        analyse_step(p0, evaluate(p0.schedule, fabric)).exposed_dp);
+  j.par.zero = "zero1";
+  const auto z = plan_step(j, a100, fabric, {});
+  const auto count = [](const StepPlan& p, int tag) {
+    return std::count_if(p.schedule.activities.begin(), p.schedule.activities.end(),
+                         [tag](const network::Activity& a) { return a.tag == tag; });
+  };
+  CHECK(count(z, kTagDpGather) > 0);
+  CHECK(count(p1, kTagDpGather) == 0);
+  j.par.zero = "fsdp";
+  const auto f = plan_step(j, a100, fabric, {});
+  CHECK(count(f, kTagDpGather) > count(z, kTagDpGather));
+  evaluate(f.schedule, fabric);
+}
