@@ -32,14 +32,21 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
   const std::uint64_t seed = options.seed >= 0 ? static_cast<std::uint64_t>(options.seed) : sc.seed;
   const auto& phases = sc.training.phases;
   try {
+    // Progress over the whole run: the situations share 90 %, the Monte Carlo the last 10 %.
+    const std::size_t n = phases.empty() ? 1 : phases.size();
+    auto situation_progress = [&](std::size_t i) -> std::function<void(const std::string&, double)> {
+      if (!options.progress) return {};
+      return [&options, i, n](const std::string& stage, double f) { options.progress(stage, 0.9 * (i + f) / n); };
+    };
     std::vector<SituationOutcome> outcomes;
     if (phases.empty()) {
-      outcomes.push_back(simulate_situation(sc, sc.fabric.gpus, sc.name, seed, options.progress));
+      outcomes.push_back(simulate_situation(sc, sc.fabric.gpus, sc.name, seed, situation_progress(0)));
     } else {
-      for (const auto& p : phases) outcomes.push_back(simulate_situation(sc, p.gpus, p.name, seed, options.progress));
+      for (std::size_t i = 0; i < n; ++i)
+        outcomes.push_back(simulate_situation(sc, phases[i].gpus, phases[i].name, seed, situation_progress(i)));
     }
 
-    if (options.progress) options.progress("time-to-train (Monte Carlo)", 0.0);
+    if (options.progress) options.progress("time-to-train (Monte Carlo)", 0.9);
     // A target loss becomes tokens through the scaling law, with the workload's parameter count.
     reliability::TrainingSpec training = sc.training;
     reliability::resolve_target(training, outcomes.front().plan.parameters);

@@ -142,7 +142,7 @@ void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const
     names.push_back(o.name);
     gpus.push_back(o.fabric_spec.gpus);
     step.push_back(o.step.step_time);
-    util.push_back(o.congestion.max_utilization);
+    util.push_back(100.0 * o.congestion.max_utilization);
     temp.push_back(celsius(o.thermal.max_gpu_temp));
     it.push_back(o.thermal.it_power / kMega);
     if (i < p.phases.size()) {
@@ -154,7 +154,7 @@ void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const
   r.labels.push_back({"/phases/name", names, "Rollout phase names"});
   r.datasets.push_back(vector_dataset("/phases/gpus", gpus, "1", "GPUs per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/step_time", step, "s", "Step time per phase", "phase"));
-  r.datasets.push_back(vector_dataset("/phases/max_link_utilization", util, "1", "Max scale-out link utilization per phase", "phase"));
+  r.datasets.push_back(vector_dataset("/phases/max_link_utilization", util, "%", "Max scale-out link utilization per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/max_gpu_temperature", temp, "degC", "Hottest GPU junction per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/it_power", it, "MW", "IT power per phase", "phase"));
   if (!start.empty()) {

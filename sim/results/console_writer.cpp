@@ -56,6 +56,47 @@ std::string format_figure(double v) {
   return fmt::format("{:.3e}", v);
 }
 
+namespace {
+
+// Rollout phases: one row per /phases/name label, one column per /phases/* dataset of that length.
+std::string format_phase_table(const Results& r) {
+  const Labels* names = nullptr;
+  for (const auto& l : r.labels)
+    if (l.path == "/phases/name") names = &l;
+  if (names == nullptr || names->values.empty()) return {};
+  std::vector<const Dataset*> cols;
+  for (const auto& d : r.datasets)
+    if (d.path.rfind("/phases/", 0) == 0 && d.data.size() == names->values.size() && d.path != "/phases/start")
+      cols.push_back(&d);
+  std::vector<std::string> header{"phase"};
+  for (const Dataset* d : cols) {
+    const std::string u = shown_unit(d->unit);
+    header.push_back(d->path.substr(8) + (u.empty() ? "" : " [" + u + "]"));
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < names->values.size(); ++i) {
+    std::vector<std::string> row{names->values[i]};
+    for (const Dataset* d : cols) row.push_back(format_figure(d->data[i]));
+    rows.push_back(std::move(row));
+  }
+  std::vector<std::size_t> w(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    w[c] = width(header[c]);
+    for (const auto& row : rows) w[c] = std::max(w[c], width(row[c]));
+  }
+  std::string out = "\nRollout phases\n ";
+  for (std::size_t c = 0; c < header.size(); ++c) out += " " + (c == 0 ? pad(header[c], w[c]) : pad_left(header[c], w[c]));
+  out += "\n";
+  for (const auto& row : rows) {
+    out += " ";
+    for (std::size_t c = 0; c < row.size(); ++c) out += " " + (c == 0 ? pad(row[c], w[c]) : pad_left(row[c], w[c]));
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string format_console_summary(const Results& r) {
   std::string out;
   out += fmt::format("aidcsim {} - scenario {}", AIDCSIM_VERSION, r.scenario_name.empty() ? "(unnamed)" : r.scenario_name);
@@ -89,6 +130,8 @@ std::string format_console_summary(const Results& r) {
       out += line + "\n";
     }
   }
+
+  out += format_phase_table(r);
 
   if (!r.checks.empty()) {
     const auto passed = std::count_if(r.checks.begin(), r.checks.end(), [](const Check& c) { return c.pass; });
