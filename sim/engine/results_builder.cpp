@@ -78,6 +78,30 @@ void add_network(Results& r, const SituationOutcome& o) {
   r.labels.push_back({"/network/tier_name", {"nvlink", "access", "leaf_spine", "spine_core"}, "Tier names"});
 }
 
+// Checklist items come in SI (K, m^3/s, W); the results show them in the brief's units. Absolute
+// temperatures are told from temperature differences by magnitude: no ΔT in a datacenter reaches
+// 200 K, no absolute temperature is below it.
+Check display_check(const thermal::ChecklistItem& c) {
+  Check d{c.item, c.value, c.limit, c.unit, c.headroom, c.pass, c.note};
+  if (c.unit == "K" && c.limit > 200.0) {
+    d.value = celsius(c.value);
+    d.limit = celsius(c.limit);
+    d.unit = "degC";  // headroom stays a difference, in K
+  } else if (c.unit == "m^3/s") {
+    constexpr double kLitresPerMinute = 60000.0;
+    d.value *= kLitresPerMinute;
+    d.limit *= kLitresPerMinute;
+    d.headroom *= kLitresPerMinute;
+    d.unit = "L/min";
+  } else if (c.unit == "W") {
+    d.value /= 1e3;
+    d.limit /= 1e3;
+    d.headroom /= 1e3;
+    d.unit = "kW";
+  }
+  return d;
+}
+
 void add_thermal(Results& r, const SituationOutcome& o) {
   const auto& t = o.thermal;
   r.add("max_gpu_temperature", celsius(t.max_gpu_temp), "degC", "Hottest GPU junction");
@@ -104,7 +128,50 @@ void add_thermal(Results& r, const SituationOutcome& o) {
   r.datasets.push_back(vector_dataset("/thermal/rack_outlet_temperature", to_celsius(st.rack_outlet), "degC",
                                       "Per rack coolant return temperature", "rack"));
   r.datasets.push_back(vector_dataset("/thermal/rack_power", st.rack_power, "W", "Per rack electrical power", "rack"));
-  for (const auto& c : t.checklist) r.checks.push_back({c.item, c.value, c.limit, c.unit, c.headroom, c.pass, c.note});
+  for (const auto& c : t.checklist) r.checks.push_back(display_check(c));
+}
+
+void add_fault_transient(Results& r, const SituationOutcome& o) {
+  const auto& t = o.fault_transient;
+  r.add("fault_max_gpu_temperature", celsius(t.max_gpu_temp), "degC", "Hottest GPU junction during the scheduled cooling faults");
+  r.add("fault_min_gpu_clock", 100.0 * t.min_clock, "%", "Lowest GPU clock during the cooling faults");
+  r.add("fault_throttled_time", t.throttled_time, "s", "Time with any GPU throttled during the fault transient");
+  r.add("fault_halted_time", t.halted_time, "s", "Time with a GPU at its shutdown temperature (the synchronous job stops)");
+  r.add("step_time_during_fault", o.step_during_fault.step_time, "s",
+        "Step time re-simulated at the lowest clock reached during the cooling faults");
+  r.add("fault_energy_error", t.energy_error, "1", "Energy balance of the transient: |dissipated - stored - removed| / dissipated");
+  std::vector<double> time, tj, plate, inlet, outlet, flow, clock, it, facility, pue;
+  for (const auto& s : t.samples) {
+    time.push_back(s.time);
+    tj.push_back(celsius(s.max_gpu_temp));
+    plate.push_back(celsius(s.max_cold_plate_temp));
+    inlet.push_back(celsius(s.coolant_inlet));
+    outlet.push_back(celsius(s.coolant_outlet));
+    flow.push_back(s.min_flow_per_gpu * 60000.0);
+    clock.push_back(s.min_clock);
+    it.push_back(s.it_power / kMega);
+    facility.push_back(s.facility_power / kMega);
+    pue.push_back(s.pue);
+  }
+  const std::string g = "/thermal/transient/";
+  r.datasets.push_back(vector_dataset(g + "time", time, "s", "Sample times of the cooling-fault transient", "time"));
+  r.datasets.push_back(vector_dataset(g + "max_gpu_temperature", tj, "degC", "Hottest GPU junction over time", "time"));
+  r.datasets.push_back(vector_dataset(g + "max_cold_plate_temperature", plate, "degC", "Hottest cold plate over time", "time"));
+  r.datasets.push_back(vector_dataset(g + "coolant_inlet", inlet, "degC", "Hottest rack-loop supply over time", "time"));
+  r.datasets.push_back(vector_dataset(g + "coolant_outlet", outlet, "degC", "Hottest rack-loop return over time", "time"));
+  r.datasets.push_back(vector_dataset(g + "min_flow_per_gpu", flow, "L/min", "Lowest coolant flow per GPU over time", "time"));
+  r.datasets.push_back(vector_dataset(g + "min_gpu_clock", clock, "1", "Lowest GPU clock factor over time", "time"));
+  r.datasets.push_back(vector_dataset(g + "it_power", it, "MW", "IT power over time", "time"));
+  r.datasets.push_back(vector_dataset(g + "facility_power", facility, "MW", "Facility power over time", "time"));
+  r.datasets.push_back(vector_dataset(g + "pue", pue, "1", "PUE over time", "time"));
+  std::vector<double> alert_time;
+  std::vector<std::string> alert_text;
+  for (const auto& a : t.alerts) {
+    alert_time.push_back(a.time);
+    alert_text.push_back(a.level + " [" + a.source + "] " + a.message);
+  }
+  r.datasets.push_back(vector_dataset("/thermal/alerts/time", alert_time, "s", "Time of each monitoring alert or action", "alert"));
+  r.labels.push_back({"/thermal/alerts/message", alert_text, "Alert log: level [source] message"});
 }
 
 void add_time_to_train(Results& r, const reliability::PhasedResult& p) {
@@ -188,12 +255,16 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   add_time_to_train(r, ttt);
   add_network(r, head);
   add_thermal(r, head);
+  if (head.has_fault_transient) add_fault_transient(r, head);
   add_step_breakdown(r, head);
   if (outcomes.size() > 1) add_phases(r, outcomes, ttt);
 
   r.notes.push_back("step: " + head.plan.fidelity);
   r.notes.push_back("thermal: steady state of an RC network with " + std::to_string(head.thermal.network_nodes) +
                     " nodes (identical racks grouped), throttle iterations: " + std::to_string(head.throttle_iterations));
+  if (head.has_fault_transient)
+    r.notes.push_back("cooling faults: implicit thermal transient over " + std::to_string(static_cast<long>(head.fault_transient_duration)) +
+                      " s at 1 s steps, " + std::to_string(head.fault_transient.alerts.size()) + " alerts");
   r.notes.push_back("time-to-train: Monte Carlo over " + std::to_string(ttt.overall.samples.size()) +
                     " failure draws; link utilization is averaged over the simulated step");
   if (outcomes.size() > 1)

@@ -1,6 +1,7 @@
 #include "sim/engine/situation.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/common/errors.hpp"
 
@@ -11,6 +12,20 @@ namespace {
 // (a 0.1 % clock change moves step time by < 0.1 %, below the model's resolution).
 constexpr double kClockTolerance = 1e-3;
 constexpr int kMaxThrottleIterations = 4;
+// The fault transient runs until this long after the last fault ends (loops settle in minutes),
+// and at most this long in total.
+constexpr double kFaultSettleTime = 1800.0;      // s
+constexpr double kMaxFaultTransient = 72 * 3600.0;  // s
+constexpr double kFaultSampleInterval = 10.0;    // s
+
+double fault_horizon(const thermal::CoolingSpec& cooling) {
+  double end = 0;
+  for (const auto& f : cooling.faults) {
+    const double stop = std::isfinite(f.duration) ? f.at + f.duration : f.at;
+    end = std::max(end, stop);
+  }
+  return std::min(end + kFaultSettleTime, kMaxFaultTransient);
+}
 
 workload::JobSpec scaled_job(const Scenario& sc, int gpus) {
   workload::JobSpec job = sc.job;
@@ -101,6 +116,23 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   out.plan = std::move(step.plan);
   out.step = step.breakdown;
   out.thermal.swing = thermal::power_swing(out.layout, loads_of(out.step), out.clocks, out.step.step_time);
+
+  if (!sc.cooling.faults.empty()) {
+    report("cooling-fault transient", 0.8);
+    thermal::TransientOptions topt;
+    topt.duration = fault_horizon(sc.cooling);
+    topt.dt = 1.0;
+    topt.sample_interval = kFaultSampleInterval;
+    out.fault_transient = thermal::simulate_transient(sc.cooling, out.layout, loads_of(out.step), topt);
+    out.fault_transient_duration = topt.duration;
+    out.has_fault_transient = true;
+    out.step_during_fault = out.step;
+    if (out.fault_transient.min_clock < 1.0) {
+      report("step at the fault's clocks (SimGrid)", 0.9);
+      std::vector<double> slow(static_cast<std::size_t>(gpus), out.fault_transient.min_clock);
+      out.step_during_fault = run_step(sc, out.job, fabric, net, slow, seed).breakdown;
+    }
+  }
 
   report("congestion", 0.95);
   // Utilization over the whole step: the fabric's average load while the step runs.

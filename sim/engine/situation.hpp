@@ -7,6 +7,7 @@
 
 #include "models/network/flow_network.hpp"
 #include "models/thermal/site.hpp"
+#include "models/thermal/transient.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -30,6 +31,13 @@ struct SituationOutcome {
   thermal::SiteReport thermal;              ///< at the final clocks
   std::vector<double> clocks;               ///< per GPU clock factor (1 = full clock)
   int throttle_iterations = 0;
+  /// Scheduled cooling faults (cooling.faults): the thermal transient through them, and the step
+  /// re-simulated at the lowest clock the governor reached (the slowest GPU paces a synchronous
+  /// step). Empty when the scenario schedules no fault.
+  bool has_fault_transient = false;
+  thermal::TransientResult fault_transient;
+  double fault_transient_duration = 0;      ///< s simulated
+  workload::StepBreakdown step_during_fault; ///< at the transient's lowest clock
 };
 
 /// Simulates one situation. `gpus` overrides the scenario's GPU count (rollout phases): DP and the

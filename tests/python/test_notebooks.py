@@ -20,7 +20,12 @@ def test_notebook_executes_and_draws(name):
     t = time.time()
     client = nbclient.NotebookClient(nb, timeout=900, kernel_name="python3",
                                      resources={"metadata": {"path": str(DIR)}})
-    client.execute(env=dict(os.environ, MPLBACKEND="module://matplotlib_inline.backend_inline"))
+    # the kernel runs in notebooks/: give it the package this test imported, as an absolute path
+    import aidcsim
+    pkg_root = str(pathlib.Path(aidcsim.__file__).resolve().parents[1])
+    path = os.pathsep.join([pkg_root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
+    client.execute(env=dict(os.environ, PYTHONPATH=path,
+                            MPLBACKEND="module://matplotlib_inline.backend_inline"))
     wall = time.time() - t
     figures = sum(1 for c in nb.cells if c.cell_type == "code" for o in c.outputs
                   if "image/png" in o.get("data", {}))

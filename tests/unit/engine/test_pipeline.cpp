@@ -101,3 +101,44 @@ TEST_CASE("a cooling problem throttles the GPUs and slows the step", "[engine][t
   REQUIRE(hot.scalar("step_time") > hot.scalar("step_time_unthrottled"));
   REQUIRE(hot.scalar("step_time") > small_results().scalar("step_time"));
 }
+
+namespace {
+
+std::string with_pump_failure(int spare) {
+  std::string text = small_text();
+  const std::string block = "cooling:\n"
+                            "  pumps:\n"
+                            "    running: 1\n"
+                            "    spare: " + std::to_string(spare) + "\n"
+                            "    failover_time: \"10 s\"\n"
+                            "  faults:\n"
+                            "    - type: pump_failure\n"
+                            "      at: \"60 s\"\n"
+                            "      duration: \"1 h\"\n";
+  const auto pos = text.find("\ncooling:\n");
+  REQUIRE(pos != std::string::npos);
+  return text.replace(pos + 1, std::string("cooling:\n").size(), block);
+}
+
+}  // namespace
+
+TEST_CASE("a pump failure with a standby pump spikes and recovers without throttling", "[engine][thermal]") {
+  const Results r = simulate(load_scenario_text(with_pump_failure(1), "pump-n+1.yaml"));
+  REQUIRE(r.scalar("fault_max_gpu_temperature") > r.scalar("max_gpu_temperature") + 0.5);  // the spike
+  REQUIRE(r.scalar("fault_min_gpu_clock") == 100.0);
+  REQUIRE(r.scalar("step_time_during_fault") == r.scalar("step_time"));
+  REQUIRE(r.scalar("fault_energy_error") < 1e-9);
+  // Recovery: the last sample is back at the steady state.
+  const Dataset* tj = nullptr;
+  for (const auto& d : r.datasets)
+    if (d.path == "/thermal/transient/max_gpu_temperature") tj = &d;
+  REQUIRE(tj != nullptr);
+  REQUIRE(tj->data.back() == Approx(r.scalar("max_gpu_temperature")).margin(0.1));
+}
+
+TEST_CASE("a pump failure without a standby pump throttles the GPUs and slows the step", "[engine][thermal]") {
+  const Results r = simulate(load_scenario_text(with_pump_failure(0), "pump-n.yaml"));
+  REQUIRE(r.scalar("fault_min_gpu_clock") < 100.0);
+  REQUIRE(r.scalar("fault_throttled_time") > 0.0);
+  REQUIRE(r.scalar("step_time_during_fault") > r.scalar("step_time"));
+}
