@@ -285,12 +285,104 @@ def _limits(r):
     return out
 
 
+TRANSIENT = "/thermal/transient/"
+_ALERT_STYLE = {"critical": ("#c44e52", "-"), "warning": ("#dd8452", "--"), "info": ("#8c8c8c", ":")}
+
+
+def _transient(r):
+    """(time [s], {name: (values, unit)}) of the engine's cooling-fault transient
+    (/thermal/transient/time and the series beside it, sim/engine/results_builder.cpp), or None
+    when the scenario scheduled no cooling fault."""
+    t = r.datasets.get(TRANSIENT + "time")
+    if t is None or t.ndim != 1 or t.size < 2:
+        return None
+    series = {p[len(TRANSIENT):]: (r.datasets[p], r.dataset_units.get(p, ""))
+              for p in r.datasets if p.startswith(TRANSIENT) and p != TRANSIENT + "time"
+              and r.datasets[p].shape == t.shape}
+    return np.asarray(t, dtype=float), series
+
+
+def _mark_alerts(r, ax, factor):
+    """Vertical lines at the alert log's times (/thermal/alerts/time, messages "level [source] ..."),
+    one colour and style per level, one legend entry per level; x in units of `factor` seconds."""
+    times = r.datasets.get("/thermal/alerts/time")
+    if times is None or times.size == 0:
+        return
+    msgs = r.labels.get("/thermal/alerts/message", [])
+    seen = set()
+    for i, at in enumerate(np.atleast_1d(times)):
+        level = msgs[i].split(" ", 1)[0] if i < len(msgs) else "alert"
+        color, ls = _ALERT_STYLE.get(level, ("k", ":"))
+        n = sum(1 for j, m in enumerate(msgs) if j < times.size and m.startswith(level))
+        ax.axvline(float(at) / factor, color=color, ls=ls, lw=0.8, alpha=0.7,
+                   label=None if level in seen else f"{level} alerts ({n})")
+        seen.add(level)
+
+
+def _time_factor(t):
+    """(divisor, unit) showing the span of t [s] in minutes or hours."""
+    span = float(np.nanmax(t) - np.nanmin(t))
+    return (3600.0, "h") if span >= 3 * 3600.0 else (60.0, "min")
+
+
+def _plot_transient_temperatures(r, tr, ax=None):
+    t, series = tr
+    factor, tu = _time_factor(t)
+    x = t / factor
+    fig, ax = plt.subplots(figsize=(10, 5)) if ax is None else (ax.figure, ax)
+    names = [("max_gpu_temperature", "GPU junction (max)"), ("max_cold_plate_temperature", "cold plate (max)"),
+             ("coolant_outlet", "coolant outlet (max)"), ("coolant_inlet", "coolant inlet (max)")]
+    for i, (key, label) in enumerate(names):
+        if key in series:
+            y, _ = _as_celsius(*series[key])
+            ax.plot(x, y, color=f"C{i}", lw=1.6, label=label)
+    for i, (label, v) in enumerate(_limits(r)):
+        ax.axhline(v, ls="--", lw=1, color=f"C{(i + 4) % 10}", label=f"limit: {label} ({v:.0f} °C)")
+    _mark_alerts(r, ax, factor)
+    ax.set_xlabel(f"time [{tu}]")
+    ax.set_ylabel("temperature [°C]")
+    ax.set_title("Cooling-fault transient: temperatures against their limits")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return fig
+
+
+def _plot_transient_power(r, tr, ax=None):
+    t, series = tr
+    factor, tu = _time_factor(t)
+    x = t / factor
+    scale = {"W": 1e-6, "kW": 1e-3, "MW": 1.0}
+    fig, ax = plt.subplots(figsize=(10, 4.8)) if ax is None else (ax.figure, ax)
+    lines = []
+    for i, (key, label) in enumerate((("it_power", "IT power"), ("facility_power", "facility power"))):
+        if key in series and series[key][1] in scale:
+            y, u = series[key]
+            lines += ax.plot(x, y * scale[u], color=f"C{i}", lw=1.6, label=label)
+    ax.set_xlabel(f"time [{tu}]")
+    ax.set_ylabel("power [MW]")
+    if "pue" in series:
+        ax2 = ax.twinx()
+        lines += ax2.plot(x, series["pue"][0], color="k", ls=":", lw=1.4, label="PUE")
+        lines.append(ax2.axhline(1.2, color="k", ls="--", lw=0.8, alpha=0.6, label="PUE target 1.2 (brief)"))
+        ax2.set_ylabel("PUE [1]")
+    _mark_alerts(r, ax, factor)
+    alerts = [ln for ln in ax.get_lines() if " alerts (" in ln.get_label()]
+    ax.legend(handles=lines + alerts, fontsize=7, loc="center left", bbox_to_anchor=(1.08, 0.5))
+    ax.set_title("Cooling-fault transient: IT and facility power, PUE")
+    return fig
+
+
 def plot_temperatures(results, ax=None):
-    """Temperatures against their limits: every /thermal/* dataset in K or degC. Time series
-    ((time,) or (time, x): the max over x) are drawn over time; per-element values as sorted
-    profiles. Limits from the checklist (items in degC) as dashed lines. Figure or None."""
+    """Temperatures against their limits. When the run has a cooling-fault transient
+    (/thermal/transient/*): hottest GPU junction, cold plate, coolant outlet and inlet [°C] over
+    time [min or h], the checklist limits (items in degC: inlet, outlet, hot spot, GPU junction) as
+    dashed lines and the alert log (/thermal/alerts/*) as vertical markers. Otherwise every other
+    /thermal/* dataset in K or degC: time series ((time,) or (time, x): the max over x) over time,
+    per-element values as sorted profiles. Figure or None."""
     r = _results(results)
-    paths = [p for p in r.datasets if p.startswith("/thermal/")
+    tr = _transient(r)
+    if tr is not None and any(k in tr[1] for k in ("max_gpu_temperature", "coolant_outlet")):
+        return _plot_transient_temperatures(r, tr, ax)
+    paths = [p for p in r.datasets if p.startswith("/thermal/") and not p.startswith(TRANSIENT)
              and r.dataset_units.get(p) in ("K", "degC", "Cel", "°C")
              and not any(w in p.rsplit("/", 1)[-1] for w in ("delta", "dt", "approach", "limit", "headroom", "rise"))]
     if not paths:
@@ -323,10 +415,15 @@ def plot_temperatures(results, ax=None):
 
 
 def plot_power(results, ax=None):
-    """Power and PUE: time series of /power/* or /thermal/* datasets in W (shown in MW) with PUE
-    on a second axis when present; otherwise IT vs facility power bars from the summary with the
-    PUE and its 1.2 target. Figure or None."""
+    """Power and PUE. With a cooling-fault transient (/thermal/transient/it_power,
+    facility_power [MW], pue [1]): IT and facility power over time [min or h], PUE on a second
+    axis, alerts as vertical markers. Otherwise time series of /power/* or /thermal/* datasets in W
+    (shown in MW) with PUE on a second axis when present; otherwise IT vs facility power bars from
+    the summary with the PUE and its 1.2 target. Figure or None."""
     r = _results(results)
+    tr = _transient(r)
+    if tr is not None and any(k in tr[1] for k in ("it_power", "facility_power")):
+        return _plot_transient_power(r, tr, ax)
     paths = [p for p in r.datasets if (p.startswith("/power/") or p.startswith("/thermal/") or p.startswith("/facility/"))
              and r.dataset_units.get(p) in ("W", "kW", "MW") and r.datasets[p].ndim == 1
              and (r.dataset_dims.get(p) or [""])[0] in ("time", "t")]

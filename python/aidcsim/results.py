@@ -137,16 +137,35 @@ class Results:
         """Datasets as an xarray.Dataset (needs python3-xarray): one variable per dataset with
         named dims (from the engine's ``dims``), coordinates from same-named datasets/labels of
         the group, units in ``attrs["units"]``. `group` ("/thermal") keeps one HDF5 group only.
-        Datasets whose dims conflict with another's extent are skipped."""
+
+        The cooling-fault transient (/thermal/transient/*, written when the scenario schedules
+        cooling.faults) comes first: its series share the ``time`` coordinate, in s, taken from
+        /thermal/transient/time (not repeated as a variable). A later dataset whose dim clashes
+        with an earlier extent gets that dim renamed "<group>_<dim>" ("network_time"); one that
+        still clashes is skipped."""
         import xarray as xr
         ds = xr.Dataset(attrs={"scenario": self.scenario_name, "seed": self.seed})
         extents = {}
-        for path, arr in self.datasets.items():
+        transient = "/thermal/transient/"
+        paths = sorted(self.datasets, key=lambda p: not p.startswith(transient))  # stable: engine order otherwise
+        tt = self.datasets.get(transient + "time")
+        if tt is not None and tt.ndim == 1 and (not group or transient.startswith(group.rstrip("/") + "/")):
+            ds = ds.assign_coords(time=xr.DataArray(tt, dims=["time"], attrs={
+                "units": self.dataset_units.get(transient + "time", "s"),
+                "description": self.dataset_descriptions.get(transient + "time", "")}))
+            extents["time"] = tt.size
+        for path in paths:
+            arr = self.datasets[path]
             if group and not path.startswith(group.rstrip("/") + "/"):
+                continue
+            if path == transient + "time" and "time" in ds.coords:
                 continue
             dims = self.dataset_dims.get(path) or []
             if len(dims) != arr.ndim:
                 dims = [f"{path.strip('/').replace('/', '_')}_dim{i}" for i in range(arr.ndim)]
+            if any(extents.get(d, n) != n for d, n in zip(dims, arr.shape)):
+                prefix = path.strip("/").split("/")[0]
+                dims = [f"{prefix}_{d}" if extents.get(d, n) != n else d for d, n in zip(dims, arr.shape)]
             if any(extents.get(d, n) != n for d, n in zip(dims, arr.shape)):
                 continue
             extents.update(zip(dims, arr.shape))

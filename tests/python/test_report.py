@@ -43,3 +43,106 @@ def test_missing_datasets_draw_nothing():
     from aidcsim import Results
     empty = Results({"summary": [], "datasets": []})
     assert report.write_report(empty, "/nonexistent-dir-not-created") == []
+
+
+# --- cooling-fault transient plots and the CLI ---------------------------------------------------
+
+@pytest.fixture(scope="module")
+def fault_results(default_path):
+    """The 576-GPU variant with a pump failure and no spare (see test_faults.py)."""
+    import aidcsim
+    from conftest import small
+    s = small(aidcsim.Scenario.load(default_path))
+    s["cooling.pumps"] = {"running": 1, "spare": 0, "failover_time": "10 s"}
+    s["cooling.faults"] = [{"type": "pump_failure", "at": "60 s", "duration": "1 h"}]
+    return aidcsim.run(s)
+
+
+def _is_png(path):
+    with open(path, "rb") as f:
+        return f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+def test_transient_temperatures_plot(fault_results, tmp_path):
+    import matplotlib.pyplot as plt
+    fig = report.plot_temperatures(fault_results)
+    ax = fig.axes[0]
+    assert "transient" in ax.get_title() and "temperature" in ax.get_title()
+    assert ax.get_ylabel() == "temperature [°C]"
+    assert ax.get_xlabel() in ("time [min]", "time [h]")
+    labels = [ln.get_label() for ln in ax.get_lines()]
+    for want in ("GPU junction (max)", "cold plate (max)", "coolant inlet (max)", "coolant outlet (max)"):
+        assert want in labels
+    # checklist limits (degC items) as horizontal lines: outlet 40 °C, inlet 25 °C
+    limits = {ln.get_label(): ln.get_ydata()[0] for ln in ax.get_lines() if ln.get_label().startswith("limit:")}
+    assert any("outlet" in k and v == pytest.approx(40.0) for k, v in limits.items()), limits
+    assert any("inlet" in k and v == pytest.approx(25.0) for k, v in limits.items()), limits
+    # one vertical marker per alert, at the alert time in the plotted unit
+    n_alerts = fault_results.datasets["/thermal/alerts/time"].size
+    assert sum(1 for ln in ax.get_lines() if ln.get_linewidth() == 0.8 and len(set(ln.get_xdata())) == 1) == n_alerts
+    # the GPU junction curve is the transient series in °C
+    gpu = next(ln for ln in ax.get_lines() if ln.get_label() == "GPU junction (max)")
+    assert max(gpu.get_ydata()) == pytest.approx(fault_results.datasets["/thermal/transient/max_gpu_temperature"].max())
+    path = report._save(fig, tmp_path, "t.png")
+    assert _is_png(path)
+    plt.close("all")
+
+
+def test_transient_power_plot(fault_results, tmp_path):
+    fig = report.plot_power(fault_results)
+    ax = fig.axes[0]
+    assert "power" in ax.get_title().lower() and "PUE" in ax.get_title()
+    assert ax.get_ylabel() == "power [MW]"
+    assert ax.get_xlabel() in ("time [min]", "time [h]")
+    assert fig.axes[1].get_ylabel() == "PUE [1]"
+    labels = [ln.get_label() for ln in ax.get_lines()]
+    assert "IT power" in labels and "facility power" in labels
+    it = next(ln for ln in ax.get_lines() if ln.get_label() == "IT power")
+    assert it.get_ydata()[0] == pytest.approx(fault_results.summary["it_power"], rel=1e-6)
+    assert _is_png(report._save(fig, tmp_path, "p.png"))
+
+
+def test_report_of_a_fault_h5_file(fault_results, tmp_path):
+    h5 = fault_results.to_hdf5(tmp_path / "fault.h5")
+    paths = report.write_report(str(h5), tmp_path / "png")
+    names = {p.rsplit("/", 1)[-1] for p in paths}
+    assert {"temperatures.png", "power_pue.png"} <= names
+    assert all(_is_png(p) for p in paths)
+
+
+def test_without_transient_the_profile_plot_is_kept(small_results):
+    fig = report.plot_temperatures(small_results)
+    assert fig is not None and "transient" not in fig.axes[0].get_title()
+    assert fig.axes[0].get_ylabel() == "temperature [°C]"
+
+
+def test_cli_run_report_and_sweep_end_to_end(cli, default_path, small_scenario, tmp_path):
+    """The compiled `aidcsim` binary: run -> HDF5, `report RESULTS.h5 --out DIR`, `sweep SWEEP.yaml`
+    (the last two hand over to this package's Python modules)."""
+    import pandas as pd
+    yaml_path = tmp_path / "small.yaml"
+    s = small_scenario.copy()
+    s["cooling.faults"] = [{"type": "pump_failure", "at": "60 s", "duration": "10 min"}]
+    yaml_path.write_text(s.to_yaml())
+    h5 = tmp_path / "r.h5"
+    r = subprocess.run([str(cli), "run", str(yaml_path), "--output", str(h5), "--quiet"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    out = tmp_path / "png"
+    r = subprocess.run([str(cli), "report", str(h5), "--out", str(out)], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    paths = r.stdout.split()
+    assert {p.rsplit("/", 1)[-1] for p in paths} >= {"temperatures.png", "power_pue.png"}
+    assert all(_is_png(p) for p in paths)
+
+    sweep_file = tmp_path / "sweep.yaml"
+    sweep_file.write_text(
+        f"base: {default_path}\n"
+        "overrides: {cluster.gpus: 576, workload.parallelism.dp: 8, workload.global_batch: 128}\n"
+        "parameters:\n  fabric.oversubscription.spine: [1, 2]\n"
+        "output: sweep.csv\n")
+    r = subprocess.run([str(cli), "sweep", str(sweep_file), "-j", "1"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    df = pd.read_csv(tmp_path / "sweep.csv")
+    assert len(df) == 2 and list(df["fabric.oversubscription.spine"]) == [1, 2]
+    assert (df["step_time"] > 0).all()

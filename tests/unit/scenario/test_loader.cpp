@@ -32,7 +32,7 @@ TEST_CASE("the default scenario loads with the expected SI values", "[loader]") 
   CHECK(s.job.par.pp == 9);
   CHECK(s.job.par.dp == 112);
   CHECK(s.job.model.layers == 126);
-  CHECK(s.job.global_batch == 1792);
+  CHECK(s.job.global_batch == 2016);
   CHECK(s.job.precision == "bf16");
   CHECK_FALSE(s.job.activation_recompute);
   CHECK(s.gpu.name == "GB200");

@@ -1,0 +1,89 @@
+"""Cooling faults through the engine (cooling.faults, cooling.pumps): a pump failure on the
+576-GPU variant with and without a standby pump, as the thermal-headroom notebook shows it.
+Expectations come from the physics, not from recorded numbers: with the standby the loop loses
+flow only for the failover time (a temperature spike, then the steady state again, no
+throttling); without it the GPUs reach their throttle limit, so the step slows down."""
+import numpy as np
+import pytest
+
+from conftest import small
+
+T = "/thermal/transient/"
+
+
+def pump_failure(scenario, spare):
+    s = small(scenario)
+    s["cooling.pumps"] = {"running": 1, "spare": spare, "failover_time": "10 s"}
+    s["cooling.faults"] = [{"type": "pump_failure", "at": "60 s", "duration": "1 h"}]
+    return s
+
+
+@pytest.fixture(scope="module")
+def runs(default_path):
+    import aidcsim
+    base = aidcsim.Scenario.load(default_path)
+    return {spare: aidcsim.run(pump_failure(base, spare)) for spare in (1, 0)}
+
+
+def test_transient_datasets_are_written(runs):
+    r = runs[1]
+    t = r.datasets[T + "time"]
+    assert r.dataset_units[T + "time"] == "s" and t.ndim == 1 and t.size > 10
+    assert np.all(np.diff(t) > 0)
+    for name, unit in (("max_gpu_temperature", "degC"), ("max_cold_plate_temperature", "degC"),
+                       ("coolant_inlet", "degC"), ("coolant_outlet", "degC"), ("min_flow_per_gpu", "L/min"),
+                       ("min_gpu_clock", "1"), ("it_power", "MW"), ("facility_power", "MW"), ("pue", "1")):
+        assert r.datasets[T + name].shape == t.shape, name
+        assert r.dataset_units[T + name] == unit, name
+    assert len(r.labels["/thermal/alerts/message"]) == r.datasets["/thermal/alerts/time"].size > 0
+    # the transient starts from the steady state the summary reports
+    assert r.datasets[T + "max_gpu_temperature"][0] == pytest.approx(r.summary["max_gpu_temperature"], abs=0.01)
+
+
+def test_with_standby_spike_then_recovery_without_throttling(runs):
+    r = runs[1]
+    tj = r.datasets[T + "max_gpu_temperature"]
+    t = r.datasets[T + "time"]
+    assert r.summary["fault_min_gpu_clock"] == 100.0
+    assert r.summary["fault_throttled_time"] == 0.0 and r.summary["fault_halted_time"] == 0.0
+    assert r.summary["step_time_during_fault"] == pytest.approx(r.summary["step_time"], rel=1e-9)
+    peak = int(np.argmax(tj))
+    assert 60.0 <= t[peak] <= 60.0 + 120.0            # during / just after the 10 s failover
+    assert tj[peak] > tj[0] + 2.0                     # a spike ...
+    assert abs(tj[-1] - tj[0]) < 0.5                  # ... then back to the steady state
+    assert r.summary["fault_max_gpu_temperature"] == pytest.approx(tj.max(), abs=0.5)
+    assert any("standby pump took over" in m for m in r.labels["/thermal/alerts/message"])
+
+
+def test_without_spare_gpus_throttle_and_the_step_slows(runs):
+    r = runs[0]
+    assert r.summary["fault_min_gpu_clock"] < 100.0
+    assert r.summary["step_time_during_fault"] > r.summary["step_time"]
+    assert r.summary["fault_max_gpu_temperature"] > runs[1].summary["fault_max_gpu_temperature"]
+    assert r.datasets[T + "min_gpu_clock"].min() < 1.0
+    assert any(m.startswith("critical") for m in r.labels["/thermal/alerts/message"])
+
+
+@pytest.mark.parametrize("spare", [1, 0])
+def test_transient_conserves_energy(runs, spare):
+    assert runs[spare].summary["fault_energy_error"] < 1e-6
+
+
+def test_to_xarray_has_a_time_coordinate(runs):
+    pytest.importorskip("xarray")
+    r = runs[1]
+    ds = r.to_xarray()
+    assert "time" in ds.coords and ds.coords["time"].attrs["units"] == "s"
+    np.testing.assert_array_equal(ds["time"].values, r.datasets[T + "time"])
+    v = ds["thermal.transient.max_gpu_temperature"]
+    assert v.dims == ("time",) and v.attrs["units"] == "degC"
+    assert "thermal.transient.time" not in ds.data_vars
+    # selection by time works: the steady state before the fault at 60 s
+    assert float(v.sel(time=0.0)) == pytest.approx(r.summary["max_gpu_temperature"], abs=0.01)
+    only = r.to_xarray(group="/thermal/transient")
+    assert set(only.data_vars) == {n for n in ds.data_vars if n.startswith("thermal.transient.")}
+
+
+def test_no_faults_no_transient(small_results):
+    assert not any(p.startswith(T) for p in small_results.datasets)
+    assert "fault_min_gpu_clock" not in small_results.summary
