@@ -12,6 +12,26 @@ namespace {
 // moments (2 x 4 B) = 14 B per parameter; Megatron-LM SC21 §5.10 reports 13.8 TB for its 1T model.
 constexpr double kCheckpointBytesPerParameter = 14.0;
 
+// Step-time multiplier over the cooling-fault transient, for the time-to-train model. The step was
+// simulated at full clock and at the lowest clock c_min; in between, step time is interpolated
+// linearly in 1/clock (compute time scales with 1/clock, exposed communication does not).
+reliability::StepTimeProfile fault_profile(const SituationOutcome& o) {
+  reliability::StepTimeProfile p;
+  const double base = o.step.step_time;
+  const double slow = o.step_during_fault.step_time;
+  const double c_min = o.fault_transient.min_clock;
+  if (!o.has_fault_transient || !(slow > base) || !(c_min < 1.0) || o.fault_transient.samples.empty()) return p;
+  const double span = 1.0 / c_min - 1.0;
+  for (const auto& s : o.fault_transient.samples) {
+    const double x = (1.0 / s.min_clock - 1.0) / span;
+    const double m = 1.0 + x * (slow / base - 1.0);
+    if (!p.times.empty() && !(s.time > p.times.back())) continue;
+    p.times.push_back(p.times.empty() ? 0.0 : s.time);
+    p.multipliers.push_back(m);
+  }
+  return p;
+}
+
 reliability::Situation reliability_situation(const Scenario& sc, const SituationOutcome& o) {
   reliability::Situation s;
   s.gpus = o.fabric_spec.gpus;
@@ -23,6 +43,7 @@ reliability::Situation reliability_situation(const Scenario& sc, const Situation
   s.counts.switches = o.bom.switches;
   s.counts.links = o.bom.optical_cables;
   s.counts.cdus = static_cast<double>(o.thermal.state.cdu_supply.size());
+  s.profile = fault_profile(o);
   return s;
 }
 

@@ -141,4 +141,6 @@ TEST_CASE("a pump failure without a standby pump throttles the GPUs and slows th
   REQUIRE(r.scalar("fault_min_gpu_clock") < 100.0);
   REQUIRE(r.scalar("fault_throttled_time") > 0.0);
   REQUIRE(r.scalar("step_time_during_fault") > r.scalar("step_time"));
+  // The throttled hour reaches the time-to-train model: the same failure draws take longer.
+  REQUIRE(r.scalar("time_to_train") > small_results().scalar("time_to_train"));
 }
