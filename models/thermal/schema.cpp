@@ -63,7 +63,12 @@ Schema schema() {
        "chiller/fixed: supply held at the set point, dry coolers free-cool and a chiller trims; "
        "dry_cooler: no chiller, supply = max(set point, outdoor + approach)."},
       {"cooling.heat_rejection.outdoor_temp", Q::Temperature, "12 degC", false, 223.15, 333.15, false, {},
-       "Outdoor dry-bulb (North East England annual mean ~9-10 °C) [estimate]."},
+       "Outdoor dry-bulb (North East England annual mean ~9-10 °C) [estimate]; the daily mean when a swing is set."},
+      {"cooling.heat_rejection.outdoor_daily_swing", Q::TemperatureDelta, "0 K", false, 0, 40, false, {},
+       "Daily outdoor range (max - min); T(t) = outdoor_temp + swing/2 cos(2 pi (t - peak)/24 h) "
+       "(cosine diurnal profile, ASHRAE Fundamentals ch. 14). 0 = constant. Ignored by type fixed."},
+      {"cooling.heat_rejection.outdoor_peak_time", Q::Time, "15 h", false, 0, 86400, false, {},
+       "Time of day of the outdoor maximum (ASHRAE design day: ~15:00)."},
       {"cooling.heat_rejection.dry_cooler_approach", Q::TemperatureDelta, "5 K", false, 0, 30, false, {},
        "Dry-cooler approach to outdoor air (NVIDIA DSX raised-bed dry cooler, §6.2)."},
       {"cooling.heat_rejection.chiller_cop", Q::Number, "5", false, 0, 30, true, {}, "Chiller COP [estimate]."},
@@ -164,6 +169,8 @@ CoolingSpec spec_from(const Params& root) {
   c.rejection.type = text(root, "cooling.heat_rejection.type", c.rejection.type);
   c.rejection.outdoor_temp = num(root, "cooling.heat_rejection.outdoor_temp", c.rejection.outdoor_temp);
   c.rejection.dry_cooler_approach = num(root, "cooling.heat_rejection.dry_cooler_approach", c.rejection.dry_cooler_approach);
+  c.rejection.outdoor_daily_swing = num(root, "cooling.heat_rejection.outdoor_daily_swing", c.rejection.outdoor_daily_swing);
+  c.rejection.outdoor_peak_time = num(root, "cooling.heat_rejection.outdoor_peak_time", c.rejection.outdoor_peak_time);
   c.rejection.chiller_cop = num(root, "cooling.heat_rejection.chiller_cop", c.rejection.chiller_cop);
   c.air_fallback.capacity_per_rack = num(root, "cooling.air_fallback.capacity_per_rack", c.air_fallback.capacity_per_rack);
   c.air_fallback.switch_time = num(root, "cooling.air_fallback.switch_time", c.air_fallback.switch_time);
@@ -254,6 +261,8 @@ void validate(const CoolingSpec& c) {
     bad("cooling.room.rh_max", c.room.rh_max, "0 < rh_min <= rh_max <= 1");
   if (c.rejection.type != "fixed" && c.rejection.type != "dry_cooler" && c.rejection.type != "chiller")
     throw InvalidParameter("cooling.heat_rejection.type", c.rejection.type, "fixed, dry_cooler or chiller");
+  if (!(c.rejection.outdoor_daily_swing >= 0))
+    bad("cooling.heat_rejection.outdoor_daily_swing", c.rejection.outdoor_daily_swing, "a range >= 0 K");
   if (!(c.rejection.chiller_cop > 0)) bad("cooling.heat_rejection.chiller_cop", c.rejection.chiller_cop, "a positive COP");
   if (!(c.throttle.min_clock > 0 && c.throttle.min_clock <= 1)) bad("cooling.throttle.min_clock", c.throttle.min_clock, "a clock factor in (0, 1]");
   if (!(c.power.psu_efficiency > 0 && c.power.psu_efficiency <= 1)) bad("power.psu_efficiency", c.power.psu_efficiency, "an efficiency in (0, 1]");

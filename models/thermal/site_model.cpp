@@ -42,10 +42,21 @@ Conditions SiteModel::design_conditions() const {
   c.cdu_lost.assign(n_cdu_, 0);
   c.air_fallback.assign(n_cdu_, 0);
   c.rdhx_fans_ok.assign(n_rack_, 1);
-  c.facility_supply = spec_.facility_supply;
-  if (spec_.rejection.type == "dry_cooler")
-    c.facility_supply = std::max(c.facility_supply, spec_.rejection.outdoor_temp + spec_.rejection.dry_cooler_approach);
+  c.outdoor_temp = spec_.rejection.outdoor_temp;
+  c.facility_supply = supply_for_outdoor(c.outdoor_temp);
   return c;
+}
+
+double SiteModel::supply_for_outdoor(double outdoor) const {
+  if (spec_.rejection.type == "dry_cooler")
+    return std::max(spec_.facility_supply, outdoor + spec_.rejection.dry_cooler_approach);
+  return spec_.facility_supply;
+}
+
+void SiteModel::set_rejection(double facility_supply, double outdoor) {
+  cond_.facility_supply = facility_supply;
+  cond_.outdoor_temp = outdoor;
+  if (fws_ >= 0) net_.set_boundary(fws_, facility_supply);
 }
 
 double SiteModel::branch_capacity_rate(double flow_fraction) const {
@@ -267,7 +278,7 @@ PowerBreakdown SiteModel::power() const {
     // Dry cooler pre-cools the facility return to outdoor + approach; the chiller trims the rest.
     const double t_sup = cond_.facility_supply;
     const double t_ret = t_sup + q_fw / (n_cdu_ * cc_facility_);
-    const double t_dc = rj.outdoor_temp + rj.dry_cooler_approach;
+    const double t_dc = cond_.outdoor_temp + rj.dry_cooler_approach;
     const double mech = std::clamp((t_dc - t_sup) / (t_ret - t_sup), 0.0, 1.0);
     p.chiller = mech * q_fw / rj.chiller_cop;
   }

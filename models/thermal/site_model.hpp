@@ -16,6 +16,7 @@ struct Conditions {
   std::vector<char> air_fallback;     ///< per CDU: auxiliary air cooling engaged on its racks
   std::vector<char> rdhx_fans_ok;     ///< per rack
   double facility_supply = 0;         ///< K
+  double outdoor_temp = 0;            ///< K dry-bulb now (daily cycle); sets the chiller's share
 };
 
 /// Temperatures of every physical element (K); empty vectors = not known (steady build).
@@ -33,6 +34,12 @@ class SiteModel {
   int racks() const { return n_rack_; }
   int gpus() const { return layout_.gpus; }
   Conditions design_conditions() const;
+  /// Facility supply (K) the heat rejection delivers at outdoor dry-bulb `outdoor` (K): dry_cooler
+  /// max(set point, outdoor + approach); chiller/fixed: the set point (the chiller trims).
+  double supply_for_outdoor(double outdoor) const;
+  /// Moves the facility-water boundary and the outdoor temperature without a rebuild (the LU
+  /// factorization stays valid: only the boundary value changes). K.
+  void set_rejection(double facility_supply, double outdoor);
 
   /// (Re)builds the network. util/clock per GPU; temps: current temperatures (grouping then also
   /// requires equal temperatures) or nullptr for a steady build; extra: optional per-GPU value that

@@ -2,6 +2,7 @@
 // CoolingSpec: liquid loop, CDUs, pumps, rear doors, facility water, heat rejection, power model,
 // throttling, monitoring and scheduled faults (SI; temperatures in K, flows in m^3/s, power in W).
 // Owner: models/thermal. Filled by spec_from() (schema.cpp) from the cooling.* and power.* keys.
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -76,6 +77,11 @@ struct HeatRejectionSpec {
   std::string type = "chiller";
   double outdoor_temp = 285.15;       ///< K dry-bulb (North East England annual mean ~9-10 °C) [estimate]
   double dry_cooler_approach = 5.0;   ///< K (NVIDIA DSX raised-bed dry cooler, §6.2)
+  /// Daily outdoor cycle (outdoor_temperature_at): T(t) = outdoor_temp + swing/2 * cos(2 pi (t - peak)/86400),
+  /// t in s since midnight; a cosine approximation of the diurnal dry-bulb cycle (ASHRAE Handbook
+  /// Fundamentals ch. 14 design-day profile, daily range = max - min). swing 0 = constant outdoor temp.
+  double outdoor_daily_swing = 0.0;   ///< K, daily max - min [estimate; UK summer ~8-10 K]
+  double outdoor_peak_time = 15 * 3600.0;  ///< s after midnight of the daily maximum (ASHRAE: ~15:00)
   double chiller_cop = 5.0;           ///< W heat / W electric [estimate]
   double fan_power_fraction = 0.01;   ///< dry-cooler fan power / heat [estimate]
   double facility_pump_fraction = 0.005;  ///< facility pumps / heat [estimate]
@@ -162,5 +168,20 @@ struct CoolingSpec {
 /// scenario key: non-positive flow, effectiveness outside (0, 1], supply + approach above the inlet
 /// limit, unknown coolant, bad pump group or fault.
 void validate(const CoolingSpec& spec);
+
+/// Outdoor dry-bulb temperature (K) at t (s since midnight of day 0; any t, periodic in 86,400 s):
+/// outdoor_temp + outdoor_daily_swing/2 * cos(2 pi (t - outdoor_peak_time) / 86400). With a zero
+/// swing it is outdoor_temp. Source: cosine fit of the diurnal cycle (ASHRAE Fundamentals ch. 14).
+inline double outdoor_temperature_at(const HeatRejectionSpec& r, double t) {
+  if (!(r.outdoor_daily_swing > 0)) return r.outdoor_temp;
+  constexpr double kDay = 86400.0, kTwoPi = 6.283185307179586;
+  return r.outdoor_temp + 0.5 * r.outdoor_daily_swing * std::cos(kTwoPi * (t - r.outdoor_peak_time) / kDay);
+}
+
+/// True when the scenario has a daily outdoor cycle that moves the facility water (dry cooler) or
+/// the chiller's share (chiller); a "fixed" heat rejection ignores the outdoor temperature.
+inline bool has_daily_cycle(const HeatRejectionSpec& r) {
+  return r.outdoor_daily_swing > 0 && r.type != "fixed";
+}
 
 }  // namespace aidcsim::thermal

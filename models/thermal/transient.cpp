@@ -99,6 +99,14 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
   const bool group = opt.group_identical;
   TransientResult res;
   Conditions cond = m.design_conditions();
+  // Daily outdoor cycle: t = 0 is midnight; the facility supply follows the outdoor temperature
+  // (dry cooler) and the chiller's share changes (chiller). Supply excursion faults add on top.
+  const bool daily = has_daily_cycle(spec.rejection);
+  double excursion = 0;
+  if (daily) {
+    cond.outdoor_temp = outdoor_temperature_at(spec.rejection, 0.0);
+    cond.facility_supply = m.supply_for_outdoor(cond.outdoor_temp);
+  }
 
   // Initial condition: steady state at t = 0 (mean power, design conditions).
   m.build(util, clock, cond, nullptr, group, &profile);
@@ -180,11 +188,13 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     } else if (f.type == "supply_excursion") {
       events.emplace(f.at, [&, f](double t) {
         cond.facility_supply += f.magnitude;
+        excursion += f.magnitude;
         changed = true;
         log(t, "warning", "fault", fmt::format("facility supply +{:.1f} K", f.magnitude), cond.facility_supply);
       });
       events.emplace(end, [&, f](double t) {
         cond.facility_supply -= f.magnitude;
+        excursion -= f.magnitude;
         changed = true;
         log(t, "info", "fault", "facility supply back to set point", cond.facility_supply);
       });
@@ -234,6 +244,11 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     while (!events.empty() && events.begin()->first <= t + 1e-9 * opt.dt) {
       auto node = events.extract(events.begin());
       node.mapped()(node.key());
+    }
+    if (daily) {
+      cond.outdoor_temp = outdoor_temperature_at(spec.rejection, t);
+      cond.facility_supply = m.supply_for_outdoor(cond.outdoor_temp) + excursion;
+      if (!changed) m.set_rejection(cond.facility_supply, cond.outdoor_temp);
     }
     if (changed) {
       refresh_flows();
@@ -291,7 +306,7 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     }
     if (t + 1e-9 >= next_sample) {
       res.samples.push_back({t, rd.junction, rd.plate, rd.supply, rd.manifold, rd.flow, fmin_now, fsum / copies, pw.it,
-                             pw.cooling, pw.facility, pw.pue});
+                             pw.cooling, pw.facility, pw.pue, m.facility_supply(), m.conditions().outdoor_temp});
       next_sample += sample_every;
     }
     res.max_gpu_temp = std::max(res.max_gpu_temp, rd.junction);

@@ -20,6 +20,10 @@ struct TransientOptions {
   bool throttle = true;            ///< DVFS governor on
   bool group_identical = true;     ///< grouped fidelity tier (site.hpp)
 };
+// Time origin: t = 0 is midnight of day 0. With cooling.heat_rejection.outdoor_daily_swing > 0 (and
+// a dry_cooler or chiller), the outdoor temperature follows outdoor_temperature_at(t) (spec.hpp),
+// the facility supply follows it (dry cooler: max(set point, T(t) + approach)), and the chiller's
+// share of the heat changes (chiller); the initial steady state is taken at T(0).
 
 /// One line of the alert log. level: info (faults, pump failover, actions), warning, critical.
 struct Alert {
@@ -37,6 +41,7 @@ struct Sample {
   double min_flow_per_gpu = 0;  ///< m^3/s
   double min_clock = 1, mean_clock = 1;
   double it_power = 0, cooling_power = 0, facility_power = 0, pue = 0;  ///< W
+  double facility_supply = 0, outdoor_temp = 0;  ///< K (facility water supply, outdoor dry-bulb)
 };
 
 struct TransientResult {

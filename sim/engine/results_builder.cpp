@@ -131,6 +131,34 @@ void add_thermal(Results& r, const SituationOutcome& o) {
   for (const auto& c : t.checklist) r.checks.push_back(display_check(c));
 }
 
+// Daily outdoor cycle: 24 h transient from midnight (sim/engine/situation.cpp).
+void add_daily_transient(Results& r, const SituationOutcome& o) {
+  const auto& t = o.daily_transient;
+  r.add("daily_max_gpu_temperature", celsius(t.max_gpu_temp), "degC", "Hottest GPU junction over the daily outdoor cycle");
+  r.add("daily_min_gpu_clock", 100.0 * t.min_clock, "%", "Lowest GPU clock over the daily outdoor cycle");
+  r.add("daily_throttled_time", t.throttled_time, "s", "Time per day with any GPU throttled by the outdoor cycle");
+  r.add("step_time_daily_worst", o.step_daily_worst.step_time, "s",
+        "Step time re-simulated at the lowest clock of the daily outdoor cycle");
+  std::vector<double> time, outdoor, supply, tj, clock, facility, pue;
+  for (const auto& s : t.samples) {
+    time.push_back(s.time);
+    outdoor.push_back(celsius(s.outdoor_temp));
+    supply.push_back(celsius(s.facility_supply));
+    tj.push_back(celsius(s.max_gpu_temp));
+    clock.push_back(s.min_clock);
+    facility.push_back(s.facility_power / kMega);
+    pue.push_back(s.pue);
+  }
+  const std::string g = "/thermal/daily/";
+  r.datasets.push_back(vector_dataset(g + "time", time, "s", "Sample times of the daily cycle (0 = midnight)", "time"));
+  r.datasets.push_back(vector_dataset(g + "outdoor_temperature", outdoor, "degC", "Outdoor dry-bulb over the day", "time"));
+  r.datasets.push_back(vector_dataset(g + "facility_supply", supply, "degC", "Facility water supply over the day", "time"));
+  r.datasets.push_back(vector_dataset(g + "max_gpu_temperature", tj, "degC", "Hottest GPU junction over the day", "time"));
+  r.datasets.push_back(vector_dataset(g + "min_gpu_clock", clock, "1", "Lowest GPU clock factor over the day", "time"));
+  r.datasets.push_back(vector_dataset(g + "facility_power", facility, "MW", "Facility power over the day", "time"));
+  r.datasets.push_back(vector_dataset(g + "pue", pue, "1", "PUE over the day", "time"));
+}
+
 void add_fault_transient(Results& r, const SituationOutcome& o) {
   const auto& t = o.fault_transient;
   r.add("fault_max_gpu_temperature", celsius(t.max_gpu_temp), "degC", "Hottest GPU junction during the scheduled cooling faults");
@@ -256,6 +284,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   add_network(r, head);
   add_thermal(r, head);
   if (head.has_fault_transient) add_fault_transient(r, head);
+  if (head.has_daily_transient) add_daily_transient(r, head);
   add_step_breakdown(r, head);
   if (outcomes.size() > 1) add_phases(r, outcomes, ttt);
 
@@ -265,6 +294,9 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (head.has_fault_transient)
     r.notes.push_back("cooling faults: implicit thermal transient over " + std::to_string(static_cast<long>(head.fault_transient_duration)) +
                       " s at 1 s steps, " + std::to_string(head.fault_transient.alerts.size()) + " alerts");
+  if (head.has_daily_transient)
+    r.notes.push_back("daily outdoor cycle: 24 h thermal transient at 1 s steps from midnight; time-to-train sees its "
+                      "step-time profile every day (after the cooling-fault transient, which already includes the cycle)");
   r.notes.push_back("time-to-train: Monte Carlo over " + std::to_string(ttt.overall.samples.size()) +
                     " failure draws; link utilization is averaged over the simulated step");
   if (outcomes.size() > 1)

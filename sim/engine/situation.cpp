@@ -17,6 +17,12 @@ constexpr int kMaxThrottleIterations = 4;
 constexpr double kFaultSettleTime = 1800.0;      // s
 constexpr double kMaxFaultTransient = 72 * 3600.0;  // s
 constexpr double kFaultSampleInterval = 10.0;    // s
+// Daily cycle: one day from midnight, at the fault transient's 1 s step: the DVFS governor is an
+// explicit integral controller and limit-cycles at coarser steps (seen at 5 s). 5 min samples give
+// the step-time profile 288 segments per day.
+constexpr double kDay = 86400.0;                 // s
+constexpr double kDailyStep = 1.0;               // s
+constexpr double kDailySampleInterval = 300.0;   // s
 
 double fault_horizon(const thermal::CoolingSpec& cooling) {
   double end = 0;
@@ -131,6 +137,24 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
       report("step at the fault's clocks (SimGrid)", 0.9);
       std::vector<double> slow(static_cast<std::size_t>(gpus), out.fault_transient.min_clock);
       out.step_during_fault = run_step(sc, out.job, fabric, net, slow, seed).breakdown;
+    }
+  }
+
+  if (thermal::has_daily_cycle(sc.cooling.rejection)) {
+    report("daily outdoor-cycle transient", 0.85);
+    thermal::CoolingSpec day = sc.cooling;
+    day.faults.clear();  // the faults have their own transient (which also sees the cycle)
+    thermal::TransientOptions topt;
+    topt.duration = kDay;
+    topt.dt = kDailyStep;
+    topt.sample_interval = kDailySampleInterval;
+    out.daily_transient = thermal::simulate_transient(day, out.layout, loads_of(out.step), topt);
+    out.has_daily_transient = true;
+    out.step_daily_worst = out.step;
+    if (out.daily_transient.min_clock < 1.0) {
+      report("step at the day's lowest clock (SimGrid)", 0.9);
+      std::vector<double> slow(static_cast<std::size_t>(gpus), out.daily_transient.min_clock);
+      out.step_daily_worst = run_step(sc, out.job, fabric, net, slow, seed).breakdown;
     }
   }
 

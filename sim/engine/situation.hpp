@@ -38,6 +38,12 @@ struct SituationOutcome {
   thermal::TransientResult fault_transient;
   double fault_transient_duration = 0;      ///< s simulated
   workload::StepBreakdown step_during_fault; ///< at the transient's lowest clock
+  /// Daily outdoor cycle (cooling.heat_rejection.outdoor_daily_swing > 0, heat rejection not fixed):
+  /// a 24 h transient from midnight with the step's loads and no faults, and the step re-simulated
+  /// at the lowest clock the governor reached. Empty otherwise.
+  bool has_daily_transient = false;
+  thermal::TransientResult daily_transient;
+  workload::StepBreakdown step_daily_worst; ///< at the day's lowest clock (= step when no throttling)
 };
 
 /// Simulates one situation. `gpus` overrides the scenario's GPU count (rollout phases): DP and the

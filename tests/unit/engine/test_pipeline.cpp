@@ -1,6 +1,7 @@
 // End-to-end tests of the co-simulation pipeline on a small (576-GPU) variant of the default site.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -143,4 +144,65 @@ TEST_CASE("a pump failure without a standby pump throttles the GPUs and slows th
   REQUIRE(r.scalar("step_time_during_fault") > r.scalar("step_time"));
   // The throttled hour reaches the time-to-train model: the same failure draws take longer.
   REQUIRE(r.scalar("time_to_train") > small_results().scalar("time_to_train"));
+}
+
+namespace {
+
+// A hot-afternoon day with a dry cooler (no chiller): the facility supply follows outdoor + 5 K.
+std::string with_dry_cooler(const std::string& swing) {
+  std::string text = small_text();
+  text = replace_line(text, "    inlet_max:", "    inlet_max: \"50 degC\"");
+  text = replace_line(text, "    outlet_max:", "    outlet_max: \"90 degC\"");
+  const std::string block = "cooling:\n"
+                            "  heat_rejection:\n"
+                            "    type: dry_cooler\n"
+                            "    outdoor_temp: \"30 degC\"\n"
+                            "    outdoor_daily_swing: \"" + swing + "\"\n"
+                            "    outdoor_peak_time: \"15 h\"\n";
+  const auto pos = text.find("\ncooling:\n");
+  REQUIRE(pos != std::string::npos);
+  return text.replace(pos + 1, std::string("cooling:\n").size(), block);
+}
+
+const Dataset& dataset(const Results& r, const std::string& path) {
+  for (const auto& d : r.datasets)
+    if (d.path == path) return d;
+  FAIL("no dataset " << path);
+  return r.datasets.front();
+}
+
+}  // namespace
+
+TEST_CASE("a hot afternoon with a dry cooler throttles at the peak and delays training", "[engine][thermal][daily]") {
+  const Results flat = simulate(load_scenario_text(with_dry_cooler("0 K"), "dry-flat.yaml"));
+  const Results day = simulate(load_scenario_text(with_dry_cooler("20 K"), "dry-day.yaml"));
+  // Without a swing there is no daily transient and the daily mean climate does not throttle.
+  CHECK_THROWS(flat.scalar("daily_min_gpu_clock"));
+  REQUIRE(day.scalar("step_time") == flat.scalar("step_time"));
+  // With the swing the GPUs throttle in the afternoon only.
+  REQUIRE(day.scalar("daily_min_gpu_clock") < 100.0);
+  REQUIRE(day.scalar("daily_throttled_time") > 0.0);
+  REQUIRE(day.scalar("daily_throttled_time") < 86400.0 / 2);
+  REQUIRE(day.scalar("step_time_daily_worst") > day.scalar("step_time"));
+  const auto& time = dataset(day, "/thermal/daily/time").data;
+  const auto& clock = dataset(day, "/thermal/daily/min_gpu_clock").data;
+  const auto& tj = dataset(day, "/thermal/daily/max_gpu_temperature").data;
+  REQUIRE(time.size() == clock.size());
+  const auto& supply = dataset(day, "/thermal/daily/facility_supply").data;
+  // The throttled window (clock < 1; the junction then sits at its limit) is centred on the peak
+  // hour, up to the loop's lag; night runs at full clock.
+  double first = -1, last = -1;
+  for (std::size_t i = 0; i < time.size(); ++i)
+    if (clock[i] < 1.0) {
+      if (first < 0) first = time[i];
+      last = time[i];
+    }
+  INFO("throttled from " << first << " s to " << last << " s");
+  CHECK(std::abs(0.5 * (first + last) - 15 * 3600.0) <= 3600.0);
+  CHECK(clock.front() == 1.0);
+  CHECK(*std::max_element(tj.begin(), tj.end()) > tj.front() + 5.0);
+  const auto warmest = std::max_element(supply.begin(), supply.end()) - supply.begin();
+  CHECK(std::abs(time[warmest] - 15 * 3600.0) <= 600.0);  // supply = outdoor + approach, peak at 15:00
+  // The afternoon slowdown reaches the time-to-train model.
+  REQUIRE(day.scalar("time_to_train") > flat.scalar("time_to_train"));
 }
