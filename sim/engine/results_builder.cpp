@@ -1,6 +1,7 @@
 #include "sim/engine/results_builder.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace aidcsim {
 namespace {
@@ -27,6 +28,17 @@ std::vector<double> to_celsius(const std::vector<double>& kelvin) {
   std::vector<double> c(kelvin.size());
   std::transform(kelvin.begin(), kelvin.end(), c.begin(), celsius);
   return c;
+}
+
+using thermal::Sample;
+
+// One time series of a thermal transient: `field` of every sample, along the "time" axis.
+void add_series(Results& r, std::string path, const std::vector<Sample>& samples,
+                const std::function<double(const Sample&)>& field, std::string unit, std::string description) {
+  std::vector<double> v;
+  v.reserve(samples.size());
+  for (const auto& s : samples) v.push_back(field(s));
+  r.datasets.push_back(vector_dataset(std::move(path), std::move(v), std::move(unit), std::move(description), "time"));
 }
 
 void add_step(Results& r, const SituationOutcome& o, const compute::GpuSpec& gpu) {
@@ -139,24 +151,19 @@ void add_daily_transient(Results& r, const SituationOutcome& o) {
   r.add("daily_throttled_time", t.throttled_time, "s", "Time per day with any GPU throttled by the outdoor cycle");
   r.add("step_time_daily_worst", o.step_daily_worst.step_time, "s",
         "Step time re-simulated at the lowest clock of the daily outdoor cycle");
-  std::vector<double> time, outdoor, supply, tj, clock, facility, pue;
-  for (const auto& s : t.samples) {
-    time.push_back(s.time);
-    outdoor.push_back(celsius(s.outdoor_temp));
-    supply.push_back(celsius(s.facility_supply));
-    tj.push_back(celsius(s.max_gpu_temp));
-    clock.push_back(s.min_clock);
-    facility.push_back(s.facility_power / kMega);
-    pue.push_back(s.pue);
-  }
+  const auto& x = t.samples;
   const std::string g = "/thermal/daily/";
-  r.datasets.push_back(vector_dataset(g + "time", time, "s", "Sample times of the daily cycle (0 = midnight)", "time"));
-  r.datasets.push_back(vector_dataset(g + "outdoor_temperature", outdoor, "degC", "Outdoor dry-bulb over the day", "time"));
-  r.datasets.push_back(vector_dataset(g + "facility_supply", supply, "degC", "Facility water supply over the day", "time"));
-  r.datasets.push_back(vector_dataset(g + "max_gpu_temperature", tj, "degC", "Hottest GPU junction over the day", "time"));
-  r.datasets.push_back(vector_dataset(g + "min_gpu_clock", clock, "1", "Lowest GPU clock factor over the day", "time"));
-  r.datasets.push_back(vector_dataset(g + "facility_power", facility, "MW", "Facility power over the day", "time"));
-  r.datasets.push_back(vector_dataset(g + "pue", pue, "1", "PUE over the day", "time"));
+  add_series(r, g + "time", x, [](const Sample& s) { return s.time; }, "s", "Sample times of the daily cycle (0 = midnight)");
+  add_series(r, g + "outdoor_temperature", x, [](const Sample& s) { return celsius(s.outdoor_temp); }, "degC",
+             "Outdoor dry-bulb over the day");
+  add_series(r, g + "facility_supply", x, [](const Sample& s) { return celsius(s.facility_supply); }, "degC",
+             "Facility water supply over the day");
+  add_series(r, g + "max_gpu_temperature", x, [](const Sample& s) { return celsius(s.max_gpu_temp); }, "degC",
+             "Hottest GPU junction over the day");
+  add_series(r, g + "min_gpu_clock", x, [](const Sample& s) { return s.min_clock; }, "1", "Lowest GPU clock factor over the day");
+  add_series(r, g + "facility_power", x, [](const Sample& s) { return s.facility_power / kMega; }, "MW",
+             "Facility power over the day");
+  add_series(r, g + "pue", x, [](const Sample& s) { return s.pue; }, "1", "PUE over the day");
 }
 
 void add_fault_transient(Results& r, const SituationOutcome& o) {
@@ -168,30 +175,24 @@ void add_fault_transient(Results& r, const SituationOutcome& o) {
   r.add("step_time_during_fault", o.step_during_fault.step_time, "s",
         "Step time re-simulated at the lowest clock reached during the cooling faults");
   r.add("fault_energy_error", t.energy_error, "1", "Energy balance of the transient: |dissipated - stored - removed| / dissipated");
-  std::vector<double> time, tj, plate, inlet, outlet, flow, clock, it, facility, pue;
-  for (const auto& s : t.samples) {
-    time.push_back(s.time);
-    tj.push_back(celsius(s.max_gpu_temp));
-    plate.push_back(celsius(s.max_cold_plate_temp));
-    inlet.push_back(celsius(s.coolant_inlet));
-    outlet.push_back(celsius(s.coolant_outlet));
-    flow.push_back(s.min_flow_per_gpu * 60000.0);
-    clock.push_back(s.min_clock);
-    it.push_back(s.it_power / kMega);
-    facility.push_back(s.facility_power / kMega);
-    pue.push_back(s.pue);
-  }
+  const auto& x = t.samples;
   const std::string g = "/thermal/transient/";
-  r.datasets.push_back(vector_dataset(g + "time", time, "s", "Sample times of the cooling-fault transient", "time"));
-  r.datasets.push_back(vector_dataset(g + "max_gpu_temperature", tj, "degC", "Hottest GPU junction over time", "time"));
-  r.datasets.push_back(vector_dataset(g + "max_cold_plate_temperature", plate, "degC", "Hottest cold plate over time", "time"));
-  r.datasets.push_back(vector_dataset(g + "coolant_inlet", inlet, "degC", "Hottest rack-loop supply over time", "time"));
-  r.datasets.push_back(vector_dataset(g + "coolant_outlet", outlet, "degC", "Hottest rack-loop return over time", "time"));
-  r.datasets.push_back(vector_dataset(g + "min_flow_per_gpu", flow, "L/min", "Lowest coolant flow per GPU over time", "time"));
-  r.datasets.push_back(vector_dataset(g + "min_gpu_clock", clock, "1", "Lowest GPU clock factor over time", "time"));
-  r.datasets.push_back(vector_dataset(g + "it_power", it, "MW", "IT power over time", "time"));
-  r.datasets.push_back(vector_dataset(g + "facility_power", facility, "MW", "Facility power over time", "time"));
-  r.datasets.push_back(vector_dataset(g + "pue", pue, "1", "PUE over time", "time"));
+  add_series(r, g + "time", x, [](const Sample& s) { return s.time; }, "s", "Sample times of the cooling-fault transient");
+  add_series(r, g + "max_gpu_temperature", x, [](const Sample& s) { return celsius(s.max_gpu_temp); }, "degC",
+             "Hottest GPU junction over time");
+  add_series(r, g + "max_cold_plate_temperature", x, [](const Sample& s) { return celsius(s.max_cold_plate_temp); },
+             "degC", "Hottest cold plate over time");
+  add_series(r, g + "coolant_inlet", x, [](const Sample& s) { return celsius(s.coolant_inlet); }, "degC",
+             "Hottest rack-loop supply over time");
+  add_series(r, g + "coolant_outlet", x, [](const Sample& s) { return celsius(s.coolant_outlet); }, "degC",
+             "Hottest rack-loop return over time");
+  add_series(r, g + "min_flow_per_gpu", x, [](const Sample& s) { return s.min_flow_per_gpu * 60000.0; }, "L/min",
+             "Lowest coolant flow per GPU over time");
+  add_series(r, g + "min_gpu_clock", x, [](const Sample& s) { return s.min_clock; }, "1", "Lowest GPU clock factor over time");
+  add_series(r, g + "it_power", x, [](const Sample& s) { return s.it_power / kMega; }, "MW", "IT power over time");
+  add_series(r, g + "facility_power", x, [](const Sample& s) { return s.facility_power / kMega; }, "MW",
+             "Facility power over time");
+  add_series(r, g + "pue", x, [](const Sample& s) { return s.pue; }, "1", "PUE over time");
   std::vector<double> alert_time;
   std::vector<std::string> alert_text;
   for (const auto& a : t.alerts) {
