@@ -19,13 +19,14 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Causes of lost GPU time: the components, then the overheads that are not failures.
-enum Overhead { kCheckpoint = kComponents, kSpareWait, kTransition, kThrottling, kPlanned, kCauses };
+enum Overhead { kCheckpoint = kComponents, kSpareWait, kTransition, kThrottling, kFabricEvents, kPlanned, kCauses };
 const char* cause_name(int c) {
   switch (c) {
     case kCheckpoint: return "checkpoint";
     case kSpareWait: return "spare_wait";
     case kTransition: return "phase_transition";
     case kThrottling: return "throttling";
+    case kFabricEvents: return "fabric_failures";
     case kPlanned: return "planned";
     default: return component_name(static_cast<Component>(c));
   }
@@ -48,6 +49,7 @@ struct Stage {
   double interval = kInf;           // s of nominal work between checkpoints
   double restart = 0;               // s: restart_time + checkpoint load
   const StepTimeProfile* profile = nullptr;  // null = constant 1
+  const StepTimeProfile* fabric_profile = nullptr;  // timed fabric failures; null = constant 1
 
   std::size_t regime(double k) const {
     return static_cast<std::size_t>(std::upper_bound(from_tokens.begin(), from_tokens.end(), k) -
@@ -102,23 +104,26 @@ double throughput_at_batch(const Situation& s, double batch) {
   return tab.back().global_batch / tab.back().step_time;
 }
 
+void validate_profile(const StepTimeProfile& p, const std::string& what) {
+  if (p.times.empty()) return;
+  if (p.times.size() != p.multipliers.size() || p.times.front() != 0)
+    throw SimulationError("reliability: " + what + " needs times[0] = 0 and one multiplier per time");
+  for (std::size_t i = 0; i < p.times.size(); ++i) {
+    if (i > 0 && !(p.times[i] > p.times[i - 1])) throw SimulationError("reliability: " + what + " times must increase");
+    if (!(p.multipliers[i] > 0)) throw SimulationError("reliability: " + what + " multipliers must be positive");
+  }
+  if (p.period > 0 && p.times.back() >= p.period)
+    throw SimulationError("reliability: periodic " + what + " times must lie within the period");
+}
+
 Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& name, double t_start,
               double t_end) {
   if (!(s.step_time > 0)) throw SimulationError("reliability: step time of situation '" + name + "' is not positive");
   if (!(s.tokens_per_step > 0))
     throw SimulationError("reliability: tokens per step of situation '" + name + "' is not positive");
   if (s.gpus <= 0) throw SimulationError("reliability: situation '" + name + "' has no GPUs");
-  const auto& p = s.profile;
-  if (!p.times.empty()) {
-    if (p.times.size() != p.multipliers.size() || p.times.front() != 0)
-      throw SimulationError("reliability: step-time profile needs times[0] = 0 and one multiplier per time");
-    for (std::size_t i = 0; i < p.times.size(); ++i) {
-      if (i > 0 && !(p.times[i] > p.times[i - 1])) throw SimulationError("reliability: profile times must increase");
-      if (!(p.multipliers[i] > 0)) throw SimulationError("reliability: profile multipliers must be positive");
-    }
-    if (p.period > 0 && p.times.back() >= p.period)
-      throw SimulationError("reliability: periodic profile times must lie within the period");
-  }
+  validate_profile(s.profile, "step-time profile");
+  validate_profile(s.fabric_profile, "fabric-failure profile");
   const ReliabilitySpec& r = spec.reliability;
   Stage st;
   st.name = name;
@@ -126,7 +131,8 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   st.t_end = t_end;
   st.gpus = s.gpus;
   st.step_time = s.step_time;
-  st.profile = p.times.empty() ? nullptr : &p;
+  st.profile = s.profile.times.empty() ? nullptr : &s.profile;
+  st.fabric_profile = s.fabric_profile.times.empty() ? nullptr : &s.fabric_profile;
   if (spec.batch_schedule.empty()) {
     st.from_tokens = {0};
     st.tps = {s.tokens_per_step / s.step_time};
@@ -223,7 +229,11 @@ class Draw {
     const Stage& S = *S_;
     while (k_ < k_goal && t_ < t_limit) {
       double t_edge = kInf;
-      double m = (S.profile && !ideal_) ? profile_at(*S.profile, t_, t_edge) : 1.0;
+      const double m_thermal = (S.profile && !ideal_) ? profile_at(*S.profile, t_, t_edge) : 1.0;
+      double fabric_edge = kInf;
+      const double m_fabric = (S.fabric_profile && !ideal_) ? profile_at(*S.fabric_profile, t_, fabric_edge) : 1.0;
+      t_edge = std::min(t_edge, fabric_edge);
+      double m = m_thermal * m_fabric;
       const bool degraded = t_ < deg_until_;
       if (degraded) {
         m *= S.degraded_factor;
@@ -247,10 +257,12 @@ class Draw {
         t_ = t_stop;
       }
       w_ += dt / m;
-      // split the slowdown: thermal/profile throttling, then a degraded fabric (the link's cost)
-      const double f = degraded ? S.degraded_factor : 1.0;
-      out_.lost[kThrottling] += (dt - dt * f / m) * S.gpus;
-      out_.lost[static_cast<int>(Component::Link)] += (dt * f / m - dt / m) * S.gpus;
+      // Split the slowdown m = thermal x fabric events x degraded link, in that order: lost work
+      // dt - dt/m = (dt - dt/a) + (dt/a - dt/ab) + (dt/ab - dt/abc).
+      const double a = m_thermal, ab = m_thermal * m_fabric;
+      out_.lost[kThrottling] += (dt - dt / a) * S.gpus;
+      out_.lost[kFabricEvents] += (dt / a - dt / ab) * S.gpus;
+      out_.lost[static_cast<int>(Component::Link)] += (dt / ab - dt / m) * S.gpus;
     }
   }
 

@@ -60,6 +60,9 @@ struct Situation {
   /// Step times for other global batches (batch schedule); empty = same tokens/s at every batch.
   std::vector<BatchStepTime> step_time_by_batch;
   StepTimeProfile profile;       ///< throttling over time; empty = none
+  /// Step-time multiplier of timed fabric failures (fabric.failures[] with at > 0) over time,
+  /// multiplying `profile`; its slowdown is lost GPU time of cause "fabric_failures". Empty = none.
+  StepTimeProfile fabric_profile;
 };
 
 /// A rollout phase as the engine simulated it.
@@ -84,7 +87,7 @@ struct TimeToTrainResult {
   double job_mtbf = 0;                ///< s, 1 / stop rate, first phase
   /// GPU-hours (GPU-s / 3600) lost per draw on average, by cause: each component (lost work +
   /// restart), "checkpoint" (stalls), "spare_wait", "phase_transition", "throttling" (step-time
-  /// profile), "planned" (planned interruptions). A degraded fabric's slowdown counts under "link".
+  /// profile), "fabric_failures" (fabric_profile), "planned" (planned interruptions). A degraded fabric's slowdown counts under "link".
   std::vector<std::pair<std::string, double>> lost_gpu_hours_by_cause;
   /// Mean stopping failures per draw by component (degradations not included), enum order.
   std::vector<std::pair<std::string, double>> interruptions_by_cause;

@@ -109,9 +109,11 @@ class Fabric {
   /// Multi-plane: the plane is splitmix64(flow_hash ^ salt) % planes, or the next plane that
   /// connects both GPUs when that one does not.
   /// ECMP: at hop h the next link is candidates[splitmix64(flow_hash ^ splitmix64(h)) % n] among
-  /// the n up links that bring the flow one switch hop closer to the destination leaf (parallel
-  /// links count as distinct paths), i.e. a deterministic per-flow hash (RFC 2992 hash-threshold
-  /// in spirit). Empty for src == dst.
+  /// the n links that bring the flow one switch hop closer to the destination leaf in the fabric
+  /// as built (parallel links count as distinct paths), i.e. a deterministic per-flow hash (RFC
+  /// 2992 hash-threshold in spirit). Resilient hashing: when that link is down (or no longer on a
+  /// shortest path), the flow re-hashes (salted) among the up links one hop closer, so a failure
+  /// moves only the flows that crossed the failed element. Empty for src == dst.
   std::vector<Hop> route(int src, int dst, std::uint64_t flow_hash) const;
   /// Number of equal-cost shortest scale-out paths between two GPUs, summed over the planes
   /// (0 when disconnected).

@@ -296,6 +296,7 @@ Fabric build_fabric(const FabricSpec& s) {
   f.link_up.assign(f.links.size(), 1);
   for (int id = 0; id < f.n_nodes; ++id) f.by_name.emplace(f.nodes[id].name, id);
   f.dist.resize(static_cast<std::size_t>(P) * L);
+  f.built_dist.resize(static_cast<std::size_t>(P) * L);
 
   Fabric fabric(impl);
   for (const FailureSpec& x : s.failures) {

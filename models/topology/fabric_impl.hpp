@@ -41,10 +41,13 @@ struct Fabric::Impl {
   /// Per leaf of every plane (index = leaf node - first_leaf): hops from every switch to it over up links
   /// (kUnreachable if none); empty until first needed.
   mutable std::vector<std::vector<std::uint8_t>> dist;
+  /// Same over every link as built (failures ignored): the next hops resilient ECMP hashes over.
+  mutable std::vector<std::vector<std::uint8_t>> built_dist;
   static constexpr std::uint8_t kUnreachable = 255;
 
   int switch_count() const { return n_nodes - first_leaf; }
   const std::vector<std::uint8_t>& dist_to_leaf(int leaf_node) const;
+  const std::vector<std::uint8_t>& built_dist_to_leaf(int leaf_node) const;
   void invalidate() { for (auto& d : dist) d.clear(); }
   [[noreturn]] void disconnected(int src, int dst, const char* why) const;
 };

@@ -1,7 +1,8 @@
 // Routing: equal-cost shortest paths over the switch graph and per-flow ECMP (hash) among them.
 // Distances to each destination leaf come from one Boost BFS over the up links of the switch-only
 // graph, computed lazily per leaf and dropped when a failure changes the graph; a route is then a
-// greedy walk that at each switch hashes among the up links one hop closer: O(path x radix).
+// greedy walk that at each switch hashes among the links one hop closer (resilient: over the fabric
+// as built first, over the up links only when that choice failed): O(path x radix).
 // GPUs and NVSwitches never forward scale-out traffic (they are not in the switch graph).
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/filtered_graph.hpp>
@@ -34,6 +35,19 @@ const std::vector<std::uint8_t>& Fabric::Impl::dist_to_leaf(int leaf_node) const
   auto dmap = boost::make_iterator_property_map(d.begin(), boost::get(boost::vertex_index, fg));
   boost::breadth_first_search(
       fg, static_cast<SwitchGraph::vertex_descriptor>(s),
+      boost::visitor(boost::make_bfs_visitor(boost::record_distances(dmap, boost::on_tree_edge()))));
+  return d;
+}
+
+const std::vector<std::uint8_t>& Fabric::Impl::built_dist_to_leaf(int leaf_node) const {
+  auto& d = built_dist[leaf_node - first_leaf];
+  if (!d.empty()) return d;
+  d.assign(switch_count(), kUnreachable);
+  const int s = leaf_node - first_leaf;
+  d[s] = 0;
+  auto dmap = boost::make_iterator_property_map(d.begin(), boost::get(boost::vertex_index, sw));
+  boost::breadth_first_search(
+      sw, static_cast<SwitchGraph::vertex_descriptor>(s),
       boost::visitor(boost::make_bfs_visitor(boost::record_distances(dmap, boost::on_tree_edge()))));
   return d;
 }
@@ -129,7 +143,38 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
   const int target = e.d_leaf - f.first_leaf;
   Hop cand[1024];
   int next[1024];
+  const auto& bd = f.built_dist_to_leaf(e.d_leaf);
   for (std::uint64_t h = 0; v != target; ++h) {
+    const std::uint64_t hash = splitmix64(flow_hash ^ splitmix64(h));
+    // Resilient hashing: the flow hashes over the next hops of the fabric as built; only when that
+    // choice is down or no longer on a shortest path does it re-hash over the live next hops. A
+    // failure then moves only the flows that crossed the failed element (switch "resilient ECMP"),
+    // instead of re-spreading every flow through the switch (modulo-N hashing). On a healthy
+    // fabric both sets are equal and so are the routes.
+    if (bd[v] == d[v]) {
+      int n_built = 0, w_pick = -1;
+      Hop h_pick{};
+      const std::uint8_t dv = bd[v];
+      for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end; ++x)
+        if (bd[boost::target(*x, f.sw)] + 1 == dv) ++n_built;
+      int k = n_built > 0 ? static_cast<int>(hash % static_cast<std::uint64_t>(n_built)) : -1;
+      for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end && k >= 0; ++x) {
+        const int w = static_cast<int>(boost::target(*x, f.sw));
+        if (bd[w] + 1 != dv) continue;
+        if (k-- == 0) {
+          const int id = f.sw[*x].link;
+          if (f.link_up[id] && d[w] + 1 == d[v]) {
+            h_pick = {id, f.links[id].a == v + f.first_leaf};
+            w_pick = w;
+          }
+        }
+      }
+      if (w_pick >= 0) {
+        hops.push_back(h_pick);
+        v = w_pick;
+        continue;
+      }
+    }
     int n = 0;
     next_hops(f, d, v, [&](int id, bool fwd, int w) {
       if (n < 1024) {
@@ -138,7 +183,8 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
       }
     });
     if (n == 0) f.disconnected(src, dst, "routing table inconsistent");  // cannot happen: d[v] finite
-    const int pick = static_cast<int>(splitmix64(flow_hash ^ splitmix64(h)) % static_cast<std::uint64_t>(n));
+    // Re-hash with a salt: among the live hops, independent of the failed first choice.
+    const int pick = static_cast<int>(splitmix64(hash ^ 0x2545F4914F6CDD1Dull) % static_cast<std::uint64_t>(n));
     hops.push_back(cand[pick]);
     v = next[pick];
   }

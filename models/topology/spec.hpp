@@ -18,7 +18,7 @@ struct FailureSpec {
   /// the "/k" suffix of parallel links names all of them).
   std::string element;
   double factor = 0.5;  ///< Degrade only: remaining fraction of the link rate, in (0, 1]
-  double at = 0;        ///< s since the start of the run; 0 = applied when the fabric is built
+  double at = 0;        ///< s since the training start; 0 = applied when the fabric is built, else by the engine
   std::string key;      ///< dotted scenario key of the item ("fabric.failures[2]") for errors
 };
 

@@ -260,6 +260,52 @@ void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const
   }
 }
 
+// Step variants the time-to-train model uses (sim/engine/step_variants.hpp).
+void add_step_variants(Results& r, const SituationOutcome& o) {
+  if (!o.step_by_batch.empty()) {
+    std::vector<double> batch, step;
+    for (const auto& b : o.step_by_batch) {
+      batch.push_back(b.global_batch);
+      step.push_back(b.step_time);
+    }
+    r.datasets.push_back(vector_dataset("/step/by_batch/global_batch", batch, "1",
+                                        "Global batches of training.batch_schedule as simulated, tokens per step", "batch"));
+    r.datasets.push_back(vector_dataset("/step/by_batch/step_time", step, "s",
+                                        "Step time at each global batch of /step/by_batch/global_batch", "batch"));
+  }
+  if (!o.link_down.links.empty()) {
+    const auto& d = o.link_down;
+    r.add("step_time_link_down", d.step_time, "s",
+          "Mean step time with one loaded leaf-spine/spine-core link down and its flows rerouted (degrade mode)");
+    r.datasets.push_back(vector_dataset("/network/link_down/step_time", d.step_times, "s",
+                                        "Step time with each sampled loaded link down", "sample"));
+    std::vector<double> rerouted(d.rerouted_flows.begin(), d.rerouted_flows.end());
+    r.datasets.push_back(vector_dataset("/network/link_down/rerouted_flows", rerouted, "1",
+                                        "Transfers of the step whose route crossed the sampled link", "sample"));
+    r.labels.push_back({"/network/link_down/link", d.links, "Sampled loaded links, failed one at a time"});
+  }
+  if (!o.fabric_events.empty()) {
+    std::vector<double> at, step, rerouted;
+    std::vector<std::string> what;
+    for (const auto& e : o.fabric_events) {
+      at.push_back(e.at);
+      step.push_back(e.step_time);
+      rerouted.push_back(e.rerouted_flows);
+      what.push_back(e.what);
+    }
+    r.add("step_time_after_fabric_failures", step.back(), "s",
+          "Step time after every timed fabric failure (fabric.failures with at > 0)");
+    r.datasets.push_back(vector_dataset("/network/failures/time", at, "s",
+                                        "Time of each timed fabric failure, from the training start", "failure"));
+    r.datasets.push_back(vector_dataset("/network/failures/step_time", step, "s",
+                                        "Step time re-simulated with this and every earlier failure applied", "failure"));
+    r.datasets.push_back(vector_dataset("/network/failures/rerouted_flows", rerouted, "1",
+                                        "Transfers of the step whose route crossed an element this failure took down",
+                                        "failure"));
+    r.labels.push_back({"/network/failures/element", what, "Timed fabric failures: type and element"});
+  }
+}
+
 void add_step_breakdown(Results& r, const SituationOutcome& o) {
   const auto& s = o.step;
   r.datasets.push_back(vector_dataset("/step/breakdown",
@@ -287,6 +333,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (head.has_fault_transient) add_fault_transient(r, head);
   if (head.has_daily_transient) add_daily_transient(r, head);
   add_step_breakdown(r, head);
+  add_step_variants(r, head);
   if (outcomes.size() > 1) add_phases(r, outcomes, ttt);
 
   r.notes.push_back("step: " + head.plan.fidelity);
@@ -298,6 +345,16 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (head.has_daily_transient)
     r.notes.push_back("daily outdoor cycle: 24 h thermal transient at 1 s steps from midnight; time-to-train sees its "
                       "step-time profile every day (after the cooling-fault transient, which already includes the cycle)");
+  if (!head.step_by_batch.empty())
+    r.notes.push_back("batch schedule: the step is re-simulated at each global batch (whole microbatches per DP "
+                      "replica); time-to-train interpolates tokens/s between them");
+  if (!head.link_down.links.empty())
+    r.notes.push_back("degrade mode: a link failure costs the mean step with one of " +
+                      std::to_string(head.link_down.links.size()) + " sampled loaded fabric links down (of " +
+                      std::to_string(head.link_down.loaded) + " loaded), not the default penalty");
+  if (!head.fabric_events.empty())
+    r.notes.push_back("timed fabric failures: the step is re-simulated after each (cumulative, not repaired); "
+                      "time-to-train slows from each failure's time (cause fabric_failures)");
   r.notes.push_back("time-to-train: Monte Carlo over " + std::to_string(ttt.overall.samples.size()) +
                     " failure draws; link utilization is averaged over the simulated step");
   if (outcomes.size() > 1)

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "models/common/errors.hpp"
+#include "sim/engine/step_run.hpp"
+#include "sim/engine/step_variants.hpp"
 
 namespace aidcsim {
 namespace {
@@ -47,24 +49,6 @@ workload::JobSpec scaled_job(const Scenario& sc, int gpus) {
   return job;
 }
 
-struct StepRun {
-  workload::StepPlan plan;
-  network::RunResult run;
-  workload::StepBreakdown breakdown;
-};
-
-StepRun run_step(const Scenario& sc, const workload::JobSpec& job, const topology::Fabric& fabric,
-                 network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed) {
-  workload::StepOptions opts;
-  opts.clock_factor = clocks;
-  opts.seed = seed;
-  StepRun s;
-  s.plan = workload::plan_step(job, sc.gpu, fabric, opts);
-  s.run = net.run(s.plan.schedule);
-  s.breakdown = workload::analyse_step(s.plan, s.run);
-  return s;
-}
-
 std::vector<thermal::GpuLoad> loads_of(const workload::StepBreakdown& b) {
   return {thermal::GpuLoad{std::clamp(b.gpu_busy_compute_fraction, 0.0, 1.0),
                            std::clamp(b.gpu_busy_comm_fraction, 0.0, 1.0)}};
@@ -97,7 +81,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   network::FlowNetwork net(fabric);
 
   report("training step (SimGrid)", 0.2);
-  StepRun step = run_step(sc, out.job, fabric, net, {}, seed);
+  StepRun step = run_step(out.job, sc.gpu, fabric, net, {}, seed);
   out.step_unthrottled = step.breakdown;
 
   report("thermal network", 0.6);
@@ -115,7 +99,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
         thermal::solve_throttled_clocks(sc.cooling, out.layout, loads_of(step.breakdown));
     const double change = max_clock_change(clocks, out.clocks);
     out.clocks = std::move(clocks);
-    step = run_step(sc, out.job, fabric, net, out.clocks, seed);
+    step = run_step(out.job, sc.gpu, fabric, net, out.clocks, seed);
     out.thermal = thermal::steady_state(sc.cooling, out.layout, loads_of(step.breakdown), out.clocks);
     if (change < kClockTolerance) break;
   }
@@ -136,7 +120,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     if (out.fault_transient.min_clock < 1.0) {
       report("step at the fault's clocks (SimGrid)", 0.9);
       std::vector<double> slow(static_cast<std::size_t>(gpus), out.fault_transient.min_clock);
-      out.step_during_fault = run_step(sc, out.job, fabric, net, slow, seed).breakdown;
+      out.step_during_fault = run_step(out.job, sc.gpu, fabric, net, slow, seed).breakdown;
     }
   }
 
@@ -154,7 +138,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     if (out.daily_transient.min_clock < 1.0) {
       report("step at the day's lowest clock (SimGrid)", 0.9);
       std::vector<double> slow(static_cast<std::size_t>(gpus), out.daily_transient.min_clock);
-      out.step_daily_worst = run_step(sc, out.job, fabric, net, slow, seed).breakdown;
+      out.step_daily_worst = run_step(out.job, sc.gpu, fabric, net, slow, seed).breakdown;
     }
   }
 
@@ -176,6 +160,21 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     out.link_names[l] = link.name;
     out.link_tiers[l] = static_cast<int>(link.tier);
   }
+  // Step variants for the time-to-train model, at the final clocks on the same platform. Timed
+  // fabric failures come last: they leave the fabric failed.
+  const StepContext ctx{sc, out.job, fabric, net, out.clocks, seed};
+  if (!sc.training.batch_schedule.empty()) {
+    report("step per batch size (SimGrid)", 0.96);
+    std::vector<double> batches;
+    for (const auto& b : sc.training.batch_schedule) batches.push_back(b.global_batch);
+    out.step_by_batch = batch_step_times(ctx, batches, out.step.step_time);
+  }
+  if (sc.training.reliability.link_mode == reliability::LinkFailureMode::Degrade) {
+    report("step with a link down (SimGrid)", 0.97);
+    out.link_down = degraded_link_step(ctx, out.link_utilization, out.step.step_time);
+  }
+  report("timed fabric failures (SimGrid)", 0.98);
+  out.fabric_events = fabric_event_steps(ctx, out.plan);
   report("done", 1.0);
   return out;
 }

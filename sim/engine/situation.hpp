@@ -10,6 +10,7 @@
 #include "models/thermal/transient.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
+#include "sim/engine/step_variants.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace aidcsim {
@@ -44,6 +45,14 @@ struct SituationOutcome {
   bool has_daily_transient = false;
   thermal::TransientResult daily_transient;
   workload::StepBreakdown step_daily_worst; ///< at the day's lowest clock (= step when no throttling)
+  /// Step time per global batch of training.batch_schedule (tokens as simulated, increasing);
+  /// empty without a schedule.
+  std::vector<reliability::BatchStepTime> step_by_batch;
+  /// The expected step with one random leaf-spine/spine-core link down (reliability.
+  /// link_failure_mode: degrade); links empty otherwise.
+  LinkDownStep link_down;
+  /// The step after each timed fabric failure (fabric.failures[] with at > 0), in time order.
+  std::vector<FabricEvent> fabric_events;
 };
 
 /// Simulates one situation. `gpus` overrides the scenario's GPU count (rollout phases): DP and the

@@ -100,3 +100,32 @@ TEST_CASE("failures from the spec: applied at build, names checked, degrade scal
   s.failures[0].element = "spine0.3";  // a node, not a link
   CHECK_THROWS_AS(build_fabric(s), aidcsim::InvalidParameter);
 }
+
+TEST_CASE("resilient ECMP: a failure moves only the flows that crossed the failed element", "[topology]") {
+  for (const bool switch_failure : {false, true}) {
+    Fabric f = build_fabric(fat_tree(8));
+    const int n = f.gpu_count();
+    std::vector<std::vector<Hop>> before;
+    for (int src = 0; src < n; ++src) before.push_back(f.route(src, (src + n / 2) % n, ecmp_hash(3, src, 0, 0)));
+    // Fail the aggregation->core hop of flow 0 (a link, or the core switch itself).
+    const Link& up = f.link(before[0][2].link);
+    const int core = f.link(before[0][2].link).b;
+    if (switch_failure) f.fail_switch(core);
+    else f.set_link_up(before[0][2].link, false);
+    INFO((switch_failure ? "switch " + f.node(core).name : "link " + up.name));
+    int crossed = 0, moved = 0;
+    for (int src = 0; src < n; ++src) {
+      const auto after = f.route(src, (src + n / 2) % n, ecmp_hash(3, src, 0, 0));
+      REQUIRE(test::walk(f, src, after) == f.gpu_node((src + n / 2) % n));
+      bool hit = false;
+      for (const auto& h : before[src]) hit = hit || !f.link(h.link).up;
+      bool same = after.size() == before[src].size();
+      for (std::size_t i = 0; same && i < after.size(); ++i) same = after[i].link == before[src][i].link;
+      crossed += hit;
+      moved += !same;
+      CHECK(same == !hit);  // unaffected flows keep their path, affected ones move
+    }
+    CHECK(crossed > 0);
+    CHECK(moved == crossed);
+  }
+}

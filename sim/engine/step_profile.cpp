@@ -1,0 +1,83 @@
+#include "sim/engine/step_profile.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace aidcsim {
+namespace {
+
+// Step-time multiplier at clock factor `clock`, given the step at full clock (`base`) and at the
+// lowest clock `c_min` (`slow`): interpolated linearly in 1/clock (compute time scales with 1/clock,
+// exposed communication does not).
+double multiplier(double clock, double base, double slow, double c_min) {
+  if (!(slow > base) || !(c_min < 1.0)) return 1.0;
+  const double x = (1.0 / clock - 1.0) / (1.0 / c_min - 1.0);
+  return 1.0 + x * (slow / base - 1.0);
+}
+
+// Appends the samples of a transient, shifted by `offset`, to a profile (times strictly increasing).
+void append_samples(reliability::StepTimeProfile& p, const thermal::TransientResult& t, double offset, double base,
+                    double slow, double until) {
+  for (const auto& s : t.samples) {
+    const double time = offset + s.time;
+    if (!(time < until)) break;
+    if (!p.times.empty() && !(time > p.times.back())) continue;
+    p.times.push_back(p.times.empty() ? 0.0 : time);
+    p.multipliers.push_back(multiplier(s.min_clock, base, slow, t.min_clock));
+  }
+}
+
+// Days of the daily cycle spelled out after a fault window (a profile is either periodic or one-off);
+// beyond them the daily-mean multiplier holds. A year covers every time-to-train we simulate.
+constexpr int kCombinedProfileDays = 366;
+constexpr double kDay = 86400.0;
+
+}  // namespace
+
+reliability::StepTimeProfile step_profile(const SituationOutcome& o) {
+  reliability::StepTimeProfile p;
+  const double base = o.step.step_time;
+  const bool fault = o.has_fault_transient && o.step_during_fault.step_time > base &&
+                     o.fault_transient.min_clock < 1.0 && !o.fault_transient.samples.empty();
+  const bool daily = o.has_daily_transient && o.step_daily_worst.step_time > base &&
+                     o.daily_transient.min_clock < 1.0 && !o.daily_transient.samples.empty();
+  const double day_slow = o.step_daily_worst.step_time;
+  if (daily && !fault) {
+    append_samples(p, o.daily_transient, 0.0, base, day_slow, kDay);
+    p.period = kDay;
+    return p;
+  }
+  if (!fault) return p;
+  append_samples(p, o.fault_transient, 0.0, base, o.step_during_fault.step_time, std::numeric_limits<double>::infinity());
+  if (!daily) return p;
+  const double start = std::ceil(o.fault_transient_duration / kDay) * kDay;
+  // Between the end of the fault transient and the next midnight: the daily profile, shifted.
+  for (int d = static_cast<int>(start / kDay) - 1; d < kCombinedProfileDays; ++d)
+    append_samples(p, o.daily_transient, d * kDay, base, day_slow, (d + 1) * kDay);
+  double mean = 0;
+  const auto& ds = o.daily_transient.samples;
+  for (const auto& s : ds) mean += multiplier(s.min_clock, base, day_slow, o.daily_transient.min_clock);
+  p.times.push_back(kCombinedProfileDays * kDay);
+  p.multipliers.push_back(mean / static_cast<double>(ds.size()));
+  return p;
+}
+
+reliability::StepTimeProfile fabric_failure_profile(const SituationOutcome& o) {
+  reliability::StepTimeProfile p;
+  if (o.fabric_events.empty()) return p;
+  const double base = o.step.step_time;
+  p.times.push_back(0.0);
+  p.multipliers.push_back(1.0);
+  for (const auto& e : o.fabric_events) {
+    const double m = e.step_time / base;
+    if (e.at > p.times.back()) {
+      p.times.push_back(e.at);
+      p.multipliers.push_back(m);
+    } else {
+      p.multipliers.back() = m;  // same time as the previous failure: the state after both
+    }
+  }
+  return p;
+}
+
+}  // namespace aidcsim

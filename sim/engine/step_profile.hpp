@@ -1,0 +1,26 @@
+#pragma once
+// Step-time multiplier profiles over training time for the time-to-train model, built from what a
+// situation simulated: thermal throttling (cooling faults, daily outdoor cycle) and timed fabric
+// failures. t = 0 is the training start (midnight of its first day).
+#include "models/reliability/time_to_train.hpp"
+#include "sim/engine/situation.hpp"
+
+namespace aidcsim {
+
+/// Thermal step-time profile.
+/// - Cooling faults only: the fault transient's multipliers, one-off (after it: its last value).
+/// - Daily outdoor cycle only: the day's multipliers, periodic with 86,400 s.
+/// - Both: the fault transient (which already runs under the outdoor cycle) over its window, then
+///   the daily multipliers for 366 days, then their daily mean. Multiplying the two would count
+///   the outdoor heat twice, since the fault transient already includes it.
+/// A sample's multiplier interpolates linearly in 1/clock between the step at full clock and the
+/// step re-simulated at the transient's lowest clock (compute scales with 1/clock, exposed
+/// communication does not). Empty when nothing throttles.
+reliability::StepTimeProfile step_profile(const SituationOutcome& o);
+
+/// Timed fabric failures: multiplier 1 until the first failure, then step time after each
+/// failure / the situation's step time (failures are cumulative and permanent). Empty when the
+/// scenario has no timed fabric failure.
+reliability::StepTimeProfile fabric_failure_profile(const SituationOutcome& o);
+
+}  // namespace aidcsim

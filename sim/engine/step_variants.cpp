@@ -1,0 +1,161 @@
+#include "sim/engine/step_variants.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <random>
+
+#include "models/common/errors.hpp"
+#include "sim/engine/step_run.hpp"
+
+namespace aidcsim {
+namespace {
+
+using topology::FailureSpec;
+
+double simulate(const StepContext& ctx, const workload::JobSpec& job) {
+  return run_step(job, ctx.scenario.gpu, ctx.fabric, ctx.net, ctx.clocks, ctx.seed).breakdown.step_time;
+}
+
+/// Transfers of `schedule` whose current route (first ECMP sub-flow) crosses a link in `dead`.
+int crossing_transfers(const topology::Fabric& fabric, const network::Schedule& schedule, const std::vector<char>& dead) {
+  int n = 0;
+  for (const auto& a : schedule.activities) {
+    if (a.kind != network::Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
+    for (const auto& h : fabric.route(a.gpu, a.dst_gpu, a.flow_hash))
+      if (dead[static_cast<std::size_t>(h.link)]) {
+        ++n;
+        break;
+      }
+  }
+  return n;
+}
+
+/// Links that `f` takes down (up now); none for a degradation.
+std::vector<char> links_taken_down(const topology::Fabric& fabric, const FailureSpec& f) {
+  std::vector<char> dead(static_cast<std::size_t>(fabric.link_count()), 0);
+  if (f.type == FailureSpec::Type::LinkDown) {
+    for (int l : fabric.find_links(f.element)) dead[l] = fabric.link(l).up;
+  } else if (f.type == FailureSpec::Type::SwitchDown) {
+    const int node = fabric.find_node(f.element);
+    for (int l = 0; l < fabric.link_count(); ++l) {
+      const auto& x = fabric.link(l);
+      dead[l] = x.up && (x.a == node || x.b == node);
+    }
+  }
+  return dead;
+}
+
+std::string describe(const FailureSpec& f) {
+  switch (f.type) {
+    case FailureSpec::Type::LinkDown: return "link_down " + f.element;
+    case FailureSpec::Type::SwitchDown: return "switch_down " + f.element;
+    case FailureSpec::Type::Degrade: {
+      char pct[32];
+      std::snprintf(pct, sizeof pct, "%g %%", 100.0 * f.factor);
+      return "degrade " + f.element + " to " + pct;
+    }
+  }
+  return f.element;
+}
+
+}  // namespace
+
+std::vector<reliability::BatchStepTime> batch_step_times(const StepContext& ctx, const std::vector<double>& batches,
+                                                         double base_step_time) {
+  const workload::JobSpec& job = ctx.job;
+  const double seq = job.model.sequence_length;
+  const long long unit = 1LL * job.par.dp * job.microbatch_size;  // sequences per microbatch round
+  std::map<long long, double> by_sequences;  // sequences per step -> step time (sorted, distinct)
+  by_sequences[job.global_batch] = base_step_time;
+  for (double tokens : batches) {
+    const long long rounds = std::max(1LL, std::llround(tokens / seq / static_cast<double>(unit)));
+    const long long sequences = rounds * unit;
+    if (by_sequences.count(sequences)) continue;
+    workload::JobSpec j = job;
+    j.global_batch = static_cast<int>(sequences);
+    by_sequences[sequences] = simulate(ctx, j);
+  }
+  std::vector<reliability::BatchStepTime> out;
+  for (const auto& [sequences, step_time] : by_sequences)
+    out.push_back({static_cast<double>(sequences) * seq, step_time});
+  return out;
+}
+
+LinkDownStep degraded_link_step(const StepContext& ctx, const std::vector<double>& utilization, double base_step_time,
+                                int samples) {
+  LinkDownStep out;
+  std::vector<int> loaded;
+  for (int l = 0; l < ctx.fabric.link_count(); ++l) {
+    const auto& x = ctx.fabric.link(l);
+    if (!x.up || (x.tier != topology::Tier::LeafSpine && x.tier != topology::Tier::SpineCore)) continue;
+    ++out.candidates;
+    if (l < static_cast<int>(utilization.size()) && utilization[l] > 0) loaded.push_back(l);
+  }
+  out.loaded = static_cast<int>(loaded.size());
+  out.step_time = base_step_time;
+  if (loaded.empty()) return out;
+  // Distinct links by a partial Fisher-Yates shuffle; indices from the top bits of a seeded
+  // std::mt19937_64 (portable, unlike std::uniform_int_distribution).
+  std::mt19937_64 rng(topology::splitmix64(ctx.seed ^ 0x6c696e6b646f776eull));
+  const int k = std::min<int>(samples, static_cast<int>(loaded.size()));
+  for (int i = 0; i < k; ++i) {
+    const auto span = static_cast<std::uint64_t>(loaded.size() - i);
+    std::swap(loaded[i], loaded[i + static_cast<std::size_t>((rng() >> 11) % span)]);
+  }
+  workload::StepOptions opts;
+  opts.clock_factor = ctx.clocks;
+  opts.seed = ctx.seed;
+  const workload::StepPlan plan = workload::plan_step(ctx.job, ctx.scenario.gpu, ctx.fabric, opts);
+  double sum = 0;
+  for (int i = 0; i < k; ++i) {
+    const int link = loaded[i];
+    std::vector<char> dead(static_cast<std::size_t>(ctx.fabric.link_count()), 0);
+    dead[link] = 1;
+    out.links.push_back(ctx.fabric.link(link).name);
+    out.rerouted_flows.push_back(crossing_transfers(ctx.fabric, plan.schedule, dead));
+    ctx.fabric.set_link_up(link, false);
+    try {
+      out.step_times.push_back(workload::analyse_step(plan, ctx.net.run(plan.schedule)).step_time);
+    } catch (...) {
+      ctx.fabric.set_link_up(link, true);
+      throw;
+    }
+    ctx.fabric.set_link_up(link, true);
+    sum += out.step_times.back();
+  }
+  out.step_time = sum / k;
+  return out;
+}
+
+std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, const workload::StepPlan& base_plan) {
+  std::vector<const FailureSpec*> timed;
+  for (const auto& f : ctx.scenario.fabric.failures)
+    if (f.at > 0) timed.push_back(&f);
+  std::stable_sort(timed.begin(), timed.end(), [](const FailureSpec* a, const FailureSpec* b) { return a->at < b->at; });
+  std::vector<FabricEvent> out;
+  for (const FailureSpec* f : timed) {
+    FabricEvent e;
+    e.at = f->at;
+    e.what = describe(*f);
+    const std::string key = (f->key.empty() ? std::string("fabric.failures[]") : f->key) + ".element";
+    if (ctx.fabric.find_node(f->element) < 0 && ctx.fabric.find_links(f->element).empty())
+      ctx.fabric.apply(*f);  // throws InvalidParameter naming the element and what was expected
+    e.rerouted_flows = crossing_transfers(ctx.fabric, base_plan.schedule, links_taken_down(ctx.fabric, *f));
+    ctx.fabric.apply(*f);
+    try {
+      e.step_time = simulate(ctx, ctx.job);
+    } catch (const SimulationError& err) {
+      char when[48];
+      std::snprintf(when, sizeof when, "%g s (%g d)", f->at, f->at / 86400.0);
+      throw InvalidParameter(key, f->element,
+                             std::string("an element whose failure leaves every GPU of the job connected; at ") +
+                                 when + " it disconnects them: " + err.what());
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace aidcsim

@@ -1,0 +1,73 @@
+#pragma once
+// Variants of a situation's step that the time-to-train model needs, each re-simulated on the
+// same fabric and SimGrid platform at the situation's final clocks:
+// - the step at every global batch of training.batch_schedule (Llama 3 grew 4M -> 16M tokens);
+// - the step with one scale-out link down (reliability.link_failure_mode: degrade);
+// - the step after each timed fabric failure (fabric.failures[] with at > 0).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/network/flow_network.hpp"
+#include "models/reliability/time_to_train.hpp"
+#include "models/topology/fabric.hpp"
+#include "models/workload/step.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace aidcsim {
+
+/// What a step variant runs on: the situation's job, fabric, platform, clocks and ECMP seed.
+struct StepContext {
+  const Scenario& scenario;
+  const workload::JobSpec& job;       ///< scaled to the situation's GPU count
+  topology::Fabric& fabric;           ///< mutated and restored by degraded_link_step; mutated for good by fabric_event_steps
+  network::FlowNetwork& net;          ///< built on `fabric`
+  const std::vector<double>& clocks;  ///< per GPU clock factor (final, after throttling)
+  std::uint64_t seed;
+};
+
+/// Step time at each global batch of `batches` (tokens per step, training.batch_schedule).
+/// A batch becomes whole microbatches per DP replica: sequences = tokens / sequence_length, rounded
+/// to the nearest multiple of dp x microbatch_size (at least one microbatch per replica), so the
+/// tokens in the result are those simulated, which may differ from the request. `base` is the
+/// situation's own step time (reused when a batch rounds to its sequence count). Result: one entry per
+/// distinct simulated batch, increasing global_batch (tokens), step_time in s.
+std::vector<reliability::BatchStepTime> batch_step_times(const StepContext& ctx, const std::vector<double>& batches,
+                                                         double base_step_time);
+
+/// The step with one scale-out link down, in expectation over which link fails.
+struct LinkDownStep {
+  int candidates = 0;               ///< leaf-spine and spine-core links (0: no such tier)
+  int loaded = 0;                   ///< of them, links that carry traffic in the step
+  std::vector<std::string> links;   ///< sampled loaded links, each re-simulated down
+  std::vector<double> step_times;   ///< s, step with that link down and its flows rerouted
+  std::vector<int> rerouted_flows;  ///< transfers of the step whose route crossed that link
+  double step_time = 0;             ///< s, mean of step_times (expected step with a link down)
+};
+
+/// Expected step with one leaf-spine or spine-core link down (the degrade mode of the reliability
+/// model: Llama 3 §3.3.4, the job runs on through a rerouted fabric): the mean over `samples`
+/// (seeded, distinct) links drawn among those that carry traffic in the step, each re-simulated
+/// down. Idle links are not discounted: the step simulation collapses symmetric TP ranks onto one
+/// rail, so links it leaves idle carry the same traffic in the real job. Choosing the busiest link
+/// instead would be biased: under hash ECMP it is the worst collision, and failing it spreads the
+/// collision out. `utilization` is per fabric link (the base step's). Each link is brought up again
+/// before returning; step_time = base_step_time when no link carries traffic.
+LinkDownStep degraded_link_step(const StepContext& ctx, const std::vector<double>& utilization, double base_step_time,
+                                int samples = 3);
+
+/// The fabric after a timed failure, from its time on (failures are cumulative and permanent).
+struct FabricEvent {
+  double at = 0;             ///< s since the training start
+  std::string what;          ///< "link_down leaf2-spine0.3", "switch_down spine0.3", "degrade ... to 50 %"
+  double step_time = 0;      ///< s, with this and every earlier timed failure applied
+  int rerouted_flows = 0;    ///< transfers of the previous step whose route crosses an element now down
+};
+
+/// Applies scenario.fabric.failures with at > 0 in time order (equal times: list order) and
+/// re-simulates the step after each. Throws SimulationError (naming the element and the GPU pair)
+/// when a failure disconnects GPUs of the job, InvalidParameter (fabric.failures[i].element) for an
+/// element the fabric does not have. Leaves `ctx.fabric` with all of them applied.
+std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, const workload::StepPlan& base_plan);
+
+}  // namespace aidcsim

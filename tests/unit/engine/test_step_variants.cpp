@@ -1,0 +1,153 @@
+// The step variants the time-to-train model uses (sim/engine/step_variants.hpp), end to end on the
+// 576-GPU test site: per-batch step times for a batch schedule, the step with a link down in
+// degrade mode, and timed fabric failures.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "sim/engine/pipeline.hpp"
+
+using namespace aidcsim;
+
+namespace {
+
+constexpr double kDay = 86400.0;
+
+std::string small_text() {
+  std::ifstream in(std::string(AIDCSIM_SOURCE_DIR) + "/tests/data/small-576.yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Inserts `block` (top-level YAML) before the cooling section.
+std::string with_block(const std::string& block) {
+  std::string text = small_text();
+  const auto pos = text.find("\ncooling:\n");
+  REQUIRE(pos != std::string::npos);
+  return text.insert(pos + 1, block);
+}
+
+std::string with_training(const std::string& training_body) {
+  std::string text = small_text();
+  const std::string key = "training:\n  tokens: \"15T\"";
+  const auto pos = text.find(key);
+  REQUIRE(pos != std::string::npos);
+  return text.replace(pos, key.size(), "training:\n  tokens: \"15T\"\n" + training_body);
+}
+
+const Dataset& dataset(const Results& r, const std::string& path) {
+  for (const auto& d : r.datasets)
+    if (d.path == path) return d;
+  FAIL("no dataset " << path);
+  return r.datasets.front();
+}
+
+const Labels& labels(const Results& r, const std::string& path) {
+  for (const auto& l : r.labels)
+    if (l.path == path) return l;
+  FAIL("no labels " << path);
+  return r.labels.front();
+}
+
+// No failures at all: time-to-train is deterministic (no checkpoints are needed either).
+const std::string kNoFailures = "reliability:\n  failure_preset: none\n  draws: 10\n";
+
+}  // namespace
+
+TEST_CASE("a batch schedule is simulated at every batch size and time-to-train follows it", "[engine][batch]") {
+  // Multiples of dp x microbatch x sequence = 8 x 1 x 8192 = 65,536 tokens: simulated as asked.
+  const double b4 = 4194304, b8 = 8388608, b16 = 16777216, t1 = 252e6, t2 = 2.87e12, total = 15e12;
+  const std::string schedule =
+      "  batch_schedule:\n"
+      "    - {after_tokens: 0, global_batch: 4194304}\n"
+      "    - {after_tokens: \"252M\", global_batch: 8388608}\n"
+      "    - {after_tokens: \"2.87T\", global_batch: 16777216}\n";
+  const Results r = simulate(load_scenario_text(with_block(kNoFailures), "constant.yaml"));
+  std::string text = with_training(schedule);
+  text.insert(text.find("\ncooling:\n") + 1, kNoFailures);
+  const Results s = simulate(load_scenario_text(text, "schedule.yaml"));
+  const auto& batch = dataset(s, "/step/by_batch/global_batch").data;
+  const auto& step = dataset(s, "/step/by_batch/step_time").data;
+  // The scenario's own batch (144 sequences) and the three of the schedule, increasing.
+  REQUIRE(batch.size() == 4);
+  CHECK(batch[0] == 144 * 8192.0);
+  CHECK(batch[1] == b4);
+  CHECK(batch[2] == b8);
+  CHECK(batch[3] == b16);
+  CHECK(step[0] == s.scalar("step_time"));
+  // A larger batch amortises the pipeline bubble and the DP reduction: more tokens per second.
+  for (std::size_t i = 1; i < batch.size(); ++i) CHECK(batch[i] / step[i] > batch[i - 1] / step[i - 1]);
+  // Without failures, time-to-train is the sum over the regimes of tokens / (tokens/s at that batch).
+  const double expected = (t1 * step[1] / b4 + (t2 - t1) * step[2] / b8 + (total - t2) * step[3] / b16) / kDay;
+  CHECK(s.scalar("time_to_train_ideal") == Approx(expected).epsilon(1e-9));
+  CHECK(s.scalar("time_to_train") == Approx(expected).epsilon(1e-9));
+  // ... which is not what a constant tokens/s at the scenario's batch gives.
+  CHECK(r.scalar("time_to_train") == Approx(total * step[0] / batch[0] / kDay).epsilon(1e-9));
+  CHECK(s.scalar("time_to_train") < r.scalar("time_to_train"));
+}
+
+TEST_CASE("degrade mode re-simulates the step with sampled fabric links down", "[engine][failures]") {
+  const Results r = simulate(load_scenario_text(
+      with_block("reliability:\n  link_failure_mode: degrade\n  draws: 50\n"), "degrade.yaml"));
+  const auto& steps = dataset(r, "/network/link_down/step_time").data;
+  const auto& rerouted = dataset(r, "/network/link_down/rerouted_flows").data;
+  const auto& links = labels(r, "/network/link_down/link").values;
+  REQUIRE(steps.size() == 3);
+  REQUIRE(links.size() == 3);
+  CHECK(std::set<std::string>(links.begin(), links.end()).size() == 3);  // distinct links
+  const double base = r.scalar("step_time");
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    INFO(links[i] << ": " << steps[i] << " s (healthy " << base << " s), " << rerouted[i] << " flows rerouted");
+    CHECK(rerouted[i] > 0);  // sampled among the links that carry traffic
+    CHECK(steps[i] < 1.5 * base);  // the job runs on through the remaining paths
+  }
+  // The expectation is their mean.
+  CHECK(r.scalar("step_time_link_down") == Approx((steps[0] + steps[1] + steps[2]) / 3).epsilon(1e-12));
+}
+
+TEST_CASE("a timed spine failure reroutes the step from its time on and slows time-to-train", "[engine][failures]") {
+  const double at = 2 * kDay;
+  const std::string failure =
+      "fabric:\n  failures:\n    - {type: switch_down, element: spine0.0, at: \"2 d\"}\n";
+  std::string text = with_block(kNoFailures);
+  const auto fab = text.find("fabric:\n");
+  REQUIRE(fab != std::string::npos);
+  text.replace(fab, std::string("fabric:\n").size(), failure);
+  const Results base = simulate(load_scenario_text(with_block(kNoFailures), "base.yaml"));
+  const Results r = simulate(load_scenario_text(text, "timed.yaml"));
+  // The step before the failure is the healthy one.
+  REQUIRE(r.scalar("step_time") == base.scalar("step_time"));
+  CHECK(dataset(r, "/network/failures/time").data == std::vector<double>{at});
+  CHECK(labels(r, "/network/failures/element").values == std::vector<std::string>{"switch_down spine0.0"});
+  CHECK(dataset(r, "/network/failures/rerouted_flows").data.at(0) > 0);
+  const double after = dataset(r, "/network/failures/step_time").data.at(0);
+  REQUIRE(after >= r.scalar("step_time"));
+  // No random failures: time-to-train = the failure's time + the rest of the work at the new step.
+  const double ideal = base.scalar("time_to_train") * kDay;
+  const double m = after / r.scalar("step_time");
+  CHECK(r.scalar("time_to_train") * kDay == Approx(at + (ideal - at) * m).epsilon(1e-9));
+  CHECK(r.scalar("time_to_train_ideal") == base.scalar("time_to_train_ideal"));
+}
+
+TEST_CASE("a timed leaf failure that disconnects GPUs is a file:line error", "[engine][failures]") {
+  std::string text = small_text();
+  const auto fab = text.find("fabric:\n");
+  text.replace(fab, std::string("fabric:\n").size(),
+               "fabric:\n  failures:\n    - {type: switch_down, element: leaf0, at: \"1 d\"}\n");
+  const Scenario sc = load_scenario_text(text, "leaf.yaml");
+  try {
+    simulate(sc);
+    FAIL("no error");
+  } catch (const ScenarioError& e) {
+    const std::string what = e.what();
+    INFO(what);
+    CHECK(what.find("leaf.yaml:17") != std::string::npos);
+    CHECK(what.find("fabric.failures[0]") != std::string::npos);
+    CHECK(what.find("leaf0") != std::string::npos);
+    CHECK(what.find("disconnect") != std::string::npos);
+  }
+}
