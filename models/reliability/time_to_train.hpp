@@ -35,7 +35,7 @@ namespace aidcsim::reliability {
 /// Empty = constant 1. times[0] must be 0 and times increasing.
 struct StepTimeProfile {
   std::vector<double> times;        ///< s
-  std::vector<double> multipliers;  ///< dimensionless, > 0
+  std::vector<double> multipliers;  ///< dimensionless, > 0; +inf = halted (no progress)
   double period = 0;                ///< s; 0 = not periodic
 };
 

@@ -305,7 +305,9 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       copies += g.copies;
     }
     if (t + 1e-9 >= next_sample) {
-      res.samples.push_back({t, rd.junction, rd.plate, rd.supply, rd.manifold, rd.flow, fmin_now, fsum / copies, pw.it,
+      // A sample's min_clock is 0 while any GPU is shut down: the synchronous job is halted.
+      res.samples.push_back({t, rd.junction, rd.plate, rd.supply, rd.manifold, rd.flow, halted ? 0.0 : fmin_now,
+                             fsum / copies, pw.it,
                              pw.cooling, pw.facility, pw.pue, m.facility_supply(), m.conditions().outdoor_temp});
       next_sample += sample_every;
     }
@@ -330,7 +332,17 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       const double fcap = cap ? clock_for_power_cap(cap_w, layout.gpu_tdp, layout.gpu_idle_power, mean_util[k],
                                                     spec.throttle.power_exponent, fmin)
                               : 1.0;
-      if (g.clock <= 0) continue;  // shut down: stays off
+      if (g.clock <= 0) {
+        // Shut down: off until the junction has cooled below the throttle limit (the fault is
+        // repaired or the loop recovered), then back at the governor's floor clock, from where the
+        // integral action raises it. Restart overhead of the job is the reliability model's.
+        if (net.temperature(g.J) < limit) {
+          g.clock = fmin;
+          log(t + opt.dt, "info", "GPU junction", fmt::format("restart of {} GPU(s) after cooling below the throttle limit", g.copies),
+              net.temperature(g.J), limit);
+        }
+        continue;
+      }
       if (net.temperature(g.J) >= spec.throttle.shutdown_temp) {
         g.clock = 0;
         res.gpus_shutdown += static_cast<int>(g.copies);

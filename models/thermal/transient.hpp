@@ -39,7 +39,7 @@ struct Sample {
   double time = 0;
   double max_gpu_temp = 0, max_cold_plate_temp = 0, coolant_inlet = 0, coolant_outlet = 0;  ///< K
   double min_flow_per_gpu = 0;  ///< m^3/s
-  double min_clock = 1, mean_clock = 1;
+  double min_clock = 1, mean_clock = 1;  ///< lowest / mean GPU clock factor; min_clock 0 while a GPU is shut down
   double it_power = 0, cooling_power = 0, facility_power = 0, pue = 0;  ///< W
   double facility_supply = 0, outdoor_temp = 0;  ///< K (facility water supply, outdoor dry-bulb)
 };
@@ -55,7 +55,7 @@ struct TransientResult {
   double throttled_time = 0;     ///< s with any GPU below clock 1
   double mean_slowdown = 1;      ///< time average of 1/min_clock over running time (synchronous
                                  ///< training: the slowest GPU paces the step)
-  int gpus_shutdown = 0;         ///< GPUs that reached throttle.shutdown_temp (then off: power 0)
+  int gpus_shutdown = 0;         ///< GPUs that reached throttle.shutdown_temp (then off, power 0, until the junction is below the throttle limit)
   double halted_time = 0;        ///< s with at least one GPU shut down (the synchronous job stops)
   long steps = 0;
   int factorizations = 0, rebuilds = 0, max_network_nodes = 0;

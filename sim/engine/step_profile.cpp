@@ -10,6 +10,7 @@ namespace {
 // lowest clock `c_min` (`slow`): interpolated linearly in 1/clock (compute time scales with 1/clock,
 // exposed communication does not).
 double multiplier(double clock, double base, double slow, double c_min) {
+  if (!(clock > 0)) return std::numeric_limits<double>::infinity();  // a GPU shut down: the job is halted
   if (!(slow > base) || !(c_min < 1.0)) return 1.0;
   const double x = (1.0 / clock - 1.0) / (1.0 / c_min - 1.0);
   return 1.0 + x * (slow / base - 1.0);
@@ -37,8 +38,9 @@ constexpr double kDay = 86400.0;
 reliability::StepTimeProfile step_profile(const SituationOutcome& o) {
   reliability::StepTimeProfile p;
   const double base = o.step.step_time;
-  const bool fault = o.has_fault_transient && o.step_during_fault.step_time > base &&
-                     o.fault_transient.min_clock < 1.0 && !o.fault_transient.samples.empty();
+  const bool fault = o.has_fault_transient && !o.fault_transient.samples.empty() &&
+                     ((o.step_during_fault.step_time > base && o.fault_transient.min_clock < 1.0) ||
+                      o.fault_transient.halted_time > 0);
   const bool daily = o.has_daily_transient && o.step_daily_worst.step_time > base &&
                      o.daily_transient.min_clock < 1.0 && !o.daily_transient.samples.empty();
   const double day_slow = o.step_daily_worst.step_time;
@@ -54,11 +56,12 @@ reliability::StepTimeProfile step_profile(const SituationOutcome& o) {
   // Between the end of the fault transient and the next midnight: the daily profile, shifted.
   for (int d = static_cast<int>(start / kDay) - 1; d < kCombinedProfileDays; ++d)
     append_samples(p, o.daily_transient, d * kDay, base, day_slow, (d + 1) * kDay);
-  double mean = 0;
+  // The day's mean work rate (1/m averaged over equal samples; a halted sample does no work).
+  double rate = 0;
   const auto& ds = o.daily_transient.samples;
-  for (const auto& s : ds) mean += multiplier(s.min_clock, base, day_slow, o.daily_transient.min_clock);
+  for (const auto& s : ds) rate += 1.0 / multiplier(s.min_clock, base, day_slow, o.daily_transient.min_clock);
   p.times.push_back(kCombinedProfileDays * kDay);
-  p.multipliers.push_back(mean / static_cast<double>(ds.size()));
+  p.multipliers.push_back(static_cast<double>(ds.size()) / rate);
   return p;
 }
 

@@ -11,11 +11,12 @@ namespace aidcsim {
 /// - Cooling faults only: the fault transient's multipliers, one-off (after it: its last value).
 /// - Daily outdoor cycle only: the day's multipliers, periodic with 86,400 s.
 /// - Both: the fault transient (which already runs under the outdoor cycle) over its window, then
-///   the daily multipliers for 366 days, then their daily mean. Multiplying the two would count
-///   the outdoor heat twice, since the fault transient already includes it.
+///   the daily multipliers for 366 days, then their daily mean (harmonic: the mean work rate).
+///   Multiplying the two would count the outdoor heat twice: the fault transient includes it.
 /// A sample's multiplier interpolates linearly in 1/clock between the step at full clock and the
 /// step re-simulated at the transient's lowest clock (compute scales with 1/clock, exposed
-/// communication does not). Empty when nothing throttles.
+/// communication does not); a sample with a GPU shut down (min_clock 0) halts the synchronous
+/// job: +inf. Empty when nothing throttles or halts.
 reliability::StepTimeProfile step_profile(const SituationOutcome& o);
 
 /// Timed fabric failures: multiplier 1 until the first failure, then step time after each

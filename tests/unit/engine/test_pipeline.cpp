@@ -146,6 +146,22 @@ TEST_CASE("a pump failure without a standby pump throttles the GPUs and slows th
   REQUIRE(r.scalar("time_to_train") > small_results().scalar("time_to_train"));
 }
 
+TEST_CASE("GPUs shut down by a cooling fault halt the job until they restart", "[engine][thermal]") {
+  // No random failures: time-to-train is deterministic, so the fault's cost is exact.
+  auto no_failures = [](std::string text) {
+    return text.insert(text.find("\ncooling:\n") + 1, "reliability:\n  failure_preset: none\n  draws: 10\n");
+  };
+  const Results base = simulate(load_scenario_text(no_failures(small_text()), "base.yaml"));
+  const Results r = simulate(load_scenario_text(no_failures(with_pump_failure(0)), "pump-n-halt.yaml"));
+  const double halted = r.scalar("fault_halted_time");
+  INFO("halted " << halted << " s, throttled " << r.scalar("fault_throttled_time") << " s");
+  REQUIRE(halted > 0);
+  // The halt does no work; throttling around it slows the rest of the fault hour.
+  const double cost = (r.scalar("time_to_train") - base.scalar("time_to_train")) * 86400.0;
+  CHECK(cost >= halted);
+  CHECK(cost <= halted + r.scalar("fault_throttled_time") + 1.0);
+}
+
 namespace {
 
 // A hot-afternoon day with a dry cooler (no chiller): the facility supply follows outdoor + 5 K.

@@ -161,3 +161,26 @@ TEST_CASE("fault target out of range names its key", "[thermal][transient]") {
     CHECK(e.key() == "cooling.faults[0].target");
   }
 }
+
+TEST_CASE("GPUs shut down by a pump failure restart once the repaired loop has cooled them", "[thermal][transient]") {
+  CoolingSpec s;
+  s.pumps.running = 1;
+  s.pumps.spare = 0;
+  const double at = 60, repair = 900;
+  s.faults = {{"pump_failure", at, repair, -1, 0}};
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 3600;
+  o.sample_interval = 10;
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  INFO("halted " << r.halted_time << " s, shut down " << r.gpus_shutdown << " GPUs");
+  REQUIRE(r.gpus_shutdown > 0);
+  CHECK(has_alert(r, "critical", "thermal shutdown"));
+  CHECK(has_alert(r, "info", "restart of"));
+  // Off from the shutdown until after the repair, not to the end of the run.
+  CHECK(r.halted_time > 0);
+  CHECK(r.halted_time < repair);
+  CHECK(r.samples.back().min_clock > 0);
+  CHECK(*std::min_element(r.final_clock.begin(), r.final_clock.end()) > 0);
+}
