@@ -16,8 +16,27 @@
 // - Each run is simulated in a forked child process (see simulate_in_child()).
 // - Actors are created only when an activity becomes ready, and an actor that finishes an
 //   activity goes on with its first newly ready successor (a pipeline chain reuses one actor).
+//
+// Failures during a run (run(schedule, events)):
+// - The fabric is held by const reference and Fabric copies share one graph, so the events act
+//   on a PRIVATE fabric built from the same FabricSpec (without its failures) onto which the
+//   caller's up/down state is copied (copy_state). Forked runs (default): the private fabric is
+//   built once per FlowNetwork, in the parent, and only the child mutates it (copy-on-write: the
+//   parent's stays pristine). In-process runs build a fresh one per run. Either way the caller's
+//   fabric is never touched and both modes run the same code on the same state.
+// - An actor on the sink host sleeps until each event's time and applies it to the private
+//   fabric. Degrade: Link::set_bandwidth on both halves (SimGrid recomputes the shares).
+//   Down: every comm in flight whose route crosses a dead link is cancelled after reading its
+//   remaining bytes (Comm::get_remaining, exact with lazy updates); the bytes already sent are
+//   credited to the old route, the rest gets a new route (Fabric::route on the private fabric)
+//   and a restart time (now + the new route's latency). The actor waiting for the comm (batch or
+//   chain, blocked in wait_any) gets SimGrid's cancel/link-failure exception, drops the cancelled
+//   comms and re-puts them at their restart time (wait_any_for with a timeout), so it still
+//   records every other completion at its exact time.
+// - Without events none of this runs: run(schedule) takes the code path it always took.
 #include "models/network/flow_network.hpp"
 
+#include <simgrid/Exception.hpp>
 #include <simgrid/kernel/routing/NetPoint.hpp>
 #include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u.hpp>
@@ -33,6 +52,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <limits>
 #include <string>
 #include <unordered_map>
 
@@ -57,7 +78,42 @@ struct SubFlow {
   double bytes = 0;
   double latency = 0;       ///< s, sum of the route's link latencies
   std::vector<Hop> hops;
+  int index = 0, of = 1;    ///< sub-flow `index` of the transfer's `of` (to recompute its route)
+  int epoch = 0;            ///< RunCtx::epoch when `hops` was last checked against failures
 };
+
+/// Routes of the sub-flows of transfer `a` on the fabric's current state: emit(j, m, hops) for
+/// sub-flow j of m (each carries amount / m bytes); only sub-flow `only` when only >= 0.
+/// Hash ECMP: m = fpp hashed routes, sub-flow 0 keeps flow_hash. Spray: m = m_fixed if > 0 (a
+/// recomputation keeps the count) else min(paths, spray_n), evenly spaced over Fabric::routes.
+/// Throws SimulationError (Fabric::route) when src and dst are disconnected.
+template <class Emit>
+void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, int spray_n, int m_fixed,
+                    int only, Emit&& emit) {
+  if (spray) {
+    auto paths = fab.routes(a.gpu, a.dst_gpu, 4096);
+    if (paths.empty()) paths.push_back(fab.route(a.gpu, a.dst_gpu, a.flow_hash));  // NVLink / throws
+    const std::size_t np = paths.size();
+    const std::size_t m = m_fixed > 0 ? static_cast<std::size_t>(m_fixed)
+                                      : std::min<std::size_t>(np, static_cast<std::size_t>(spray_n));
+    // m of np paths (routes() lists them first hop slowest): rank j x (np/m + 1) mod np walks the
+    // first hops and the later hops together (on a k-ary fat tree 16 of 256 paths use 16
+    // distinct aggregation switches AND 16 distinct core positions), all paths when m = np.
+    // The start rank comes from the flow's hash so that flows do not all take the same sample.
+    // (m > np only after failures removed paths: sub-flows then share paths round robin.)
+    const std::size_t stride = m >= np ? 1 : np / m + 1;
+    const std::size_t offset = m == np ? 0 : static_cast<std::size_t>(topology::splitmix64(a.flow_hash) % np);
+    for (std::size_t j = 0; j < m; ++j)
+      if (only < 0 || static_cast<std::size_t>(only) == j)
+        emit(static_cast<int>(j), static_cast<int>(m), std::vector<Hop>(paths[(offset + j * stride) % np]));
+  } else {
+    for (int f = 0; f < fpp; ++f) {
+      if (only >= 0 && only != f) continue;
+      const std::uint64_t h = f == 0 ? a.flow_hash : topology::splitmix64(a.flow_hash + 0x9e3779b97f4a7c15ull * f);
+      emit(f, fpp, fab.route(a.gpu, a.dst_gpu, h));
+    }
+  }
+}
 
 /// Routing zone of one fabric. Hosts are the GPUs (NetPoint id == GPU rank) plus one "sink" host
 /// (id == GPU count) where every flow is received (see simulate()); links are the fabric's.
@@ -223,6 +279,9 @@ struct FlowNetwork::Impl {
   double build_s = 0;
   int spray_subflows = 16;
   bool isolated = true;
+  /// Forked runs with events: private fabric without failures, mutated only in the child (see
+  /// the file comment); built on first use.
+  std::unique_ptr<Fabric> pristine;
   explicit Impl(const Fabric& f) : fabric(f) {}
 };
 
@@ -259,6 +318,16 @@ const Fabric& FlowNetwork::fabric() const { return impl_->fabric; }
 
 namespace {
 
+/// A TimedFailure checked against the fabric: what it acts on.
+struct ResolvedFailure {
+  double time = 0;                  ///< s from the run's start
+  topology::FailureSpec::Type type = topology::FailureSpec::Type::LinkDown;
+  int node = -1;                    ///< SwitchDown
+  std::vector<int> links;           ///< LinkDown / Degrade
+  double factor = 1;
+  std::string element;
+};
+
 /// State of one run, shared by its actors (all run in one OS thread: no locking).
 struct RunCtx {
   const Schedule* s = nullptr;
@@ -274,7 +343,294 @@ struct RunCtx {
   std::vector<double> start, finish;
   double t0 = 0;
   std::string error;
+
+  // Failures during the run (see the file comment); unused when `events` is false.
+  bool events = false;
+  std::vector<ResolvedFailure> failures;  ///< in time order
+  Fabric* live = nullptr;              ///< private fabric, as the failures so far leave it
+  const Fabric* caller = nullptr;      ///< the FlowNetwork's fabric: state copied onto `live` first
+  ZoneEntry* entry = nullptr;          ///< SimGrid links (Degrade)
+  bool spray = false;
+  int fpp = 1, spray_n = 16;
+  int epoch = 0;                       ///< link/switch-down events applied so far
+  std::string down_log;                ///< "leaf3 down at 0.01 s, ..." for error messages
+  std::vector<sg::CommPtr> comm;       ///< per flow: its comm in flight, null otherwise
+  std::vector<char> cancelled;         ///< per flow: cancelled by a failure, restart pending
+  std::vector<double> restart_at;      ///< per flow: absolute clock of the restart
+  std::vector<int> reroutes;           ///< per activity
+  std::vector<double> bytes_fwd, bytes_rev;  ///< per link: bytes sent
 };
+
+// ---- Failures during a run (event mode only; see the file comment) ----
+
+std::string fmt_time(double t) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.6g", t);
+  return b;
+}
+
+/// Records the run's first error. In event mode every comm in flight is cancelled, and the
+/// waiting actors, woken by the cancellation, give up (Waitset::next): a disconnected fabric
+/// stops the run at once. (Actor::kill_all aborts SimGrid 3.32 here: freeing killed actors'
+/// pending comms.) Computations in progress still run to their end (simulated time only).
+void fail(RunCtx& c, const std::string& msg) {
+  if (c.error.empty()) c.error = msg;
+  if (!c.events) return;
+  for (auto& cm : c.comm)
+    if (cm) {
+      sg::CommPtr k = std::move(cm);
+      cm = nullptr;
+      k->cancel();
+    }
+}
+
+/// Whether every link of a route is up on the private fabric.
+bool alive(const RunCtx& c, const std::vector<Hop>& hops) {
+  for (const Hop& h : hops)
+    if (!c.live->link(h.link).up) return false;
+  return true;
+}
+
+[[noreturn]] void no_route(const RunCtx& c, const Activity& a, const std::string& why) {
+  throw SimulationError(why + ": GPU " + std::to_string(a.gpu) + " -> GPU " + std::to_string(a.dst_gpu) +
+                        " has no route");
+}
+
+/// At a transfer's start: routes computed before a link/switch-down event are recomputed on the
+/// fabric as it is now, exactly as run() would with the failure applied from the start (a new
+/// flow routes around the failure; not counted as a reroute). Spray: fewer paths may leave
+/// fewer sub-flows; the unused slots carry 0 bytes.
+void refresh_routes(RunCtx& c, int a) {
+  const int f0 = c.first_flow[a], f1 = c.first_flow[a + 1];
+  if (f1 == f0 || c.flows[f0].epoch == c.epoch) return;
+  const Activity& act = c.s->activities[a];
+  int used = 0;
+  try {
+    subflow_routes(*c.live, act, c.spray, c.fpp, c.spray_n, 0, -1, [&](int j, int m, std::vector<Hop>&& hops) {
+      if (f0 + j >= f1) throw SimulationError("internal error: more sub-flows after a failure");
+      SubFlow& f = c.flows[f0 + j];
+      f.bytes = act.amount / m;
+      f.hops = std::move(hops);
+      f.latency = c.live->latency(f.hops);
+      f.of = m;
+      used = m;
+    });
+  } catch (const SimulationError&) {
+    no_route(c, act, c.down_log);
+  }
+  for (int f = f0; f < f1; ++f) {
+    SubFlow& s = c.flows[f];
+    if (f - f0 >= used) {
+      s.bytes = 0;
+      s.hops.clear();
+      s.latency = 0;
+      s.of = used;
+    }
+    s.epoch = c.epoch;
+  }
+}
+
+/// Flow f's remaining bytes (f.bytes) get a new route on the private fabric and restart at
+/// now + its latency, like a new flow. Throws SimulationError naming `why` when disconnected.
+void reroute(RunCtx& c, int f, const std::string& why) {
+  SubFlow& s = c.flows[f];
+  const Activity& a = c.s->activities[s.activity];
+  try {
+    subflow_routes(*c.live, a, c.spray, c.fpp, c.spray_n, s.of, s.index,
+                   [&](int, int, std::vector<Hop>&& hops) { s.hops = std::move(hops); });
+  } catch (const SimulationError&) {
+    no_route(c, a, why);
+  }
+  s.latency = c.live->latency(s.hops);
+  s.epoch = c.epoch;
+  c.restart_at[f] = sg::Engine::get_clock() + s.latency;
+  ++c.reroutes[s.activity];
+}
+
+/// Stops flow f's comm (its route crosses a dead link) with `rem` bytes left: the bytes sent so
+/// far are credited to the old route, the rest is rerouted; the waiting actor sees cancelled[f].
+void cancel_flow(RunCtx& c, int f, double rem, const std::string& why) {
+  sg::CommPtr cm = std::move(c.comm[f]);
+  c.comm[f] = nullptr;
+  cm->cancel();
+  SubFlow& s = c.flows[f];
+  const double sent = s.bytes - rem;
+  for (const Hop& h : s.hops) (h.forward ? c.bytes_fwd : c.bytes_rev)[h.link] += sent;
+  s.bytes = rem;
+  c.cancelled[f] = 1;
+  reroute(c, f, why);
+}
+
+/// The failure actor: applies each event at its time to the private fabric and SimGrid.
+void apply_failures(RunCtx& c) {
+  using Type = topology::FailureSpec::Type;
+  for (const ResolvedFailure& ev : c.failures) {
+    sg::this_actor::sleep_until(c.t0 + ev.time);
+    const std::string what = ev.element + " down at " + fmt_time(ev.time) + " s";
+    try {
+      if (ev.type == Type::Degrade) {
+        for (int l : ev.links) {
+          c.live->set_link_rate_factor(l, ev.factor);
+          const double r = c.live->link(l).rate;
+          c.entry->up[l]->set_bandwidth(r);
+          c.entry->down[l]->set_bandwidth(r);
+          c.entry->applied_rate[l] = r;  // in-process: the next run() re-applies the fabric's rate
+        }
+        continue;
+      }
+      if (ev.type == Type::SwitchDown)
+        c.live->fail_switch(ev.node);
+      else
+        for (int l : ev.links) c.live->set_link_up(l, false);
+      ++c.epoch;
+      c.down_log += (c.down_log.empty() ? "" : ", ") + what;
+      for (std::size_t f = 0; f < c.flows.size(); ++f) {
+        if (!c.comm[f] || alive(c, c.flows[f].hops)) continue;
+        const double rem = c.comm[f]->get_remaining();
+        if (!(rem > 0)) continue;  // completing at this very instant: let it
+        cancel_flow(c, static_cast<int>(f), rem, what);
+      }
+    } catch (const std::exception& e) {
+      fail(c, e.what());
+      return;
+    }
+  }
+}
+
+/// Event mode: the activities one actor waits for. Flows cancelled by a failure are dropped and
+/// put again on their new route at their restart time; wait_any_for's timeout wakes the actor
+/// for restarts, so every other completion is still seen at its exact time.
+class Waitset {
+ public:
+  explicit Waitset(RunCtx& c)
+      : c_(c), key_(static_cast<int>(sg::this_actor::get_host()->get_netpoint()->id())) {}
+
+  void add(sg::ActivityPtr a, int owner) {
+    running_.push_back(std::move(a));
+    flow_.push_back(-1);
+    owner_.push_back(owner);
+  }
+
+  /// Puts flow f for `owner` at absolute clock t (its start after the route latency), so that
+  /// the actor keeps handling completions and restarts meanwhile.
+  void put_at(int f, int owner, double t) {
+    c_.restart_at[f] = t;
+    pending_.emplace_back(f, owner);
+  }
+
+  /// Puts flow f for `owner` now, or schedules its restart if its route died meanwhile (during
+  /// its latency phase, or while this put was being handled).
+  void put(int f, int owner) {
+    if (!c_.error.empty()) return;  // the run is stopping
+    SubFlow& s = c_.flows[f];
+    if (s.epoch != c_.epoch) {
+      if (!alive(c_, s.hops)) {
+        reroute(c_, f, c_.down_log);
+        pending_.emplace_back(f, owner);
+        return;
+      }
+      s.epoch = c_.epoch;
+    }
+    const int epoch = c_.epoch;
+    c_.zone->push(key_, f);  // must directly precede the put: see header
+    sg::CommPtr cm = (*c_.mailboxes)[c_.s->activities[s.activity].dst_gpu]->put_async(
+        &c_, static_cast<std::uint64_t>(std::llround(s.bytes)));
+    c_.comm[f] = cm;
+    running_.push_back(cm);
+    flow_.push_back(f);
+    owner_.push_back(owner);
+    if (c_.epoch != epoch) {  // the failure actor ran while the put was handled and missed it
+      if (!alive(c_, s.hops)) {
+        const double rem = cm->get_remaining();
+        if (rem > 0) cancel_flow(c_, f, rem, c_.down_log);
+      }
+      s.epoch = c_.epoch;
+    }
+  }
+
+  /// Waits for the next completion and returns its owner; -1 when nothing is left.
+  int next() {
+    double due = -std::numeric_limits<double>::infinity();
+    for (;;) {
+      if (!c_.error.empty()) return -1;  // the run is stopping (fail())
+      for (std::size_t i = running_.size(); i-- > 0;) {
+        const int f = flow_[i];
+        if (f >= 0 && c_.cancelled[f]) {
+          c_.cancelled[f] = 0;
+          pending_.emplace_back(f, owner_[i]);
+          remove(i);
+        }
+      }
+      double next_t = std::numeric_limits<double>::infinity();
+      if (!pending_.empty()) {
+        const double now = std::max(sg::Engine::get_clock(), due);
+        auto todo = std::move(pending_);
+        pending_.clear();
+        for (const auto& [f, o] : todo)
+          if (c_.restart_at[f] <= now)
+            put(f, o);
+          else
+            pending_.emplace_back(f, o);
+        for (const auto& p : pending_) next_t = std::min(next_t, c_.restart_at[p.first]);
+      }
+      if (running_.empty()) {
+        if (pending_.empty()) return -1;
+        sg::this_actor::sleep_until(next_t);
+        due = next_t;
+        continue;
+      }
+      ssize_t i = -1;
+      try {
+        i = sg::Activity::wait_any_for(running_, pending_.empty() ? -1.0 : next_t - sg::Engine::get_clock());
+      } catch (const simgrid::Exception&) {
+        // a comm of ours was cancelled by the failure actor: handled at the loop's top
+        if (!c_.error.empty()) return -1;
+        bool ours = false;
+        for (int f : flow_) ours = ours || (f >= 0 && c_.cancelled[f]);
+        if (!ours) throw;
+        continue;
+      }
+      if (i < 0) {  // timeout: restarts are due
+        due = next_t;
+        continue;
+      }
+      const int o = owner_[i], f = flow_[i];
+      if (f >= 0) c_.comm[f] = nullptr;
+      remove(static_cast<std::size_t>(i));
+      return o;
+    }
+  }
+
+ private:
+  void remove(std::size_t i) {
+    running_[i] = std::move(running_.back());
+    running_.pop_back();
+    flow_[i] = flow_.back();
+    flow_.pop_back();
+    owner_[i] = owner_.back();
+    owner_.pop_back();
+  }
+
+  RunCtx& c_;
+  int key_;
+  std::vector<sg::ActivityPtr> running_;
+  std::vector<int> flow_, owner_;              ///< per running entry: flow (-1: exec), owner
+  std::vector<std::pair<int, int>> pending_;   ///< (flow, owner) waiting for restart_at
+};
+
+/// Event mode: one transfer issued by a chain actor.
+void transfer_with_failures(RunCtx& c, int a) {
+  refresh_routes(c, a);
+  const int f0 = c.first_flow[a], f1 = c.first_flow[a + 1];
+  double lat = 0;
+  for (int f = f0; f < f1; ++f) lat = std::max(lat, c.flows[f].latency);
+  if (lat > 0) sg::this_actor::sleep_for(lat);
+  Waitset w(c);
+  for (int f = f0; f < f1; ++f)
+    if (c.flows[f].bytes > 0) w.put(f, 0);
+  while (w.next() >= 0) {
+  }
+}
 
 void run_one(RunCtx& c, int a) {
   const Activity& act = c.s->activities[a];
@@ -287,6 +643,8 @@ void run_one(RunCtx& c, int a) {
       ex->start();
       ex->wait();
     }
+  } else if (c.events) {
+    transfer_with_failures(c, a);
   } else {
     const int f0 = c.first_flow[a], f1 = c.first_flow[a + 1];
     if (f1 > f0) {
@@ -322,9 +680,10 @@ void chain(RunCtx& c, int a) {
     try {
       run_one(c, a);
     } catch (const std::exception& e) {
-      if (c.error.empty()) c.error = "activity " + std::to_string(a) + ": " + e.what();
+      fail(c, "activity " + std::to_string(a) + ": " + e.what());
       return;
     }
+    if (c.events && !c.error.empty()) return;  // the run is stopping: no successor starts
     int next = -1;
     for (int k = c.succ_off[a]; k < c.succ_off[a + 1]; ++k) {
       const int s = c.succ[k];
@@ -401,9 +760,65 @@ void batch(RunCtx& c, std::vector<int> roots) {
   }
 }
 
+/// batch() in event mode: the same issue times and order, but the puts are scheduled in the
+/// Waitset instead of slept for, so a flow cancelled while later roots wait for their latency
+/// restarts on time.
+void batch_with_failures(RunCtx& c, std::vector<int> roots) {
+  for (int a : roots) refresh_routes(c, a);  // a failure at t = 0 is already applied
+  auto lat = [&c](int a) {
+    double l = 0;
+    for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) l = std::max(l, c.flows[f].latency);
+    return l;
+  };
+  std::stable_sort(roots.begin(), roots.end(), [&](int x, int y) { return lat(x) < lat(y); });
+  Waitset w(c);
+  std::vector<int> left(roots.size(), 0);
+  for (std::size_t k = 0; k < roots.size(); ++k) {
+    const int a = roots[k];
+    const Activity& act = c.s->activities[a];
+    c.start[a] = 0.0;
+    if (act.kind == Activity::Kind::Compute) {
+      sg::ExecPtr ex = sg::Exec::init();
+      ex->set_host((*c.hosts)[act.gpu]);
+      ex->set_flops_amount(act.amount * (kRefSpeed / c.flops[act.gpu]));
+      ex->start();
+      w.add(ex, static_cast<int>(k));
+      left[k] = 1;
+      continue;
+    }
+    const double t = c.t0 + lat(a);
+    for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f)
+      if (c.flows[f].bytes > 0) {
+        w.put_at(f, static_cast<int>(k), t);
+        ++left[k];
+      }
+  }
+  for (int k; (k = w.next()) >= 0;)
+    if (--left[k] == 0) {
+      c.finish[roots[k]] = sg::Engine::get_clock() - c.t0;
+      release(c, roots[k]);
+    }
+}
+
+/// Stack of the actors of a run with events, bytes. They compute routes (Fabric::route) and may
+/// throw and catch a SimulationError (disconnection): the 16 KiB of contexts/stack-size
+/// overflows there (measured: heap corruption). Pages are only touched when used.
+constexpr unsigned kEventStack = 256 * 1024;
+
+/// Creates an actor; in event mode with a kEventStack stack.
+void start_actor(const RunCtx& c, const char* name, sg::Host* host, std::function<void()> code) {
+  if (c.events)
+    sg::Actor::init(name, host)->set_stacksize(kEventStack)->start(std::move(code));
+  else
+    sg::Actor::create(name, host, std::move(code));
+}
+
 void spawn(RunCtx& c, int a) {
   const Activity& act = c.s->activities[a];
-  sg::Actor::create("a", (*c.hosts)[act.gpu], [&c, a] { chain(c, a); });
+  if (c.events)
+    start_actor(c, "a", (*c.hosts)[act.gpu], [&c, a] { chain(c, a); });
+  else
+    sg::Actor::create("a", (*c.hosts)[act.gpu], [&c, a] { chain(c, a); });
 }
 
 void check_schedule(const Schedule& s, int gpus) {
@@ -434,6 +849,14 @@ void check_schedule(const Schedule& s, int gpus) {
       throw InvalidParameter("schedule.gpu_flops", std::to_string(v), "a speed > 0 FLOP/s");
 }
 
+/// Copies the up/down state of `from` onto `to` (same structure, `to` without failures yet).
+void copy_state(const Fabric& from, Fabric& to) {
+  for (int n = from.gpu_count(); n < from.node_count(); ++n)
+    if (!from.node_up(n) && to.node_up(n)) to.fail_switch(n);
+  for (int l = 0; l < from.link_count(); ++l)
+    if (!from.link(l).up && to.link(l).up) to.set_link_up(l, false);
+}
+
 /// Runs the prepared schedule on SimGrid in this process (the engine clock keeps running, see
 /// simulate_in_child). Errors are left in c.error.
 void simulate(RunCtx& c) {
@@ -442,6 +865,13 @@ void simulate(RunCtx& c) {
   c.zone->misses = 0;
   c.zone->clear_pending();
   c.t0 = sg::Engine::get_clock();
+  if (c.events) {
+    copy_state(*c.caller, *c.live);
+    // Created first, so that it runs first at each time: failures at t = 0 precede every start.
+    // A daemon: the run ends with the last activity even if events remain.
+    sg::ActorPtr ev = sg::Actor::init("failures", c.sink)->set_stacksize(kEventStack)->start([&c] { apply_failures(c); });
+    ev->daemonize();
+  }
   // Flows are mailbox puts from the sender actor (on the source GPU's host) to a mailbox of the
   // destination GPU whose permanent receiver is one idle daemon on the sink host: a put starts
   // its flow at once, without a matching receive, and SimGrid asks the zone for the route
@@ -463,11 +893,14 @@ void simulate(RunCtx& c) {
   auto flush = [&c, &roots] {
     if (roots.empty()) return;
     const Activity& first = c.s->activities[roots.front()];
-    sg::Actor::create("batch", (*c.hosts)[first.gpu], [&c, r = roots] {
+    start_actor(c, "batch", (*c.hosts)[first.gpu], [&c, r = roots] {
       try {
-        batch(c, r);
+        if (c.events)
+          batch_with_failures(c, r);
+        else
+          batch(c, r);
       } catch (const std::exception& e) {
-        if (c.error.empty()) c.error = std::string("root batch: ") + e.what();
+        fail(c, std::string("root batch: ") + e.what());
       }
     });
     roots.clear();
@@ -493,6 +926,13 @@ void simulate(RunCtx& c) {
       (*c.mailboxes)[g]->clear();
     }
   c.zone->flows = nullptr;
+  if (c.events) {
+    // Bytes of the last (or only) route of every flow; the earlier routes' were added at the
+    // failures. In flow order, so that without reroutes the sums are run(schedule)'s.
+    for (const SubFlow& f : c.flows)
+      for (const Hop& h : f.hops) (h.forward ? c.bytes_fwd : c.bytes_rev)[h.link] += f.bytes;
+    c.comm.clear();
+  }
   if (c.error.empty() && (c.zone->misses != 0 || c.zone->pending_count() != 0))
     c.error = "internal error, " + std::to_string(c.zone->misses) +
               " SimGrid route queries did not match a registered flow";
@@ -534,6 +974,10 @@ void simulate_in_child(RunCtx& c) {
     bool ok = write_all(fds[1], &elen, sizeof elen) && write_all(fds[1], c.error.data(), elen) &&
               write_all(fds[1], c.start.data(), n * sizeof(double)) &&
               write_all(fds[1], c.finish.data(), n * sizeof(double));
+    if (c.events)
+      ok = ok && write_all(fds[1], c.reroutes.data(), n * sizeof(int)) &&
+           write_all(fds[1], c.bytes_fwd.data(), c.bytes_fwd.size() * sizeof(double)) &&
+           write_all(fds[1], c.bytes_rev.data(), c.bytes_rev.size() * sizeof(double));
     ::close(fds[1]);
     ::_exit(ok ? 0 : 3);  // no atexit handlers, no SimGrid teardown in the child
   }
@@ -552,7 +996,9 @@ void simulate_in_child(RunCtx& c) {
   }
   std::uint64_t elen = 0;
   if (buf.size() >= sizeof elen) std::memcpy(&elen, buf.data(), sizeof elen);
-  const std::size_t need = sizeof elen + elen + 2 * n * sizeof(double);
+  const std::size_t L = c.bytes_fwd.size();  // 0 without events
+  const std::size_t need = sizeof elen + elen + 2 * n * sizeof(double) +
+                           (c.events ? n * sizeof(int) + 2 * L * sizeof(double) : 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || buf.size() != need) {
     const std::string why = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
                                                 : "exit status " + std::to_string(WEXITSTATUS(status));
@@ -561,20 +1007,82 @@ void simulate_in_child(RunCtx& c) {
   c.error.assign(buf.data() + sizeof elen, elen);
   std::memcpy(c.start.data(), buf.data() + sizeof elen + elen, n * sizeof(double));
   std::memcpy(c.finish.data(), buf.data() + sizeof elen + elen + n * sizeof(double), n * sizeof(double));
+  if (c.events) {
+    const char* p = buf.data() + sizeof elen + elen + 2 * n * sizeof(double);
+    std::memcpy(c.reroutes.data(), p, n * sizeof(int));
+    std::memcpy(c.bytes_fwd.data(), p + n * sizeof(int), L * sizeof(double));
+    std::memcpy(c.bytes_rev.data(), p + n * sizeof(int) + L * sizeof(double), L * sizeof(double));
+  }
 }
 
 }  // namespace
 
-RunResult FlowNetwork::run(const Schedule& schedule) {
+namespace {
+
+/// Checks the events against the fabric (names, types, factor, time) and sorts them by time
+/// (stable). Same checks and messages as Fabric::apply.
+std::vector<ResolvedFailure> resolve(const Fabric& fab, const std::vector<TimedFailure>& events) {
+  using Type = topology::FailureSpec::Type;
+  std::vector<ResolvedFailure> out;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const auto& f = events[i].failure;
+    const std::string key = f.key.empty() ? "network.failures[" + std::to_string(i) + "]" : f.key;
+    if (!(std::isfinite(events[i].time) && events[i].time >= 0))
+      throw InvalidParameter(key + ".time", std::to_string(events[i].time), "a time >= 0 s from the run's start");
+    ResolvedFailure r;
+    r.time = events[i].time;
+    r.type = f.type;
+    r.factor = f.factor;
+    r.element = f.element;
+    const int node = fab.find_node(f.element);
+    if (node < 0) r.links = fab.find_links(f.element);
+    if (node < 0 && r.links.empty())
+      throw InvalidParameter(key + ".element", f.element,
+                             "a node name (e.g. \"leaf2\", \"spine0.3\", \"core5\") or a link name "
+                             "(e.g. \"leaf2-spine0.3\") of the built fabric");
+    if (f.type == Type::SwitchDown) {
+      if (node < 0 || fab.node(node).kind == topology::NodeKind::Gpu)
+        throw InvalidParameter(key + ".element", f.element, "a switch name for switch_down (e.g. \"spine0.3\")");
+      r.node = node;
+    } else if (node >= 0) {
+      throw InvalidParameter(key + ".element", f.element,
+                             std::string("a link name for ") + (f.type == Type::Degrade ? "degrade" : "link_down") +
+                                 " (e.g. \"leaf2-spine0.3\")");
+    }
+    if (f.type == Type::Degrade && !(f.factor > 0 && f.factor <= 1))
+      throw InvalidParameter(key + ".factor", std::to_string(f.factor), "a fraction in (0, 1]");
+    out.push_back(std::move(r));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.time < y.time; });
+  return out;
+}
+
+/// A fabric of the same structure as `fab`, without any failure (see the file comment).
+std::unique_ptr<Fabric> pristine_copy(const Fabric& fab, std::uint64_t fp) {
+  topology::FabricSpec spec = fab.spec();
+  spec.failures.clear();
+  auto p = std::make_unique<Fabric>(topology::build_fabric(spec));
+  if (fingerprint(*p) != fp)
+    throw SimulationError("network: rebuilding the fabric from its spec gave another structure");
+  return p;
+}
+
+}  // namespace
+
+RunResult FlowNetwork::run(const Schedule& schedule) { return run(schedule, {}); }
+
+RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFailure>& events) {
   const Fabric& fab = impl_->fabric;
   const int G = fab.gpu_count();
   const int n = static_cast<int>(schedule.activities.size());
   check_schedule(schedule, G);
+  std::vector<ResolvedFailure> failures = resolve(fab, events);
   RunResult res;
   res.start.assign(n, 0.0);
   res.finish.assign(n, 0.0);
   res.link_bytes_fwd.assign(fab.link_count(), 0.0);
   res.link_bytes_rev.assign(fab.link_count(), 0.0);
+  res.reroutes.assign(n, 0);
   if (n == 0) return res;
 
   auto c = std::make_unique<RunCtx>();
@@ -623,33 +1131,17 @@ RunResult FlowNetwork::run(const Schedule& schedule) {
     const Activity& a = schedule.activities[i];
     c->first_flow[i] = static_cast<int>(c->flows.size());
     if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
-    auto add = [&](std::vector<Hop> hops, double bytes) {
+    subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, [&](int j, int m, std::vector<Hop>&& hops) {
       SubFlow f;
       f.activity = i;
-      f.bytes = bytes;
+      f.bytes = a.amount / (spray ? static_cast<double>(m) : m);
       f.latency = fab.latency(hops);
-      for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += bytes;
+      for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += f.bytes;
       f.hops = std::move(hops);
+      f.index = j;
+      f.of = m;
       c->flows.push_back(std::move(f));
-    };
-    if (spray) {
-      auto paths = fab.routes(a.gpu, a.dst_gpu, 4096);
-      if (paths.empty()) paths.push_back(fab.route(a.gpu, a.dst_gpu, a.flow_hash));  // NVLink / throws
-      const std::size_t np = paths.size();
-      const std::size_t m = std::min<std::size_t>(np, static_cast<std::size_t>(impl_->spray_subflows));
-      // m of np paths (routes() lists them first hop slowest): rank j x (np/m + 1) mod np walks the
-      // first hops and the later hops together (on a k-ary fat tree 16 of 256 paths use 16
-      // distinct aggregation switches AND 16 distinct core positions), all paths when m = np.
-      // The start rank comes from the flow's hash so that flows do not all take the same sample.
-      const std::size_t stride = m == np ? 1 : np / m + 1;
-      const std::size_t offset = m == np ? 0 : static_cast<std::size_t>(topology::splitmix64(a.flow_hash) % np);
-      for (std::size_t j = 0; j < m; ++j) add(paths[(offset + j * stride) % np], a.amount / static_cast<double>(m));
-    } else {
-      for (int f = 0; f < fpp; ++f) {
-        const std::uint64_t h = f == 0 ? a.flow_hash : topology::splitmix64(a.flow_hash + 0x9e3779b97f4a7c15ull * f);
-        add(fab.route(a.gpu, a.dst_gpu, h), a.amount / fpp);
-      }
-    }
+    });
   }
   c->first_flow[n] = static_cast<int>(c->flows.size());
 
@@ -669,6 +1161,29 @@ RunResult FlowNetwork::run(const Schedule& schedule) {
   c->finish.assign(n, -1.0);
   c->mailboxes = &e.mailboxes;
   c->sink = e.sink;
+  std::unique_ptr<Fabric> fresh;  // in-process runs: a private fabric for this run only
+  if (!failures.empty()) {
+    c->events = true;
+    c->failures = std::move(failures);
+    c->caller = &fab;
+    c->entry = &e;
+    c->spray = spray;
+    c->fpp = fpp;
+    c->spray_n = impl_->spray_subflows;
+    if (impl_->isolated) {
+      if (!impl_->pristine) impl_->pristine = pristine_copy(fab, e.fingerprint);
+      c->live = impl_->pristine.get();  // mutated in the child only
+    } else {
+      fresh = pristine_copy(fab, e.fingerprint);
+      c->live = fresh.get();
+    }
+    c->comm.assign(c->flows.size(), nullptr);
+    c->cancelled.assign(c->flows.size(), 0);
+    c->restart_at.assign(c->flows.size(), 0.0);
+    c->reroutes.assign(n, 0);
+    c->bytes_fwd.assign(fab.link_count(), 0.0);
+    c->bytes_rev.assign(fab.link_count(), 0.0);
+  }
   if (impl_->isolated)
     simulate_in_child(*c);
   else
@@ -680,6 +1195,11 @@ RunResult FlowNetwork::run(const Schedule& schedule) {
       throw SimulationError("network: activity " + std::to_string(i) + " did not complete (deadlock)");
   res.start = std::move(c->start);
   res.finish = std::move(c->finish);
+  if (c->events) {
+    res.reroutes = std::move(c->reroutes);
+    res.link_bytes_fwd = std::move(c->bytes_fwd);
+    res.link_bytes_rev = std::move(c->bytes_rev);
+  }
   double first = res.start[0], last = res.finish[0];
   for (int i = 0; i < n; ++i) {
     first = std::min(first, res.start[i]);

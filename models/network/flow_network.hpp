@@ -25,6 +25,9 @@
 //   the order the actors ran, so the FIFO order is the start order (a mismatch fails the run).
 //   Flows are puts to a per-GPU mailbox whose permanent receiver is one idle daemon on a "sink"
 //   host (see flow_network.cpp for why), so SimGrid's own endpoints are (issuing host, sink).
+// - Failures during a run (run(schedule, events)): a daemon actor applies each TimedFailure at
+//   its time to a private copy of the fabric; flows crossing a dead link are cancelled and their
+//   remaining bytes restarted on a recomputed route (see flow_network.cpp and docs/network.md).
 // Not thread-safe (SimGrid is not): parallel sweeps use processes.
 #include <cstdint>
 #include <memory>
@@ -39,6 +42,16 @@ namespace aidcsim::network {
 /// not exist yet (idempotent). Called by FlowNetwork; call it first if other code (sim/engine)
 /// creates SimGrid objects, because the configuration must precede the first platform.
 void init_simgrid();
+
+/// A failure that happens during a FlowNetwork::run (issue 3: failures applied at a time).
+/// `time`: s from the run's start (>= 0, finite); `failure.at` is ignored. `failure.type`:
+/// LinkDown (element = link name, "a-b" = all parallel links, "a-b/k" one), SwitchDown (element =
+/// switch name), Degrade (element = link name, rate = built rate x factor, as Fabric::apply).
+/// Errors use `failure.key` (e.g. "fabric.failures[2]") or "network.failures[i]".
+struct TimedFailure {
+  double time = 0;
+  topology::FailureSpec failure;
+};
 
 class FlowNetwork {
  public:
@@ -60,7 +73,26 @@ class FlowNetwork {
   /// (sub-flow 0 keeps flow_hash); with EcmpMode::Spray it is split evenly over up to
   /// spray_subflows() of the equal-cost paths (Fabric::routes). src == dst takes no time.
   /// An activity starts when all its `after` activities have finished.
+  /// Same as run(schedule, {}) (RunResult::reroutes all 0).
   RunResult run(const Schedule& schedule);
+
+  /// Same as run(schedule), with `events` applied during the run at their `time` (in any order;
+  /// equal times apply in the given order). The fabric given to the constructor is not changed:
+  /// the events act on a private copy (see flow_network.cpp, "Failures during a run").
+  /// - Degrade: the links' SimGrid bandwidth becomes built rate x factor at `time`; flows keep
+  ///   their routes and max-min shares are recomputed.
+  /// - LinkDown / SwitchDown: every flow in progress (or in its latency phase) whose route
+  ///   crosses a dead link is stopped; its remaining bytes restart on Fabric::route(src, dst,
+  ///   hash) recomputed with the element down, after that route's latency (as a new flow;
+  ///   sprayed sub-flow j keeps its rank j among the remaining paths). Transfers that start
+  ///   later are routed on the fabric as it is then. RunResult::reroutes counts the restarts per
+  ///   activity; link_bytes_fwd/rev = bytes actually sent on each route (before the failure on
+  ///   the old one, after it on the new one).
+  /// Throws SimulationError "<element> down at <t> s: GPU a -> GPU b has no route" when a failure
+  /// disconnects a transfer (the run stops at once), InvalidParameter (key + ".element",
+  /// ".factor", ".time") for an unknown element, a bad factor or a negative/non-finite time.
+  /// Figures are exact (no sampling); between two events the model is run(schedule)'s.
+  RunResult run(const Schedule& schedule, const std::vector<TimedFailure>& events);
 
   /// Maximum sub-flows per transfer in EcmpMode::Spray (default 16; paths are taken evenly spaced
   /// from Fabric::routes). Ideal spraying = all paths; 16 sub-flows is within a few % of it on

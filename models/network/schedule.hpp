@@ -31,6 +31,10 @@ struct RunResult {
   std::vector<double> start, finish;   ///< s, per activity
   std::vector<double> link_bytes_fwd;  ///< B carried per fabric link, a->b direction
   std::vector<double> link_bytes_rev;  ///< B carried per fabric link, b->a direction
+  /// Per activity: how many times a failure during the run (FlowNetwork::run with TimedFailure
+  /// events) stopped one of its flows and restarted the remaining bytes on a new route; 0 for
+  /// computations and without events. Size = activity count.
+  std::vector<int> reroutes;
 };
 
 }  // namespace aidcsim::network
