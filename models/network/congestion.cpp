@@ -1,5 +1,6 @@
 // Congestion metrics of a run: link-direction utilization, max / p99 / above-80 % (the product
-// brief's alarm threshold) per tier, and flow slowdowns against the isolated alpha-beta time.
+// brief's alarm threshold) per tier, the same over time (link timeline), and flow slowdowns
+// against the isolated alpha-beta time.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -66,6 +67,57 @@ Congestion congestion(const Fabric& fabric, const RunResult& run, double interva
   c.p99_utilization = percentile(std::move(fabric_u), 0.99);
   for (int t = 0; t < 4; ++t) c.p99_by_tier[t] = percentile(std::move(tier_u[t]), 0.99);
   return c;
+}
+
+CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& run, int hot) {
+  const int B = run.timeline_bins;
+  const std::size_t rows = run.timeline_links.size();
+  if (B <= 0 || run.timeline_bytes.size() != rows * B)
+    throw SimulationError("network: the run has no link timeline (FlowNetwork::set_timeline_bins)");
+  CongestionTimeline t;
+  t.bin = run.timeline_bin;
+  for (int b = 0; b < B; ++b) t.time.push_back(b * t.bin);
+  t.max_by_tier.assign(static_cast<std::size_t>(B) * 4, 0.0);
+  t.mean_by_tier.assign(static_cast<std::size_t>(B) * 4, 0.0);
+  if (!(t.bin > 0)) return t;
+  int carrying[4] = {0, 0, 0, 0};
+  std::vector<std::pair<double, std::size_t>> peak;  // (peak bin utilization, row), scale-out
+  for (std::size_t r = 0; r < rows; ++r) {
+    const int l = run.timeline_links[r] / 2;
+    if (l < 0 || l >= fabric.link_count())
+      throw SimulationError("network: the run's link timeline does not match the fabric");
+    const auto& link = fabric.link(l);
+    const int tier = static_cast<int>(link.tier);
+    const double cap = link.rate * t.bin;
+    if (!(cap > 0)) continue;
+    const double* row = run.timeline_bytes.data() + r * B;
+    double top = 0;
+    for (int b = 0; b < B; ++b) {
+      const double u = row[b] / cap;
+      top = std::max(top, u);
+      t.max_by_tier[b * 4 + tier] = std::max(t.max_by_tier[b * 4 + tier], u);
+      t.mean_by_tier[b * 4 + tier] += u;
+    }
+    if (!(top > 0)) continue;
+    ++carrying[tier];
+    if (link.tier != Tier::NvLink) peak.emplace_back(top, r);
+  }
+  for (int b = 0; b < B; ++b)
+    for (int tier = 0; tier < 4; ++tier)
+      if (carrying[tier] > 0) t.mean_by_tier[b * 4 + tier] /= carrying[tier];
+  const std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(std::max(hot, 0)), peak.size());
+  auto hotter = [&run](const auto& x, const auto& y) {
+    return x.first > y.first || (x.first == y.first && run.timeline_links[x.second] < run.timeline_links[y.second]);
+  };
+  std::partial_sort(peak.begin(), peak.begin() + static_cast<long>(k), peak.end(), hotter);
+  t.hot_utilization.assign(static_cast<std::size_t>(B) * k, 0.0);
+  for (std::size_t i = 0; i < k; ++i) {
+    const std::size_t r = peak[i].second;
+    t.hot.push_back(run.timeline_links[r]);
+    const double cap = fabric.link(run.timeline_links[r] / 2).rate * t.bin;
+    for (int b = 0; b < B; ++b) t.hot_utilization[b * k + i] = run.timeline_bytes[r * B + b] / cap;
+  }
+  return t;
 }
 
 double isolated_time(const Fabric& fabric, int src, int dst, double bytes, std::uint64_t flow_hash) {

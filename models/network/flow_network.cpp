@@ -278,6 +278,8 @@ struct FlowNetwork::Impl {
   ZoneEntry* entry = nullptr;
   double build_s = 0;
   int spray_subflows = 16;
+  int timeline_bins = 0;
+  double timeline_hint = 0;  ///< s, expected run length (first bin width = hint / bins)
   bool isolated = true;
   /// Forked runs with events: private fabric without failures, mutated only in the child (see
   /// the file comment); built on first use.
@@ -306,6 +308,15 @@ FlowNetwork::~FlowNetwork() {
   if (impl_ && impl_->entry) impl_->entry->in_use = false;
 }
 
+void FlowNetwork::set_timeline_bins(int bins, double expected_duration) {
+  if (bins < 0) throw InvalidParameter("network.timeline_bins", std::to_string(bins), "an integer >= 0");
+  if (!(expected_duration >= 0) || !std::isfinite(expected_duration))
+    throw InvalidParameter("network.timeline_expected_duration", std::to_string(expected_duration), "a time >= 0 s");
+  impl_->timeline_bins = bins;
+  impl_->timeline_hint = expected_duration;
+}
+int FlowNetwork::timeline_bins() const { return impl_->timeline_bins; }
+
 void FlowNetwork::set_spray_subflows(int n) {
   if (n < 1) throw InvalidParameter("network.spray_subflows", std::to_string(n), "an integer >= 1");
   impl_->spray_subflows = n;
@@ -326,6 +337,23 @@ struct ResolvedFailure {
   std::vector<int> links;           ///< LinkDown / Degrade
   double factor = 1;
   std::string element;
+};
+
+/// Link timeline of a run (RunResult::timeline_*). Bins of width w from the run's start; when
+/// 2B bins are filled, adjacent pairs merge and w doubles, so a run of unknown length ends with
+/// B..2B bins. Bytes are credited from SimGrid's remaining bytes at every bin boundary (sampler
+/// actor) and at each flow's completion, to the bin they were sent in.
+struct Timeline {
+  int target = 0;                  ///< B
+  double w = 0;                    ///< s, current bin width
+  int used = 0;                    ///< bins in the result (after the run)
+  std::vector<int> row_of;         ///< per link direction (2 l + d): row, or -1 if no flow uses it
+  std::vector<int> links;          ///< per row: link direction
+  std::vector<double> bytes;       ///< rows x 2B, bytes per bin
+  std::vector<double> sent;        ///< per flow: bytes credited so far
+  std::vector<sg::CommPtr> comm;   ///< per flow: its comm while it sends
+  std::vector<int> active, pos;    ///< flows sending; per flow its index in `active` or -1
+  int capacity() const { return 2 * target; }
 };
 
 /// State of one run, shared by its actors (all run in one OS thread: no locking).
@@ -359,7 +387,86 @@ struct RunCtx {
   std::vector<double> restart_at;      ///< per flow: absolute clock of the restart
   std::vector<int> reroutes;           ///< per activity
   std::vector<double> bytes_fwd, bytes_rev;  ///< per link: bytes sent
+  std::unique_ptr<Timeline> tl;        ///< null unless FlowNetwork::set_timeline_bins > 0 (no events)
 };
+
+// ---- Link timeline (see Timeline) ----
+
+/// First bin width without a duration hint: the bins double until the run fits (log2 of the
+/// run length over this many compactions of the whole table).
+constexpr double kTimelineFirstBin = 1e-6;  // s
+
+/// Merges adjacent bin pairs: w doubles, the filled bins halve.
+void tl_compact(Timeline& t) {
+  const int cap = t.capacity();
+  for (std::size_t r = 0; r < t.links.size(); ++r) {
+    double* row = t.bytes.data() + r * cap;
+    for (int j = 0; j < t.target; ++j) row[j] = row[2 * j] + row[2 * j + 1];
+    std::fill(row + t.target, row + cap, 0.0);
+  }
+  t.w *= 2;
+}
+
+/// Bin of time `rel` (s from the run's start), compacting until it fits.
+int tl_bin(Timeline& t, double rel) {
+  for (;;) {
+    const double k = std::floor(std::max(rel, 0.0) / t.w);
+    if (k < t.capacity()) return static_cast<int>(k);
+    tl_compact(t);
+  }
+}
+
+/// Credits flow f's bytes sent up to `upto` (of its total) to bin k on every hop.
+void tl_credit(const RunCtx& c, Timeline& t, int f, double upto, int k) {
+  const double delta = upto - t.sent[f];
+  if (!(delta > 0)) return;
+  t.sent[f] = upto;
+  for (const Hop& h : c.flows[f].hops) {
+    const int r = t.row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
+    t.bytes[static_cast<std::size_t>(r) * t.capacity() + k] += delta;
+  }
+}
+
+/// Flow f started sending on `comm`.
+void tl_start(RunCtx& c, int f, const sg::CommPtr& comm) {
+  if (!c.tl) return;
+  Timeline& t = *c.tl;
+  t.comm[f] = comm;
+  t.pos[f] = static_cast<int>(t.active.size());
+  t.active.push_back(f);
+}
+
+/// Flow f completed: its last bytes go to the bin of now.
+void tl_done(RunCtx& c, int f) {
+  if (!c.tl || c.tl->pos[f] < 0) return;
+  Timeline& t = *c.tl;
+  tl_credit(c, t, f, std::llround(c.flows[f].bytes), tl_bin(t, sg::Engine::get_clock() - c.t0));
+  const int i = t.pos[f], last = t.active.back();
+  t.active[i] = last;
+  t.pos[last] = i;
+  t.active.pop_back();
+  t.pos[f] = -1;
+  t.comm[f] = nullptr;
+}
+
+/// Sampler daemon: at every bin boundary, credits each sending flow's progress to the bin that
+/// just ended.
+void tl_sampler(RunCtx& c) {
+  Timeline& t = *c.tl;
+  for (;;) {
+    const double rel = sg::Engine::get_clock() - c.t0;
+    // The next boundary after now (now may sit on a boundary, up to rounding).
+    const double next = (std::floor(rel / t.w + 1e-9) + 1) * t.w;
+    sg::this_actor::sleep_until(c.t0 + next);
+    const double now = sg::Engine::get_clock() - c.t0;
+    const int k = tl_bin(t, now - 0.5 * t.w);  // the bin that just ended
+    for (int f : t.active) {
+      const double total = std::llround(c.flows[f].bytes);
+      tl_credit(c, t, f, total - t.comm[f]->get_remaining(), k);
+    }
+  }
+}
+
 
 // ---- Failures during a run (event mode only; see the file comment) ----
 
@@ -655,16 +762,27 @@ void run_one(RunCtx& c, int a) {
       // SimGrid asks the route for (sender actor's host -> sink): the FIFO is keyed by that host.
       const int key = static_cast<int>(sg::this_actor::get_host()->get_netpoint()->id());
       std::vector<sg::CommPtr> comms;
+      std::vector<int> ids;
       comms.reserve(f1 - f0);
       for (int f = f0; f < f1; ++f) {
         if (c.flows[f].bytes <= 0) continue;
         c.zone->push(key, f);  // must directly precede the put: see header
         comms.push_back(mb->put_async(&c, static_cast<std::uint64_t>(std::llround(c.flows[f].bytes))));
+        tl_start(c, f, comms.back());
+        ids.push_back(f);
       }
-      if (comms.size() == 1)
+      if (comms.size() == 1) {
         comms[0]->wait();
-      else if (!comms.empty())
-        sg::Comm::wait_all(comms);
+        tl_done(c, ids[0]);
+      } else {
+        // One at a time, so that each sub-flow's last bytes land in the bin it finished in.
+        while (!comms.empty()) {
+          const ssize_t i = sg::Comm::wait_any(comms);
+          tl_done(c, ids[i]);
+          comms.erase(comms.begin() + i);
+          ids.erase(ids.begin() + i);
+        }
+      }
     }
   }
   c.finish[a] = sg::Engine::get_clock() - c.t0;
@@ -722,6 +840,7 @@ void batch(RunCtx& c, std::vector<int> roots) {
   std::vector<sg::ActivityPtr> running;
   std::vector<int> left(roots.size(), 0);
   std::vector<int> slot_of;  // running index -> index in roots
+  std::vector<int> flow_of;  // running index -> flow, -1 for a computation
   for (std::size_t k = 0; k < roots.size(); ++k) {
     const int a = roots[k];
     const Activity& act = c.s->activities[a];
@@ -733,6 +852,7 @@ void batch(RunCtx& c, std::vector<int> roots) {
       ex->start();
       running.push_back(ex);
       slot_of.push_back(static_cast<int>(k));
+      flow_of.push_back(-1);
       left[k] = 1;
       continue;
     }
@@ -741,18 +861,24 @@ void batch(RunCtx& c, std::vector<int> roots) {
     sg::Mailbox* mb = (*c.mailboxes)[act.dst_gpu];
     for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) {
       c.zone->push(key, f);
-      running.push_back(mb->put_async(&c, static_cast<std::uint64_t>(std::llround(c.flows[f].bytes))));
+      sg::CommPtr comm = mb->put_async(&c, static_cast<std::uint64_t>(std::llround(c.flows[f].bytes)));
+      tl_start(c, f, comm);
+      running.push_back(comm);
       slot_of.push_back(static_cast<int>(k));
+      flow_of.push_back(f);
       ++left[k];
     }
   }
   while (!running.empty()) {
     const ssize_t i = sg::Activity::wait_any(running);
     const int k = slot_of[i];
+    if (flow_of[i] >= 0) tl_done(c, flow_of[i]);
     running[i] = running.back();
     running.pop_back();
     slot_of[i] = slot_of.back();
     slot_of.pop_back();
+    flow_of[i] = flow_of.back();
+    flow_of.pop_back();
     if (--left[k] == 0) {
       c.finish[roots[k]] = sg::Engine::get_clock() - c.t0;
       release(c, roots[k]);
@@ -883,6 +1009,10 @@ void simulate(RunCtx& c) {
   // (A suspended receiver would suspend the flows: the daemon blocks on a semaphore instead.)
   sg::ActorPtr sink = sg::Actor::create("sink", c.sink, [] { sg::Semaphore::create(0)->acquire(); });
   sink->daemonize();
+  if (c.tl) {
+    sg::ActorPtr tl = sg::Actor::init("timeline", c.sink)->set_stacksize(64 * 1024)->start([&c] { tl_sampler(c); });
+    tl->daemonize();
+  }
   std::vector<char> receives(c.mailboxes->size(), 0);
   for (const auto& a : c.s->activities)
     if (a.kind == Activity::Kind::Transfer && a.gpu != a.dst_gpu) receives[a.dst_gpu] = 1;
@@ -920,6 +1050,18 @@ void simulate(RunCtx& c) {
   }
   flush();
   sg::Engine::get_instance()->run();
+  if (c.tl) {  // bins up to the last finish
+    double last = 0;
+    for (double f : c.finish) last = std::max(last, f);
+    Timeline& t = *c.tl;
+    t.used = std::min(t.capacity(), tl_bin(t, last) + 1);
+    if (last > 0 && last == t.used * t.w) --t.used;  // a finish exactly on a boundary ends the bin before
+    std::vector<double> packed(t.links.size() * static_cast<std::size_t>(t.used));
+    for (std::size_t r = 0; r < t.links.size(); ++r)
+      std::copy_n(t.bytes.begin() + static_cast<long>(r * t.capacity()), t.used, packed.begin() + static_cast<long>(r * t.used));
+    t.bytes = std::move(packed);
+    t.comm.clear();
+  }
   for (std::size_t g = 0; g < receives.size(); ++g)
     if (receives[g]) {
       (*c.mailboxes)[g]->set_receiver(nullptr);
@@ -974,6 +1116,11 @@ void simulate_in_child(RunCtx& c) {
     bool ok = write_all(fds[1], &elen, sizeof elen) && write_all(fds[1], c.error.data(), elen) &&
               write_all(fds[1], c.start.data(), n * sizeof(double)) &&
               write_all(fds[1], c.finish.data(), n * sizeof(double));
+    if (c.tl) {
+      const std::int64_t used = c.tl->used;
+      ok = ok && write_all(fds[1], &used, sizeof used) && write_all(fds[1], &c.tl->w, sizeof(double)) &&
+           write_all(fds[1], c.tl->bytes.data(), c.tl->bytes.size() * sizeof(double));
+    }
     if (c.events)
       ok = ok && write_all(fds[1], c.reroutes.data(), n * sizeof(int)) &&
            write_all(fds[1], c.bytes_fwd.data(), c.bytes_fwd.size() * sizeof(double)) &&
@@ -997,7 +1144,14 @@ void simulate_in_child(RunCtx& c) {
   std::uint64_t elen = 0;
   if (buf.size() >= sizeof elen) std::memcpy(&elen, buf.data(), sizeof elen);
   const std::size_t L = c.bytes_fwd.size();  // 0 without events
-  const std::size_t need = sizeof elen + elen + 2 * n * sizeof(double) +
+  std::size_t tl_size = 0;  // the timeline's bytes, after start/finish (its length comes first)
+  std::int64_t used = 0;
+  const std::size_t tl_at = sizeof elen + elen + 2 * n * sizeof(double);
+  if (c.tl && buf.size() >= tl_at + sizeof used) {
+    std::memcpy(&used, buf.data() + tl_at, sizeof used);
+    tl_size = sizeof used + sizeof(double) + c.tl->links.size() * static_cast<std::size_t>(std::max<std::int64_t>(used, 0)) * sizeof(double);
+  }
+  const std::size_t need = sizeof elen + elen + 2 * n * sizeof(double) + tl_size +
                            (c.events ? n * sizeof(int) + 2 * L * sizeof(double) : 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || buf.size() != need) {
     const std::string why = WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
@@ -1007,8 +1161,15 @@ void simulate_in_child(RunCtx& c) {
   c.error.assign(buf.data() + sizeof elen, elen);
   std::memcpy(c.start.data(), buf.data() + sizeof elen + elen, n * sizeof(double));
   std::memcpy(c.finish.data(), buf.data() + sizeof elen + elen + n * sizeof(double), n * sizeof(double));
+  if (c.tl) {
+    Timeline& t = *c.tl;
+    t.used = static_cast<int>(used);
+    std::memcpy(&t.w, buf.data() + tl_at + sizeof used, sizeof(double));
+    t.bytes.resize(t.links.size() * static_cast<std::size_t>(t.used));
+    std::memcpy(t.bytes.data(), buf.data() + tl_at + sizeof used + sizeof(double), t.bytes.size() * sizeof(double));
+  }
   if (c.events) {
-    const char* p = buf.data() + sizeof elen + elen + 2 * n * sizeof(double);
+    const char* p = buf.data() + sizeof elen + elen + 2 * n * sizeof(double) + tl_size;
     std::memcpy(c.reroutes.data(), p, n * sizeof(int));
     std::memcpy(c.bytes_fwd.data(), p + n * sizeof(int), L * sizeof(double));
     std::memcpy(c.bytes_rev.data(), p + n * sizeof(int) + L * sizeof(double), L * sizeof(double));
@@ -1184,6 +1345,25 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     c->bytes_fwd.assign(fab.link_count(), 0.0);
     c->bytes_rev.assign(fab.link_count(), 0.0);
   }
+  if (impl_->timeline_bins > 0 && !c->events) {
+    auto t = std::make_unique<Timeline>();
+    t->target = impl_->timeline_bins;
+    t->w = impl_->timeline_hint > 0 ? impl_->timeline_hint / impl_->timeline_bins : kTimelineFirstBin;
+    t->row_of.assign(2 * static_cast<std::size_t>(fab.link_count()), -1);
+    for (const SubFlow& f : c->flows)
+      for (const Hop& h : f.hops) {
+        int& r = t->row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
+        if (r < 0) {
+          r = static_cast<int>(t->links.size());
+          t->links.push_back(2 * h.link + (h.forward ? 0 : 1));
+        }
+      }
+    t->bytes.assign(t->links.size() * static_cast<std::size_t>(t->capacity()), 0.0);
+    t->sent.assign(c->flows.size(), 0.0);
+    t->comm.assign(c->flows.size(), nullptr);
+    t->pos.assign(c->flows.size(), -1);
+    c->tl = std::move(t);
+  }
   if (impl_->isolated)
     simulate_in_child(*c);
   else
@@ -1206,6 +1386,12 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     last = std::max(last, res.finish[i]);
   }
   res.makespan = last - first;
+  if (c->tl) {
+    res.timeline_bins = c->tl->used;
+    res.timeline_bin = c->tl->w;
+    res.timeline_links = std::move(c->tl->links);
+    res.timeline_bytes = std::move(c->tl->bytes);
+  }
   return res;
 }
 

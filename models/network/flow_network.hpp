@@ -100,6 +100,16 @@ class FlowNetwork {
   void set_spray_subflows(int n);
   int spray_subflows() const;
 
+  /// Record bytes per link direction over time in run() (RunResult::timeline_*): `bins` = B >= 1
+  /// turns it on (0: off, the default). The run ends with B to 2B bins whatever its length (full
+  /// tables of 2B bins merge pairwise); `expected_duration` (s, 0 = unknown) sets the first bin
+  /// width to expected / B, which saves the merges. Costs a sampler wake-up per bin boundary
+  /// (reading SimGrid's remaining bytes of the flows in progress) and 16 B x used link directions
+  /// x B. Not recorded in runs with failure events. Throws InvalidParameter for bins < 0 or a
+  /// negative duration.
+  void set_timeline_bins(int bins, double expected_duration = 0);
+  int timeline_bins() const;
+
   /// Whether run() simulates in a forked child process (default true): bit-identical results
   /// whatever ran before in this process (SimGrid's clock never goes back, and times measured
   /// at a later absolute clock differ in the last bits), no SimGrid state growing over runs, and
@@ -131,6 +141,24 @@ struct Congestion {
 /// from the fabric-wide max/p99/above-80 figures. p99 is the nearest-rank percentile over the
 /// link directions that carried traffic (0 if none).
 Congestion congestion(const topology::Fabric& fabric, const RunResult& run, double interval = 0);
+
+/// Link utilization over time, from a run with a timeline (FlowNetwork::set_timeline_bins).
+/// Utilization of a link direction in a bin = its bytes in the bin / (rate x bin width).
+struct CongestionTimeline {
+  double bin = 0;                       ///< s, bin width
+  std::vector<double> time;             ///< s, start of each bin from the run's start (size = bins)
+  std::vector<double> max_by_tier;      ///< [bin * 4 + tier] (topology::Tier), busiest link direction
+  std::vector<double> mean_by_tier;     ///< [bin * 4 + tier], mean over the tier's link directions
+                                        ///< that carry traffic in the run
+  std::vector<int> hot;                 ///< scale-out link directions (2 l: a->b, 2 l + 1: b->a)
+                                        ///< with the highest peak bin utilization, descending
+  std::vector<double> hot_utilization;  ///< [bin * hot.size() + k]
+};
+
+/// Utilization over time of a run with a timeline; `hot` = how many hottest scale-out link
+/// directions to follow (ties: lowest index). Throws SimulationError when the run has no
+/// timeline or does not match the fabric.
+CongestionTimeline congestion_timeline(const topology::Fabric& fabric, const RunResult& run, int hot = 8);
 
 /// Mean utilization (fraction) of every link direction over `interval` s (defaults to the
 /// makespan): 2 entries per link, [2*l] = Link::a -> Link::b, [2*l+1] = b -> a; bytes from

@@ -35,6 +35,16 @@ struct RunResult {
   /// events) stopped one of its flows and restarted the remaining bytes on a new route; 0 for
   /// computations and without events. Size = activity count.
   std::vector<int> reroutes;
+  /// Bytes per link direction over time (FlowNetwork::set_timeline_bins): timeline_bins bins of
+  /// timeline_bin s from the run's start (the last one holds the last finish). Rows are the link
+  /// directions some flow uses, timeline_links[row] = 2 l (a->b) or 2 l + 1 (b->a);
+  /// timeline_bytes[row * timeline_bins + b] = bytes sent through it during bin b, read from
+  /// SimGrid at every bin boundary and at each flow's completion (a flow's bytes add up to its
+  /// size). Empty when off and in runs with failure events.
+  int timeline_bins = 0;
+  double timeline_bin = 0;  ///< s
+  std::vector<int> timeline_links;
+  std::vector<double> timeline_bytes;
 };
 
 }  // namespace aidcsim::network

@@ -24,6 +24,18 @@ Dataset vector_dataset(std::string path, std::vector<double> data, std::string u
   return d;
 }
 
+Dataset matrix_dataset(std::string path, std::vector<double> data, std::size_t rows, std::size_t cols, std::string unit,
+                       std::string description, std::vector<std::string> dims) {
+  Dataset d;
+  d.path = std::move(path);
+  d.shape = {rows, cols};
+  d.data = std::move(data);
+  d.unit = std::move(unit);
+  d.description = std::move(description);
+  d.dims = std::move(dims);
+  return d;
+}
+
 std::vector<double> to_celsius(const std::vector<double>& kelvin) {
   std::vector<double> c(kelvin.size());
   std::transform(kelvin.begin(), kelvin.end(), c.begin(), celsius);
@@ -88,6 +100,22 @@ void add_network(Results& r, const SituationOutcome& o) {
   r.datasets.push_back(vector_dataset("/network/p99_utilization_by_tier", p99_by_tier, "1",
                                       "p99 link-direction utilization per tier", "tier"));
   r.labels.push_back({"/network/tier_name", {"nvlink", "access", "leaf_spine", "spine_core"}, "Tier names"});
+  const auto& t = o.timeline;
+  if (!t.time.empty()) {
+    r.datasets.push_back(vector_dataset("/network/timeline/time", t.time, "s",
+                                        "Start of each bin of the step's link timeline, from the step's start",
+                                        "time"));
+    const std::size_t bins = t.time.size(), hot = t.hot.size();
+    r.datasets.push_back(matrix_dataset("/network/timeline/max_utilization_by_tier", t.max_by_tier, bins, 4, "1",
+                                        "Busiest link direction per tier in each bin, bytes / (rate x bin)", {"time", "tier"}));
+    r.datasets.push_back(matrix_dataset("/network/timeline/mean_utilization_by_tier", t.mean_by_tier, bins, 4, "1",
+                                        "Mean over each tier's link directions that carry traffic in the step", {"time", "tier"}));
+    r.datasets.push_back(matrix_dataset("/network/timeline/hot_link_utilization", t.hot_utilization, bins, hot, "1",
+                                        "The scale-out link directions with the highest peak utilization, over the step",
+                                        {"time", "hot_link"}));
+    r.labels.push_back({"/network/timeline/hot_link", o.timeline_hot_names,
+                        "Hot link directions of /network/timeline/hot_link_utilization (up = lower to upper tier)"});
+  }
 }
 
 // Checklist items come in SI (K, m^3/s, W); the results show them in the brief's units. Absolute

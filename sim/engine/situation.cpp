@@ -25,6 +25,10 @@ constexpr double kFaultSampleInterval = 10.0;    // s
 constexpr double kDay = 86400.0;                 // s
 constexpr double kDailyStep = 1.0;               // s
 constexpr double kDailySampleInterval = 300.0;   // s
+// Link utilization over the step: 48-96 bins resolve a pipeline's phases (warm-up, steady 1F1B,
+// cool-down, DP reduction).
+constexpr int kTimelineBins = 48;
+constexpr int kHotLinks = 8;
 
 double fault_horizon(const thermal::CoolingSpec& cooling) {
   double end = 0;
@@ -79,9 +83,11 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
 
   report("SimGrid platform", 0.1);
   network::FlowNetwork net(fabric);
+  net.set_timeline_bins(kTimelineBins);
 
   report("training step (SimGrid)", 0.2);
   StepRun step = run_step(out.job, sc.gpu, fabric, net, {}, seed);
+  net.set_timeline_bins(kTimelineBins, step.run.makespan);  // later runs: no bin merges
   out.step_unthrottled = step.breakdown;
 
   report("thermal network", 0.6);
@@ -145,6 +151,9 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   report("congestion", 0.95);
   // Utilization over the whole step: the fabric's average load while the step runs.
   out.congestion = network::congestion(fabric, step.run, out.step.step_time);
+  out.timeline = network::congestion_timeline(fabric, step.run, kHotLinks);
+  for (int d : out.timeline.hot)
+    out.timeline_hot_names.push_back(fabric.link(d / 2).name + (d % 2 == 0 ? " (up)" : " (down)"));
   const int links = fabric.link_count();
   out.link_utilization.resize(static_cast<std::size_t>(links));
   out.link_bytes.resize(static_cast<std::size_t>(links));

@@ -24,6 +24,8 @@ struct SituationOutcome {
   workload::StepBreakdown step;             ///< at the final clocks
   workload::StepBreakdown step_unthrottled; ///< at full clocks
   network::Congestion congestion;
+  network::CongestionTimeline timeline;     ///< utilization over the (final) step
+  std::vector<std::string> timeline_hot_names;  ///< names of timeline.hot: "link (up)" = a->b, "(down)" = b->a
   std::vector<double> link_utilization;     ///< per fabric link, max of both directions, fraction
   std::vector<double> link_bytes;           ///< per fabric link, both directions, B
   std::vector<std::string> link_names;

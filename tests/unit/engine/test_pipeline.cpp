@@ -76,6 +76,53 @@ TEST_CASE("the stages agree with each other", "[engine]") {
   REQUIRE(r.scalar("it_power") < 1.5);
 }
 
+TEST_CASE("the link timeline agrees with the step's average utilization", "[engine][network]") {
+  const Results& r = small_results();
+  const Dataset *time = nullptr, *max_tier = nullptr, *hot = nullptr;
+  for (const auto& d : r.datasets) {
+    if (d.path == "/network/timeline/time") time = &d;
+    if (d.path == "/network/timeline/max_utilization_by_tier") max_tier = &d;
+    if (d.path == "/network/timeline/hot_link_utilization") hot = &d;
+  }
+  REQUIRE(time != nullptr);
+  REQUIRE(max_tier != nullptr);
+  REQUIRE(hot != nullptr);
+  const std::size_t bins = time->data.size();
+  CHECK(bins >= 48);
+  CHECK(bins <= 96);
+  REQUIRE(max_tier->shape == std::vector<std::size_t>{bins, 4});
+  // No link direction exceeds line rate in any bin (bytes read from SimGrid, not spread).
+  for (double u : max_tier->data) CHECK(u <= 1.0 + 1e-9);
+  // A hot link direction's mean over the bins is its utilization over the step: at most its
+  // link's (/network/link_utilization: the busier direction), equal for the busier direction.
+  const std::size_t k = hot->shape[1];
+  REQUIRE(k > 0);
+  const Dataset* util = nullptr;
+  const Labels *names = nullptr, *hot_names = nullptr;
+  for (const auto& d : r.datasets)
+    if (d.path == "/network/link_utilization") util = &d;
+  for (const auto& l : r.labels) {
+    if (l.path == "/network/link_name") names = &l;
+    if (l.path == "/network/timeline/hot_link") hot_names = &l;
+  }
+  REQUIRE((util && names && hot_names));
+  REQUIRE(hot_names->values.size() == k);
+  const double width = time->data[1] - time->data[0];
+  int equal = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    double mean = 0;
+    for (std::size_t b = 0; b < bins; ++b) mean += hot->data[b * k + i];
+    mean *= width / r.scalar("step_time");
+    const std::string name = hot_names->values[i].substr(0, hot_names->values[i].find(' '));
+    const auto at = std::find(names->values.begin(), names->values.end(), name) - names->values.begin();
+    REQUIRE(at < static_cast<long>(names->values.size()));
+    INFO(hot_names->values[i] << ": timeline mean " << mean << ", step " << util->data[at]);
+    CHECK(mean <= util->data[at] * (1 + 1e-6));
+    equal += std::abs(mean - util->data[at]) <= 1e-6 * util->data[at];
+  }
+  CHECK(equal > 0);
+}
+
 TEST_CASE("same scenario and seed give the same results bit for bit", "[engine]") {
   const Results& a = small_results();
   const Results b = simulate(load_scenario_text(small_text(), "small-576.yaml"));

@@ -1,0 +1,174 @@
+// Link utilization over time (FlowNetwork::set_timeline_bins, congestion_timeline), closed forms:
+// a lone flow fills the bins it sends in at line rate and nothing during its latency; two flows
+// on one bottleneck get half the rate each, then the survivor the full rate; a computation
+// between two flows leaves an idle gap; the bins add up to the run's per-link totals.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <vector>
+
+#include "models/common/errors.hpp"
+#include "models/network/flow_network.hpp"
+
+using namespace aidcsim;
+using network::Activity;
+using network::FlowNetwork;
+using network::Schedule;
+using topology::FabricSpec;
+
+namespace {
+
+constexpr double kRate = 50e9;  // 400 Gb/s in B/s
+
+FabricSpec leaf_spine(int gpus, int radix, int gpus_per_leaf) {
+  FabricSpec s;
+  s.gpus = gpus;
+  s.gpus_per_node = 1;
+  s.nvlink_domain = 1;
+  s.kind = topology::FabricKind::LeafSpine;
+  s.wiring = topology::Wiring::RackLocal;
+  s.switch_radix = radix;
+  s.gpus_per_leaf = gpus_per_leaf;
+  s.oversub_leaf = 1.0;
+  s.link_rate = kRate;
+  s.nic_rate = kRate;
+  return s;
+}
+
+Activity transfer(int src, int dst, double bytes, std::uint64_t hash = 0, std::vector<int> after = {}) {
+  Activity a;
+  a.kind = Activity::Kind::Transfer;
+  a.gpu = src;
+  a.dst_gpu = dst;
+  a.amount = bytes;
+  a.flow_hash = hash;
+  a.after = std::move(after);
+  return a;
+}
+
+/// Bytes of a link direction in bin b (0 when no flow uses it).
+double bytes_in(const network::RunResult& r, int link, bool forward, int b) {
+  for (std::size_t row = 0; row < r.timeline_links.size(); ++row)
+    if (r.timeline_links[row] == 2 * link + (forward ? 0 : 1)) return r.timeline_bytes[row * r.timeline_bins + b];
+  return 0;
+}
+
+double overlap(double a0, double a1, double b0, double b1) { return std::max(0.0, std::min(a1, b1) - std::max(a0, b0)); }
+
+}  // namespace
+
+TEST_CASE("a lone flow's bytes fall in the bins it sends in, at line rate", "[network][timeline]") {
+  const topology::Fabric fabric = topology::build_fabric(leaf_spine(4, 4, 2));
+  FlowNetwork net(fabric);
+  Schedule s;
+  const double bytes = 1e9;  // 20 ms at 50 GB/s, far above the route latency
+  s.activities = {transfer(0, 2, bytes)};
+  const double lat = fabric.latency(fabric.route(0, 2, 0)), end = lat + bytes / kRate;
+  for (const double hint : {0.0, end}) {
+    net.set_timeline_bins(10, hint);
+    const auto r = net.run(s);
+    INFO("hint " << hint << " s: " << r.timeline_bins << " bins of " << r.timeline_bin << " s");
+    REQUIRE(r.timeline_bins >= 10);
+    REQUIRE(r.timeline_bins <= 20);
+    CHECK(r.timeline_bins * r.timeline_bin >= r.makespan * (1 - 1e-12));
+    const int nic = fabric.access_link(0);
+    double total = 0;
+    for (int b = 0; b < r.timeline_bins; ++b) {
+      const double expected = kRate * overlap(b * r.timeline_bin, (b + 1) * r.timeline_bin, lat, end);
+      CHECK(bytes_in(r, nic, true, b) == Approx(expected).epsilon(1e-6).margin(1.0));
+      total += bytes_in(r, nic, true, b);
+    }
+    CHECK(total == bytes);
+    // The hot link directions are the route's 4 hops, at line rate in a middle bin.
+    const auto t = network::congestion_timeline(fabric, r, 8);
+    CHECK(t.hot.size() == 4);
+    const int mid = r.timeline_bins / 2;
+    CHECK(t.hot_utilization[mid * t.hot.size()] == Approx(1.0).epsilon(1e-6));
+    CHECK(t.max_by_tier[mid * 4 + static_cast<int>(topology::Tier::Access)] == Approx(1.0).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("two flows sharing a link get half the rate each while both send", "[network][timeline]") {
+  const topology::Fabric fabric = topology::build_fabric(leaf_spine(4, 4, 2));
+  FlowNetwork net(fabric);
+  Schedule s;
+  // GPUs 0 and 1 share leaf 0; both send to GPU 2: its NIC link is the bottleneck. The small flow
+  // ends at 2 x 0.5e9 / rate, then the big one runs alone at line rate.
+  s.activities = {transfer(0, 2, 0.5e9, 1), transfer(1, 2, 1.5e9, 2)};
+  const double lat = fabric.latency(fabric.route(0, 2, 1));
+  const double t1 = lat + 2 * 0.5e9 / kRate, t2 = t1 + 1.0e9 / kRate;
+  net.set_timeline_bins(8, t2);
+  const auto r = net.run(s);
+  const int nic2 = fabric.access_link(2), nic1 = fabric.access_link(1);
+  for (int b = 0; b < r.timeline_bins; ++b) {
+    const double lo = b * r.timeline_bin, hi = (b + 1) * r.timeline_bin;
+    // GPU 2's NIC (leaf -> GPU: reverse direction) at line rate whenever anything is sent.
+    CHECK(bytes_in(r, nic2, false, b) == Approx(kRate * overlap(lo, hi, lat, t2)).epsilon(1e-6).margin(1.0));
+    // GPU 1's NIC (GPU -> leaf) at half rate while sharing, then full rate.
+    const double e1 = 0.5 * kRate * overlap(lo, hi, lat, t1) + kRate * overlap(lo, hi, t1, t2);
+    CHECK(bytes_in(r, nic1, true, b) == Approx(e1).epsilon(1e-6).margin(1.0));
+  }
+}
+
+TEST_CASE("a computation between two flows leaves the link idle", "[network][timeline]") {
+  const topology::Fabric fabric = topology::build_fabric(leaf_spine(4, 4, 2));
+  FlowNetwork net(fabric);
+  net.set_timeline_bins(30);
+  Schedule s;
+  Activity c;
+  c.kind = Activity::Kind::Compute;
+  c.gpu = 2;
+  c.amount = 2e13;  // 20 ms at 1 PFLOP/s between two 20 ms flows
+  c.after = {0};
+  s.activities = {transfer(0, 2, 1e9), c, transfer(2, 0, 1e9, 0, {1})};
+  s.gpu_flops = {1e15};
+  const auto r = net.run(s);
+  const int nic0 = fabric.access_link(0);
+  const double c0 = r.finish[0], c1 = r.finish[1];
+  int idle = 0;
+  for (int b = 0; b < r.timeline_bins; ++b) {
+    const double lo = b * r.timeline_bin, hi = (b + 1) * r.timeline_bin;
+    if (lo >= c0 && hi <= c1) {
+      CHECK(bytes_in(r, nic0, true, b) + bytes_in(r, nic0, false, b) == 0.0);
+      ++idle;
+    }
+  }
+  CHECK(idle >= 8);
+}
+
+TEST_CASE("the timeline's bins add up to the run's bytes per link", "[network][timeline]") {
+  const topology::Fabric fabric = topology::build_fabric(leaf_spine(64, 16, 8));
+  FlowNetwork net(fabric);
+  net.set_timeline_bins(16);
+  Schedule s;
+  for (int g = 0; g < 64; ++g) s.activities.push_back(transfer(g, (g * 37 + 11) % 64, 1e8 * (1 + g % 5), g));
+  const auto r = net.run(s);
+  std::vector<double> fwd(fabric.link_count(), 0.0), rev(fabric.link_count(), 0.0);
+  for (std::size_t row = 0; row < r.timeline_links.size(); ++row)
+    for (int b = 0; b < r.timeline_bins; ++b)
+      (r.timeline_links[row] % 2 == 0 ? fwd : rev)[r.timeline_links[row] / 2] += r.timeline_bytes[row * r.timeline_bins + b];
+  for (int l = 0; l < fabric.link_count(); ++l) {
+    CHECK(fwd[l] == Approx(r.link_bytes_fwd[l]).margin(64));  // flows are put as whole bytes
+    CHECK(rev[l] == Approx(r.link_bytes_rev[l]).margin(64));
+  }
+  const auto t = network::congestion_timeline(fabric, r);
+  REQUIRE(t.hot.size() == 8);
+  std::vector<double> peak(8, 0.0);
+  for (int b = 0; b < r.timeline_bins; ++b)
+    for (int k = 0; k < 8; ++k) peak[k] = std::max(peak[k], t.hot_utilization[b * 8 + k]);
+  for (int k = 1; k < 8; ++k) CHECK(peak[k - 1] >= peak[k]);  // hottest first
+  for (int k = 0; k < 8; ++k) CHECK(peak[k] <= 1.0 + 1e-9);   // never above line rate
+}
+
+TEST_CASE("no timeline unless asked for", "[network][timeline]") {
+  const topology::Fabric fabric = topology::build_fabric(leaf_spine(4, 4, 2));
+  FlowNetwork net(fabric);
+  Schedule s;
+  s.activities = {transfer(0, 2, 1e6)};
+  const auto r = net.run(s);
+  CHECK(r.timeline_bins == 0);
+  CHECK(r.timeline_bytes.empty());
+  CHECK_THROWS_AS(network::congestion_timeline(fabric, r), SimulationError);
+  CHECK_THROWS_AS(net.set_timeline_bins(-1), InvalidParameter);
+  CHECK_THROWS_AS(net.set_timeline_bins(8, -1.0), InvalidParameter);
+}
