@@ -115,6 +115,10 @@ class Fabric {
   /// shortest path), the flow re-hashes (salted) among the up links one hop closer, so a failure
   /// moves only the flows that crossed the failed element. Empty for src == dst.
   std::vector<Hop> route(int src, int dst, std::uint64_t flow_hash) const;
+  /// GPUs among the first `count` that cannot reach the job's other GPUs through the scale-out
+  /// fabric on any plane: their leaf or NIC link is down, or their leaf is cut off from the leaves
+  /// of most of the job's GPUs. Increasing GPU ranks; empty when all are connected.
+  std::vector<int> disconnected_gpus(int count) const;
   /// Number of equal-cost shortest scale-out paths between two GPUs, summed over the planes
   /// (0 when disconnected).
   std::uint64_t path_count(int src, int dst) const;

@@ -8,6 +8,7 @@
 #include <boost/graph/filtered_graph.hpp>
 #include <boost/property_map/property_map.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include "models/common/errors.hpp"
@@ -115,6 +116,37 @@ bool nvlink_up(const Fabric::Impl& f, int src, int dst) {
 }
 
 }  // namespace
+
+std::vector<int> Fabric::disconnected_gpus(int count) const {
+  const Impl& f = *impl_;
+  count = std::clamp(count, 0, gpu_count());
+  std::vector<char> connected(static_cast<std::size_t>(count), 0);
+  for (int p = 0; p < f.planes; ++p) {
+    // GPUs whose leaf and NIC link are up, counted per leaf.
+    std::vector<int> per_leaf(static_cast<std::size_t>(f.switch_count()), 0);
+    std::vector<char> attached(static_cast<std::size_t>(count), 0);
+    for (int g = 0; g < count; ++g) {
+      const std::size_t i = static_cast<std::size_t>(g) * f.planes + p;
+      if (f.node_ok[f.gpu_leaf[i]] && f.links[f.gpu_access[i]].up) {
+        attached[g] = 1;
+        ++per_leaf[f.gpu_leaf[i] - f.first_leaf];
+      }
+    }
+    // The leaf with the most attached GPUs anchors the job on this plane; a GPU is connected when
+    // its leaf reaches the anchor (distances over up links, Fabric::Impl::dist_to_leaf).
+    const int anchor = static_cast<int>(std::max_element(per_leaf.begin(), per_leaf.end()) - per_leaf.begin());
+    if (per_leaf[anchor] == 0) continue;
+    const auto& d = f.dist_to_leaf(anchor + f.first_leaf);
+    for (int g = 0; g < count; ++g) {
+      const int leaf = f.gpu_leaf[static_cast<std::size_t>(g) * f.planes + p];
+      if (attached[g] && d[leaf - f.first_leaf] != Impl::kUnreachable) connected[g] = 1;
+    }
+  }
+  std::vector<int> out;
+  for (int g = 0; g < count; ++g)
+    if (!connected[g]) out.push_back(g);
+  return out;
+}
 
 std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const {
   const Impl& f = *impl_;

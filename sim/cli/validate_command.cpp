@@ -1,11 +1,13 @@
 // `aidcsim validate SCENARIO.yaml...`: loads each file (syntax, keys, units, ranges, cross-key
-// consistency) without simulating. Exit 0 if all are valid, 2 if any is not (also when a file
+// consistency) and checks what the engine checks before simulating (each phase's job and fabric,
+// fabric failures, batch sizes: sim/engine/feasibility.hpp), without simulating. Exit 0 if all are valid, 2 if any is not (also when a file
 // cannot be read: the question answered is "is this a valid scenario").
 #include <iostream>
 #include <memory>
 
 #include "models/common/errors.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/engine/feasibility.hpp"
 
 namespace aidcsim::cli {
 
@@ -19,6 +21,11 @@ void add_validate_command(CLI::App& app, Action& action) {
       for (const auto& f : *files) {
         const int rc = guarded([&] {
           const Scenario s = load_scenario_file(f);
+          try {
+            check_scenario(s);  // what `run` checks before simulating: fabrics, phases, failures
+          } catch (const InvalidParameter& e) {
+            throw s.locate(e);
+          }
           std::cout << f << ": valid scenario '" << s.name << "'\n";
           return kExitOk;
         });

@@ -5,6 +5,7 @@
 
 #include "models/reliability/scaling_law.hpp"
 #include "models/reliability/time_to_train.hpp"
+#include "sim/engine/feasibility.hpp"
 #include "sim/engine/results_builder.hpp"
 #include "sim/engine/situation.hpp"
 #include "sim/engine/step_profile.hpp"
@@ -47,11 +48,13 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
       return [&options, i, n](const std::string& stage, double f) { options.progress(stage, 0.9 * (i + f) / n); };
     };
     std::vector<SituationOutcome> outcomes;
+    check_scenario(sc);  // everything that can fail before simulating, with its key
     if (phases.empty()) {
-      outcomes.push_back(simulate_situation(sc, sc.fabric.gpus, sc.name, seed, situation_progress(0)));
+      outcomes.push_back(simulate_situation(sc, sc.fabric.gpus, sc.name, "", seed, situation_progress(0)));
     } else {
       for (std::size_t i = 0; i < n; ++i)
-        outcomes.push_back(simulate_situation(sc, phases[i].gpus, phases[i].name, seed, situation_progress(i)));
+        outcomes.push_back(simulate_situation(sc, phases[i].gpus, phases[i].name, phases[i].key, seed,
+                                              situation_progress(i)));
     }
 
     if (options.progress) options.progress("time-to-train (Monte Carlo)", 0.9);
@@ -67,9 +70,9 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
         ps.push_back({phases[i].name, phases[i].start, reliability_situation(sc, outcomes[i])});
       ttt = reliability::time_to_train_phased(training, ps, seed);
     }
-    if (options.progress) options.progress("time-to-train (Monte Carlo)", 1.0);
-
-    return build_results(sc, seed, outcomes, ttt);
+    Results results = build_results(sc, seed, outcomes, ttt);
+    if (options.progress) options.progress("done", 1.0);
+    return results;
   } catch (const ScenarioError&) {
     throw;
   } catch (const InvalidParameter& e) {

@@ -1,6 +1,7 @@
 #include "sim/engine/results_builder.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 
 namespace aidcsim {
@@ -234,7 +235,9 @@ void add_fault_transient(Results& r, const SituationOutcome& o) {
 void add_time_to_train(Results& r, const reliability::PhasedResult& p) {
   const auto& t = p.overall;
   r.add("training_tokens", t.tokens, "1", "Tokens to train");
-  r.add("time_to_train_ideal", t.ideal / kDay, "d", "Time-to-train without failures or checkpoints: tokens / tokens per s");
+  r.add("time_to_train_ideal", t.ideal / kDay, "d",
+        "Time-to-train without failures or checkpoints: tokens over the simulated throughput of each batch size "
+        "and rollout phase");
   r.add("time_to_train", t.expected_mean / kDay, "d", "Expected time-to-train with failures, restarts and checkpoints (Monte Carlo mean)");
   r.add("time_to_train_p10", t.p10 / kDay, "d", "Time-to-train, 10th percentile of the draws");
   r.add("time_to_train_p50", t.p50 / kDay, "d", "Time-to-train, median of the draws");
@@ -260,12 +263,16 @@ void add_time_to_train(Results& r, const reliability::PhasedResult& p) {
 
 void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const reliability::PhasedResult& p) {
   std::vector<std::string> names;
-  std::vector<double> gpus, step, util, temp, it, start, tokens, wall;
+  std::vector<double> gpus, step, util, temp, it, start, tokens, wall, batch, step_failed;
+  bool any_failure = false;
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const auto& o = outcomes[i];
     names.push_back(o.name);
     gpus.push_back(o.fabric_spec.gpus);
     step.push_back(o.step.step_time);
+    batch.push_back(o.plan.tokens_per_step);
+    step_failed.push_back(o.fabric_events.empty() ? o.step.step_time : o.fabric_events.back().step_time);
+    any_failure = any_failure || !o.fabric_events.empty();
     util.push_back(100.0 * o.congestion.max_utilization);
     temp.push_back(celsius(o.thermal.max_gpu_temp));
     it.push_back(o.thermal.it_power / kMega);
@@ -278,6 +285,12 @@ void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const
   r.labels.push_back({"/phases/name", names, "Rollout phase names"});
   r.datasets.push_back(vector_dataset("/phases/gpus", gpus, "1", "GPUs per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/step_time", step, "s", "Step time per phase", "phase"));
+  r.datasets.push_back(vector_dataset("/phases/tokens_per_step", batch, "1",
+                                      "Global batch per phase, tokens (weak scaling: grows with DP)", "phase"));
+  if (any_failure)
+    r.datasets.push_back(vector_dataset("/phases/step_time_after_fabric_failures", step_failed, "s",
+                                        "Step time per phase after the timed fabric failures its fabric has "
+                                        "(= step_time when none)", "phase"));
   r.datasets.push_back(vector_dataset("/phases/max_link_utilization", util, "%", "Max scale-out link utilization per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/max_gpu_temperature", temp, "degC", "Hottest GPU junction per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/it_power", it, "MW", "IT power per phase", "phase"));
@@ -373,9 +386,17 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (head.has_daily_transient)
     r.notes.push_back("daily outdoor cycle: 24 h thermal transient at 1 s steps from midnight; time-to-train sees its "
                       "step-time profile every day (after the cooling-fault transient, which already includes the cycle)");
-  if (!head.step_by_batch.empty())
+  if (!head.step_by_batch.empty()) {
+    std::string steps;
+    for (const auto& b : head.step_by_batch) {
+      char item[96];
+      std::snprintf(item, sizeof item, "%s%.3gM tokens %.3f s", steps.empty() ? "" : ", ", b.global_batch / 1e6, b.step_time);
+      steps += item;
+    }
     r.notes.push_back("batch schedule: the step is re-simulated at each global batch (whole microbatches per DP "
-                      "replica); time-to-train interpolates tokens/s between them");
+                      "replica): " + steps + "; time-to-train interpolates tokens/s between them (tokens_per_step "
+                      "and tokens_per_second above are the scenario's own batch)");
+  }
   if (!head.link_down.links.empty())
     r.notes.push_back("degrade mode: a link failure costs the mean step with one of " +
                       std::to_string(head.link_down.links.size()) + " sampled loaded fabric links down (of " +
@@ -383,10 +404,28 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (!head.fabric_events.empty())
     r.notes.push_back("timed fabric failures: the step is re-simulated after each (cumulative, not repaired); "
                       "time-to-train slows from each failure's time (cause fabric_failures)");
+  for (const auto& f : sc.fabric.failures)
+    if (f.at > 0 && f.at >= ttt.overall.p90) {
+      char when[96];
+      std::snprintf(when, sizeof when, " at %.4g d comes after the training ends (p90 %.4g d): it changes nothing",
+                    f.at / kDay, ttt.overall.p90 / kDay);
+      r.notes.push_back("fabric failure " + f.element + when);
+    }
   r.notes.push_back("time-to-train: Monte Carlo over " + std::to_string(ttt.overall.samples.size()) +
-                    " failure draws; link utilization is averaged over the simulated step");
-  if (outcomes.size() > 1)
+                    " failure draws; the p10-p90 spread covers the failures only, not the ECMP hash, which the seed "
+                    "also sets: rerun with other --seed values for the routing spread of the step time");
+  r.notes.push_back("network: link utilization is averaged over the simulated step (/network/timeline/* over time); "
+                    "links of TP ranks whose DP groups are symmetric copies of a simulated one (see step) carry no "
+                    "simulated traffic, and NVLink links carry PP/DP flows only (TP collectives are analytic)");
+  if (outcomes.size() > 1) {
+    char batches[160];
+    std::snprintf(batches, sizeof batches, "%.3gM tokens in %s to %.3gM in %s",
+                  outcomes.front().plan.tokens_per_step / 1e6, outcomes.front().name.c_str(),
+                  head.plan.tokens_per_step / 1e6, head.name.c_str());
+    r.notes.push_back("rollout: the job grows with each phase at the same microbatches per DP replica (weak scaling), "
+                      "so the global batch grows with DP: " + std::string(batches) + " (/phases/tokens_per_step)");
     r.notes.push_back("headline step, congestion and thermal figures are those of the last phase (" + head.name + ")");
+  }
   return r;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/common/errors.hpp"
+#include "sim/engine/feasibility.hpp"
 #include "sim/engine/step_run.hpp"
 #include "sim/engine/step_variants.hpp"
 
@@ -39,20 +40,6 @@ double fault_horizon(const thermal::CoolingSpec& cooling) {
   return std::min(end + kFaultSettleTime, kMaxFaultTransient);
 }
 
-workload::JobSpec scaled_job(const Scenario& sc, int gpus) {
-  workload::JobSpec job = sc.job;
-  if (gpus == sc.fabric.gpus) return job;
-  const int model_parallel = job.par.tp * job.par.pp * job.par.cp;
-  if (gpus % model_parallel != 0)
-    throw InvalidParameter("rollout.phases", std::to_string(gpus),
-                           "a GPU count divisible by tp x pp x cp = " + std::to_string(model_parallel));
-  const int dp = gpus / model_parallel;
-  // Weak scaling: each DP replica keeps its microbatches per step, so the global batch grows with DP.
-  job.global_batch = job.global_batch / job.par.dp * dp;
-  job.par.dp = dp;
-  return job;
-}
-
 std::vector<thermal::GpuLoad> loads_of(const workload::StepBreakdown& b) {
   return {thermal::GpuLoad{std::clamp(b.gpu_busy_compute_fraction, 0.0, 1.0),
                            std::clamp(b.gpu_busy_comm_fraction, 0.0, 1.0)}};
@@ -66,19 +53,20 @@ double max_clock_change(const std::vector<double>& a, const std::vector<double>&
 
 }  // namespace
 
-SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::string& name, std::uint64_t seed,
+SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::string& name, const std::string& key,
+                                    std::uint64_t seed,
                                     const std::function<void(const std::string&, double)>& progress) {
   auto report = [&](const std::string& stage, double f) {
     if (progress) progress(name + ": " + stage, f);
   };
   SituationOutcome out;
   out.name = name;
-  out.fabric_spec = sc.fabric;
-  out.fabric_spec.gpus = gpus;
-  out.job = scaled_job(sc, gpus);
+  out.fabric_spec = situation_fabric_spec(sc, gpus);
+  out.job = scaled_job(sc, gpus, key);
 
   report("fabric graph", 0.0);
   topology::Fabric fabric = topology::build_fabric(out.fabric_spec);
+  check_fabric_failures(sc, fabric, gpus);
   out.bom = fabric.bom();
 
   report("SimGrid platform", 0.1);

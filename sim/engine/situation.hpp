@@ -53,15 +53,17 @@ struct SituationOutcome {
   /// The expected step with one random leaf-spine/spine-core link down (reliability.
   /// link_failure_mode: degrade); links empty otherwise.
   LinkDownStep link_down;
-  /// The step after each timed fabric failure (fabric.failures[] with at > 0), in time order.
+  /// The step after each timed fabric failure (fabric.failures[] with at > 0) whose element this
+  /// situation's fabric has (a rollout phase may not have it yet), in time order.
   std::vector<FabricEvent> fabric_events;
 };
 
-/// Simulates one situation. `gpus` overrides the scenario's GPU count (rollout phases): DP and the
-/// global batch scale with it (weak scaling: the same microbatches per DP replica). Throws
-/// InvalidParameter (caller maps it to file:line) or SimulationError.
+/// Simulates one situation. `gpus` overrides the scenario's GPU count (rollout phases; `key` =
+/// "rollout.phases[i]" for errors, "" otherwise): DP and the global batch scale with it (weak
+/// scaling: the same microbatches per DP replica). Throws InvalidParameter (caller maps it to
+/// file:line) or SimulationError.
 SituationOutcome simulate_situation(const Scenario& scenario, int gpus, const std::string& name,
-                                    std::uint64_t seed,
+                                    const std::string& key, std::uint64_t seed,
                                     const std::function<void(const std::string&, double)>& progress);
 
 }  // namespace aidcsim

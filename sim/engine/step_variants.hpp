@@ -65,9 +65,9 @@ struct FabricEvent {
 };
 
 /// Applies scenario.fabric.failures with at > 0 in time order (equal times: list order) and
-/// re-simulates the step after each. Throws SimulationError (naming the element and the GPU pair)
-/// when a failure disconnects GPUs of the job, InvalidParameter (fabric.failures[i].element) for an
-/// element the fabric does not have. Leaves `ctx.fabric` with all of them applied.
+/// re-simulates the step after each; failures of elements this fabric does not have (a later
+/// rollout phase's) are skipped. Throws InvalidParameter (fabric.failures[i].element) when a
+/// failure disconnects GPUs of the job. Leaves `ctx.fabric` with all of them applied.
 std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, const workload::StepPlan& base_plan);
 
 }  // namespace aidcsim

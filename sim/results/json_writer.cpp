@@ -41,6 +41,18 @@ nlohmann::ordered_json results_to_json(const Results& r) {
                       {"unit", c.unit.empty() ? "1" : c.unit}, {"headroom", number(c.headroom)},
                       {"pass", c.pass}, {"note", c.note}});
   doc["checks"] = std::move(checks);
+  // Rollout phases: the per-phase columns of the HDF5 file (/phases/*), small enough for scripts.
+  json phases = json::object();
+  const std::string prefix = "/phases/";
+  for (const auto& l : r.labels)
+    if (l.path.rfind(prefix, 0) == 0) phases[l.path.substr(prefix.size())] = l.values;
+  for (const auto& d : r.datasets)
+    if (d.path.rfind(prefix, 0) == 0) {
+      json values = json::array();
+      for (double v : d.data) values.push_back(number(v));
+      phases[d.path.substr(prefix.size())] = {{"unit", d.unit.empty() ? "1" : d.unit}, {"values", std::move(values)}};
+    }
+  if (!phases.empty()) doc["phases"] = std::move(phases);
   doc["notes"] = r.notes;
   return doc;
 }

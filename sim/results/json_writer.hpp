@@ -1,11 +1,12 @@
 #pragma once
-// JSON writer: the run's summary, checklist and notes for scripts and dashboards (the arrays stay
-// in the HDF5 file).
+// JSON writer: the run's summary, checklist, rollout phases and notes for scripts and dashboards
+// (the other arrays stay in the HDF5 file).
 //
 // {"format_version": "1", "aidcsim_version": "0.1.0",
 //  "scenario": {"name": ..., "file": ..., "seed": 42},
 //  "summary": {"<key>": {"value": 1.5, "unit": "s", "description": "..."}, ...},   // engine's order
 //  "checks": [{"item", "value", "limit", "unit", "headroom", "pass", "note"}, ...],
+//  "phases": {"name": ["8K", ...], "<column>": {"unit": "s", "values": [...]}, ...},  // rollout only
 //  "notes": ["...", ...]}
 // Numbers are written with round-trip precision; a non-finite value (NaN, inf) becomes null.
 #include <string>

@@ -151,3 +151,52 @@ TEST_CASE("a timed leaf failure that disconnects GPUs is a file:line error", "[e
     CHECK(what.find("disconnect") != std::string::npos);
   }
 }
+
+namespace {
+
+// Runs `text` and returns the ScenarioError message ("" when it runs).
+std::string run_error(const std::string& text, const std::string& name) {
+  try {
+    simulate(load_scenario_text(text, name));
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string with_failure(const std::string& item) {
+  std::string text = small_text();
+  const auto fab = text.find("fabric:\n");
+  return text.replace(fab, std::string("fabric:\n").size(), "fabric:\n  failures:\n    - " + item + "\n");
+}
+
+}  // namespace
+
+TEST_CASE("a NIC link failure is an error even where the simulated flows do not pass", "[engine][failures]") {
+  // GPU 5's NIC: the step simulates the DP flows of some TP ranks only, which may not include it.
+  for (const std::string at : {"0 s", "1 d"}) {
+    const std::string msg = run_error(with_failure("{type: link_down, element: gpu5-leaf1, at: \"" + at + "\"}"), "nic.yaml");
+    INFO(msg);
+    CHECK(msg.find("nic.yaml:17") != std::string::npos);
+    CHECK(msg.find("fabric.failures[0].element") != std::string::npos);
+    CHECK(msg.find("disconnects GPU 5") != std::string::npos);
+  }
+}
+
+TEST_CASE("NVLink failures are rejected: the collectives inside the domain are analytic", "[engine][failures]") {
+  for (const std::string item : {"{type: switch_down, element: nvs0}", "{type: link_down, element: gpu5-nvs0, at: \"2 d\"}"}) {
+    const std::string msg = run_error(with_failure(item), "nvl.yaml");
+    INFO(msg);
+    CHECK(msg.find("fabric.failures[0].element") != std::string::npos);
+    CHECK(msg.find("NVLink") != std::string::npos);
+  }
+}
+
+TEST_CASE("a batch smaller than one microbatch per DP replica is an error", "[engine][batch]") {
+  // dp 8 x 1 x 8192 = 65,536 tokens at least.
+  const std::string msg = run_error(
+      with_training("  batch_schedule:\n    - {after_tokens: 0, global_batch: \"1K\"}\n"), "tiny.yaml");
+  INFO(msg);
+  CHECK(msg.find("training.batch_schedule[0].global_batch") != std::string::npos);
+  CHECK(msg.find("65536 tokens") != std::string::npos);
+}

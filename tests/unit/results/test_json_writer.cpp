@@ -35,6 +35,23 @@ TEST_CASE("JSON has the documented layout", "[results][json]") {
   CHECK(j.at("notes")[1] == "ΔT from steady state");
 }
 
+TEST_CASE("JSON carries the rollout phases' columns, and nothing else of the arrays", "[results][json]") {
+  Results r = sample_results();
+  CHECK_FALSE(results_to_json(r).contains("phases"));  // no rollout
+  r.labels.push_back({"/phases/name", {"8K", "16K"}, "Rollout phase names"});
+  Dataset step;
+  step.path = "/phases/step_time";
+  step.shape = {2};
+  step.data = {6.45, 6.42};
+  step.unit = "s";
+  r.datasets.push_back(step);
+  const auto j = results_to_json(r);
+  CHECK(j.at("phases").at("name") == nlohmann::ordered_json({"8K", "16K"}));
+  CHECK(j.at("phases").at("step_time").at("unit") == "s");
+  CHECK(j.at("phases").at("step_time").at("values")[1] == 6.42);
+  CHECK(j.at("phases").size() == 2);  // /network/... stays in the HDF5 file
+}
+
 TEST_CASE("JSON round-trips through a file", "[results][json]") {
   ScratchDir dir;
   Results r = sample_results();

@@ -129,3 +129,21 @@ TEST_CASE("resilient ECMP: a failure moves only the flows that crossed the faile
     CHECK(moved == crossed);
   }
 }
+
+TEST_CASE("disconnected_gpus names the GPUs a failure cuts off, and only those", "[topology]") {
+  Fabric f = build_fabric(fat_tree(4));  // 16 hosts, 2 per edge switch
+  const int n = f.gpu_count();
+  CHECK(f.disconnected_gpus(n).empty());
+  // A NIC link: that GPU only.
+  f.set_link_up(f.access_link(5), false);
+  CHECK(f.disconnected_gpus(n) == std::vector<int>{5});
+  // Its leaf: both GPUs under it.
+  f.fail_switch(f.leaf_of(0));
+  CHECK(f.disconnected_gpus(n) == std::vector<int>{0, 1, 5});
+  // Only the job's GPUs are considered.
+  CHECK(f.disconnected_gpus(1) == std::vector<int>{0});
+  // A spine (aggregation switch) down leaves every GPU reachable through the other.
+  Fabric g = build_fabric(fat_tree(4));
+  g.fail_switch(g.link(g.route(0, 15, 0)[1].link).b);
+  CHECK(g.disconnected_gpus(n).empty());
+}

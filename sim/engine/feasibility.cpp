@@ -1,0 +1,137 @@
+#include "sim/engine/feasibility.hpp"
+
+#include <cmath>
+
+#include "models/common/errors.hpp"
+
+namespace aidcsim {
+namespace {
+
+using topology::FailureSpec;
+
+std::string key_of(const FailureSpec& f) { return f.key.empty() ? std::string("fabric.failures[]") : f.key; }
+
+bool exists(const topology::Fabric& fabric, const std::string& element) {
+  return fabric.find_node(element) >= 0 || !fabric.find_links(element).empty();
+}
+
+/// Whether the element is an NVSwitch or an NVLink link.
+bool is_nvlink(const topology::Fabric& fabric, const std::string& element) {
+  const int node = fabric.find_node(element);
+  if (node >= 0) return fabric.node(node).kind == topology::NodeKind::NvSwitch;
+  for (int l : fabric.find_links(element))
+    if (fabric.link(l).tier == topology::Tier::NvLink) return true;
+  return false;
+}
+
+std::string gpu_list(const std::vector<int>& gpus) {
+  std::string s = "GPU " + std::to_string(gpus.front());
+  if (gpus.size() > 1) s += " and " + std::to_string(gpus.size() - 1) + " more";
+  return s;
+}
+
+[[noreturn]] void disconnects(const FailureSpec& f, const std::vector<int>& gpus) {
+  throw InvalidParameter(key_of(f) + ".element", f.element,
+                         "an element whose failure leaves every GPU of the job connected; it disconnects " +
+                             gpu_list(gpus) + " from the fabric");
+}
+
+}  // namespace
+
+workload::JobSpec scaled_job(const Scenario& sc, int gpus, const std::string& key) {
+  workload::JobSpec job = sc.job;
+  if (gpus == sc.fabric.gpus) return job;
+  const int model_parallel = job.par.tp * job.par.pp * job.par.cp;
+  if (gpus % model_parallel != 0)
+    throw InvalidParameter((key.empty() ? std::string("cluster") : key) + ".gpus", std::to_string(gpus),
+                           "a GPU count divisible by tp x pp x cp = " + std::to_string(model_parallel));
+  const int dp = gpus / model_parallel;
+  // Weak scaling: each DP replica keeps its microbatches per step, so the global batch grows with DP.
+  job.global_batch = job.global_batch / job.par.dp * dp;
+  job.par.dp = dp;
+  return job;
+}
+
+topology::FabricSpec situation_fabric_spec(const Scenario& sc, int gpus) {
+  topology::FabricSpec spec = sc.fabric;
+  spec.gpus = gpus;
+  spec.failures.clear();
+  for (const auto& f : sc.fabric.failures)
+    if (!(f.at > 0)) spec.failures.push_back(f);
+  return spec;
+}
+
+void check_fabric_failures(const Scenario& sc, const topology::Fabric& fabric, int gpus) {
+  for (const auto& f : sc.fabric.failures)
+    if (exists(fabric, f.element) && is_nvlink(fabric, f.element))
+      throw InvalidParameter(key_of(f) + ".element", f.element,
+                             "a scale-out element (leaf, spine, core or a link between them): failures inside an "
+                             "NVLink domain are not modelled (TP/CP/EP collectives there are analytic)");
+  const std::vector<int> cut = fabric.disconnected_gpus(gpus);
+  if (cut.empty()) return;
+  // Name the failure from the start that disconnects them: apply them one by one.
+  topology::FabricSpec spec = fabric.spec();
+  spec.failures.clear();
+  topology::Fabric probe = topology::build_fabric(spec);
+  for (const auto& f : sc.fabric.failures) {
+    if (f.at > 0 || !exists(probe, f.element)) continue;
+    probe.apply(f);
+    const std::vector<int> now = probe.disconnected_gpus(gpus);
+    if (!now.empty()) disconnects(f, now);
+  }
+  throw InvalidParameter("fabric.failures", std::to_string(cut.size()) + " GPUs disconnected",
+                         "failures that leave every GPU of the job connected");
+}
+
+void check_still_connected(const FailureSpec& f, const topology::Fabric& fabric, int gpus) {
+  const std::vector<int> cut = fabric.disconnected_gpus(gpus);
+  if (!cut.empty()) disconnects(f, cut);
+}
+
+void check_batch_schedule(const Scenario& sc, const workload::JobSpec& job) {
+  const double minimum = 1.0 * job.par.dp * job.microbatch_size * job.model.sequence_length;
+  const auto& sched = sc.training.batch_schedule;
+  for (std::size_t i = 0; i < sched.size(); ++i)
+    if (sched[i].global_batch < minimum) {
+      const std::string key =
+          sched[i].key.empty() ? "training.batch_schedule[" + std::to_string(i) + "]" : sched[i].key;
+      char got[32], need[32];
+      std::snprintf(got, sizeof got, "%.6g", sched[i].global_batch);
+      std::snprintf(need, sizeof need, "%.0f", minimum);
+      throw InvalidParameter(key + ".global_batch", got,
+                             std::string("at least one microbatch per DP replica: dp x microbatch_size x "
+                                         "sequence_length = ") + need + " tokens (dp " + std::to_string(job.par.dp) + ")");
+    }
+}
+
+void check_scenario(const Scenario& sc) {
+  std::vector<std::pair<int, std::string>> situations;  // (gpus, key)
+  if (sc.training.phases.empty()) situations.emplace_back(sc.fabric.gpus, "");
+  for (std::size_t i = 0; i < sc.training.phases.size(); ++i) {
+    const auto& p = sc.training.phases[i];
+    situations.emplace_back(p.gpus, p.key.empty() ? "rollout.phases[" + std::to_string(i) + "]" : p.key);
+  }
+  std::vector<char> found(sc.fabric.failures.size(), 0);
+  for (const auto& [gpus, key] : situations) {
+    const workload::JobSpec job = scaled_job(sc, gpus, key);
+    check_batch_schedule(sc, job);
+    topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
+    check_fabric_failures(sc, fabric, gpus);
+    for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
+      const auto& f = sc.fabric.failures[i];
+      if (!(f.at > 0) || !exists(fabric, f.element)) continue;
+      found[i] = 1;
+      fabric.apply(f);
+      check_still_connected(f, fabric, gpus);
+    }
+  }
+  for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
+    const auto& f = sc.fabric.failures[i];
+    if (f.at > 0 && !found[i])
+      throw InvalidParameter(key_of(f) + ".element", f.element,
+                             "a node or link name of the fabric of some situation (e.g. \"leaf2\", \"spine0.3\", "
+                             "\"leaf2-spine0.3\")");
+  }
+}
+
+}  // namespace aidcsim

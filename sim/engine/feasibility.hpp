@@ -1,0 +1,45 @@
+#pragma once
+// What a scenario must satisfy beyond its schema before anything is simulated, shared by
+// `aidcsim run` (simulate) and `aidcsim validate`: each situation's job fits its GPU count, its
+// fabric builds, fabric failures touch only what the step simulates (no NVLink element) and leave
+// every GPU of the job connected, timed failures name an element of some phase's fabric, and each
+// batch of the schedule holds at least one microbatch per DP replica.
+// Every check throws InvalidParameter with the scenario key (mapped to file:line by the caller).
+#include <string>
+
+#include "models/topology/fabric.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace aidcsim {
+
+/// The job on `gpus` GPUs (a rollout phase; `key` = "rollout.phases[i]" for errors): DP and the
+/// global batch scale with the GPU count (weak scaling: the same microbatches per DP replica).
+/// Throws InvalidParameter(key + ".gpus") when gpus is not a multiple of tp x pp x cp.
+workload::JobSpec scaled_job(const Scenario& scenario, int gpus, const std::string& key);
+
+/// Fabric spec of a situation: the scenario's, with `gpus` GPUs and without the timed failures
+/// (at > 0), which the engine applies at their time (an element may exist only in a later phase).
+topology::FabricSpec situation_fabric_spec(const Scenario& scenario, int gpus);
+
+/// Checks `fabric` (built with the failures from the start) for a job on its first `gpus` GPUs:
+/// no failure of the scenario names an NVLink element (the TP/CP/EP collectives inside an NVLink
+/// domain are analytic, so such a failure would silently change nothing), and no GPU of the job is
+/// disconnected (the step simulates the DP flows of some TP ranks only, so a dead NIC link can miss
+/// every simulated flow). Throws InvalidParameter("fabric.failures[i].element").
+void check_fabric_failures(const Scenario& scenario, const topology::Fabric& fabric, int gpus);
+
+/// After timed failure `f` was applied to `fabric`: every GPU of the job is still connected.
+/// Throws InvalidParameter(f.key + ".element") naming the disconnected GPUs.
+void check_still_connected(const topology::FailureSpec& f, const topology::Fabric& fabric, int gpus);
+
+/// Batches of training.batch_schedule hold at least one microbatch per DP replica of `job`:
+/// global_batch >= dp x microbatch_size x sequence_length tokens. Throws
+/// InvalidParameter("training.batch_schedule[i].global_batch").
+void check_batch_schedule(const Scenario& scenario, const workload::JobSpec& job);
+
+/// Every check above for every situation (rollout phases or the scenario itself), plus: each
+/// timed failure names an element of at least one situation's fabric. Builds the fabrics (0.15 s
+/// at 31K GPUs), simulates nothing.
+void check_scenario(const Scenario& scenario);
+
+}  // namespace aidcsim
