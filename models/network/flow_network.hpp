@@ -4,7 +4,7 @@
 // computations as SimGrid executions on the GPU hosts, transfers as flows sharing link bandwidth
 // (flow-level, max-min fair). Contract used by sim/engine; extend, don't break.
 //
-// SimGrid use (3.32, see docs in flow_network.cpp):
+// SimGrid use (3.32, see the comments in flow_network.cpp, platform.cpp, run_failures.cpp):
 // - One process-wide s4u::Engine, created lazily by the first FlowNetwork (init_simgrid()) with
 //   network/model:CM02, network/crosstraffic:0, network/TCP-gamma:0 (no TCP window cap),
 //   contexts/stack-size:16, contexts/guard-size:0 and logging silenced. The engine is a singleton
@@ -27,7 +27,7 @@
 //   host (see flow_network.cpp for why), so SimGrid's own endpoints are (issuing host, sink).
 // - Failures during a run (run(schedule, events)): a daemon actor applies each TimedFailure at
 //   its time to a private copy of the fabric; flows crossing a dead link are cancelled and their
-//   remaining bytes restarted on a recomputed route (see flow_network.cpp and docs/network.md).
+//   remaining bytes restarted on a recomputed route (see run_failures.cpp and docs/network.md).
 // Not thread-safe (SimGrid is not): parallel sweeps use processes.
 #include <cstdint>
 #include <memory>
@@ -78,7 +78,7 @@ class FlowNetwork {
 
   /// Same as run(schedule), with `events` applied during the run at their `time` (in any order;
   /// equal times apply in the given order). The fabric given to the constructor is not changed:
-  /// the events act on a private copy (see flow_network.cpp, "Failures during a run").
+  /// the events act on a private copy (see run_failures.cpp).
   /// - Degrade: the links' SimGrid bandwidth becomes built rate x factor at `time`; flows keep
   ///   their routes and max-min shares are recomputed.
   /// - LinkDown / SwitchDown: every flow in progress (or in its latency phase) whose route
