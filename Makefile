@@ -1,6 +1,7 @@
 # Two entry points do all the set-up on a fresh Debian 12 machine:
 #   make run    install deps if missing, configure, build, run the bundled default scenario
 #   make test   same set-up, then every test: ctest (Catch2 + validation) and pytest (+ notebooks)
+#   make bench  same set-up, then every benchmark program built from bench/*.cpp (prints figures)
 PY      := /usr/bin/python3
 BUILD   := build
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python
@@ -29,8 +30,12 @@ pytest: build
 
 test: ctest pytest
 
+# Every bench/*.cpp is an executable named after its file in $(BUILD)/bin (bench/CMakeLists.txt);
+# each prints its own figures (wall/CPU time, peak RSS), run here one after the other.
+BENCHES := $(sort $(basename $(notdir $(wildcard bench/*.cpp))))
+
 bench: build
-	./$(BUILD)/bin/aidcsim-bench
+	@$(foreach b,$(BENCHES),echo "== bench/$(b).cpp: $(BUILD)/bin/$(b)" && $(BUILD)/bin/$(b) && echo &&) true
 
 clean:
 	rm -rf $(BUILD)

@@ -13,7 +13,7 @@ namespace aidcsim {
 /// DataRate -> byte/s (B/s), DataSize -> byte, Power -> W, Temperature -> K,
 /// TemperatureDelta -> K, VolumeFlow -> m^3/s, Time -> s, FlopRate -> FLOP/s,
 /// ThermalResistance -> K/W, Energy -> J, Pressure -> Pa, Count -> plain number (suffix K/M/B/T
-/// allowed: "16M" = 16e6), Ratio -> plain number (also "1:7" = 7, "2:1" = 2 as oversubscription),
+/// allowed: "16M" = 16e6), Ratio -> plain number (also "7:1" = 7 as downlink:uplink oversubscription; "1:7" is an error),
 /// Fraction -> number in [0,1] (also "40 %"), Date -> seconds since 1970-01-01 UTC ("2026-03-01").
 enum class Quantity {
   Number, Integer, Count, Ratio, Fraction,

@@ -31,7 +31,7 @@ Schema schema() {
       {"training.batch_schedule", Q::List, "", false, {}, {}, false, {},
        "Global batch size over training, e.g. Llama 3 (§3.4.1): 4M tokens, 8M after 252M, 16M after 2.87T."},
       {"training.batch_schedule[].after_tokens", Q::Count, "", true, 0, 1e18, false, {},
-       "Tokens trained when this batch size starts (0 for the first entry)."},
+       "Tokens trained when this batch size starts (0 for the first entry; increasing; below training.tokens when that is given)."},
       {"training.batch_schedule[].global_batch", Q::Count, "", true, 1, 1e12, false, {},
        "Tokens per optimizer step from then on (\"16M\")."},
 
@@ -109,6 +109,13 @@ TrainingSpec spec_from(const Params& root) {
     if (i == 0 && b.after_tokens != 0) sched[i].invalid("after_tokens", "0 for the first batch size");
     if (i > 0 && !(b.after_tokens > t.batch_schedule.back().after_tokens))
       sched[i].invalid("after_tokens", "more tokens than the previous entry's after_tokens");
+    // A stage starting at or after the end of training never runs: a slip in the count. With
+    // target_loss the token count is derived later, so only a written training.tokens is checked.
+    if (has_tokens && !(b.after_tokens < t.tokens)) {
+      std::string written = root.raw("training.tokens");
+      if (written.empty()) written = std::to_string(t.tokens);
+      sched[i].invalid("after_tokens", "< training.tokens (" + written + ")");
+    }
     t.batch_schedule.push_back(b);
   }
 

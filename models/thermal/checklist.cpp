@@ -1,8 +1,14 @@
 // The product brief's cooling checklist ("Cooling" and "Power" sections of BRIEF.md), evaluated on
-// a solved site state. Each item: value, limit, unit (SI), headroom (> 0 inside), pass, note.
+// a solved site state. Each item: value, limit, unit (SI), headroom, pass, note.
+// Rule every item follows (tests/unit/thermal/test_checklist_consistency.cpp): headroom = limit -
+// value in the direction of safety, and pass == (headroom >= 0); the one exception is headroom == 0
+// exactly on the brief's strict "<" limits (inlet, outlet, loop ΔT, hot spot, junction, failover),
+// which fail there. For a band (flow, humidity) `limit` is the bound nearer to the value (the
+// binding one) and headroom is measured to it.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/thermal/psychrometrics.hpp"
 #include "models/thermal/site.hpp"
@@ -24,6 +30,18 @@ ChecklistItem above(std::string item, double value, double limit, std::string un
   return c;
 }
 
+// Two-sided band [lo, hi]: limit is the bound nearer to the value, headroom the distance to it
+// (negative outside). |headroom| <= tol counts as on the bound (rounding of derived flows).
+ChecklistItem band(std::string item, double value, double lo, double hi, std::string unit, double tol,
+                   std::string note) {
+  const bool low_binds = value - lo < hi - value;
+  ChecklistItem c{std::move(item), value, low_binds ? lo : hi, std::move(unit),
+                  low_binds ? value - lo : hi - value, false, std::move(note)};
+  if (std::abs(c.headroom) <= tol) c.headroom = 0;
+  c.pass = c.headroom >= 0;
+  return c;
+}
+
 std::string degc(double k) { return fmt::format("{:.1f} °C", k - kK0); }
 }  // namespace
 
@@ -36,12 +54,9 @@ std::vector<ChecklistItem> cooling_checklist(const CoolingSpec& spec, const Site
   // Brief: "Flow 0.5-1 L/min per GPU".
   {
     const double q = s.flow_per_gpu;
-    ChecklistItem c{"coolant flow per GPU", q, lim.flow_min, "m^3/s",
-                    std::min(q - lim.flow_min, lim.flow_max - q), false,
-                    fmt::format("{:.2f} L/min, band {:.2f}-{:.2f} L/min", q * 60000, lim.flow_min * 60000,
-                                lim.flow_max * 60000)};
-    c.pass = q >= lim.flow_min - 1e-15 && q <= lim.flow_max + 1e-15;
-    out.push_back(c);
+    out.push_back(band("coolant flow per GPU", q, lim.flow_min, lim.flow_max, "m^3/s", 1e-15,
+                       fmt::format("{:.2f} L/min, band {:.2f}-{:.2f} L/min", q * 60000, lim.flow_min * 60000,
+                                   lim.flow_max * 60000)));
   }
   out.push_back(below("coolant inlet", r.coolant_inlet, lim.inlet_max, "K",
                       fmt::format("hottest rack-loop supply {} (limit < {})", degc(r.coolant_inlet), degc(lim.inlet_max))));
@@ -89,10 +104,14 @@ std::vector<ChecklistItem> cooling_checklist(const CoolingSpec& spec, const Site
                                     degc(td), degc(spec.room.temperature), spec.room.rh_max * 100)));
   }
   {
-    ChecklistItem c{"room humidity band", spec.room.rh_max, 0.60, "fraction",
-                    std::min(spec.room.rh_min - 0.40, 0.60 - spec.room.rh_max), false,
+    // The room's band must lie inside the brief's: its low end is held against 40 %, its high end
+    // against 60 %; the item shows whichever end is nearer its bound.
+    const double lo = spec.room.rh_min - 0.40, hi = 0.60 - spec.room.rh_max;
+    ChecklistItem c{"room humidity band", lo < hi ? spec.room.rh_min : spec.room.rh_max, lo < hi ? 0.40 : 0.60,
+                    "fraction", std::min(lo, hi), false,
                     fmt::format("{:.0f}-{:.0f} % RH (brief 40-60 %)", spec.room.rh_min * 100, spec.room.rh_max * 100)};
-    c.pass = spec.room.rh_min >= 0.40 - 1e-12 && spec.room.rh_max <= 0.60 + 1e-12;
+    if (std::abs(c.headroom) <= 1e-12) c.headroom = 0;  // a band end given as exactly 40 or 60 %
+    c.pass = c.headroom >= 0;
     out.push_back(c);
   }
   // Brief: "air cooling loses efficiency above about 20 kW per rack".
@@ -102,13 +121,18 @@ std::vector<ChecklistItem> cooling_checklist(const CoolingSpec& spec, const Site
     for (double p : s.rack_power) max_rack = std::max(max_rack, p);
     out.push_back(below("rack heat to air vs air-cooling limit", max_air, lim.rack_air_max, "W",
                         fmt::format("{:.1f} kW to air per rack (limit < {:.0f} kW)", max_air / 1e3, lim.rack_air_max / 1e3)));
-    ChecklistItem c{"rack power vs air-cooling limit", max_rack, lim.rack_air_max, "W", lim.rack_air_max - max_rack,
-                    max_rack <= lim.rack_air_max || spec.liquid_fraction > 0,
-                    fmt::format("{:.1f} kW per rack: {}", max_rack / 1e3,
-                                max_rack <= lim.rack_air_max ? "air cooling suffices"
-                                                              : "needs liquid cooling (configured)")};
-    if (max_rack > lim.rack_air_max && spec.liquid_fraction <= 0) c.note = fmt::format("{:.1f} kW per rack: needs liquid cooling (none configured)", max_rack / 1e3);
-    out.push_back(c);
+    // A rack above the air limit needs cold plates taking at least 1 - limit/power of its heat so
+    // that what is left for air fits the limit. Stated as a capture fraction so that the item
+    // stays finite at liquid_fraction = 1 and its headroom sign agrees with pass.
+    const double needed = max_rack > lim.rack_air_max ? 1.0 - lim.rack_air_max / max_rack : 0.0;
+    out.push_back(above("liquid capture needed by rack power", spec.liquid_fraction, needed, "fraction",
+                        max_rack <= lim.rack_air_max
+                            ? fmt::format("{:.1f} kW per rack, air-cooling limit {:.0f} kW: air cooling suffices",
+                                          max_rack / 1e3, lim.rack_air_max / 1e3)
+                            : fmt::format("{:.1f} kW per rack > {:.0f} kW air-cooling limit: cold plates must take "
+                                          ">= {:.1f} % of it, configured {:.1f} %",
+                                          max_rack / 1e3, lim.rack_air_max / 1e3, needed * 100,
+                                          spec.liquid_fraction * 100)));
   }
   return out;
 }

@@ -47,7 +47,9 @@ SiteLayout make_layout(const CoolingSpec& spec, int gpus, int gpus_per_rack, dou
                        double gpu_idle_power, int switches = 0);
 
 /// One line of the brief's cooling checklist. Temperatures K, flows m^3/s, power W (SI); `note`
-/// restates it in °C / L/min / kW for people. headroom > 0 means inside the limit.
+/// restates it in °C / L/min / kW for people. headroom = limit - value in the direction of safety
+/// and pass == (headroom >= 0), except that headroom 0 fails on the brief's strict "<" limits; for
+/// a band, `limit` is the bound nearer to the value (checklist.cpp).
 struct ChecklistItem {
   std::string item;
   double value = 0;

@@ -42,7 +42,7 @@ Schema schema() {
       {"fabric.failures[].element", Q::String, "", true, {}, {}, false, {},
        "Node name (\"leaf2\", \"spine0.3\" = pod 0 spine 3, \"core5\", \"nvs1\") or link name (\"leaf2-spine0.3\", \"gpu17-leaf2\")."},
       {"fabric.failures[].factor", Q::Fraction, "50 %", false, 0, 1, true, {},
-       "degrade only: remaining fraction of the link rate (e.g. 50 % for a 400G link trained down to 200G)."},
+       "degrade only (an error on link_down/switch_down): remaining fraction of the link rate (e.g. 50 % for a 400G link trained down to 200G)."},
       {"fabric.failures[].at", Q::Time, "0 s", false, 0, {}, false, {}, 
        "When the failure happens, from the training start (with rollout phases: the first phase's start). "
        "0: built into the fabric. Later: the step is re-simulated on the fabric after it and time-to-train "
@@ -77,6 +77,9 @@ FabricSpec spec_from(const Params& root) {
     if (type != "link_down" && type != "switch_down" && type != "degrade")
       item.invalid("type", "one of link_down, switch_down, degrade");
     f.element = item.text("element");
+    // A factor on link_down/switch_down would be dropped without a word; the user meant degrade.
+    if (item.given("factor") && f.type != FailureSpec::Type::Degrade)
+      item.invalid("factor", "no factor on type: " + type + " (factor only applies to type: degrade)");
     if (item.has("factor")) f.factor = item.number("factor");
     if (item.has("at")) f.at = item.number("at");
     if (f.type == FailureSpec::Type::Degrade && !(f.factor > 0 && f.factor <= 1))

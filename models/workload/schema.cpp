@@ -106,11 +106,13 @@ JobSpec spec_from(const Params& root) {
 
   const long long gpus = root.integer("cluster.gpus");
   const long long product = 1LL * j.par.tp * j.par.cp * j.par.pp * j.par.dp;
+  // Any factor (or the GPU count) may be the wrong one: name the group and every key of the product.
   if (product != gpus)
-    root.invalid("workload.parallelism.dp", "tp x cp x pp x dp = cluster.gpus (" + std::to_string(gpus) + "), got " +
-                                                std::to_string(j.par.tp) + " x " + std::to_string(j.par.cp) + " x " +
-                                                std::to_string(j.par.pp) + " x " + std::to_string(j.par.dp) + " = " +
-                                                std::to_string(product));
+    throw InvalidParameter(root.full_key("workload.parallelism"),
+                           "tp " + std::to_string(j.par.tp) + " x cp " + std::to_string(j.par.cp) + " x pp " +
+                               std::to_string(j.par.pp) + " x dp " + std::to_string(j.par.dp) + " = " +
+                               std::to_string(product),
+                           "workload.parallelism.tp x .cp x .pp x .dp = cluster.gpus (" + std::to_string(gpus) + ")");
   if (j.global_batch % (1LL * j.par.dp * j.microbatch_size) != 0)
     root.invalid("workload.global_batch", "a multiple of dp x microbatch_size");
   if (j.model.heads % j.par.tp != 0) root.invalid("workload.parallelism.tp", "a divisor of workload.model.heads");

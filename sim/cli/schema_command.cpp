@@ -22,7 +22,7 @@ std::string kind(Quantity q) {
     case Quantity::Number: return "number";
     case Quantity::Integer: return "integer";
     case Quantity::Count: return "count (16M)";
-    case Quantity::Ratio: return "ratio (1:7)";
+    case Quantity::Ratio: return "ratio (7:1)";
     case Quantity::Fraction: return "fraction (40 %)";
     case Quantity::DataRate: return "data rate [B/s]";
     case Quantity::DataSize: return "data size [B]";
@@ -53,7 +53,13 @@ std::string allowed(const Field& f) {
   if (!f.min && !f.max) return "";
   const std::string lo = f.min ? fmt::format("{}{:g}", f.min_exclusive ? "(" : "[", *f.min) : "(-inf";
   const std::string hi = f.max ? fmt::format("{:g}]", *f.max) : "inf)";
-  return lo + ", " + hi + " SI";
+  std::string out = lo + ", " + hi + " SI";
+  // Absolute temperatures are written in degC far more often than in K: give the range in both.
+  if (f.quantity == Quantity::Temperature) {
+    auto c = [](double k) { return fmt::format("{:g}", k - 273.15); };
+    out += " = " + (f.min ? c(*f.min) : std::string("-inf")) + " to " + (f.max ? c(*f.max) : std::string("inf")) + " degC";
+  }
+  return out;
 }
 
 std::string plain_reference() {

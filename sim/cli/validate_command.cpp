@@ -1,7 +1,7 @@
 // `aidcsim validate SCENARIO.yaml...`: loads each file (syntax, keys, units, ranges, cross-key
 // consistency) and checks what the engine checks before simulating (each phase's job and fabric,
-// fabric failures, batch sizes: sim/engine/feasibility.hpp), without simulating. Exit 0 if all are valid, 2 if any is not (also when a file
-// cannot be read: the question answered is "is this a valid scenario").
+// fabric failures, batch sizes: sim/engine/feasibility.hpp), without simulating. Exit 0 if all
+// are valid, 2 if any is not, 1 if a file cannot be read.
 #include <iostream>
 #include <memory>
 
@@ -13,7 +13,7 @@ namespace aidcsim::cli {
 
 void add_validate_command(CLI::App& app, Action& action) {
   auto files = std::make_shared<std::vector<std::string>>();
-  CLI::App* sub = app.add_subcommand("validate", "Check scenario files without running them (exit 0 valid, 2 invalid)");
+  CLI::App* sub = app.add_subcommand("validate", "Check scenario files without running them (exit 0 valid, 2 invalid, 1 unreadable)");
   sub->add_option("scenario", *files, "Scenario YAML file(s)")->required();
   sub->callback([files, &action] {
     action = [files] {
@@ -29,7 +29,10 @@ void add_validate_command(CLI::App& app, Action& action) {
           std::cout << f << ": valid scenario '" << s.name << "'\n";
           return kExitOk;
         });
-        if (rc != kExitOk) code = kExitScenario;
+        if (rc == kExitError)
+          code = kExitError;  // a file that cannot be read: an error, not an invalid scenario
+        else if (rc != kExitOk && code != kExitError)
+          code = kExitScenario;
       }
       return code;
     };

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -324,6 +325,11 @@ Scenario load_scenario_text(const std::string& text, const std::string& name) {
 }
 
 Scenario load_scenario_file(const std::string& path) {
+  // A directory opens as an empty stream on Linux; it is a file that cannot be read, not an
+  // empty (invalid) scenario.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error("cannot read scenario file '" + path + "': " + std::strerror(EISDIR));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot read scenario file '" + path + "': " + std::strerror(errno));
   std::ostringstream buf;

@@ -100,9 +100,9 @@ std::string scenario_reference_markdown() {
       "  prefixes are IEC: Ki = 2^10, Mi = 2^20, Gi = 2^30, Ti = 2^40 (`80 GiB` = 85.9e9 B).\n"
       "- Absolute temperatures in `degC`/`degF` are offset (`25 degC` = 298.15 K); temperature\n"
       "  differences are not (`15 degC` as a ΔT = 15 K).\n"
-      "- Ratios such as oversubscription may be written either way round: the larger side over the\n"
-      "  smaller, so `\"7:1\"` and `\"1:7\"` both mean 7. Quote them: unquoted `1:1` is still accepted but\n"
-      "  YAML 1.1 tools may read it as a sexagesimal number.\n"
+      "- Ratios such as oversubscription are downlink:uplink capacity, the larger side first:\n"
+      "  `\"7:1\"` means 7; `\"1:7\"` (below 1) is an error. Quote them: unquoted `1:1` is still accepted\n"
+      "  but YAML 1.1 tools may read it as a sexagesimal number.\n"
       "- Integers are plain (`64`; `3.5`, `1e3` and `64 ports` are errors). Counts take a suffix:\n"
       "  `16M` = 16e6, `15T` = 15e12.\n\n"
       "| Kind | Syntax | Stored as |\n|---|---|---|\n";

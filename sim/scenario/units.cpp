@@ -298,7 +298,7 @@ std::string quantity_expectation(Quantity q) {
     case Quantity::Number: return "a plain number such as 1.5";
     case Quantity::Integer: return "a plain integer such as 64";
     case Quantity::Count: return "a count such as 8064, '16M' or '15T'";
-    case Quantity::Ratio: return "a ratio such as 2, '2:1' or '1:7'";
+    case Quantity::Ratio: return "a downlink:uplink ratio >= 1 such as 2, '2:1' or '7:1'";
     case Quantity::Fraction: return "a fraction such as 0.85 or '85 %'";
     case Quantity::DataRate: return "a data rate such as '400 Gbps' or '50 GB/s'";
     case Quantity::DataSize: return "a data size such as '80 GB' or '512 MiB'";
@@ -326,7 +326,7 @@ std::string unit_syntax(Quantity q) {
     case Quantity::Number: return "plain number: `1.5`, `-3`, `2e-3`";
     case Quantity::Integer: return "plain integer: `64`, `-8` (no fraction, no exponent, no unit)";
     case Quantity::Count: return "number with optional suffix K (1e3), M (1e6), B (1e9), T (1e12): `8064`, `4K`, `16M`, `2.5B`, `15T`, `1e6`";
-    case Quantity::Ratio: return "number or `a:b`, meaning the larger over the smaller side: `7:1` = `1:7` = 7, `1:1` = 1";
+    case Quantity::Ratio: return "number or `a:b` = a/b, downlink:uplink, a >= b: `7:1` = 7, `1:1` = 1 (`1:7` is an error)";
     case Quantity::Fraction: return "number in [0, 1] or percentage: `0.85`, `85 %`, `85%`";
     case Quantity::DataRate: return "bits: `bps`, `b/s`, `bit/s`; bytes: `Bps`, `B/s`, `byte/s`; with " + dec + ": `400 Gbps`, `400 Gb/s`, `50 GB/s`, `1.8 TB/s`";
     case Quantity::DataSize: return "bytes: `B`, `byte`; bits: `b`, `bit`; with " + dec + ": `80 GB`, `80 GiB`, `512 MiB`, `1.5 TB`";
@@ -401,8 +401,12 @@ double parse_quantity(Quantity q, std::string_view text, std::string_view key, D
             !rb.empty())
           fail(q, key, text, "'a:b' needs two plain numbers");
         if (a <= 0 || b <= 0) fail(q, key, text, "both sides of 'a:b' must be positive");
-        // Oversubscription is quoted either way round ("7:1" or "1:7"); both mean 7.
-        return std::max(a, b) / std::min(a, b);
+        // Oversubscription is downlink:uplink capacity ("7:1" = 7). A smaller first side would be
+        // undersubscription, which no tier is built as; reading "1:2" as 2 would hide a slip.
+        if (a < b)
+          throw InvalidParameter(std::string(key), std::string(text),
+                                 "a downlink:uplink ratio >= 1, e.g. 3:1 (got downlink < uplink)");
+        return a / b;
       }
       if (!lex_number(t, v, rest)) fail(q, key, text, "not a number");
       if (!rest.empty()) fail(q, key, text, "no unit allowed");

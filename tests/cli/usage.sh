@@ -15,7 +15,7 @@ done
 "$AIDCSIM" run --seed -3 >out.txt 2>err.txt; rc=$?
 [ "$rc" -eq 64 ] || fail "negative --seed: exit $rc, expected 64"
 "$AIDCSIM" validate does-not-exist.yaml >out.txt 2>err.txt; rc=$?
-[ "$rc" -eq 2 ] || fail "validate of a missing file: exit $rc, expected 2"
+[ "$rc" -eq 1 ] || fail "validate of a missing file: exit $rc, expected 1 (an error, not an invalid scenario)"
 "$AIDCSIM" run --quiet --output no/such/dir/x.h5 >out.txt 2>err.txt; rc=$?
 [ "$rc" -eq 1 ] || fail "run --output into a missing directory: exit $rc, expected 1"
 grep -q "no/such/dir" err.txt || fail "the message does not name the bad output path"

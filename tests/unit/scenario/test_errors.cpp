@@ -98,13 +98,18 @@ TEST_CASE("range errors are shown in the user's unit", "[errors]") {
 }
 
 TEST_CASE("parallelism that does not multiply to the GPU count", "[errors]") {
-  const std::string text = default_with("dp: 112", "    dp: 100");
-  const ScenarioError e = error_of(text);
-  CHECK_THAT(e.key(), Catch::StartsWith("workload.parallelism"));
-  CHECK(e.where().line == line_of(text, "dp: 100"));
-  CHECK(e.where().column == 5);
-  CHECK_THAT(e.what(), Catch::Contains("= cluster.gpus (8064)"));
-  CHECK_THAT(e.what(), Catch::StartsWith(at(text, "dp: 100") + "workload.parallelism"));
+  // Any factor may be the wrong one (tp 7 or dp 100 alike): the error points at the
+  // workload.parallelism mapping and names the product with every key in it.
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"dp: 112", "    dp: 100"},
+                                 std::pair<std::string, std::string>{"tp: 8 ", "    tp: 7"}}) {
+    const std::string text = default_with(from, to);
+    const ScenarioError e = error_of(text);
+    CHECK(e.key() == "workload.parallelism");
+    CHECK(e.where().line == line_of(text, "parallelism:"));
+    CHECK(e.where().column == 3);
+    CHECK_THAT(e.what(), Catch::StartsWith(at(text, "parallelism:") + "workload.parallelism: got 'tp "));
+    CHECK_THAT(e.expected(), Catch::Contains("workload.parallelism.tp x .cp x .pp x .dp = cluster.gpus (8064)"));
+  }
 
   // dp not written: the error points at the enclosing workload.parallelism mapping.
   const std::string no_dp = default_with("dp: 112", "");

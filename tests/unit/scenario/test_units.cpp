@@ -115,12 +115,15 @@ TEST_CASE("counts take K/M/B/T suffixes", "[units]") {
   CHECK_THAT(error_of(Q::Count, "16X"), Catch::Contains("unknown suffix 'X'"));
 }
 
-TEST_CASE("ratios: larger side over smaller side", "[units]") {
+TEST_CASE("ratios: downlink:uplink, first side over second", "[units]") {
   CHECK(si(Q::Ratio, "7:1") == 7);
-  CHECK(si(Q::Ratio, "1:7") == 7);
+  CHECK(si(Q::Ratio, "3:2") == 1.5);
   CHECK(si(Q::Ratio, "1:1") == 1);
   CHECK(si(Q::Ratio, "2") == 2);
   CHECK_THAT(error_of(Q::Ratio, "0:1"), Catch::Contains("positive"));
+  // Below 1 is undersubscription, not "1:2 read as 2:1" (issue 3: oversubscription < 1 is an error).
+  CHECK_THAT(error_of(Q::Ratio, "1:2"), Catch::Contains("downlink:uplink ratio >= 1, e.g. 3:1"));
+  CHECK_THAT(error_of(Q::Ratio, "1:7"), Catch::Contains("downlink:uplink ratio >= 1"));
   CHECK_THAT(error_of(Q::Ratio, "a:b"), Catch::Contains("two plain numbers"));
 }
 

@@ -111,7 +111,7 @@ TEST_CASE("default 8K scenario: every checklist item of the brief is reported", 
                            "hot spot (cold plate)", "GPU junction vs throttle limit", "pumps N+1 (standby pumps)",
                            "pump capacity vs load", "pump failover time", "air-cooling fallback capacity", "PUE",
                            "condensation margin (supply - dew point)", "room humidity band",
-                           "rack heat to air vs air-cooling limit", "rack power vs air-cooling limit"})
+                           "rack heat to air vs air-cooling limit", "liquid capture needed by rack power"})
     CHECK(items.count(want) == 1);
   // Figures: 112 racks of ~100-114 kW, PUE well under 1.2, junction under the 87 °C limit.
   CHECK(r.state.rack_power.size() == 112);

@@ -49,7 +49,7 @@ TEST_CASE("the default scenario's workload is accepted") {
 TEST_CASE("bad layouts name the key that is wrong") {
   auto p = scenario();
   p.set("workload.parallelism.dp", 100.0);
-  CHECK(key_of(p) == "workload.parallelism.dp");  // 8 x 9 x 100 != 8064
+  CHECK(key_of(p) == "workload.parallelism");  // 8 x 9 x 100 != 8064: the product, not dp alone
   p = scenario();
   p.set("cluster.nvlink_domain", 4.0);
   CHECK(key_of(p) == "workload.parallelism.tp");  // TP 8 leaves a 4-GPU NVLink domain
