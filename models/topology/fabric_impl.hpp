@@ -1,5 +1,6 @@
 #pragma once
 // Internal: the data behind a Fabric (not part of the contract; only models/topology includes it).
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <cstdint>
@@ -48,7 +49,14 @@ struct Fabric::Impl {
   int switch_count() const { return n_nodes - first_leaf; }
   const std::vector<std::uint8_t>& dist_to_leaf(int leaf_node) const;
   const std::vector<std::uint8_t>& built_dist_to_leaf(int leaf_node) const;
-  void invalidate() { for (auto& d : dist) d.clear(); }
+  /// Whether any link or switch is down; while none is, dist_to_leaf is built_dist_to_leaf (one
+  /// BFS per destination leaf instead of two, the first route to each leaf being the costly one).
+  bool any_down = false;
+  void invalidate() {
+    for (auto& d : dist) d.clear();
+    any_down = std::find(link_up.begin(), link_up.end(), 0) != link_up.end() ||
+               std::find(node_ok.begin(), node_ok.end(), 0) != node_ok.end();
+  }
   [[noreturn]] void disconnected(int src, int dst, const char* why) const;
 };
 

@@ -26,6 +26,7 @@ struct UpLinks {
 }  // namespace
 
 const std::vector<std::uint8_t>& Fabric::Impl::dist_to_leaf(int leaf_node) const {
+  if (!any_down) return built_dist_to_leaf(leaf_node);
   auto& d = dist[leaf_node - first_leaf];
   if (!d.empty()) return d;
   d.assign(switch_count(), kUnreachable);
@@ -175,7 +176,7 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
   const int target = e.d_leaf - f.first_leaf;
   Hop cand[1024];
   int next[1024];
-  const auto& bd = f.built_dist_to_leaf(e.d_leaf);
+  const auto& bd = f.any_down ? f.built_dist_to_leaf(e.d_leaf) : d;
   for (std::uint64_t h = 0; v != target; ++h) {
     const std::uint64_t hash = splitmix64(flow_hash ^ splitmix64(h));
     // Resilient hashing: the flow hashes over the next hops of the fabric as built; only when that
