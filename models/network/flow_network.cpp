@@ -98,15 +98,30 @@ const Fabric& FlowNetwork::fabric() const { return impl_->fabric; }
 
 namespace detail {
 
+double max_latency(const RunCtx& c, int a) {
+  double l = 0;
+  for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) l = std::max(l, c.flows[f].latency);
+  return l;
+}
+
+void sort_by_latency(const RunCtx& c, std::vector<int>& roots) {
+  std::stable_sort(roots.begin(), roots.end(), [&](int x, int y) { return max_latency(c, x) < max_latency(c, y); });
+}
+
+sg::ExecPtr start_exec(const RunCtx& c, const Activity& act) {
+  sg::ExecPtr ex = sg::Exec::init();
+  ex->set_host((*c.hosts)[act.gpu]);
+  ex->set_flops_amount(act.amount * (kRefSpeed / c.flops[act.gpu]));
+  ex->start();
+  return ex;
+}
+
 void run_one(RunCtx& c, int a) {
   const Activity& act = c.s->activities[a];
   c.start[a] = sg::Engine::get_clock() - c.t0;
   if (act.kind == Activity::Kind::Compute) {
     if (act.amount > 0) {
-      sg::ExecPtr ex = sg::Exec::init();
-      ex->set_host((*c.hosts)[act.gpu]);
-      ex->set_flops_amount(act.amount * (kRefSpeed / c.flops[act.gpu]));
-      ex->start();
+      sg::ExecPtr ex = start_exec(c, act);
       ex->wait();
     }
   } else if (c.events) {
@@ -114,8 +129,7 @@ void run_one(RunCtx& c, int a) {
   } else {
     const int f0 = c.first_flow[a], f1 = c.first_flow[a + 1];
     if (f1 > f0) {
-      double lat = 0;
-      for (int f = f0; f < f1; ++f) lat = std::max(lat, c.flows[f].latency);
+      const double lat = max_latency(c, a);
       if (lat > 0) sg::this_actor::sleep_for(lat);
       sg::Mailbox* mb = (*c.mailboxes)[act.dst_gpu];
       // SimGrid asks the route for (sender actor's host -> sink): the FIFO is keyed by that host.
@@ -189,12 +203,7 @@ void release(RunCtx& c, int a) {
 constexpr std::size_t kBatch = 64;
 
 void batch(RunCtx& c, std::vector<int> roots) {
-  auto lat = [&c](int a) {
-    double l = 0;
-    for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) l = std::max(l, c.flows[f].latency);
-    return l;
-  };
-  std::stable_sort(roots.begin(), roots.end(), [&](int x, int y) { return lat(x) < lat(y); });
+  sort_by_latency(c, roots);
   const int key = static_cast<int>(sg::this_actor::get_host()->get_netpoint()->id());
   std::vector<sg::ActivityPtr> running;
   std::vector<int> left(roots.size(), 0);
@@ -205,17 +214,14 @@ void batch(RunCtx& c, std::vector<int> roots) {
     const Activity& act = c.s->activities[a];
     c.start[a] = 0.0;
     if (act.kind == Activity::Kind::Compute) {
-      sg::ExecPtr ex = sg::Exec::init();
-      ex->set_host((*c.hosts)[act.gpu]);
-      ex->set_flops_amount(act.amount * (kRefSpeed / c.flops[act.gpu]));
-      ex->start();
+      sg::ExecPtr ex = start_exec(c, act);
       running.push_back(ex);
       slot_of.push_back(static_cast<int>(k));
       flow_of.push_back(-1);
       left[k] = 1;
       continue;
     }
-    const double t = c.t0 + lat(a);
+    const double t = c.t0 + max_latency(c, a);
     if (sg::Engine::get_clock() < t) sg::this_actor::sleep_until(t);
     sg::Mailbox* mb = (*c.mailboxes)[act.dst_gpu];
     for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) {

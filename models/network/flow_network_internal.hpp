@@ -224,5 +224,11 @@ std::unique_ptr<Fabric> pristine_copy(const Fabric& fab, std::uint64_t fp);
 // flow_network.cpp
 /// Successors of a finished activity: the ready ones get actors of their own.
 void release(RunCtx& c, int a);
+/// Longest route latency of activity a's flows, s (0 for a computation).
+double max_latency(const RunCtx& c, int a);
+/// Root activities in increasing max_latency order (stable): their flows start in that order.
+void sort_by_latency(const RunCtx& c, std::vector<int>& roots);
+/// Starts computation `act` on its GPU's host at its GPU's speed (see kRefSpeed).
+sg::ExecPtr start_exec(const RunCtx& c, const Activity& act);
 
 }  // namespace aidcsim::network::detail

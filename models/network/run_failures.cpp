@@ -286,8 +286,7 @@ class Waitset {
 void transfer_with_failures(RunCtx& c, int a) {
   refresh_routes(c, a);
   const int f0 = c.first_flow[a], f1 = c.first_flow[a + 1];
-  double lat = 0;
-  for (int f = f0; f < f1; ++f) lat = std::max(lat, c.flows[f].latency);
+  const double lat = max_latency(c, a);  // of the refreshed routes
   if (lat > 0) sg::this_actor::sleep_for(lat);
   Waitset w(c);
   for (int f = f0; f < f1; ++f)
@@ -301,12 +300,7 @@ void transfer_with_failures(RunCtx& c, int a) {
 /// restarts on time.
 void batch_with_failures(RunCtx& c, std::vector<int> roots) {
   for (int a : roots) refresh_routes(c, a);  // a failure at t = 0 is already applied
-  auto lat = [&c](int a) {
-    double l = 0;
-    for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) l = std::max(l, c.flows[f].latency);
-    return l;
-  };
-  std::stable_sort(roots.begin(), roots.end(), [&](int x, int y) { return lat(x) < lat(y); });
+  sort_by_latency(c, roots);
   Waitset w(c);
   std::vector<int> left(roots.size(), 0);
   for (std::size_t k = 0; k < roots.size(); ++k) {
@@ -314,15 +308,12 @@ void batch_with_failures(RunCtx& c, std::vector<int> roots) {
     const Activity& act = c.s->activities[a];
     c.start[a] = 0.0;
     if (act.kind == Activity::Kind::Compute) {
-      sg::ExecPtr ex = sg::Exec::init();
-      ex->set_host((*c.hosts)[act.gpu]);
-      ex->set_flops_amount(act.amount * (kRefSpeed / c.flops[act.gpu]));
-      ex->start();
+      sg::ExecPtr ex = start_exec(c, act);
       w.add(ex, static_cast<int>(k));
       left[k] = 1;
       continue;
     }
-    const double t = c.t0 + lat(a);
+    const double t = c.t0 + max_latency(c, a);
     for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f)
       if (c.flows[f].bytes > 0) {
         w.put_at(f, static_cast<int>(k), t);

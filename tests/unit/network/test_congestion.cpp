@@ -2,33 +2,15 @@
 #include <catch2/catch.hpp>
 
 #include "models/network/flow_network.hpp"
+#include "tests/unit/network/helpers.hpp"
 
 using namespace aidcsim;
 using network::Activity;
 using network::Schedule;
+using test::transfer;
 
 namespace {
-topology::FabricSpec small() {
-  topology::FabricSpec s;
-  s.gpus = 16;
-  s.gpus_per_node = 1;
-  s.nvlink_domain = 1;
-  s.kind = topology::FabricKind::LeafSpine;
-  s.wiring = topology::Wiring::RackLocal;
-  s.switch_radix = 8;
-  s.gpus_per_leaf = 4;
-  s.link_rate = s.nic_rate = 50e9;
-  return s;
-}
-Activity transfer(int src, int dst, double bytes, std::uint64_t hash) {
-  Activity a;
-  a.kind = Activity::Kind::Transfer;
-  a.gpu = src;
-  a.dst_gpu = dst;
-  a.amount = bytes;
-  a.flow_hash = hash;
-  return a;
-}
+topology::FabricSpec small() { return test::leaf_spine(16, 8, 4); }
 }  // namespace
 
 TEST_CASE("utilization of a hand-made run result", "[network][congestion]") {

@@ -8,8 +8,13 @@
 
 #include "models/common/errors.hpp"
 #include "models/network/flow_network.hpp"
+#include "tests/unit/network/helpers.hpp"
 
 using namespace aidcsim;
+using test::compute;
+using test::kRate;
+using test::leaf_spine;
+using test::transfer;
 using network::Activity;
 using network::FlowNetwork;
 using network::Schedule;
@@ -19,43 +24,6 @@ using topology::FabricSpec;
 using topology::FailureSpec;
 
 namespace {
-
-constexpr double kRate = 50e9;  // 400 Gb/s in B/s
-
-/// Rack-local leaf-spine, one GPU per node, no NVLink (every flow crosses the scale-out fabric).
-FabricSpec leaf_spine(int gpus, int radix, int gpus_per_leaf) {
-  FabricSpec s;
-  s.gpus = gpus;
-  s.gpus_per_node = 1;
-  s.nvlink_domain = 1;
-  s.kind = topology::FabricKind::LeafSpine;
-  s.wiring = topology::Wiring::RackLocal;
-  s.switch_radix = radix;
-  s.gpus_per_leaf = gpus_per_leaf;
-  s.oversub_leaf = 1.0;
-  s.link_rate = kRate;
-  s.nic_rate = kRate;
-  return s;
-}
-
-Activity transfer(int src, int dst, double bytes, std::uint64_t hash = 0, std::vector<int> after = {}) {
-  Activity a;
-  a.kind = Activity::Kind::Transfer;
-  a.gpu = src;
-  a.dst_gpu = dst;
-  a.amount = bytes;
-  a.flow_hash = hash;
-  a.after = std::move(after);
-  return a;
-}
-
-Activity compute(int gpu, double flop) {
-  Activity a;
-  a.kind = Activity::Kind::Compute;
-  a.gpu = gpu;
-  a.amount = flop;
-  return a;
-}
 
 TimedFailure event(double t, FailureSpec::Type type, const std::string& element, double factor = 0.5) {
   TimedFailure e;

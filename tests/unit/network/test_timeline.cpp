@@ -9,42 +9,19 @@
 
 #include "models/common/errors.hpp"
 #include "models/network/flow_network.hpp"
+#include "tests/unit/network/helpers.hpp"
 
 using namespace aidcsim;
+using test::compute;
+using test::kRate;
+using test::leaf_spine;
+using test::transfer;
 using network::Activity;
 using network::FlowNetwork;
 using network::Schedule;
 using topology::FabricSpec;
 
 namespace {
-
-constexpr double kRate = 50e9;  // 400 Gb/s in B/s
-
-FabricSpec leaf_spine(int gpus, int radix, int gpus_per_leaf) {
-  FabricSpec s;
-  s.gpus = gpus;
-  s.gpus_per_node = 1;
-  s.nvlink_domain = 1;
-  s.kind = topology::FabricKind::LeafSpine;
-  s.wiring = topology::Wiring::RackLocal;
-  s.switch_radix = radix;
-  s.gpus_per_leaf = gpus_per_leaf;
-  s.oversub_leaf = 1.0;
-  s.link_rate = kRate;
-  s.nic_rate = kRate;
-  return s;
-}
-
-Activity transfer(int src, int dst, double bytes, std::uint64_t hash = 0, std::vector<int> after = {}) {
-  Activity a;
-  a.kind = Activity::Kind::Transfer;
-  a.gpu = src;
-  a.dst_gpu = dst;
-  a.amount = bytes;
-  a.flow_hash = hash;
-  a.after = std::move(after);
-  return a;
-}
 
 /// Bytes of a link direction in bin b (0 when no flow uses it).
 double bytes_in(const network::RunResult& r, int link, bool forward, int b) {

@@ -4,29 +4,12 @@
 
 #include "models/topology/fabric.hpp"
 #include "models/topology/schema.hpp"
+#include "tests/unit/topology/helpers.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::topology;
 
 namespace {
-Params base() {  // scenarios/stargate-uk-8k.yaml fabric, SI
-  Params p;
-  p.set("cluster.gpus", 8064.0);
-  p.set("cluster.gpus_per_node", 4.0);
-  p.set("cluster.nvlink_domain", 72.0);
-  p.set("fabric.topology", std::string("clos3"));
-  p.set("fabric.wiring", std::string("rail_optimized"));
-  p.set("fabric.switch_radix", 64.0);
-  p.set("fabric.link_rate", 50e9);
-  p.set("fabric.nic_rate", 50e9);
-  p.set("fabric.oversubscription.leaf", 1.0);
-  p.set("fabric.oversubscription.spine", 1.0);
-  p.set("fabric.switch_latency", 600e-9);
-  p.set("fabric.link_latency", 100e-9);
-  p.set("fabric.ecmp.mode", std::string("hash"));
-  p.set("fabric.ecmp.flows_per_pair", 1.0);
-  return p;
-}
 
 // One failure item; factor_raw non-empty = the user wrote a factor (the loader keeps raw text only
 // for written keys; a defaulted factor is present with no raw text).
@@ -43,7 +26,7 @@ Params item(const std::string& type, const std::string& element, const std::stri
 TEST_CASE("fabric.failures: factor on link_down / switch_down is an error", "[topology][failures]") {
   for (const auto& [type, element] : {std::pair<std::string, std::string>{"link_down", "leaf2-spine0.3"},
                                       std::pair<std::string, std::string>{"switch_down", "spine0.3"}}) {
-    Params p = base();
+    Params p = test::stargate_params();
     p.set("fabric.failures", Params::List{item(type, element, "50 %")});
     try {
       spec_from(p);
@@ -57,7 +40,7 @@ TEST_CASE("fabric.failures: factor on link_down / switch_down is an error", "[to
     p.set("fabric.failures", Params::List{item(type, element, "")});
     CHECK(spec_from(p).failures.size() == 1);
   }
-  Params p = base();
+  Params p = test::stargate_params();
   p.set("fabric.failures", Params::List{item("degrade", "leaf2-spine0.3", "50 %")});
   const FabricSpec s = spec_from(p);
   REQUIRE(s.failures.size() == 1);

@@ -1,5 +1,8 @@
 #pragma once
 // Shared fabric specs for the topology tests.
+#include <string>
+
+#include "models/common/params.hpp"
 #include "models/topology/fabric.hpp"
 
 namespace aidcsim::topology::test {
@@ -40,6 +43,26 @@ inline int walk(const Fabric& f, int src, const std::vector<Hop>& hops) {
     at = to;
   }
   return at;
+}
+
+/// Fabric keys of scenarios/stargate-uk-8k.yaml as the loader stores them (SI), for spec_from.
+inline Params stargate_params() {
+  Params p;
+  p.set("cluster.gpus", 8064.0);
+  p.set("cluster.gpus_per_node", 4.0);
+  p.set("cluster.nvlink_domain", 72.0);
+  p.set("fabric.topology", std::string("clos3"));
+  p.set("fabric.wiring", std::string("rail_optimized"));
+  p.set("fabric.switch_radix", 64.0);
+  p.set("fabric.link_rate", 50e9);
+  p.set("fabric.nic_rate", 50e9);
+  p.set("fabric.oversubscription.leaf", 1.0);
+  p.set("fabric.oversubscription.spine", 1.0);
+  p.set("fabric.switch_latency", 600e-9);
+  p.set("fabric.link_latency", 100e-9);
+  p.set("fabric.ecmp.mode", std::string("hash"));
+  p.set("fabric.ecmp.flows_per_pair", 1.0);
+  return p;
 }
 
 }  // namespace aidcsim::topology::test

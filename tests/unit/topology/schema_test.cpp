@@ -3,33 +3,14 @@
 
 #include "models/topology/fabric.hpp"
 #include "models/topology/schema.hpp"
+#include "tests/unit/topology/helpers.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::topology;
 
-namespace {
-Params stargate() {  // scenarios/stargate-uk-8k.yaml, values in SI as the loader stores them
-  Params p;
-  p.set("cluster.gpus", 8064.0);
-  p.set("cluster.gpus_per_node", 4.0);
-  p.set("cluster.nvlink_domain", 72.0);
-  p.set("fabric.topology", std::string("clos3"));
-  p.set("fabric.wiring", std::string("rail_optimized"));
-  p.set("fabric.switch_radix", 64.0);
-  p.set("fabric.link_rate", 50e9);
-  p.set("fabric.nic_rate", 50e9);
-  p.set("fabric.oversubscription.leaf", 1.0);
-  p.set("fabric.oversubscription.spine", 1.0);
-  p.set("fabric.switch_latency", 600e-9);
-  p.set("fabric.link_latency", 100e-9);
-  p.set("fabric.ecmp.mode", std::string("hash"));
-  p.set("fabric.ecmp.flows_per_pair", 1.0);
-  return p;
-}
-}  // namespace
 
 TEST_CASE("spec_from reads the default scenario's fabric", "[topology]") {
-  const FabricSpec s = spec_from(stargate());
+  const FabricSpec s = spec_from(test::stargate_params());
   CHECK(s.gpus == 8064);
   CHECK(s.kind == FabricKind::Clos3);
   CHECK(s.wiring == Wiring::RailOptimized);
@@ -39,7 +20,7 @@ TEST_CASE("spec_from reads the default scenario's fabric", "[topology]") {
 }
 
 TEST_CASE("spec_from reads fabric.failures items with their keys", "[topology]") {
-  Params p = stargate();
+  Params p = test::stargate_params();
   Params item("fabric.failures[0]");
   item.set("type", std::string("degrade"));
   item.set("element", std::string("leaf2-spine0.3"));
