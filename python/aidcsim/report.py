@@ -192,6 +192,37 @@ def plot_link_utilization(results, ax=None):
     return fig
 
 
+def plot_link_timeline(results, ax=None):
+    """Link utilization over the step (/network/timeline/*, bytes SimGrid sent per bin): the
+    busiest link direction of each scale-out tier (solid) and the tier's mean (dotted), with the
+    brief's 80 % line. Returns the Figure or None without a timeline."""
+    r = _results(results)
+    g = "/network/timeline/"
+    if g + "time" not in r.datasets or g + "max_utilization_by_tier" not in r.datasets:
+        return None
+    t, tu = _scale_time(r.datasets[g + "time"], r.dataset_units.get(g + "time", "s"))
+    peak, unit = _as_percent(r.datasets[g + "max_utilization_by_tier"], r.dataset_units.get(g + "max_utilization_by_tier", ""))
+    mean = None
+    if g + "mean_utilization_by_tier" in r.datasets:
+        mean, _ = _as_percent(r.datasets[g + "mean_utilization_by_tier"], r.dataset_units.get(g + "mean_utilization_by_tier", ""))
+    names = list(r.labels.get("/network/tier_name", TIERS))
+    fig, ax = plt.subplots(figsize=(9, 4.5)) if ax is None else (ax.figure, ax)
+    for k in range(peak.shape[1]):
+        name = names[k] if k < len(names) else f"tier {k}"
+        if name == "nvlink" or not np.any(peak[:, k] > 0):
+            continue  # NVLink carries PP/DP flows only (TP collectives are analytic)
+        line, = ax.step(t, peak[:, k], where="post", label=f"{name}: busiest")
+        if mean is not None:
+            ax.step(t, mean[:, k], where="post", ls=":", color=line.get_color(), label=f"{name}: mean")
+    if unit == "%":
+        ax.axhline(80, color="red", ls="--", lw=1, label="80 % (brief: adjust batch)")
+    ax.set_xlabel(f"time in the step [{tu}]")
+    ax.set_ylabel(f"utilization [{unit}]")
+    ax.set_title("Link utilization over one step, by tier")
+    ax.legend(fontsize=8)
+    return fig
+
+
 def _breakdown(r):
     """(bar labels, {component: values}, unit) for the step-time breakdown, or None. Sources, in
     order: /step/breakdown with its /step/component labels (the engine's layout); /step/*
@@ -492,7 +523,8 @@ def plot_time_to_train(results, ax=None):
     return fig
 
 
-PLOTS = [("link_utilization", plot_link_utilization), ("step_breakdown", plot_step_breakdown),
+PLOTS = [("link_utilization", plot_link_utilization), ("link_timeline", plot_link_timeline),
+         ("step_breakdown", plot_step_breakdown),
          ("temperatures", plot_temperatures), ("power_pue", plot_power),
          ("time_to_train", plot_time_to_train)]
 

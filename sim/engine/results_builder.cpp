@@ -103,6 +103,12 @@ void add_network(Results& r, const SituationOutcome& o) {
   r.labels.push_back({"/network/tier_name", {"nvlink", "access", "leaf_spine", "spine_core"}, "Tier names"});
   const auto& t = o.timeline;
   if (!t.time.empty()) {
+    double peak = 0;  // scale-out tiers only (NVLink carries PP/DP flows only)
+    for (std::size_t b = 0; b < t.time.size(); ++b)
+      for (int tier = 1; tier < 4; ++tier) peak = std::max(peak, t.max_by_tier[b * 4 + tier]);
+    r.add("peak_link_utilization", 100.0 * peak, "%",
+          "Busiest scale-out link direction in the busiest time bin of the step (link timeline; "
+          "max_link_utilization averages over the whole step)");
     r.datasets.push_back(vector_dataset("/network/timeline/time", t.time, "s",
                                         "Start of each bin of the step's link timeline, from the step's start",
                                         "time"));

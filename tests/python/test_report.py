@@ -39,6 +39,20 @@ def test_each_plot_has_title_and_labelled_axes(small_results):
         plt.close(fig)
 
 
+def test_link_timeline_plot(small_results, tmp_path):
+    fig = report.plot_link_timeline(small_results)
+    assert fig is not None
+    ax = fig.axes[0]
+    labels = [line.get_label() for line in ax.get_lines()]
+    assert any(lab.endswith("busiest") for lab in labels) and any("80 %" in lab for lab in labels)
+    # the busiest curve of a tier is the dataset, in %
+    peak = small_results.datasets["/network/timeline/max_utilization_by_tier"]
+    busiest = [line for line in ax.get_lines() if line.get_label().endswith("busiest")]
+    assert max(line.get_ydata().max() for line in busiest) == pytest.approx(100 * peak[:, 1:].max())
+    names = {p.rsplit("/", 1)[-1] for p in report.write_report(small_results, tmp_path)}
+    assert "link_timeline.png" in names
+
+
 def test_missing_datasets_draw_nothing():
     from aidcsim import Results
     empty = Results({"summary": [], "datasets": []})

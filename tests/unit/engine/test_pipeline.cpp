@@ -93,6 +93,9 @@ TEST_CASE("the link timeline agrees with the step's average utilization", "[engi
   REQUIRE(max_tier->shape == std::vector<std::size_t>{bins, 4});
   // No link direction exceeds line rate in any bin (bytes read from SimGrid, not spread).
   for (double u : max_tier->data) CHECK(u <= 1.0 + 1e-9);
+  // The busiest bin is at least the step average of the busiest link.
+  CHECK(r.scalar("peak_link_utilization") >= r.scalar("max_link_utilization"));
+  CHECK(r.scalar("peak_link_utilization") <= 100.0 + 1e-7);
   // A hot link direction's mean over the bins is its utilization over the step: at most its
   // link's (/network/link_utilization: the busier direction), equal for the busier direction.
   const std::size_t k = hot->shape[1];
