@@ -1,34 +1,22 @@
 #pragma once
-// FlowNetwork: a SimGrid platform built from a topology::Fabric (one host per GPU, one
-// split-duplex link per fabric link, routes from Fabric::route), which executes a Schedule:
-// computations as SimGrid executions on the GPU hosts, transfers as flows sharing link bandwidth
-// (flow-level, max-min fair). Contract used by sim/engine; extend, don't break.
+// FlowNetwork: executes a Schedule on a topology::Fabric: computations at their GPU's speed,
+// transfers as flows sharing link bandwidth (flow-level, max-min fair), with dependencies.
+// Contract used by sim/engine; extend, don't break.
 //
-// SimGrid use (3.32, see the comments in flow_network.cpp, platform.cpp, run_failures.cpp):
-// - One process-wide s4u::Engine, created lazily by the first FlowNetwork (init_simgrid()) with
-//   network/model:CM02, network/crosstraffic:0, network/TCP-gamma:0 (no TCP window cap),
-//   contexts/stack-size:16, contexts/guard-size:0 and logging silenced. The engine is a singleton
-//   and its clock never goes back, so every run() measures times from its own start.
-// - Each distinct fabric gets its own routing zone (a NetZoneImpl subclass) inside that engine;
-//   zones are never destroyed (SimGrid 3.32 cannot remove hosts/links), they are recycled: a new
-//   FlowNetwork on a fabric with the same structure (nodes and links) reuses a free zone, and link
-//   rates are re-applied from the Fabric at every run().
-// - Max-min fairness: CM02 weights each flow's share by its route latency (RTT-unfair, like TCP);
-//   RDMA congestion control (DCQCN) is rate-fair, so routes are handed to SimGrid with zero
-//   latency (every flow has the same sharing weight: plain max-min fairness) and the route's
-//   latency is paid by the issuing actor before the flow starts, exactly as CM02 does it (a flow
-//   uses no bandwidth during its latency phase). A lone flow takes latency + bytes / rate.
-// - run() forks: the child simulates and sends start/finish times back (see set_isolated_runs).
-// - Per-flow ECMP: the actor issuing a flow registers the flow id in the zone's FIFO for its own
-//   host immediately before the mailbox put that starts the flow; the zone's get_local_route
-//   pops it and returns that flow's hops. SimGrid handles the simcalls of one scheduling round in
-//   the order the actors ran, so the FIFO order is the start order (a mismatch fails the run).
-//   Flows are puts to a per-GPU mailbox whose permanent receiver is one idle daemon on a "sink"
-//   host (see flow_network.cpp for why), so SimGrid's own endpoints are (issuing host, sink).
-// - Failures during a run (run(schedule, events)): a daemon actor applies each TimedFailure at
-//   its time to a private copy of the fabric; flows crossing a dead link are cancelled and their
-//   remaining bytes restarted on a recomputed route (see run_failures.cpp and docs/network.md).
-// Not thread-safe (SimGrid is not): parallel sweeps use processes.
+// How (see flow_network.cpp): a discrete-event loop with its own clock (0 at every run) on
+// SimGrid 3.32's max-min solver (sharing.hpp), the solver of SimGrid's CM02 network model:
+// - max-min fairness with every flow weighted alike (RDMA congestion control, DCQCN, is
+//   rate-fair; CM02's RTT-weighted sharing is TCP's), no cross-traffic, no TCP window; a flow
+//   first waits for its route's latency (uses no bandwidth meanwhile), then sends: a lone flow
+//   takes latency + bytes / rate;
+// - per-flow ECMP: each (sub-)flow gets Fabric::route(src, dst, hash), computed before the run;
+// - solver resources are created only for the link directions the run's flows use;
+// - runs are isolated by construction (fresh solver and clock): same schedule, same result, bit
+//   for bit, whatever ran before in the process; several FlowNetworks may coexist.
+// - failures during a run (run(schedule, events)) act on a private copy of the fabric; flows
+//   crossing a dead link restart their remaining bytes on a recomputed route (run_failures.cpp).
+// Not thread-safe per object; distinct objects in distinct threads are independent except for
+// the fabric's lazy route caches (Fabric is not thread-safe).
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -37,11 +25,6 @@
 #include "models/topology/fabric.hpp"
 
 namespace aidcsim::network {
-
-/// Creates the process-wide SimGrid engine with aidcsim's network-model configuration if it does
-/// not exist yet (idempotent). Called by FlowNetwork; call it first if other code (sim/engine)
-/// creates SimGrid objects, because the configuration must precede the first platform.
-void init_simgrid();
 
 /// A failure that happens during a FlowNetwork::run (issue 3: failures applied at a time).
 /// `time`: s from the run's start (>= 0, finite); `failure.at` is ignored. `failure.type`:
@@ -55,7 +38,8 @@ struct TimedFailure {
 
 class FlowNetwork {
  public:
-  /// Builds the SimGrid platform for `fabric` (kept by reference: it must outlive this object).
+  /// A flow network on `fabric` (kept by reference: it must outlive this object). Cheap: nothing
+  /// is built until run().
   explicit FlowNetwork(const topology::Fabric& fabric);
   ~FlowNetwork();
   FlowNetwork(const FlowNetwork&) = delete;
@@ -79,7 +63,7 @@ class FlowNetwork {
   /// Same as run(schedule), with `events` applied during the run at their `time` (in any order;
   /// equal times apply in the given order). The fabric given to the constructor is not changed:
   /// the events act on a private copy (see run_failures.cpp).
-  /// - Degrade: the links' SimGrid bandwidth becomes built rate x factor at `time`; flows keep
+  /// - Degrade: the links' capacity becomes built rate x factor at `time`; flows keep
   ///   their routes and max-min shares are recomputed.
   /// - LinkDown / SwitchDown: every flow in progress (or in its latency phase) whose route
   ///   crosses a dead link is stopped; its remaining bytes restart on Fabric::route(src, dst,
@@ -104,21 +88,12 @@ class FlowNetwork {
   /// turns it on (0: off, the default). The run ends with B to 2B bins whatever its length (full
   /// tables of 2B bins merge pairwise); `expected_duration` (s, 0 = unknown) sets the first bin
   /// width to expected / B, which saves the merges. Costs a sampler wake-up per bin boundary
-  /// (reading SimGrid's remaining bytes of the flows in progress) and 16 B x used link directions
+  /// (the progress of the flows in progress) and 16 B x used link directions
   /// x B. Not recorded in runs with failure events. Throws InvalidParameter for bins < 0 or a
   /// negative duration.
   void set_timeline_bins(int bins, double expected_duration = 0);
   int timeline_bins() const;
 
-  /// Whether run() simulates in a forked child process (default true): bit-identical results
-  /// whatever ran before in this process (SimGrid's clock never goes back, and times measured
-  /// at a later absolute clock differ in the last bits), no SimGrid state growing over runs, and
-  /// a SimGrid abort becomes a SimulationError. false: simulate in this process (debugging).
-  void set_isolated_runs(bool on);
-  bool isolated_runs() const;
-
-  /// Wall-clock seconds spent building the SimGrid platform for this object (0 when reused).
-  double build_seconds() const;
   const topology::Fabric& fabric() const;
 
  private:

@@ -1,39 +1,30 @@
 #pragma once
-// Internals of FlowNetwork shared by its implementation files (not part of the public API):
-// the SimGrid zone of a fabric (platform.cpp), the state of one run (flow_network.cpp), the link
-// timeline (link_timeline.cpp) and failures during a run (run_failures.cpp). Include only from
-// models/network/*.cpp.
-#include <simgrid/kernel/routing/NetPoint.hpp>
-#include <simgrid/kernel/routing/NetZoneImpl.hpp>
-#include <simgrid/s4u.hpp>
-
+// Internals of FlowNetwork shared by its implementation files (not part of the public API): the
+// state of one run and its event loop (flow_network.cpp), the link timeline (link_timeline.cpp)
+// and failures during a run (run_failures.cpp). Include only from models/network/*.cpp.
 #include <cstdint>
 #include <memory>
+#include <queue>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "models/network/flow_network.hpp"
+#include "models/network/sharing.hpp"
 
 namespace aidcsim::network::detail {
-namespace sg = simgrid::s4u;
-using simgrid::kernel::resource::StandardLinkImpl;
-using simgrid::kernel::routing::NetPoint;
 using topology::Fabric;
 using topology::Hop;
 
-/// Nominal host speed, FLOP/s. Hosts keep it; an exec of F FLOP on a GPU of speed s is given
-/// F x kRefSpeed / s FLOP, which takes F / s seconds (speeds change per run without touching hosts).
-constexpr double kRefSpeed = 1e15;
-
-/// One flow handed to SimGrid: a transfer or one of its ECMP / spray sub-flows.
+/// One flow handed to the solver: a transfer or one of its ECMP / spray sub-flows.
 struct SubFlow {
   int activity = 0;
-  double bytes = 0;
+  double bytes = 0;         ///< B to send on the current route (after a reroute: what was left)
   double latency = 0;       ///< s, sum of the route's link latencies
   std::vector<Hop> hops;
   int index = 0, of = 1;    ///< sub-flow `index` of the transfer's `of` (to recompute its route)
   int epoch = 0;            ///< RunCtx::epoch when `hops` was last checked against failures
+  // While it sends (slot >= 0): remaining bytes `remains` at time `last`, sent at `rate`.
+  int slot = -1;            ///< its solver item (Slot index), -1 when not sending
 };
 
 /// Routes of the sub-flows of transfer `a` on the fabric's current state: emit(j, m, hops) for
@@ -69,68 +60,7 @@ void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, i
   }
 }
 
-/// Routing zone of one fabric. Hosts are the GPUs (NetPoint id == GPU rank) plus one "sink" host
-/// (id == GPU count) where every flow is received (see simulate()); links are the fabric's.
-class FabricZone final : public simgrid::kernel::routing::NetZoneImpl {
- public:
-  explicit FabricZone(const std::string& name) : NetZoneImpl(name) {}
-
-  std::vector<StandardLinkImpl*> fwd, rev;   ///< per fabric link: a->b and b->a halves
-  const std::vector<SubFlow>* flows = nullptr;
-  long misses = 0;                           ///< route queries without a registered flow (bug)
-
-  /// Registers flow `f` as the next flow put by an actor on host `host` (NetPoint id), right
-  /// before the put. The actor's host only tells concurrent actors apart: the route is the flow's.
-  void push(int host, int f) { pending_[host].q.push_back(f); }
-  std::size_t pending_count() const { return pending_.size(); }
-  void clear_pending() { pending_.clear(); }
-
-  void get_local_route(const NetPoint* src, const NetPoint* dst,
-                       simgrid::kernel::routing::Route* into, double* latency) override {
-    // Latency is paid by the issuing actor (see the file comment): nothing added to *latency.
-    auto it = pending_.find(static_cast<int>(src->id()));
-    if (it == pending_.end() || flows == nullptr) {
-      // Not one of our flows: give a valid route, the run fails on misses != 0 afterwards.
-      ++misses;
-      if (!fwd.empty()) into->link_list_.push_back(fwd[0]);
-      return;
-    }
-    Fifo& fifo = it->second;
-    const SubFlow& f = (*flows)[fifo.q[fifo.head++]];
-    if (fifo.head == fifo.q.size()) pending_.erase(it);
-    into->link_list_.reserve(f.hops.size());
-    for (const Hop& h : f.hops) into->link_list_.push_back(h.forward ? fwd[h.link] : rev[h.link]);
-  }
-
- private:
-  struct Fifo {
-    std::vector<int> q;
-    std::size_t head = 0;
-  };
-  std::unordered_map<int, Fifo> pending_;  ///< per issuing host, flows in the order of their puts
-};
-
-/// A built zone and what is needed to reuse it for another FlowNetwork of the same structure.
-struct ZoneEntry {
-  FabricZone* zone = nullptr;
-  std::uint64_t fingerprint = 0;
-  bool in_use = false;
-  std::vector<sg::Host*> hosts;
-  std::vector<sg::Link*> up, down;
-  std::vector<double> applied_rate;  ///< B/s last given to SimGrid per link
-  std::vector<sg::Mailbox*> mailboxes;  ///< per GPU: where transfers to it are put
-  sg::Host* sink = nullptr;             ///< receiving end of every flow (see simulate())
-};
-
-/// Every zone built in this process (zones live as long as the SimGrid engine).
-std::vector<std::unique_ptr<ZoneEntry>>& registry();
-/// Structure of a fabric (node count, link endpoints and latencies): equal fingerprints can
-/// share a SimGrid zone; rates are re-applied per run. FNV-1a over the fields.
-std::uint64_t fingerprint(const Fabric& f);
-/// Builds the SimGrid zone of `f` (hosts = GPUs + sink, split-duplex links) and registers it.
-ZoneEntry* build_zone(const Fabric& f, std::uint64_t fp);
-
-/// A TimedFailure checked against the fabric: what it acts on.
+/// A failure checked against the fabric: what it acts on.
 struct ResolvedFailure {
   double time = 0;                  ///< s from the run's start
   topology::FailureSpec::Type type = topology::FailureSpec::Type::LinkDown;
@@ -142,8 +72,8 @@ struct ResolvedFailure {
 
 /// Link timeline of a run (RunResult::timeline_*). Bins of width w from the run's start; when
 /// 2B bins are filled, adjacent pairs merge and w doubles, so a run of unknown length ends with
-/// B..2B bins. Bytes are credited from SimGrid's remaining bytes at every bin boundary (sampler
-/// actor) and at each flow's completion, to the bin they were sent in.
+/// B..2B bins. Bytes are credited from the flows' progress at every bin boundary and at each
+/// flow's completion, to the bin they were sent in.
 struct Timeline {
   int target = 0;                  ///< B
   double w = 0;                    ///< s, current bin width
@@ -152,83 +82,133 @@ struct Timeline {
   std::vector<int> links;          ///< per row: link direction
   std::vector<double> bytes;       ///< rows x 2B, bytes per bin
   std::vector<double> sent;        ///< per flow: bytes credited so far
-  std::vector<sg::CommPtr> comm;   ///< per flow: its comm while it sends
-  std::vector<int> active, pos;    ///< flows sending; per flow its index in `active` or -1
   int capacity() const { return 2 * target; }
 };
 
-/// State of one run, shared by its actors (all run in one OS thread: no locking).
+/// What a solver item stands for, and its progress: `remains` units (B or FLOP) left at time
+/// `last`, at `rate` units/s since then; `version` invalidates older entries of the due heap.
+struct Slot {
+  int flow = -1;          ///< sub-flow index, or -1 for a computation
+  int activity = -1;      ///< the computation's activity (flow == -1)
+  std::uint32_t item = 0; ///< MaxMinSharing handle
+  double remains = 0, rate = 0, last = 0;
+  std::uint32_t version = 0;
+  bool used = false;
+};
+
+/// Due heap entry: the predicted completion of a slot (stale when versions differ).
+struct Due {
+  double t;
+  int slot;
+  std::uint32_t version;
+  bool operator>(const Due& o) const { return t > o.t || (t == o.t && slot > o.slot); }
+};
+
+/// Timed event: a transfer's flows start after its route latency, a rerouted flow restarts, a
+/// failure applies, a timeline bin ends. Equal times run in kind order, then insertion order.
+struct Timed {
+  enum Kind { Failure = 0, Start = 1, Restart = 2, Bin = 3 };
+  double t;
+  int kind;
+  int id;              ///< activity (Start), flow (Restart), failure index (Failure), 0 (Bin)
+  std::uint64_t seq;
+  bool operator>(const Timed& o) const {
+    if (t != o.t) return t > o.t;
+    if (kind != o.kind) return kind > o.kind;
+    return seq > o.seq;
+  }
+};
+
+/// State of one run.
 struct RunCtx {
   const Schedule* s = nullptr;
-  FabricZone* zone = nullptr;
-  const std::vector<sg::Host*>* hosts = nullptr;
-  const std::vector<sg::Mailbox*>* mailboxes = nullptr;
-  sg::Host* sink = nullptr;
   std::vector<double> flops;           ///< per GPU, FLOP/s
   std::vector<SubFlow> flows;
   std::vector<int> first_flow;         ///< per activity, index in flows (transfers), size n+1
   std::vector<int> succ_off, succ;     ///< CSR successor lists
   std::vector<int> pending;            ///< unfinished predecessors per activity
+  std::vector<int> left;               ///< per activity: sub-flows still sending or waiting
   std::vector<double> start, finish;
-  double t0 = 0;
   std::string error;
 
-  // Failures during the run (see the file comment); unused when `events` is false.
-  bool events = false;
+  // The event loop (flow_network.cpp).
+  double now = 0;                      ///< s from the run's start
+  MaxMinSharing sharing;
+  const Fabric* fab = nullptr;         ///< the fabric routes and rates come from (see `live`)
+  std::vector<double> link_rate;       ///< per link, B/s: the fabric's rate, then degradations
+  std::vector<int> link_res;           ///< per link direction (2 l + d): solver resource or -1
+  std::vector<int> res_buf;            ///< scratch: resources of the route being started
+  std::vector<int> gpu_res;            ///< per GPU: solver resource of its compute, or -1
+  std::vector<Slot> slots;
+  std::vector<int> free_slots;
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due;
+  std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>> timed;
+  std::uint64_t seq = 0;
+  std::vector<int> ready;              ///< activities whose predecessors are done, to begin now
+  std::size_t daemon_events = 0;       ///< timed events that do not keep the run alive (Bin, Failure)
+  long long solves = 0, events = 0;    ///< counters for the profile
+
+  // Failures during the run (run_failures.cpp); unused when `events` is false.
+  bool events_mode = false;
   std::vector<ResolvedFailure> failures;  ///< in time order
   Fabric* live = nullptr;              ///< private fabric, as the failures so far leave it
-  const Fabric* caller = nullptr;      ///< the FlowNetwork's fabric: state copied onto `live` first
-  ZoneEntry* entry = nullptr;          ///< SimGrid links (Degrade)
   bool spray = false;
   int fpp = 1, spray_n = 16;
   int epoch = 0;                       ///< link/switch-down events applied so far
   std::string down_log;                ///< "leaf3 down at 0.01 s, ..." for error messages
-  std::vector<sg::CommPtr> comm;       ///< per flow: its comm in flight, null otherwise
-  std::vector<char> cancelled;         ///< per flow: cancelled by a failure, restart pending
-  std::vector<double> restart_at;      ///< per flow: absolute clock of the restart
   std::vector<int> reroutes;           ///< per activity
   std::vector<double> bytes_fwd, bytes_rev;  ///< per link: bytes sent
+
   std::unique_ptr<Timeline> tl;        ///< null unless FlowNetwork::set_timeline_bins > 0 (no events)
+
+  void push_timed(double t, int kind, int id) {
+    timed.push(Timed{t, kind, id, seq++});
+    if (kind == Timed::Failure || kind == Timed::Bin) ++daemon_events;
+  }
 };
 
 /// First bin width of the link timeline without a duration hint, s: the bins double until the
 /// run fits (log2 of the run length over this many compactions of the whole table).
 constexpr double kTimelineFirstBin = 1e-6;
 
+// flow_network.cpp
+/// Bytes (or FLOP) slot s has left at time ctx.now.
+double remains_now(const RunCtx& c, const Slot& s);
+/// Starts sending sub-flow f now on its current route.
+void start_flow(RunCtx& c, int f);
+/// Stops sub-flow f (a failure): returns its remaining bytes; f is no longer sending.
+double stop_flow(RunCtx& c, int f);
+/// Solver resource of link direction (l, forward), created on first use at the link's rate on
+/// `c.fab`.
+int link_resource(RunCtx& c, int link, bool forward);
+
 // link_timeline.cpp
 /// Bin of time `rel` (s from the run's start), merging bin pairs until it fits.
 int tl_bin(Timeline& t, double rel);
-/// Flow f started sending on `comm`; no-op without a timeline.
-void tl_start(RunCtx& c, int f, const sg::CommPtr& comm);
-/// Flow f completed: its last bytes go to the bin of now; no-op without a timeline.
+/// Rows for every link direction the run's flows use; the first boundary event.
+void tl_init(RunCtx& c, int bins, double hint);
+/// A bin boundary at c.now: credits every sending flow's progress to the bin that just ended,
+/// schedules the next boundary.
+void tl_boundary(RunCtx& c);
+/// Flow f completed at c.now: its last bytes go to the bin of now.
 void tl_done(RunCtx& c, int f);
-/// Body of the sampler daemon actor (see Timeline).
-void tl_sampler(RunCtx& c);
+/// Trims the table to the bins up to the last finish.
+void tl_finish(RunCtx& c);
 
 // run_failures.cpp
-/// Records the run's first error; in event mode cancels every comm in flight (see there).
-void fail(RunCtx& c, const std::string& msg);
-/// Event mode: one transfer issued by a chain actor.
-void transfer_with_failures(RunCtx& c, int a);
-/// Event mode: the root activities of one batch actor.
-void batch_with_failures(RunCtx& c, std::vector<int> roots);
-/// Body of the actor that applies the failures at their times.
-void apply_failures(RunCtx& c);
+/// Applies failure `i` at c.now: degrade changes capacities; link/switch down stops every flow
+/// crossing a dead link and restarts its remaining bytes on a new route after its latency.
+void apply_failure(RunCtx& c, int i);
+/// Restart of rerouted flow f (its latency has passed); reroutes again if its route died.
+void restart_flow(RunCtx& c, int f);
+/// At a transfer's start in event mode: routes computed before a link/switch-down event are
+/// recomputed on the fabric as it is now (not counted as a reroute).
+void refresh_routes(RunCtx& c, int a);
 /// Copies the up/down state of `from` onto `to` (same structure, `to` without failures yet).
 void copy_state(const Fabric& from, Fabric& to);
 /// Checks the events against the fabric and sorts them by time (stable).
 std::vector<ResolvedFailure> resolve(const Fabric& fab, const std::vector<TimedFailure>& events);
 /// A fabric of the same structure as `fab`, without any failure.
-std::unique_ptr<Fabric> pristine_copy(const Fabric& fab, std::uint64_t fp);
-
-// flow_network.cpp
-/// Successors of a finished activity: the ready ones get actors of their own.
-void release(RunCtx& c, int a);
-/// Longest route latency of activity a's flows, s (0 for a computation).
-double max_latency(const RunCtx& c, int a);
-/// Root activities in increasing max_latency order (stable): their flows start in that order.
-void sort_by_latency(const RunCtx& c, std::vector<int>& roots);
-/// Starts computation `act` on its GPU's host at its GPU's speed (see kRefSpeed).
-sg::ExecPtr start_exec(const RunCtx& c, const Activity& act);
+std::unique_ptr<Fabric> pristine_copy(const Fabric& fab);
 
 }  // namespace aidcsim::network::detail

@@ -1,12 +1,14 @@
 // Link timeline of a run (RunResult::timeline_*, FlowNetwork::set_timeline_bins): bytes per
-// link direction per time bin, read from SimGrid's remaining bytes at every bin boundary (a
-// sampler daemon actor) and at each flow's completion. See Timeline in flow_network_internal.hpp.
+// link direction per time bin, from the flows' progress at every bin boundary (a timed event of
+// the run loop) and at each flow's completion. See Timeline in flow_network_internal.hpp.
 #include <algorithm>
 #include <cmath>
 
 #include "models/network/flow_network_internal.hpp"
 
 namespace aidcsim::network::detail {
+
+namespace {
 
 /// Merges adjacent bin pairs: w doubles, the filled bins halve.
 void tl_compact(Timeline& t) {
@@ -17,15 +19,6 @@ void tl_compact(Timeline& t) {
     std::fill(row + t.target, row + cap, 0.0);
   }
   t.w *= 2;
-}
-
-/// Bin of time `rel` (s from the run's start), compacting until it fits.
-int tl_bin(Timeline& t, double rel) {
-  for (;;) {
-    const double k = std::floor(std::max(rel, 0.0) / t.w);
-    if (k < t.capacity()) return static_cast<int>(k);
-    tl_compact(t);
-  }
 }
 
 /// Credits flow f's bytes sent up to `upto` (of its total) to bin k on every hop.
@@ -39,44 +32,61 @@ void tl_credit(const RunCtx& c, Timeline& t, int f, double upto, int k) {
   }
 }
 
-/// Flow f started sending on `comm`.
-void tl_start(RunCtx& c, int f, const sg::CommPtr& comm) {
-  if (!c.tl) return;
-  Timeline& t = *c.tl;
-  t.comm[f] = comm;
-  t.pos[f] = static_cast<int>(t.active.size());
-  t.active.push_back(f);
-}
+/// The next boundary after now (now may sit on a boundary, up to rounding).
+double next_boundary(const Timeline& t, double now) { return (std::floor(now / t.w + 1e-9) + 1) * t.w; }
 
-/// Flow f completed: its last bytes go to the bin of now.
-void tl_done(RunCtx& c, int f) {
-  if (!c.tl || c.tl->pos[f] < 0) return;
-  Timeline& t = *c.tl;
-  tl_credit(c, t, f, std::llround(c.flows[f].bytes), tl_bin(t, sg::Engine::get_clock() - c.t0));
-  const int i = t.pos[f], last = t.active.back();
-  t.active[i] = last;
-  t.pos[last] = i;
-  t.active.pop_back();
-  t.pos[f] = -1;
-  t.comm[f] = nullptr;
-}
+}  // namespace
 
-/// Sampler daemon: at every bin boundary, credits each sending flow's progress to the bin that
-/// just ended.
-void tl_sampler(RunCtx& c) {
-  Timeline& t = *c.tl;
+int tl_bin(Timeline& t, double rel) {
   for (;;) {
-    const double rel = sg::Engine::get_clock() - c.t0;
-    // The next boundary after now (now may sit on a boundary, up to rounding).
-    const double next = (std::floor(rel / t.w + 1e-9) + 1) * t.w;
-    sg::this_actor::sleep_until(c.t0 + next);
-    const double now = sg::Engine::get_clock() - c.t0;
-    const int k = tl_bin(t, now - 0.5 * t.w);  // the bin that just ended
-    for (int f : t.active) {
-      const double total = std::llround(c.flows[f].bytes);
-      tl_credit(c, t, f, total - t.comm[f]->get_remaining(), k);
-    }
+    const double k = std::floor(std::max(rel, 0.0) / t.w);
+    if (k < t.capacity()) return static_cast<int>(k);
+    tl_compact(t);
   }
+}
+
+void tl_init(RunCtx& c, int bins, double hint) {
+  auto t = std::make_unique<Timeline>();
+  t->target = bins;
+  t->w = hint > 0 ? hint / bins : kTimelineFirstBin;
+  t->row_of.assign(2 * static_cast<std::size_t>(c.fab->link_count()), -1);
+  for (const SubFlow& f : c.flows)
+    for (const Hop& h : f.hops) {
+      int& r = t->row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
+      if (r < 0) {
+        r = static_cast<int>(t->links.size());
+        t->links.push_back(2 * h.link + (h.forward ? 0 : 1));
+      }
+    }
+  t->bytes.assign(t->links.size() * static_cast<std::size_t>(t->capacity()), 0.0);
+  t->sent.assign(c.flows.size(), 0.0);
+  c.push_timed(next_boundary(*t, 0.0), Timed::Bin, 0);
+  c.tl = std::move(t);
+}
+
+void tl_boundary(RunCtx& c) {
+  Timeline& t = *c.tl;
+  const int k = tl_bin(t, c.now - 0.5 * t.w);  // the bin that just ended
+  for (const Slot& s : c.slots)
+    if (s.used && s.flow >= 0) tl_credit(c, t, s.flow, c.flows[s.flow].bytes - remains_now(c, s), k);
+  c.push_timed(next_boundary(t, c.now), Timed::Bin, 0);
+}
+
+void tl_done(RunCtx& c, int f) {
+  Timeline& t = *c.tl;
+  tl_credit(c, t, f, c.flows[f].bytes, tl_bin(t, c.now));
+}
+
+void tl_finish(RunCtx& c) {
+  double last = 0;
+  for (double f : c.finish) last = std::max(last, f);
+  Timeline& t = *c.tl;
+  t.used = std::min(t.capacity(), tl_bin(t, last) + 1);
+  if (last > 0 && last == t.used * t.w) --t.used;  // a finish exactly on a boundary ends the bin before
+  std::vector<double> packed(t.links.size() * static_cast<std::size_t>(t.used));
+  for (std::size_t r = 0; r < t.links.size(); ++r)
+    std::copy_n(t.bytes.begin() + static_cast<long>(r * t.capacity()), t.used, packed.begin() + static_cast<long>(r * t.used));
+  t.bytes = std::move(packed);
 }
 
 }  // namespace aidcsim::network::detail

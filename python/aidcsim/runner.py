@@ -1,10 +1,10 @@
 """run(): one simulation from a path, a Scenario or a dict.
 
 The scenario is handed to the C++ loader as YAML text, so validation and error messages are those
-of ``aidcsim run``. The simulation runs in this process under a lock (SimGrid is not thread-safe), or in a fresh
-child process when ``isolate=True``, ``aidcsim.runner.ISOLATE = True``, or when run() is called
-from a thread other than the main thread (SimGrid segfaults there: Dask threaded workers) (spawn context; the result comes back as
-pickled plain data and exceptions arrive as the same aidcsim exception classes).
+of ``aidcsim run``. The simulation runs in this process (from any thread; one at a time, under a
+lock), or in a fresh child process when ``isolate=True`` or ``aidcsim.runner.ISOLATE = True``
+(spawn context; the result comes back as pickled plain data and exceptions arrive as the same
+aidcsim exception classes).
 """
 
 import concurrent.futures as _cf
@@ -52,8 +52,7 @@ def run(scenario=None, seed=None, isolate=None):
     seed : int, optional
         Overrides the scenario's ``seed`` (same scenario + seed -> identical results).
     isolate : bool, optional
-        Run in a child process. Default: ``aidcsim.runner.ISOLATE`` (False) from the main thread,
-        True from any other thread (SimGrid cannot run there).
+        Run in a child process. Default: ``aidcsim.runner.ISOLATE`` (False).
 
     Returns
     -------
@@ -72,10 +71,7 @@ def run(scenario=None, seed=None, isolate=None):
     s = Scenario.default() if scenario is None else as_scenario(scenario)
     text, name = s._source()
     if isolate is None:
-        # The network model forks a child per SimGrid run; SimGrid crashes (SIGSEGV) when that
-        # fork happens from a non-main thread (Dask threads, notebook callbacks), so such calls
-        # run in a spawned child process, whose main thread runs the engine.
-        isolate = ISOLATE or threading.current_thread() is not threading.main_thread()
+        isolate = ISOLATE
     try:
         raw = (_simulate_isolated if isolate else _simulate_text)(text, name, seed)
     except ScenarioError as e:

@@ -69,7 +69,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   check_fabric_failures(sc, fabric, gpus);
   out.bom = fabric.bom();
 
-  report("SimGrid platform", 0.1);
+  report("flow network", 0.1);
   network::FlowNetwork net(fabric);
   net.set_timeline_bins(kTimelineBins);
 

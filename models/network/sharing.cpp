@@ -1,0 +1,107 @@
+// MaxMinSharing on SimGrid 3.32's lmm::System (see simgrid_maxmin.hpp for why the declarations
+// are aidcsim's own). Items are kernel::resource::Action objects of a private Model so that
+// the solver's selective update can report the changed ones (System::solve() puts the actions of
+// every re-solved component in the model's modified set).
+#include "models/network/sharing.hpp"
+
+#include <string>
+
+#include "models/common/errors.hpp"
+#include "models/network/simgrid_maxmin.hpp"
+
+namespace aidcsim::network::detail {
+
+namespace {
+
+namespace res = simgrid::kernel::resource;
+namespace lmm = simgrid::kernel::lmm;
+
+/// The Model that owns the solver. Model's virtual functions (SimGrid's own event handling) are
+/// not used: the event loop is flow_network.cpp's.
+class SharingModel final : public res::Model {
+ public:
+  SharingModel() : res::Model("aidcsim-sharing") {}
+};
+
+/// One item. update_remains_lazy is SimGrid's hook for its own lazy event loop, unused here.
+class Item final : public res::Action {
+ public:
+  Item(res::Model* m, int tag) : res::Action(m, 0.0, false), tag(tag) {}
+  void update_remains_lazy(double) override {}
+  const int tag;
+};
+
+}  // namespace
+
+struct MaxMinSharing::Impl {
+  SharingModel model;
+  lmm::System* sys = nullptr;
+  std::vector<lmm::Constraint*> cnst;
+  std::vector<Item*> items;            ///< by handle; null when free
+  std::vector<std::uint32_t> free_handles;
+};
+
+MaxMinSharing::MaxMinSharing() : impl_(std::make_unique<Impl>()) {
+  // Selective update: re-solve only the components whose constraints changed.
+  impl_->model.set_maxmin_system(lmm::System::build("maxmin", true));
+  impl_->sys = impl_->model.get_maxmin_system();
+}
+
+MaxMinSharing::~MaxMinSharing() {
+  if (!impl_) return;
+  impl_->model.get_modified_set()->clear();
+  for (Item* it : impl_->items) delete it;  // frees its lmm variable
+  // The Model deletes the System (and its constraints) in its destructor.
+}
+
+int MaxMinSharing::add_resource(double capacity) {
+  if (!(capacity > 0)) throw SimulationError("network: resource capacity " + std::to_string(capacity) + " <= 0");
+  impl_->cnst.push_back(impl_->sys->constraint_new(nullptr, capacity));
+  return static_cast<int>(impl_->cnst.size()) - 1;
+}
+
+void MaxMinSharing::set_capacity(int r, double capacity) {
+  if (!(capacity > 0)) throw SimulationError("network: resource capacity " + std::to_string(capacity) + " <= 0");
+  impl_->sys->update_constraint_bound(impl_->cnst.at(r), capacity);
+}
+
+int MaxMinSharing::resource_count() const { return static_cast<int>(impl_->cnst.size()); }
+
+std::uint32_t MaxMinSharing::add_item(const int* resources, int n, int tag) {
+  Impl& m = *impl_;
+  auto* it = new Item(&m.model, tag);
+  lmm::Variable* v = m.sys->variable_new(it, 1.0, -1.0, static_cast<std::size_t>(n));
+  it->set_variable(v);
+  for (int k = 0; k < n; ++k) m.sys->expand(m.cnst[resources[k]], v, 1.0, false);
+  std::uint32_t h;
+  if (!m.free_handles.empty()) {
+    h = m.free_handles.back();
+    m.free_handles.pop_back();
+    m.items[h] = it;
+  } else {
+    h = static_cast<std::uint32_t>(m.items.size());
+    m.items.push_back(it);
+  }
+  return h;
+}
+
+void MaxMinSharing::remove_item(std::uint32_t h) {
+  Impl& m = *impl_;
+  delete m.items.at(h);  // Action::~Action frees the variable and leaves the modified set
+  m.items[h] = nullptr;
+  m.free_handles.push_back(h);
+}
+
+void MaxMinSharing::solve_into(std::vector<std::pair<int, double>>& out) {
+  out.clear();
+  impl_->sys->solve();
+  auto* mod = impl_->model.get_modified_set();
+  while (!mod->empty()) {
+    res::Action& a = mod->front();
+    mod->pop_front();
+    const auto& it = static_cast<const Item&>(a);
+    out.emplace_back(it.tag, a.get_rate());
+  }
+}
+
+}  // namespace aidcsim::network::detail

@@ -1,0 +1,58 @@
+#pragma once
+// MaxMinSharing: bandwidth (and GPU time) sharing between concurrent activities, solved by
+// SimGrid 3.32's max-min solver (kernel::lmm, the solver of SimGrid's CM02 network model and CPU
+// model) with its lazy "selective update": only the components whose resources changed are solved
+// again, and only their variables are reported as changed.
+//
+// What this replaces: SimGrid's s4u layer (one actor + mailbox per flow, a platform of every
+// link, a forked process per run) cost ~99 % of a step's CPU time for ~1 % spent in this solver
+// (issue 13's profile). The event loop that uses it is models/network/flow_network.cpp.
+//
+// Model (as SimGrid CM02 with crosstraffic 0 and TCP-gamma 0, the configuration aidcsim always
+// used): each resource r has a capacity C_r; each item i uses a set of resources with weight 1
+// and gets a rate x_i; rates are max-min fair: no x_i can grow without lowering an x_j <= x_i
+// that shares a saturated resource (Bertsekas & Gallager, Data Networks, §6.5.2).
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace aidcsim::network::detail {
+
+class MaxMinSharing {
+ public:
+  MaxMinSharing();
+  ~MaxMinSharing();
+  MaxMinSharing(const MaxMinSharing&) = delete;
+  MaxMinSharing& operator=(const MaxMinSharing&) = delete;
+
+  /// A new resource of capacity `capacity` (> 0, units per s); returns its index (0, 1, ...).
+  int add_resource(double capacity);
+  /// Changes a resource's capacity (> 0); the items using it are re-solved at the next solve().
+  void set_capacity(int resource, double capacity);
+  int resource_count() const;
+
+  /// A new item using `n` resources (indices from add_resource, each at most once); its rate is
+  /// known after the next solve(). `tag` is the caller's id, reported back by solve().
+  /// Returns the item's handle (valid until remove()).
+  std::uint32_t add_item(const int* resources, int n, int tag);
+  /// Removes an item (frees its share for the others at the next solve()).
+  void remove_item(std::uint32_t handle);
+
+  /// Solves the changed components and calls changed(tag, rate) (rate in units per s) for every
+  /// item whose rate may have changed since the last solve (including new items), in the
+  /// solver's order (deterministic for the same sequence of calls). Returns how many.
+  template <class F>
+  std::size_t solve(F&& changed) {
+    solve_into(changed_);
+    for (const auto& [tag, rate] : changed_) changed(tag, rate);
+    return changed_.size();
+  }
+
+ private:
+  struct Impl;
+  void solve_into(std::vector<std::pair<int, double>>& out);
+  std::unique_ptr<Impl> impl_;
+  std::vector<std::pair<int, double>> changed_;
+};
+
+}  // namespace aidcsim::network::detail
