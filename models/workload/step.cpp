@@ -233,21 +233,10 @@ StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topolo
   Algorithm dp_alg = collectives::algorithm_from(par.dp_algorithm);
   const Op reduce_op = par.zero == "none" ? Op::AllReduce : Op::ReduceScatter;
   const int dp_size = par.dp * par.cp;
-  // DP flow budget: buckets per stage, then simulated TP ranks (rails).
-  const int phases = par.zero == "none" ? 1 : (par.zero == "zero1" ? 2 : 3);
-  bool overlap = par.dp_overlap;
-  auto flows_needed = [&](bool ov, int rails) {
-    const double buckets = ov ? double(v) * pieces_per_chunk : 1.0;
-    return double(pp) * rails * dp_size * (buckets + phases - 1);
-  };
-  int dp_rails = par.tp;
-  if (opt.max_dp_flows > 0 && flows_needed(overlap, dp_rails) > opt.max_dp_flows) {
-    overlap = false;
-    while (dp_rails > 1 && flows_needed(false, dp_rails) > opt.max_dp_flows) dp_rails = (dp_rails + 1) / 2;
-  }
+  const bool overlap = par.dp_overlap;
   std::vector<std::vector<int>> stage_done(pp);
   auto emit_dp = [&](int s, Op op, double bytes, std::vector<int> after, int tag, std::vector<int>* done) {
-    for (int t = 0; t < dp_rails; ++t) {
+    for (int t = 0; t < par.tp; ++t) {
       Collective c;
       c.op = op;
       c.gpus = place.dp_group({t, 0, s, 0});
@@ -335,9 +324,7 @@ StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topolo
                   std::to_string(v) + " chunks, " + std::to_string(msim) + " of " + std::to_string(m) +
                   " microbatches) simulated op by op with PP flows; TP/CP/EP collectives analytic (alpha-beta); DP " +
                   std::string(collectives::op_name(reduce_op)) + " as flows for all " + std::to_string(N) +
-                  (dp_rails == par.tp ? " GPUs" : " GPUs' groups on " + std::to_string(dp_rails) + " of " +
-                                                     std::to_string(par.tp) + " TP ranks (others symmetric)") +
-                  " (ring steps collapsed" + (overlap ? ", bucketed per chunk" : ", one bucket per stage") + ")" +
+                  " GPUs (ring steps collapsed" + (overlap ? ", bucketed per chunk" : ", one bucket per stage") + ")" +
                   (m > msim ? "; remaining microbatches added analytically at steady state" : "");
   return plan;
 }

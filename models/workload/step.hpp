@@ -7,9 +7,10 @@
 //   PP activations sent as flows between its stages, so the bubble comes out of the schedule;
 // - analytic inside each op: TP all-reduces (NVLink), CP ring-attention KV exchange beyond what
 //   attention hides, EP all-to-all (alpha-beta, collectives::estimate_time);
-// - simulated as flows for ALL GPUs at once: the DP gradient reduction (ring steps collapsed
-//   into one flow per ring neighbour pair), bucketed per model chunk and started when the
-//   representative stage's backward of that chunk ends, so it overlaps the rest of the backward;
+// - simulated as flows for ALL GPUs at once (every TP rank's DP group, so every rail carries its
+//   own traffic): the DP gradient reduction (ring steps collapsed into one flow per ring
+//   neighbour pair), bucketed per model chunk and started when the representative stage's
+//   backward of that chunk ends, so it overlaps the rest of the backward;
 //   ZeRO-1 adds the parameter all-gather after the optimizer step, FSDP all-gathers before use;
 // - analytic extension: microbatches beyond the simulated ones add their steady-state time.
 #include <array>
@@ -37,11 +38,6 @@ struct StepOptions {
   /// Microbatches simulated per step (the rest are added at steady state); 0 = automatic
   /// (all of them up to max(32, 2 pp), rounded to a multiple of pp).
   int max_simulated_microbatches = 0;
-  /// Budget of DP flows per step (0 = unlimited). When the DP reduction of all GPUs would need more
-  /// flows, buckets are merged per stage first, then only the DP groups of the first TP ranks
-  /// (rails) are simulated; the others are symmetric copies on their own rails (exact on a
-  /// rail-optimised fabric up to ECMP collisions at the spines). `fidelity` says so.
-  int max_dp_flows = 12000;
 };
 
 struct StepPlan {

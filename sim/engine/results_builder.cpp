@@ -421,8 +421,8 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
                     " failure draws; the p10-p90 spread covers the failures only, not the ECMP hash, which the seed "
                     "also sets: rerun with other --seed values for the routing spread of the step time");
   r.notes.push_back("network: link utilization is averaged over the simulated step (/network/timeline/* over time); "
-                    "links of TP ranks whose DP groups are symmetric copies of a simulated one (see step) carry no "
-                    "simulated traffic, and NVLink links carry PP/DP flows only (TP collectives are analytic)");
+                    "every rail carries its own DP flows; NVLink links carry PP/DP flows only (TP collectives are "
+                    "analytic)");
   if (outcomes.size() > 1) {
     char batches[160];
     std::snprintf(batches, sizeof batches, "%.3gM tokens in %s to %.3gM in %s",
