@@ -84,10 +84,11 @@ def _tier_of_name(name):
 
 
 def _link_tiers(r, path, n):
-    """Tier name of each of the n links of dataset `path`: the engine's numeric /network/link_tier
-    (names from /network/tier_name), tier labels, or the link names."""
+    """Tier name of each of the n links of dataset `path`: the engine's /network/link_tier codes
+    (names from its flag meanings; format-1 files: /network/tier_name), tier labels, or the link
+    names."""
     group = path.rsplit("/", 1)[0]
-    names = r.labels.get(f"{group}/tier_name", TIERS)
+    names = r.dataset_flags.get(f"{group}/link_tier") or r.labels.get(f"{group}/tier_name", TIERS)
     codes = r.datasets.get(f"{group}/link_tier")
     if codes is not None and codes.shape == (n,):
         return [names[int(c)] if 0 <= int(c) < len(names) else "other" for c in codes]
@@ -205,7 +206,7 @@ def plot_link_timeline(results, ax=None):
     mean = None
     if g + "mean_utilization_by_tier" in r.datasets:
         mean, _ = _as_percent(r.datasets[g + "mean_utilization_by_tier"], r.dataset_units.get(g + "mean_utilization_by_tier", ""))
-    names = list(r.labels.get("/network/tier_name", TIERS))
+    names = list(r.labels.get(g + "tier") or r.labels.get("/network/tier_name", TIERS))
     fig, ax = plt.subplots(figsize=(9, 4.5)) if ax is None else (ax.figure, ax)
     for k in range(peak.shape[1]):
         name = names[k] if k < len(names) else f"tier {k}"

@@ -29,8 +29,12 @@ class Results:
         engine (a copy, float64).
     dataset_units, dataset_dims, dataset_descriptions : dict[str, ...]
         Unit string, axis names (e.g. ["time", "link"]) and description of every dataset.
+    dataset_flags : dict[str, list[str]]
+        For datasets of integer codes (``/network/link_tier``): the meaning of code 0, 1, ...
+        (CF flag_meanings), e.g. ["nvlink", "access", "leaf_spine", "spine_core"].
     labels : dict[str, list[str]]
-        Axis labels by path ("/network/link_name").
+        Names along an axis by path: the axis's coordinate when the leaf name is the axis name
+        ("/network/link" for the axis "link" of /network/*), else along ``label_dims[path]``.
     checks : list[dict]
         Brief checklist items: item, value, limit, unit, headroom, pass, note.
     notes : list[str]
@@ -49,6 +53,7 @@ class Results:
         self.units = {s["key"]: s.get("unit", "") for s in raw.get("summary", [])}
         self.descriptions = {s["key"]: s.get("description", "") for s in raw.get("summary", [])}
         self.datasets, self.dataset_units, self.dataset_dims, self.dataset_descriptions = {}, {}, {}, {}
+        self.dataset_flags = {}
         for d in raw.get("datasets", []):
             arr = np.asarray(d["data"], dtype=float)
             shape = tuple(d.get("shape", arr.shape))
@@ -56,8 +61,11 @@ class Results:
             self.dataset_units[d["path"]] = d.get("unit", "")
             self.dataset_dims[d["path"]] = list(d.get("dims", []))
             self.dataset_descriptions[d["path"]] = d.get("description", "")
+            if d.get("flag_meanings"):
+                self.dataset_flags[d["path"]] = list(d["flag_meanings"])
         self.labels = {l["path"]: list(l["values"]) for l in raw.get("labels", [])}
         self.label_descriptions = {l["path"]: l.get("description", "") for l in raw.get("labels", [])}
+        self.label_dims = {l["path"]: l.get("dim") or l["path"].rsplit("/", 1)[-1] for l in raw.get("labels", [])}
         self.checks = [dict(c) for c in raw.get("checks", [])]
         self.notes = list(raw.get("notes", []))
 
@@ -170,9 +178,14 @@ class Results:
                 continue
             extents.update(zip(dims, arr.shape))
             name = path.strip("/").replace("/", ".")
-            ds[name] = xr.DataArray(arr, dims=dims, attrs={
-                "units": self.dataset_units.get(path, ""),
-                "description": self.dataset_descriptions.get(path, "")})
+            attrs = {"units": self.dataset_units.get(path, ""),
+                     "description": self.dataset_descriptions.get(path, "")}
+            if path in self.dataset_flags:  # integer codes, as in the HDF5 file (CF flags)
+                meanings = self.dataset_flags[path]
+                arr = arr.astype(np.int8 if len(meanings) <= 128 else np.int32)
+                attrs.update(flag_values=np.arange(len(meanings), dtype=arr.dtype),
+                             flag_meanings=" ".join(meanings))
+            ds[name] = xr.DataArray(arr, dims=dims, attrs=attrs)
             for d, n in zip(dims, arr.shape):
                 if d not in ds.coords:
                     c = self._coord(path, d, n)

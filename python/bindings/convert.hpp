@@ -8,8 +8,8 @@
 namespace aidcsim::bind {
 
 /// {scenario_name, scenario_file, scenario_text, seed, summary: [{key, value, unit, description}],
-///  datasets: [{path, data: ndarray(shape, float64), shape, unit, description, dims}],
-///  labels: [{path, values, description}], checks: [{item, value, limit, unit, headroom, pass, note}],
+///  datasets: [{path, data: ndarray(shape, float64), shape, unit, description, dims, flag_meanings}],
+///  labels: [{path, values, description, dim}], checks: [{item, value, limit, unit, headroom, pass, note}],
 ///  notes: [str]}
 pybind11::dict results_to_py(const Results& r);
 /// Inverse of results_to_py (for the C++ writers). Throws aidcsim::Error on a malformed dict.

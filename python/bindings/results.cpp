@@ -27,10 +27,11 @@ py::dict results_to_py(const Results& r) {
                   " values for its shape");
     std::copy(d.data.begin(), d.data.end(), arr.mutable_data());
     datasets.append(py::dict("path"_a = d.path, "data"_a = arr, "shape"_a = py::tuple(py::cast(d.shape)),
-                             "unit"_a = d.unit, "description"_a = d.description, "dims"_a = d.dims));
+                             "unit"_a = d.unit, "description"_a = d.description, "dims"_a = d.dims,
+                             "flag_meanings"_a = d.flag_meanings));
   }
   for (const auto& l : r.labels)
-    labels.append(py::dict("path"_a = l.path, "values"_a = l.values, "description"_a = l.description));
+    labels.append(py::dict("path"_a = l.path, "values"_a = l.values, "description"_a = l.description, "dim"_a = l.dim));
   for (const auto& c : r.checks)
     checks.append(py::dict("item"_a = c.item, "value"_a = c.value, "limit"_a = c.limit, "unit"_a = c.unit,
                            "headroom"_a = c.headroom, "pass"_a = c.pass, "note"_a = c.note));
@@ -69,12 +70,13 @@ Results results_from_py(const py::dict& d) {
       ds.unit = field<std::string>(s, "unit");
       ds.description = field<std::string>(s, "description");
       ds.dims = field<std::vector<std::string>>(s, "dims");
+      ds.flag_meanings = field<std::vector<std::string>>(s, "flag_meanings");
       r.datasets.push_back(std::move(ds));
     }
     for (auto h : field<py::list>(d, "labels")) {
       auto s = h.cast<py::dict>();
       r.labels.push_back({field<std::string>(s, "path"), field<std::vector<std::string>>(s, "values"),
-                          field<std::string>(s, "description")});
+                          field<std::string>(s, "description"), field<std::string>(s, "dim")});
     }
     for (auto h : field<py::list>(d, "checks")) {
       auto s = h.cast<py::dict>();
@@ -104,8 +106,8 @@ void register_results(py::module_& m) {
         },
         py::arg("results"), py::arg("path"),
         "Writes a results dict to HDF5 with the C++ writer (sim/results/hdf5_writer.hpp: root "
-        "attributes, /summary, datasets with `units` and `dims` attributes, /checks, /notes). Atomic: "
-        "raises aidcsim.Error and leaves `path` untouched on failure.");
+        "attributes, /summary, datasets with `units` attributes on netCDF-4 dimension scales, /checks, "
+        "/notes). Atomic: raises aidcsim.Error and leaves `path` untouched on failure.");
   m.def("write_json",
         [](const py::dict& raw, const std::string& path) { write_json(results_from_py(raw), path); },
         py::arg("results"), py::arg("path"),

@@ -5,11 +5,8 @@
 #include <iostream>
 
 #include "models/common/errors.hpp"
+#include "models/common/version.hpp"
 #include "sim/cli/commands.hpp"
-
-#ifndef AIDCSIM_VERSION
-#define AIDCSIM_VERSION "unknown"
-#endif
 
 namespace aidcsim::cli {
 
@@ -39,7 +36,7 @@ int guarded(const std::function<int()>& body) {
   }
 }
 
-std::string version_line() { return std::string("aidcsim ") + AIDCSIM_VERSION; }
+std::string version_line() { return std::string("aidcsim ") + aidcsim::version(); }
 
 std::string executable_dir() {
   std::error_code ec;

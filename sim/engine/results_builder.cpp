@@ -13,6 +13,15 @@ constexpr double kMega = 1e6;
 
 double celsius(double kelvin) { return kelvin - kZeroCelsius; }
 
+// Tier names in code order (topology::Tier): the coordinate of the "tier" axes and the meanings of
+// /network/link_tier.
+std::vector<std::string> tier_names() {
+  std::vector<std::string> names;
+  for (auto t : {topology::Tier::NvLink, topology::Tier::Access, topology::Tier::LeafSpine, topology::Tier::SpineCore})
+    names.emplace_back(topology::tier_name(t));
+  return names;
+}
+
 Dataset vector_dataset(std::string path, std::vector<double> data, std::string unit, std::string description,
                        std::string dim) {
   Dataset d;
@@ -90,17 +99,19 @@ void add_network(Results& r, const SituationOutcome& o) {
   r.datasets.push_back(vector_dataset("/network/link_bytes", o.link_bytes, "B",
                                       "Per fabric link: bytes carried in one step, both directions", "link"));
   std::vector<double> tiers(o.link_tiers.begin(), o.link_tiers.end());
-  r.datasets.push_back(vector_dataset("/network/link_tier", tiers, "1",
-                                      "Per fabric link: tier 0 NVLink, 1 access (NIC-leaf), 2 leaf-spine, 3 spine-core",
-                                      "link"));
-  r.labels.push_back({"/network/link_name", o.link_names, "Per fabric link: name (endpoints)"});
+  Dataset tier = vector_dataset("/network/link_tier", tiers, "1",
+                                "Per fabric link: tier code (flag_meanings: NVLink, access NIC-leaf, leaf-spine, spine-core)",
+                                "link");
+  tier.flag_meanings = tier_names();
+  r.datasets.push_back(std::move(tier));
+  r.labels.push_back({"/network/link", o.link_names, "Per fabric link: name (endpoints)"});
   std::vector<double> max_by_tier(std::begin(c.max_by_tier), std::end(c.max_by_tier));
   std::vector<double> p99_by_tier(std::begin(c.p99_by_tier), std::end(c.p99_by_tier));
   r.datasets.push_back(vector_dataset("/network/max_utilization_by_tier", max_by_tier, "1",
                                       "Max link-direction utilization per tier (NVLink, access, leaf-spine, spine-core)", "tier"));
   r.datasets.push_back(vector_dataset("/network/p99_utilization_by_tier", p99_by_tier, "1",
                                       "p99 link-direction utilization per tier", "tier"));
-  r.labels.push_back({"/network/tier_name", {"nvlink", "access", "leaf_spine", "spine_core"}, "Tier names"});
+  r.labels.push_back({"/network/tier", tier_names(), "Fabric tiers"});
   const auto& t = o.timeline;
   if (!t.time.empty()) {
     double peak = 0;  // scale-out tiers only (NVLink carries PP/DP flows only)
@@ -120,6 +131,7 @@ void add_network(Results& r, const SituationOutcome& o) {
     r.datasets.push_back(matrix_dataset("/network/timeline/hot_link_utilization", t.hot_utilization, bins, hot, "1",
                                         "The scale-out link directions with the highest peak utilization, over the step",
                                         {"time", "hot_link"}));
+    r.labels.push_back({"/network/timeline/tier", tier_names(), "Fabric tiers"});
     r.labels.push_back({"/network/timeline/hot_link", o.timeline_hot_names,
                         "Hot link directions of /network/timeline/hot_link_utilization (up = lower to upper tier)"});
   }
@@ -235,7 +247,7 @@ void add_fault_transient(Results& r, const SituationOutcome& o) {
     alert_text.push_back(a.level + " [" + a.source + "] " + a.message);
   }
   r.datasets.push_back(vector_dataset("/thermal/alerts/time", alert_time, "s", "Time of each monitoring alert or action", "alert"));
-  r.labels.push_back({"/thermal/alerts/message", alert_text, "Alert log: level [source] message"});
+  r.labels.push_back({"/thermal/alerts/message", alert_text, "Alert log: level [source] message", "alert"});
 }
 
 void add_time_to_train(Results& r, const reliability::PhasedResult& p) {
@@ -288,7 +300,7 @@ void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const
       wall.push_back(p.phases[i].mean_wall / kDay);
     }
   }
-  r.labels.push_back({"/phases/name", names, "Rollout phase names"});
+  r.labels.push_back({"/phases/phase", names, "Rollout phase names"});
   r.datasets.push_back(vector_dataset("/phases/gpus", gpus, "1", "GPUs per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/step_time", step, "s", "Step time per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/tokens_per_step", batch, "1",
@@ -301,7 +313,7 @@ void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const
   r.datasets.push_back(vector_dataset("/phases/max_gpu_temperature", temp, "degC", "Hottest GPU junction per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/it_power", it, "MW", "IT power per phase", "phase"));
   if (!start.empty()) {
-    r.datasets.push_back(vector_dataset("/phases/start", start, "s", "Phase start, seconds since 1970-01-01 UTC", "phase"));
+    r.datasets.push_back(vector_dataset("/phases/start", start, "seconds since 1970-01-01 00:00:00 UTC", "Phase start date", "phase"));
     r.datasets.push_back(vector_dataset("/phases/tokens_trained", tokens, "1", "Mean tokens trained in the phase", "phase"));
     r.datasets.push_back(vector_dataset("/phases/wall_time", wall, "d", "Mean days the job spent in the phase", "phase"));
   }
@@ -316,19 +328,19 @@ void add_step_variants(Results& r, const SituationOutcome& o) {
       step.push_back(b.step_time);
     }
     r.datasets.push_back(vector_dataset("/step/by_batch/global_batch", batch, "1",
-                                        "Global batches of training.batch_schedule as simulated, tokens per step", "batch"));
+                                        "Global batches of training.batch_schedule as simulated, tokens per step", "global_batch"));
     r.datasets.push_back(vector_dataset("/step/by_batch/step_time", step, "s",
-                                        "Step time at each global batch of /step/by_batch/global_batch", "batch"));
+                                        "Step time at each global batch of /step/by_batch/global_batch", "global_batch"));
   }
   if (!o.link_down.links.empty()) {
     const auto& d = o.link_down;
     r.add("step_time_link_down", d.step_time, "s",
           "Mean step time with one loaded leaf-spine/spine-core link down and its flows rerouted (degrade mode)");
     r.datasets.push_back(vector_dataset("/network/link_down/step_time", d.step_times, "s",
-                                        "Step time with each sampled loaded link down", "sample"));
+                                        "Step time with each sampled loaded link down", "link"));
     std::vector<double> rerouted(d.rerouted_flows.begin(), d.rerouted_flows.end());
     r.datasets.push_back(vector_dataset("/network/link_down/rerouted_flows", rerouted, "1",
-                                        "Transfers of the step whose route crossed the sampled link", "sample"));
+                                        "Transfers of the step whose route crossed the sampled link", "link"));
     r.labels.push_back({"/network/link_down/link", d.links, "Sampled loaded links, failed one at a time"});
   }
   if (!o.fabric_events.empty()) {
@@ -349,7 +361,7 @@ void add_step_variants(Results& r, const SituationOutcome& o) {
     r.datasets.push_back(vector_dataset("/network/failures/rerouted_flows", rerouted, "1",
                                         "Transfers of the step whose route crossed an element this failure took down",
                                         "failure"));
-    r.labels.push_back({"/network/failures/element", what, "Timed fabric failures: type and element"});
+    r.labels.push_back({"/network/failures/element", what, "Timed fabric failures: type and element", "failure"});
   }
 }
 

@@ -7,9 +7,7 @@
 #include <map>
 #include <vector>
 
-#ifndef AIDCSIM_VERSION
-#define AIDCSIM_VERSION "unknown"
-#endif
+#include "models/common/version.hpp"
 
 namespace aidcsim {
 namespace {
@@ -58,11 +56,11 @@ std::string format_figure(double v) {
 
 namespace {
 
-// Rollout phases: one row per /phases/name label, one column per /phases/* dataset of that length.
+// Rollout phases: one row per /phases/phase label, one column per /phases/* dataset of that length.
 std::string format_phase_table(const Results& r) {
   const Labels* names = nullptr;
   for (const auto& l : r.labels)
-    if (l.path == "/phases/name") names = &l;
+    if (l.path == "/phases/phase") names = &l;
   if (names == nullptr || names->values.empty()) return {};
   std::vector<const Dataset*> cols;
   for (const auto& d : r.datasets)
@@ -99,7 +97,7 @@ std::string format_phase_table(const Results& r) {
 
 std::string format_console_summary(const Results& r) {
   std::string out;
-  out += fmt::format("aidcsim {} - scenario {}", AIDCSIM_VERSION, r.scenario_name.empty() ? "(unnamed)" : r.scenario_name);
+  out += fmt::format("aidcsim {} - scenario {}", aidcsim::version(), r.scenario_name.empty() ? "(unnamed)" : r.scenario_name);
   if (!r.scenario_file.empty() && r.scenario_file != r.scenario_name) out += fmt::format(" ({})", r.scenario_file);
   out += fmt::format(", seed {}\n", r.seed);
 

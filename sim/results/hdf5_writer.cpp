@@ -1,20 +1,23 @@
 #include "sim/results/hdf5_writer.hpp"
 
 #include <hdf5.h>
+#include <hdf5_hl.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <ctime>
 #include <functional>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <vector>
 
 #include "models/common/errors.hpp"
+#include "models/common/version.hpp"
 #include "sim/results/atomic_file_writer.hpp"
-
-#ifndef AIDCSIM_VERSION
-#define AIDCSIM_VERSION "unknown"
-#endif
 
 namespace aidcsim {
 namespace {
@@ -122,23 +125,20 @@ void attr_string(hid_t obj, const std::string& name, const std::string& value) {
   check(H5Awrite(a.get(), type.get(), &p), "attribute " + name);
 }
 
-void attr_strings(hid_t obj, const std::string& name, const std::vector<std::string>& values) {
-  Handle type = string_type();
-  Handle space = simple_space({static_cast<hsize_t>(values.size())});
-  Handle a(check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                 "attribute " + name),
-           H5Aclose);
-  std::vector<const char*> p;
-  for (const auto& v : values) p.push_back(v.c_str());
-  if (!p.empty()) check(H5Awrite(a.get(), type.get(), p.data()), "attribute " + name);
-}
-
 void attr_u64(hid_t obj, const std::string& name, std::uint64_t value) {
   Handle space = scalar_space();
   Handle a(check(H5Acreate2(obj, name.c_str(), H5T_STD_U64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
                  "attribute " + name),
            H5Aclose);
   check(H5Awrite(a.get(), H5T_NATIVE_UINT64, &value), "attribute " + name);
+}
+
+// An integer array attribute of type `type` (CF: flag_values has the type of its variable).
+void attr_ints(hid_t obj, const std::string& name, hid_t type, const std::vector<int>& values) {
+  Handle space = simple_space({static_cast<hsize_t>(values.size())});
+  Handle a(check(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), "attribute " + name),
+           H5Aclose);
+  if (!values.empty()) check(H5Awrite(a.get(), H5T_NATIVE_INT, values.data()), "attribute " + name);
 }
 
 // Splits "/a/b/c" into {"a","b","c"}; rejects empty paths and "." / ".." components.
@@ -239,32 +239,10 @@ class Writer {
     return ds;
   }
 
-  void doubles(const std::string& path, const std::vector<hsize_t>& dims, const std::vector<double>& data,
-               const std::string& units, const std::string& description,
-               const std::vector<std::string>* dim_names = nullptr) {
-    Handle ds = dataset(path, H5T_IEEE_F64LE, dims, units, description);
-    if (dim_names) attr_strings(ds.get(), "dims", *dim_names);
-    if (!data.empty())
-      check(H5Dwrite(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()), "write " + path);
-  }
+  hid_t file() const { return file_->get(); }
 
-  void strings(const std::string& path, const std::vector<std::string>& values, const std::string& description) {
-    Handle type = string_type();
-    Handle ds = dataset(path, type.get(), {static_cast<hsize_t>(values.size())}, "1", description);
-    std::vector<const char*> p;
-    for (const auto& v : values) p.push_back(v.c_str());
-    if (!p.empty()) check(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()), "write " + path);
-  }
-
-  // h5py's boolean convention: enum {FALSE=0, TRUE=1} over int8.
-  void booleans(const std::string& path, const std::vector<bool>& values, const std::string& description) {
-    Handle type(check(H5Tenum_create(H5T_NATIVE_INT8), "enum type"), H5Tclose);
-    std::int8_t f = 0, t = 1;
-    check(H5Tenum_insert(type.get(), "FALSE", &f), "enum type");
-    check(H5Tenum_insert(type.get(), "TRUE", &t), "enum type");
-    Handle ds = dataset(path, type.get(), {static_cast<hsize_t>(values.size())}, "1", description);
-    std::vector<std::int8_t> v(values.begin(), values.end());
-    if (!v.empty()) check(H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), "write " + path);
+  void write(hid_t ds, hid_t mem_type, const void* data, std::size_t n, const std::string& path) {
+    if (n) check(H5Dwrite(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + path);
   }
 
   void close() {
@@ -291,67 +269,248 @@ std::string common_unit(const std::vector<Check>& checks, bool delta) {
   return units.front();
 }
 
+std::string join_words(const std::vector<std::string>& words, const std::string& path) {
+  std::string out;
+  for (const auto& w : words) {
+    if (w.empty() || w.find_first_of(" \t\n") != std::string::npos)
+      throw Error("HDF5: flag meaning '" + w + "' of '" + path + "' must be one word (CF flag_meanings)");
+    out += (out.empty() ? "" : " ") + w;
+  }
+  return out;
+}
+
+// One array object of the file, before it is written: what the dimension pass needs to know.
+struct Array {
+  std::string path;                // absolute, "/network/link"
+  std::string group;               // "/network" ("" for the root group)
+  std::string leaf;                // "link"
+  std::vector<hsize_t> extents;
+  std::vector<std::string> dims;
+  bool text = false;               // strings, else numbers
+  // payload: the pointer, to the Results or to the owned vector below
+  const std::vector<double>* doubles = nullptr;
+  const std::vector<std::string>* strings = nullptr;
+  std::vector<std::string> owned_strings;
+  std::vector<double> owned_doubles;
+  const std::vector<std::string>* flags = nullptr;  // integer codes with these meanings
+  std::string units, description;
+};
+
+std::string normalized(const std::string& path) {
+  std::string out;
+  for (const auto& p : split_path(path)) out += "/" + p;
+  return out;
+}
+
+Array make_array(const std::string& raw_path, std::vector<hsize_t> extents, std::vector<std::string> dims,
+                 std::string units, std::string description) {
+  Array a;
+  a.path = normalized(raw_path);
+  const auto slash = a.path.rfind('/');
+  a.group = a.path.substr(0, slash);
+  a.leaf = a.path.substr(slash + 1);
+  a.extents = std::move(extents);
+  if (dims.empty())  // unnamed axes get names of their own, never shared with another dataset
+    for (std::size_t i = 0; i < a.extents.size(); ++i) dims.push_back(a.leaf + "_dim" + std::to_string(i));
+  if (dims.size() != a.extents.size())
+    throw Error("HDF5: dataset '" + a.path + "' has " + std::to_string(a.extents.size()) + " axes but " +
+                std::to_string(dims.size()) + " dimension names");
+  a.dims = std::move(dims);
+  a.units = unit_or_one(units);
+  a.description = std::move(description);
+  return a;
+}
+
+// Every array object of `r`, in the order they are written.
+std::vector<Array> plan_arrays(const Results& r) {
+  std::vector<Array> out;
+  for (const auto& d : r.datasets) {
+    std::vector<hsize_t> ext(d.shape.begin(), d.shape.end());
+    if (ext.empty()) ext.push_back(d.data.size());  // no shape given: a plain vector
+    const hsize_t n = std::accumulate(ext.begin(), ext.end(), hsize_t{1}, std::multiplies<>());
+    if (n != d.data.size())
+      throw Error("HDF5: dataset '" + d.path + "' has " + std::to_string(d.data.size()) +
+                  " values but its shape holds " + std::to_string(n));
+    Array a = make_array(d.path, ext, d.dims, d.unit, d.description);
+    a.doubles = &d.data;
+    if (!d.flag_meanings.empty()) a.flags = &d.flag_meanings;
+    out.push_back(std::move(a));
+  }
+  for (const auto& l : r.labels) {
+    Array a = make_array(l.path, {l.values.size()}, {}, "1", l.description);
+    a.dims = {l.dim.empty() ? a.leaf : l.dim};
+    a.text = true;
+    a.strings = &l.values;
+    out.push_back(std::move(a));
+  }
+
+  static const std::vector<std::string> pass_flags = {"fail", "pass"};
+  const hsize_t nc = r.checks.size();
+  auto column = [&](const std::string& name, bool text, const std::string& units, const std::string& description) {
+    Array a = make_array("/checks/" + name, {nc}, {"item"}, units, description);
+    a.text = text;
+    return a;
+  };
+  Array item = column("item", true, "1", "Checklist item (the product brief's requirement)");
+  Array value = column("value", false, common_unit(r.checks, false), "Value reached in the run");
+  Array limit = column("limit", false, common_unit(r.checks, false), "Limit the value is checked against");
+  Array unit = column("unit", true, "1", "Unit of value and limit of each row (headroom of degC rows is in K)");
+  Array headroom = column("headroom", false, common_unit(r.checks, true),
+                          "Limit minus value in the direction of safety; negative means violated");
+  Array pass = column("pass", false, "1", "1 when the item is met, 0 when it is violated");
+  Array note = column("note", true, "1", "Remark on the item (may be empty)");
+  for (const auto& c : r.checks) {
+    item.owned_strings.push_back(c.item);
+    value.owned_doubles.push_back(c.value);
+    limit.owned_doubles.push_back(c.limit);
+    unit.owned_strings.push_back(unit_or_one(c.unit));
+    headroom.owned_doubles.push_back(c.headroom);
+    pass.owned_doubles.push_back(c.pass ? 1 : 0);
+    note.owned_strings.push_back(c.note);
+  }
+  pass.flags = &pass_flags;
+  for (Array* a : {&item, &value, &limit, &unit, &headroom, &pass, &note}) out.push_back(std::move(*a));
+
+  Array notes = make_array("/notes", {r.notes.size()}, {"note"}, "1", "Fidelity tiers and caveats of this run, one per row");
+  notes.text = true;
+  notes.owned_strings = r.notes;
+  out.push_back(std::move(notes));
+  for (auto& a : out) {  // owned payloads are pointed at once the vector no longer moves
+    if (a.text && !a.strings) a.strings = &a.owned_strings;
+    if (!a.text && !a.doubles) a.doubles = &a.owned_doubles;
+  }
+  return out;
+}
+
+// The HDF5 file type of integer codes: int8 while the codes fit, else int32.
+hid_t code_type(std::size_t n_codes) { return n_codes <= 128 ? H5T_STD_I8LE : H5T_STD_I32LE; }
+
+void write_array(Writer& w, const Array& a) {
+  if (a.text) {
+    Handle type = string_type();
+    Handle ds = w.dataset(a.path, type.get(), a.extents, a.units, a.description);
+    std::vector<const char*> p;
+    for (const auto& v : *a.strings) p.push_back(v.c_str());
+    w.write(ds.get(), type.get(), p.data(), p.size(), a.path);
+    return;
+  }
+  if (a.flags) {
+    const auto& meanings = *a.flags;
+    std::vector<int> codes;
+    for (double v : *a.doubles) {
+      if (!(v >= 0 && v < static_cast<double>(meanings.size()) && v == std::floor(v)))
+        throw Error("HDF5: dataset '" + a.path + "' holds " + std::to_string(v) + ", not a code in 0.." +
+                    std::to_string(meanings.size() - 1) + " of its flag_meanings");
+      codes.push_back(static_cast<int>(v));
+    }
+    const hid_t type = code_type(meanings.size());
+    Handle ds = w.dataset(a.path, type, a.extents, a.units, a.description);
+    w.write(ds.get(), H5T_NATIVE_INT, codes.data(), codes.size(), a.path);
+    std::vector<int> values(meanings.size());
+    std::iota(values.begin(), values.end(), 0);
+    attr_ints(ds.get(), "flag_values", type, values);
+    attr_string(ds.get(), "flag_meanings", join_words(meanings, a.path));
+    return;
+  }
+  Handle ds = w.dataset(a.path, H5T_IEEE_F64LE, a.extents, a.units, a.description);
+  w.write(ds.get(), H5T_NATIVE_DOUBLE, a.doubles->data(), a.doubles->size(), a.path);
+  if (a.units.find(" since ") != std::string::npos)  // a CF time: POSIX seconds count no leap days away
+    attr_string(ds.get(), "calendar", "proleptic_gregorian");
+}
+
+// Dimension scales: each (group, axis name) gets one coordinate, the object of that name in the
+// group or an int32 index added here, and every other array attaches its axes to them.
+void write_dimensions(Writer& w, const std::vector<Array>& arrays) {
+  std::map<std::string, const Array*> by_path;
+  for (const auto& a : arrays) by_path[a.path] = &a;
+  struct Dim {
+    hsize_t extent;
+    std::string first_user;
+  };
+  std::map<std::pair<std::string, std::string>, Dim> dims;  // (group, name) -> extent; ordered: same bytes
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const auto& a : arrays)
+    for (std::size_t i = 0; i < a.dims.size(); ++i) {
+      const auto key = std::make_pair(a.group, a.dims[i]);
+      auto [it, fresh] = dims.try_emplace(key, Dim{a.extents[i], a.path});
+      if (fresh) order.push_back(key);
+      else if (it->second.extent != a.extents[i])
+        throw Error("HDF5: axis '" + a.dims[i] + "' of group '" + (a.group.empty() ? "/" : a.group) + "' has " +
+                    std::to_string(it->second.extent) + " entries in '" + it->second.first_user + "' but " +
+                    std::to_string(a.extents[i]) + " in '" + a.path + "'");
+    }
+  std::map<std::pair<std::string, std::string>, Handle> scales;
+  for (const auto& key : order) {
+    const auto& [group, name] = key;
+    const std::string path = group + "/" + name;
+    const hsize_t n = dims.at(key).extent;
+    const auto found = by_path.find(path);
+    Handle scale(H5I_INVALID_HID, H5Dclose);
+    if (found != by_path.end()) {
+      const Array& c = *found->second;
+      if (c.dims.size() != 1 || c.dims[0] != name)
+        throw Error("HDF5: '" + path + "' is named like the axis '" + name + "' of its group but does not run along it");
+      scale = Handle(check(H5Dopen2(w.file(), path.c_str(), H5P_DEFAULT), "open " + path), H5Dclose);
+    } else {
+      if (n > static_cast<hsize_t>(INT32_MAX)) throw Error("HDF5: axis '" + path + "' is too long for an int32 index");
+      std::vector<std::int32_t> index(n);
+      std::iota(index.begin(), index.end(), 0);
+      scale = w.dataset(path, H5T_STD_I32LE, {n}, "1", "Index along the axis '" + name + "' (0-based)");
+      w.write(scale.get(), H5T_NATIVE_INT32, index.data(), index.size(), path);
+    }
+    check(H5DSset_scale(scale.get(), name.c_str()), "dimension scale " + path);
+    scales.emplace(key, std::move(scale));
+  }
+  for (const auto& a : arrays) {
+    if (a.dims.size() == 1 && a.dims[0] == a.leaf) continue;  // a coordinate: it is its own scale
+    Handle ds(check(H5Dopen2(w.file(), a.path.c_str(), H5P_DEFAULT), "open " + a.path), H5Dclose);
+    for (std::size_t i = 0; i < a.dims.size(); ++i)
+      check(H5DSattach_scale(ds.get(), scales.at({a.group, a.dims[i]}).get(), static_cast<unsigned>(i)),
+            "attach axis '" + a.dims[i] + "' to " + a.path);
+  }
+}
+
 void write_file(const Results& r, const std::string& file, const std::string& created_by) {
   QuietErrors quiet;
+  const std::vector<Array> arrays = plan_arrays(r);  // checks everything before the file exists
   Writer w(file);
 
   attr_string(w.root(), "format_version", kHdf5FormatVersion);
-  attr_string(w.root(), "aidcsim_version", AIDCSIM_VERSION);
+  attr_string(w.root(), "aidcsim_version", version());
+  attr_string(w.root(), "git_sha", git_sha());
+  attr_string(w.root(), "date_created", hdf5_creation_date());
+  attr_string(w.root(), "created_by", created_by.empty() ? std::string("aidcsim ") + version() : created_by);
   attr_string(w.root(), "scenario_name", r.scenario_name);
   attr_string(w.root(), "scenario_file", r.scenario_file);
   attr_string(w.root(), "scenario_text", r.scenario_text);
   attr_u64(w.root(), "seed", r.seed);
-  attr_string(w.root(), "created_by", created_by.empty() ? std::string("aidcsim ") + AIDCSIM_VERSION : created_by);
 
   w.group("/summary");
   for (const auto& s : r.summary) {
     if (s.key.empty()) throw Error("HDF5: summary value with an empty key");
-    w.doubles("/summary/" + s.key, {}, {s.value}, s.unit, s.description);
+    Handle ds = w.dataset("/summary/" + s.key, H5T_IEEE_F64LE, {}, unit_or_one(s.unit), s.description);
+    w.write(ds.get(), H5T_NATIVE_DOUBLE, &s.value, 1, "/summary/" + s.key);
   }
-
-  for (const auto& d : r.datasets) {
-    std::vector<hsize_t> dims(d.shape.begin(), d.shape.end());
-    if (dims.empty()) dims.push_back(d.data.size());  // no shape given: a plain vector
-    const hsize_t n = std::accumulate(dims.begin(), dims.end(), hsize_t{1}, std::multiplies<>());
-    if (n != d.data.size())
-      throw Error("HDF5: dataset '" + d.path + "' has " + std::to_string(d.data.size()) +
-                  " values but its shape holds " + std::to_string(n));
-    if (!d.dims.empty() && d.dims.size() != dims.size())
-      throw Error("HDF5: dataset '" + d.path + "' has " + std::to_string(dims.size()) + " axes but " +
-                  std::to_string(d.dims.size()) + " dimension names");
-    w.doubles(d.path, dims, d.data, d.unit, d.description, &d.dims);
-  }
-
-  for (const auto& l : r.labels) w.strings(l.path, l.values, l.description);
-
-  w.group("/checks");
-  std::vector<std::string> item, unit, note;
-  std::vector<double> value, limit, headroom;
-  std::vector<bool> pass;
-  for (const auto& c : r.checks) {
-    item.push_back(c.item);
-    unit.push_back(unit_or_one(c.unit));
-    note.push_back(c.note);
-    value.push_back(c.value);
-    limit.push_back(c.limit);
-    headroom.push_back(c.headroom);
-    pass.push_back(c.pass);
-  }
-  const hsize_t nc = r.checks.size();
-  w.strings("/checks/item", item, "Checklist item (the product brief's requirement)");
-  w.doubles("/checks/value", {nc}, value, common_unit(r.checks, false), "Value reached in the run");
-  w.doubles("/checks/limit", {nc}, limit, common_unit(r.checks, false), "Limit the value is checked against");
-  w.strings("/checks/unit", unit, "Unit of value and limit of each row (headroom of degC rows is in K)");
-  w.doubles("/checks/headroom", {nc}, headroom, common_unit(r.checks, true),
-            "Limit minus value in the direction of safety; negative means violated");
-  w.booleans("/checks/pass", pass, "True when the item is met");
-  w.strings("/checks/note", note, "Remark on the item (may be empty)");
-
-  w.strings("/notes", r.notes, "Fidelity tiers and caveats of this run, one per row");
+  for (const auto& a : arrays) write_array(w, a);
+  write_dimensions(w, arrays);
   w.close();
 }
 
 }  // namespace
+
+std::string hdf5_creation_date() {
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  if (const char* env = std::getenv("SOURCE_DATE_EPOCH"); env && *env) {
+    char* end = nullptr;
+    const long long v = std::strtoll(env, &end, 10);
+    if (end && *end == '\0' && v >= 0) t = static_cast<std::time_t>(v);
+  }
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
 
 void write_hdf5(const Results& results, const std::string& path, const std::string& created_by) {
   write_atomically(path, [&](const std::string& tmp) { write_file(results, tmp, created_by); });

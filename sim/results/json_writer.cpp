@@ -5,11 +5,8 @@
 #include <limits>
 
 #include "models/common/errors.hpp"
+#include "models/common/version.hpp"
 #include "sim/results/atomic_file_writer.hpp"
-
-#ifndef AIDCSIM_VERSION
-#define AIDCSIM_VERSION "unknown"
-#endif
 
 namespace aidcsim {
 namespace {
@@ -28,7 +25,8 @@ double number_from(const json& j) {
 nlohmann::ordered_json results_to_json(const Results& r) {
   json doc;
   doc["format_version"] = kJsonFormatVersion;
-  doc["aidcsim_version"] = AIDCSIM_VERSION;
+  doc["aidcsim_version"] = version();
+  doc["git_sha"] = git_sha();
   doc["scenario"] = {{"name", r.scenario_name}, {"file", r.scenario_file}, {"seed", r.seed}};
   json summary = json::object();
   for (const auto& s : r.summary)

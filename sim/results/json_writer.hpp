@@ -2,11 +2,12 @@
 // JSON writer: the run's summary, checklist, rollout phases and notes for scripts and dashboards
 // (the other arrays stay in the HDF5 file).
 //
-// {"format_version": "1", "aidcsim_version": "0.1.0",
+// {"format_version": "2", "aidcsim_version": "0.1.0", "git_sha": "<commit>",
 //  "scenario": {"name": ..., "file": ..., "seed": 42},
 //  "summary": {"<key>": {"value": 1.5, "unit": "s", "description": "..."}, ...},   // engine's order
 //  "checks": [{"item", "value", "limit", "unit", "headroom", "pass", "note"}, ...],
-//  "phases": {"name": ["8K", ...], "<column>": {"unit": "s", "values": [...]}, ...},  // rollout only
+//  "phases": {"phase": ["8K", ...], "<column>": {"unit": "s", "values": [...]}, ...},  // rollout only;
+//            "start": {"unit": "seconds since 1970-01-01 00:00:00 UTC", ...}
 //  "notes": ["...", ...]}
 // Numbers are written with round-trip precision; a non-finite value (NaN, inf) becomes null.
 #include <string>
@@ -17,8 +18,8 @@
 
 namespace aidcsim {
 
-/// Version of the JSON layout above.
-inline constexpr const char* kJsonFormatVersion = "1";
+/// Version of the JSON layout above. "1": phase names under "phases"/"name", no git_sha.
+inline constexpr const char* kJsonFormatVersion = "2";
 
 /// The JSON document above. Keys of "summary" keep the order of Results::summary.
 nlohmann::ordered_json results_to_json(const Results& results);

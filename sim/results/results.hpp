@@ -24,13 +24,19 @@ struct Dataset {
   std::string unit;
   std::string description;
   std::vector<std::string> dims;    ///< name of each axis, e.g. {"link"} or {"time", "gpu"}
+  /// Non-empty for integer codes: value i means flag_meanings[i] (one word each, e.g. the tiers
+  /// "nvlink access leaf_spine spine_core"). Written as integers with CF flag_values/flag_meanings.
+  std::vector<std::string> flag_meanings = {};
 };
 
-/// Names that label a dataset axis (link names, phase names). Written as a string dataset.
+/// Names along a dataset axis (link names, phase names). Written as a string dataset. A Labels
+/// whose leaf name is the axis name ("/network/link" for the axis "link" of /network/*) is that
+/// axis's coordinate (netCDF coordinate variable); others name their axis in `dim`.
 struct Labels {
-  std::string path;                 ///< e.g. "/network/link_name"
+  std::string path;                 ///< e.g. "/network/link"
   std::vector<std::string> values;
   std::string description;
+  std::string dim = {};             ///< axis the values run along; empty: the leaf name of `path`
 };
 
 /// One checklist item of the product brief: value against limit, pass or fail.

@@ -105,7 +105,7 @@ TEST_CASE("the link timeline agrees with the step's average utilization", "[engi
   for (const auto& d : r.datasets)
     if (d.path == "/network/link_utilization") util = &d;
   for (const auto& l : r.labels) {
-    if (l.path == "/network/link_name") names = &l;
+    if (l.path == "/network/link") names = &l;
     if (l.path == "/network/timeline/hot_link") hot_names = &l;
   }
   REQUIRE((util && names && hot_names));

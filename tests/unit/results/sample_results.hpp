@@ -40,7 +40,7 @@ inline Results sample_results() {
   temps.description = "Die temperature per GPU";
   temps.dims = {"gpu"};
   r.datasets.push_back(temps);
-  r.labels.push_back({"/network/link_name", {"leaf0-spine0", "leaf0-spine1", "leaf1-spine0"}, "Link names"});
+  r.labels.push_back({"/network/link", {"leaf0-spine0", "leaf0-spine1", "leaf1-spine0"}, "Link names"});
   r.checks.push_back({"coolant outlet < 40 degC", 35.5, 40.0, "degC", 4.5, true, ""});
   r.checks.push_back({"loop delta T < 15 K", 16.0, 15.0, "K", -1.0, false, "flow too low"});
   r.notes = {"step simulated at flow level (SimGrid)", "ΔT from steady state"};

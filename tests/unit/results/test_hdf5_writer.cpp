@@ -1,12 +1,16 @@
-// The HDF5 file is read back with H5Cpp: root attributes, values, shapes, and a `units`
-// attribute on every dataset; failed writes leave neither the file nor a temporary file.
+// The HDF5 file is read back with H5Cpp and the H5DS API: root attributes, values, shapes, a
+// `units` attribute on every dataset, dimension scales (netCDF-4 data model: the Python tests open
+// the files with xarray); failed writes leave neither the file nor a temporary file.
 #include <H5Cpp.h>
+#include <hdf5_hl.h>
+#include <stdlib.h>
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <iterator>
 
 #include "models/common/errors.hpp"
+#include "models/common/version.hpp"
 #include "sim/results/hdf5_writer.hpp"
 #include "tests/unit/results/sample_results.hpp"
 
@@ -54,6 +58,28 @@ std::vector<std::string> all_datasets(const H5::H5File& f) {
   return out;
 }
 
+// Name of the dimension scale attached to axis `axis` of `ds` (its NAME attribute), "" if none.
+std::string scale_name(const H5::DataSet& ds, unsigned axis) {
+  std::string name;
+  H5DSiterate_scales(
+      ds.getId(), axis, nullptr,
+      [](hid_t, unsigned, hid_t scale, void* out) -> herr_t {
+        char buf[256] = {};
+        H5DSget_scale_name(scale, buf, sizeof buf);
+        *static_cast<std::string*>(out) = buf;
+        return 1;
+      },
+      &name);
+  return name;
+}
+
+std::vector<int> read_int_attr(const H5::H5Object& obj, const std::string& name) {
+  H5::Attribute a = obj.openAttribute(name);
+  std::vector<int> v(static_cast<std::size_t>(a.getSpace().getSimpleExtentNpoints()));
+  a.read(H5::PredType::NATIVE_INT, v.data());
+  return v;
+}
+
 std::string file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
@@ -67,7 +93,9 @@ TEST_CASE("HDF5 file carries the run's identity as root attributes", "[results][
   write_hdf5(r, dir.file("run.h5"));
   H5::H5File f(dir.file("run.h5"), H5F_ACC_RDONLY);
   H5::Group root = f.openGroup("/");
-  CHECK(read_string_attr(root, "format_version") == "1");
+  CHECK(read_string_attr(root, "format_version") == "2");
+  CHECK(read_string_attr(root, "git_sha") == git_sha());
+  CHECK(read_string_attr(root, "date_created").size() == 20);  // 2025-06-01T12:00:00Z
   const std::string version = read_string_attr(root, "aidcsim_version");
   CHECK_FALSE(version.empty());
   CHECK(version != "unknown");  // the build defines AIDCSIM_VERSION for the writers
@@ -85,8 +113,9 @@ TEST_CASE("every HDF5 dataset has a non-empty units attribute and a description"
   write_hdf5(sample_results(), dir.file("run.h5"));
   H5::H5File f(dir.file("run.h5"), H5F_ACC_RDONLY);
   const auto paths = all_datasets(f);
-  // 8 summary scalars + 2 datasets + 1 labels + 7 checks columns + notes
-  REQUIRE(paths.size() == 19);
+  // 8 summary scalars + 2 datasets + 1 labels + 7 checks columns + notes, and the index
+  // coordinates of the axes without one: /network/time, /thermal/gpu/gpu, /note
+  REQUIRE(paths.size() == 22);
   for (const auto& p : paths) {
     INFO(p);
     H5::DataSet ds = f.openDataSet(p);
@@ -119,22 +148,11 @@ TEST_CASE("HDF5 summary, arrays, labels, checks and notes read back unchanged", 
   CHECK(dims[0] == 2);
   CHECK(dims[1] == 3);
   CHECK(read_doubles(util) == r.datasets[0].data);
-  {
-    H5::Attribute a = util.openAttribute("dims");
-    hsize_t n = 0;
-    a.getSpace().getSimpleExtentDims(&n);
-    REQUIRE(n == 2);
-    std::vector<char*> p(n);
-    H5::StrType t(H5::PredType::C_S1, H5T_VARIABLE);
-    a.read(t, p.data());
-    CHECK(std::string(p[0]) == "time");
-    CHECK(std::string(p[1]) == "link");
-    H5Dvlen_reclaim(t.getId(), a.getSpace().getId(), H5P_DEFAULT, p.data());
-  }
+  CHECK_FALSE(util.attrExists("dims"));  // format 1's axis names: dimension scales now
   CHECK(read_doubles(f.openDataSet("/thermal/gpu/temperature")) == r.datasets[1].data);
   CHECK(read_string_attr(f.openDataSet("/thermal/gpu/temperature"), "units") == "degC");
 
-  CHECK(read_strings(f.openDataSet("/network/link_name")) == r.labels[0].values);
+  CHECK(read_strings(f.openDataSet("/network/link")) == r.labels[0].values);
   CHECK(read_strings(f.openDataSet("/checks/item")) ==
         std::vector<std::string>{"coolant outlet < 40 degC", "loop delta T < 15 K"});
   CHECK(read_doubles(f.openDataSet("/checks/headroom")) == std::vector<double>{4.5, -1.0});
@@ -143,6 +161,9 @@ TEST_CASE("HDF5 summary, arrays, labels, checks and notes read back unchanged", 
   std::vector<std::int8_t> pass(2);
   f.openDataSet("/checks/pass").read(pass.data(), H5::PredType::NATIVE_INT8);
   CHECK(pass == std::vector<std::int8_t>{1, 0});
+  CHECK(f.openDataSet("/checks/pass").getDataType() == H5::PredType::STD_I8LE);
+  CHECK(read_int_attr(f.openDataSet("/checks/pass"), "flag_values") == std::vector<int>{0, 1});
+  CHECK(read_string_attr(f.openDataSet("/checks/pass"), "flag_meanings") == "fail pass");
   CHECK(read_strings(f.openDataSet("/notes")) == r.notes);  // UTF-8 survives
 }
 
@@ -164,10 +185,104 @@ TEST_CASE("HDF5 /summary keeps the engine's order of keys", "[results][hdf5]") {
   CHECK(names == keys);  // "gpus" first although "max_gpu_temperature" sorts before it
 }
 
+TEST_CASE("every axis is a dimension scale with a coordinate in its group (netCDF-4 model)", "[results][hdf5]") {
+  ScratchDir dir;
+  write_hdf5(sample_results(), dir.file("run.h5"));
+  H5::H5File f(dir.file("run.h5"), H5F_ACC_RDONLY);
+  H5::DataSet util = f.openDataSet("/network/link_utilization");
+  CHECK(scale_name(util, 0) == "time");
+  CHECK(scale_name(util, 1) == "link");
+  // The link names are the coordinate of "link"; "time" has none, so an index is written.
+  CHECK(H5DSis_scale(f.openDataSet("/network/link").getId()) > 0);
+  H5::DataSet time = f.openDataSet("/network/time");
+  CHECK(H5DSis_scale(time.getId()) > 0);
+  std::vector<std::int32_t> index(2);
+  time.read(index.data(), H5::PredType::NATIVE_INT32);
+  CHECK(index == std::vector<std::int32_t>{0, 1});
+  CHECK(scale_name(f.openDataSet("/thermal/gpu/temperature"), 0) == "gpu");
+  CHECK(scale_name(f.openDataSet("/checks/value"), 0) == "item");
+  CHECK(scale_name(f.openDataSet("/notes"), 0) == "note");
+  CHECK(H5DSget_num_scales(f.openDataSet("/summary/pue").getId(), 0) <= 0);  // scalars have no axes
+}
+
+TEST_CASE("integer codes are written as integers with CF flag_values and flag_meanings", "[results][hdf5]") {
+  ScratchDir dir;
+  Results r = sample_results();
+  Dataset tier;
+  tier.path = "/network/link_tier";
+  tier.shape = {3};
+  tier.data = {2, 2, 3};
+  tier.dims = {"link"};
+  tier.flag_meanings = {"nvlink", "access", "leaf_spine", "spine_core"};
+  r.datasets.push_back(tier);
+  write_hdf5(r, dir.file("run.h5"));
+  H5::H5File f(dir.file("run.h5"), H5F_ACC_RDONLY);
+  H5::DataSet ds = f.openDataSet("/network/link_tier");
+  CHECK(ds.getDataType() == H5::PredType::STD_I8LE);
+  std::vector<int> codes(3);
+  ds.read(codes.data(), H5::PredType::NATIVE_INT);
+  CHECK(codes == std::vector<int>{2, 2, 3});
+  CHECK(read_int_attr(ds, "flag_values") == std::vector<int>{0, 1, 2, 3});
+  CHECK(read_string_attr(ds, "flag_meanings") == "nvlink access leaf_spine spine_core");
+
+  r.datasets.back().data[0] = 4;  // no such code
+  CHECK_THROWS_WITH(write_hdf5(r, dir.file("bad.h5")), Catch::Contains("not a code in 0..3"));
+  r.datasets.back().data[0] = 1.5;
+  CHECK_THROWS_AS(write_hdf5(r, dir.file("bad.h5")), Error);
+  CHECK_FALSE(std::filesystem::exists(dir.file("bad.h5")));
+}
+
+TEST_CASE("absolute times carry CF 'seconds since' units and a calendar", "[results][hdf5]") {
+  ScratchDir dir;
+  Results r = sample_results();
+  r.labels.push_back({"/phases/phase", {"8K", "16K"}, "Rollout phases"});
+  Dataset start;
+  start.path = "/phases/start";
+  start.shape = {2};
+  start.data = {1772323200.0, 1788220800.0};
+  start.unit = "seconds since 1970-01-01 00:00:00 UTC";
+  start.dims = {"phase"};
+  r.datasets.push_back(start);
+  write_hdf5(r, dir.file("run.h5"));
+  H5::H5File f(dir.file("run.h5"), H5F_ACC_RDONLY);
+  H5::DataSet ds = f.openDataSet("/phases/start");
+  CHECK(read_string_attr(ds, "units") == "seconds since 1970-01-01 00:00:00 UTC");
+  CHECK(read_string_attr(ds, "calendar") == "proleptic_gregorian");
+  CHECK(scale_name(ds, 0) == "phase");
+  CHECK_FALSE(f.openDataSet("/thermal/gpu/temperature").attrExists("calendar"));
+}
+
+TEST_CASE("inconsistent axes are refused before a file is written", "[results][hdf5]") {
+  ScratchDir dir;
+  SECTION("one axis name, two extents in a group") {
+    Results r = sample_results();
+    r.labels.push_back({"/network/tier", {"a", "b"}, "Tiers"});
+    r.labels.push_back({"/network/tier_note", {"x", "y", "z"}, "Three notes on two tiers", "tier"});
+    CHECK_THROWS_WITH(write_hdf5(r, dir.file("run.h5")), Catch::Contains("axis 'tier' of group '/network' has 2"));
+  }
+  SECTION("an object named like an axis that does not run along it") {
+    Results r = sample_results();
+    r.labels.push_back({"/network/time", {"a", "b"}, "Not the time axis", "slot"});
+    CHECK_THROWS_WITH(write_hdf5(r, dir.file("run.h5")), Catch::Contains("named like the axis 'time'"));
+  }
+  CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("date_created is the write time, or $SOURCE_DATE_EPOCH when set", "[results][hdf5]") {
+  ::setenv("SOURCE_DATE_EPOCH", "1767225600", 1);
+  CHECK(hdf5_creation_date() == "2026-01-01T00:00:00Z");
+  ::unsetenv("SOURCE_DATE_EPOCH");
+  const std::string now = hdf5_creation_date();
+  CHECK(now.size() == 20);
+  CHECK(now >= "2025-01-01T00:00:00Z");
+}
+
 TEST_CASE("the same Results give the same HDF5 bytes", "[results][hdf5]") {
   ScratchDir dir;
+  ::setenv("SOURCE_DATE_EPOCH", "1767225600", 1);  // date_created is the only time in the file
   write_hdf5(sample_results(), dir.file("a.h5"));
   write_hdf5(sample_results(), dir.file("b.h5"));
+  ::unsetenv("SOURCE_DATE_EPOCH");
   CHECK(file_bytes(dir.file("a.h5")) == file_bytes(dir.file("b.h5")));
 }
 
@@ -175,7 +290,7 @@ TEST_CASE("large HDF5 datasets are chunked and compressed and read back exactly"
   ScratchDir dir;
   Results r = sample_results();
   Dataset big;
-  big.path = "/network/per_link";
+  big.path = "/network/windows/per_link";  // own group: its axes differ from /network/*
   big.shape = {300, 700};
   for (std::size_t i = 0; i < 300 * 700; ++i) big.data.push_back(static_cast<double>(i % 97) / 97.0);
   big.unit = "B/s";
@@ -183,7 +298,7 @@ TEST_CASE("large HDF5 datasets are chunked and compressed and read back exactly"
   r.datasets.push_back(big);
   write_hdf5(r, dir.file("big.h5"));
   H5::H5File f(dir.file("big.h5"), H5F_ACC_RDONLY);
-  H5::DataSet ds = f.openDataSet("/network/per_link");
+  H5::DataSet ds = f.openDataSet("/network/windows/per_link");
   CHECK(ds.getCreatePlist().getLayout() == H5D_CHUNKED);
   CHECK(read_doubles(ds) == big.data);
 }

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "models/common/errors.hpp"
+#include "models/common/version.hpp"
 #include "sim/results/json_writer.hpp"
 #include "tests/unit/results/sample_results.hpp"
 
@@ -22,7 +23,8 @@ nlohmann::ordered_json read_json(const std::string& path) {
 
 TEST_CASE("JSON has the documented layout", "[results][json]") {
   const auto j = results_to_json(sample_results());
-  CHECK(j.at("format_version") == "1");
+  CHECK(j.at("format_version") == "2");
+  CHECK(j.at("git_sha").get<std::string>() == git_sha());
   CHECK(j.at("aidcsim_version").get<std::string>().find('.') != std::string::npos);  // "0.1.0"
   CHECK(j.at("scenario").at("name") == "stargate-uk-8k");
   CHECK(j.at("scenario").at("seed") == 42);
@@ -38,7 +40,7 @@ TEST_CASE("JSON has the documented layout", "[results][json]") {
 TEST_CASE("JSON carries the rollout phases' columns, and nothing else of the arrays", "[results][json]") {
   Results r = sample_results();
   CHECK_FALSE(results_to_json(r).contains("phases"));  // no rollout
-  r.labels.push_back({"/phases/name", {"8K", "16K"}, "Rollout phase names"});
+  r.labels.push_back({"/phases/phase", {"8K", "16K"}, "Rollout phase names"});
   Dataset step;
   step.path = "/phases/step_time";
   step.shape = {2};
@@ -46,7 +48,7 @@ TEST_CASE("JSON carries the rollout phases' columns, and nothing else of the arr
   step.unit = "s";
   r.datasets.push_back(step);
   const auto j = results_to_json(r);
-  CHECK(j.at("phases").at("name") == nlohmann::ordered_json({"8K", "16K"}));
+  CHECK(j.at("phases").at("phase") == nlohmann::ordered_json({"8K", "16K"}));
   CHECK(j.at("phases").at("step_time").at("unit") == "s");
   CHECK(j.at("phases").at("step_time").at("values")[1] == 6.42);
   CHECK(j.at("phases").size() == 2);  // /network/... stays in the HDF5 file
