@@ -7,22 +7,55 @@
 
 namespace aidcsim::workload {
 
-std::vector<PipelineOp> pipeline_order(int stage, int pp, int m, int v, int extra_warmup) {
+std::string interleaving_error(int pp, int v, int group, int m) {
+  if (v <= 1) return "";
+  const int n = group > 0 ? group : pp;
+  const std::string N = std::to_string(n), P = std::to_string(pp), M = std::to_string(m);
+  if (pp < 2) return "pipeline parallelism (pp >= 2) for the interleaved schedule";
+  if (n < pp || n > m)
+    return "a microbatch group size N between pp (" + P + ") and the microbatches per DP replica (" + M +
+           "), got N = " + N;
+  const int rest = m % n;
+  if (rest > 0 && rest < pp)
+    return "microbatches per DP replica (" + M + ") a multiple of the microbatch group size N = " + N +
+           (group > 0 ? "" : " (= pp)") + ", or leaving a last group of at least pp (" + P +
+           ") microbatches (Megatron-core refuses the dependency bubbles of a smaller one)";
+  return "";
+}
+
+int valid_microbatches(int pp, int v, int group, int m) {
+  int k = std::max(1, m);
+  while (!interleaving_error(pp, v, group, k).empty()) ++k;
+  return k;
+}
+
+int nearest_valid_microbatches(int pp, int v, int group, int m) {
+  const int up = valid_microbatches(pp, v, group, m);
+  for (int k = std::max(1, m); k >= 1 && m - k < up - m; --k)
+    if (interleaving_error(pp, v, group, k).empty()) return k;
+  return up;
+}
+
+std::vector<PipelineOp> pipeline_order(int stage, int pp, int m, int v, int group) {
   if (pp < 1 || m < 1 || v < 1 || stage < 0 || stage >= pp) throw Error("pipeline_order: bad sizes");
+  const std::string why = interleaving_error(pp, v, group, m);
+  if (!why.empty()) throw Error("interleaved pipeline schedule: expected " + why);
+  const int n = v > 1 ? (group > 0 ? group : pp) : m;
   const int total = m * v;
-  // Forward and backward sequences: groups of pp microbatches through chunk 0..v-1 (backward:
-  // v-1..0); with v == 1 this is plain 1F1B order.
+  // Megatron-core's schedule table: groups of n microbatches through chunk 0..v-1 (backward:
+  // v-1..0), the last group holding the rest; with v == 1 this is plain 1F1B order.
   std::vector<PipelineOp> fwd, bwd;
-  for (int g0 = 0; g0 < m; g0 += pp) {
-    const int g1 = std::min(m, g0 + pp);
+  for (int g0 = 0; g0 < m; g0 += n) {
+    const int g1 = g0 + n >= m ? m : g0 + n;
     for (int c = 0; c < v; ++c)
       for (int mb = g0; mb < g1; ++mb) {
         fwd.push_back({true, mb, c});
         bwd.push_back({false, mb, v - 1 - c});
       }
+    if (g1 == m) break;
   }
-  int warmup = v == 1 ? pp - stage - 1 : (pp - stage - 1) * 2 + (v - 1) * pp;
-  warmup = std::min(warmup + extra_warmup, total);
+  int warmup = v == 1 ? pp - stage - 1 : (pp - stage - 1) * 2 + (v - 1) * n;
+  warmup = std::min(warmup, total);
   std::vector<PipelineOp> out;
   out.reserve(2 * total);
   for (int k = 0; k < warmup; ++k) out.push_back(fwd[k]);
@@ -34,7 +67,7 @@ std::vector<PipelineOp> pipeline_order(int stage, int pp, int m, int v, int extr
   return out;
 }
 
-bool pipeline_feasible(int pp, int m, int v, int extra_warmup) {
+bool pipeline_feasible(int pp, int m, int v, int group) {
   const int VS = pp * v;
   // node id: ((j * m + mb) * 2 + backward)
   auto id = [&](int j, int mb, bool b) { return (j * m + mb) * 2 + (b ? 1 : 0); };
@@ -47,7 +80,7 @@ bool pipeline_feasible(int pp, int m, int v, int extra_warmup) {
   };
   for (int s = 0; s < pp; ++s) {
     int prev = -1;
-    for (const auto& o : pipeline_order(s, pp, m, v, extra_warmup)) {
+    for (const auto& o : pipeline_order(s, pp, m, v, group)) {
       const int x = id(o.chunk * pp + s, o.microbatch, !o.forward);
       if (prev >= 0) edge(prev, x);
       prev = x;
@@ -74,5 +107,41 @@ bool pipeline_feasible(int pp, int m, int v, int extra_warmup) {
 }
 
 double ideal_bubble_fraction(int pp, int m, int v) { return double(pp - 1) / (double(v) * m); }
+
+std::vector<int> virtual_stage_layers(int layers, int pp, int v, int first, int last) {
+  const std::string key = "workload.parallelism.";
+  if (pp == 1 && (first > 0 || last > 0))
+    throw InvalidParameter(key + (first > 0 ? "first_stage_layers" : "last_stage_layers"),
+                           std::to_string(first > 0 ? first : last), "unset with pp = 1 (one stage holds every layer)");
+  std::vector<int> stage(pp, 0);
+  int rest = layers, free_stages = pp;
+  if (first > 0) {
+    stage[0] = first;
+    rest -= first;
+    --free_stages;
+  }
+  if (last > 0) {
+    stage[pp - 1] = last;
+    rest -= last;
+    --free_stages;
+  }
+  if (rest < 0 || (free_stages == 0 && rest != 0) || (free_stages > 0 && rest < free_stages * v))
+    throw InvalidParameter(key + (last > 0 ? "last_stage_layers" : "first_stage_layers"),
+                           std::to_string(last > 0 ? last : first),
+                           "first_stage_layers + last_stage_layers leaving at least virtual_stages layers for each "
+                           "other stage (" + std::to_string(layers) + " layers, pp " + std::to_string(pp) + ")");
+  int k = 0;
+  for (int s = 0; s < pp; ++s)
+    if (!((s == 0 && first > 0) || (s == pp - 1 && last > 0))) stage[s] = rest / free_stages + (k++ < rest % free_stages);
+  std::vector<int> out(pp * v, 0);
+  for (int s = 0; s < pp; ++s) {
+    if (stage[s] < v)
+      throw InvalidParameter(key + "virtual_stages", std::to_string(v),
+                             "at most the layers of each pipeline stage (stage " + std::to_string(s) + " has " +
+                                 std::to_string(stage[s]) + ")");
+    for (int c = 0; c < v; ++c) out[c * pp + s] = stage[s] / v + (c < stage[s] % v);
+  }
+  return out;
+}
 
 }  // namespace aidcsim::workload

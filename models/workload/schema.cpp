@@ -5,6 +5,7 @@
 
 #include "models/compute/catalogue.hpp"
 #include "models/workload/model.hpp"
+#include "models/workload/pipeline.hpp"
 
 namespace aidcsim::workload {
 
@@ -37,6 +38,16 @@ Schema schema() {
        "Expert parallel size (experts sharded over ep DP replicas; all-to-all dispatch/combine); divides dp."},
       {"workload.parallelism.virtual_stages", Q::Integer, "1", false, 1, 1024, false, {},
        "Interleaved 1F1B model chunks per pipeline stage (Narayanan et al. SC21 §2.2)."},
+      {"workload.parallelism.microbatch_group_size", Q::Integer, "0", false, 0, 1e6, false, {},
+       "Interleaved schedule: microbatches per group going through the chunks (Megatron-core "
+       "microbatch_group_size_per_vp_stage; 0 = pp). Megatron-core's rules apply: pp <= N <= microbatches per DP "
+       "replica m, and m mod N = 0 or >= pp; with the default N = pp, m must be a multiple of pp."},
+      {"workload.parallelism.first_stage_layers", Q::Integer, "0", false, 0, 10000, false, {},
+       "Layers on the first pipeline stage (0 = even split; Megatron-LM --decoder-first-pipeline-num-layers): "
+       "fewer layers make room for the input embedding."},
+      {"workload.parallelism.last_stage_layers", Q::Integer, "0", false, 0, 10000, false, {},
+       "Layers on the last pipeline stage (0 = even split; Megatron-LM --decoder-last-pipeline-num-layers): "
+       "fewer layers balance the output layer and the loss."},
       {"workload.parallelism.sequence_parallel", Q::Bool, "true", false, {}, {}, false, {},
        "Megatron sequence parallelism: norms/dropout split over TP (Korthikanti et al. 2022)."},
       {"workload.parallelism.allow_tp_across_domains", Q::Bool, "false", false, {}, {}, false, {},
@@ -92,6 +103,9 @@ JobSpec spec_from(const Params& root) {
   j.par.cp = opt_i("workload.parallelism.cp", 1);
   j.par.ep = opt_i("workload.parallelism.ep", 1);
   j.par.virtual_stages = opt_i("workload.parallelism.virtual_stages", 1);
+  j.par.microbatch_group_size = opt_i("workload.parallelism.microbatch_group_size", 0);
+  j.par.first_stage_layers = opt_i("workload.parallelism.first_stage_layers", 0);
+  j.par.last_stage_layers = opt_i("workload.parallelism.last_stage_layers", 0);
   j.par.sequence_parallel = opt_b("workload.parallelism.sequence_parallel", true);
   j.par.allow_tp_across_domains = opt_b("workload.parallelism.allow_tp_across_domains", false);
   j.par.zero = opt_t("workload.parallelism.zero", "none");
@@ -126,6 +140,25 @@ JobSpec spec_from(const Params& root) {
   if (j.model.top_k > j.model.experts) root.invalid("workload.model.top_k", "at most workload.model.experts");
   if (1LL * j.par.pp * j.par.virtual_stages > j.model.layers)
     root.invalid("workload.parallelism.virtual_stages", "pp x virtual_stages <= workload.model.layers");
+  try {
+    virtual_stage_layers(j.model.layers, j.par.pp, j.par.virtual_stages, j.par.first_stage_layers,
+                         j.par.last_stage_layers);
+  } catch (const InvalidParameter& e) {
+    root.invalid(e.key(), e.expected());
+  }
+  const int microbatches = j.global_batch / (j.par.dp * j.microbatch_size);
+  const std::string interleaving = interleaving_error(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size,
+                                                      microbatches);
+  if (!interleaving.empty())
+    root.invalid(j.par.virtual_stages > 1 && j.par.pp < 2 ? "workload.parallelism.virtual_stages"
+                 : j.par.microbatch_group_size > 0 ? "workload.parallelism.microbatch_group_size"
+                                                   : "workload.global_batch",
+                 interleaving + " (interleaved 1F1B with virtual_stages = " + std::to_string(j.par.virtual_stages) +
+                     "; valid global batches near this one: " +
+                     std::to_string(1LL * j.par.dp * j.microbatch_size *
+                                    valid_microbatches(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size,
+                                                       microbatches)) +
+                     ")");
   const int domain = root.has("cluster.nvlink_domain") ? static_cast<int>(root.integer("cluster.nvlink_domain")) : 0;
   const int tc = j.par.tp * j.par.cp;
   if (domain > 0 && !j.par.allow_tp_across_domains && domain % tc != 0)

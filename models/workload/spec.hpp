@@ -19,6 +19,12 @@ struct ModelDims {
 struct Parallelism {
   int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1;
   int virtual_stages = 1;  ///< interleaved 1F1B chunks per pipeline stage
+  /// Microbatches per group of the interleaved schedule (Megatron-core's
+  /// microbatch_group_size_per_vp_stage); 0 = pp, Megatron's default (models/workload/pipeline.hpp).
+  int microbatch_group_size = 0;
+  /// Layers on the first / last pipeline stage (0 = even split; Megatron-LM
+  /// --decoder-first/last-pipeline-num-layers), to balance the embedding and the output layer + loss.
+  int first_stage_layers = 0, last_stage_layers = 0;
   bool sequence_parallel = true;         ///< Megatron sequence parallelism (Korthikanti et al. 2022)
   bool allow_tp_across_domains = false;  ///< accept TP x CP groups that leave the NVLink domain
   /// "none" (plain DP all-reduce), "zero1" (sharded optimizer: reduce-scatter + all-gather),

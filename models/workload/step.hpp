@@ -28,7 +28,10 @@
 namespace aidcsim::workload {
 
 /// Activity tags of a step schedule (network::Activity::tag).
-enum StepTag { kTagForward = 1, kTagBackward = 2, kTagPp = 3, kTagDp = 4, kTagOptimizer = 5, kTagDpGather = 6 };
+enum StepTag {
+  kTagForward = 1, kTagBackward = 2, kTagPp = 3, kTagDp = 4, kTagOptimizer = 5, kTagDpGather = 6,
+  kTagEmbedding = 7,  ///< tied word-embedding gradient all-reduce between the first and last stage
+};
 
 struct StepOptions {
   std::vector<double> clock_factor;  ///< per GPU, empty = 1.0; DVFS from the thermal model
@@ -36,8 +39,17 @@ struct StepOptions {
   compute::Efficiency efficiency;    ///< compute-model constants (docs/validation-megatron.md)
   collectives::Protocol protocol;    ///< NCCL protocol constants
   /// Microbatches simulated per step (the rest are added at steady state); 0 = automatic
-  /// (all of them up to max(32, 2 pp), rounded to a multiple of pp).
+  /// (all of them up to max(32, 2 pp); interleaved: whole microbatch groups plus the last group).
   int max_simulated_microbatches = 0;
+};
+
+/// A compute op of the representative pipeline that waited for transfers: `transfers` (one
+/// collective's or send's flows, tag `kind`: kTagPp, kTagDpGather, ...), the op `op`, and the op
+/// before it on its GPU (`prev`, -1 for the first). analyse_step books the wait as exposed
+/// communication of that kind when these transfers were the op's last dependency.
+struct StepWait {
+  std::vector<int> transfers;
+  int op = 0, prev = -1, kind = 0;
 };
 
 struct StepPlan {
@@ -51,13 +63,19 @@ struct StepPlan {
 
   // --- what analyse_step needs ---
   int pp = 1, chunks = 1, microbatches = 1, simulated_microbatches = 1;
+  std::vector<int> layers;                 ///< transformer layers of each virtual stage (chunk x pp + stage)
   std::vector<int> stage_gpu;              ///< representative GPU of each stage
   std::vector<int> stage_last_backward;    ///< activity index of each stage's last backward op
+  std::vector<int> stage_optimizer;        ///< activity index of each stage's optimizer step
+  std::vector<std::vector<int>> stage_dp_done;  ///< per stage: transfers ending its DP gradient reduction
+  std::vector<int> embedding_transfers;    ///< tied-embedding gradient all-reduce (stages 0 and pp-1)
+  /// Per stage: activities after the optimizer step that end the stage's step (ZeRO parameter
+  /// all-gathers); the stage's step ends when they and the optimizer have finished.
+  std::vector<std::vector<int>> stage_after_optimizer;
   /// Per stage, seconds of the simulated part: pure compute, exposed TP / CP / EP inside ops,
   /// optimizer step; and the analytic steady-state extension's parts.
   std::vector<double> compute, tp, cp, ep, optimizer;
-  /// PP flows a compute op waited for: {transfer, receiving op, op before it on that GPU (-1)}.
-  std::vector<std::array<int, 3>> pp_waits;
+  std::vector<StepWait> waits;             ///< ops that waited for transfers (PP sends, FSDP gathers, ...)
   double extra_time = 0;                   ///< s added after the simulated part
   std::vector<double> extra_compute, extra_tp, extra_cp, extra_ep;  ///< per stage, parts of extra_time
 };
@@ -69,10 +87,18 @@ StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topolo
                    const StepOptions& options);
 
 /// Seconds per step and where they go; averaged over pipeline stages, so
-/// compute + exposed_* + bubble = step_time. Idle time of a stage before its last backward is
-/// exposed PP where an op waited for an activation/gradient flow that was still on the wire
-/// (min(flow duration, wait)), bubble otherwise (schedule fill/drain, stage imbalance); idle time
-/// after it is exposed DP (minus the optimizer step). Fractions are of step_time (power model input).
+/// compute + exposed_* + bubble = step_time for every stage. Per stage:
+/// - before its last backward: ops (compute, exposed TP/CP/EP inside them); idle time where an op
+///   waited for a transfer still on the wire (min(flow duration, wait)) is exposed communication of
+///   that transfer's kind (PP send, FSDP gather, ...); the rest is bubble (fill, stage imbalance);
+/// - after it, its own end of step: waiting for its DP reduction is exposed DP, for the tied-embedding
+///   all-reduce between the first and last stage (PP-group traffic) exposed PP, for the other
+///   stage's backward in that all-reduce bubble; the optimizer step is compute, the ZeRO all-gather
+///   after it exposed DP;
+/// - then waiting for the stage that ends the step (the critical stage): exposed DP (PP) while that
+///   stage waited for DP (embedding) traffic, bubble while it was still running its pipeline or
+///   optimizer (pipeline drain is never booked as DP).
+/// Fractions are of step_time (power model input).
 struct StepBreakdown {
   double step_time = 0, compute = 0, exposed_tp = 0, exposed_pp = 0, exposed_dp = 0, exposed_cp = 0,
          exposed_ep = 0, bubble = 0;

@@ -412,6 +412,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
       steps += item;
     }
     r.notes.push_back("batch schedule: the step is re-simulated at each global batch (whole microbatches per DP "
+                      "replica, a count the pipeline schedule accepts: a multiple of pp when interleaved, "
                       "replica): " + steps + "; time-to-train interpolates tokens/s between them (tokens_per_step "
                       "and tokens_per_second above are the scenario's own batch)");
   }

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "models/common/errors.hpp"
+#include "models/workload/pipeline.hpp"
 #include "sim/engine/feasibility.hpp"
 #include "sim/engine/step_run.hpp"
 
@@ -71,7 +72,11 @@ std::vector<reliability::BatchStepTime> batch_step_times(const StepContext& ctx,
   std::map<long long, double> by_sequences;  // sequences per step -> step time (sorted, distinct)
   by_sequences[job.global_batch] = base_step_time;
   for (double tokens : batches) {
-    const long long rounds = std::max(1LL, std::llround(tokens / seq / static_cast<double>(unit)));
+    // whole microbatches per DP replica, as many as the pipeline schedule accepts (interleaved:
+    // Megatron-core's rules, models/workload/pipeline.hpp)
+    const long long rounds = workload::nearest_valid_microbatches(
+        job.par.pp, job.par.virtual_stages, job.par.microbatch_group_size,
+        static_cast<int>(std::max(1LL, std::llround(tokens / seq / static_cast<double>(unit)))));
     const long long sequences = rounds * unit;
     if (by_sequences.count(sequences)) continue;
     workload::JobSpec j = job;

@@ -42,7 +42,7 @@ def small(scenario):
     s = scenario.copy()
     s["cluster.gpus"] = 576
     s["workload.parallelism.dp"] = 8
-    s["workload.global_batch"] = 128
+    s["workload.global_batch"] = 144  # 18 microbatches per replica: a multiple of pp = 9 (interleaved)
     return s
 
 

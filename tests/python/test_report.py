@@ -152,7 +152,7 @@ def test_cli_run_report_and_sweep_end_to_end(cli, default_path, small_scenario, 
     sweep_file = tmp_path / "sweep.yaml"
     sweep_file.write_text(
         f"base: {default_path}\n"
-        "overrides: {cluster.gpus: 576, workload.parallelism.dp: 8, workload.global_batch: 128}\n"
+        "overrides: {cluster.gpus: 576, workload.parallelism.dp: 8, workload.global_batch: 144}\n"
         "parameters:\n  fabric.oversubscription.spine: [1, 2]\n"
         "output: sweep.csv\n")
     r = subprocess.run([str(cli), "sweep", str(sweep_file), "-j", "1"], capture_output=True, text=True, timeout=600)

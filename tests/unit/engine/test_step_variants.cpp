@@ -59,13 +59,14 @@ const std::string kNoFailures = "reliability:\n  failure_preset: none\n  draws: 
 }  // namespace
 
 TEST_CASE("a batch schedule is simulated at every batch size and time-to-train follows it", "[engine][batch]") {
-  // Multiples of dp x microbatch x sequence = 8 x 1 x 8192 = 65,536 tokens: simulated as asked.
-  const double b4 = 4194304, b8 = 8388608, b16 = 16777216, t1 = 252e6, t2 = 2.87e12, total = 15e12;
+  // Multiples of dp x microbatch x sequence x pp = 8 x 1 x 8192 x 9 = 589,824 tokens (the
+  // interleaved schedule needs microbatches a multiple of pp): simulated as asked.
+  const double b4 = 4718592, b8 = 9437184, b16 = 16515072, t1 = 252e6, t2 = 2.87e12, total = 15e12;
   const std::string schedule =
       "  batch_schedule:\n"
-      "    - {after_tokens: 0, global_batch: 4194304}\n"
-      "    - {after_tokens: \"252M\", global_batch: 8388608}\n"
-      "    - {after_tokens: \"2.87T\", global_batch: 16777216}\n";
+      "    - {after_tokens: 0, global_batch: 4718592}\n"
+      "    - {after_tokens: \"252M\", global_batch: 9437184}\n"
+      "    - {after_tokens: \"2.87T\", global_batch: 16777216}\n";  // 256 microbatches: 252 are run
   const Results r = simulate(load_scenario_text(with_block(kNoFailures), "constant.yaml"));
   std::string text = with_training(schedule);
   text.insert(text.find("\ncooling:\n") + 1, kNoFailures);

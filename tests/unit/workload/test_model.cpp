@@ -3,6 +3,7 @@
 #include <cmath>
 #include <set>
 
+#include "models/common/errors.hpp"
 #include "models/compute/catalogue.hpp"
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
@@ -97,7 +98,8 @@ TEST_CASE("memory per GPU: 16 B/param, ZeRO-1 shards optimizer, recompute shrink
 TEST_CASE("pipeline order: every (microbatch, chunk) once forward and once backward, forward first") {
   for (int pp : {1, 2, 4, 9}) {
     for (int v : {1, 2, 7}) {
-      for (int m : {pp, 2 * pp, 16}) {
+      if (v > 1 && pp == 1) continue;
+      for (int m : {pp, 2 * pp, 4 * pp}) {
         CHECK(pipeline_feasible(pp, m, v));
         for (int s = 0; s < pp; ++s) {
           auto ops = pipeline_order(s, pp, m, v);
@@ -117,13 +119,58 @@ TEST_CASE("pipeline order: every (microbatch, chunk) once forward and once backw
     }
   }
   CHECK(ideal_bubble_fraction(8, 64, 2) == Approx(7.0 / 128));
-  // the default scenario: 9 stages, 7 chunks, 16 microbatches (a partial group of 7)
-  CHECK(pipeline_feasible(9, 16, 7));
   // interleaved order, full groups: Megatron's chunk / microbatch sequence
   auto ops = pipeline_order(0, 2, 4, 2);
   CHECK(ops[0].chunk == 0);
   CHECK(ops[2].chunk == 1);
   CHECK(ops[2].microbatch == 0);
+}
+
+TEST_CASE("interleaving follows Megatron-core's rules (schedules.py, NVIDIA/Megatron-LM 00611e6)") {
+  // case step/17: m = 6 with pp = 4, v = 2: 6 mod 4 = 2 < pp is refused with the default group N = pp
+  CHECK_FALSE(interleaving_error(4, 2, 0, 6).empty());
+  CHECK_THROWS_AS(pipeline_order(0, 4, 6, 2), aidcsim::Error);
+  CHECK(interleaving_error(4, 2, 0, 8).empty());
+  CHECK(interleaving_error(4, 1, 0, 6).empty());   // plain 1F1B takes any m
+  CHECK(interleaving_error(4, 2, 6, 6).empty());   // one group of 6 >= pp
+  CHECK_FALSE(interleaving_error(4, 2, 3, 6).empty());  // N < pp
+  CHECK_FALSE(interleaving_error(4, 2, 7, 6).empty());  // N > m
+  CHECK(interleaving_error(4, 2, 6, 10).empty());  // last group of 4 = pp
+  CHECK_FALSE(interleaving_error(1, 2, 0, 4).empty());  // interleaving needs pp >= 2
+  CHECK(valid_microbatches(4, 2, 0, 6) == 8);
+  CHECK(valid_microbatches(9, 7, 0, 16) == 18);
+  // Megatron's schedule table for PP2 N3 M5 VP2 (schedules.py comment): microbatches 0 1 2 0 1 2 3 4 3 4,
+  // chunks 0 0 0 1 1 1 0 0 1 1; stage 1 warms up with (v-1) N = 3 forwards
+  const auto ops = pipeline_order(1, 2, 5, 2, 3);
+  const int mb[] = {0, 1, 2, 0}, ch[] = {0, 0, 0, 1};
+  for (int k = 0; k < 4; ++k) {
+    CHECK(ops[k].forward);
+    CHECK(ops[k].microbatch == mb[k]);
+    CHECK(ops[k].chunk == ch[k]);
+  }
+  CHECK_FALSE(ops[4].forward);  // after the 3 warm-up forwards: 1F1B (forward 0/1, then backward)
+  CHECK(pipeline_feasible(2, 5, 2, 3));
+  CHECK(pipeline_feasible(4, 6, 2, 6));
+  CHECK(pipeline_feasible(4, 10, 2, 6));
+}
+
+TEST_CASE("layers per virtual stage: even split, remainder first, first/last stage override") {
+  CHECK(virtual_stage_layers(126, 9, 7) == std::vector<int>(63, 2));
+  auto l = virtual_stage_layers(10, 4, 1);
+  CHECK(l == std::vector<int>{3, 3, 2, 2});
+  // 126 layers over 16 stages with lighter ends (Llama-3-405B-style balancing): 6 + 14 x 8 + 8
+  l = virtual_stage_layers(126, 16, 1, 6, 8);
+  CHECK(l.front() == 6);
+  CHECK(l.back() == 8);
+  CHECK(l[1] == 8);
+  int sum = 0;
+  for (int x : l) sum += x;
+  CHECK(sum == 126);
+  // interleaved: a stage's layers over its chunks, virtual stage j = chunk x pp + stage
+  l = virtual_stage_layers(16, 2, 2, 6, 0);
+  CHECK(l == std::vector<int>{3, 5, 3, 5});
+  CHECK_THROWS_AS(virtual_stage_layers(16, 4, 2, 12, 0), aidcsim::InvalidParameter);
+  CHECK_THROWS_AS(virtual_stage_layers(16, 1, 1, 4, 0), aidcsim::InvalidParameter);
 }
 
 TEST_CASE("placement: rank order tp,cp,pp,dp and groups") {

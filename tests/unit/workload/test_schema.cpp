@@ -24,7 +24,7 @@ Params scenario() {
   p.set("workload.parallelism.dp", 112.0);
   p.set("workload.parallelism.virtual_stages", 7.0);
   p.set("workload.microbatch_size", 1.0);
-  p.set("workload.global_batch", 1792.0);
+  p.set("workload.global_batch", 2016.0);
   p.set("workload.precision", std::string("bf16"));
   p.set("workload.activation_recompute", false);
   return p;
@@ -58,10 +58,21 @@ TEST_CASE("bad layouts name the key that is wrong") {
   p = scenario();
   p.set("workload.parallelism.tp", 1.0);
   p.set("workload.parallelism.dp", 896.0);
+  p.set("workload.global_batch", 896.0 * 18);
   CHECK(key_of(p) == "workload.parallelism.tp");  // 405B / 9 stages unsharded: > 186 GB of HBM
   p = scenario();
   p.set("workload.global_batch", 1000.0);
   CHECK(key_of(p) == "workload.global_batch");
+  p = scenario();
+  p.set("workload.global_batch", 1792.0);  // 16 microbatches: not a multiple of pp = 9 (interleaved)
+  CHECK(key_of(p) == "workload.global_batch");
+  p.set("workload.parallelism.microbatch_group_size", 16.0);  // one group of 16: Megatron-core accepts it
+  CHECK(key_of(p) == "");
+  p.set("workload.parallelism.microbatch_group_size", 12.0);  // last group of 4 < pp
+  CHECK(key_of(p) == "workload.parallelism.microbatch_group_size");
+  p = scenario();
+  p.set("workload.parallelism.first_stage_layers", 120.0);  // leaves 6 layers for 8 stages
+  CHECK(key_of(p) == "workload.parallelism.first_stage_layers");
   p = scenario();
   p.set("workload.parallelism.ep", 3.0);
   CHECK(key_of(p) == "workload.parallelism.ep");
