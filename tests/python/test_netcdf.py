@@ -28,7 +28,7 @@ def rollout_file(tmp_path_factory):
     s["rollout.phases[2].gpus"] = 1728
     s["cluster.gpus"] = 576
     s["workload.parallelism.dp"] = 8
-    s["workload.global_batch"] = 128
+    s["workload.global_batch"] = 144  # 18 microbatches per replica: a multiple of pp = 9 (interleaved)
     path = tmp_path_factory.mktemp("nc") / "rollout.h5"
     return aidcsim.run(s).to_hdf5(path)
 
