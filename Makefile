@@ -30,12 +30,15 @@ pytest: build
 
 test: ctest pytest
 
-# Every bench/*.cpp is an executable named after its file in $(BUILD)/bin (bench/CMakeLists.txt);
-# each prints its own figures (wall/CPU time, peak RSS), run here one after the other.
+# Every bench/*.cpp is an executable named after its file in $(BUILD)/bin (bench/CMakeLists.txt),
+# every bench/*.sh a script taking the aidcsim binary; each prints its own figures (CPU time,
+# peak RSS), run here one after the other.
 BENCHES := $(sort $(basename $(notdir $(wildcard bench/*.cpp))))
+BENCH_SCRIPTS := $(sort $(wildcard bench/*.sh))
 
 bench: build
 	@$(foreach b,$(BENCHES),echo "== bench/$(b).cpp: $(BUILD)/bin/$(b)" && $(BUILD)/bin/$(b) && echo &&) true
+	@$(foreach s,$(BENCH_SCRIPTS),echo "== $(s)" && bash $(s) $(BUILD)/bin/aidcsim && echo &&) true
 
 clean:
 	rm -rf $(BUILD)

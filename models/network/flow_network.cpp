@@ -23,12 +23,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "models/common/errors.hpp"
+#include "models/common/profile.hpp"
 #include "models/network/flow_network_internal.hpp"
 
 namespace aidcsim::network {
@@ -240,8 +240,10 @@ void simulate(RunCtx& c) {
   }
   drain_ready(c);
   const double inf = std::numeric_limits<double>::infinity();
+  const bool prof = profile::enabled();
   for (;;) {
     ++c.solves;
+    const double c0 = prof ? profile::thread_cpu_seconds() : 0, w0 = prof ? profile::wall_seconds() : 0;
     c.sharing.solve([&c](int s, double rate) {
       Slot& x = c.slots[s];
       x.remains = remains_now(c, x);
@@ -250,6 +252,7 @@ void simulate(RunCtx& c) {
       ++x.version;
       if (rate > 0) c.due.push(Due{c.now + x.remains / rate, s, x.version});
     });
+    if (prof) c.solve_cpu += profile::thread_cpu_seconds() - c0, c.solve_wall += profile::wall_seconds() - w0;
     while (!c.due.empty()) {
       const Due& d = c.due.top();
       if (c.slots[d.slot].used && c.slots[d.slot].version == d.version) break;
@@ -280,9 +283,7 @@ void simulate(RunCtx& c) {
     drain_ready(c);
   }
   if (c.tl) tl_finish(c);
-  if (std::getenv("AIDCSIM_NET_DEBUG"))
-    std::fprintf(stderr, "network: %lld solves, %lld events, %zu flows, %d resources\n", c.solves, c.events,
-                 c.flows.size(), c.sharing.resource_count());
+  profile::add("network: solver (SimGrid max-min, incl. reading rates)", c.solve_cpu, c.solve_wall, c.solves);
 }
 
 }  // namespace
@@ -361,6 +362,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
 
   // Routes of every (sub-)flow, computed up front: unroutable transfers fail before simulating,
   // and bytes per link are exact sums over the routes' hops.
+  std::optional<profile::Scope> routes_scope(std::in_place, "network: routes");
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
@@ -382,6 +384,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     });
   }
   c->first_flow[n] = static_cast<int>(c->flows.size());
+  routes_scope.reset();
 
   // Current link rates (degradations), resources created on first use.
   c->link_rate.resize(fab.link_count());
@@ -415,6 +418,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
 
   try {
+    profile::Scope loop("network: event loop (incl. solver)");
     simulate(*c);
   } catch (const SimulationError& e) {
     throw SimulationError(std::string("network: ") + e.what());

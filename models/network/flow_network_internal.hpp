@@ -147,6 +147,7 @@ struct RunCtx {
   std::vector<int> ready;              ///< activities whose predecessors are done, to begin now
   std::size_t daemon_events = 0;       ///< timed events that do not keep the run alive (Bin, Failure)
   long long solves = 0, events = 0;    ///< counters for the profile
+  double solve_cpu = 0, solve_wall = 0;  ///< s in the solver (profile only)
 
   // Failures during the run (run_failures.cpp); unused when `events` is false.
   bool events_mode = false;

@@ -114,6 +114,7 @@ class Fabric {
   /// 2992 hash-threshold in spirit). Resilient hashing: when that link is down (or no longer on a
   /// shortest path), the flow re-hashes (salted) among the up links one hop closer, so a failure
   /// moves only the flows that crossed the failed element. Empty for src == dst.
+  /// Routes are cached per (src, dst, flow_hash) until the next failure.
   std::vector<Hop> route(int src, int dst, std::uint64_t flow_hash) const;
   /// GPUs among the first `count` that cannot reach the job's other GPUs through the scale-out
   /// fabric on any plane: their leaf or NIC link is down, or their leaf is cut off from the leaves
@@ -152,6 +153,7 @@ class Fabric {
   struct Impl;
   explicit Fabric(std::shared_ptr<Impl> impl);
  private:
+  std::vector<Hop> compute_route(int src, int dst, std::uint64_t flow_hash) const;
   std::shared_ptr<Impl> impl_;
 };
 

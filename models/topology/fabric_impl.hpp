@@ -5,6 +5,7 @@
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "models/topology/fabric.hpp"
@@ -46,6 +47,23 @@ struct Fabric::Impl {
   mutable std::vector<std::vector<std::uint8_t>> built_dist;
   static constexpr std::uint8_t kUnreachable = 255;
 
+  /// Routes already computed, per (src, dst, flow hash), for the current up/down state: every
+  /// step variant and rollout phase asks for the same flows' routes again. Cleared on any failure
+  /// (invalidate) and when it holds kRouteCacheHops hops.
+  struct RouteKey {
+    int src, dst;
+    std::uint64_t hash;
+    bool operator==(const RouteKey& o) const { return src == o.src && dst == o.dst && hash == o.hash; }
+  };
+  struct RouteKeyHash {
+    std::size_t operator()(const RouteKey& k) const {
+      return static_cast<std::size_t>(k.hash ^ (static_cast<std::uint64_t>(k.src) << 32 | static_cast<std::uint32_t>(k.dst)) * 0x9E3779B97F4A7C15ull);
+    }
+  };
+  mutable std::unordered_map<RouteKey, std::vector<Hop>, RouteKeyHash> route_cache;
+  mutable std::size_t route_cache_hops = 0;
+  static constexpr std::size_t kRouteCacheHops = std::size_t(1) << 24;  ///< ~16M hops, ~0.3 GB with the map
+
   int switch_count() const { return n_nodes - first_leaf; }
   const std::vector<std::uint8_t>& dist_to_leaf(int leaf_node) const;
   const std::vector<std::uint8_t>& built_dist_to_leaf(int leaf_node) const;
@@ -54,6 +72,8 @@ struct Fabric::Impl {
   bool any_down = false;
   void invalidate() {
     for (auto& d : dist) d.clear();
+    route_cache.clear();
+    route_cache_hops = 0;
     any_down = std::find(link_up.begin(), link_up.end(), 0) != link_up.end() ||
                std::find(node_ok.begin(), node_ok.end(), 0) != node_ok.end();
   }

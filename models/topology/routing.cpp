@@ -153,8 +153,22 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
   const Impl& f = *impl_;
   gpu_node(src);
   gpu_node(dst);
+  if (src == dst) return {};
+  const Impl::RouteKey key{src, dst, flow_hash};
+  if (auto it = f.route_cache.find(key); it != f.route_cache.end()) return it->second;
+  std::vector<Hop> hops = compute_route(src, dst, flow_hash);
+  if (f.route_cache_hops + hops.size() > Impl::kRouteCacheHops) {
+    f.route_cache.clear();
+    f.route_cache_hops = 0;
+  }
+  f.route_cache_hops += hops.size();
+  f.route_cache.emplace(key, hops);
+  return hops;
+}
+
+std::vector<Hop> Fabric::compute_route(int src, int dst, std::uint64_t flow_hash) const {
+  const Impl& f = *impl_;
   std::vector<Hop> hops;
-  if (src == dst) return hops;
   if (nvlink_up(f, src, dst)) {
     hops.push_back({f.gpu_nvlink[src], true});
     hops.push_back({f.gpu_nvlink[dst], false});
@@ -185,27 +199,23 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
     // instead of re-spreading every flow through the switch (modulo-N hashing). On a healthy
     // fabric both sets are equal and so are the routes.
     if (bd[v] == d[v]) {
-      int n_built = 0, w_pick = -1;
-      Hop h_pick{};
+      // The built candidates, in edge order, in one pass.
+      int n_built = 0;
       const std::uint8_t dv = bd[v];
-      for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end; ++x)
-        if (bd[boost::target(*x, f.sw)] + 1 == dv) ++n_built;
-      int k = n_built > 0 ? static_cast<int>(hash % static_cast<std::uint64_t>(n_built)) : -1;
-      for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end && k >= 0; ++x) {
+      for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end; ++x) {
         const int w = static_cast<int>(boost::target(*x, f.sw));
-        if (bd[w] + 1 != dv) continue;
-        if (k-- == 0) {
-          const int id = f.sw[*x].link;
-          if (f.link_up[id] && d[w] + 1 == d[v]) {
-            h_pick = {id, f.links[id].a == v + f.first_leaf};
-            w_pick = w;
-          }
-        }
+        if (bd[w] + 1 != dv || n_built >= 1024) continue;
+        const int id = f.sw[*x].link;
+        cand[n_built] = {id, f.links[id].a == v + f.first_leaf};
+        next[n_built++] = w;
       }
-      if (w_pick >= 0) {
-        hops.push_back(h_pick);
-        v = w_pick;
-        continue;
+      if (n_built > 0) {
+        const int k = static_cast<int>(hash % static_cast<std::uint64_t>(n_built));
+        if (f.link_up[cand[k].link] && d[next[k]] + 1 == d[v]) {
+          hops.push_back(cand[k]);
+          v = next[k];
+          continue;
+        }
       }
     }
     int n = 0;

@@ -1,4 +1,4 @@
-// `aidcsim run [SCENARIO.yaml] [--output FILE.h5] [--json FILE.json] [--seed N] [--quiet]`
+// `aidcsim run [SCENARIO.yaml] [--output FILE.h5] [--json FILE.json] [--seed N] [--quiet] [--profile]`
 // Loads the scenario (the built-in default without a file), simulates it, prints the summary on
 // stdout and only then writes the output files: a failed run creates no file.
 #include <iostream>
@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "models/common/errors.hpp"
+#include "models/common/profile.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/progress.hpp"
 #include "sim/engine/pipeline.hpp"
@@ -24,6 +25,7 @@ struct RunArgs {
   long long seed = -1;
   bool quiet = false;
   bool fail_on_check = false;
+  bool profile = false;
 };
 
 int run(const RunArgs& a) {
@@ -33,6 +35,7 @@ int run(const RunArgs& a) {
     if (!a.output.empty()) check_writable_path(a.output);
     if (!a.json.empty()) check_writable_path(a.json);
 
+    if (a.profile) profile::enable(true);
     ProgressPrinter progress(a.quiet, stderr_is_terminal());
     RunOptions options;
     options.seed = a.seed;
@@ -51,6 +54,7 @@ int run(const RunArgs& a) {
       throw;
     }
     progress.finish();
+    if (profile::enabled()) std::cerr << profile::format_table();
 
     std::cout << format_console_summary(results) << std::flush;
     if (!a.output.empty()) {
@@ -80,6 +84,9 @@ void add_run_command(CLI::App& app, Action& action) {
       ->check(CLI::Range(0LL, std::numeric_limits<long long>::max()));
   sub->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
   sub->add_flag("--fail-on-check", args->fail_on_check, "Exit with code 3 if a checklist item fails");
+  sub->add_flag("--profile", args->profile,
+                "Print CPU and wall time per stage of the run and of the network engine's parts on stderr "
+                "(also AIDCSIM_PROFILE=1)");
   sub->callback([args, &action] {
     if (!args->output.empty() && args->output == args->json)
       throw CLI::ValidationError("--output and --json name the same file '" + args->output + "'");

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "models/common/profile.hpp"
 #include "models/reliability/scaling_law.hpp"
 #include "models/reliability/time_to_train.hpp"
 #include "sim/engine/feasibility.hpp"
@@ -35,18 +36,41 @@ reliability::Situation reliability_situation(const Scenario& sc, const Situation
   return s;
 }
 
+/// The run's stages for the profile (profile.hpp): the time between two progress reports goes to
+/// the stage reported first.
+class StageClock {
+ public:
+  void mark(const std::string& next) {
+    if (!profile::enabled()) return;
+    const double c = profile::thread_cpu_seconds(), w = profile::wall_seconds();
+    if (!stage_.empty()) profile::add(stage_, c - cpu_, w - wall_, 1, true);
+    stage_ = next;
+    cpu_ = c;
+    wall_ = w;
+  }
+
+ private:
+  std::string stage_;
+  double cpu_ = 0, wall_ = 0;
+};
+
 }  // namespace
 
 Results simulate(const Scenario& sc, const RunOptions& options) {
   const std::uint64_t seed = options.seed >= 0 ? static_cast<std::uint64_t>(options.seed) : sc.seed;
   const auto& phases = sc.training.phases;
+  StageClock clock;
+  auto report = [&](const std::string& stage, double f) {
+    clock.mark(stage);
+    if (options.progress) options.progress(stage, f);
+  };
   try {
     // Progress over the whole run: the situations share 90 %, the Monte Carlo the last 10 %.
     const std::size_t n = phases.empty() ? 1 : phases.size();
     auto situation_progress = [&](std::size_t i) -> std::function<void(const std::string&, double)> {
-      if (!options.progress) return {};
-      return [&options, i, n](const std::string& stage, double f) { options.progress(stage, 0.9 * (i + f) / n); };
+      return [&report, i, n](const std::string& stage, double f) { report(stage, 0.9 * (i + f) / n); };
     };
+    report("checks", 0.0);
     std::vector<SituationOutcome> outcomes;
     check_scenario(sc);  // everything that can fail before simulating, with its key
     if (phases.empty()) {
@@ -57,7 +81,7 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
                                               situation_progress(i)));
     }
 
-    if (options.progress) options.progress("time-to-train (Monte Carlo)", 0.9);
+    report("time-to-train (Monte Carlo)", 0.9);
     // A target loss becomes tokens through the scaling law, with the workload's parameter count.
     reliability::TrainingSpec training = sc.training;
     reliability::resolve_target(training, outcomes.front().plan.parameters);
@@ -70,8 +94,9 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
         ps.push_back({phases[i].name, phases[i].start, reliability_situation(sc, outcomes[i])});
       ttt = reliability::time_to_train_phased(training, ps, seed);
     }
+    report("results", 0.99);
     Results results = build_results(sc, seed, outcomes, ttt);
-    if (options.progress) options.progress("done", 1.0);
+    report("done", 1.0);
     return results;
   } catch (const ScenarioError&) {
     throw;

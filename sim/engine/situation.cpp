@@ -73,7 +73,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   network::FlowNetwork net(fabric);
   net.set_timeline_bins(kTimelineBins);
 
-  report("training step (SimGrid)", 0.2);
+  report("training step (flows)", 0.2);
   StepRun step = run_step(out.job, sc.gpu, fabric, net, {}, seed);
   net.set_timeline_bins(kTimelineBins, step.run.makespan);  // later runs: no bin merges
   out.step_unthrottled = step.breakdown;
@@ -88,7 +88,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   // is re-simulated at those clocks, which changes the busy profile, hence power and temperature.
   while (out.thermal.gpus_over_limit > 0 && out.throttle_iterations < kMaxThrottleIterations) {
     ++out.throttle_iterations;
-    report("throttled step (SimGrid)", 0.6 + 0.1 * out.throttle_iterations);
+    report("throttled step (flows)", 0.6 + 0.1 * out.throttle_iterations);
     std::vector<double> clocks =
         thermal::solve_throttled_clocks(sc.cooling, out.layout, loads_of(step.breakdown));
     const double change = max_clock_change(clocks, out.clocks);
@@ -99,6 +99,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   }
   out.plan = std::move(step.plan);
   out.step = step.breakdown;
+  net.set_timeline_bins(0);  // `step` keeps the final step's timeline; the variants below need none
   out.thermal.swing = thermal::power_swing(out.layout, loads_of(out.step), out.clocks, out.step.step_time);
 
   if (!sc.cooling.faults.empty()) {
@@ -112,7 +113,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     out.has_fault_transient = true;
     out.step_during_fault = out.step;
     if (out.fault_transient.min_clock < 1.0) {
-      report("step at the fault's clocks (SimGrid)", 0.9);
+      report("step at the fault's clocks (flows)", 0.9);
       std::vector<double> slow(static_cast<std::size_t>(gpus), out.fault_transient.min_clock);
       out.step_during_fault = run_step(out.job, sc.gpu, fabric, net, slow, seed).breakdown;
     }
@@ -130,7 +131,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     out.has_daily_transient = true;
     out.step_daily_worst = out.step;
     if (out.daily_transient.min_clock < 1.0) {
-      report("step at the day's lowest clock (SimGrid)", 0.9);
+      report("step at the day's lowest clock (flows)", 0.9);
       std::vector<double> slow(static_cast<std::size_t>(gpus), out.daily_transient.min_clock);
       out.step_daily_worst = run_step(out.job, sc.gpu, fabric, net, slow, seed).breakdown;
     }
@@ -161,16 +162,16 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   // fabric failures come last: they leave the fabric failed.
   const StepContext ctx{sc, out.job, fabric, net, out.clocks, seed};
   if (!sc.training.batch_schedule.empty()) {
-    report("step per batch size (SimGrid)", 0.96);
+    report("step per batch size (flows)", 0.96);
     std::vector<double> batches;
     for (const auto& b : sc.training.batch_schedule) batches.push_back(b.global_batch);
     out.step_by_batch = batch_step_times(ctx, batches, out.step.step_time);
   }
   if (sc.training.reliability.link_mode == reliability::LinkFailureMode::Degrade) {
-    report("step with a link down (SimGrid)", 0.97);
+    report("step with a link down (flows)", 0.97);
     out.link_down = degraded_link_step(ctx, out.link_utilization, out.step.step_time);
   }
-  report("timed fabric failures (SimGrid)", 0.98);
+  report("timed fabric failures (flows)", 0.98);
   out.fabric_events = fabric_event_steps(ctx, out.plan);
   report("done", 1.0);
   return out;
