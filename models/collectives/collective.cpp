@@ -334,6 +334,20 @@ double bottleneck_bw(const Collective& c, const Layout& l, const Protocol& p) {
 
 }  // namespace
 
+bool implements(Algorithm a, Op op) {
+  if (a == Algorithm::Auto) return true;
+  switch (op) {
+    case Op::AllReduce: return a != Algorithm::Direct;
+    case Op::AllGather:
+    case Op::ReduceScatter: return a == Algorithm::Ring;
+    case Op::AllToAll: return a == Algorithm::Direct;
+    case Op::Broadcast:
+    case Op::Reduce:
+    case Op::SendRecv: return a == Algorithm::Ring || a == Algorithm::Direct;  // one algorithm each
+  }
+  return false;
+}
+
 Algorithm choose_algorithm(const Collective& c, const Layout& l, const Protocol& p) {
   if (c.algorithm != Algorithm::Auto) return c.algorithm;
   if (c.op == Op::AllToAll) return Algorithm::Direct;
@@ -357,6 +371,8 @@ Emitted emit(Schedule& s, const Collective& c, const Layout& l, const Protocol& 
   }
   Emitter e{s, c, l, p};
   const Algorithm a = choose_algorithm(c, l, p);
+  if (!implements(a, c.op))
+    throw Error(std::string("collective algorithm ") + algorithm_name(a) + " does not implement " + op_name(c.op));
   switch (c.op) {
     case Op::AllReduce:
       if (a == Algorithm::Tree) out = emit_tree(e);

@@ -76,13 +76,20 @@ struct Emitted {
   Algorithm algorithm = Algorithm::Ring;  ///< the algorithm used (Auto resolved)
 };
 
+/// Whether emit() implements `op` with algorithm `a` (Auto: always). All-reduce: every algorithm
+/// but Direct; all-gather and reduce-scatter: Ring only (NCCL runs them with ring, NVLS, CollNet
+/// and PAT, not tree; the others are not modelled here yet); all-to-all: Direct; broadcast, reduce
+/// and send/recv: their one algorithm (a chain, a direct send), named Ring or Direct.
+bool implements(Algorithm a, Op op);
+
 /// NCCL-like choice when `algorithm == Auto`: the algorithm with the lowest alpha-beta time
 /// (NCCL's tuner also picks the minimum of its modelled times): in one NVLink domain NVLS for
 /// all-reduce when capable, else ring vs tree; across domains ring vs tree vs hierarchical.
 Algorithm choose_algorithm(const Collective& c, const Layout& layout, const Protocol& p);
 
 /// Appends the activities of `c` to `schedule`. Throws aidcsim::Error for an algorithm that
-/// does not implement the operation (e.g. halving-doubling with n not a power of two).
+/// does not implement the operation (implements() false, or halving-doubling with n not a power
+/// of two).
 Emitted emit(network::Schedule& schedule, const Collective& c, const Layout& layout,
              const Protocol& p = {});
 

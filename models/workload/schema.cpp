@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "models/collectives/collective.hpp"
 #include "models/compute/catalogue.hpp"
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
@@ -59,7 +60,9 @@ Schema schema() {
        "Bucket the DP reduction per model chunk and overlap it with the remaining backward pass."},
       {"workload.parallelism.dp_algorithm", Q::String, "auto", false, {}, {}, false,
        {"auto", "ring", "tree", "hierarchical", "nvls", "sharp", "halving_doubling"},
-       "Collective algorithm of the DP reduction; auto = ring across NVLink domains (NCCL's large-message choice)."},
+       "Collective algorithm of the DP traffic: the gradient all-reduce (zero: none) or reduce-scatter and parameter "
+       "all-gather (zero1, fsdp); auto = ring across NVLink domains (NCCL's large-message choice). With zero1/fsdp "
+       "only ring and auto are modelled for reduce-scatter / all-gather (NCCL has no tree for them); others are rejected."},
       {"workload.parallelism.order", Q::String, "tp,cp,pp,dp", false, {}, {}, false, {"tp,cp,pp,dp", "tp,cp,dp,pp"},
        "Rank order, innermost first; GPU index = rank (Megatron-LM default tp,cp,pp,dp)."},
       {"workload.microbatch_size", Q::Integer, "1", false, 1, 1e6, false, {}, "Sequences per microbatch."},
@@ -159,6 +162,13 @@ JobSpec spec_from(const Params& root) {
                                     valid_microbatches(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size,
                                                        microbatches)) +
                      ")");
+  const collectives::Algorithm dp_alg = collectives::algorithm_from(j.par.dp_algorithm);
+  if (j.par.zero != "none" && !(collectives::implements(dp_alg, collectives::Op::ReduceScatter) &&
+                                collectives::implements(dp_alg, collectives::Op::AllGather)))
+    root.invalid("workload.parallelism.dp_algorithm",
+                 "an algorithm that implements reduce-scatter and all-gather, the DP traffic of zero: " + j.par.zero +
+                     " (ring or auto; " + j.par.dp_algorithm +
+                     " is modelled for the all-reduce of zero: none only), or zero: none");
   const int domain = root.has("cluster.nvlink_domain") ? static_cast<int>(root.integer("cluster.nvlink_domain")) : 0;
   const int tc = j.par.tp * j.par.cp;
   if (domain > 0 && !j.par.allow_tp_across_domains && domain % tc != 0)

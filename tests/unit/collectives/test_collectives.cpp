@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "models/collectives/collective.hpp"
+#include "models/common/errors.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::collectives;
@@ -133,4 +134,25 @@ TEST_CASE("algorithm choice and the other algorithms emit") {
   CHECK(s3.activities.size() == 12u * 11u);
   CHECK(algorithm_from("nvls") == Algorithm::Nvls);
   CHECK_THROWS(algorithm_from("bogus"));
+}
+
+TEST_CASE("implements(): what emit() models per operation; emit refuses the rest") {
+  using collectives::Algorithm;
+  using collectives::Op;
+  CHECK(collectives::implements(Algorithm::Sharp, Op::AllReduce));
+  CHECK(collectives::implements(Algorithm::Tree, Op::AllReduce));
+  CHECK(collectives::implements(Algorithm::Ring, Op::ReduceScatter));
+  CHECK(collectives::implements(Algorithm::Auto, Op::AllGather));
+  CHECK_FALSE(collectives::implements(Algorithm::Tree, Op::ReduceScatter));  // NCCL has no tree reduce-scatter
+  CHECK_FALSE(collectives::implements(Algorithm::Sharp, Op::AllGather));     // not modelled yet
+  CHECK_FALSE(collectives::implements(Algorithm::Ring, Op::AllToAll));
+  network::Schedule s;
+  collectives::Collective c;
+  c.op = Op::ReduceScatter;
+  c.algorithm = Algorithm::Tree;
+  c.gpus = {0, 1, 2, 3};
+  c.bytes = 1e6;
+  collectives::Layout l;
+  l.domain_of = [](int g) { return g; };
+  CHECK_THROWS_AS(collectives::emit(s, c, l), aidcsim::Error);
 }

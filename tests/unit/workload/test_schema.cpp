@@ -74,6 +74,15 @@ TEST_CASE("bad layouts name the key that is wrong") {
   p.set("workload.parallelism.first_stage_layers", 120.0);  // leaves 6 layers for 8 stages
   CHECK(key_of(p) == "workload.parallelism.first_stage_layers");
   p = scenario();
+  p.set("workload.parallelism.zero", std::string("zero1"));
+  p.set("workload.parallelism.dp_algorithm", std::string("sharp"));  // case step/01: was silently ring
+  CHECK(key_of(p) == "workload.parallelism.dp_algorithm");
+  p.set("workload.parallelism.dp_algorithm", std::string("ring"));
+  CHECK(key_of(p) == "");
+  p.set("workload.parallelism.zero", std::string("none"));
+  p.set("workload.parallelism.dp_algorithm", std::string("sharp"));
+  CHECK(key_of(p) == "");
+  p = scenario();
   p.set("workload.parallelism.ep", 3.0);
   CHECK(key_of(p) == "workload.parallelism.ep");
 }
