@@ -14,13 +14,12 @@ ParameterError (ValueError), SimulationError (RuntimeError), all subclasses of a
 See docs/python.md.
 """
 
+from ._version import __git_sha__, __version__
 from .errors import Error, ParameterError, ScenarioError, SimulationError
 from .results import Results
 from .runner import run, validate
 from .scenario import Scenario
 from .sweep import sweep
-
-__version__ = "0.1.0"
 
 
 def __getattr__(name):

@@ -1,0 +1,45 @@
+"""python3 -m aidcsim COMMAND [ARGS...]: the command-line tools of the Python package.
+
+    report RESULTS.h5 [--out DIR]     PNG plots of a results file (aidcsim.report)
+    sweep SWEEP.yaml [-o out.csv] [-j N] [--scheduler ADDR]
+                                      a parameter sweep (aidcsim.sweep)
+    version                           versions of the package and its compiled core
+
+The C++ CLI's `aidcsim report` and `aidcsim sweep` run these. `python3 -m aidcsim COMMAND --help`
+describes each command's arguments.
+"""
+
+import importlib
+import sys
+
+COMMANDS = {"report": "aidcsim.report", "sweep": "aidcsim.sweep"}
+
+
+def _version():
+    import aidcsim
+    print(f"aidcsim {aidcsim.__version__} (git {aidcsim.__git_sha__})")
+    try:
+        print(f"compiled core {aidcsim.core_version}")
+    except ImportError as e:
+        print(f"compiled core: not importable ({e})")
+    return 0
+
+
+def main(argv=None):
+    """Runs COMMAND with ARGS; returns its exit code (2 for an unknown or missing command)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__.strip(), file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    command, args = argv[0], argv[1:]
+    if command == "version":
+        return _version()
+    if command not in COMMANDS:
+        print(f"aidcsim: unknown command '{command}' (expected one of: {', '.join([*COMMANDS, 'version'])})",
+              file=sys.stderr)
+        return 2
+    return importlib.import_module(COMMANDS[command]).main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
