@@ -1,19 +1,10 @@
 // YAML scenario -> validated Params (SI) -> model specs. Walks the document against full_schema():
 // unknown keys, units, ranges, choices, required keys; records where every key was written so that
 // any later model error can be reported at file:line:column.
-// GCC 12 flags yaml-cpp 0.7's node internals with false -Wdangling-pointer positives.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdangling-pointer"
 #include <yaml-cpp/yaml.h>
-#pragma GCC diagnostic pop
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "models/compute/schema.hpp"
 #include "models/reliability/schema.hpp"
@@ -21,6 +12,7 @@
 #include "models/topology/schema.hpp"
 #include "models/workload/schema.hpp"
 #include "sim/scenario/default_scenario.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
 #include "sim/scenario/suggest.hpp"
@@ -77,8 +69,10 @@ class Walker {
                 Params& target, const std::string& rel_prefix) {
     std::map<std::string, int> seen;  // key -> line first written
     for (auto it = node.begin(); it != node.end(); ++it) {
-      const YAML::Node& k = it->first;
-      const YAML::Node& v = it->second;
+      // By value: the iterator's pair is a temporary proxy (references to it dangle: ASan
+      // stack-use-after-scope); a Node is a cheap handle.
+      const YAML::Node k = it->first;
+      const YAML::Node v = it->second;
       const std::string name = k.IsScalar() ? k.Scalar() : std::string();
       const std::string actual = join(actual_prefix, name);
       const SourceLocation where = at(k.Mark());
@@ -107,6 +101,9 @@ class Walker {
           if (!v.IsNull() && !v.IsSequence())
             throw ScenarioError(where, actual, v.IsScalar() ? v.Scalar() : "",
                                 "a list of mappings, one '- key: value' item each (got " + node_kind(v) + ")");
+          if (v.IsSequence() && v.size() > kMaxListItems)
+            throw ScenarioError(where, actual, std::to_string(v.size()) + " items",
+                                "at most " + std::to_string(kMaxListItems) + " items");
           Params::List items;
           for (std::size_t i = 0; v.IsSequence() && i < v.size(); ++i) {
             const YAML::Node item = v[i];
@@ -151,10 +148,15 @@ class Walker {
           throw Error("schema bug: default of " + f.key + " is invalid: " + e.what());
         }
       } else if (f.required) {
+        // Name the outermost section that is not in the file at all ("no 'workload' section"),
+        // else the parent the key is missing under.
+        std::string missing;
+        for (std::string p = parent_of(actual); !p.empty() && !locations_.count(p); p = parent_of(p)) missing = p;
         const std::string parent = parent_of(actual);
-        throw ScenarioError(nearest(actual), actual, "",
-                            expectation(f) + " (required key missing" +
-                                (parent.empty() ? std::string(" at the top level") : " under '" + parent + "'") + ")");
+        std::string why = !missing.empty() ? ": no '" + missing + "' section in the file"
+                          : parent.empty()  ? std::string(" at the top level")
+                                            : " under '" + parent + "'";
+        throw ScenarioError(nearest(actual), actual, "", expectation(f) + " (required key missing" + why + ")");
       }
     }
   }
@@ -171,12 +173,14 @@ class Walker {
     return s;
   }
 
+  // Location of `key` or of its nearest written enclosing key; the document's start ("") last.
   SourceLocation nearest(const std::string& key) const {
     for (std::string k = key; !k.empty();) {
       if (auto it = locations_.find(k); it != locations_.end()) return it->second;
       if (k.back() == ']') k = k.substr(0, k.rfind('['));
       else k = parent_of(k);
     }
+    if (auto it = locations_.find(""); it != locations_.end()) return it->second;
     return SourceLocation{file_, 0, 0};
   }
 
@@ -254,6 +258,48 @@ class Walker {
   std::map<std::string, SourceLocation>& locations_;
 };
 
+/// Bounds and dialect of the whole document before it is walked against the schema: nesting depth,
+/// node count with aliases expanded (an alias "bomb" stops at kMaxNodes visits), list lengths, and
+/// no explicit YAML tags (a tag such as !python/object would otherwise be dropped silently).
+class DocumentCheck {
+ public:
+  explicit DocumentCheck(std::string file) : file_(std::move(file)) {}
+
+  void check(const YAML::Node& n, const std::string& path, int depth) {
+    const SourceLocation where = at(n.Mark());
+    if (++nodes_ > kMaxNodes)
+      throw ScenarioError(where, path, "", "at most " + std::to_string(kMaxNodes) +
+                                               " values in a scenario, counting each alias as the values it repeats");
+    if (depth > kMaxNestingDepth)
+      throw ScenarioError(where, path, "", "at most " + std::to_string(kMaxNestingDepth) + " levels of nesting");
+    const std::string& tag = n.Tag();
+    if (!tag.empty() && tag != "?" && tag != "!")
+      throw ScenarioError(where, path, n.IsScalar() ? n.Scalar() : "",
+                          "a value without a YAML tag (got the tag '" + tag + "'; scenario files use no tags)");
+    if (n.IsMap()) {
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        const YAML::Node k = it->first;
+        const YAML::Node v = it->second;
+        const std::string name = k.IsScalar() ? k.Scalar() : "?";
+        check(k, join(path, name), depth + 1);
+        check(v, join(path, name), depth + 1);
+      }
+    } else if (n.IsSequence()) {
+      if (n.size() > kMaxListItems)
+        throw ScenarioError(where, path, std::to_string(n.size()) + " items",
+                            "at most " + std::to_string(kMaxListItems) + " items in a list");
+      for (std::size_t i = 0; i < n.size(); ++i) check(n[i], path + "[" + std::to_string(i) + "]", depth + 1);
+    }
+  }
+
+ private:
+  SourceLocation at(const YAML::Mark& m) const {
+    return m.line < 0 ? SourceLocation{file_, 0, 0} : SourceLocation{file_, m.line + 1, m.column + 1};
+  }
+  std::string file_;
+  std::size_t nodes_ = 0;
+};
+
 std::string stem_of(const std::string& path) {
   std::string base = path.substr(path.find_last_of("/\\") == std::string::npos ? 0 : path.find_last_of("/\\") + 1);
   const auto space = base.find(' ');
@@ -278,6 +324,7 @@ auto located(const Scenario& s, Fn&& fn) {
 
 Params validate_scenario_text(const std::string& text, const std::string& name, const Schema& schema,
                               std::map<std::string, SourceLocation>& locations) {
+  check_scenario_text(text, name);
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -298,6 +345,8 @@ Params validate_scenario_text(const std::string& text, const std::string& name, 
   Params params;
   Walker walker(schema, name, locations);
   try {
+    DocumentCheck(name).check(root, "", 0);
+    locations[""] = walker.at(root.Mark());  // where keys missing from the whole file are reported
     walker.walk_map(root, "", "", params, "");
     walker.fill_defaults("", "", params);
   } catch (const YAML::Exception& e) {  // e.g. a bad alias: still the user's file
@@ -324,19 +373,7 @@ Scenario load_scenario_text(const std::string& text, const std::string& name) {
   return s;
 }
 
-Scenario load_scenario_file(const std::string& path) {
-  // A directory opens as an empty stream on Linux; it is a file that cannot be read, not an
-  // empty (invalid) scenario.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw Error("cannot read scenario file '" + path + "': " + std::strerror(EISDIR));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read scenario file '" + path + "': " + std::strerror(errno));
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) throw Error("cannot read scenario file '" + path + "'");
-  return load_scenario_text(buf.str(), path);
-}
+Scenario load_scenario_file(const std::string& path) { return load_scenario_text(read_scenario_file(path), path); }
 
 Scenario load_default_scenario() { return load_scenario_text(default_scenario_text(), default_scenario_name()); }
 

@@ -54,14 +54,15 @@ struct Scenario {
   thermal::CoolingSpec cooling;
   reliability::TrainingSpec training;
 
-  /// Location of each key written in the file (dotted key, list items as name[i]).
+  /// Location of each key written in the file (dotted key, list items as name[i]); "" is the
+  /// document's first key, where errors about keys missing from the whole file point.
   std::map<std::string, SourceLocation> locations;
 
   /// Turns a model's InvalidParameter into a ScenarioError at the key's location (the nearest
   /// enclosing key that was written, or the file itself).
   ScenarioError locate(const InvalidParameter& e) const;
-  /// Location of `key` (dotted, list items as name[i]) or of its nearest written enclosing key;
-  /// {file, 0, 0} when none of them was written.
+  /// Location of `key` (dotted, list items as name[i]) or of its nearest written enclosing key,
+  /// else of the document's first key; {file, 0, 0} only for an empty document.
   SourceLocation location_of(const std::string& key) const;
 };
 

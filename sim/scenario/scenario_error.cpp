@@ -44,6 +44,7 @@ SourceLocation Scenario::location_of(const std::string& key) const {
     auto it = locations.find(k);
     if (it != locations.end()) return it->second;
   }
+  if (auto it = locations.find(""); it != locations.end()) return it->second;  // the document's start
   return SourceLocation{file, 0, 0};
 }
 

@@ -16,8 +16,11 @@ namespace aidcsim {
 /// checked against min/max/min_exclusive/choices, and defaults are filled; a missing required key is
 /// an error at its nearest written parent. Returns the root Params (flat dotted keys; list items as
 /// child Params with path "<key>[i]"); `locations` is cleared and receives the 1-based line/column of every key
-/// written ("fabric.link_rate", "rollout.phases[1]", "rollout.phases[1].gpus"). `name` is the file
-/// name used in messages. Throws ScenarioError for any bad input, including YAML syntax errors.
+/// written ("fabric.link_rate", "rollout.phases[1]", "rollout.phases[1].gpus"), and "" for the
+/// document's first key. `name` is the file name used in messages. Throws ScenarioError for any
+/// bad input, including YAML syntax errors, text that is not printable UTF-8, and documents beyond
+/// the bounds of sim/scenario/input_limits.hpp (size, nesting, aliases, list length) or with
+/// explicit YAML tags.
 Params validate_scenario_text(const std::string& text, const std::string& name, const Schema& schema,
                               std::map<std::string, SourceLocation>& locations);
 

@@ -226,7 +226,7 @@ TEST_CASE("list item errors name the item", "[loader][list]") {
   }
 }
 
-TEST_CASE("a required key whose section is not written has no line", "[loader]") {
+TEST_CASE("a required key whose section is not written points at the document's start", "[loader]") {
   const Schema schema = {
       {"site", Quantity::Map, "", false, {}, {}, false, {}, "Site."},
       {"site.name", Quantity::String, "", true, {}, {}, false, {}, "Name."},
@@ -239,7 +239,8 @@ TEST_CASE("a required key whose section is not written has no line", "[loader]")
     FAIL("no exception");
   } catch (const ScenarioError& e) {
     CHECK(e.key() == "site.name");
-    CHECK(e.where().line == 0);
-    CHECK(std::string(e.what()) == "m.yaml: site.name: got (nothing), expected a string (required key missing under 'site')");
+    CHECK(e.where().line == 1);
+    CHECK(std::string(e.what()) ==
+          "m.yaml:1:1: site.name: got (nothing), expected a string (required key missing: no 'site' section in the file)");
   }
 }
