@@ -26,10 +26,14 @@ CheckpointCost checkpoint_cost(const ReliabilitySpec& spec, double bytes) {
   return c;
 }
 
-double checkpoint_interval(const ReliabilitySpec& spec, const CheckpointCost& cost, double job_mtbf) {
-  if (spec.policy == CheckpointPolicy::Fixed) return std::max(spec.checkpoint_interval, 1.0);
+double checkpoint_interval(const ReliabilitySpec& spec, const CheckpointCost& cost, double job_mtbf, double step_time) {
+  if (spec.policy == CheckpointPolicy::Fixed) return spec.checkpoint_interval;  // as written, never clamped
   if (!std::isfinite(job_mtbf)) return std::numeric_limits<double>::infinity();
-  return std::max(daly_interval(cost.stall, job_mtbf), 1.0);
+  double t = daly_interval(cost.stall, job_mtbf);
+  // An async checkpoint is durable only when its background write ends, and the next one cannot
+  // start before that: a shorter interval only adds waits (with a zero stall Daly's optimum is 0).
+  if (spec.mode == CheckpointMode::Async) t = std::max(t, cost.write);
+  return std::max(t, step_time);  // checkpoints are taken between optimizer steps
 }
 
 }  // namespace aidcsim::reliability

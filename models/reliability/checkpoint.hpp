@@ -27,8 +27,12 @@ struct CheckpointCost {
 /// (Llama 3 §3.3.1: Tectonic 2 TB/s sustained, published-figures.md §2.2).
 CheckpointCost checkpoint_cost(const ReliabilitySpec& spec, double bytes);
 
-/// Interval (s of work between checkpoints) the spec asks for: the fixed one, or Daly's optimum
-/// for the stall and the job MTBF (1 / stop rate). Never below 1 s.
-double checkpoint_interval(const ReliabilitySpec& spec, const CheckpointCost& cost, double job_mtbf);
+/// Interval (s of work between checkpoints) the spec asks for: the fixed one as written, or (policy
+/// young_daly) Daly's optimum for the stall and the job MTBF (1 / stop rate), but at least one
+/// step (`step_time`, s: checkpoints are taken between optimizer steps) and, in async mode, at
+/// least the write time (the next checkpoint cannot start before the previous one is durable;
+/// with a zero stall Daly's optimum would be 0). +inf for an infinite job MTBF (young_daly).
+double checkpoint_interval(const ReliabilitySpec& spec, const CheckpointCost& cost, double job_mtbf,
+                           double step_time = 0);
 
 }  // namespace aidcsim::reliability

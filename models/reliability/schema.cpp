@@ -21,16 +21,16 @@ Schema schema() {
   using Q = Quantity;
   return {
       {"training", Q::Map, "", false, {}, {}, false, {}, "The training target."},
-      {"training.tokens", Q::Count, "", false, 1, 1e18, false, {},
+      {"training.tokens", Q::Count, "", false, 1, 1e16, false, {},
        "Tokens to train (\"15T\" = 15e12). Give this or training.target_loss."},
-      {"training.target_loss", Q::Number, "", false, 0, 100, true, {},
+      {"training.target_loss", Q::Number, "", false, 1.69, 20, true, {},
        "Target pre-training loss (nats/token), turned into tokens with the Chinchilla fit "
        "L = 1.69 + 406.4/N^0.34 + 410.7/D^0.28 (Hoffmann et al. 2022, Approach 3, eq. 10)."},
       {"training.parameters", Q::Count, "", false, 1, 1e16, false, {},
        "Model parameters N for the loss fit; default: counted from workload.model."},
       {"training.batch_schedule", Q::List, "", false, {}, {}, false, {},
        "Global batch size over training, e.g. Llama 3 (§3.4.1): 4M tokens, 8M after 252M, 16M after 2.87T."},
-      {"training.batch_schedule[].after_tokens", Q::Count, "", true, 0, 1e18, false, {},
+      {"training.batch_schedule[].after_tokens", Q::Count, "", true, 0, 1e16, false, {},
        "Tokens trained when this batch size starts (0 for the first entry; increasing; below training.tokens when that is given)."},
       {"training.batch_schedule[].global_batch", Q::Count, "", true, 1, 1e12, false, {},
        "Tokens per optimizer step from then on (\"16M\")."},
@@ -45,39 +45,41 @@ Schema schema() {
       {"reliability.failures", Q::List, "", false, {}, {}, false, {}, "Per-component overrides of the preset."},
       {"reliability.failures[].component", Q::String, "", true, {}, {}, false, kComponentNames,
        "Component class (node = 8-GPU node equivalent, as in Kokolis et al.)."},
-      {"reliability.failures[].mtbf", Q::Time, "", false, 0, {}, true, {},
+      {"reliability.failures[].mtbf", Q::Time, "", false, 3600, 1e12, false, {},
        "MTBF of one component (e.g. \"200 d\" for r_f = 5e-3 per node-day)."},
       {"reliability.failures[].count", Q::Count, "", false, 0, 1e9, false, {},
        "Number of such components; default: counted from the simulated cluster."},
-      {"reliability.restart_time", Q::Time, "10 min", false, 0, {}, false, {},
+      {"reliability.restart_time", Q::Time, "10 min", false, 0, 7 * 86400.0, false, {},
        "Restart overhead u0 after a failure (detect, reschedule, warm up), without the checkpoint load. "
        "Meta RSC ETTR model: 5-20 min; MegaScale: detection+diagnosis < 10 min."},
       {"reliability.checkpoint_policy", Q::String, "", false, {}, {}, false, {"fixed", "young_daly"},
        "fixed (reliability.checkpoint_interval) or young_daly (Daly 2006 optimum of sqrt(2 delta MTBF), "
        "Young 1974). Default: fixed when checkpoint_interval is given, else young_daly."},
-      {"reliability.checkpoint_interval", Q::Time, "", false, 0, {}, true, {},
-       "Training time between checkpoints (fixed policy)."},
+      {"reliability.checkpoint_interval", Q::Time, "", false, 1, 30 * 86400.0, false, {},
+       "Training time between checkpoints (fixed policy; an error with checkpoint_policy: young_daly)."},
       {"reliability.checkpoint_mode", Q::String, "async", false, {}, {}, false, {"async", "sync"},
        "sync: training stalls for the whole write; async: stalls for the GPU->host snapshot only, the "
        "checkpoint is durable when the background write ends (MegaScale §4.4, PyTorch DCP)."},
-      {"reliability.async_stall", Q::Time, "10 s", false, 0, {}, false, {},
-       "Training stall of an async checkpoint (PyTorch DCP async: 6-14 s for 7B-13B models, secondary)."},
-      {"reliability.storage_bandwidth", Q::DataRate, "2 TB/s", false, 0, {}, true, {},
+      {"reliability.async_stall", Q::Time, "10 s", false, 0, 3600, false, {},
+       "Training stall of an async checkpoint (PyTorch DCP async: 6-14 s for 7B-13B models, secondary); at most "
+       "the whole write time (a warning says when it is capped). With young_daly the interval is at least the write "
+       "time: the next async checkpoint cannot start before the previous one is durable."},
+      {"reliability.storage_bandwidth", Q::DataRate, "2 TB/s", false, 1e6, 1e15, false, {},
        "Checkpoint write/read bandwidth (Llama 3 §3.3.1: Tectonic 2 TB/s sustained)."},
-      {"reliability.checkpoint_bytes", Q::DataSize, "", false, 0, {}, true, {},
+      {"reliability.checkpoint_bytes", Q::DataSize, "", false, 1e6, 1e17, false, {},
        "Checkpoint size; default: model state from the workload (weights + optimizer)."},
       {"reliability.hot_spares", Q::Integer, "-1", false, -1, 1e6, false, {},
        "Spare nodes; a hardware failure takes one for reliability.repair_time (none left: the job waits for the "
        "first repaired one; 0: it waits for its own node). -1 = unlimited (restart_time covers the swap)."},
-      {"reliability.repair_time", Q::Time, "24 h", false, 0, {}, false, {},
+      {"reliability.repair_time", Q::Time, "24 h", false, 0, 365 * 86400.0, false, {},
        "Time to return a failed node to the spare pool (assumption, no published figure)."},
       {"reliability.link_failure_mode", Q::String, "stop", false, {}, {}, false, {"stop", "degrade"},
        "stop: a link failure interrupts the job; degrade: traffic is rerouted and the step slows down."},
-      {"reliability.link_repair_time", Q::Time, "4 h", false, 0, {}, false, {},
+      {"reliability.link_repair_time", Q::Time, "4 h", false, 0, 365 * 86400.0, false, {},
        "Time a failed link stays down in degrade mode (assumption)."},
       {"reliability.link_degrade_penalty", Q::Fraction, "0.05", false, 0, 1, false, {},
        "Step-time increase with a link down when the engine did not simulate it (assumption)."},
-      {"reliability.planned_interval", Q::Time, "", false, 0, {}, true, {},
+      {"reliability.planned_interval", Q::Time, "", false, 600, 10 * 365.25 * 86400.0, false, {},
        "Interval between planned interruptions (firmware, config, dataset updates): checkpoint, then restart, "
        "no lost work. Llama 3 §3.3.4: 47 planned in 54 days (one per ~28 h). Default: none."},
 
@@ -85,7 +87,7 @@ Schema schema() {
       {"rollout.phases", Q::List, "", false, {}, {}, false, {}, "Phases in date order."},
       {"rollout.phases[].name", Q::String, "", false, {}, {}, false, {}, "Phase name."},
       {"rollout.phases[].gpus", Q::Integer, "", true, 1, 1e7, false, {}, "GPUs in the job from this phase on."},
-      {"rollout.phases[].start", Q::Date, "", true, {}, {}, false, {}, "Date the phase starts (\"2026-03-01\")."},
+      {"rollout.phases[].start", Q::Date, "", true, 946684800, 4102444800, false, {}, "Date the phase starts (\"2026-03-01\")."},
   };
 }
 
@@ -144,6 +146,9 @@ TrainingSpec spec_from(const Params& root) {
   const bool has_interval = root.has("reliability.checkpoint_interval");
   const std::string policy = txt("reliability.checkpoint_policy", has_interval ? "fixed" : "young_daly");
   r.policy = policy == "fixed" ? CheckpointPolicy::Fixed : CheckpointPolicy::YoungDaly;
+  if (has_interval && r.policy == CheckpointPolicy::YoungDaly)  // it would be ignored: say so
+    root.invalid("reliability.checkpoint_interval",
+                 "no checkpoint_interval with checkpoint_policy: young_daly (which computes it); remove one of them");
   if (has_interval) {
     r.checkpoint_interval = root.number("reliability.checkpoint_interval");
     if (!(r.checkpoint_interval > 0))
@@ -153,6 +158,7 @@ TrainingSpec spec_from(const Params& root) {
   }
   r.mode = txt("reliability.checkpoint_mode", "async") == "sync" ? CheckpointMode::Sync : CheckpointMode::Async;
   r.async_stall = num("reliability.async_stall", r.async_stall);
+  r.async_stall_given = root.given("reliability.async_stall");
   r.storage_bandwidth = num("reliability.storage_bandwidth", r.storage_bandwidth);
   if (!(r.storage_bandwidth > 0)) root.invalid("reliability.storage_bandwidth", "a positive data rate");
   r.checkpoint_bytes = num("reliability.checkpoint_bytes", 0);

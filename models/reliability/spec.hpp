@@ -40,6 +40,7 @@ struct ReliabilitySpec {
   double checkpoint_interval = 0;         ///< s of training work between checkpoints (Fixed only)
   CheckpointMode mode = CheckpointMode::Async;
   double async_stall = 10;                ///< s, GPU->host snapshot stall of an async checkpoint
+  bool async_stall_given = false;         ///< written in the scenario (a cap on it is then a warning)
   double storage_bandwidth = 2e12;        ///< B/s aggregate checkpoint write/read bandwidth
   double checkpoint_bytes = 0;            ///< B; 0 = from the engine (model state)
   int hot_spares = -1;                    ///< spare nodes; -1 = unlimited (a node is always available)

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <queue>
 #include <random>
 #include <string>
 
+#include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
 #include "models/reliability/checkpoint.hpp"
 
@@ -17,6 +20,18 @@ namespace aidcsim::reliability {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Bounds of the Monte Carlo. Every event of a draw (checkpoint, failure, restart, planned stop,
+// phase change, step-time profile edge) costs about two loop iterations of ~10-15 ns; the default
+// scenario needs ~3.6e7 iterations over its 1000 draws, the rollout ~3.2e8. A run estimated above
+// kMaxEvents iterations (~15 s) is refused before drawing (InvalidParameter naming what to
+// change); a draw that goes beyond kEventSlack times its share of the estimate, or past kMaxWall
+// of simulated time, stops with a SimulationError.
+constexpr double kMaxEvents = 1e9;
+constexpr double kIterationsPerEvent = 2;
+constexpr double kEventSlack = 20;
+constexpr double kMinEventsPerDraw = 1e6;
+constexpr double kMaxWall = 1000 * 365.25 * 86400.0;  // s: 1000 years
 
 // Causes of lost GPU time: the components, then the overheads that are not failures.
 enum Overhead { kCheckpoint = kComponents, kSpareWait, kTransition, kThrottling, kFabricEvents, kPlanned, kCauses };
@@ -116,8 +131,22 @@ void validate_profile(const StepTimeProfile& p, const std::string& what) {
     throw SimulationError("reliability: periodic " + what + " times must lie within the period");
 }
 
+std::string seconds_text(double s) {
+  char buf[64];
+  if (s >= 365.25 * 86400) std::snprintf(buf, sizeof buf, "%.3g years", s / (365.25 * 86400));
+  else if (s >= 86400) std::snprintf(buf, sizeof buf, "%.3g d", s / 86400);
+  else if (s >= 3600) std::snprintf(buf, sizeof buf, "%.3g h", s / 3600);
+  else if (s >= 60) std::snprintf(buf, sizeof buf, "%.3g min", s / 60);
+  else std::snprintf(buf, sizeof buf, "%.3g s", s);
+  return buf;
+}
+
+void warn(std::vector<std::string>& warnings, const std::string& w) {
+  if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+}
+
 Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& name, double t_start,
-              double t_end) {
+              double t_end, std::vector<std::string>& warnings) {
   if (!(s.step_time > 0)) throw SimulationError("reliability: step time of situation '" + name + "' is not positive");
   if (!(s.tokens_per_step > 0))
     throw SimulationError("reliability: tokens per step of situation '" + name + "' is not positive");
@@ -156,9 +185,47 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   ReliabilitySpec storage = r;
   if (s.storage_bandwidth > 0) storage.storage_bandwidth = std::min(r.storage_bandwidth, s.storage_bandwidth);
   st.cost = checkpoint_cost(storage, bytes);
-  st.interval = checkpoint_interval(r, st.cost, st.stop_rate > 0 ? 1.0 / st.stop_rate : kInf);
+  st.interval = checkpoint_interval(r, st.cost, st.stop_rate > 0 ? 1.0 / st.stop_rate : kInf, s.step_time);
   st.restart = r.restart_time + st.cost.load;
+  // Values the model uses differently from how they were written: said, never silent.
+  if (r.mode == CheckpointMode::Async && r.async_stall_given && r.async_stall > st.cost.write)
+    warn(warnings, "reliability.async_stall (" + seconds_text(r.async_stall) +
+                       ") is longer than writing the whole checkpoint (" + seconds_text(st.cost.write) +
+                       "): an async checkpoint stalls for the write time, as a sync one would");
+  if (r.policy == CheckpointPolicy::Fixed && r.checkpoint_interval < s.step_time)
+    warn(warnings, "reliability.checkpoint_interval (" + seconds_text(r.checkpoint_interval) +
+                       ") is shorter than one training step (" + seconds_text(s.step_time) + " in '" + name +
+                       "'): checkpoints are modelled as written, more often than a job can take them");
+  if (r.policy == CheckpointPolicy::Fixed && r.mode == CheckpointMode::Async && r.checkpoint_interval < st.cost.write)
+    warn(warnings, "reliability.checkpoint_interval (" + seconds_text(r.checkpoint_interval) +
+                       ") is shorter than the checkpoint write (" + seconds_text(st.cost.write) +
+                       "): each async checkpoint waits for the previous one to be durable");
   return st;
+}
+
+/// Events one draw needs in `st` over `work` s of failure-free training (checkpoints, failures
+/// with the restarts they repeat, planned stops, profile edges). Renewal argument: a segment of
+/// `seg` s of work plus its stall completes after expm1(lambda (seg + stall)) failures on average,
+/// and each restart of R s is itself repeated exp(lambda R) times on average. `what` receives the
+/// dominant cause ("checkpoints", "failures", "planned", "profile").
+double events_in(const Stage& st, double work, double planned_interval, std::string& what) {
+  const double seg = std::isfinite(st.interval) ? st.interval : std::max(work, 1.0);
+  const double segments = std::max(1.0, work / seg);
+  const double lambda = st.stop_rate;
+  const double fails = segments * std::expm1(lambda * (seg + st.cost.stall)) * std::exp(lambda * st.restart);
+  const double degrades = (st.total_rate - st.stop_rate) * work;
+  const double planned = planned_interval > 0 ? work / planned_interval : 0;
+  double edges = 0;
+  for (const StepTimeProfile* p : {st.profile, st.fabric_profile})
+    if (p) edges += p->period > 0 ? p->times.size() * (work / p->period + 1) : p->times.size();
+  const std::pair<double, const char*> parts[] = {
+      {segments, "checkpoints"}, {fails, "failures"}, {planned, "planned"}, {edges + degrades, "profile"}};
+  double total = 0, top = -1;
+  for (const auto& [n, name] : parts) {
+    total += n;
+    if (!(n <= top)) top = n, what = name;  // NaN/inf wins
+  }
+  return total;
 }
 
 struct DrawOut {
@@ -176,9 +243,11 @@ struct DrawOut {
 /// One Monte Carlo draw until `target` tokens or wall time `horizon`.
 class Draw {
  public:
+  /// `max_events`: loop iterations allowed before the draw stops with a SimulationError.
   Draw(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon,
-       std::uint64_t seed, bool ideal)
-      : r_(spec.reliability), stages_(stages), K_(target), horizon_(horizon), rng_(seed), ideal_(ideal) {
+       std::uint64_t seed, bool ideal, double max_events = kInf)
+      : r_(spec.reliability), stages_(stages), K_(target), horizon_(horizon), rng_(seed), ideal_(ideal),
+        max_events_(max_events) {
     out_.phase_tokens.assign(stages.size(), 0);
     out_.phase_wall.assign(stages.size(), 0);
     out_.phase_interruptions.assign(stages.size(), 0);
@@ -191,6 +260,7 @@ class Draw {
     schedule_checkpoint();
     double k_phase_start = 0, t_phase_start = 0;
     while (true) {
+      count_event();
       const double t_limit = std::min({next_fail_, S_->t_end, horizon_, next_planned_});
       const double k_goal = std::min(k_ckpt_, K_);
       advance(k_goal, t_limit);
@@ -220,6 +290,27 @@ class Draw {
   }
 
  private:
+  /// The bound on every loop of a draw: events, and simulated time.
+  void count_event() {
+    if (++events_ > max_events_)
+      throw SimulationError("reliability: a Monte Carlo draw needed more than " + std::to_string(static_cast<long long>(max_events_)) +
+                            " events (checkpoints, failures, restarts) and stopped: the job makes almost no progress at " +
+                            std::to_string(static_cast<long long>(k_)) + " tokens after " + seconds_text(t_) +
+                            " (failures faster than restarts and checkpoints can complete?)");
+    if (t_ > kMaxWall && std::isinf(horizon_))
+      throw SimulationError("reliability: training did not finish within " + seconds_text(kMaxWall) +
+                            " of simulated time (" + std::to_string(static_cast<long long>(k_)) + " of " +
+                            std::to_string(static_cast<long long>(K_)) + " tokens)");
+  }
+
+  /// First multiple of the planned interval after t (no loop: a tiny interval cannot hang it).
+  void next_planned_after(double t) {
+    if (!(next_planned_ <= t)) return;
+    const double n = std::floor((t - next_planned_) / r_.planned_interval) + 1;
+    next_planned_ += n * r_.planned_interval;
+    if (!(next_planned_ > t)) next_planned_ = std::nextafter(t, kInf);
+  }
+
   void schedule_checkpoint() {
     k_ckpt_ = ideal_ || !std::isfinite(S_->interval) ? kInf : k_ + S_->interval * S_->tps[S_->regime(k_)];
   }
@@ -228,6 +319,7 @@ class Draw {
   void advance(double k_goal, double t_limit) {
     const Stage& S = *S_;
     while (k_ < k_goal && t_ < t_limit) {
+      count_event();
       double t_edge = kInf;
       const double m_thermal = (S.profile && !ideal_) ? profile_at(*S.profile, t_, t_edge) : 1.0;
       double fabric_edge = kInf;
@@ -324,7 +416,7 @@ class Draw {
     const double dt = S_->cost.write + S_->restart;
     out_.lost[kPlanned] += dt * S_->gpus;
     t_ += dt;
-    while (next_planned_ <= t_) next_planned_ += r_.planned_interval;
+    next_planned_after(t_);
     next_fail_ = t_ + exponential(rng_, S_->total_rate);
     schedule_checkpoint();
   }
@@ -373,7 +465,7 @@ class Draw {
     w_ = wd_;
     pending_ = false;
     restart(c);
-    while (next_planned_ <= t_) next_planned_ += r_.planned_interval;  // maintenance done meanwhile
+    next_planned_after(t_);  // maintenance done meanwhile
     schedule_checkpoint();
   }
 
@@ -382,11 +474,13 @@ class Draw {
     double t0 = t_;
     int cause = c;
     while (true) {
+      count_event();
       const double wait = S_->procs[cause].needs_spare ? take_spare(t0) : 0.0;
       const double t_ready = t0 + wait + S_->restart;
       next_fail_ = t0 + exponential(rng_, S_->total_rate);
       while (next_fail_ < t_ready && S_->procs[draw_cause_peek()].degrades) {
         // a link failing during the restart: degraded fabric afterwards, restart goes on
+        count_event();
         ++out_.degradations;
         deg_until_ = std::max(deg_until_, next_fail_ + r_.link_repair_time);
         next_fail_ += exponential(rng_, S_->total_rate);
@@ -419,6 +513,8 @@ class Draw {
   const double K_, horizon_;
   std::mt19937_64 rng_;
   const bool ideal_;
+  const double max_events_;
+  double events_ = 0;
   const Stage* S_ = nullptr;
   std::size_t p_ = 0;
   double t_ = 0, k_ = 0, w_ = 0;  // wall time, tokens, nominal work s
@@ -464,9 +560,59 @@ std::uint64_t draw_seed(std::uint64_t seed, int d) {
   return splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(d) + 1));
 }
 
+/// Refuses a Monte Carlo whose estimated events exceed kMaxEvents (InvalidParameter naming the key
+/// to change) and returns the events one draw may use before it is stopped.
+double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon) {
+  // Failure-free time in each stage (the ideal draw: one event per regime or phase change).
+  std::vector<double> work(stages.size(), 0);
+  if (std::isfinite(horizon)) {
+    work[0] = horizon;
+  } else {
+    Draw ideal(spec, stages, target, kInf, 0, true, 1e7);
+    const DrawOut out = ideal.run();
+    for (std::size_t p = 0; p < stages.size(); ++p) work[p] = out.phase_wall[p];
+  }
+  const auto& r = spec.reliability;
+  double per_draw = 0, top = -1;
+  std::string cause;
+  for (std::size_t p = 0; p < stages.size(); ++p) {
+    std::string what;
+    const double e = kIterationsPerEvent * events_in(stages[p], work[p], r.planned_interval, what);
+    per_draw += e;
+    if (!(e <= top)) top = e, cause = what;
+  }
+  const double total = per_draw * r.draws;
+  if (!(total <= kMaxEvents)) {
+    char n[96];
+    std::snprintf(n, sizeof n, "%.2g steps; this one needs ~%.2g", kMaxEvents, total);
+    const std::string budget = "a run the Monte Carlo can draw within " + std::string(n) + " (" +
+                               std::to_string(r.draws) + " draws of " +
+                               seconds_text(std::accumulate(work.begin(), work.end(), 0.0)) + " of training each";
+    const Stage& s0 = stages.front();
+    if (cause == "failures")
+      throw InvalidParameter("reliability.failures", "job MTBF " + seconds_text(1 / s0.stop_rate),
+                             budget + "): the job cannot make progress, failures come faster than a restart (" +
+                                 seconds_text(s0.restart) + ") and a checkpoint interval (" +
+                                 seconds_text(s0.interval) + ") complete");
+    if (cause == "planned")
+      throw InvalidParameter("reliability.planned_interval", seconds_text(r.planned_interval),
+                             budget + ", a planned stop every " + seconds_text(r.planned_interval) + ")");
+    if (cause == "checkpoints" && r.policy == CheckpointPolicy::Fixed)
+      throw InvalidParameter("reliability.checkpoint_interval", seconds_text(r.checkpoint_interval),
+                             budget + ", a checkpoint every " + seconds_text(r.checkpoint_interval) +
+                                 "); a longer interval or fewer reliability.draws");
+    char value[32];
+    std::snprintf(value, sizeof value, "%g", spec.target_loss > 0 ? spec.target_loss : target);
+    throw InvalidParameter(spec.target_loss > 0 ? "training.target_loss" : "training.tokens", value,
+                           budget + "); fewer tokens or fewer reliability.draws");
+  }
+  return std::max(kMinEventsPerDraw, kEventSlack * per_draw);
+}
+
 PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon,
                  std::uint64_t seed) {
   const int n = spec.reliability.draws;
+  const double max_events = event_budget(spec, stages, target, horizon);
   PhasedResult res;
   TimeToTrainResult& o = res.overall;
   o.tokens = target;
@@ -476,7 +622,8 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
   std::vector<double> ph_tokens(stages.size()), ph_wall(stages.size()), ph_int(stages.size());
   double ettr = 0, wall_sum = 0, tokens_sum = 0;
   for (int d = 0; d < n; ++d) {
-    DrawOut out = Draw(spec, stages, target, horizon, draw_seed(seed, d), false).run();
+    throw_if_cancelled();
+    DrawOut out = Draw(spec, stages, target, horizon, draw_seed(seed, d), false, max_events).run();
     o.samples[static_cast<std::size_t>(d)] = std::isfinite(horizon) ? out.retained : out.wall;
     wall_sum += out.wall;
     tokens_sum += out.tokens;
@@ -558,12 +705,14 @@ PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<Ph
                                  " GPUs (the job only grows)");
   }
   std::vector<Stage> stages;
+  std::vector<std::string> warnings;
   const double t0 = phases.front().start;
   for (std::size_t i = 0; i < phases.size(); ++i) {
     const double end = i + 1 < phases.size() ? phases[i + 1].start - t0 : kInf;
-    stages.push_back(compile(spec, phases[i].situation, phases[i].name, phases[i].start - t0, end));
+    stages.push_back(compile(spec, phases[i].situation, phases[i].name, phases[i].start - t0, end, warnings));
   }
   PhasedResult res = run(spec, stages, target, kInf, seed);
+  res.overall.warnings = std::move(warnings);
   for (std::size_t i = 0; i < phases.size(); ++i) res.phases[i].start = phases[i].start;
   return res;
 }
@@ -572,8 +721,11 @@ TimeToTrainResult simulate_window(const TrainingSpec& spec, const Situation& sit
                                   std::uint64_t seed) {
   check_spec(spec);
   if (!(duration > 0)) throw SimulationError("reliability: window duration must be positive");
-  std::vector<Stage> stages{compile(spec, situation, "window", 0, kInf)};
-  return run(spec, stages, kInf, duration, seed).overall;
+  std::vector<std::string> warnings;
+  std::vector<Stage> stages{compile(spec, situation, "window", 0, kInf, warnings)};
+  TimeToTrainResult res = run(spec, stages, kInf, duration, seed).overall;
+  res.warnings = std::move(warnings);
+  return res;
 }
 
 }  // namespace aidcsim::reliability

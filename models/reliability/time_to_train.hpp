@@ -92,6 +92,9 @@ struct TimeToTrainResult {
   /// Mean stopping failures per draw by component (degradations not included), enum order.
   std::vector<std::pair<std::string, double>> interruptions_by_cause;
   std::vector<double> samples;  ///< s, one wall time per draw, in draw order
+  /// Values used otherwise than written (an async stall longer than the write, an interval
+  /// shorter than a step), one sentence each, for the run's warnings.
+  std::vector<std::string> warnings;
 };
 
 struct PhaseReport {
@@ -114,7 +117,11 @@ struct PhasedResult {
 
 /// Time-to-train distribution for one situation, `spec.reliability.draws` Monte Carlo draws.
 /// Throws InvalidParameter (training.tokens, reliability.*) for non-positive targets/intervals,
-/// SimulationError when the step time or tokens per step is not positive.
+/// and before drawing when the Monte Carlo would need more than 1e9 loop steps (~15 s) (a job that cannot
+/// make progress, a 10,000-year run, a checkpoint every second): the key says what to change.
+/// SimulationError when the step time or tokens per step is not positive, or a draw still runs
+/// away (20 x its estimated events, or 1000 years of simulated time). Cancelled (cancel.hpp)
+/// between draws after request_cancel().
 TimeToTrainResult time_to_train(const TrainingSpec& spec, const Situation& situation, std::uint64_t seed);
 
 /// Same over rollout phases (the job grows at each phase start). phases[0].start is the job

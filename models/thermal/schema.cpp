@@ -1,7 +1,9 @@
 #include "models/thermal/schema.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
+#include <tuple>
 
 #include "models/thermal/coolant.hpp"
 
@@ -17,37 +19,37 @@ Schema schema() {
       {"cooling.coolant", Q::String, "water", false, {}, {}, false, {"water", "pg25", "pao", "fluorinated"},
        "Rack-loop coolant: water, pg25 (25 % propylene glycol, NVIDIA TCS), pao (dielectric hydrocarbon), "
        "fluorinated (dielectric, HFE-7100 class). Properties: models/thermal/coolant.cpp (published-figures §6.4)."},
-      {"cooling.flow_per_gpu", Q::VolumeFlow, "1 L/min", false, 0, 1e-3, true, {}, "Coolant flow per GPU cold plate (brief: 0.5-1 L/min)."},
+      {"cooling.flow_per_gpu", Q::VolumeFlow, "1 L/min", false, 0.05e-3 / 60, 1e-3, false, {}, "Coolant flow per GPU cold plate (brief: 0.5-1 L/min)."},
       {"cooling.facility_supply", Q::Temperature, "18 degC", false, 273.15, 333.15, false, {},
        "Facility water supply temperature (set point) to the CDUs and rear doors."},
-      {"cooling.cdu_approach", Q::TemperatureDelta, "4 K", false, 0, 30, true, {},
+      {"cooling.cdu_approach", Q::TemperatureDelta, "4 K", false, 0.5, 30, false, {},
        "CDU approach at design heat: rack-loop supply minus facility supply (NVIDIA DSX BOD 4 °C, published-figures §6.2)."},
-      {"cooling.liquid_fraction", Q::Fraction, "0.85", false, 0, 1, false, {}, "Share of rack heat captured by cold plates."},
+      {"cooling.liquid_fraction", Q::Fraction, "0.85", false, 0.2, 1, false, {}, "Share of rack heat captured by cold plates; from 0.2 (below that a rack is air-cooled, which the cold-plate model does not describe)."},
       {"cooling.rdhx", Q::Map, "", false, {}, {}, false, {}, "Rear-door heat exchanger (one per rack)."},
-      {"cooling.rdhx.effectiveness", Q::Fraction, "0.7", false, 0, 1, true, {},
+      {"cooling.rdhx.effectiveness", Q::Fraction, "0.7", false, 0.05, 1, false, {},
        "Effectiveness in (0, 1] with fans running (IBM RDHx: 55-85 % heat removal, §6.2)."},
       {"cooling.rdhx.passive_effectiveness", Q::Fraction, "0.35", false, 0, 1, false, {},
        "Effectiveness with the door fans failed [estimate]."},
       {"cooling.rdhx.fan_power", Q::Power, "1 kW", false, 0, 1e5, false, {}, "Door fan power per rack (vendor range 0.5-2 kW, §6.2)."},
-      {"cooling.rdhx.air_delta_t", Q::TemperatureDelta, "15 K", false, 0, 60, true, {},
+      {"cooling.rdhx.air_delta_t", Q::TemperatureDelta, "15 K", false, 1, 60, false, {},
        "Server air temperature rise at design heat; sets the air flow through the door [estimate]."},
       {"cooling.cold_plate", Q::Map, "", false, {}, {}, false, {}, "GPU cold plate (junction -> plate -> coolant)."},
-      {"cooling.cold_plate.r_junction_plate", Q::ThermalResistance, "0.02 K/W", false, 0, 1, true, {},
+      {"cooling.cold_plate.r_junction_plate", Q::ThermalResistance, "0.02 K/W", false, 1e-3, 1, false, {},
        "Junction to cold-plate base incl. TIM [estimate; junction-to-inlet 0.04-0.07 K/W, §6.2]."},
-      {"cooling.cold_plate.r_convection", Q::ThermalResistance, "0.012 K/W", false, 0, 1, true, {},
+      {"cooling.cold_plate.r_convection", Q::ThermalResistance, "0.012 K/W", false, 1e-3, 1, false, {},
        "1/hA of the plate with water at cooling.cold_plate.ref_flow [estimate]."},
-      {"cooling.cold_plate.ref_flow", Q::VolumeFlow, "1 L/min", false, 0, 1e-2, true, {}, "Flow at which r_convection holds."},
+      {"cooling.cold_plate.ref_flow", Q::VolumeFlow, "1 L/min", false, 0.05e-3 / 60, 1e-2, false, {}, "Flow at which r_convection holds."},
       {"cooling.cold_plate.flow_exponent", Q::Number, "0.8", false, 0, 2, false, {},
        "hA ~ flow^n; 0.8 = Dittus-Boelter turbulent convection (Incropera & DeWitt eq. 8.60)."},
       {"cooling.cdu", Q::Map, "", false, {}, {}, false, {}, "Coolant distribution units (liquid-to-liquid, counter-flow plate HX)."},
       {"cooling.cdu.racks_per_cdu", Q::Integer, "8", false, 1, 1000, false, {},
        "Racks per CDU (8 NVL72 racks ~1.2 MW = one DGX GB200 SU; STULZ 1,200 kW unit, §6.2)."},
-      {"cooling.cdu.facility_flow_ratio", Q::Number, "1", false, 0, 100, true, {},
+      {"cooling.cdu.facility_flow_ratio", Q::Number, "1", false, 0.1, 100, false, {},
        "Facility-side / rack-side heat capacity rate of a CDU (STULZ: equal flows, §6.2)."},
       {"cooling.pumps", Q::Map, "", false, {}, {}, false, {}, "CDU pump group."},
       {"cooling.pumps.running", Q::Integer, "2", false, 1, 64, false, {}, "Running pumps N per CDU."},
       {"cooling.pumps.spare", Q::Integer, "1", false, 0, 64, false, {}, "Standby pumps (N+1: 1; brief)."},
-      {"cooling.pumps.capacity_margin", Q::Number, "1.2", false, 0, 10, true, {},
+      {"cooling.pumps.capacity_margin", Q::Number, "1.2", false, 0.1, 10, false, {},
        "Installed running capacity / design flow (brief: pumps at 120 % of the load)."},
       {"cooling.pumps.failover_time", Q::Time, "5 s", false, 0, 3600, false, {},
        "Time for the standby pump to take over (NVIDIA CDU qualification <= 5 s, §6.2; brief < 10 s)."},
@@ -56,8 +58,8 @@ Schema schema() {
       {"cooling.room", Q::Map, "", false, {}, {}, false, {}, "Hall air (held by CRAH units)."},
       {"cooling.room.temperature", Q::Temperature, "25 degC", false, 273.15, 323.15, false, {},
        "Cold-aisle air temperature (ASHRAE A1 recommended 18-27 °C)."},
-      {"cooling.room.rh_min", Q::Fraction, "0.4", false, 0, 1, true, {}, "Lowest relative humidity (brief: 40-60 %)."},
-      {"cooling.room.rh_max", Q::Fraction, "0.6", false, 0, 1, true, {}, "Highest relative humidity; sets the dew point checked."},
+      {"cooling.room.rh_min", Q::Fraction, "0.4", false, 0.01, 1, false, {}, "Lowest relative humidity (brief: 40-60 %)."},
+      {"cooling.room.rh_max", Q::Fraction, "0.6", false, 0.01, 1, false, {}, "Highest relative humidity; sets the dew point checked."},
       {"cooling.heat_rejection", Q::Map, "", false, {}, {}, false, {}, "Facility heat rejection."},
       {"cooling.heat_rejection.type", Q::String, "chiller", false, {}, {}, false, {"fixed", "dry_cooler", "chiller"},
        "chiller/fixed: supply held at the set point, dry coolers free-cool and a chiller trims; "
@@ -71,7 +73,7 @@ Schema schema() {
        "Time of day of the outdoor maximum (ASHRAE design day: ~15:00)."},
       {"cooling.heat_rejection.dry_cooler_approach", Q::TemperatureDelta, "5 K", false, 0, 30, false, {},
        "Dry-cooler approach to outdoor air (NVIDIA DSX raised-bed dry cooler, §6.2)."},
-      {"cooling.heat_rejection.chiller_cop", Q::Number, "5", false, 0, 30, true, {}, "Chiller COP [estimate]."},
+      {"cooling.heat_rejection.chiller_cop", Q::Number, "5", false, 0.5, 30, false, {}, "Chiller COP [estimate]."},
       {"cooling.air_fallback", Q::Map, "", false, {}, {}, false, {}, "Auxiliary air cooling when liquid cooling fails."},
       {"cooling.air_fallback.capacity_per_rack", Q::Power, "20 kW", false, 0, 1e6, false, {},
        "Heat the auxiliary air removes per rack (brief: air loses efficiency above ~20 kW/rack)."},
@@ -80,20 +82,20 @@ Schema schema() {
       {"cooling.limits", Q::Map, "", false, {}, {}, false, {}, "Checklist limits (product brief, Cooling)."},
       {"cooling.limits.inlet_max", Q::Temperature, "25 degC", false, 273.15, 373.15, false, {}, "Coolant inlet limit."},
       {"cooling.limits.outlet_max", Q::Temperature, "40 degC", false, 273.15, 373.15, false, {}, "Coolant outlet limit."},
-      {"cooling.limits.delta_t_max", Q::TemperatureDelta, "15 K", false, 0, 100, true, {}, "Loop ΔT limit."},
+      {"cooling.limits.delta_t_max", Q::TemperatureDelta, "15 K", false, 0.5, 100, false, {}, "Loop ΔT limit."},
       {"cooling.limits.hotspot_max", Q::Temperature, "60 degC", false, 273.15, 373.15, false, {}, "Hot-spot (cold plate) limit."},
       {"cooling.limits.flow_min", Q::VolumeFlow, "0.5 L/min", false, 0, 1e-3, false, {}, "Lowest flow per GPU (brief)."},
       {"cooling.limits.flow_max", Q::VolumeFlow, "1 L/min", false, 0, 1e-3, false, {}, "Highest flow per GPU (brief)."},
       {"cooling.limits.gpu_temp_limit", Q::Temperature, "87 degC", false, 273.15, 400, false, {},
        "GPU junction throttle threshold (H100 SW throttle 87 °C, published-figures §6.1; Blackwell not published)."},
       {"cooling.limits.pue_max", Q::Number, "1.2", false, 1, 5, false, {}, "PUE alarm level (brief)."},
-      {"cooling.limits.failover_max", Q::Time, "10 s", false, 0, 3600, true, {}, "Pump failover limit (brief)."},
-      {"cooling.limits.rack_air_max", Q::Power, "20 kW", false, 0, 1e6, true, {}, "Rack heat air can carry (brief)."},
+      {"cooling.limits.failover_max", Q::Time, "10 s", false, 0.1, 3600, false, {}, "Pump failover limit (brief)."},
+      {"cooling.limits.rack_air_max", Q::Power, "20 kW", false, 100, 1e6, false, {}, "Rack heat air can carry (brief)."},
       {"cooling.limits.dew_point_margin", Q::TemperatureDelta, "1 K", false, 0, 20, false, {},
        "Coldest water above the dew point (IBM RDHx: 18 °C water, 17 °C max dew point, §6.2)."},
       {"cooling.throttle", Q::Map, "", false, {}, {}, false, {}, "GPU DVFS throttling."},
-      {"cooling.throttle.band", Q::TemperatureDelta, "5 K", false, 0, 50, true, {}, "Static map: clock reaches min_clock this far above the limit."},
-      {"cooling.throttle.min_clock", Q::Fraction, "0.5", false, 0, 1, true, {}, "Lowest clock factor [estimate]."},
+      {"cooling.throttle.band", Q::TemperatureDelta, "5 K", false, 0.1, 50, false, {}, "Static map: clock reaches min_clock this far above the limit."},
+      {"cooling.throttle.min_clock", Q::Fraction, "0.5", false, 0.05, 1, false, {}, "Lowest clock factor [estimate]."},
       {"cooling.throttle.shutdown_temp", Q::Temperature, "92 degC", false, 273.15, 400, false, {},
        "Thermal shutdown (A100/H100 92 °C, §6.1)."},
       {"cooling.monitoring", Q::Map, "", false, {}, {}, false, {}, "Monitoring policy in the planners' cooling_monitoring format (brief)."},
@@ -101,7 +103,7 @@ Schema schema() {
       {"cooling.monitoring.sensors[].type", Q::String, "temperature", false, {}, {}, false, {"temperature", "flow", "pue", "power"},
        "Sensor type."},
       {"cooling.monitoring.sensors[].location", Q::String, "", true, {}, {}, false, kLocations, "Where the sensor reads."},
-      {"cooling.monitoring.sensors[].threshold", Q::Number, "", true, {}, {}, false, {},
+      {"cooling.monitoring.sensors[].threshold", Q::Number, "", true, -273.15, 1e6, false, {},
        "Alert threshold as in the brief: °C for temperature, L/min per GPU for flow (alerts below), plain PUE, kW per rack for power."},
       {"cooling.monitoring.sensors[].alert_level", Q::String, "warning", false, {}, {}, false, {"warning", "critical"}, "Alert level."},
       {"cooling.monitoring.response_actions", Q::List, "", false, {}, {}, false, {}, "Actions taken when an alert level is raised."},
@@ -109,7 +111,7 @@ Schema schema() {
       {"cooling.monitoring.response_actions[].action", Q::String, "", true, {}, {}, false,
        {"notify", "adjust pump speed", "reduce GPU power limit"},
        "adjust pump speed: run the pumps at full capacity; reduce GPU power limit: cap GPUs at power_limit_fraction x TDP."},
-      {"cooling.monitoring.power_limit_fraction", Q::Fraction, "0.8", false, 0, 1, true, {}, "GPU power cap of 'reduce GPU power limit'."},
+      {"cooling.monitoring.power_limit_fraction", Q::Fraction, "0.8", false, 0.05, 1, false, {}, "GPU power cap of 'reduce GPU power limit'."},
       {"cooling.faults", Q::List, "", false, {}, {}, false, {}, "Scheduled cooling faults (transient simulation)."},
       {"cooling.faults[].type", Q::String, "", true, {}, {}, false,
        {"pump_failure", "cdu_loss", "supply_excursion", "rdhx_fan_failure"},
@@ -117,7 +119,7 @@ Schema schema() {
        "heat exchange to facility water stops (auxiliary air takes over after air_fallback.switch_time); supply_excursion: facility supply rises by magnitude (heat wave); "
        "rdhx_fan_failure: door fans of a rack stop."},
       {"cooling.faults[].at", Q::Time, "0 s", false, 0, 1e9, false, {}, "Start time from the beginning of the run."},
-      {"cooling.faults[].duration", Q::Time, "1e9 s", false, 0, 1e12, true, {}, "How long the fault lasts (default: rest of the run)."},
+      {"cooling.faults[].duration", Q::Time, "1e9 s", false, 0.1, 1e12, false, {}, "How long the fault lasts (default: rest of the run)."},
       {"cooling.faults[].target", Q::Integer, "-1", false, -1, 1e7, false, {}, "CDU (pump_failure, cdu_loss) or rack (rdhx_fan_failure) index; -1 = all."},
       {"cooling.faults[].magnitude", Q::TemperatureDelta, "0 K", false, 0, 100, false, {}, "Supply rise of supply_excursion."},
       {"power", Q::Map, "", false, {}, {}, false, {}, "IT and facility power model beyond the GPU (GPU TDP/idle come from the catalogue)."},
@@ -125,7 +127,7 @@ Schema schema() {
       {"power.nic_per_gpu", Q::Power, "25 W", false, 0, 1e3, false, {}, "Scale-out NIC power per GPU (ConnectX-7) [estimate]."},
       {"power.rack_overhead", Q::Power, "9 kW", false, 0, 1e6, false, {},
        "Per 72-GPU rack: NVLink switch trays, management, fans (NVL72 ~120 kW total, published-figures §5.2) [estimate]."},
-      {"power.psu_efficiency", Q::Fraction, "0.95", false, 0, 1, true, {}, "Rack power-shelf efficiency [estimate]."},
+      {"power.psu_efficiency", Q::Fraction, "0.95", false, 0.5, 1, false, {}, "Rack power-shelf efficiency [estimate]."},
       {"power.comm_factor", Q::Fraction, "0.35", false, 0, 1, false, {},
        "Dynamic power of a communication-busy GPU relative to compute-busy [estimate]."},
       {"power.switch_power", Q::Power, "1 kW", false, 0, 1e5, false, {}, "Scale-out switch incl. optics (QM9700 class) [estimate]."},
@@ -137,6 +139,11 @@ namespace {
 double num(const Params& p, const char* key, double dflt) { return p.has(key) ? p.number(key) : dflt; }
 int integer(const Params& p, const char* key, int dflt) { return p.has(key) ? static_cast<int>(p.integer(key)) : dflt; }
 std::string text(const Params& p, const char* key, const std::string& dflt) { return p.has(key) ? p.text(key) : dflt; }
+std::string fmt_num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
 constexpr double kK0 = 273.15;
 }  // namespace
 
@@ -196,6 +203,13 @@ CoolingSpec spec_from(const Params& root) {
     ss.type = text(s, "type", "temperature");
     ss.location = s.text("location");
     const double th = s.number("threshold");
+    // The threshold's unit follows the sensor type (the brief's units): bound it per type.
+    const auto [lo, hi, unit] = ss.type == "temperature" ? std::tuple{-50.0, 150.0, "degC"}
+                                : ss.type == "flow"      ? std::tuple{0.0, 60.0, "L/min per GPU"}
+                                : ss.type == "pue"       ? std::tuple{1.0, 10.0, "(plain PUE)"}
+                                                         : std::tuple{0.0, 1000.0, "kW per rack"};
+    if (!(th >= lo && th <= hi))
+      s.invalid("threshold", "a " + ss.type + " threshold from " + fmt_num(lo) + " to " + fmt_num(hi) + " " + unit);
     ss.threshold = ss.type == "temperature" ? th + kK0 : ss.type == "flow" ? th / 60000.0 : ss.type == "power" ? th * 1e3 : th;
     ss.alert_level = text(s, "alert_level", "warning");
     c.monitoring.sensors.push_back(ss);

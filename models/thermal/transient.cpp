@@ -80,11 +80,21 @@ std::vector<int> targets(int target, int count, const std::string& key) {
 
 }  // namespace
 
+void check_fault_targets(const CoolingSpec& spec, int racks, int cdus) {
+  for (std::size_t i = 0; i < spec.faults.size(); ++i) {
+    const FaultSpec& f = spec.faults[i];
+    const std::string key = "cooling.faults[" + std::to_string(i) + "].target";
+    if (f.type == "pump_failure" || f.type == "cdu_loss") targets(f.target, cdus, key);
+    if (f.type == "rdhx_fan_failure") targets(f.target, racks, key);
+  }
+}
+
 TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& layout,
                                    const std::vector<GpuLoad>& loads, const TransientOptions& opt) {
   if (!(opt.dt > 0) || !(opt.duration >= 0)) throw SimulationError("thermal transient: dt must be > 0, duration >= 0");
   SiteModel m(spec, layout);
   const int n = layout.gpus, ncdu = m.cdus(), nrack = m.racks();
+  check_fault_targets(spec, nrack, ncdu);
   if (loads.size() != 1 && loads.size() != static_cast<size_t>(n))
     throw SimulationError("thermal transient: loads must have 1 or " + std::to_string(n) + " entries");
   std::vector<double> util(n), profile(n), clock(n, 1.0);

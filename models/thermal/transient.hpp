@@ -62,6 +62,12 @@ struct TransientResult {
   std::vector<double> final_clock;  ///< per GPU
 };
 
+/// Checks that every cooling.faults[i].target names a CDU (pump_failure, cdu_loss: below `cdus`)
+/// or a rack (rdhx_fan_failure: below `racks`), or is -1 for all. Throws
+/// InvalidParameter("cooling.faults[i].target"). Run by simulate_transient and, before anything is
+/// simulated, by the engine's feasibility checks (sim/engine/feasibility.hpp).
+void check_fault_targets(const CoolingSpec& spec, int racks, int cdus);
+
 /// Runs the site from its steady state at t = 0 (design conditions) for options.duration.
 /// loads: size gpus or 1. Throws InvalidParameter (bad spec), SimulationError (bad sizes/options).
 TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& layout,

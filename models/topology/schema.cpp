@@ -41,9 +41,9 @@ Schema schema() {
        "link_down: a link (all parallel links of a pair unless \"/k\" is given); switch_down: a switch and its links; degrade: link rate x factor."},
       {"fabric.failures[].element", Q::String, "", true, {}, {}, false, {},
        "Node name (\"leaf2\", \"spine0.3\" = pod 0 spine 3, \"core5\", \"nvs1\") or link name (\"leaf2-spine0.3\", \"gpu17-leaf2\")."},
-      {"fabric.failures[].factor", Q::Fraction, "50 %", false, 0, 1, true, {},
+      {"fabric.failures[].factor", Q::Fraction, "50 %", false, 0.01, 1, false, {},
        "degrade only (an error on link_down/switch_down): remaining fraction of the link rate (e.g. 50 % for a 400G link trained down to 200G)."},
-      {"fabric.failures[].at", Q::Time, "0 s", false, 0, {}, false, {}, 
+      {"fabric.failures[].at", Q::Time, "0 s", false, 0, 1e9, false, {}, 
        "When the failure happens, from the training start (with rollout phases: the first phase's start). "
        "0: built into the fabric. Later: the step is re-simulated on the fabric after it and time-to-train "
        "slows from that time on (failures are cumulative and not repaired)."},

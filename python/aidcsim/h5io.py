@@ -51,7 +51,7 @@ def read_raw(path):
     """HDF5 results file -> the dict aidcsim.Results(raw) takes. Raises OSError if unreadable."""
     import h5py
 
-    raw = {"summary": [], "datasets": [], "labels": [], "checks": [], "notes": []}
+    raw = {"summary": [], "datasets": [], "labels": [], "checks": [], "notes": [], "warnings": []}
     with h5py.File(path, "r") as f:
         a = f.attrs
         raw["scenario_name"] = _str(a.get("scenario_name", ""))
@@ -75,14 +75,15 @@ def read_raw(path):
             n = len(cols["item"])
             for i in range(n):
                 raw["checks"].append({c: (v[i] if v is not None else None) for c, v in cols.items()})
-        if "notes" in f and isinstance(f["notes"], h5py.Dataset):
-            raw["notes"] = _strings(f["notes"])
+        for name in ("notes", "warnings"):
+            if name in f and isinstance(f[name], h5py.Dataset):
+                raw[name] = _strings(f[name])
 
         def visit(name, obj):
             if not isinstance(obj, h5py.Dataset):
                 return
             top = name.split("/", 1)[0]
-            if top in ("summary", "checks") or name in ("notes", "note") or _is_index(obj):
+            if top in ("summary", "checks") or name in ("notes", "note", "warnings", "warning") or _is_index(obj):
                 return
             path = "/" + name
             dims = _axis_names(obj)

@@ -39,6 +39,8 @@ class Results:
         Brief checklist items: item, value, limit, unit, headroom, pass, note.
     notes : list[str]
         Fidelity tiers and caveats.
+    warnings : list[str]
+        Inputs used otherwise than written (e.g. an async stall capped at the write time).
     scenario_name, scenario_file, scenario_text, seed
         What produced the results (the YAML text reproduces the run).
     """
@@ -68,6 +70,7 @@ class Results:
         self.label_dims = {l["path"]: l.get("dim") or l["path"].rsplit("/", 1)[-1] for l in raw.get("labels", [])}
         self.checks = [dict(c) for c in raw.get("checks", [])]
         self.notes = list(raw.get("notes", []))
+        self.warnings = list(raw.get("warnings", []))
 
     # access --------------------------------------------------------------------------------
     def __getitem__(self, key):

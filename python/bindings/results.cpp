@@ -37,7 +37,8 @@ py::dict results_to_py(const Results& r) {
                            "headroom"_a = c.headroom, "pass"_a = c.pass, "note"_a = c.note));
   return py::dict("scenario_name"_a = r.scenario_name, "scenario_file"_a = r.scenario_file,
                   "scenario_text"_a = r.scenario_text, "seed"_a = r.seed, "summary"_a = summary,
-                  "datasets"_a = datasets, "labels"_a = labels, "checks"_a = checks, "notes"_a = r.notes);
+                  "datasets"_a = datasets, "labels"_a = labels, "checks"_a = checks, "notes"_a = r.notes,
+                  "warnings"_a = r.warnings);
 }
 
 namespace {
@@ -91,6 +92,7 @@ Results results_from_py(const py::dict& d) {
       r.checks.push_back(std::move(c));
     }
     r.notes = field<std::vector<std::string>>(d, "notes");
+    r.warnings = field<std::vector<std::string>>(d, "warnings");
     return r;
   } catch (const py::cast_error& e) {
     throw Error(std::string("results: malformed results dict: ") + e.what());

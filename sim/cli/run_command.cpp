@@ -55,6 +55,7 @@ int run(const RunArgs& a) {
     }
     progress.finish();
     if (profile::enabled()) std::cerr << profile::format_table();
+    for (const auto& w : results.warnings) std::cerr << "aidcsim: warning: " << w << "\n";
 
     std::cout << format_console_summary(results) << std::flush;
     if (!a.output.empty()) {

@@ -3,6 +3,11 @@
 #include <cmath>
 
 #include "models/common/errors.hpp"
+#include "models/reliability/scaling_law.hpp"
+#include "models/thermal/site.hpp"
+#include "models/thermal/site_model.hpp"
+#include "models/thermal/transient.hpp"
+#include "models/workload/model.hpp"
 
 namespace aidcsim {
 namespace {
@@ -104,7 +109,21 @@ void check_batch_schedule(const Scenario& sc, const workload::JobSpec& job) {
     }
 }
 
+reliability::TrainingSpec resolved_training(const Scenario& sc) {
+  reliability::TrainingSpec training = sc.training;
+  reliability::resolve_target(training, workload::parameters(sc.job.model));
+  return training;
+}
+
+void check_cooling(const Scenario& sc, const topology::Fabric& fabric, int gpus) {
+  const thermal::SiteLayout layout =
+      thermal::make_layout(sc.cooling, gpus, sc.fabric.nvlink_domain, sc.gpu.tdp, sc.gpu.idle_power, fabric.bom().switches);
+  const thermal::SiteModel site(sc.cooling, layout);  // sizes the CDUs: an unreachable approach throws
+  thermal::check_fault_targets(sc.cooling, site.racks(), site.cdus());
+}
+
 void check_scenario(const Scenario& sc) {
+  resolved_training(sc);  // a target loss the model size can reach
   std::vector<std::pair<int, std::string>> situations;  // (gpus, key)
   if (sc.training.phases.empty()) situations.emplace_back(sc.fabric.gpus, "");
   for (std::size_t i = 0; i < sc.training.phases.size(); ++i) {
@@ -117,6 +136,7 @@ void check_scenario(const Scenario& sc) {
     check_batch_schedule(sc, job);
     topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
     check_fabric_failures(sc, fabric, gpus);
+    check_cooling(sc, fabric, gpus);
     for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
       const auto& f = sc.fabric.failures[i];
       if (!(f.at > 0) || !exists(fabric, f.element)) continue;

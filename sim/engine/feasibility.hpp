@@ -37,9 +37,21 @@ void check_still_connected(const topology::FailureSpec& f, const topology::Fabri
 /// InvalidParameter("training.batch_schedule[i].global_batch").
 void check_batch_schedule(const Scenario& scenario, const workload::JobSpec& job);
 
+/// The training target with training.target_loss turned into tokens (Chinchilla fit with the
+/// workload's parameter count, or training.parameters). Throws InvalidParameter
+/// ("training.target_loss") for a loss the model size cannot reach.
+reliability::TrainingSpec resolved_training(const Scenario& scenario);
+
+/// The cooling site of a situation builds (CDUs sized for the approach at the design heat) and
+/// every cooling.faults[i].target names one of its CDUs or racks. Throws InvalidParameter.
+void check_cooling(const Scenario& scenario, const topology::Fabric& fabric, int gpus);
+
 /// Every check above for every situation (rollout phases or the scenario itself), plus: each
 /// timed failure names an element of at least one situation's fabric. Builds the fabrics (0.15 s
-/// at 31K GPUs), simulates nothing.
+/// at 31K GPUs), simulates nothing. The one function `aidcsim validate` and `run` (simulate) both
+/// call before simulating: what validate accepts, run does not reject before its first step.
+/// (The Monte Carlo's event budget depends on the simulated step time: time_to_train checks it
+/// after the step is simulated.)
 void check_scenario(const Scenario& scenario);
 
 }  // namespace aidcsim

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "models/common/profile.hpp"
-#include "models/reliability/scaling_law.hpp"
+#include "models/common/cancel.hpp"
 #include "models/reliability/time_to_train.hpp"
 #include "sim/engine/feasibility.hpp"
 #include "sim/engine/results_builder.hpp"
@@ -74,17 +74,21 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
     std::vector<SituationOutcome> outcomes;
     check_scenario(sc);  // everything that can fail before simulating, with its key
     if (phases.empty()) {
+      throw_if_cancelled();
       outcomes.push_back(simulate_situation(sc, sc.fabric.gpus, sc.name, "", seed, situation_progress(0)));
     } else {
-      for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t i = 0; i < n; ++i) {
+        throw_if_cancelled();
         outcomes.push_back(simulate_situation(sc, phases[i].gpus, phases[i].name, phases[i].key, seed,
                                               situation_progress(i)));
+      }
     }
+    throw_if_cancelled();
 
     report("time-to-train (Monte Carlo)", 0.9);
-    // A target loss becomes tokens through the scaling law, with the workload's parameter count.
-    reliability::TrainingSpec training = sc.training;
-    reliability::resolve_target(training, outcomes.front().plan.parameters);
+    // A target loss becomes tokens through the scaling law, with the workload's parameter count
+    // (checked by check_scenario with the same function).
+    const reliability::TrainingSpec training = resolved_training(sc);
     reliability::PhasedResult ttt;
     if (phases.empty()) {
       ttt.overall = reliability::time_to_train(training, reliability_situation(sc, outcomes.front()), seed);

@@ -18,7 +18,8 @@ struct RunOptions {
 };
 
 /// Runs one scenario end to end. Throws ScenarioError for inconsistent input discovered by a model
-/// (mapped to the key's file:line), SimulationError when the simulation cannot proceed.
+/// (mapped to the key's file:line), SimulationError when the simulation cannot proceed, Cancelled
+/// (models/common/cancel.hpp) soon after request_cancel().
 Results simulate(const Scenario& scenario, const RunOptions& options = {});
 
 }  // namespace aidcsim

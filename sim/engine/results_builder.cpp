@@ -1,6 +1,7 @@
 #include "sim/engine/results_builder.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 
@@ -430,8 +431,12 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
                     f.at / kDay, ttt.overall.p90 / kDay);
       r.notes.push_back("fabric failure " + f.element + when);
     }
+  char stall[160];
+  std::snprintf(stall, sizeof stall, " (checkpoints stall training %.3g s each, every %.3g min of work)",
+                ttt.overall.checkpoint_stall, ttt.overall.checkpoint_interval / 60);
   r.notes.push_back("time-to-train: Monte Carlo over " + std::to_string(ttt.overall.samples.size()) +
-                    " failure draws; the p10-p90 spread covers the failures only, not the ECMP hash, which the seed "
+                    " failure draws" + (std::isfinite(ttt.overall.checkpoint_interval) ? stall : "") +
+                    "; the p10-p90 spread covers the failures only, not the ECMP hash, which the seed "
                     "also sets: rerun with other --seed values for the routing spread of the step time");
   r.notes.push_back("network: link utilization is averaged over the simulated step (/network/timeline/* over time); "
                     "every rail carries its own DP flows; NVLink links carry PP/DP flows only (TP collectives are "
@@ -445,6 +450,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
                       "so the global batch grows with DP: " + std::string(batches) + " (/phases/tokens_per_step)");
     r.notes.push_back("headline step, congestion and thermal figures are those of the last phase (" + head.name + ")");
   }
+  r.warnings = ttt.overall.warnings;
   return r;
 }
 

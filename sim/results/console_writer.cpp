@@ -150,7 +150,11 @@ std::string format_console_summary(const Results& r) {
 
   if (!r.notes.empty()) {
     out += "\nNotes\n";
-    for (const auto& n : r.notes) out += "  - " + n + "\n";
+    for (const auto& n : r.notes) out.append("  - ").append(n).append("\n");
+  }
+  if (!r.warnings.empty()) {
+    out += "\nWarnings\n";
+    for (const auto& w : r.warnings) out.append("  - ").append(w).append("\n");
   }
   return out;
 }

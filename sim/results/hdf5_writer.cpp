@@ -375,6 +375,11 @@ std::vector<Array> plan_arrays(const Results& r) {
   notes.text = true;
   notes.owned_strings = r.notes;
   out.push_back(std::move(notes));
+  Array warnings = make_array("/warnings", {r.warnings.size()}, {"warning"}, "1",
+                              "Inputs used otherwise than written (capped, shorter than a step), one per row");
+  warnings.text = true;
+  warnings.owned_strings = r.warnings;
+  out.push_back(std::move(warnings));
   for (auto& a : out) {  // owned payloads are pointed at once the vector no longer moves
     if (a.text && !a.strings) a.strings = &a.owned_strings;
     if (!a.text && !a.doubles) a.doubles = &a.owned_doubles;

@@ -22,6 +22,8 @@
 //                          coordinate); `pass` is int8 with flag_values {0, 1}, flag_meanings
 //                          "fail pass"
 //   /notes                 1-D string dataset, one note per row, along the dimension "note"
+//   /warnings              1-D string dataset, inputs used otherwise than written (often empty),
+//                          along the dimension "warning"
 // Dimensions: each group is self-contained. The coordinate of the axis `d` used in group G is the
 // 1-D object G/d along d (netCDF's coordinate variable: a label list such as /network/link, or a
 // dataset such as /thermal/transient/time); when there is none, the writer adds G/d as an int32

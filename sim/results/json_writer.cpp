@@ -52,6 +52,7 @@ nlohmann::ordered_json results_to_json(const Results& r) {
     }
   if (!phases.empty()) doc["phases"] = std::move(phases);
   doc["notes"] = r.notes;
+  doc["warnings"] = r.warnings;
   return doc;
 }
 
@@ -71,6 +72,7 @@ Results results_from_json(const nlohmann::ordered_json& doc) {
                           number_from(c.at("headroom")), c.at("pass").get<bool>(),
                           c.at("note").get<std::string>()});
     r.notes = doc.at("notes").get<std::vector<std::string>>();
+    if (doc.contains("warnings")) r.warnings = doc.at("warnings").get<std::vector<std::string>>();
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw Error(std::string("results JSON: ") + e.what());

@@ -8,7 +8,8 @@
 //  "checks": [{"item", "value", "limit", "unit", "headroom", "pass", "note"}, ...],
 //  "phases": {"phase": ["8K", ...], "<column>": {"unit": "s", "values": [...]}, ...},  // rollout only;
 //            "start": {"unit": "seconds since 1970-01-01 00:00:00 UTC", ...}
-//  "notes": ["...", ...]}
+//  "notes": ["...", ...],
+//  "warnings": ["...", ...]}   // inputs used otherwise than written; usually empty
 // Numbers are written with round-trip precision; a non-finite value (NaN, inf) becomes null.
 #include <string>
 

@@ -60,6 +60,9 @@ struct Results {
   std::vector<Labels> labels;
   std::vector<Check> checks;
   std::vector<std::string> notes;  ///< fidelity tiers and caveats, one per line
+  /// Inputs used otherwise than written (a value capped by the physics, an interval shorter than a
+  /// step), one sentence each: printed by the CLI on stderr and stored in every results file.
+  std::vector<std::string> warnings;
 
   /// Value of a summary scalar; throws aidcsim::Error if absent.
   double scalar(const std::string& key) const;

@@ -201,7 +201,7 @@ class Walker {
       if (f.quantity == Quantity::Count || f.quantity == Quantity::Ratio || f.quantity == Quantity::Integer ||
           f.quantity == Quantity::Number)
         used = DisplayUnit{};
-      throw InvalidParameter(actual, text, with_article(quantity_name(f.quantity)) + " " + range_phrase(f, used));
+      throw InvalidParameter(actual, text, with_article(quantity_name(f.quantity)) + " " + range_phrase(f, used, /*autoscale=*/true));
     }
     return v;
   }

@@ -1,4 +1,7 @@
 // ScenarioError and mapping a model's InvalidParameter back to file:line:column.
+#include <cmath>
+#include <cstdlib>
+
 #include "sim/scenario/scenario.hpp"
 
 namespace aidcsim {
@@ -48,9 +51,47 @@ SourceLocation Scenario::location_of(const std::string& key) const {
   return SourceLocation{file, 0, 0};
 }
 
+namespace {
+
+// The Params holding `key` ("a.b[i].c" -> list item i of "a.b", relative key "c").
+const Params* holder(const Params& root, const std::string& key, std::string& rel) {
+  const auto open = key.rfind('[');
+  if (open == std::string::npos) {
+    rel = key;
+    return &root;
+  }
+  const auto close = key.find(']', open);
+  if (close == std::string::npos || close + 2 > key.size() || key[close + 1] != '.') return nullptr;
+  std::string list_rel;
+  const Params* parent = holder(root, key.substr(0, open), list_rel);
+  if (!parent || !parent->has(list_rel)) return nullptr;
+  const auto index = std::strtoul(key.c_str() + open + 1, nullptr, 10);
+  const Params::List& items = parent->list(list_rel);
+  if (index >= items.size()) return nullptr;
+  rel = key.substr(close + 2);
+  return &items[index];
+}
+
+// A model reports numbers as it computes them ("1.000000", "50000000000.000000"); when that is
+// the value the file gives for the key, show it as written ("1.0", "400 Gbps").
+std::string as_written(const Params& params, const std::string& key, const std::string& value) {
+  std::string rel;
+  const Params* p = holder(params, key, rel);
+  if (!p || !p->given(rel)) return value;
+  char* end = nullptr;
+  const double shown = std::strtod(value.c_str(), &end);
+  if (value.empty() || *end != '\0') return value;
+  const auto it = p->values().find(rel);
+  const double* stored = it == p->values().end() ? nullptr : std::get_if<double>(&it->second);
+  if (!stored || !(std::fabs(shown - *stored) <= 1e-6 * std::fabs(*stored))) return value;
+  return p->raw(rel);
+}
+
+}  // namespace
+
 ScenarioError Scenario::locate(const InvalidParameter& e) const {
   if (const auto* located = dynamic_cast<const ScenarioError*>(&e)) return *located;
-  return ScenarioError(location_of(e.key()), e.key(), e.value(), e.expected());
+  return ScenarioError(location_of(e.key()), e.key(), as_written(params, e.key(), e.value()), e.expected());
 }
 
 }  // namespace aidcsim

@@ -113,9 +113,9 @@ TEST_CASE("every HDF5 dataset has a non-empty units attribute and a description"
   write_hdf5(sample_results(), dir.file("run.h5"));
   H5::H5File f(dir.file("run.h5"), H5F_ACC_RDONLY);
   const auto paths = all_datasets(f);
-  // 8 summary scalars + 2 datasets + 1 labels + 7 checks columns + notes, and the index
-  // coordinates of the axes without one: /network/time, /thermal/gpu/gpu, /note
-  REQUIRE(paths.size() == 22);
+  // 8 summary scalars + 2 datasets + 1 labels + 7 checks columns + notes + warnings, and the index
+  // coordinates of the axes without one: /network/time, /thermal/gpu/gpu, /note, /warning
+  REQUIRE(paths.size() == 24);
   for (const auto& p : paths) {
     INFO(p);
     H5::DataSet ds = f.openDataSet(p);

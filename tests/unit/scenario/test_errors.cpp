@@ -92,7 +92,7 @@ TEST_CASE("range errors are shown in the user's unit", "[errors]") {
   const std::string text = default_with("flow_per_gpu:", "  flow_per_gpu: \"90 L/min\"");
   const ScenarioError e = error_of(text);
   CHECK(e.key() == "cooling.flow_per_gpu");
-  CHECK(e.expected() == "a volume flow greater than 0 L/min and at most 60 L/min");
+  CHECK(e.expected() == "a volume flow from 0.05 L/min to 60 L/min");
   const ScenarioError t = error_of(default_with("facility_supply:", "  facility_supply: \"158 degF\""));
   CHECK(t.expected() == "a temperature from 32 degF to 140 degF");
 }

@@ -3,10 +3,13 @@
 // never a hang, a crash or a value silently dropped. Cases ../shared/cases/input/03, 17, 18, 19.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <fstream>
 
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/scenario/schema_registry.hpp"
+#include "sim/scenario/units.hpp"
 #include "scenario_text.hpp"
 
 using namespace aidcsim;
@@ -132,4 +135,21 @@ TEST_CASE("scenario files are read up to the size limit", "[limits]") {
     CHECK_THAT(e.what(), Catch::Contains("Is a directory"));
   }
   CHECK(read_scenario_file(AIDCSIM_SOURCE_DIR "/scenarios/stargate-uk-8k.yaml") == default_scenario_text());
+}
+
+TEST_CASE("every numeric key has physical bounds, not only '> 0'", "[limits][schema]") {
+  // Cases input/01, 04, 22, 23: '1e-320 s' passed '> 0 s' and hung the Monte Carlo, a liquid
+  // fraction of 0 passed [0, 1] and made the thermal network singular. Each quantity's range says
+  // what a real site can have: both ends given, and no lower end that is an open zero (which lets
+  // denormal values through).
+  for (const Field& f : full_schema()) {
+    if (!is_numeric(f.quantity)) continue;
+    INFO(f.key);
+    REQUIRE(f.min.has_value());
+    REQUIRE(f.max.has_value());
+    CHECK(std::isfinite(*f.min));
+    CHECK(std::isfinite(*f.max));
+    CHECK(*f.min < *f.max);
+    CHECK_FALSE((f.min_exclusive && *f.min == 0));
+  }
 }

@@ -1,0 +1,184 @@
+// Every loop of the time-to-train Monte Carlo is bounded: inputs that used to hang it (cases
+// ../shared/cases/input/01, 02, 23) are refused before drawing with the key to change, values are
+// used as written or a warning says otherwise (22, step/18), and contradictory keys are errors (07).
+#include <catch2/catch.hpp>
+
+#include <chrono>
+
+#include "models/common/cancel.hpp"
+#include "models/common/errors.hpp"
+#include "models/reliability/checkpoint.hpp"
+#include "models/reliability/schema.hpp"
+#include "models/reliability/time_to_train.hpp"
+
+using namespace aidcsim;
+using namespace aidcsim::reliability;
+
+namespace {
+// The 1,024-H100 job of case step/18: 10 s steps of 4M tokens, a 10 TB checkpoint (5 s at 2 TB/s).
+Situation h100_1k() {
+  Situation s;
+  s.gpus = 1024;
+  s.step_time = 10.0;
+  s.tokens_per_step = 4e6;
+  s.checkpoint_bytes = 10e12;
+  s.counts.nodes = 128;
+  s.counts.switches = 48;
+  s.counts.links = 2048;
+  return s;
+}
+TrainingSpec spec(double tokens, int draws = 100) {
+  TrainingSpec t;
+  t.tokens = tokens;
+  t.reliability.draws = draws;
+  return t;
+}
+std::string error_key(const TrainingSpec& t, const Situation& s) {
+  try {
+    time_to_train(t, s, 1);
+  } catch (const InvalidParameter& e) {
+    return e.key();
+  }
+  return "(no error)";
+}
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+TEST_CASE("a run too long to draw is refused up front, naming the key", "[reliability][bounds]") {
+  // Case input/02: 1e18 tokens at 4e5 tokens/s is 80,000 years; it used to loop for ever.
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK(error_key(spec(1e18), h100_1k()) == "training.tokens");
+  try {
+    time_to_train(spec(1e16, 1000), h100_1k(), 1);
+    FAIL("no exception");
+  } catch (const InvalidParameter& e) {
+    CHECK_THAT(e.expected(), Catch::Contains("fewer tokens or fewer reliability.draws"));
+    CHECK_THAT(e.expected(), Catch::Contains("years of training each"));
+  }
+  CHECK(seconds_since(t0) < 2);
+  // The same job with a target the budget allows runs.
+  CHECK_NOTHROW(time_to_train(spec(1e12, 20), h100_1k(), 1));
+}
+
+TEST_CASE("a job whose failures outpace its restarts is refused up front", "[reliability][bounds]") {
+  // Case input/23: an MTBF of 1 ns (or 1e-320 s) per GPU; the schema now bounds it to >= 1 h, but
+  // 1 h per GPU on 1,024 GPUs (job MTBF 3.5 s) against a 10 min restart still never progresses.
+  TrainingSpec t = spec(1e12);
+  t.reliability.failures.push_back({Component::Gpu, 3600, -1, "reliability.failures[0]"});
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    time_to_train(t, h100_1k(), 1);
+    FAIL("no exception");
+  } catch (const InvalidParameter& e) {
+    CHECK(e.key() == "reliability.failures");
+    CHECK_THAT(e.expected(), Catch::Contains("the job cannot make progress"));
+  }
+  CHECK(seconds_since(t0) < 2);
+}
+
+TEST_CASE("planned stops, checkpoints and the wall time are bounded", "[reliability][bounds]") {
+  // Case input/01: a 1e-320 s planned interval made `next += interval` a no-op loop. Below the
+  // schema's 10 min it is still refused (or runs) in bounded time when called directly.
+  TrainingSpec t = spec(1e12, 10);
+  t.reliability.planned_interval = 1e-320;
+  CHECK(error_key(t, h100_1k()) == "reliability.planned_interval");
+  t.reliability.planned_interval = 600;
+  CHECK_NOTHROW(time_to_train(t, h100_1k(), 1));
+  TrainingSpec c = spec(1e14, 1000);
+  c.reliability.policy = CheckpointPolicy::Fixed;
+  c.reliability.checkpoint_interval = 1;
+  CHECK(error_key(c, h100_1k()) == "reliability.checkpoint_interval");
+}
+
+TEST_CASE("a draw that stops progressing ends with a SimulationError", "[reliability][bounds]") {
+  // A thermal shutdown that never ends (multiplier +inf from t = 0): no tokens are ever trained.
+  Situation s = h100_1k();
+  s.profile.times = {0};
+  s.profile.multipliers = {std::numeric_limits<double>::infinity()};
+  CHECK_THROWS_AS(time_to_train(spec(1e12, 2), s, 1), SimulationError);
+}
+
+TEST_CASE("a fixed checkpoint interval is used as written, with a warning below one step", "[reliability][bounds]") {
+  // Case input/22: 1e-320 s used to be silently replaced by 1 s (time-to-train x5.6).
+  TrainingSpec t = spec(1e12, 20);
+  t.reliability.preset = FailurePreset::None;
+  t.reliability.policy = CheckpointPolicy::Fixed;
+  t.reliability.checkpoint_interval = 2;
+  t.reliability.mode = CheckpointMode::Sync;
+  const auto r = time_to_train(t, h100_1k(), 1);
+  CHECK(r.checkpoint_interval == 2);
+  REQUIRE(r.warnings.size() == 1);
+  CHECK_THAT(r.warnings[0], Catch::Contains("shorter than one training step"));
+  t.reliability.checkpoint_interval = 600;
+  CHECK(time_to_train(t, h100_1k(), 1).warnings.empty());
+}
+
+TEST_CASE("a zero async stall never costs more than a small one", "[reliability][bounds]") {
+  // Case step/18: lowering reliability.async_stall can only help. Young/Daly with a zero stall
+  // gives a zero interval; it used to be clamped to 1 s, under the 5 s background write, and the
+  // job lost 80 % of its time waiting for writes (8.77 d against 1.756 d at 0.1 s).
+  TrainingSpec t = spec(4e5 * 86400 * 1.5, 200);  // 1.5 days of ideal training
+  t.reliability.mode = CheckpointMode::Async;
+  t.reliability.async_stall = 0;
+  const auto zero = time_to_train(t, h100_1k(), 1);
+  t.reliability.async_stall = 0.1;
+  const auto small = time_to_train(t, h100_1k(), 1);
+  CHECK(zero.expected_mean <= small.expected_mean);
+  CHECK(zero.ettr >= small.ettr);
+  CHECK(zero.checkpoint_interval >= 10);  // at least one step and the 5 s write
+  // A stall longer than the write is the write (as sync), said in a warning when it was written.
+  t.reliability.async_stall = 60;
+  t.reliability.async_stall_given = true;
+  const auto capped = time_to_train(t, h100_1k(), 1);
+  CHECK(capped.checkpoint_stall == Approx(5.0));
+  REQUIRE(capped.warnings.size() == 1);
+  CHECK_THAT(capped.warnings[0], Catch::Contains("async_stall (1 min) is longer than writing the whole checkpoint"));
+}
+
+TEST_CASE("young_daly's interval is at least one step and, async, the write time", "[reliability][bounds]") {
+  ReliabilitySpec r;
+  r.policy = CheckpointPolicy::YoungDaly;
+  r.mode = CheckpointMode::Async;
+  CheckpointCost cost;
+  cost.write = 5;
+  cost.stall = 0;
+  CHECK(checkpoint_interval(r, cost, 3600, 2) == 5);
+  CHECK(checkpoint_interval(r, cost, 3600, 7) == 7);
+  r.mode = CheckpointMode::Sync;
+  cost.stall = 5;
+  CHECK(checkpoint_interval(r, cost, 3600, 1) == Approx(daly_interval(5, 3600)));
+  r.policy = CheckpointPolicy::Fixed;
+  r.checkpoint_interval = 0.5;
+  CHECK(checkpoint_interval(r, cost, 3600, 10) == 0.5);  // as written
+}
+
+TEST_CASE("checkpoint_interval with checkpoint_policy young_daly is an error", "[reliability][bounds]") {
+  // Case input/07: the written interval was ignored without a word.
+  Params root;
+  root.set("training.tokens", 15e12, "15T");
+  root.set("reliability.checkpoint_policy", std::string("young_daly"), "young_daly");
+  root.set("reliability.checkpoint_interval", 1800.0, "30 min");
+  try {
+    spec_from(root);
+    FAIL("no exception");
+  } catch (const InvalidParameter& e) {
+    CHECK(e.key() == "reliability.checkpoint_interval");
+    CHECK_THAT(e.expected(), Catch::Contains("young_daly"));
+  }
+}
+
+TEST_CASE("the Monte Carlo stops between draws when cancelled", "[reliability][cancel]") {
+  request_cancel(2);
+  try {
+    time_to_train(spec(1e12, 10), h100_1k(), 1);
+    reset_cancel();
+    FAIL("no exception");
+  } catch (const Cancelled& e) {
+    CHECK(e.signal() == 2);
+    CHECK_THAT(e.what(), Catch::Contains("SIGINT"));
+  }
+  reset_cancel();
+  CHECK_NOTHROW(time_to_train(spec(1e12, 10), h100_1k(), 1));
+}
