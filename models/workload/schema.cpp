@@ -13,6 +13,23 @@ namespace aidcsim::workload {
 Schema schema() {
   using Q = Quantity;
   return {
+      {"cluster.gpu_speed", Q::List, "", false, {}, {}, false, {},
+       "Stragglers: GPUs or nodes running below nominal speed; every compute op on them takes 1/factor as long, and "
+       "the synchronous step waits for them (models/workload/stragglers.hpp)."},
+      {"cluster.gpu_speed[].gpu", Q::Integer, "", false, 0, 1e7, false, {}, "GPU index (give gpu or node)."},
+      {"cluster.gpu_speed[].node", Q::Integer, "", false, 0, 1e7, false, {},
+       "Node index: GPUs node x gpus_per_node to (node + 1) x gpus_per_node - 1 (give gpu or node)."},
+      {"cluster.gpu_speed[].factor", Q::Number, "", true, 0, 2, true, {}, "Speed factor (0.9 = 90 % of nominal)."},
+      {"cluster.gpu_speed_distribution", Q::Map, "", false, {}, {}, false, {},
+       "Speed variation drawn per GPU or node from the run's seed (cluster.gpu_speed entries then override it)."},
+      {"cluster.gpu_speed_distribution.kind", Q::String, "none", false, {}, {}, false, {"none", "normal", "uniform"},
+       "none; normal (mean, sd); uniform (min..max); every draw clipped to [min, max]."},
+      {"cluster.gpu_speed_distribution.per", Q::String, "gpu", false, {}, {}, false, {"gpu", "node"},
+       "One draw per GPU or per node (a node's GPUs share it)."},
+      {"cluster.gpu_speed_distribution.mean", Q::Number, "1", false, 0, 2, true, {}, "Mean speed factor (normal)."},
+      {"cluster.gpu_speed_distribution.sd", Q::Number, "0", false, 0, 1, false, {}, "Standard deviation (normal)."},
+      {"cluster.gpu_speed_distribution.min", Q::Number, "0.5", false, 0, 2, true, {}, "Lowest speed factor."},
+      {"cluster.gpu_speed_distribution.max", Q::Number, "1", false, 0, 2, true, {}, "Highest speed factor."},
       {"workload", Q::Map, "", false, {}, {}, false, {}, "The training job."},
       {"workload.model", Q::Map, "", false, {}, {}, false, {}, "Dense transformer dimensions."},
       {"workload.model.layers", Q::Integer, "", true, 1, 10000, false, {}, "Transformer layers."},
@@ -81,6 +98,37 @@ std::string gb(double bytes) {
   std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
   return buf;
 }
+/// cluster.gpu_speed[] and cluster.gpu_speed_distribution.
+void read_stragglers(const Params& root, JobSpec& j, long long gpus) {
+  const long long per_node = root.has("cluster.gpus_per_node") ? root.integer("cluster.gpus_per_node") : 1;
+  if (root.has("cluster.gpu_speed"))
+    for (const Params& item : root.list("cluster.gpu_speed")) {
+      GpuSpeed g;
+      if (item.has("gpu") == item.has("node")) item.invalid("factor", "exactly one of gpu or node in the same entry");
+      if (item.has("gpu")) {
+        g.gpu = static_cast<int>(item.integer("gpu"));
+        if (g.gpu >= gpus) item.invalid("gpu", "a GPU index below cluster.gpus (" + std::to_string(gpus) + ")");
+      } else {
+        g.node = static_cast<int>(item.integer("node"));
+        if (g.node * per_node >= gpus)
+          item.invalid("node", "a node index below cluster.gpus / cluster.gpus_per_node (" +
+                                   std::to_string(gpus / per_node) + ")");
+      }
+      g.factor = item.number("factor");
+      j.gpu_speed.push_back(g);
+    }
+  auto& d = j.speed_distribution;
+  const std::string k = "cluster.gpu_speed_distribution.";
+  auto num = [&](const std::string& key, double dflt) { return root.has(k + key) ? root.number(k + key) : dflt; };
+  if (root.has(k + "kind")) d.kind = root.text(k + "kind");
+  if (root.has(k + "per")) d.per = root.text(k + "per");
+  d.mean = num("mean", 1.0);
+  d.sd = num("sd", 0.0);
+  d.min = num("min", 0.5);
+  d.max = num("max", 1.0);
+  if (d.min > d.max) root.invalid(k + "min", "at most cluster.gpu_speed_distribution.max");
+}
+
 }  // namespace
 
 JobSpec spec_from(const Params& root) {
@@ -122,6 +170,7 @@ JobSpec spec_from(const Params& root) {
   j.attention = opt_t("workload.attention", "flash");
 
   const long long gpus = root.integer("cluster.gpus");
+  read_stragglers(root, j, gpus);
   const long long product = 1LL * j.par.tp * j.par.cp * j.par.pp * j.par.dp;
   // Any factor (or the GPU count) may be the wrong one: name the group and every key of the product.
   if (product != gpus)

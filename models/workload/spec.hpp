@@ -1,6 +1,7 @@
 #pragma once
 // JobSpec: the training job (model dimensions, parallelism, batch, precision). Owner: models/workload.
 #include <string>
+#include <vector>
 
 namespace aidcsim::workload {
 
@@ -36,6 +37,22 @@ struct Parallelism {
   std::string order = "tp,cp,pp,dp";
 };
 
+/// A GPU or node running below nominal speed (cluster.gpu_speed[]): every compute op on it takes
+/// 1/factor as long (a straggler: a degraded GPU, slow HBM, a throttled node).
+struct GpuSpeed {
+  int gpu = -1;   ///< GPU index, or -1 when `node` is set
+  int node = -1;  ///< node index (GPUs node x gpus_per_node ...), or -1
+  double factor = 1.0;
+};
+
+/// Speed factors drawn per GPU or per node (cluster.gpu_speed_distribution), seeded by the run's
+/// seed: "normal" (mean, sd) or "uniform" (min..max), clipped to [min, max].
+struct SpeedDistribution {
+  std::string kind = "none";  ///< none | normal | uniform
+  std::string per = "gpu";    ///< gpu | node
+  double mean = 1.0, sd = 0.0, min = 0.5, max = 1.0;
+};
+
 struct JobSpec {
   ModelDims model;
   Parallelism par;
@@ -46,6 +63,8 @@ struct JobSpec {
   /// "flash": fused flash attention (no s^2 tensors in HBM); "fused_softmax": Megatron-LM 2021
   /// attention (batched GEMMs + fused scale-mask-softmax kernel over the s x s scores).
   std::string attention = "flash";
+  std::vector<GpuSpeed> gpu_speed;        ///< persistent stragglers (applied after the distribution)
+  SpeedDistribution speed_distribution;   ///< per-GPU / per-node speed variation
 };
 
 }  // namespace aidcsim::workload

@@ -8,6 +8,7 @@
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
 #include "models/workload/placement.hpp"
+#include "models/workload/stragglers.hpp"
 
 namespace aidcsim::workload {
 
@@ -67,7 +68,9 @@ struct Builder {
   Placement place;
   collectives::Layout layout;
   int pp = 1, v = 1, VS = 1, m = 1, msim = 1;
+  int rep = 0;                               ///< the representative DP replica
   std::vector<double> clk;                   ///< clock factor of each stage (slowest GPU)
+  std::vector<double> speed;                 ///< straggler speed factor of each stage (slowest GPU)
   std::vector<std::vector<OpCost>> fwd, bwd;  ///< [stage][chunk]
   // pass 1: compute ops
   int pieces_per_chunk = 1;
@@ -126,15 +129,43 @@ void size_step(Builder& b) {
   b.plan.simulated_microbatches = b.msim;
 }
 
-/// Slowest clock of each stage: TP and DP peers wait for it (synchronous training).
+/// Clock (thermal DVFS: compute-bound parts) and speed (stragglers: all compute) of each stage of
+/// the representative pipeline: the slowest GPU of the stage's TP x CP group, whose peers wait for
+/// it. The representative is the DP replica whose pipeline is slowest by estimate (fill/drain over
+/// every stage plus m - 1 microbatches at the slowest stage's pace): a synchronous step waits for it.
 void stage_clocks(Builder& b) {
-  b.clk.assign(b.pp, 1.0);
+  const auto& par = b.job.par;
   const auto& cf = b.opt.clock_factor;
-  for (int g = 0; g < b.plan.gpus && g < static_cast<int>(cf.size()); ++g) {
-    const int s = b.place.coord(g).pp;
-    b.clk[s] = std::min(b.clk[s], cf[g]);
+  const std::vector<double> speed =
+      gpu_speed_factors(b.job, b.plan.gpus, b.fabric.spec().gpus_per_node, b.opt.seed);
+  std::vector<std::vector<double>> clk(par.dp, std::vector<double>(b.pp, 1.0)), spd = clk;
+  for (int g = 0; g < b.plan.gpus; ++g) {
+    const Coord c = b.place.coord(g);
+    if (g < static_cast<int>(cf.size())) clk[c.dp][c.pp] = std::min(clk[c.dp][c.pp], cf[g]);
+    if (!speed.empty()) spd[c.dp][c.pp] = std::min(spd[c.dp][c.pp], speed[g]);
   }
-  for (int s = 0; s < b.pp; ++s) b.plan.stage_gpu.push_back(b.place.gpu({0, 0, s, 0}));
+  std::vector<double> work(b.pp, 0.0);  // layers per stage (+ 1 for the output layer) as the work unit
+  for (int j = 0; j < b.VS; ++j) work[j % b.pp] += b.plan.layers[j] + (j == b.VS - 1 ? 1 : 0);
+  double worst = -1;
+  for (int d = 0; d < par.dp; ++d) {
+    double sum = 0, slowest = 0;
+    for (int s = 0; s < b.pp; ++s) {
+      const double t = work[s] / (clk[d][s] * spd[d][s]);
+      sum += t;
+      slowest = std::max(slowest, t);
+    }
+    const double est = sum + (b.m - 1) * slowest;
+    if (est > worst * (1 + 1e-12)) {
+      worst = est;
+      b.rep = d;
+    }
+  }
+  b.clk = clk[b.rep];
+  b.speed = spd[b.rep];
+  for (int s = 0; s < b.pp; ++s) b.plan.stage_gpu.push_back(b.place.gpu({0, 0, s, b.rep}));
+  b.plan.representative_replica = b.rep;
+  b.plan.stragglers = 0;
+  for (double x : speed) b.plan.stragglers += x < 1.0;
 }
 
 /// Analytic alpha-beta times of the TP / CP / EP collectives of one layer on stage `s`.
@@ -144,7 +175,7 @@ LayerComm layer_comm(const Builder& b, int s) {
   const auto& md = job.model;
   const double tokens_mb = job.microbatch_size * double(md.sequence_length) / par.cp;
   const double kvf = md.kv_heads > 0 ? double(md.kv_heads) / md.heads : 1.0;
-  const Coord rep{0, 0, s, 0};
+  const Coord rep{0, 0, s, b.rep};
   LayerComm lc;
   if (par.tp > 1) {
     Collective c;
@@ -195,8 +226,9 @@ void op_costs(Builder& b) {
       const bool first = j == 0, last = j == b.VS - 1;
       OpCost& f = b.fwd[s][c];
       OpCost& k = b.bwd[s][c];
-      f.compute = nl * lt.forward() + (last ? logit + loss : 0) + (first ? embed : 0);
-      k.compute = nl * lt.backward() + (last ? 2 * logit + loss : 0) + (first ? embed : 0) + rc * nl * lt.forward();
+      f.compute = (nl * lt.forward() + (last ? logit + loss : 0) + (first ? embed : 0)) / b.speed[s];
+      k.compute = (nl * lt.backward() + (last ? 2 * logit + loss : 0) + (first ? embed : 0) + rc * nl * lt.forward()) /
+                  b.speed[s];
       // Megatron: one TP all-reduce after attention, one after the MLP (+ the vocab-parallel
       // embedding's all-reduce on the first stage)
       f.tp = (2 * nl + (first ? 1 : 0)) * lc.tp_allreduce;
@@ -421,7 +453,7 @@ void DpEmitter::emit_optimizer(const std::vector<int>& embedding_done) {
   plan.stage_after_optimizer.assign(b_.pp, {});
   for (int s = 0; s < b_.pp; ++s) {
     const double held = par.zero == "none" ? b_.stage_params[s] : b_.stage_params[s] / dp_size_;
-    const double t_opt = compute::memory_time(b_.gpu, 32.0 * held, b_.opt.efficiency);
+    const double t_opt = compute::memory_time(b_.gpu, 32.0 * held, b_.opt.efficiency) / b_.speed[s];
     plan.optimizer[s] = t_opt;
     Activity a;
     a.kind = Activity::Kind::Compute;
@@ -465,11 +497,14 @@ void steady_state_extension(Builder& b) {
 }
 
 std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
-  std::string f = "pipeline of 1 DP replica (TP/CP rank 0, " + std::to_string(b.pp) + " stages x " +
+  std::string f = "pipeline of 1 DP replica (#" + std::to_string(b.rep) + ", TP/CP rank 0, " + std::to_string(b.pp) + " stages x " +
                   std::to_string(b.v) + " chunks, " + std::to_string(b.msim) + " of " + std::to_string(b.m) +
                   " microbatches) simulated op by op with PP flows; TP/CP/EP collectives analytic (alpha-beta); " +
                   dp_part;
   if (b.m > b.msim) f += "; remaining microbatches added analytically at steady state";
+  if (b.plan.stragglers > 0)
+    f += "; " + std::to_string(b.plan.stragglers) + " GPUs below nominal speed: the representative is the slowest "
+         "replica by estimate, each stage at its slowest GPU's speed; other replicas' stragglers act through it only";
   return f;
 }
 
@@ -654,6 +689,8 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
   r.bubble /= n;
   r.exposed_pp /= n;
   r.exposed_dp /= n;
+  for (double* x : {&r.compute, &r.exposed_tp, &r.exposed_cp, &r.exposed_ep, &r.bubble, &r.exposed_pp, &r.exposed_dp})
+    if (std::abs(*x) < 1e-12 * r.step_time) *x = 0;  // rounding residue of the interval sums
   r.gpu_busy_compute_fraction = std::min(1.0, r.compute / r.step_time);
   r.gpu_busy_comm_fraction = std::min(1.0, comm_busy / n / r.step_time);
   return r;

@@ -35,7 +35,7 @@ enum StepTag {
 
 struct StepOptions {
   std::vector<double> clock_factor;  ///< per GPU, empty = 1.0; DVFS from the thermal model
-  std::uint64_t seed = 0;            ///< ECMP hash seed of the step's flows
+  std::uint64_t seed = 0;            ///< ECMP hash seed of the step's flows, and the stragglers' draw
   compute::Efficiency efficiency;    ///< compute-model constants (docs/validation-megatron.md)
   collectives::Protocol protocol;    ///< NCCL protocol constants
   /// Microbatches simulated per step (the rest are added at steady state); 0 = automatic
@@ -60,6 +60,8 @@ struct StepPlan {
   double parameters = 0;          ///< Megatron eq. 2 generalised (GQA, SwiGLU, MoE)
   std::string fidelity;           ///< which parts are simulated vs analytic, one line
   int gpus = 0;                   ///< GPUs of the job
+  int representative_replica = 0; ///< DP replica whose pipeline is simulated op by op (the slowest)
+  int stragglers = 0;             ///< GPUs below nominal speed (workload::gpu_speed_factors)
 
   // --- what analyse_step needs ---
   int pp = 1, chunks = 1, microbatches = 1, simulated_microbatches = 1;

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <functional>
 
+#include "models/workload/stragglers.hpp"
+
 namespace aidcsim {
 namespace {
 
@@ -84,6 +86,16 @@ void add_step(Results& r, const SituationOutcome& o, const compute::GpuSpec& gpu
   r.add("step_exposed_pp", s.exposed_pp, "s", "Exposed pipeline-parallel communication per step");
   r.add("step_exposed_dp", s.exposed_dp, "s", "Exposed data-parallel communication per step");
   r.add("step_bubble", s.bubble, "s", "Pipeline bubble per step");
+}
+
+// Stragglers (cluster.gpu_speed, cluster.gpu_speed_distribution): the speed of every GPU.
+void add_gpu_speed(Results& r, const SituationOutcome& o, std::uint64_t seed) {
+  const auto speed = workload::gpu_speed_factors(o.job, o.fabric_spec.gpus, o.fabric_spec.gpus_per_node, seed);
+  if (speed.empty()) return;
+  r.datasets.push_back(vector_dataset("/step/gpu_speed", speed, "1",
+                                      "Per GPU speed factor (stragglers: compute ops take 1/factor as long)", "gpu"));
+  r.add("min_gpu_speed", 100.0 * *std::min_element(speed.begin(), speed.end()), "%",
+        "Slowest GPU's speed (cluster.gpu_speed / gpu_speed_distribution)");
 }
 
 void add_network(Results& r, const SituationOutcome& o) {
@@ -387,6 +399,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   r.seed = seed;
   const SituationOutcome& head = outcomes.back();
   add_step(r, head, sc.gpu);
+  add_gpu_speed(r, head, seed);
   add_time_to_train(r, ttt);
   add_network(r, head);
   add_thermal(r, head);

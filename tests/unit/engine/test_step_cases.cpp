@@ -98,3 +98,33 @@ TEST_CASE("case step/01: dp_algorithm acts on the DP traffic, or is refused wher
     CHECK_THROWS_WITH(load_scenario_text(text("fsdp", alg), "f.yaml"), Contains("workload.parallelism.dp_algorithm"));
   }
 }
+
+TEST_CASE("case step/10: a straggler GPU slows the synchronous step", "[engine][cases]") {
+  // astra-sim/astra-sim#292, #73: one GPU at 90 % speed slows the step by about (1/0.9 - 1) of its
+  // compute share (the DP reduction it overlaps may hide a little of it).
+  auto text = [](const std::string& speed) {
+    return "name: straggler\nseed: 1\ncluster: {gpu: H100, gpus: 64, gpus_per_node: 8, nvlink_domain: 8" + speed +
+           "}\nfabric: {topology: leaf_spine}\n"
+           "workload:\n"
+           "  model: {layers: 32, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048}\n"
+           "  parallelism: {tp: 8, dp: 8}\n"
+           "  global_batch: 64\n"
+           "training: {tokens: \"1T\"}\nreliability: {draws: 10}\n";
+  };
+  const Results base = run_text(text(""), "base.yaml");
+  const Results slow = run_text(text(", gpu_speed: [{gpu: 5, factor: 0.9}]"), "straggler.yaml");
+  const double compute = base.scalar("step_compute");
+  CHECK(slow.scalar("step_compute") == Approx(compute / 0.9).epsilon(1e-6));
+  CHECK(slow.scalar("step_time") - base.scalar("step_time") == Approx(compute * (1 / 0.9 - 1)).epsilon(0.15));
+  CHECK(slow.scalar("min_gpu_speed") == Approx(90.0));
+  // the whole node at 0.9 is the same for a TP-8 job whose TP group is that node
+  const Results node = run_text(text(", gpu_speed: [{node: 0, factor: 0.9}]"), "node.yaml");
+  CHECK(node.scalar("step_time") == Approx(slow.scalar("step_time")).epsilon(1e-9));
+  // a seeded distribution: same seed, same step; a 2 % spread slows the step (its slowest GPU paces it)
+  const std::string spread = ", gpu_speed_distribution: {kind: normal, mean: 1.0, sd: 0.02, min: 0.8, max: 1.2}";
+  const double d1 = run_text(text(spread), "d1.yaml").scalar("step_time");
+  CHECK(run_text(text(spread), "d2.yaml").scalar("step_time") == d1);
+  CHECK(d1 > base.scalar("step_time"));
+  CHECK_THROWS_WITH(load_scenario_text(text(", gpu_speed: [{gpu: 64, factor: 0.9}]"), "bad.yaml"),
+                    Contains("cluster.gpu_speed[0].gpu"));
+}

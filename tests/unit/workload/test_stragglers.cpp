@@ -1,0 +1,93 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "models/compute/catalogue.hpp"
+#include "models/topology/fabric.hpp"
+#include "models/workload/step.hpp"
+#include "models/workload/stragglers.hpp"
+
+using namespace aidcsim;
+using namespace aidcsim::workload;
+
+TEST_CASE("gpu_speed_factors: list entries per GPU and node, seeded distributions") {
+  JobSpec j;
+  CHECK(gpu_speed_factors(j, 64, 8, 1).empty());  // no straggler: no factors
+  j.gpu_speed = {{5, -1, 0.9}, {-1, 2, 0.8}, {100, -1, 0.5}};  // GPU 100 is outside this 64-GPU job
+  auto f = gpu_speed_factors(j, 64, 8, 1);
+  REQUIRE(f.size() == 64);
+  CHECK(f[5] == 0.9);
+  for (int g = 16; g < 24; ++g) CHECK(f[g] == 0.8);
+  CHECK(f[0] == 1.0);
+  CHECK(f[63] == 1.0);
+
+  JobSpec n;
+  n.speed_distribution.kind = "normal";
+  n.speed_distribution.mean = 0.97;
+  n.speed_distribution.sd = 0.02;
+  n.speed_distribution.min = 0.5;
+  n.speed_distribution.max = 1.2;  // 11.5 sd away: no clipping
+  const auto a = gpu_speed_factors(n, 20000, 4, 7), b = gpu_speed_factors(n, 20000, 4, 7), c = gpu_speed_factors(n, 20000, 4, 8);
+  CHECK(a == b);  // same seed, same draws
+  CHECK(a != c);
+  double sum = 0, sq = 0;
+  for (double x : a) {
+    sum += x;
+    sq += x * x;
+  }
+  const double mean = sum / a.size(), sd = std::sqrt(sq / a.size() - mean * mean);
+  CHECK(mean == Approx(0.97).epsilon(0.001));
+  CHECK(sd == Approx(0.02).epsilon(0.03));
+  n.speed_distribution.max = 1.0;  // 1.5 sd above the mean: 1 - Phi(1.5) = 6.68 % of the draws clipped to 1
+  int at_max = 0;
+  for (double x : gpu_speed_factors(n, 20000, 4, 7)) {
+    CHECK(x <= 1.0);
+    at_max += x == 1.0;
+  }
+  CHECK(at_max / 20000.0 == Approx(0.0668).epsilon(0.1));
+  n.speed_distribution.kind = "uniform";
+  n.speed_distribution.per = "node";
+  n.speed_distribution.min = 0.9;
+  const auto u = gpu_speed_factors(n, 64, 8, 3);
+  for (int g = 0; g < 64; ++g) {
+    CHECK(u[g] >= 0.9);
+    CHECK(u[g] == u[g / 8 * 8]);  // one draw per node
+  }
+}
+
+TEST_CASE("a straggler slows its stage; the slowest replica is the representative") {
+  topology::FabricSpec fs;
+  fs.gpus = 64;
+  fs.gpus_per_node = 8;
+  fs.nvlink_domain = 8;
+  fs.nvlink_bandwidth = 300e9;
+  fs.kind = topology::FabricKind::LeafSpine;
+  fs.switch_radix = 64;
+  fs.link_rate = 25e9;
+  fs.nic_rate = 25e9;
+  const auto fabric = topology::build_fabric(fs);
+  JobSpec j;
+  j.model.layers = 8;
+  j.model.hidden = 2048;
+  j.model.ffn_hidden = 8192;
+  j.model.heads = 16;
+  j.model.kv_heads = 16;
+  j.model.vocab = 1024;
+  j.model.sequence_length = 1024;
+  j.par.tp = 4;
+  j.par.pp = 4;
+  j.par.dp = 4;
+  j.global_batch = 32;
+  const auto gpu = compute::find_gpu("H100");
+  const StepPlan base = plan_step(j, gpu, fabric, {});
+  CHECK(base.representative_replica == 0);
+  CHECK(base.stragglers == 0);
+  // GPU 3 x 16 + 2 x 4 + 1: replica 3, stage 2, TP rank 1
+  j.gpu_speed = {{3 * 16 + 2 * 4 + 1, -1, 0.8}};
+  const StepPlan slow = plan_step(j, gpu, fabric, {});
+  CHECK(slow.representative_replica == 3);
+  CHECK(slow.stragglers == 1);
+  CHECK(slow.stage_gpu[2] == 3 * 16 + 2 * 4);
+  CHECK(slow.compute[2] == Approx(base.compute[2] / 0.8));
+  CHECK(slow.compute[1] == Approx(base.compute[1]));
+}
