@@ -93,23 +93,20 @@ int new_slot(RunCtx& c) {
   x.used = true;
   x.rate = 0;
   x.last = c.now;
+  x.wave = -1;
+  x.reports = 0;
   ++x.version;  // entries of the slot's previous use are stale
   return s;
 }
 
 void free_slot(RunCtx& c, int s) {
   Slot& x = c.slots[s];
+  on_item_removed(c, s);
   c.sharing.remove_item(x.item);
   x.used = false;
   x.flow = x.activity = -1;
   ++x.version;
   c.free_slots.push_back(s);
-}
-
-void complete_activity(RunCtx& c, int a) {
-  c.finish[a] = c.now;
-  for (int k = c.succ_off[a]; k < c.succ_off[a + 1]; ++k)
-    if (--c.pending[c.succ[k]] == 0) c.ready.push_back(c.succ[k]);
 }
 
 /// The flows of transfer a start (its latency has passed).
@@ -122,16 +119,16 @@ void start_transfer_flows(RunCtx& c, int a) {
       start_flow(c, f);
     }
   }
-  if (c.left[a] == 0) complete_activity(c, a);
+  if (c.left[a] == 0) rep_finished(c, a);
 }
 
-/// Activity a starts now.
+/// Activity a's next repetition (its only one without `repeat`) starts now.
 void begin(RunCtx& c, int a) {
   const Activity& act = c.s->activities[a];
-  c.start[a] = c.now;
+  if (c.rep_begun[a]++ == 0) c.start[a] = c.now;
   if (act.kind == Activity::Kind::Compute) {
     if (!(act.amount > 0)) {
-      complete_activity(c, a);
+      rep_finished(c, a);
       return;
     }
     int& r = c.gpu_res[act.gpu];
@@ -141,15 +138,20 @@ void begin(RunCtx& c, int a) {
     x.activity = a;
     x.remains = act.amount;
     x.item = c.sharing.add_item(&r, 1, s);
+    on_item_added(c, s, &r, 1);
     c.left[a] = 1;
     return;
   }
   const int f0 = c.first_flow[a], f1 = c.first_flow[a + 1];
   if (f1 == f0) {  // src == dst
-    complete_activity(c, a);
+    rep_finished(c, a);
     return;
   }
-  if (c.events_mode) refresh_routes(c, a);
+  if (c.events_mode) {
+    if (c.rep_begun[a] > 1)  // a new repetition sends its full share again (a reroute left less)
+      for (int f = f0; f < f1; ++f) c.flows[f].bytes = c.flows[f].hops.empty() ? 0.0 : act.amount / c.flows[f].of;
+    refresh_routes(c, a);
+  }
   double lat = 0;
   int n = 0;
   for (int f = f0; f < f1; ++f) {
@@ -164,10 +166,12 @@ void begin(RunCtx& c, int a) {
 }
 
 void drain_ready(RunCtx& c) {
+  std::vector<int> batch;
   while (!c.ready.empty()) {
-    const int a = c.ready.back();
-    c.ready.pop_back();
-    begin(c, a);
+    batch.swap(c.ready);
+    c.ready.clear();
+    std::reverse(batch.begin(), batch.end());  // last ready first, as a stack
+    begin_batch(c, batch, begin);
   }
 }
 
@@ -177,22 +181,27 @@ void complete_slot(RunCtx& c, int s) {
   if (x.flow < 0) {
     const int a = x.activity;
     free_slot(c, s);
-    complete_activity(c, a);
+    rep_finished(c, a);
     return;
   }
   const int f = x.flow;
-  if (c.tl) tl_done(c, f);
   SubFlow& sf = c.flows[f];
+  sf.done_bytes += sf.bytes;
+  sf.last_rate = x.rate;
+  if (c.tl) tl_done(c, f);
+  if (c.events_mode)  // the bytes of this send, on the route it took
+    for (const Hop& h : sf.hops) (h.forward ? c.bytes_fwd : c.bytes_rev)[h.link] += sf.bytes;
   sf.slot = -1;
   free_slot(c, s);
   const int a = sf.activity;
-  if (--c.left[a] == 0) complete_activity(c, a);
+  if (--c.left[a] == 0) rep_finished(c, a);
 }
 
 void handle_timed(RunCtx& c, const Timed& e) {
   switch (e.kind) {
     case Timed::Failure: --c.daemon_events; apply_failure(c, e.id); break;
     case Timed::Bin: --c.daemon_events; tl_boundary(c); break;
+    case Timed::GroupEnd: group_end(c, e.id); break;
     case Timed::Start: start_transfer_flows(c, e.id); break;
     case Timed::Restart: restart_flow(c, e.id); break;
   }
@@ -214,6 +223,14 @@ void check_schedule(const Schedule& s, int gpus) {
       if (p < 0 || p >= n || p == i)
         throw InvalidParameter(key + ".after", std::to_string(p), "an index of another activity in [0, " +
                                                                       std::to_string(n) + ")");
+    if (a.repeat < 1)
+      throw InvalidParameter(key + ".repeat", std::to_string(a.repeat), "an integer >= 1");
+    for (const auto* list : {&a.after_previous, &a.after_same})
+      for (int p : *list)
+        if (p < 0 || p >= n || (p == i && list == &a.after_same) || a.repeat < 2 || s.activities[p].repeat != a.repeat)
+          throw InvalidParameter(key + (list == &a.after_same ? ".after_same" : ".after_previous"), std::to_string(p),
+                                 "an index of an activity with the same repeat > 1 (this one has " +
+                                     std::to_string(a.repeat) + ")");
   }
   bool any_compute = false;
   for (const auto& a : s.activities) any_compute |= a.kind == Activity::Kind::Compute && a.amount > 0;
@@ -229,9 +246,12 @@ void check_schedule(const Schedule& s, int gpus) {
 /// The event loop: from t = 0 until no activity is in progress.
 void simulate(RunCtx& c) {
   const int n = static_cast<int>(c.s->activities.size());
-  for (int i = 0; i < n; ++i)
-    if (c.pending[i] == 0) c.ready.push_back(i);
-  std::reverse(c.ready.begin(), c.ready.end());  // begin roots in activity order
+  rep_init(c);
+  for (int i = n - 1; i >= 0; --i)  // drain_ready begins them in activity order
+    if (rep_ready(c, i)) {
+      c.queued[i] = 1;
+      c.ready.push_back(i);
+    }
   // Failures at t = 0 precede every start (a failure at 0 equals one applied before the run).
   while (!c.timed.empty() && c.timed.top().t <= 0 && c.timed.top().kind == Timed::Failure) {
     const Timed e = c.timed.top();
@@ -250,6 +270,7 @@ void simulate(RunCtx& c) {
       x.last = c.now;
       x.rate = rate;
       ++x.version;
+      if (x.wave >= 0 && ++x.reports > 1) c.waves[x.wave].dirty = true;  // not constant: no template
       if (rate > 0) c.due.push(Due{c.now + x.remains / rate, s, x.version});
     });
     if (prof) c.solve_cpu += profile::thread_cpu_seconds() - c0, c.solve_wall += profile::wall_seconds() - w0;
@@ -284,19 +305,23 @@ void simulate(RunCtx& c) {
   }
   if (c.tl) tl_finish(c);
   profile::add("network: solver (SimGrid max-min, incl. reading rates)", c.solve_cpu, c.solve_wall, c.solves);
+  if (c.skipped_reps > 0) profile::add("network: repetitions fast-forwarded (count)", 0, 0, c.skipped_reps);
 }
 
 }  // namespace
 
-void start_flow(RunCtx& c, int f) {
+void start_flow(RunCtx& c, int f, double remains) {
   SubFlow& sf = c.flows[f];
   c.res_buf.clear();
   for (const Hop& h : sf.hops) c.res_buf.push_back(link_resource(c, h.link, h.forward));
+  before_add(c, c.res_buf.data(), static_cast<int>(c.res_buf.size()));
   const int s = new_slot(c);
   Slot& x = c.slots[s];
   x.flow = f;
-  x.remains = sf.bytes;
+  x.remains = remains >= 0 ? remains : sf.bytes;
+  x.wave = c.wave[sf.activity];
   x.item = c.sharing.add_item(c.res_buf.data(), static_cast<int>(c.res_buf.size()), s);
+  on_item_added(c, s, c.res_buf.data(), static_cast<int>(c.res_buf.size()));
   sf.slot = s;
 }
 
@@ -376,7 +401,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       f.activity = i;
       f.bytes = a.amount / m;
       f.latency = fab.latency(hops);
-      for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += f.bytes;
+      for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += f.bytes * a.repeat;
       f.hops = std::move(hops);
       f.index = j;
       f.of = m;
@@ -429,11 +454,9 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       throw SimulationError("network: activity " + std::to_string(i) + " did not complete (deadlock)");
   res.start = std::move(c->start);
   res.finish = std::move(c->finish);
+  res.repetitions_fast_forwarded = c->skipped_reps;
   if (c->events_mode) {
-    // Bytes of the last (or only) route of every flow; the earlier routes' were added at the
-    // failures. In flow order, so that without reroutes the sums are run(schedule)'s.
-    for (const SubFlow& f : c->flows)
-      for (const Hop& h : f.hops) (h.forward ? c->bytes_fwd : c->bytes_rev)[h.link] += f.bytes;
+    // Bytes actually sent per route: credited at each completion and at each reroute.
     res.reroutes = std::move(c->reroutes);
     res.link_bytes_fwd = std::move(c->bytes_fwd);
     res.link_bytes_rev = std::move(c->bytes_rev);

@@ -25,6 +25,8 @@ struct SubFlow {
   int epoch = 0;            ///< RunCtx::epoch when `hops` was last checked against failures
   // While it sends (slot >= 0): remaining bytes `remains` at time `last`, sent at `rate`.
   int slot = -1;            ///< its solver item (Slot index), -1 when not sending
+  double done_bytes = 0;    ///< B sent by its completed repetitions (timeline)
+  double last_rate = 0;     ///< B/s of its last completed send (a repetition group's template)
 };
 
 /// Routes of the sub-flows of transfer `a` on the fabric's current state: emit(j, m, hops) for
@@ -94,6 +96,8 @@ struct Slot {
   double remains = 0, rate = 0, last = 0;
   std::uint32_t version = 0;
   bool used = false;
+  int wave = -1;          ///< repetition wave of its activity (repetition.cpp), -1: none
+  int reports = 0;        ///< times the solver reported its rate
 };
 
 /// Due heap entry: the predicted completion of a slot (stale when versions differ).
@@ -107,10 +111,10 @@ struct Due {
 /// Timed event: a transfer's flows start after its route latency, a rerouted flow restarts, a
 /// failure applies, a timeline bin ends. Equal times run in kind order, then insertion order.
 struct Timed {
-  enum Kind { Failure = 0, Start = 1, Restart = 2, Bin = 3 };
+  enum Kind { Failure = 0, Bin = 1, GroupEnd = 2, Start = 3, Restart = 4 };
   double t;
   int kind;
-  int id;              ///< activity (Start), flow (Restart), failure index (Failure), 0 (Bin)
+  int id;              ///< activity (Start), flow (Restart), failure index (Failure), 0 (Bin), group (GroupEnd)
   std::uint64_t seq;
   bool operator>(const Timed& o) const {
     if (t != o.t) return t > o.t;
@@ -127,7 +131,7 @@ struct RunCtx {
   std::vector<int> first_flow;         ///< per activity, index in flows (transfers), size n+1
   std::vector<int> succ_off, succ;     ///< CSR successor lists
   std::vector<int> pending;            ///< unfinished predecessors per activity
-  std::vector<int> left;               ///< per activity: sub-flows still sending or waiting
+  std::vector<int> left;               ///< per activity: sub-flows still sending or waiting (this repetition)
   std::vector<double> start, finish;
   std::string error;
 
@@ -144,7 +148,8 @@ struct RunCtx {
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due;
   std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>> timed;
   std::uint64_t seq = 0;
-  std::vector<int> ready;              ///< activities whose predecessors are done, to begin now
+  std::vector<int> ready;              ///< activities (their next repetition) ready to begin now
+  std::vector<char> queued;            ///< per activity: in `ready`
   std::size_t daemon_events = 0;       ///< timed events that do not keep the run alive (Bin, Failure)
   long long solves = 0, events = 0;    ///< counters for the profile
   double solve_cpu = 0, solve_wall = 0;  ///< s in the solver (profile only)
@@ -162,6 +167,30 @@ struct RunCtx {
 
   std::unique_ptr<Timeline> tl;        ///< null unless FlowNetwork::set_timeline_bins > 0 (no events)
 
+  // Repetitions (Activity::repeat) and their fast-forward (repetition.cpp).
+  bool any_repeat = false;
+  std::vector<int> rep_done, rep_begun;  ///< per activity: repetitions finished / begun
+  std::vector<int> rsucc_off, rsucc;     ///< CSR: activities waiting for a repetition of this one
+  std::vector<int> wave;               ///< per activity: wave of its current repetition, -1 none
+  struct Wave {
+    double begin = 0, start = -1, done = -1;  ///< s: repetition begun, flows started, flows done
+    int members = 0, finished = 0;
+    bool dirty = false;                ///< not a template: shared resources, rate changes, ...
+  };
+  std::vector<Wave> waves;
+  std::vector<int> res_count;          ///< per solver resource: items on it (with repetitions)
+  std::vector<int> res_wave;           ///< per solver resource: wave of its items, -1 foreign
+  std::vector<int> res_group;          ///< per solver resource: fast-forwarded group owning it, -1
+  struct Group {                       ///< repetitions fast-forwarded as a whole (repetition.cpp)
+    std::vector<int> members;          ///< activities
+    std::vector<int> resources;
+    double t0 = 0, period = 0, latency = 0;
+    int r0 = 0, reps = 0;              ///< first repetition skipped, repetitions skipped
+    bool active = false;
+  };
+  std::vector<Group> groups;
+  long long skipped_reps = 0;          ///< activity repetitions not simulated one by one (profile)
+
   void push_timed(double t, int kind, int id) {
     timed.push(Timed{t, kind, id, seq++});
     if (kind == Timed::Failure || kind == Timed::Bin) ++daemon_events;
@@ -175,8 +204,8 @@ constexpr double kTimelineFirstBin = 1e-6;
 // flow_network.cpp
 /// Bytes (or FLOP) slot s has left at time ctx.now.
 double remains_now(const RunCtx& c, const Slot& s);
-/// Starts sending sub-flow f now on its current route.
-void start_flow(RunCtx& c, int f);
+/// Starts sending sub-flow f now on its current route: its bytes, or `remains` when >= 0.
+void start_flow(RunCtx& c, int f, double remains = -1);
 /// Stops sub-flow f (a failure): returns its remaining bytes; f is no longer sending.
 double stop_flow(RunCtx& c, int f);
 /// Solver resource of link direction (l, forward), created on first use at the link's rate on
@@ -191,10 +220,32 @@ void tl_init(RunCtx& c, int bins, double hint);
 /// A bin boundary at c.now: credits every sending flow's progress to the bin that just ended,
 /// schedules the next boundary.
 void tl_boundary(RunCtx& c);
-/// Flow f completed at c.now: its last bytes go to the bin of now.
+/// Flow f completed a send at c.now (SubFlow::done_bytes updated): its last bytes go to the bin of now.
 void tl_done(RunCtx& c, int f);
 /// Trims the table to the bins up to the last finish.
 void tl_finish(RunCtx& c);
+
+// repetition.cpp
+/// Per-activity repetition state and the repetition-successor lists.
+void rep_init(RunCtx& c);
+/// Whether activity a's next repetition can begin (all its dependencies are met).
+bool rep_ready(const RunCtx& c, int a);
+/// Repetition of activity a finished now: the activity finishes after its last one, else its
+/// next repetition and its repetition successors may become ready.
+void rep_finished(RunCtx& c, int a);
+/// Begins the ready activities in `batch` now, fast-forwarding the groups of repetitions that
+/// repeat an exact template (see repetition.cpp); `begin_one` begins one activity normally.
+void begin_batch(RunCtx& c, std::vector<int>& batch, void (*begin_one)(RunCtx&, int));
+/// Before an item is added on solver resources `res`: fast-forwarded groups owning one of them are
+/// materialised (their state at now becomes real items / latency phases again).
+void before_add(RunCtx& c, const int* res, int n);
+/// Bookkeeping of items on resources (waves, sharing).
+void on_item_added(RunCtx& c, int slot, const int* res, int n);
+void on_item_removed(RunCtx& c, int slot);
+/// Group g's last skipped repetition ended now.
+void group_end(RunCtx& c, int g);
+/// Bytes flow f has sent by now, counting fast-forwarded repetitions (timeline).
+double group_flow_sent(const RunCtx& c, int g, int f);
 
 // run_failures.cpp
 /// Applies failure `i` at c.now: degrade changes capacities; link/switch down stops every flow

@@ -68,13 +68,21 @@ void tl_boundary(RunCtx& c) {
   Timeline& t = *c.tl;
   const int k = tl_bin(t, c.now - 0.5 * t.w);  // the bin that just ended
   for (const Slot& s : c.slots)
-    if (s.used && s.flow >= 0) tl_credit(c, t, s.flow, c.flows[s.flow].bytes - remains_now(c, s), k);
+    if (s.used && s.flow >= 0) {
+      const SubFlow& f = c.flows[s.flow];
+      tl_credit(c, t, s.flow, f.done_bytes + f.bytes - remains_now(c, s), k);
+    }
+  for (std::size_t g = 0; g < c.groups.size(); ++g)  // fast-forwarded repetitions (repetition.cpp)
+    if (c.groups[g].active)
+      for (int a : c.groups[g].members)
+        for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f)
+          tl_credit(c, t, f, group_flow_sent(c, static_cast<int>(g), f), k);
   c.push_timed(next_boundary(t, c.now), Timed::Bin, 0);
 }
 
 void tl_done(RunCtx& c, int f) {
   Timeline& t = *c.tl;
-  tl_credit(c, t, f, c.flows[f].bytes, tl_bin(t, c.now));
+  tl_credit(c, t, f, c.flows[f].done_bytes, tl_bin(t, c.now));
 }
 
 void tl_finish(RunCtx& c) {

@@ -15,8 +15,20 @@ struct Activity {
   int dst_gpu = -1;     ///< Transfer: destination GPU
   double amount = 0;    ///< Compute: FLOP; Transfer: bytes
   std::uint64_t flow_hash = 0;  ///< Transfer: ECMP hash input (flows with equal hash share a path)
-  std::vector<int> after;       ///< indices of activities that must finish before this one starts
+  std::vector<int> after;       ///< indices of activities that must finish (all repetitions) before this one starts
   int tag = 0;          ///< caller's category (e.g. workload's compute / dp / tp / pp), reported back
+  /// Repetitions (R >= 1): the activity runs R times in a row (the same GPU(s), amount and hash),
+  /// repetition r + 1 after repetition r. Collective algorithms use it for their identical steps
+  /// (ring steps, pipeline chunks) instead of R activities: the engine simulates every repetition
+  /// and fast-forwards a group of repetitions that repeats exactly (see flow_network.cpp).
+  /// start = first repetition's start, finish = last repetition's finish.
+  int repeat = 1;
+  /// Repetition r >= 1 also waits for repetition r - 1 of these activities (same `repeat`): a ring
+  /// step sends what the previous step brought in.
+  std::vector<int> after_previous;
+  /// Repetition r also waits for repetition r of these activities (same `repeat`): a pipelined
+  /// chunk forwards what its children sent in the same chunk.
+  std::vector<int> after_same;
 };
 
 struct Schedule {
@@ -45,6 +57,9 @@ struct RunResult {
   double timeline_bin = 0;  ///< s
   std::vector<int> timeline_links;
   std::vector<double> timeline_bytes;
+  /// Repetitions (Activity::repeat) that were not simulated one by one because they repeated an
+  /// exact template (fast-forward, see flow_network.cpp); 0 without repetitions.
+  long long repetitions_fast_forwarded = 0;
 };
 
 }  // namespace aidcsim::network
