@@ -18,6 +18,8 @@ struct GpuSpec {
   /// ml-engineering "Maximum Achievable Matmul FLOPS"). 0 = unknown: a fraction of peak is used.
   double bf16_mamf = 0;
   double fp8_mamf = 0;
+  double throttle_temperature = 0;   ///< K, junction temperature where the clocks start to drop (0: unknown)
+  double shutdown_temperature = 0;   ///< K, junction temperature of the thermal shutdown (0: unknown)
 };
 
 }  // namespace aidcsim::compute

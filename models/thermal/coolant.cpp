@@ -27,10 +27,10 @@ const Coolant& coolant(const std::string& name) {
   throw InvalidParameter("cooling.coolant", name, "one of water, pg25, pao, fluorinated");
 }
 
-double convection_factor_vs_water(const Coolant& c) {
+double convection_factor_vs_water(const Coolant& c, double n, double m) {
   const Coolant& w = kTable[0];
-  return std::pow(c.conductivity / w.conductivity, 0.6) * std::pow(c.density / w.density, 0.8) *
-         std::pow(c.cp / w.cp, 0.4) * std::pow(c.viscosity / w.viscosity, -0.4);
+  return std::pow(c.conductivity / w.conductivity, 1 - m) * std::pow(c.density / w.density, n) *
+         std::pow(c.cp / w.cp, m) * std::pow(c.viscosity / w.viscosity, m - n);
 }
 
 }  // namespace aidcsim::thermal

@@ -20,9 +20,13 @@ struct Coolant {
 /// InvalidParameter("cooling.coolant") for any other name.
 const Coolant& coolant(const std::string& name);
 
-/// Factor by which the convective conductance hA of a cold plate changes when `c` replaces water
-/// at the same volume flow: Dittus-Boelter Nu = 0.023 Re^0.8 Pr^0.4 (Incropera & DeWitt,
-/// Fundamentals of Heat and Mass Transfer, eq. 8.60) gives hA ~ k^0.6 rho^0.8 cp^0.4 mu^-0.4.
-double convection_factor_vs_water(const Coolant& c);
+/// Factor by which the convective conductance hA of a channel changes when `c` replaces water at the
+/// same volume flow, for a correlation Nu = a Re^n Pr^m (h = Nu k / D, same geometry and velocity):
+///   hA_c / hA_water = (k/k_w)^(1-m) (rho/rho_w)^n (cp/cp_w)^m (mu/mu_w)^(m-n).
+/// n = 0.8, m = 0.4: Dittus-Boelter turbulent flow (Incropera & DeWitt, Fundamentals of Heat and Mass
+/// Transfer, eq. 8.60): k^0.6 rho^0.8 cp^0.4 mu^-0.4. n = m = 0: fully developed laminar flow (Nu
+/// constant, Incropera & DeWitt §8.4): the conductivity ratio alone, which reproduces the OCP 1 kW
+/// OAM cold plate's PG25 vs water resistances (tests/validation/test_thermal_published.cpp).
+double convection_factor_vs_water(const Coolant& c, double re_exponent = 0.8, double pr_exponent = 0.4);
 
 }  // namespace aidcsim::thermal

@@ -107,6 +107,20 @@ double RcNetwork::term_flow(int k) const {
   return t.g * t.n * (t_[t.a] - t_[t.b]);
 }
 
+double RcNetwork::heat_into(int node) const {
+  double r = 0;
+  auto add = [&](const Term& t) {
+    const double w = t.g * t.n * (t_[t.a] - t_[t.b]);
+    if (t.dst == node) r += w;
+    if (!t.advection && t.src == node) r -= w;
+  };
+  if (dirty_)  // not factorized since the last change: the boundary-term list is stale
+    for (const Term& t : terms_) add(t);
+  else
+    for (int k : boundary_terms_) add(terms_[k]);
+  return r;
+}
+
 double RcNetwork::removed_now() const {
   double r = 0;
   for (int k : boundary_terms_) {

@@ -54,8 +54,11 @@ class RcNetwork {
   double last_removed() const { return last_removed_; }
   /// Heat flowing through term `k` at the current temperatures, W (all n instances).
   double term_flow(int k) const;
-  /// Number of LU factorizations so far (reuse check).
+  /// Heat flowing into boundary node `b` at the current temperatures, W (its share of "removed").
+  double heat_into(int b) const;
+  /// Number of LU factorizations so far (reuse check), over clear()s; reset_factorizations() zeroes it.
   int factorizations() const { return factorizations_; }
+  void reset_factorizations() { factorizations_ = 0; }
 
  private:
   struct Term {

@@ -12,3 +12,14 @@ double dew_point(double temp, double rh) {
 }
 
 }  // namespace aidcsim::thermal
+
+namespace aidcsim::thermal {
+
+double wet_bulb(double temp, double rh) {
+  const double t = temp - 273.15, r = 100.0 * rh;
+  const double tw = t * std::atan(0.151977 * std::sqrt(r + 8.313659)) + std::atan(t + r) - std::atan(r - 1.676331) +
+                    0.00391838 * std::pow(r, 1.5) * std::atan(0.023101 * r) - 4.686035;
+  return tw + 273.15;
+}
+
+}  // namespace aidcsim::thermal

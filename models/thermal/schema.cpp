@@ -1,3 +1,6 @@
+// Scenario keys of the thermal/power model: cooling.*, cooling_monitoring.* (the brief's policy as
+// written) and power.*. Each plant component declares its own keys (components/*.cpp, collected
+// through the registry); the shared ones are here.
 #include "models/thermal/schema.hpp"
 
 #include <cmath>
@@ -5,43 +8,86 @@
 #include <string>
 #include <tuple>
 
+#include "models/thermal/components/component.hpp"
+#include "models/thermal/components/keys.hpp"
 #include "models/thermal/coolant.hpp"
 
 namespace aidcsim::thermal {
 
+namespace {
+
+// Sensor locations of the monitoring policy and the sensor type each one reads.
+struct Location {
+  const char* name;
+  const char* type;  // temperature | flow | pue | power
+};
+const std::vector<Location>& locations() {
+  static const std::vector<Location> l = {
+      {"GPU inlet", "temperature"},   {"GPU outlet", "temperature"},      {"GPU junction", "temperature"},
+      {"cold plate", "temperature"},  {"CDU supply", "temperature"},      {"CDU return", "temperature"},
+      {"rack outlet", "temperature"}, {"facility supply", "temperature"}, {"server inlet", "temperature"},
+      {"main loop", "flow"},          {"loop flow", "flow"},              {"PUE", "pue"},
+      {"rack power", "power"},
+  };
+  return l;
+}
+
+std::string plant_doc(const std::string& slot, const std::string& what) {
+  std::string d = what + ":";
+  for (const auto& c : components())
+    if (c.slot == slot) d += " " + c.name + " (" + c.description + ");";
+  d.back() = '.';
+  return d;
+}
+
+}  // namespace
+
 Schema schema() {
   using Q = Quantity;
-  const std::vector<std::string> kLocations = {"GPU inlet",  "GPU outlet",  "GPU junction",    "cold plate",
-                                               "CDU supply", "CDU return",  "rack outlet",     "loop flow",
-                                               "facility supply", "PUE",    "rack power"};
-  return {
-      {"cooling", Q::Map, "", false, {}, {}, false, {}, "Direct liquid cooling, CDUs, rear doors and facility water."},
+  std::vector<std::string> kLocations;
+  for (const auto& l : locations()) kLocations.push_back(l.name);
+  Schema out = {
+      {"cooling", Q::Map, "", false, {}, {}, false, {}, "Cooling plant: chip cooling, rack coolers, hall air, CDUs, facility water."},
       {"cooling.coolant", Q::String, "water", false, {}, {}, false, {"water", "pg25", "pao", "fluorinated"},
        "Rack-loop coolant: water, pg25 (25 % propylene glycol, NVIDIA TCS), pao (dielectric hydrocarbon), "
        "fluorinated (dielectric, HFE-7100 class). Properties: models/thermal/coolant.cpp (published-figures §6.4)."},
       {"cooling.flow_per_gpu", Q::VolumeFlow, "1 L/min", false, 0.05e-3 / 60, 1e-3, false, {}, "Coolant flow per GPU cold plate (brief: 0.5-1 L/min)."},
       {"cooling.facility_supply", Q::Temperature, "18 degC", false, 273.15, 333.15, false, {},
-       "Facility water supply temperature (set point) to the CDUs and rear doors."},
+       "Facility water supply temperature (set point) to the CDUs and rear doors. A supply too warm for the "
+       "coolant inlet limit is simulated and fails its checks."},
       {"cooling.cdu_approach", Q::TemperatureDelta, "4 K", false, 0.5, 30, false, {},
        "CDU approach at design heat: rack-loop supply minus facility supply (NVIDIA DSX BOD 4 °C, published-figures §6.2)."},
-      {"cooling.liquid_fraction", Q::Fraction, "0.85", false, 0.2, 1, false, {}, "Share of rack heat captured by cold plates; from 0.2 (below that a rack is air-cooled, which the cold-plate model does not describe)."},
-      {"cooling.rdhx", Q::Map, "", false, {}, {}, false, {}, "Rear-door heat exchanger (one per rack)."},
-      {"cooling.rdhx.effectiveness", Q::Fraction, "0.7", false, 0.05, 1, false, {},
-       "Effectiveness in (0, 1] with fans running (IBM RDHx: 55-85 % heat removal, §6.2)."},
-      {"cooling.rdhx.passive_effectiveness", Q::Fraction, "0.35", false, 0, 1, false, {},
-       "Effectiveness with the door fans failed [estimate]."},
-      {"cooling.rdhx.fan_power", Q::Power, "1 kW", false, 0, 1e5, false, {}, "Door fan power per rack (vendor range 0.5-2 kW, §6.2)."},
-      {"cooling.rdhx.air_delta_t", Q::TemperatureDelta, "15 K", false, 1, 60, false, {},
-       "Server air temperature rise at design heat; sets the air flow through the door [estimate]."},
-      {"cooling.cold_plate", Q::Map, "", false, {}, {}, false, {}, "GPU cold plate (junction -> plate -> coolant)."},
-      {"cooling.cold_plate.r_junction_plate", Q::ThermalResistance, "0.02 K/W", false, 1e-3, 1, false, {},
-       "Junction to cold-plate base incl. TIM [estimate; junction-to-inlet 0.04-0.07 K/W, §6.2]."},
-      {"cooling.cold_plate.r_convection", Q::ThermalResistance, "0.012 K/W", false, 1e-3, 1, false, {},
-       "1/hA of the plate with water at cooling.cold_plate.ref_flow [estimate]."},
-      {"cooling.cold_plate.ref_flow", Q::VolumeFlow, "1 L/min", false, 0.05e-3 / 60, 1e-2, false, {}, "Flow at which r_convection holds."},
-      {"cooling.cold_plate.flow_exponent", Q::Number, "0.8", false, 0, 2, false, {},
-       "hA ~ flow^n; 0.8 = Dittus-Boelter turbulent convection (Incropera & DeWitt eq. 8.60)."},
-      {"cooling.cdu", Q::Map, "", false, {}, {}, false, {}, "Coolant distribution units (liquid-to-liquid, counter-flow plate HX)."},
+      {"cooling.liquid_fraction", Q::Fraction, "0.85", false, 0, 1, false, {},
+       "Cold-plate coverage: share of every GPU package (and of the rest of the rack's heat) served by cold plates; "
+       "the rest goes through air heatsinks to the server air. 0 = air-cooled, 1 = fully liquid. The heat the "
+       "liquid takes is computed (both paths leave the same junction)."},
+      {"cooling.plant", Q::Map, "", false, {}, {}, false, {}, "One registered component per slot of the cooling plant."},
+      {"cooling.plant.chip", Q::String, "cold_plate", false, {}, {}, false, component_names("chip"),
+       plant_doc("chip", "How GPU heat reaches the rack's liquid")},
+      {"cooling.plant.rack", Q::String, "rdhx", false, {}, {}, false, component_names("rack"),
+       plant_doc("rack", "What cools a rack's exhaust air")},
+      {"cooling.plant.room", Q::String, "crah", false, {}, {}, false, component_names("room"),
+       plant_doc("room", "What holds the cold aisle")},
+      {"cooling.plant.cdu", Q::String, "liquid_to_liquid", false, {}, {}, false, component_names("cdu"),
+       plant_doc("cdu", "Where the rack loop rejects its heat")},
+      {"cooling.plant.heat_rejection", Q::String, "chiller", false, {}, {}, false, component_names("heat_rejection"),
+       plant_doc("heat_rejection", "How the facility water is cooled")},
+      {"cooling.heatsink", Q::Map, "", false, {}, {}, false, {},
+       "Air heatsink on the share of each GPU package no cold plate covers (all of it at liquid_fraction 0)."},
+      {"cooling.heatsink.r_junction_sink", Q::ThermalResistance, "0.02 K/W", false, 1e-3, 1, false, {},
+       "Junction to heatsink base incl. TIM, whole package [estimate]."},
+      {"cooling.heatsink.r_sink_air", Q::ThermalResistance, "0.03 K/W", false, 1e-3, 1, false, {},
+       "1/hA heatsink to air at the design air flow, whole package [estimate: H100 SXM5 class; air-cooled HGX H100 "
+       "junctions 54-72 °C under load, Latif et al. arXiv:2507.16781]."},
+      {"cooling.server_air", Q::Map, "", false, {}, {}, false, {}, "Server air through the racks."},
+      {"cooling.server_air.delta_t", Q::TemperatureDelta, "15 K", false, 1, 60, false, {},
+       "Air temperature rise through a rack at its design air heat; sizes the server fans (DGX H100: 10.2 kW at "
+       "1,105 CFM -> ~15 K) [estimate]."},
+      {"cooling.server_air.recirculation", Q::Fraction, "0", false, 0, 1, false, {},
+       "Share of server inlet air that is the rack's own exhaust (after its rack cooler) instead of cold-aisle air [estimate]."},
+      {"cooling.server_air.rack_air_volume", Q::Number, "1.5", false, 0.05, 100, false, {},
+       "Air in one rack, m^3 (heat capacity of its exhaust) [estimate]."},
+      {"cooling.cdu", Q::Map, "", false, {}, {}, false, {}, "Coolant distribution units (plant.cdu chooses the exchanger)."},
       {"cooling.cdu.racks_per_cdu", Q::Integer, "8", false, 1, 1000, false, {},
        "Racks per CDU (8 NVL72 racks ~1.2 MW = one DGX GB200 SU; STULZ 1,200 kW unit, §6.2)."},
       {"cooling.cdu.facility_flow_ratio", Q::Number, "1", false, 0.1, 100, false, {},
@@ -60,20 +106,20 @@ Schema schema() {
        "Cold-aisle air temperature (ASHRAE A1 recommended 18-27 °C)."},
       {"cooling.room.rh_min", Q::Fraction, "0.4", false, 0.01, 1, false, {}, "Lowest relative humidity (brief: 40-60 %)."},
       {"cooling.room.rh_max", Q::Fraction, "0.6", false, 0.01, 1, false, {}, "Highest relative humidity; sets the dew point checked."},
-      {"cooling.heat_rejection", Q::Map, "", false, {}, {}, false, {}, "Facility heat rejection."},
-      {"cooling.heat_rejection.type", Q::String, "chiller", false, {}, {}, false, {"fixed", "dry_cooler", "chiller"},
-       "chiller/fixed: supply held at the set point, dry coolers free-cool and a chiller trims; "
-       "dry_cooler: no chiller, supply = max(set point, outdoor + approach)."},
+      {"cooling.heat_rejection", Q::Map, "", false, {}, {}, false, {}, "Climate and facility heat rejection (plant.heat_rejection chooses it)."},
       {"cooling.heat_rejection.outdoor_temp", Q::Temperature, "12 degC", false, 223.15, 333.15, false, {},
        "Outdoor dry-bulb (North East England annual mean ~9-10 °C) [estimate]; the daily mean when a swing is set."},
+      {"cooling.heat_rejection.outdoor_rh", Q::Fraction, "0.8", false, 0.05, 1, false, {},
+       "Outdoor relative humidity, sets the wet bulb of a cooling tower (UK annual mean ~80 %) [estimate]."},
       {"cooling.heat_rejection.outdoor_daily_swing", Q::TemperatureDelta, "0 K", false, 0, 40, false, {},
        "Daily outdoor range (max - min); T(t) = outdoor_temp + swing/2 cos(2 pi (t - peak)/24 h) "
-       "(cosine diurnal profile, ASHRAE Fundamentals ch. 14). 0 = constant. Ignored by type fixed."},
+       "(cosine diurnal profile, ASHRAE Fundamentals ch. 14). 0 = constant. Ignored by plant.heat_rejection fixed."},
       {"cooling.heat_rejection.outdoor_peak_time", Q::Time, "15 h", false, 0, 86400, false, {},
        "Time of day of the outdoor maximum (ASHRAE design day: ~15:00)."},
       {"cooling.heat_rejection.dry_cooler_approach", Q::TemperatureDelta, "5 K", false, 0, 30, false, {},
        "Dry-cooler approach to outdoor air (NVIDIA DSX raised-bed dry cooler, §6.2)."},
-      {"cooling.heat_rejection.chiller_cop", Q::Number, "5", false, 0.5, 30, false, {}, "Chiller COP [estimate]."},
+      {"cooling.heat_rejection.chiller_cop", Q::Number, "5", false, 0.5, 30, false, {},
+       "Chiller COP, also for the CRAH chilled water [estimate]."},
       {"cooling.air_fallback", Q::Map, "", false, {}, {}, false, {}, "Auxiliary air cooling when liquid cooling fails."},
       {"cooling.air_fallback.capacity_per_rack", Q::Power, "20 kW", false, 0, 1e6, false, {},
        "Heat the auxiliary air removes per rack (brief: air loses efficiency above ~20 kW/rack)."},
@@ -84,10 +130,16 @@ Schema schema() {
       {"cooling.limits.outlet_max", Q::Temperature, "40 degC", false, 273.15, 373.15, false, {}, "Coolant outlet limit."},
       {"cooling.limits.delta_t_max", Q::TemperatureDelta, "15 K", false, 0.5, 100, false, {}, "Loop ΔT limit."},
       {"cooling.limits.hotspot_max", Q::Temperature, "60 degC", false, 273.15, 373.15, false, {}, "Hot-spot (cold plate) limit."},
+      {"cooling.limits.air_inlet_class", Q::String, "A1", false, {}, {}, false, {"A1", "A2", "A3", "A4"},
+       "ASHRAE class whose allowable server inlet air range is checked (A1 15-32, A2 10-35, A3 5-40, A4 5-45 °C; "
+       "ASHRAE TC9.9 Thermal Guidelines 2011)."},
+      {"cooling.limits.interruption_max", Q::Time, "5 min", false, 1, 86400, false, {},
+       "Longest training interruption on a liquid-cooling fault (brief: fall back to air with an interruption under 5 min)."},
       {"cooling.limits.flow_min", Q::VolumeFlow, "0.5 L/min", false, 0, 1e-3, false, {}, "Lowest flow per GPU (brief)."},
       {"cooling.limits.flow_max", Q::VolumeFlow, "1 L/min", false, 0, 1e-3, false, {}, "Highest flow per GPU (brief)."},
-      {"cooling.limits.gpu_temp_limit", Q::Temperature, "87 degC", false, 273.15, 400, false, {},
-       "GPU junction throttle threshold (H100 SW throttle 87 °C, published-figures §6.1; Blackwell not published)."},
+      {"cooling.limits.gpu_temp_limit", Q::Temperature, "", false, 273.15, 400, false, {},
+       "GPU junction throttle threshold; default: the GPU's (compute catalogue, throttle_temperature; H100 87 °C, "
+       "published-figures §6.1)."},
       {"cooling.limits.pue_max", Q::Number, "1.2", false, 1, 5, false, {}, "PUE alarm level (brief)."},
       {"cooling.limits.failover_max", Q::Time, "10 s", false, 0.1, 3600, false, {}, "Pump failover limit (brief)."},
       {"cooling.limits.rack_air_max", Q::Power, "20 kW", false, 100, 1e6, false, {}, "Rack heat air can carry (brief)."},
@@ -96,28 +148,33 @@ Schema schema() {
       {"cooling.throttle", Q::Map, "", false, {}, {}, false, {}, "GPU DVFS throttling."},
       {"cooling.throttle.band", Q::TemperatureDelta, "5 K", false, 0.1, 50, false, {}, "Static map: clock reaches min_clock this far above the limit."},
       {"cooling.throttle.min_clock", Q::Fraction, "0.5", false, 0.05, 1, false, {}, "Lowest clock factor [estimate]."},
-      {"cooling.throttle.shutdown_temp", Q::Temperature, "92 degC", false, 273.15, 400, false, {},
-       "Thermal shutdown (A100/H100 92 °C, §6.1)."},
-      {"cooling.monitoring", Q::Map, "", false, {}, {}, false, {}, "Monitoring policy in the planners' cooling_monitoring format (brief)."},
-      {"cooling.monitoring.sensors", Q::List, "", false, {}, {}, false, {}, "Sensors with thresholds."},
-      {"cooling.monitoring.sensors[].type", Q::String, "temperature", false, {}, {}, false, {"temperature", "flow", "pue", "power"},
-       "Sensor type."},
-      {"cooling.monitoring.sensors[].location", Q::String, "", true, {}, {}, false, kLocations, "Where the sensor reads."},
-      {"cooling.monitoring.sensors[].threshold", Q::Number, "", true, -273.15, 1e6, false, {},
-       "Alert threshold as in the brief: °C for temperature, L/min per GPU for flow (alerts below), plain PUE, kW per rack for power."},
-      {"cooling.monitoring.sensors[].alert_level", Q::String, "warning", false, {}, {}, false, {"warning", "critical"}, "Alert level."},
-      {"cooling.monitoring.response_actions", Q::List, "", false, {}, {}, false, {}, "Actions taken when an alert level is raised."},
-      {"cooling.monitoring.response_actions[].alert_level", Q::String, "", true, {}, {}, false, {"warning", "critical"}, "Alert level."},
-      {"cooling.monitoring.response_actions[].action", Q::String, "", true, {}, {}, false,
+      {"cooling.throttle.shutdown_temp", Q::Temperature, "", false, 273.15, 400, false, {},
+       "Thermal shutdown; default: the GPU's (compute catalogue, shutdown_temperature; A100/H100 92 °C, §6.1)."},
+      {"cooling_monitoring", Q::Map, "", false, {}, {}, false, {},
+       "Monitoring policy in the planners' own format (product brief, 'Monitoring'), key names and units as written there."},
+      {"cooling_monitoring.sensors", Q::List, "", false, {}, {}, false, {}, "Sensors with thresholds."},
+      {"cooling_monitoring.sensors[].type", Q::String, "temperature", false, {}, {}, false,
+       {"temperature", "flow_rate", "flow", "pue", "power"}, "Sensor type (flow = flow_rate)."},
+      {"cooling_monitoring.sensors[].location", Q::String, "", true, {}, {}, false, kLocations,
+       "Where the sensor reads: temperatures (GPU inlet = rack-loop supply, GPU outlet = cold-plate branch outlet, "
+       "server inlet = server inlet air, ...); flow at 'main loop' (a CDU's whole rack loop, the lowest) or 'loop flow' "
+       "(per GPU); PUE; rack power."},
+      {"cooling_monitoring.sensors[].threshold", Q::Number, "", true, -273.15, 1e6, false, {},
+       "Alert threshold in the brief's units: °C for temperature (alerts above), L/min for flow (alerts below; the "
+       "loop's total at 'main loop', per GPU at 'loop flow'), plain PUE, kW per rack for power."},
+      {"cooling_monitoring.sensors[].alert_level", Q::String, "warning", false, {}, {}, false, {"warning", "critical"}, "Alert level."},
+      {"cooling_monitoring.response_actions", Q::List, "", false, {}, {}, false, {}, "Actions taken when an alert level is raised."},
+      {"cooling_monitoring.response_actions[].alert_level", Q::String, "", true, {}, {}, false, {"warning", "critical"}, "Alert level."},
+      {"cooling_monitoring.response_actions[].action", Q::String, "", true, {}, {}, false,
        {"notify", "adjust pump speed", "reduce GPU power limit"},
        "adjust pump speed: run the pumps at full capacity; reduce GPU power limit: cap GPUs at power_limit_fraction x TDP."},
-      {"cooling.monitoring.power_limit_fraction", Q::Fraction, "0.8", false, 0.05, 1, false, {}, "GPU power cap of 'reduce GPU power limit'."},
+      {"cooling_monitoring.power_limit_fraction", Q::Fraction, "0.8", false, 0.05, 1, false, {}, "GPU power cap of 'reduce GPU power limit'."},
       {"cooling.faults", Q::List, "", false, {}, {}, false, {}, "Scheduled cooling faults (transient simulation)."},
       {"cooling.faults[].type", Q::String, "", true, {}, {}, false,
        {"pump_failure", "cdu_loss", "supply_excursion", "rdhx_fan_failure"},
        "pump_failure: one running pump of a CDU stops (standby takes over after failover_time); cdu_loss: the CDU's "
        "heat exchange to facility water stops (auxiliary air takes over after air_fallback.switch_time); supply_excursion: facility supply rises by magnitude (heat wave); "
-       "rdhx_fan_failure: door fans of a rack stop."},
+       "rdhx_fan_failure: the fans of a rack's cooler (rear door, or its in-row unit) stop."},
       {"cooling.faults[].at", Q::Time, "0 s", false, 0, 1e9, false, {}, "Start time from the beginning of the run."},
       {"cooling.faults[].duration", Q::Time, "1e9 s", false, 0.1, 1e12, false, {}, "How long the fault lasts (default: rest of the run)."},
       {"cooling.faults[].target", Q::Integer, "-1", false, -1, 1e7, false, {}, "CDU (pump_failure, cdu_loss) or rack (rdhx_fan_failure) index; -1 = all."},
@@ -133,18 +190,21 @@ Schema schema() {
       {"power.switch_power", Q::Power, "1 kW", false, 0, 1e5, false, {}, "Scale-out switch incl. optics (QM9700 class) [estimate]."},
       {"power.distribution_loss", Q::Fraction, "0.03", false, 0, 0.5, false, {}, "UPS and transformer losses, share of facility power [estimate]."},
   };
+  for (const auto& c : components())
+    if (c.schema) c.schema(out);
+  return out;
 }
 
 namespace {
-double num(const Params& p, const char* key, double dflt) { return p.has(key) ? p.number(key) : dflt; }
-int integer(const Params& p, const char* key, int dflt) { return p.has(key) ? static_cast<int>(p.integer(key)) : dflt; }
-std::string text(const Params& p, const char* key, const std::string& dflt) { return p.has(key) ? p.text(key) : dflt; }
+using keys::integer;
+using keys::num;
+using keys::text;
+constexpr double kK0 = 273.15;
 std::string fmt_num(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", x);
   return buf;
 }
-constexpr double kK0 = 273.15;
 }  // namespace
 
 CoolingSpec spec_from(const Params& root) {
@@ -154,15 +214,17 @@ CoolingSpec spec_from(const Params& root) {
   c.facility_supply = num(root, "cooling.facility_supply", c.facility_supply);
   c.cdu_approach = num(root, "cooling.cdu_approach", c.cdu_approach);
   c.liquid_fraction = num(root, "cooling.liquid_fraction", c.liquid_fraction);
-  c.rdhx_effectiveness = num(root, "cooling.rdhx.effectiveness", c.rdhx_effectiveness);
-  c.rdhx.passive_effectiveness = num(root, "cooling.rdhx.passive_effectiveness", c.rdhx.passive_effectiveness);
-  c.rdhx.fan_power = num(root, "cooling.rdhx.fan_power", c.rdhx.fan_power);
-  c.rdhx.air_delta_t = num(root, "cooling.rdhx.air_delta_t", c.rdhx.air_delta_t);
-  auto& cp = c.cold_plate;
-  cp.r_junction_plate = num(root, "cooling.cold_plate.r_junction_plate", cp.r_junction_plate);
-  cp.r_convection = num(root, "cooling.cold_plate.r_convection", cp.r_convection);
-  cp.ref_flow = num(root, "cooling.cold_plate.ref_flow", cp.ref_flow);
-  cp.flow_exponent = num(root, "cooling.cold_plate.flow_exponent", cp.flow_exponent);
+  auto& pl = c.plant;
+  pl.chip = text(root, "cooling.plant.chip", pl.chip);
+  pl.rack = text(root, "cooling.plant.rack", pl.rack);
+  pl.room = text(root, "cooling.plant.room", pl.room);
+  pl.cdu = text(root, "cooling.plant.cdu", pl.cdu);
+  pl.heat_rejection = text(root, "cooling.plant.heat_rejection", pl.heat_rejection);
+  c.heatsink.r_junction_sink = num(root, "cooling.heatsink.r_junction_sink", c.heatsink.r_junction_sink);
+  c.heatsink.r_sink_air = num(root, "cooling.heatsink.r_sink_air", c.heatsink.r_sink_air);
+  c.server_air.delta_t = num(root, "cooling.server_air.delta_t", c.server_air.delta_t);
+  c.server_air.recirculation = num(root, "cooling.server_air.recirculation", c.server_air.recirculation);
+  c.server_air.rack_air_volume = num(root, "cooling.server_air.rack_air_volume", c.server_air.rack_air_volume);
   c.cdu.racks_per_cdu = integer(root, "cooling.cdu.racks_per_cdu", c.cdu.racks_per_cdu);
   c.cdu.facility_flow_ratio = num(root, "cooling.cdu.facility_flow_ratio", c.cdu.facility_flow_ratio);
   c.pumps.running = integer(root, "cooling.pumps.running", c.pumps.running);
@@ -173,12 +235,13 @@ CoolingSpec spec_from(const Params& root) {
   c.room.temperature = num(root, "cooling.room.temperature", c.room.temperature);
   c.room.rh_min = num(root, "cooling.room.rh_min", c.room.rh_min);
   c.room.rh_max = num(root, "cooling.room.rh_max", c.room.rh_max);
-  c.rejection.type = text(root, "cooling.heat_rejection.type", c.rejection.type);
-  c.rejection.outdoor_temp = num(root, "cooling.heat_rejection.outdoor_temp", c.rejection.outdoor_temp);
-  c.rejection.dry_cooler_approach = num(root, "cooling.heat_rejection.dry_cooler_approach", c.rejection.dry_cooler_approach);
-  c.rejection.outdoor_daily_swing = num(root, "cooling.heat_rejection.outdoor_daily_swing", c.rejection.outdoor_daily_swing);
-  c.rejection.outdoor_peak_time = num(root, "cooling.heat_rejection.outdoor_peak_time", c.rejection.outdoor_peak_time);
-  c.rejection.chiller_cop = num(root, "cooling.heat_rejection.chiller_cop", c.rejection.chiller_cop);
+  auto& rj = c.rejection;
+  rj.outdoor_temp = num(root, "cooling.heat_rejection.outdoor_temp", rj.outdoor_temp);
+  rj.outdoor_rh = num(root, "cooling.heat_rejection.outdoor_rh", rj.outdoor_rh);
+  rj.dry_cooler_approach = num(root, "cooling.heat_rejection.dry_cooler_approach", rj.dry_cooler_approach);
+  rj.outdoor_daily_swing = num(root, "cooling.heat_rejection.outdoor_daily_swing", rj.outdoor_daily_swing);
+  rj.outdoor_peak_time = num(root, "cooling.heat_rejection.outdoor_peak_time", rj.outdoor_peak_time);
+  rj.chiller_cop = num(root, "cooling.heat_rejection.chiller_cop", rj.chiller_cop);
   c.air_fallback.capacity_per_rack = num(root, "cooling.air_fallback.capacity_per_rack", c.air_fallback.capacity_per_rack);
   c.air_fallback.switch_time = num(root, "cooling.air_fallback.switch_time", c.air_fallback.switch_time);
   auto& l = c.limits;
@@ -193,30 +256,37 @@ CoolingSpec spec_from(const Params& root) {
   l.failover_max = num(root, "cooling.limits.failover_max", l.failover_max);
   l.rack_air_max = num(root, "cooling.limits.rack_air_max", l.rack_air_max);
   l.dew_point_margin = num(root, "cooling.limits.dew_point_margin", l.dew_point_margin);
+  l.air_inlet_class = text(root, "cooling.limits.air_inlet_class", l.air_inlet_class);
+  l.interruption_max = num(root, "cooling.limits.interruption_max", l.interruption_max);
   c.throttle.band = num(root, "cooling.throttle.band", c.throttle.band);
   c.throttle.min_clock = num(root, "cooling.throttle.min_clock", c.throttle.min_clock);
   c.throttle.shutdown_temp = num(root, "cooling.throttle.shutdown_temp", c.throttle.shutdown_temp);
+  for (const auto& comp : components())
+    if (comp.read) comp.read(root, c);
 
-  // Monitoring: thresholds in the brief's units -> SI.
-  for (const Params& s : root.list("cooling.monitoring.sensors")) {
+  // Monitoring policy (the brief's cooling_monitoring): thresholds in the brief's units -> SI.
+  for (const Params& s : root.list("cooling_monitoring.sensors")) {
     SensorSpec ss;
     ss.type = text(s, "type", "temperature");
+    if (ss.type == "flow") ss.type = "flow_rate";
     ss.location = s.text("location");
     const double th = s.number("threshold");
-    // The threshold's unit follows the sensor type (the brief's units): bound it per type.
+    // The threshold's unit follows the sensor type (the brief's units): bounded per type; a flow at
+    // "main loop" is a whole CDU loop (hundreds of L/min), at "loop flow" one GPU's.
+    const bool total = ss.location == "main loop";
     const auto [lo, hi, unit] = ss.type == "temperature" ? std::tuple{-50.0, 150.0, "degC"}
-                                : ss.type == "flow"      ? std::tuple{0.0, 60.0, "L/min per GPU"}
+                                : ss.type == "flow_rate" ? std::tuple{0.0, total ? 1e5 : 60.0, total ? "L/min" : "L/min per GPU"}
                                 : ss.type == "pue"       ? std::tuple{1.0, 10.0, "(plain PUE)"}
                                                          : std::tuple{0.0, 1000.0, "kW per rack"};
     if (!(th >= lo && th <= hi))
       s.invalid("threshold", "a " + ss.type + " threshold from " + fmt_num(lo) + " to " + fmt_num(hi) + " " + unit);
-    ss.threshold = ss.type == "temperature" ? th + kK0 : ss.type == "flow" ? th / 60000.0 : ss.type == "power" ? th * 1e3 : th;
+    ss.threshold = ss.type == "temperature" ? th + kK0 : ss.type == "flow_rate" ? th / 60000.0 : ss.type == "power" ? th * 1e3 : th;
     ss.alert_level = text(s, "alert_level", "warning");
     c.monitoring.sensors.push_back(ss);
   }
-  for (const Params& a : root.list("cooling.monitoring.response_actions"))
+  for (const Params& a : root.list("cooling_monitoring.response_actions"))
     c.monitoring.actions.push_back({a.text("alert_level"), a.text("action")});
-  c.monitoring.power_limit_fraction = num(root, "cooling.monitoring.power_limit_fraction", c.monitoring.power_limit_fraction);
+  c.monitoring.power_limit_fraction = num(root, "cooling_monitoring.power_limit_fraction", c.monitoring.power_limit_fraction);
   for (const Params& f : root.list("cooling.faults")) {
     FaultSpec fs;
     fs.type = f.text("type");
@@ -250,56 +320,80 @@ void validate(const CoolingSpec& c) {
     throw InvalidParameter(key, std::to_string(v), expected);
   };
   coolant(c.coolant);  // throws for an unknown coolant
+  make_plant(c);       // throws for an unknown component (naming the valid ones) or a bad combination
   if (!(c.flow_per_gpu > 0)) bad("cooling.flow_per_gpu", c.flow_per_gpu * 60000, "a positive flow (L/min)");
   if (!(c.rdhx_effectiveness > 0 && c.rdhx_effectiveness <= 1))
     bad("cooling.rdhx.effectiveness", c.rdhx_effectiveness, "an effectiveness in (0, 1]");
   if (!(c.rdhx.passive_effectiveness >= 0 && c.rdhx.passive_effectiveness <= 1))
     bad("cooling.rdhx.passive_effectiveness", c.rdhx.passive_effectiveness, "an effectiveness in [0, 1]");
+  if (!(c.in_row.effectiveness > 0 && c.in_row.effectiveness <= 1))
+    bad("cooling.in_row_cooler.effectiveness", c.in_row.effectiveness, "an effectiveness in (0, 1]");
+  if (c.in_row.racks_per_unit < 1) bad("cooling.in_row_cooler.racks_per_unit", c.in_row.racks_per_unit, "at least 1");
   if (!(c.liquid_fraction >= 0 && c.liquid_fraction <= 1)) bad("cooling.liquid_fraction", c.liquid_fraction, "a fraction in [0, 1]");
   if (!(c.cdu_approach > 0)) bad("cooling.cdu_approach", c.cdu_approach, "a positive approach (K)");
-  if (c.facility_supply + c.cdu_approach > c.limits.inlet_max)
-    throw InvalidParameter("cooling.facility_supply", std::to_string(c.facility_supply - kK0) + " degC",
-                           "a supply temperature that, plus cooling.cdu_approach, stays below cooling.limits.inlet_max (" +
-                               std::to_string(c.limits.inlet_max - kK0) + " degC)");
   if (!(c.cold_plate.r_junction_plate > 0)) bad("cooling.cold_plate.r_junction_plate", c.cold_plate.r_junction_plate, "a positive resistance");
   if (!(c.cold_plate.r_convection > 0)) bad("cooling.cold_plate.r_convection", c.cold_plate.r_convection, "a positive resistance");
   if (!(c.cold_plate.ref_flow > 0)) bad("cooling.cold_plate.ref_flow", c.cold_plate.ref_flow, "a positive flow");
+  if (!(c.heatsink.r_junction_sink > 0)) bad("cooling.heatsink.r_junction_sink", c.heatsink.r_junction_sink, "a positive resistance");
+  if (!(c.heatsink.r_sink_air > 0)) bad("cooling.heatsink.r_sink_air", c.heatsink.r_sink_air, "a positive resistance");
+  if (!(c.immersion.r_junction_case > 0 && c.immersion.r_case_fluid > 0 && c.immersion.fluid_volume > 0))
+    bad("cooling.immersion_tank.r_case_fluid", c.immersion.r_case_fluid, "positive resistances and fluid volume");
+  if (!(c.server_air.delta_t > 0)) bad("cooling.server_air.delta_t", c.server_air.delta_t, "a positive temperature rise");
+  if (!(c.server_air.recirculation >= 0 && c.server_air.recirculation < 1))
+    bad("cooling.server_air.recirculation", c.server_air.recirculation, "a share in [0, 1) (some cold-aisle air must enter)");
   if (c.cdu.racks_per_cdu < 1) bad("cooling.cdu.racks_per_cdu", c.cdu.racks_per_cdu, "at least 1");
   if (!(c.cdu.facility_flow_ratio > 0)) bad("cooling.cdu.facility_flow_ratio", c.cdu.facility_flow_ratio, "a positive ratio");
   if (c.pumps.running < 1) bad("cooling.pumps.running", c.pumps.running, "at least 1 running pump");
   if (c.pumps.spare < 0) bad("cooling.pumps.spare", c.pumps.spare, "0 or more standby pumps");
   if (!(c.pumps.capacity_margin > 0)) bad("cooling.pumps.capacity_margin", c.pumps.capacity_margin, "a positive margin");
   if (!(c.pumps.failover_time >= 0)) bad("cooling.pumps.failover_time", c.pumps.failover_time, "a time >= 0");
-  if (!(c.rdhx.air_delta_t > 0)) bad("cooling.rdhx.air_delta_t", c.rdhx.air_delta_t, "a positive temperature rise");
   if (!(c.room.rh_min > 0 && c.room.rh_max <= 1 && c.room.rh_min <= c.room.rh_max))
     bad("cooling.room.rh_max", c.room.rh_max, "0 < rh_min <= rh_max <= 1");
-  if (c.rejection.type != "fixed" && c.rejection.type != "dry_cooler" && c.rejection.type != "chiller")
-    throw InvalidParameter("cooling.heat_rejection.type", c.rejection.type, "fixed, dry_cooler or chiller");
   if (!(c.rejection.outdoor_daily_swing >= 0))
     bad("cooling.heat_rejection.outdoor_daily_swing", c.rejection.outdoor_daily_swing, "a range >= 0 K");
+  if (!(c.rejection.outdoor_rh > 0 && c.rejection.outdoor_rh <= 1))
+    bad("cooling.heat_rejection.outdoor_rh", c.rejection.outdoor_rh, "a relative humidity in (0, 1]");
   if (!(c.rejection.chiller_cop > 0)) bad("cooling.heat_rejection.chiller_cop", c.rejection.chiller_cop, "a positive COP");
   if (!(c.throttle.min_clock > 0 && c.throttle.min_clock <= 1)) bad("cooling.throttle.min_clock", c.throttle.min_clock, "a clock factor in (0, 1]");
   if (!(c.power.psu_efficiency > 0 && c.power.psu_efficiency <= 1)) bad("power.psu_efficiency", c.power.psu_efficiency, "an efficiency in (0, 1]");
   if (!(c.power.distribution_loss >= 0 && c.power.distribution_loss < 1)) bad("power.distribution_loss", c.power.distribution_loss, "a fraction in [0, 1)");
+  const std::string cls = c.limits.air_inlet_class;
+  if (cls != "A1" && cls != "A2" && cls != "A3" && cls != "A4")
+    throw InvalidParameter("cooling.limits.air_inlet_class", cls, "an ASHRAE air class: A1, A2, A3 or A4");
   for (size_t i = 0; i < c.monitoring.sensors.size(); ++i) {
     const auto& s = c.monitoring.sensors[i];
-    const std::string k = "cooling.monitoring.sensors[" + std::to_string(i) + "]";
-    if (s.type != "temperature" && s.type != "flow" && s.type != "pue" && s.type != "power")
-      throw InvalidParameter(k + ".type", s.type, "temperature, flow, pue or power");
+    const std::string k = "cooling_monitoring.sensors[" + std::to_string(i) + "]";
+    std::string type = s.type == "flow" ? "flow_rate" : s.type;
+    if (type != "temperature" && type != "flow_rate" && type != "pue" && type != "power")
+      throw InvalidParameter(k + ".type", s.type, "temperature, flow_rate, pue or power");
+    const Location* loc = nullptr;
+    for (const auto& l : locations())
+      if (s.location == l.name) loc = &l;
+    std::string wanted;
+    for (const auto& l : locations())
+      if ((std::string(l.type) == "flow" ? "flow_rate" : l.type) == type) wanted += (wanted.empty() ? "" : ", ") + std::string(l.name);
+    if (!loc || (std::string(loc->type) == "flow" ? "flow_rate" : loc->type) != type)
+      throw InvalidParameter(k + ".location", s.location, "a location a " + type + " sensor reads: " + wanted);
     if (s.alert_level != "warning" && s.alert_level != "critical")
       throw InvalidParameter(k + ".alert_level", s.alert_level, "warning or critical");
   }
   for (size_t i = 0; i < c.monitoring.actions.size(); ++i) {
     const auto& a = c.monitoring.actions[i];
-    const std::string k = "cooling.monitoring.response_actions[" + std::to_string(i) + "]";
+    const std::string k = "cooling_monitoring.response_actions[" + std::to_string(i) + "]";
     if (a.action != "notify" && a.action != "adjust pump speed" && a.action != "reduce GPU power limit")
       throw InvalidParameter(k + ".action", a.action, "notify, adjust pump speed or reduce GPU power limit");
   }
+  const bool loop = has_liquid_loop(c);
   for (size_t i = 0; i < c.faults.size(); ++i) {
     const auto& f = c.faults[i];
     const std::string k = "cooling.faults[" + std::to_string(i) + "]";
     if (f.type != "pump_failure" && f.type != "cdu_loss" && f.type != "supply_excursion" && f.type != "rdhx_fan_failure")
       throw InvalidParameter(k + ".type", f.type, "pump_failure, cdu_loss, supply_excursion or rdhx_fan_failure");
+    if (!loop && (f.type == "pump_failure" || f.type == "cdu_loss"))
+      throw InvalidParameter(k + ".type", f.type, "a fault of equipment the plant has (air-cooled: no CDU or pump; "
+                                                  "supply_excursion or rdhx_fan_failure)");
+    if (f.type == "rdhx_fan_failure" && c.plant.rack == "none")
+      throw InvalidParameter(k + ".type", f.type, "a fault of equipment the plant has (plant.rack none: no rack cooler fans)");
     if (!(f.at >= 0)) bad(k + ".at", f.at, "a time >= 0");
     if (!(f.duration > 0)) bad(k + ".duration", f.duration, "a positive duration");
     if (f.target < -1) bad(k + ".target", f.target, "an index >= 0, or -1 for all");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "models/common/errors.hpp"
@@ -49,17 +50,29 @@ std::vector<double> expand_clock(const SiteLayout& layout, const std::vector<dou
   return clock;
 }
 
+// Largest finite value (NaN when there is none: the plant has no such element).
+double max_finite(const std::vector<double>& v) {
+  double m = std::numeric_limits<double>::quiet_NaN();
+  for (double x : v)
+    if (std::isfinite(x) && !(x <= m)) m = x;
+  return m;
+}
+
 SiteReport report_from(const SiteModel& m) {
   SiteReport r;
   r.state = m.state();
   const SiteState& s = r.state;
+  r.liquid = m.liquid();
   r.gpu_temp_limit = m.spec().limits.gpu_temp_limit;
-  r.max_gpu_temp = *std::max_element(s.gpu_junction.begin(), s.gpu_junction.end());
-  r.max_cold_plate_temp = *std::max_element(s.gpu_cold_plate.begin(), s.gpu_cold_plate.end());
-  r.coolant_inlet = *std::max_element(s.cdu_supply.begin(), s.cdu_supply.end());
-  r.coolant_outlet = *std::max_element(s.rack_outlet.begin(), s.rack_outlet.end());
-  for (size_t k = 0; k < s.rack_outlet.size(); ++k)
-    r.loop_delta_t = std::max(r.loop_delta_t, s.rack_outlet[k] - s.rack_inlet[k]);
+  r.max_gpu_temp = max_finite(s.gpu_junction);
+  r.max_cold_plate_temp = max_finite(s.gpu_cold_plate);
+  r.max_air_inlet = max_finite(s.rack_air_inlet);
+  r.coolant_inlet = max_finite(s.cdu_supply);
+  r.coolant_outlet = r.liquid ? max_finite(s.rack_outlet) : std::numeric_limits<double>::quiet_NaN();
+  r.loop_delta_t = r.liquid ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+  if (r.liquid)
+    for (size_t k = 0; k < s.rack_outlet.size(); ++k)
+      r.loop_delta_t = std::max(r.loop_delta_t, s.rack_outlet[k] - s.rack_inlet[k]);
   r.min_clock = *std::min_element(s.gpu_clock.begin(), s.gpu_clock.end());
   for (double t : s.gpu_junction) r.gpus_over_limit += t > r.gpu_temp_limit + 1e-9;
   r.it_power = s.power.it;

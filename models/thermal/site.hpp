@@ -1,22 +1,22 @@
 #pragma once
-// Site-level thermal and power model: GPUs on cold plates in NVL72-style racks, rack loops on CDUs,
-// facility water, rear doors, and the power/PUE breakdown; steady state and the brief's cooling
-// checklist. The engine calls steady_state() with the busy profile of a simulated training step and
-// the clocks it runs at, and solve_throttled_clocks()/throttle_clock_factor() to close the
-// clocks <-> temperatures loop.
+// Site-level thermal and power model: GPUs on cold plates or air heatsinks (or in immersion tanks)
+// in NVL72-style racks, rack loops on CDUs, facility water, rack coolers, the hall air, and the
+// power/PUE breakdown; steady state and the brief's cooling checklist. The engine calls
+// steady_state() with the busy profile of a simulated training step and the clocks it runs at, and
+// solve_throttled_clocks() to close the clocks <-> temperatures loop.
 //
-// Topology (per CDU, counter-flow plate HX to facility water):
-//   facility water (boundary) <- CDU HX <- return header R <- rack manifolds <- GPU branches <- supply S
-// Every GPU has its own cold-plate branch in parallel on its rack manifold (NVL72 compute trays are
-// fed in parallel from the rack manifolds, DGX GB200 user guide "Hardware"); the CPU/other
-// cold-plate heat enters the rack manifold (return) node. Nodes per GPU: junction -> cold plate ->
-// branch outlet coolant; the plate-to-coolant conductance is the isothermal-wall e-NTU form
-// G = C (1 - exp(-hA/C)) against the branch inlet, so the branch outlet is exact for any flow.
+// The cooling plant is a set of registered components, one per slot (cooling.plant.*,
+// components/component.hpp); site_model.hpp draws the network they attach to. Each GPU junction has
+// two paths in parallel: its cold plate (coverage c = cooling.liquid_fraction of the package) into
+// the rack loop, and an air heatsink (the rest, 1 - c) into the server air, which the rack cooler
+// (rear door, in-row) and the hall's CRAH cool. Junction temperatures therefore depend on both, and
+// less liquid capture never cools a GPU.
 //
 // Fidelity tiers (SolveOptions::group_identical): "grouped" merges GPUs, racks and CDUs that are
 // identical (same load, clock, state and, in transients, the same temperatures) into one node
 // standing for all copies - exact for identical members, and what makes a 31K-GPU, 72-h transient
 // cheap; "per_gpu" builds every GPU, rack and CDU as its own nodes.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -64,12 +64,16 @@ struct ChecklistItem {
 struct PowerBreakdown {
   double gpu = 0, cpu = 0, nic = 0, rack_overhead = 0, psu_loss = 0, switches = 0;
   double it = 0;                 ///< sum of the above
-  double cdu_pumps = 0, facility_pumps = 0, rdhx_fans = 0, rejection_fans = 0, chiller = 0, crah = 0;
-  double cooling = 0;            ///< sum of the cooling terms
+  double cdu_pumps = 0, cdu_fans = 0, facility_pumps = 0, rack_cooler_fans = 0, rejection_fans = 0, chiller = 0,
+         crah = 0;
+  double cooling = 0;            ///< sum of the cooling terms (rack_cooler_fans: rear-door or in-row fans)
   double distribution_loss = 0;  ///< UPS/transformers
   double facility = 0;           ///< it + cooling + distribution_loss
   double pue = 0;                ///< facility / it
   double brief_estimate = 0;     ///< brief: GPUs x TDP x 1.2 (server overhead ~20 %)
+  double heat_to_facility_water = 0;  ///< W taken by the facility water (CDUs, rack coolers)
+  double heat_to_room = 0;            ///< W taken by the hall air (the room cooler's duty; negative when rear
+                                      ///< doors on cold water return air below the cold aisle)
 };
 
 /// Synchronized power swing of a training step: all GPUs compute together, then communicate or
@@ -78,11 +82,14 @@ struct PowerSwing {
   double peak = 0, trough = 0, mean = 0, amplitude = 0, period = 0;
 };
 
-/// Full state, SI. Per GPU (index = global GPU rank), per rack, per CDU.
+/// Full state, SI. Per GPU (index = global GPU rank), per rack, per CDU. NaN where the plant has no
+/// such element (no cold plate on an air-cooled GPU, no heatsink on a fully liquid-cooled one); the
+/// CDU vectors are empty without a liquid loop.
 struct SiteState {
-  std::vector<double> gpu_junction, gpu_cold_plate, gpu_outlet, gpu_power, gpu_clock;
+  std::vector<double> gpu_junction, gpu_cold_plate, gpu_outlet, gpu_heatsink, gpu_power, gpu_clock;
   std::vector<double> rack_inlet, rack_outlet, rack_power, rack_liquid_heat, rack_air_heat,
-      rack_rdhx_heat, rack_room_heat;
+      rack_rdhx_heat, rack_room_heat;  ///< rack_rdhx_heat: taken by the rack cooler; rack_room_heat: left to the hall
+  std::vector<double> rack_air_inlet, rack_exhaust;  ///< K, server inlet air and exhaust before the rack cooler
   std::vector<double> cdu_supply, cdu_return, cdu_heat, cdu_flow;  ///< cdu_flow: m^3/s rack side
   double facility_supply = 0, facility_return = 0;  ///< K
   double flow_per_gpu = 0;                          ///< m^3/s, lowest of all CDUs
@@ -90,12 +97,14 @@ struct SiteState {
 };
 
 struct SiteReport {
+  bool liquid = true;              ///< the plant has a liquid loop (else the coolant figures are NaN)
   double max_gpu_temp = 0;         ///< K junction
   double gpu_temp_limit = 0;       ///< K throttle threshold
   double coolant_inlet = 0;        ///< K, hottest rack-loop supply
   double coolant_outlet = 0;       ///< K, hottest rack return (manifold)
   double loop_delta_t = 0;         ///< K, largest rack return - supply
-  double max_cold_plate_temp = 0;  ///< K hot spot
+  double max_cold_plate_temp = 0;  ///< K hot spot (cold plate / case); NaN on air-cooled GPUs
+  double max_air_inlet = std::numeric_limits<double>::quiet_NaN();  ///< K hottest server inlet air (NaN without server air)
   double it_power = 0, cooling_power = 0, facility_power = 0, pue = 0;  ///< W
   double min_clock = 1;            ///< lowest clock factor given
   int gpus_over_limit = 0;         ///< GPUs with junction above gpu_temp_limit

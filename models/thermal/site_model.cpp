@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -10,30 +11,80 @@
 
 namespace aidcsim::thermal {
 
+namespace {
+constexpr double kAirRhoCp = 1.2 * 1006.0;  // J/(m^3 K), air at ~25 °C, sea level
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Facility-water temperature rise assumed when no CDU sets the facility flow (rear doors only), K
+// [estimate: a typical 10 K facility ΔT]; it only moves the chiller's share of the heat.
+constexpr double kFacilityDeltaT = 10.0;
+}  // namespace
+
 SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
     : spec_(spec), layout_(layout), fluid_(&coolant(spec.coolant)) {
   validate(spec_);
+  plant_ = make_plant(spec_);
   if (layout_.gpus < 1) throw InvalidParameter("cluster.gpus", std::to_string(layout_.gpus), "at least 1 GPU");
   if (layout_.gpus_per_rack < 1)
     throw InvalidParameter("cluster.nvlink_domain", std::to_string(layout_.gpus_per_rack), "at least 1 GPU per rack");
   n_rack_ = layout_.racks();
   n_cdu_ = (n_rack_ + spec_.cdu.racks_per_cdu - 1) / spec_.cdu.racks_per_cdu;
+  cover_ = plant_.chip->coverage();
+  liquid_ = cover_ > 0;
+  air_ = cover_ < 1;
 
-  // Design point: every GPU at TDP, design flow; sizes the CDU (UA from the approach) and the
-  // rear-door air flow.
+  // Design point: every GPU at TDP, design flows. Sizes the CDU (UA from its approach), the server
+  // fans (air rise server_air.delta_t at the design air heat) and the GPU heatsinks.
   const double gpr = layout_.gpus_per_rack;
   const double rack_heat = (gpr * (layout_.gpu_tdp + layout_.cpu_power_per_gpu + layout_.nic_power_per_gpu) +
                             layout_.rack_overhead_power) / layout_.psu_efficiency;
-  design_cdu_heat_ = spec_.cdu.racks_per_cdu * spec_.liquid_fraction * rack_heat;
-  const double ch = spec_.cdu.racks_per_cdu * gpr * branch_capacity_rate(1.0);
-  cc_facility_ = spec_.cdu.facility_flow_ratio * ch;
-  try {
-    ua_ = cdu_ua_from_approach(design_cdu_heat_, spec_.cdu_approach, ch, cc_facility_);
-  } catch (const SimulationError&) {
-    throw InvalidParameter("cooling.cdu_approach", std::to_string(spec_.cdu_approach) + " K",
-                           "an approach reachable with the facility flow (raise cooling.cdu.facility_flow_ratio)");
+  const double dt_air = spec_.server_air.delta_t;
+  if (air_) {
+    c_air_ = (1 - cover_) * rack_heat / dt_air;
+    // The uncovered share of a GPU package: conductances scale with (1 - c); the heatsink's air is
+    // its share of the server fans' flow, sized like the rack's (TDP heats it by delta_t).
+    const double u = 1 - cover_;
+    const double c_hs = u * layout_.gpu_tdp / dt_air;
+    const double ha = u / spec_.heatsink.r_sink_air;
+    g_jh_ = u / spec_.heatsink.r_junction_sink;
+    g_hs_ = c_hs > 0 ? c_hs * wall_effectiveness(ha / c_hs) : 0.0;
   }
-  c_air_ = std::max(1e-9, (1 - spec_.liquid_fraction) * rack_heat / spec_.rdhx.air_delta_t);
+  c_switch_ = layout_.switches * layout_.switch_power / dt_air;
+  c_facility_ = liquid_ && plant_.cdu->to_facility_water() ? n_cdu_ * plant_.cdu->cold_side_rate()
+                                                            : n_rack_ * rack_heat / kFacilityDeltaT;
+  // Design heat reaching the hall air: what the rack coolers leave (estimated at their design
+  // effectiveness, or all of it), network racks, liquid-to-air CDUs.
+  design_room_heat_ = layout_.switches * layout_.switch_power;
+  if (air_) design_room_heat_ += n_rack_ * (1 - cover_) * rack_heat * (spec_.plant.rack == "none" ? 1.0 : 1.0 - spec_.rdhx_effectiveness);
+  if (liquid_ && !plant_.cdu->to_facility_water()) design_room_heat_ += n_rack_ * cover_ * rack_heat;
+  if (liquid_) size_cdus(rack_heat);
+}
+
+void SiteModel::size_cdus(double rack_heat) {
+  // The CDU's approach holds at the heat it takes at the design point (every GPU at TDP, design
+  // flows and supply). With a hybrid package that heat is an outcome of the two paths, so the UA is
+  // sized on the coverage estimate, the design point solved, and the UA re-sized on the heat the
+  // busiest CDU took, until it no longer changes (2-4 rounds; exact at once when all is liquid).
+  const double ch = spec_.cdu.racks_per_cdu * layout_.gpus_per_rack * branch_capacity_rate(1.0);
+  design_cdu_heat_ = spec_.cdu.racks_per_cdu * cover_ * rack_heat;
+  plant_.cdu->size(spec_, design_cdu_heat_, ch);
+  if (!air_) return;
+  const std::vector<double> full(layout_.gpus, 1.0);
+  for (int round = 0; round < 20; ++round) {
+    build(full, full, design_conditions(), nullptr, true);
+    net_.solve_steady();
+    double q = 0;
+    for (const auto& c : cg_)
+      if (c.members.front() * spec_.cdu.racks_per_cdu + spec_.cdu.racks_per_cdu <= n_rack_ || cg_.size() == 1)
+        q = std::max(q, net_.term_flow(c.hx_term) / c.copies);
+    // A site smaller than one CDU: scale its heat to a full CDU.
+    if (n_rack_ < spec_.cdu.racks_per_cdu) q *= static_cast<double>(spec_.cdu.racks_per_cdu) / n_rack_;
+    const bool done = std::abs(q - design_cdu_heat_) <= 1e-10 * design_cdu_heat_;
+    design_cdu_heat_ = q;
+    plant_.cdu->size(spec_, design_cdu_heat_, ch);
+    if (done) break;
+  }
+  net_.clear();
+  net_.reset_factorizations();  // the sizing solves are not the model's
 }
 
 Conditions SiteModel::design_conditions() const {
@@ -48,9 +99,7 @@ Conditions SiteModel::design_conditions() const {
 }
 
 double SiteModel::supply_for_outdoor(double outdoor) const {
-  if (spec_.rejection.type == "dry_cooler")
-    return std::max(spec_.facility_supply, outdoor + spec_.rejection.dry_cooler_approach);
-  return spec_.facility_supply;
+  return plant_.rejection->supply(outdoor, spec_.rejection.outdoor_rh);
 }
 
 void SiteModel::set_rejection(double facility_supply, double outdoor) {
@@ -63,31 +112,33 @@ double SiteModel::branch_capacity_rate(double flow_fraction) const {
   return fluid_->capacity_rate(spec_.flow_per_gpu * flow_fraction);
 }
 
-double SiteModel::plate_g(double cg) const {
-  if (cg <= 0) return 0;
-  const double flow = cg / (fluid_->density * fluid_->cp);
-  const double ha0 = convection_factor_vs_water(*fluid_) / spec_.cold_plate.r_convection;
-  const double ha = cold_plate_ha(ha0, flow, spec_.cold_plate.ref_flow, spec_.cold_plate.flow_exponent);
-  return cg * wall_effectiveness(ha / cg);
-}
-
 double SiteModel::self_resistance(const GpuGroup& g) const {
-  const double gp = plate_g(g.cg);
-  return spec_.cold_plate.r_junction_plate + (gp > 0 ? 1.0 / gp : 1e6);
+  double gl = liquid_ ? plant_.chip->path_conductance(g.cg) : 0.0;
+  if (g.H >= 0) gl += g_jh_ * g_hs_ / (g_jh_ + g_hs_);
+  return gl > 0 ? 1.0 / gl : 1e6;
 }
 
-void SiteModel::build(const std::vector<double>& util, const std::vector<double>& clock,
-                      const Conditions& cond, const PhysicalTemps* temps, bool group,
-                      const std::vector<double>* extra) {
+double SiteModel::min_loop_flow() const {
+  if (!liquid_ || cg_.empty()) return 0.0;
+  double q = std::numeric_limits<double>::infinity();
+  for (const auto& c : cg_) q = std::min(q, c.ch / (fluid_->density * fluid_->cp));
+  return q;
+}
+
+void SiteModel::build(const std::vector<double>& util, const std::vector<double>& clock, const Conditions& cond,
+                      const PhysicalTemps* temps, bool group, const std::vector<double>* extra) {
   cond_ = cond;
   const int gpr = layout_.gpus_per_rack, rpc = spec_.cdu.racks_per_cdu, n = layout_.gpus;
   // Pass 1: classes by exact key (identical members only), deterministic (std::map order).
+  auto add_temps = [](std::vector<double>& k, const std::map<std::string, std::vector<double>>& m, int i) {
+    for (const auto& [kind, v] : m) k.push_back(v[i]);
+  };
   std::vector<int> gclass(n), rclass(n_rack_), cclass(n_cdu_);
   {
     std::map<std::vector<double>, int> keys;
     for (int g = 0; g < n; ++g) {
       std::vector<double> k{util[g], clock[g]};
-      if (temps) k.insert(k.end(), {temps->tj[g], temps->tcp[g], temps->tout[g]});
+      if (temps) add_temps(k, temps->gpu, g);
       if (extra) k.push_back((*extra)[g]);
       if (!group) k.push_back(g);
       gclass[g] = keys.emplace(std::move(k), static_cast<int>(keys.size())).first->second;
@@ -99,7 +150,7 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
       std::map<int, int> comp;
       for (int g = r * gpr; g < std::min(n, (r + 1) * gpr); ++g) ++comp[gclass[g]];
       std::vector<double> k{double(cond.rdhx_fans_ok[r])};
-      if (temps) k.push_back(temps->manifold[r]);
+      if (temps) add_temps(k, temps->rack, r);
       if (!group) k.push_back(r);
       for (auto [c, m] : comp) k.insert(k.end(), {double(c), double(m)});
       rclass[r] = keys.emplace(std::move(k), static_cast<int>(keys.size())).first->second;
@@ -111,7 +162,7 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
       std::map<int, int> comp;
       for (int r = c * rpc; r < std::min(n_rack_, (c + 1) * rpc); ++r) ++comp[rclass[r]];
       std::vector<double> k{cond.flow_fraction[c], double(cond.cdu_lost[c]), double(cond.air_fallback[c])};
-      if (temps) k.insert(k.end(), {temps->supply[c], temps->ret[c]});
+      if (temps) add_temps(k, temps->cdu, c);
       if (!group) k.push_back(c);
       for (auto [rc, m] : comp) k.insert(k.end(), {double(rc), double(m)});
       cclass[c] = keys.emplace(std::move(k), static_cast<int>(keys.size())).first->second;
@@ -125,13 +176,18 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
   std::map<std::pair<int, int>, int> ggroup_of;
   for (int c = 0; c < n_cdu_; ++c) {
     auto [cit, cnew] = cgroup_of.emplace(cclass[c], static_cast<int>(cg_.size()));
-    if (cnew) cg_.push_back({-1, -1, -1, 0, 0, cond.flow_fraction[c], 0, cond.cdu_lost[c] != 0, {}, {}});
+    if (cnew) {
+      CduGroup cgn;
+      cgn.flow_fraction = cond.flow_fraction[c];
+      cgn.lost = cond.cdu_lost[c] != 0;
+      cg_.push_back(cgn);
+    }
     const int cgi = cit->second;
     cg_[cgi].members.push_back(c);
     for (int r = c * rpc; r < std::min(n_rack_, (c + 1) * rpc); ++r) {
       auto [rit, rnew] = rgroup_of.emplace(std::make_pair(cgi, rclass[r]), static_cast<int>(rg_.size()));
       if (rnew) {
-        RackGroup rg{};
+        RackGroup rg;
         rg.cdu_group = cgi;
         rg.rdhx_ok = cond.rdhx_fans_ok[r] != 0;
         rg.ngpus = std::min(n, (r + 1) * gpr) - r * gpr;
@@ -143,7 +199,7 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
       for (int g = r * gpr; g < std::min(n, (r + 1) * gpr); ++g) {
         auto [git, gnew] = ggroup_of.emplace(std::make_pair(rgi, gclass[g]), static_cast<int>(gg_.size()));
         if (gnew) {
-          GpuGroup gg{};
+          GpuGroup gg;
           gg.rack_group = rgi;
           gg.util = util[g];
           gg.clock = clock[g];
@@ -154,58 +210,103 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
       }
     }
   }
+
   // Pass 2: nodes and terms. A group node stands for `copies` physical nodes.
   net_.clear();
+  records_.clear();
   fws_ = net_.add_boundary(cond.facility_supply);
-  room_ = net_.add_boundary(spec_.room.temperature);
+  const double t_room = plant_.room->supply_temperature();
+  room_ = net_.add_boundary(t_room);
+  const double t_liquid = cond.facility_supply + spec_.cdu_approach;  // design-point start of a liquid node
+  int cur_gpu = -1, cur_rack = -1, cur_cdu = -1;
+  using Level = BuildContext::Level;
+  auto node = [&](Level level, const std::string& kind, double cap, double copies) {
+    const int group_index = level == Level::Gpu ? cur_gpu : level == Level::Rack ? cur_rack : cur_cdu;
+    double t0 = level == Level::Rack && kind != "manifold" ? t_room : t_liquid;
+    if (temps) {
+      const auto& m = level == Level::Gpu ? temps->gpu : level == Level::Rack ? temps->rack : temps->cdu;
+      const auto& members = level == Level::Gpu ? gg_[group_index].members
+                            : level == Level::Rack ? rg_[group_index].members
+                                                   : cg_[group_index].members;
+      const auto it = m.find(kind);
+      if (it != m.end()) t0 = it->second[members.front()];
+    }
+    const int id = net_.add_node(cap, copies, t0);
+    records_.push_back({id, {level, kind, group_index}});
+    return id;
+  };
+  BuildContext b{net_, spec_, *fluid_, fws_, room_, node};
   // Auxiliary air on a rack loop: removes capacity_per_rack when the rack return is at the outlet
-  // limit (air-to-liquid coils fed by room air) - a linear stand-in for the brief's fallback.
-  const double g_air = spec_.air_fallback.capacity_per_rack /
-                       std::max(1.0, spec_.limits.outlet_max - spec_.room.temperature);
+  // limit (air-to-liquid coils fed by hall air) - a linear stand-in for the brief's air fallback.
+  const double g_fallback =
+      spec_.air_fallback.capacity_per_rack / std::max(1.0, spec_.limits.outlet_max - t_room);
   const double rho_cp = fluid_->density * fluid_->cp;
-  const double t0 = cond.facility_supply + spec_.cdu_approach;
-  for (auto& c : cg_) {
+  const double recirc = spec_.server_air.recirculation;
+  for (size_t ci = 0; ci < cg_.size(); ++ci) {
+    CduGroup& c = cg_[ci];
+    cur_cdu = static_cast<int>(ci);
     c.copies = static_cast<double>(c.members.size());
-    const int rep = c.members.front();
-    c.S = net_.add_node(rho_cp * spec_.cdu.loop_volume / 2, c.copies, temps ? temps->supply[rep] : t0);
-    c.R = net_.add_node(rho_cp * spec_.cdu.loop_volume / 2, c.copies, temps ? temps->ret[rep] : t0);
-    const double cgv = branch_capacity_rate(c.flow_fraction);
+    if (liquid_) {
+      c.S = node(Level::Cdu, "supply", rho_cp * spec_.cdu.loop_volume / 2, c.copies);
+      c.R = node(Level::Cdu, "return", rho_cp * spec_.cdu.loop_volume / 2, c.copies);
+    }
+    const double cgv = liquid_ ? branch_capacity_rate(c.flow_fraction) : 0.0;
     double ch = 0;
     for (int rgi : c.rack_groups) {
       RackGroup& r = rg_[rgi];
+      cur_rack = rgi;
       r.copies = static_cast<double>(r.members.size());
       r.per_cdu = r.copies / c.copies;
-      const int rrep = r.members.front();
-      r.M = net_.add_node(rho_cp * spec_.cdu.rack_manifold_volume, r.copies, temps ? temps->manifold[rrep] : t0);
+      if (liquid_) r.M = node(Level::Rack, "manifold", plant_.chip->rack_capacitance(), r.copies);
+      if (air_) {
+        r.I = node(Level::Rack, "air_in", 0.0, r.copies);
+        r.X = node(Level::Rack, "exhaust", kAirRhoCp * spec_.server_air.rack_air_volume, r.copies);
+      }
       double c_rack = 0;
       for (int ggi : r.gpu_groups) {
         GpuGroup& g = gg_[ggi];
+        cur_gpu = ggi;
         g.copies = static_cast<double>(g.members.size());
         g.per_rack = g.copies / r.copies;
         g.cg = cgv;
-        const int grep = g.members.front();
-        g.J = net_.add_node(spec_.cold_plate.c_junction, g.copies, temps ? temps->tj[grep] : t0);
-        g.P = net_.add_node(spec_.cold_plate.c_plate, g.copies, temps ? temps->tcp[grep] : t0);
-        g.O = net_.add_node(rho_cp * spec_.cold_plate.branch_volume, g.copies, temps ? temps->tout[grep] : t0);
-        net_.add_conductance(g.J, g.P, 1.0 / spec_.cold_plate.r_junction_plate, g.copies);
-        g.po_term = net_.add_transfer(g.P, g.O, g.P, c.S, plate_g(cgv), g.copies);
-        net_.add_advection(c.S, g.O, cgv, g.copies);
-        net_.add_advection(g.O, r.M, cgv, g.copies);
+        g.J = node(Level::Gpu, "junction", spec_.cold_plate.c_junction, g.copies);
+        if (liquid_) {
+          const GpuLiquidPath path = plant_.chip->build_gpu(b, g.J, c.S, r.M, g.copies, cgv);
+          g.P = path.plate;
+          g.O = path.outlet;
+        }
+        if (air_) {
+          g.H = node(Level::Gpu, "heatsink", spec_.heatsink.c_sink * (1 - cover_), g.copies);
+          net_.add_conductance(g.J, g.H, g_jh_, g.copies);
+          g.hs_term = net_.add_transfer(g.H, r.X, g.H, r.I, g_hs_, g.copies);
+        }
         c_rack += g.per_rack * cgv;
       }
-      r.c_rack = c_rack;
-      net_.add_advection(r.M, c.R, c_rack, r.copies);
-      if (cond.air_fallback[c.members.front()]) net_.add_conductance(r.M, room_, g_air, r.copies);
+      if (liquid_) {
+        plant_.chip->build_rack(b, c.S, r.M, r.copies, c_rack);
+        net_.add_advection(r.M, c.R, c_rack, r.copies);
+        if (cond.air_fallback[c.members.front()]) net_.add_conductance(r.M, room_, g_fallback, r.copies);
+      }
+      if (air_) {
+        net_.add_advection(room_, r.I, (1 - recirc) * c_air_, r.copies);
+        net_.add_advection(r.I, r.X, c_air_, r.copies);
+        r.D = plant_.rack->build(b, r.X, r.copies, c_air_, r.rdhx_ok, r.cooler_term);
+        if (recirc > 0) net_.add_advection(r.D, r.I, recirc * c_air_, r.copies);
+        r.room_term = net_.add_advection(r.D, room_, (1 - recirc) * c_air_, r.copies);
+      }
       ch += r.per_cdu * c_rack;
     }
     c.ch = ch;
-    net_.add_advection(c.R, c.S, ch, c.copies);
-    double ghx = 0;
-    if (!c.lost && ch > 0) {
-      const double cmin = std::min(ch, cc_facility_), cmax = std::max(ch, cc_facility_);
-      ghx = counterflow_effectiveness(ua_ / cmin, cmin / cmax) * cmin;
+    if (liquid_) {
+      net_.add_advection(c.R, c.S, ch, c.copies);
+      c.hx_term = plant_.cdu->build(b, c.S, c.R, c.copies, ch, c.lost);
     }
-    c.hx_term = net_.add_transfer(c.S, fws_, c.R, fws_, ghx, c.copies);
+  }
+  switch_node_ = -1;
+  if (c_switch_ > 0) {  // air-cooled network racks: cold aisle -> switches -> hall
+    switch_node_ = net_.add_node(kAirRhoCp * spec_.server_air.rack_air_volume, 1.0, t_room);
+    net_.add_advection(room_, switch_node_, c_switch_);
+    net_.add_advection(switch_node_, room_, c_switch_);
   }
   update_sources();
 }
@@ -215,33 +316,21 @@ void SiteModel::update_sources() {
   for (auto& g : gg_)  // clock 0 = GPU off after a thermal shutdown
     g.power = g.clock <= 0 ? 0.0
                            : gpu_power(layout_.gpu_tdp, layout_.gpu_idle_power, g.util, g.clock, spec_.throttle.power_exponent);
-  const double tf = cond_.facility_supply;
   for (auto& r : rg_) {
     double gsum = 0;
-    for (int ggi : r.gpu_groups) gsum += gg_[ggi].per_rack * gg_[ggi].power;
+    for (int ggi : r.gpu_groups) {
+      gsum += gg_[ggi].per_rack * gg_[ggi].power;
+      net_.set_source(gg_[ggi].J, gg_[ggi].power);
+    }
     r.heat = (gsum + r.ngpus * (layout_.cpu_power_per_gpu + layout_.nic_power_per_gpu) +
               layout_.rack_overhead_power * r.ngpus / gpr) / layout_.psu_efficiency;
-    r.liquid = spec_.liquid_fraction * r.heat;
-    // GPU dies go to their cold plates first; CPU/other cold plates take the rest of the liquid
-    // share into the manifold. If the liquid share is below the GPU power, GPUs give the excess to air.
-    const double gliq = std::min(gsum, r.liquid);
-    const double share = gsum > 0 ? gliq / gsum : 0.0;
-    net_.set_source(r.M, r.liquid - gliq);
-    for (int ggi : r.gpu_groups) net_.set_source(gg_[ggi].J, share * gg_[ggi].power);
-    r.air = r.heat - r.liquid;
-    // Rear door (quasi-steady: air holds little heat): servers heat the room air by air/C_air,
-    // the door (air = Cmin) cools it toward the facility water; the rest goes to the room (CRAH).
-    const double eps = r.rdhx_ok ? spec_.rdhx_effectiveness : spec_.rdhx.passive_effectiveness;
-    const double t_hot = spec_.room.temperature + r.air / c_air_;
-    r.rdhx = eps * c_air_ * (t_hot - tf);
-    r.room = r.air - r.rdhx;
+    // CPUs, NICs, switch trays, PSU losses: their cold plates take the covered share into the rack's
+    // liquid, the rest heats the server air.
+    r.other = r.heat - gsum;
+    if (r.M >= 0) net_.set_source(r.M, cover_ * r.other);
+    if (r.X >= 0) net_.set_source(r.X, (1 - cover_) * r.other);
   }
-}
-
-double SiteModel::air_heat() const {
-  double a = 0;
-  for (const auto& r : rg_) a += r.copies * r.air;
-  return a;
+  if (switch_node_ >= 0) net_.set_source(switch_node_, layout_.switches * layout_.switch_power);
 }
 
 PowerBreakdown SiteModel::power() const {
@@ -250,118 +339,132 @@ PowerBreakdown SiteModel::power() const {
   for (const auto& g : gg_) p.gpu += g.copies * g.power;
   p.cpu = layout_.gpus * layout_.cpu_power_per_gpu;
   p.nic = layout_.gpus * layout_.nic_power_per_gpu;
-  double q_rdhx = 0, q_room = 0;
   for (const auto& r : rg_) {
     p.rack_overhead += r.copies * layout_.rack_overhead_power * r.ngpus / gpr;
-    p.rdhx_fans += r.rdhx_ok ? r.copies * spec_.rdhx.fan_power : 0.0;
-    q_rdhx += r.copies * r.rdhx;
-    q_room += r.copies * r.room;
+    if (air_) p.rack_cooler_fans += r.copies * plant_.rack->fan_power(r.rdhx_ok);
   }
   const double dc = p.gpu + p.cpu + p.nic + p.rack_overhead;
   p.psu_loss = dc * (1 / layout_.psu_efficiency - 1);
   p.switches = layout_.switches * layout_.switch_power;
   p.it = dc + p.psu_loss + p.switches;
 
-  const double ch_full = spec_.cdu.racks_per_cdu * gpr * branch_capacity_rate(1.0);
-  double q_cdu = 0;
-  for (const auto& c : cg_) {
-    q_cdu += net_.term_flow(c.hx_term);
-    const double ratio = c.ch / ch_full;  // pump affinity law: power ~ flow^3
-    p.cdu_pumps += c.copies * spec_.pumps.power_fraction * design_cdu_heat_ * ratio * ratio * ratio;
+  if (liquid_) {
+    const double ch_full = spec_.cdu.racks_per_cdu * gpr * branch_capacity_rate(1.0);
+    for (const auto& c : cg_) {
+      const double ratio = c.ch / ch_full;  // pump affinity law: power ~ flow^3
+      p.cdu_pumps += c.copies * spec_.pumps.power_fraction * design_cdu_heat_ * ratio * ratio * ratio;
+      p.cdu_fans += c.copies * plant_.cdu->fan_power();
+    }
   }
-  const double q_fw = std::max(0.0, q_cdu + q_rdhx);
-  q_room = std::max(0.0, q_room) + p.switches;
-  const auto& rj = spec_.rejection;
-  p.facility_pumps = rj.facility_pump_fraction * q_fw;
-  p.rejection_fans = rj.fan_power_fraction * q_fw;
-  if (rj.type != "dry_cooler" && q_fw > 0) {
-    // Dry cooler pre-cools the facility return to outdoor + approach; the chiller trims the rest.
-    const double t_sup = cond_.facility_supply;
-    const double t_ret = t_sup + q_fw / (n_cdu_ * cc_facility_);
-    const double t_dc = cond_.outdoor_temp + rj.dry_cooler_approach;
-    const double mech = std::clamp((t_dc - t_sup) / (t_ret - t_sup), 0.0, 1.0);
-    p.chiller = mech * q_fw / rj.chiller_cop;
-  }
-  p.crah = q_room * (spec_.room.crah_fan_fraction + 1.0 / rj.chiller_cop);
-  p.cooling = p.cdu_pumps + p.facility_pumps + p.rdhx_fans + p.rejection_fans + p.chiller + p.crah;
+  // Heat into the two boundaries. The hall's may be negative: rear doors on water colder than the
+  // cold aisle return air below it, and the CRAH then has nothing to take (its power uses max(0, q)).
+  const double q_fw_raw = net_.heat_into(fws_), q_room_raw = net_.heat_into(room_);
+  const double q_fw = std::max(0.0, q_fw_raw), q_room = std::max(0.0, q_room_raw);
+  const double t_sup = cond_.facility_supply;
+  const auto rej = plant_.rejection->power(q_fw, t_sup, t_sup + q_fw / c_facility_, cond_.outdoor_temp,
+                                           spec_.rejection.outdoor_rh);
+  p.facility_pumps = rej.pumps;
+  p.rejection_fans = rej.fans;
+  p.chiller = rej.chiller;
+  p.crah = plant_.room->power(q_room);
+  p.cooling = p.cdu_pumps + p.cdu_fans + p.facility_pumps + p.rack_cooler_fans + p.rejection_fans + p.chiller + p.crah;
   p.facility = (p.it + p.cooling) / (1 - spec_.power.distribution_loss);
   p.distribution_loss = p.facility - p.it - p.cooling;
   p.pue = p.facility / p.it;
   p.brief_estimate = layout_.gpus * layout_.gpu_tdp * 1.2;
+  p.heat_to_facility_water = q_fw_raw;
+  p.heat_to_room = q_room_raw;
   return p;
 }
 
 PhysicalTemps SiteModel::physical_temps() const {
   PhysicalTemps t;
-  t.tj.resize(layout_.gpus);
-  t.tcp.resize(layout_.gpus);
-  t.tout.resize(layout_.gpus);
-  t.manifold.resize(n_rack_);
-  t.supply.resize(n_cdu_);
-  t.ret.resize(n_cdu_);
-  for (const auto& g : gg_)
-    for (int m : g.members) {
-      t.tj[m] = net_.temperature(g.J);
-      t.tcp[m] = net_.temperature(g.P);
-      t.tout[m] = net_.temperature(g.O);
+  using Level = BuildContext::Level;
+  for (const auto& [id, rec] : records_) {
+    const double v = net_.temperature(id);
+    if (rec.level == Level::Gpu) {
+      auto& vec = t.gpu[rec.kind];
+      vec.resize(layout_.gpus, kNaN);
+      for (int m : gg_[rec.group].members) vec[m] = v;
+    } else if (rec.level == Level::Rack) {
+      auto& vec = t.rack[rec.kind];
+      vec.resize(n_rack_, kNaN);
+      for (int m : rg_[rec.group].members) vec[m] = v;
+    } else {
+      auto& vec = t.cdu[rec.kind];
+      vec.resize(n_cdu_, kNaN);
+      for (int m : cg_[rec.group].members) vec[m] = v;
     }
-  for (const auto& r : rg_)
-    for (int m : r.members) t.manifold[m] = net_.temperature(r.M);
-  for (const auto& c : cg_)
-    for (int m : c.members) {
-      t.supply[m] = net_.temperature(c.S);
-      t.ret[m] = net_.temperature(c.R);
-    }
+  }
   return t;
 }
 
 SiteState SiteModel::state() const {
   SiteState s;
   PhysicalTemps t = physical_temps();
-  s.gpu_junction = std::move(t.tj);
-  s.gpu_cold_plate = std::move(t.tcp);
-  s.gpu_outlet = std::move(t.tout);
-  s.gpu_power.resize(layout_.gpus);
-  s.gpu_clock.resize(layout_.gpus);
+  auto take = [](std::map<std::string, std::vector<double>>& m, const char* kind, size_t n) {
+    auto it = m.find(kind);
+    return it == m.end() ? std::vector<double>(n, kNaN) : std::move(it->second);
+  };
+  const size_t n = layout_.gpus, nr = n_rack_;
+  s.gpu_junction = take(t.gpu, "junction", n);
+  s.gpu_cold_plate = take(t.gpu, "plate", n);
+  s.gpu_outlet = take(t.gpu, "outlet", n);
+  s.gpu_heatsink = take(t.gpu, "heatsink", n);
+  s.gpu_power.resize(n);
+  s.gpu_clock.resize(n);
   for (const auto& g : gg_)
     for (int m : g.members) {
       s.gpu_power[m] = g.power;
       s.gpu_clock[m] = g.clock;
     }
-  s.rack_outlet = std::move(t.manifold);
-  s.rack_inlet.resize(n_rack_);
-  s.rack_power.resize(n_rack_);
-  s.rack_liquid_heat.resize(n_rack_);
-  s.rack_air_heat.resize(n_rack_);
-  s.rack_rdhx_heat.resize(n_rack_);
-  s.rack_room_heat.resize(n_rack_);
-  for (const auto& r : rg_)
+  s.rack_outlet = take(t.rack, "manifold", nr);
+  s.rack_air_inlet = take(t.rack, "air_in", nr);
+  s.rack_exhaust = take(t.rack, "exhaust", nr);
+  s.rack_inlet.assign(nr, kNaN);
+  s.rack_power.resize(nr);
+  s.rack_liquid_heat.resize(nr);
+  s.rack_air_heat.resize(nr);
+  s.rack_rdhx_heat.resize(nr);
+  s.rack_room_heat.resize(nr);
+  for (const auto& r : rg_) {
+    double air = (1 - cover_) * r.other;
+    for (int ggi : r.gpu_groups)
+      if (gg_[ggi].hs_term >= 0) air += net_.term_flow(gg_[ggi].hs_term) / r.copies;
+    if (!air_) air = 0;
+    const double door = r.cooler_term >= 0 ? net_.term_flow(r.cooler_term) / r.copies : 0.0;
+    const double room = r.room_term >= 0 ? net_.term_flow(r.room_term) / r.copies : 0.0;
     for (int m : r.members) {
-      s.rack_inlet[m] = net_.temperature(cg_[r.cdu_group].S);
+      if (liquid_) s.rack_inlet[m] = net_.temperature(cg_[r.cdu_group].S);
       s.rack_power[m] = r.heat;
-      s.rack_liquid_heat[m] = r.liquid;
-      s.rack_air_heat[m] = r.air;
-      s.rack_rdhx_heat[m] = r.rdhx;
-      s.rack_room_heat[m] = r.room;
-    }
-  s.cdu_supply = std::move(t.supply);
-  s.cdu_return = std::move(t.ret);
-  s.cdu_heat.resize(n_cdu_);
-  s.cdu_flow.resize(n_cdu_);
-  double min_ff = 1e300;
-  for (const auto& c : cg_) {
-    min_ff = std::min(min_ff, c.flow_fraction);
-    for (int m : c.members) {
-      s.cdu_heat[m] = net_.term_flow(c.hx_term) / c.copies;
-      s.cdu_flow[m] = c.ch / (fluid_->density * fluid_->cp);
+      s.rack_air_heat[m] = air;
+      s.rack_liquid_heat[m] = liquid_ ? r.heat - air : 0.0;
+      s.rack_rdhx_heat[m] = door;
+      s.rack_room_heat[m] = room;
     }
   }
-  s.flow_per_gpu = spec_.flow_per_gpu * min_ff;
+  // Immersion: the coolant leaving a GPU is the bath.
+  if (liquid_ && t.gpu.count("outlet") == 0)
+    for (const auto& g : gg_)
+      for (int m : g.members) s.gpu_outlet[m] = net_.temperature(rg_[g.rack_group].M);
+  if (liquid_) {
+    s.cdu_supply = take(t.cdu, "supply", n_cdu_);
+    s.cdu_return = take(t.cdu, "return", n_cdu_);
+    s.cdu_heat.resize(n_cdu_);
+    s.cdu_flow.resize(n_cdu_);
+    double min_ff = 1e300;
+    for (const auto& c : cg_) {
+      min_ff = std::min(min_ff, c.flow_fraction);
+      for (int m : c.members) {
+        s.cdu_heat[m] = net_.term_flow(c.hx_term) / c.copies;
+        s.cdu_flow[m] = c.ch / (fluid_->density * fluid_->cp);
+      }
+    }
+    s.flow_per_gpu = spec_.flow_per_gpu * min_ff;
+  }
   s.power = power();
   s.facility_supply = cond_.facility_supply;
-  double q_cdu = 0;
-  for (double q : s.cdu_heat) q_cdu += q;
-  s.facility_return = cond_.facility_supply + q_cdu / (n_cdu_ * cc_facility_);
+  s.facility_return = cond_.facility_supply + s.power.heat_to_facility_water / c_facility_;
   return s;
 }
 

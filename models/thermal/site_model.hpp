@@ -1,8 +1,22 @@
 #pragma once
-// SiteModel: builds the (grouped or per-GPU) RC network of a site and maps it back to physical
-// GPUs, racks and CDUs. Internal to models/thermal (used by site.cpp and transient.cpp).
+// SiteModel: builds the (grouped or per-GPU) RC network of a site from its cooling plant and maps it
+// back to physical GPUs, racks and CDUs. Internal to models/thermal (used by site.cpp and
+// transient.cpp).
+//
+// Skeleton (the plant's components attach to it, components/component.hpp):
+//   GPU junction J --(chip slot: cold plate branch S->O->M, or immersed heatsink -> bath M)--> rack liquid M
+//                 \--(uncovered share: heatsink H -> server air, e-NTU against the inlet air I)
+//   rack liquid M -> CDU return R -> (cdu slot: to facility water or hall air) -> CDU supply S
+//   server air: cold aisle (boundary) -> inlet I -> exhaust X -> (rack slot: RDHx / in-row / none) -> D
+//               -> back to the hall (the room cooler takes it) and, a `recirculation` share, to I
+//   air-cooled network racks: cold aisle -> N -> hall
+// Everything is inside one RcNetwork, so its energy balance (dissipated = stored + removed into the
+// facility-water and cold-aisle boundaries) covers the liquid and the air side together.
+#include <map>
+#include <string>
 #include <vector>
 
+#include "models/thermal/components/component.hpp"
 #include "models/thermal/coolant.hpp"
 #include "models/thermal/network.hpp"
 #include "models/thermal/site.hpp"
@@ -12,30 +26,34 @@ namespace aidcsim::thermal {
 /// Operating state set by faults and responses (per CDU / per rack).
 struct Conditions {
   std::vector<double> flow_fraction;  ///< per CDU, rack-loop flow / design flow
-  std::vector<char> cdu_lost;         ///< per CDU: HX to facility water lost
+  std::vector<char> cdu_lost;         ///< per CDU: heat exchange of the CDU lost
   std::vector<char> air_fallback;     ///< per CDU: auxiliary air cooling engaged on its racks
-  std::vector<char> rdhx_fans_ok;     ///< per rack
+  std::vector<char> rdhx_fans_ok;     ///< per rack: the rack cooler's fans run
   double facility_supply = 0;         ///< K
   double outdoor_temp = 0;            ///< K dry-bulb now (daily cycle); sets the chiller's share
 };
 
-/// Temperatures of every physical element (K); empty vectors = not known (steady build).
+/// Temperatures (K) of every physical element, by node kind: gpu["junction"][g], rack["exhaust"][r],
+/// cdu["supply"][c]. Kinds: gpu junction, plate, outlet, heatsink; rack manifold, air_in, exhaust,
+/// air_out; cdu supply, return (those the plant has).
 struct PhysicalTemps {
-  std::vector<double> tj, tcp, tout;  ///< per GPU
-  std::vector<double> manifold;       ///< per rack
-  std::vector<double> supply, ret;    ///< per CDU
+  std::map<std::string, std::vector<double>> gpu, rack, cdu;
 };
 
 class SiteModel {
  public:
+  /// Throws InvalidParameter for a bad spec or layout (validate(), registry names, unreachable CDU
+  /// approach).
   SiteModel(const CoolingSpec& spec, const SiteLayout& layout);
 
   int cdus() const { return n_cdu_; }
   int racks() const { return n_rack_; }
   int gpus() const { return layout_.gpus; }
+  /// The plant has a liquid loop (CDUs, pumps) / racks have server air.
+  bool liquid() const { return liquid_; }
+  bool air() const { return air_; }
   Conditions design_conditions() const;
-  /// Facility supply (K) the heat rejection delivers at outdoor dry-bulb `outdoor` (K): dry_cooler
-  /// max(set point, outdoor + approach); chiller/fixed: the set point (the chiller trims).
+  /// Facility supply (K) the heat rejection delivers at outdoor dry-bulb `outdoor` (K).
   double supply_for_outdoor(double outdoor) const;
   /// Moves the facility-water boundary and the outdoor temperature without a rebuild (the LU
   /// factorization stays valid: only the boundary value changes). K.
@@ -44,32 +62,31 @@ class SiteModel {
   /// (Re)builds the network. util/clock per GPU; temps: current temperatures (grouping then also
   /// requires equal temperatures) or nullptr for a steady build; extra: optional per-GPU value that
   /// must also match for two GPUs to share a group (e.g. the busy profile of a power swing).
-  void build(const std::vector<double>& util, const std::vector<double>& clock,
-             const Conditions& cond, const PhysicalTemps* temps, bool group,
-             const std::vector<double>* extra = nullptr);
+  void build(const std::vector<double>& util, const std::vector<double>& clock, const Conditions& cond,
+             const PhysicalTemps* temps, bool group, const std::vector<double>* extra = nullptr);
 
   /// Recomputes heat sources from the group utilizations and clocks (RHS only).
   void update_sources();
   RcNetwork& network() { return net_; }
   const RcNetwork& network() const { return net_; }
 
-  /// Groups: clocks and utilizations are per group (identical members).
+  /// Groups: clocks and utilizations are per group (identical members). Node ids -1 = absent.
   struct GpuGroup {
-    int rack_group, J, P, O, po_term;
-    double copies, per_rack, util, clock, cg, power;
+    int rack_group = -1, J = -1, P = -1, O = -1, H = -1, hs_term = -1;
+    double copies = 0, per_rack = 0, util = 0, clock = 1, cg = 0, power = 0;
     std::vector<int> members;
   };
   struct RackGroup {
-    int cdu_group, M;
-    double copies, per_cdu, ngpus, c_rack, heat, liquid, air, rdhx, room;
-    bool rdhx_ok;
+    int cdu_group = -1, M = -1, I = -1, X = -1, D = -1, cooler_term = -1, room_term = -1;
+    double copies = 0, per_cdu = 0, ngpus = 0, heat = 0, other = 0;
+    bool rdhx_ok = true;
     std::vector<int> members;
     std::vector<int> gpu_groups;
   };
   struct CduGroup {
-    int S, R, hx_term;
-    double copies, ch, flow_fraction, heat;
-    bool lost;
+    int S = -1, R = -1, hx_term = -1;
+    double copies = 0, ch = 0, flow_fraction = 1;
+    bool lost = false;
     std::vector<int> members;
     std::vector<int> rack_groups;
   };
@@ -78,40 +95,53 @@ class SiteModel {
   const std::vector<RackGroup>& rack_groups() const { return rg_; }
   const std::vector<CduGroup>& cdu_groups() const { return cg_; }
 
-  /// Air side (quasi-steady) and power breakdown at the current temperatures and sources.
+  /// Power breakdown at the current temperatures and sources.
   PowerBreakdown power() const;
-  /// Heat leaving through the air side (rear doors + room), W; part of "removed".
-  double air_heat() const;
   /// Expands group temperatures to physical elements.
   PhysicalTemps physical_temps() const;
   /// Fills a SiteState (per GPU / rack / CDU).
   SiteState state() const;
-  /// Junction temperature (K) per GPU group, and the self-resistance dTj/dP (K/W) of one GPU.
+  /// dTj/dP (K/W) of one GPU of group g: its liquid and air paths in parallel.
   double self_resistance(const GpuGroup& g) const;
+  /// Rack-loop total flow of the CDU with the lowest flow, m^3/s (0 without a liquid loop).
+  double min_loop_flow() const;
 
   const CoolingSpec& spec() const { return spec_; }
   const SiteLayout& layout() const { return layout_; }
   const Coolant& fluid() const { return *fluid_; }
-  double cdu_ua() const { return ua_; }
+  const Plant& plant() const { return plant_; }
   double design_cdu_heat() const { return design_cdu_heat_; }
+  double design_room_heat() const { return design_room_heat_; }
   double facility_supply() const { return cond_.facility_supply; }
+  double air_capacity_rate() const { return c_air_; }
   const Conditions& conditions() const { return cond_; }
 
  private:
   double branch_capacity_rate(double flow_fraction) const;
-  double plate_g(double cg) const;
+  void size_cdus(double rack_heat);
 
   CoolingSpec spec_;
   SiteLayout layout_;
+  Plant plant_;
   const Coolant* fluid_;
   int n_rack_, n_cdu_;
-  double ua_ = 0, design_cdu_heat_ = 0, c_air_ = 0, cc_facility_ = 0;
+  bool liquid_ = true, air_ = false;
+  double cover_ = 1;
+  double design_cdu_heat_ = 0, design_room_heat_ = 0, c_air_ = 0, c_switch_ = 0, c_facility_ = 0;
+  double g_jh_ = 0, g_hs_ = 0;  // per GPU: junction -> heatsink, heatsink -> air (W/K)
   Conditions cond_;
   RcNetwork net_;
-  int fws_ = -1, room_ = -1;
+  int fws_ = -1, room_ = -1, switch_node_ = -1;
   std::vector<GpuGroup> gg_;
   std::vector<RackGroup> rg_;
   std::vector<CduGroup> cg_;
+  // Which group each network node belongs to, for expanding temperatures to physical elements.
+  struct NodeRecord {
+    BuildContext::Level level;
+    std::string kind;
+    int group;
+  };
+  std::vector<std::pair<int, NodeRecord>> records_;
 };
 
 }  // namespace aidcsim::thermal

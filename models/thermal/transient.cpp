@@ -5,28 +5,33 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 
 #include "models/common/errors.hpp"
+#include "models/thermal/checks.hpp"
 #include "models/thermal/site_model.hpp"
 
 namespace aidcsim::thermal {
 
 namespace {
 
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
 struct Monitor {
   std::string location, level, message;
   double threshold;
   bool below;       // alert when the value falls below the threshold (flow)
-  bool policy;      // from cooling.monitoring (triggers response actions)
+  bool policy;      // from cooling_monitoring (triggers response actions)
   bool active = false;
 };
 
-/// Current value seen by a sensor at `location` (the brief's location names).
+/// Current value seen by a sensor at `location` (the brief's location names). NaN: the plant has no
+/// such element (the sensor never alerts).
 struct Readings {
-  double junction = 0, plate = 0, outlet = 0, supply = 0, ret = 0, manifold = 0, flow = 0, rack_power = 0,
-         facility = 0, pue = 0;
+  double junction = kNaN, plate = kNaN, outlet = kNaN, supply = kNaN, ret = kNaN, manifold = kNaN, delta_t = kNaN,
+         flow = kNaN, loop_flow = kNaN, air_inlet = kNaN, rack_power = 0, facility = 0, pue = 0;
   double at(const std::string& loc) const {
     if (loc == "GPU inlet" || loc == "CDU supply") return supply;
     if (loc == "GPU outlet") return outlet;
@@ -35,6 +40,8 @@ struct Readings {
     if (loc == "CDU return") return ret;
     if (loc == "rack outlet") return manifold;
     if (loc == "loop flow") return flow;
+    if (loc == "main loop") return loop_flow;
+    if (loc == "server inlet") return air_inlet;
     if (loc == "facility supply") return facility;
     if (loc == "PUE") return pue;
     if (loc == "rack power") return rack_power;
@@ -42,26 +49,35 @@ struct Readings {
   }
 };
 
+// max that ignores NaN (fmax semantics) and a node id of -1.
+void raise(double& m, const RcNetwork& net, int node) {
+  if (node >= 0) m = std::fmax(m, net.temperature(node));
+}
+
 Readings read(const SiteModel& m, const PowerBreakdown& p) {
   Readings r;
   const RcNetwork& net = m.network();
-  r.junction = r.plate = r.outlet = r.supply = r.ret = r.manifold = -1e300;
   for (const auto& g : m.gpu_groups()) {
-    r.junction = std::max(r.junction, net.temperature(g.J));
-    r.plate = std::max(r.plate, net.temperature(g.P));
-    r.outlet = std::max(r.outlet, net.temperature(g.O));
+    raise(r.junction, net, g.J);
+    raise(r.plate, net, g.P);
+    raise(r.outlet, net, g.O >= 0 ? g.O : (g.P >= 0 ? m.rack_groups()[g.rack_group].M : -1));
   }
   double ff = 1e300;
   for (const auto& c : m.cdu_groups()) {
-    r.supply = std::max(r.supply, net.temperature(c.S));
-    r.ret = std::max(r.ret, net.temperature(c.R));
+    raise(r.supply, net, c.S);
+    raise(r.ret, net, c.R);
     ff = std::min(ff, c.flow_fraction);
   }
   for (const auto& rg : m.rack_groups()) {
-    r.manifold = std::max(r.manifold, net.temperature(rg.M));
+    raise(r.manifold, net, rg.M);
+    raise(r.air_inlet, net, rg.I);
+    if (rg.M >= 0) r.delta_t = std::fmax(r.delta_t, net.temperature(rg.M) - net.temperature(m.cdu_groups()[rg.cdu_group].S));
     r.rack_power = std::max(r.rack_power, rg.heat);
   }
-  r.flow = m.spec().flow_per_gpu * ff;
+  if (m.liquid()) {
+    r.flow = m.spec().flow_per_gpu * ff;
+    r.loop_flow = m.min_loop_flow();
+  }
   r.facility = m.facility_supply();
   r.pue = p.pue;
   return r;
@@ -91,7 +107,8 @@ void check_fault_targets(const CoolingSpec& spec, int racks, int cdus) {
 
 TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& layout,
                                    const std::vector<GpuLoad>& loads, const TransientOptions& opt) {
-  if (!(opt.dt > 0) || !(opt.duration >= 0)) throw SimulationError("thermal transient: dt must be > 0, duration >= 0");
+  if (!(opt.dt > 0) || !(opt.duration >= 0) || !(opt.start >= 0))
+    throw SimulationError("thermal transient: dt must be > 0, duration and start >= 0");
   SiteModel m(spec, layout);
   const int n = layout.gpus, ncdu = m.cdus(), nrack = m.racks();
   check_fault_targets(spec, nrack, ncdu);
@@ -110,15 +127,16 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
   TransientResult res;
   Conditions cond = m.design_conditions();
   // Daily outdoor cycle: t = 0 is midnight; the facility supply follows the outdoor temperature
-  // (dry cooler) and the chiller's share changes (chiller). Supply excursion faults add on top.
-  const bool daily = has_daily_cycle(spec.rejection);
+  // (dry cooler, cooling tower) and the chiller's share changes (chiller). Supply excursion faults
+  // add on top.
+  const bool daily = has_daily_cycle(spec);
   double excursion = 0;
   if (daily) {
-    cond.outdoor_temp = outdoor_temperature_at(spec.rejection, 0.0);
+    cond.outdoor_temp = outdoor_temperature_at(spec.rejection, opt.start);
     cond.facility_supply = m.supply_for_outdoor(cond.outdoor_temp);
   }
 
-  // Initial condition: steady state at t = 0 (mean power, design conditions).
+  // Initial condition: steady state at the start (mean power, design conditions).
   m.build(util, clock, cond, nullptr, group, &profile);
   m.network().solve_steady();
   auto rebuild = [&]() {
@@ -213,44 +231,57 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       events.emplace(f.at, [&, rs](double t) {
         for (int r : rs) cond.rdhx_fans_ok[r] = 0;
         changed = true;
-        log(t, "warning", "fault", fmt::format("rear-door fans failed on {} rack(s)", rs.size()));
+        log(t, "warning", "fault", fmt::format("rack-cooler fans failed on {} rack(s)", rs.size()));
       });
       events.emplace(end, [&, rs](double t) {
         for (int r : rs) cond.rdhx_fans_ok[r] = 1;
         changed = true;
-        log(t, "info", "fault", "rear-door fans restored");
+        log(t, "info", "fault", "rack-cooler fans restored");
       });
     }
   }
+  // Faults before the start are not part of this run.
+  while (!events.empty() && events.begin()->first < opt.start - 1e-9 * opt.dt) events.erase(events.begin());
 
   // Monitors: the brief's limits as built-in thresholds, then the scenario's policy sensors.
   const auto& lim = spec.limits;
   std::vector<Monitor> mons = {
       {"GPU junction", "critical", "GPU junction above the throttle limit", lim.gpu_temp_limit, false, false},
       {"GPU junction", "critical", "GPU junction at the shutdown temperature", spec.throttle.shutdown_temp, false, false},
-      {"GPU inlet", "warning", "coolant inlet above limit", lim.inlet_max, false, false},
-      {"rack outlet", "warning", "coolant outlet above limit", lim.outlet_max, false, false},
-      {"cold plate", "warning", "hot spot above limit", lim.hotspot_max, false, false},
-      {"loop flow", "warning", "flow per GPU below limit", lim.flow_min, true, false},
       {"PUE", "warning", "PUE above limit", lim.pue_max, false, false},
   };
+  if (m.liquid()) {
+    mons.push_back({"GPU inlet", "warning", "coolant inlet above limit", lim.inlet_max, false, false});
+    mons.push_back({"rack outlet", "warning", "coolant outlet above limit", lim.outlet_max, false, false});
+    mons.push_back({"cold plate", "warning", "hot spot above limit", lim.hotspot_max, false, false});
+    mons.push_back({"loop flow", "warning", "flow per GPU below limit", lim.flow_min, true, false});
+  }
+  if (m.air())
+    mons.push_back({"server inlet", "warning", "server inlet air above the ASHRAE " + lim.air_inlet_class + " allowable",
+                    air_inlet_allowable(lim.air_inlet_class).second, false, false});
   for (const auto& s : spec.monitoring.sensors)
-    mons.push_back({s.location, s.alert_level, s.type + " sensor threshold crossed", s.threshold, s.type == "flow", true});
+    mons.push_back({s.location, s.alert_level, s.type + " sensor threshold crossed", s.threshold,
+                    s.type == "flow_rate" || s.type == "flow", true});
 
   const double fmin = spec.throttle.min_clock, gain = spec.throttle.governor_gain, limit = lim.gpu_temp_limit;
   const double cap_w = spec.monitoring.power_limit_fraction * layout.gpu_tdp;
   const long nsteps = static_cast<long>(std::llround(opt.duration / opt.dt));
   const double sample_every = opt.sample_interval > 0 ? opt.sample_interval : opt.dt;
-  double next_sample = 0, slow_int = 0, run_time = 0;
+  double next_sample = opt.start, slow_int = 0, run_time = 0;
   std::vector<double> mean_util;
   auto refresh_mean_util = [&]() {
     mean_util.clear();
     for (const auto& g : m.gpu_groups()) mean_util.push_back(util[g.members.front()]);
   };
   refresh_mean_util();
+  res.max_cold_plate_temp = res.max_coolant_inlet = res.max_coolant_outlet = res.max_loop_delta_t = res.max_air_inlet = kNaN;
+  res.min_flow_per_gpu = res.min_loop_flow = m.liquid() ? std::numeric_limits<double>::infinity() : 0.0;
+  const double design_loop_flow = m.min_loop_flow();
+  // Index of the action record each policy monitor raised last (to note when its alert clears).
+  std::vector<std::vector<size_t>> raised(mons.size());
 
   for (long step = 0; step <= nsteps; ++step) {
-    const double t = step * opt.dt;
+    const double t = opt.start + step * opt.dt;
     while (!events.empty() && events.begin()->first <= t + 1e-9 * opt.dt) {
       auto node = events.extract(events.begin());
       node.mapped()(node.key());
@@ -281,28 +312,47 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     const PowerBreakdown pw = m.power();
     const Readings rd = read(m, pw);
 
-    // Monitoring and the alert log (also at t = 0: a design already over a limit is reported).
-    for (auto& mon : mons) {
+    // Monitoring and the alert log (also at the start: a design already over a limit is reported).
+    for (size_t mi = 0; mi < mons.size(); ++mi) {
+      auto& mon = mons[mi];
       const double v = rd.at(mon.location);
-      const bool over = mon.below ? v < mon.threshold : v > mon.threshold;
+      const bool over = std::isfinite(v) && (mon.below ? v < mon.threshold : v > mon.threshold);
       if (over && !mon.active) {
         log(t, mon.level, mon.location, mon.message, v, mon.threshold);
         if (mon.policy)
           for (const auto& a : spec.monitoring.actions) {
             if (a.alert_level != mon.level) continue;
+            bool fired = false;
             if (a.action == "adjust pump speed" && !boost) {
               boost = true;
               changed = true;
+              fired = true;
               log(t, "info", "action", "pumps to full capacity");
             } else if (a.action == "reduce GPU power limit" && !cap) {
               cap = true;
+              fired = true;
               log(t, "info", "action", fmt::format("GPU power limit {:.0f} W", cap_w));
             } else if (a.action == "notify") {
+              fired = true;
               log(t, "info", "action", "operator notified");
+            }
+            if (fired) {
+              ActionRecord rec;
+              rec.time = t;
+              rec.action = a.action;
+              rec.alert_level = mon.level;
+              rec.sensor = mon.location;
+              rec.value = v;
+              rec.threshold = mon.threshold;
+              rec.peak_gpu_temp_after = rd.junction;
+              raised[mi].push_back(res.actions.size());
+              res.actions.push_back(rec);
             }
           }
       } else if (!over && mon.active) {
         log(t, "info", mon.location, "cleared: " + mon.message, v, mon.threshold);
+        for (size_t k : raised[mi]) res.actions[k].cleared = std::min(res.actions[k].cleared, t);
+        raised[mi].clear();
       }
       mon.active = over;
     }
@@ -316,20 +366,29 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     }
     if (t + 1e-9 >= next_sample) {
       // A sample's min_clock is 0 while any GPU is shut down: the synchronous job is halted.
-      res.samples.push_back({t, rd.junction, rd.plate, rd.supply, rd.manifold, rd.flow, halted ? 0.0 : fmin_now,
-                             fsum / copies, pw.it,
-                             pw.cooling, pw.facility, pw.pue, m.facility_supply(), m.conditions().outdoor_temp});
+      res.samples.push_back({t, rd.junction, rd.plate, rd.supply, rd.manifold, rd.flow, rd.air_inlet,
+                             halted ? 0.0 : fmin_now, fsum / copies, pw.it, pw.cooling, pw.facility, pw.pue,
+                             m.facility_supply(), m.conditions().outdoor_temp});
       next_sample += sample_every;
     }
     res.max_gpu_temp = std::max(res.max_gpu_temp, rd.junction);
+    res.max_cold_plate_temp = std::fmax(res.max_cold_plate_temp, rd.plate);
+    res.max_coolant_inlet = std::fmax(res.max_coolant_inlet, rd.supply);
+    res.max_coolant_outlet = std::fmax(res.max_coolant_outlet, rd.manifold);
+    res.max_loop_delta_t = std::fmax(res.max_loop_delta_t, rd.delta_t);
+    res.max_air_inlet = std::fmax(res.max_air_inlet, rd.air_inlet);
+    if (m.liquid()) {
+      res.min_flow_per_gpu = std::min(res.min_flow_per_gpu, rd.flow);
+      res.min_loop_flow = std::min(res.min_loop_flow, rd.loop_flow);
+    }
+    for (auto& a : res.actions) a.peak_gpu_temp_after = std::max(a.peak_gpu_temp_after, rd.junction);
     res.max_network_nodes = std::max(res.max_network_nodes, m.network().size());
     if (step == nsteps) break;
 
-    // Implicit step and energy balance.
+    // Implicit step and energy balance (air and liquid are one network).
     RcNetwork& net = m.network();
     net.step(opt.dt);
-    const double air = m.air_heat() * opt.dt;
-    const double d = net.last_dissipated() + air, s = net.last_stored(), r = net.last_removed() + air;
+    const double d = net.last_dissipated(), s = net.last_stored(), r = net.last_removed();
     res.dissipated += d;
     res.stored += s;
     res.removed += r;
@@ -365,8 +424,17 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       g.clock = std::clamp(f, fmin, fcap);
       if (!opt.throttle && !cap) g.clock = 1.0;
     }
+    // Accounting over the step just taken (state at its start).
     res.min_clock = std::min(res.min_clock, fmin_now);
     if (fmin_now < 1) res.throttled_time += opt.dt;
+    if (rd.junction > limit) res.time_above_throttle += opt.dt;
+    if (m.liquid() && rd.loop_flow < design_loop_flow * (1 - 1e-9)) res.flow_deficit_time += opt.dt;
+    const double lost = halted ? opt.dt : opt.dt * (1 - 1 / (1 + opt.clock_sensitivity * (1 / fmin_now - 1)));
+    res.lost_training_time += lost;
+    for (auto& a : res.actions) {
+      a.lost_training_time += lost;
+      if (halted) a.shutdown_time_after += opt.dt;
+    }
     if (halted) {
       res.halted_time += opt.dt;
     } else {

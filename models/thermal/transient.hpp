@@ -4,6 +4,7 @@
 // an integral DVFS governor per GPU, monitoring sensors with response actions (CoolingSpec::
 // monitoring, the brief's cooling_monitoring format) and an alert log, and an energy-balance check
 // at every step (stored + removed = dissipated).
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 namespace aidcsim::thermal {
 
 struct TransientOptions {
+  double start = 0.0;              ///< s, time of the first state (a steady state at that time's conditions)
   double duration = 3600.0;        ///< s simulated
   double dt = 1.0;                 ///< s per implicit step
   double sample_interval = 60.0;   ///< s between samples (0: every step)
@@ -19,6 +21,10 @@ struct TransientOptions {
                                    ///< compute (u = 1), communication (k_comm) and idle each step
   bool throttle = true;            ///< DVFS governor on
   bool group_identical = true;     ///< grouped fidelity tier (site.hpp)
+  /// Share of the training step that scales with 1/clock (compute on the critical path; exposed
+  /// communication does not): the step at clock f takes 1 + k (1/f - 1) times as long. Sets the
+  /// training time lost to throttling. 1 = compute-bound.
+  double clock_sensitivity = 1.0;
 };
 // Time origin: t = 0 is midnight of day 0. With cooling.heat_rejection.outdoor_daily_swing > 0 (and
 // a dry_cooler or chiller), the outdoor temperature follows outdoor_temperature_at(t) (spec.hpp),
@@ -35,10 +41,22 @@ struct Alert {
   double threshold = 0; ///< SI
 };
 
+/// A response action of the monitoring policy that fired, and what happened while it was active.
+struct ActionRecord {
+  double time = 0;                 ///< s, when it fired
+  std::string action, alert_level, sensor;  ///< the action, the level and sensor location that raised it
+  double value = 0, threshold = 0; ///< SI reading and threshold at that moment
+  double cleared = std::numeric_limits<double>::infinity();  ///< s, when the raising alert cleared
+  double lost_training_time = 0;   ///< s of training lost from its firing to the end of the run
+  double peak_gpu_temp_after = 0;  ///< K, hottest junction from its firing on
+  double shutdown_time_after = 0;  ///< s with a GPU shut down after it fired
+};
+
 struct Sample {
   double time = 0;
-  double max_gpu_temp = 0, max_cold_plate_temp = 0, coolant_inlet = 0, coolant_outlet = 0;  ///< K
+  double max_gpu_temp = 0, max_cold_plate_temp = 0, coolant_inlet = 0, coolant_outlet = 0;  ///< K (NaN: no such element)
   double min_flow_per_gpu = 0;  ///< m^3/s
+  double max_air_inlet = 0;     ///< K hottest server inlet air (NaN without server air)
   double min_clock = 1, mean_clock = 1;  ///< lowest / mean GPU clock factor; min_clock 0 while a GPU is shut down
   double it_power = 0, cooling_power = 0, facility_power = 0, pue = 0;  ///< W
   double facility_supply = 0, outdoor_temp = 0;  ///< K (facility water supply, outdoor dry-bulb)
@@ -47,7 +65,8 @@ struct Sample {
 struct TransientResult {
   std::vector<Sample> samples;
   std::vector<Alert> alerts;
-  double dissipated = 0, stored = 0, removed = 0;  ///< J over the run (liquid network + air side)
+  std::vector<ActionRecord> actions;  ///< response actions of the monitoring policy, in firing order
+  double dissipated = 0, stored = 0, removed = 0;  ///< J over the run (liquid and air side, one network)
   double energy_error = 0;       ///< |dissipated - stored - removed| / dissipated
   double max_step_error = 0;     ///< worst per-step relative imbalance
   double max_gpu_temp = 0;       ///< K over the run
@@ -57,6 +76,15 @@ struct TransientResult {
                                  ///< training: the slowest GPU paces the step)
   int gpus_shutdown = 0;         ///< GPUs that reached throttle.shutdown_temp (then off, power 0, until the junction is below the throttle limit)
   double halted_time = 0;        ///< s with at least one GPU shut down (the synchronous job stops)
+  double time_above_throttle = 0;  ///< s with any GPU junction above the throttle limit
+  double lost_training_time = 0;   ///< s of training lost: sum of dt (1 - 1/m), m the step-time multiplier
+                                   ///< of the slowest GPU's clock (options.clock_sensitivity), 1 while halted
+  double flow_deficit_time = 0;    ///< s with a CDU's rack-loop flow below its design flow
+  // Peaks over the run (K; NaN where the plant has no such element) and the lowest flows.
+  double max_cold_plate_temp = 0, max_coolant_inlet = 0, max_coolant_outlet = 0, max_loop_delta_t = 0,
+         max_air_inlet = 0;
+  double min_flow_per_gpu = 0;     ///< m^3/s
+  double min_loop_flow = 0;        ///< m^3/s, a CDU's whole rack loop
   long steps = 0;
   int factorizations = 0, rebuilds = 0, max_network_nodes = 0;
   std::vector<double> final_clock;  ///< per GPU
@@ -68,7 +96,9 @@ struct TransientResult {
 /// simulated, by the engine's feasibility checks (sim/engine/feasibility.hpp).
 void check_fault_targets(const CoolingSpec& spec, int racks, int cdus);
 
-/// Runs the site from its steady state at t = 0 (design conditions) for options.duration.
+/// Runs the site from its steady state at options.start (design conditions, the outdoor temperature
+/// of that time) for options.duration; faults act at their own times (those before start are not
+/// applied).
 /// loads: size gpus or 1. Throws InvalidParameter (bad spec), SimulationError (bad sizes/options).
 TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& layout,
                                    const std::vector<GpuLoad>& loads, const TransientOptions& options);

@@ -119,7 +119,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     }
   }
 
-  if (thermal::has_daily_cycle(sc.cooling.rejection)) {
+  if (thermal::has_daily_cycle(sc.cooling)) {
     report("daily outdoor-cycle transient", 0.85);
     thermal::CoolingSpec day = sc.cooling;
     day.faults.clear();  // the faults have their own transient (which also sees the cycle)

@@ -369,6 +369,11 @@ Scenario load_scenario_text(const std::string& text, const std::string& name) {
   s.fabric.nvlink_bandwidth = s.gpu.nvlink_bandwidth;
   s.job = located(s, workload::spec_from);
   s.cooling = located(s, thermal::spec_from);
+  // GPU temperature limits are the GPU model's (catalogue) unless the scenario sets them.
+  if (!s.params.given("cooling.limits.gpu_temp_limit") && s.gpu.throttle_temperature > 0)
+    s.cooling.limits.gpu_temp_limit = s.gpu.throttle_temperature;
+  if (!s.params.given("cooling.throttle.shutdown_temp") && s.gpu.shutdown_temperature > 0)
+    s.cooling.throttle.shutdown_temp = s.gpu.shutdown_temperature;
   s.training = located(s, reliability::spec_from);
   return s;
 }

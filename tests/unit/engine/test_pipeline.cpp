@@ -220,8 +220,9 @@ std::string with_dry_cooler(const std::string& swing) {
   text = replace_line(text, "    inlet_max:", "    inlet_max: \"50 degC\"");
   text = replace_line(text, "    outlet_max:", "    outlet_max: \"90 degC\"");
   const std::string block = "cooling:\n"
+                            "  plant:\n"
+                            "    heat_rejection: dry_cooler\n"
                             "  heat_rejection:\n"
-                            "    type: dry_cooler\n"
                             "    outdoor_temp: \"30 degC\"\n"
                             "    outdoor_daily_swing: \"" + swing + "\"\n"
                             "    outdoor_peak_time: \"15 h\"\n";

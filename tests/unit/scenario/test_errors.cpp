@@ -178,11 +178,12 @@ TEST_CASE("a key written twice", "[errors]") {
 }
 
 TEST_CASE("a model's cross-key check is reported at the key's location", "[errors]") {
-  const std::string text = default_with("facility_supply:", "  facility_supply: \"24 degC\"");
+  // Servers immersed in water: the plant's chip cooler needs a dielectric coolant.
+  const std::string text = default_with("coolant:", "  coolant: water\n  plant:\n    chip: immersion_tank");
   const ScenarioError e = error_of(text);
-  CHECK(e.key() == "cooling.facility_supply");
-  CHECK(e.value() == "24 degC");
-  CHECK(e.where().line == line_of(text, "facility_supply:"));
+  CHECK(e.key() == "cooling.coolant");
+  CHECK(e.value() == "water");
+  CHECK(e.where().line == line_of(text, "coolant: water"));
 }
 
 TEST_CASE("Scenario::locate maps a model's InvalidParameter to the nearest written key", "[errors]") {

@@ -34,7 +34,7 @@ const ChecklistItem& find(const std::vector<ChecklistItem>& items, const std::st
 }
 
 // A solved-looking report with every figure set by hand (SI), all inside the brief's limits.
-SiteReport report(double flow_per_gpu, double rack_power) {
+SiteReport report(double flow_per_gpu, double rack_power, double captured = 0.85) {
   SiteReport r;
   r.state.flow_per_gpu = flow_per_gpu;
   r.coolant_inlet = 273.15 + 20;
@@ -48,7 +48,9 @@ SiteReport report(double flow_per_gpu, double rack_power) {
   r.facility_power = 11e6;
   r.state.facility_supply = 273.15 + 18;
   r.state.rack_power = {rack_power};
-  r.state.rack_air_heat = {0.15 * rack_power};
+  r.state.rack_liquid_heat = {captured * rack_power};
+  r.state.rack_air_heat = {(1 - captured) * rack_power};
+  r.max_air_inlet = 273.15 + 25;
   return r;
 }
 }  // namespace
@@ -106,20 +108,20 @@ TEST_CASE("checklist: flow band shows the binding bound", "[thermal][checklist]"
 }
 
 TEST_CASE("checklist: an 89.8 kW rack needs >= 77.7 % liquid capture", "[thermal][checklist]") {
-  CoolingSpec s;  // liquid_fraction 0.85, air limit 20 kW
+  CoolingSpec s;  // liquid_fraction 0.85, air limit 20 kW; the capture compared is the state's
   SiteLayout l;
   auto c = find(cooling_checklist(s, l, report(1.0 / 60000, 89.8e3)), "liquid capture needed by rack power");
   CHECK(c.value == 0.85);
   CHECK(c.limit == Approx(1 - 20 / 89.8).epsilon(1e-12));
   CHECK(c.headroom == Approx(0.85 - (1 - 20 / 89.8)).epsilon(1e-12));
   CHECK(c.pass);
-  s.liquid_fraction = 0.5;
-  c = find(cooling_checklist(s, l, report(1.0 / 60000, 89.8e3)), "liquid capture needed by rack power");
+  s.liquid_fraction = 0.5;  // the cold plates capture about half of the rack's heat
+  c = find(cooling_checklist(s, l, report(1.0 / 60000, 89.8e3, 0.5)), "liquid capture needed by rack power");
   CHECK(c.headroom < 0);
   CHECK_FALSE(c.pass);
   // 15 kW fits air: nothing needed, passes with no liquid at all.
   s.liquid_fraction = 0;
-  c = find(cooling_checklist(s, l, report(1.0 / 60000, 15e3)), "liquid capture needed by rack power");
+  c = find(cooling_checklist(s, l, report(1.0 / 60000, 15e3, 0.0)), "liquid capture needed by rack power");
   CHECK(c.limit == 0);
   CHECK(c.headroom == 0);
   CHECK(c.pass);

@@ -34,20 +34,22 @@ TEST_CASE("outdoor temperature follows the cosine daily cycle", "[thermal][daily
   CHECK(outdoor_temperature_at(r, 3 * 3600.0) == Approx(288.15));
   CHECK(outdoor_temperature_at(r, 9 * 3600.0) == Approx(293.15));
   CHECK(outdoor_temperature_at(r, 15 * 3600.0 + 86400.0) == Approx(298.15));  // periodic
-  r.type = "chiller";
-  CHECK(has_daily_cycle(r));
-  r.type = "fixed";
-  CHECK_FALSE(has_daily_cycle(r));
+  CoolingSpec c;
+  c.rejection = r;
+  c.plant.heat_rejection = "chiller";
+  CHECK(has_daily_cycle(c));
+  c.plant.heat_rejection = "fixed";
+  CHECK_FALSE(has_daily_cycle(c));
 }
 
 TEST_CASE("a zero swing or a fixed heat rejection leaves the transient unchanged", "[thermal][daily]") {
   CoolingSpec base;
-  base.rejection.type = "dry_cooler";
+  base.plant.heat_rejection = "dry_cooler";
   base.rejection.outdoor_temp = 298.15;
   CoolingSpec zero = base;
   zero.rejection.outdoor_peak_time = 4 * 3600.0;  // no effect without a swing
   CoolingSpec fixed_base = base, fixed_swing = base;
-  fixed_base.rejection.type = fixed_swing.rejection.type = "fixed";
+  fixed_base.plant.heat_rejection = fixed_swing.plant.heat_rejection = "fixed";
   fixed_swing.rejection.outdoor_daily_swing = 12.0;
   const auto o = day_options();
   const auto a = simulate_transient(base, small_site(), {GpuLoad{1, 0}}, o);
@@ -66,7 +68,7 @@ TEST_CASE("a zero swing or a fixed heat rejection leaves the transient unchanged
 
 TEST_CASE("dry cooler: facility supply and GPU temperature follow the daily cycle", "[thermal][daily]") {
   CoolingSpec s;
-  s.rejection.type = "dry_cooler";
+  s.plant.heat_rejection = "dry_cooler";
   s.rejection.outdoor_temp = 293.15;  // 20 °C mean
   s.rejection.outdoor_daily_swing = 12.0;
   s.rejection.outdoor_peak_time = 15 * 3600.0;

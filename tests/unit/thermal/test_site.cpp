@@ -50,12 +50,11 @@ TEST_CASE("site: CDU supply matches the effectiveness-NTU closed form", "[therma
   // At the design point (TDP, design flow) the approach is the scenario's.
   SiteReport r = steady_state(s, l, {GpuLoad{1, 0}}, {});
   CHECK(r.state.cdu_supply[0] - s.facility_supply == Approx(s.cdu_approach).epsilon(1e-9));
+  const double design_heat = r.state.cdu_heat[0];  // what the CDU takes at the design point
   // Off design (60 % load): supply from the closed form with the design UA.
   r = steady_state(s, l, {GpuLoad{0.6, 0.1}}, {});
   const double ch = coolant("water").capacity_rate(s.flow_per_gpu) * l.gpus;
-  const double rack_heat = (72 * (l.gpu_tdp + l.cpu_power_per_gpu + l.nic_power_per_gpu) + l.rack_overhead_power) /
-                           l.psu_efficiency;
-  const double ua = cdu_ua_from_approach(8 * s.liquid_fraction * rack_heat, s.cdu_approach, ch, ch);
+  const double ua = cdu_ua_from_approach(design_heat, s.cdu_approach, ch, ch);
   const HxResult hx = counterflow(ua, r.state.cdu_return[0], ch, s.facility_supply, ch);
   CHECK(r.state.cdu_supply[0] == Approx(hx.th_out).epsilon(1e-12));
   CHECK(r.state.cdu_heat[0] == Approx(hx.q).epsilon(1e-9));
