@@ -62,6 +62,19 @@ struct Fabric::Impl {
   };
   mutable std::unordered_map<RouteKey, std::vector<Hop>, RouteKeyHash> route_cache;
   mutable std::size_t route_cache_hops = 0;
+  /// Routes computed while nothing was down. Kept across failures: with failures, a cached route
+  /// is still the route when all its links are up and the distances to its destination leaf are
+  /// those of the fabric as built (resilient hashing then picks the same hops).
+  mutable std::unordered_map<RouteKey, std::vector<Hop>, RouteKeyHash> built_route_cache;
+  mutable std::size_t built_route_cache_hops = 0;
+  /// Per leaf: dist[leaf] equals built_dist[leaf] (but for failed switches), known once dist is.
+  mutable std::vector<char> dist_as_built;
+  std::vector<int> down_switch_links;  ///< switch-switch links down (invalidate)
+  std::vector<int> dead_switches;      ///< failed switches, node ids (invalidate)
+  /// Whether removing the failed links and switches leaves every distance to a leaf as built:
+  /// every switch that lost a link one hop closer still has a live one whose far end kept its
+  /// distance (checked in increasing distance). Exact; false means "run a BFS".
+  bool distances_as_built(const std::vector<std::uint8_t>& bd) const;
   static constexpr std::size_t kRouteCacheHops = std::size_t(1) << 24;  ///< ~16M hops, ~0.3 GB with the map
 
   int switch_count() const { return n_nodes - first_leaf; }
@@ -74,8 +87,19 @@ struct Fabric::Impl {
     for (auto& d : dist) d.clear();
     route_cache.clear();
     route_cache_hops = 0;
-    any_down = std::find(link_up.begin(), link_up.end(), 0) != link_up.end() ||
-               std::find(node_ok.begin(), node_ok.end(), 0) != node_ok.end();
+    down_switch_links.clear();
+    dead_switches.clear();
+    any_down = false;
+    for (std::size_t l = 0; l < link_up.size(); ++l)
+      if (!link_up[l]) {
+        any_down = true;
+        if (links[l].a >= first_leaf && links[l].b >= first_leaf) down_switch_links.push_back(static_cast<int>(l));
+      }
+    for (int n = first_leaf; n < n_nodes; ++n)
+      if (!node_ok[n]) {
+        any_down = true;
+        dead_switches.push_back(n);
+      }
   }
   [[noreturn]] void disconnected(int src, int dst, const char* why) const;
 };

@@ -29,8 +29,19 @@ const std::vector<std::uint8_t>& Fabric::Impl::dist_to_leaf(int leaf_node) const
   if (!any_down) return built_dist_to_leaf(leaf_node);
   auto& d = dist[leaf_node - first_leaf];
   if (!d.empty()) return d;
-  d.assign(switch_count(), kUnreachable);
+  if (dist_as_built.size() != dist.size()) dist_as_built.assign(dist.size(), 0);
   const int s = leaf_node - first_leaf;
+  if (node_ok[leaf_node]) {
+    const auto& bd = built_dist_to_leaf(leaf_node);
+    if (distances_as_built(bd)) {  // the common case: one link or switch of a Clos down
+      d = bd;
+      for (int n : dead_switches) d[n - first_leaf] = kUnreachable;
+      dist_as_built[s] = 1;
+      return d;
+    }
+  }
+  dist_as_built[s] = 0;
+  d.assign(switch_count(), kUnreachable);
   d[s] = 0;
   if (!node_ok[leaf_node]) return d;
   boost::filtered_graph<SwitchGraph, UpLinks> fg(sw, UpLinks{this});
@@ -39,6 +50,47 @@ const std::vector<std::uint8_t>& Fabric::Impl::dist_to_leaf(int leaf_node) const
       fg, static_cast<SwitchGraph::vertex_descriptor>(s),
       boost::visitor(boost::make_bfs_visitor(boost::record_distances(dmap, boost::on_tree_edge()))));
   return d;
+}
+
+bool Fabric::Impl::distances_as_built(const std::vector<std::uint8_t>& bd) const {
+  // Switches that lost a link one hop closer to the leaf (or the failed switch they went through).
+  std::vector<int> risk;
+  auto lost = [&](int u, int w) {  // switch indices; u lost its link to w
+    if (bd[u] != kUnreachable && bd[w] != kUnreachable && bd[u] == bd[w] + 1) risk.push_back(u);
+  };
+  for (int l : down_switch_links) {
+    const int u = links[l].a - first_leaf, w = links[l].b - first_leaf;
+    lost(u, w);
+    lost(w, u);
+  }
+  for (int n : dead_switches) {
+    const int v = n - first_leaf;
+    if (bd[v] == 0) return false;  // the destination leaf itself
+    for (auto [e, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), sw); e != end; ++e)
+      lost(static_cast<int>(boost::target(*e, sw)), v);
+  }
+  if (risk.empty()) return true;
+  std::sort(risk.begin(), risk.end(), [&](int x, int y) { return bd[x] < bd[y] || (bd[x] == bd[y] && x < y); });
+  risk.erase(std::unique(risk.begin(), risk.end()), risk.end());
+  // In increasing distance: a switch keeps its distance when a live link leads to a live switch
+  // one hop closer that kept its own (all switches at risk closer than it are decided already).
+  std::vector<std::pair<int, char>> decided;  // (switch, kept), sorted like `risk`
+  auto kept = [&](int y) {
+    for (const auto& [z, k] : decided)
+      if (z == y) return k != 0;
+    return std::find(risk.begin(), risk.end(), y) == risk.end();  // not at risk
+  };
+  for (int x : risk) {
+    bool ok = false;
+    for (auto [e, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(x), sw); e != end && !ok; ++e) {
+      const int y = static_cast<int>(boost::target(*e, sw));
+      if (bd[y] + 1 != bd[x] || !link_up[sw[*e].link] || !node_ok[y + first_leaf]) continue;
+      ok = kept(y);
+    }
+    if (!ok) return false;
+    decided.emplace_back(x, 1);
+  }
+  return true;
 }
 
 const std::vector<std::uint8_t>& Fabric::Impl::built_dist_to_leaf(int leaf_node) const {
@@ -155,14 +207,34 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
   gpu_node(dst);
   if (src == dst) return {};
   const Impl::RouteKey key{src, dst, flow_hash};
-  if (auto it = f.route_cache.find(key); it != f.route_cache.end()) return it->second;
-  std::vector<Hop> hops = compute_route(src, dst, flow_hash);
-  if (f.route_cache_hops + hops.size() > Impl::kRouteCacheHops) {
-    f.route_cache.clear();
-    f.route_cache_hops = 0;
+  auto remember = [&](std::unordered_map<Impl::RouteKey, std::vector<Hop>, Impl::RouteKeyHash>& cache,
+                      std::size_t& hops_held, const std::vector<Hop>& hops) {
+    if (hops_held + hops.size() > Impl::kRouteCacheHops) {
+      cache.clear();
+      hops_held = 0;
+    }
+    hops_held += hops.size();
+    cache.emplace(key, hops);
+  };
+  if (!f.any_down) {
+    if (auto it = f.built_route_cache.find(key); it != f.built_route_cache.end()) return it->second;
+    std::vector<Hop> hops = compute_route(src, dst, flow_hash);
+    remember(f.built_route_cache, f.built_route_cache_hops, hops);
+    return hops;
   }
-  f.route_cache_hops += hops.size();
-  f.route_cache.emplace(key, hops);
+  if (auto it = f.route_cache.find(key); it != f.route_cache.end()) return it->second;
+  if (auto it = f.built_route_cache.find(key); it != f.built_route_cache.end()) {
+    const std::vector<Hop>& b = it->second;
+    bool alive = true;
+    for (const Hop& h : b) alive = alive && f.link_up[h.link];
+    const int leaf = f.links[b.back().link].b;  // the destination's access link ends at its leaf
+    if (alive && b.size() > 2 && f.node_ok[leaf]) {
+      f.dist_to_leaf(leaf);  // decides dist_as_built for that leaf
+      if (f.dist_as_built[leaf - f.first_leaf]) return b;
+    }
+  }
+  std::vector<Hop> hops = compute_route(src, dst, flow_hash);
+  remember(f.route_cache, f.route_cache_hops, hops);
   return hops;
 }
 
