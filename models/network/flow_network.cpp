@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 
+#include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
 #include "models/common/profile.hpp"
 #include "models/network/flow_network_internal.hpp"
@@ -283,7 +284,7 @@ void simulate(RunCtx& c) {
     if (t_due == inf && c.timed.size() == c.daemon_events) break;  // only daemons left
     const double t_ev = c.timed.empty() ? inf : c.timed.top().t;
     c.now = std::min(t_due, t_ev);
-    ++c.events;
+    if ((++c.events & 1023) == 0) throw_if_cancelled();  // Ctrl-C / SIGTERM (models/common/cancel.hpp)
     // At one instant: failures and bin boundaries, then completions, then starts.
     while (!c.timed.empty() && c.timed.top().t <= c.now && c.timed.top().kind <= Timed::Bin) {
       const Timed e = c.timed.top();
@@ -442,6 +443,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   }
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
 
+  throw_if_cancelled();
   try {
     profile::Scope loop("network: event loop (incl. solver)");
     simulate(*c);

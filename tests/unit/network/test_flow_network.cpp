@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
 #include "models/network/flow_network.hpp"
 #include "tests/unit/network/helpers.hpp"
@@ -381,4 +382,15 @@ TEST_CASE("runs are isolated: a run after another one is bit-identical to a firs
     CHECK(b.makespan == a.makespan);
   }
   CHECK_THROWS_AS(net.set_spray_subflows(0), InvalidParameter);
+}
+
+TEST_CASE("a cancel request stops a run with Cancelled; the next run is unaffected", "[network]") {
+  const Fabric f = topology::build_fabric(leaf_spine(16, 8, 4));
+  FlowNetwork net(f);
+  Schedule s;
+  for (int k = 0; k < 3000; ++k) s.activities.push_back(transfer(k % 16, (k + 5) % 16, 1e5, k, k >= 16 ? std::vector<int>{k - 16} : std::vector<int>{}));
+  aidcsim::request_cancel(2);
+  CHECK_THROWS_AS(net.run(s), aidcsim::Cancelled);
+  aidcsim::reset_cancel();
+  CHECK(net.run(s).makespan > 0);
 }
