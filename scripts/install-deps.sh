@@ -8,7 +8,7 @@ PACKAGES=(
   libsimgrid-dev libboost-graph-dev libeigen3-dev libhdf5-dev pybind11-dev catch2
   libyaml-cpp-dev libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev libbenchmark-dev libjemalloc-dev
   python3 python3-dev python3-pip python3-setuptools python3-wheel python3-numpy python3-h5py python3-pytest python3-pandas python3-matplotlib
-  python3-yaml python3-distributed python3-dask python3-xarray python3-h5netcdf python3-netcdf4
+  python3-yaml python3-distributed python3-dask python3-xarray python3-h5netcdf python3-netcdf4 python3-tqdm
   python3-nbformat python3-nbclient python3-nbconvert python3-ipykernel
 )
 

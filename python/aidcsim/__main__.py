@@ -1,7 +1,7 @@
 """python3 -m aidcsim COMMAND [ARGS...]: the command-line tools of the Python package.
 
     report RESULTS.h5 [--out DIR]     PNG plots of a results file (aidcsim.report)
-    sweep SWEEP.yaml [-o out.csv] [-j N] [--scheduler ADDR]
+    sweep SWEEP.yaml [-o out.csv] [-j N] [--scheduler ADDR] [--progress]
                                       a parameter sweep (aidcsim.sweep)
     version                           versions of the package and its compiled core
 

@@ -2,9 +2,10 @@
 
 The scenario is handed to the C++ loader as YAML text, so validation and error messages are those
 of ``aidcsim run``. The simulation runs in this process (from any thread; one at a time, under a
-lock), or in a fresh child process when ``isolate=True`` or ``aidcsim.runner.ISOLATE = True``
-(spawn context; the result comes back as pickled plain data and exceptions arrive as the same
-aidcsim exception classes).
+lock: a notebook callback or a Dask worker's task thread, with threads or process workers), or in
+a fresh child process when ``isolate=True`` or ``aidcsim.runner.ISOLATE = True`` (spawn context;
+the result comes back as pickled plain data and exceptions arrive as the same aidcsim exception
+classes; not from a daemonic process such as a Dask worker).
 """
 
 import concurrent.futures as _cf
@@ -13,6 +14,7 @@ import os
 import threading
 
 from . import _native
+from . import progress as _progress
 from .errors import ScenarioError
 from .results import Results
 from .scenario import Scenario, as_scenario
@@ -24,11 +26,11 @@ ISOLATE = False
 _lock = threading.RLock()
 
 
-def _simulate_text(text, name, seed):
+def _simulate_text(text, name, seed, progress=None):
     """Runs the C++ pipeline on YAML text in this process; returns the plain result data."""
     core = _native.core()
     with _lock:
-        return core.run_text(text, name, -1 if seed is None else int(seed))
+        return core.run_text(text, name, -1 if seed is None else int(seed), progress)
 
 
 def _child_entry(text, name, seed):
@@ -41,7 +43,7 @@ def _simulate_isolated(text, name, seed):
         return ex.submit(_child_entry, text, name, seed).result()
 
 
-def run(scenario=None, seed=None, isolate=None):
+def run(scenario=None, seed=None, progress=None, isolate=None):
     """Simulates one scenario end to end (C++ ``aidcsim::simulate``).
 
     Parameters
@@ -51,6 +53,11 @@ def run(scenario=None, seed=None, isolate=None):
         the bundled default scenario (scenarios/stargate-uk-8k.yaml).
     seed : int, optional
         Overrides the scenario's ``seed`` (same scenario + seed -> identical results).
+    progress : bool | callable, optional
+        True: a progress bar on stderr (tqdm, python3-tqdm). A callable is called as
+        ``progress(stage, fraction)`` (str, float in [0, 1]) at each stage of the run, in the
+        calling thread; an exception it raises stops the run and propagates (how a "stop"
+        button cancels a run). Not reported for isolated runs.
     isolate : bool, optional
         Run in a child process. Default: ``aidcsim.runner.ISOLATE`` (False).
 
@@ -67,15 +74,21 @@ def run(scenario=None, seed=None, isolate=None):
         Valid input but the simulation cannot proceed.
     OSError
         The scenario file cannot be read.
+    KeyboardInterrupt
+        Ctrl-C (SIGINT) during the run, raised at the next progress point (stage boundary); no
+        results, and the interpreter and the next run() are unaffected.
     """
     s = Scenario.default() if scenario is None else as_scenario(scenario)
     text, name = s._source()
-    if isolate is None:
-        isolate = ISOLATE
+    isolate = ISOLATE if isolate is None else isolate
+    callback, bar = (None, None) if isolate else _progress.callback(progress, desc=str(s.get("name", "aidcsim")))
     try:
-        raw = (_simulate_isolated if isolate else _simulate_text)(text, name, seed)
+        raw = _simulate_isolated(text, name, seed) if isolate else _simulate_text(text, name, seed, callback)
     except ScenarioError as e:
         raise s.relocate(e) from None
+    finally:
+        if bar is not None:
+            bar.close()
     return Results(raw)
 
 

@@ -1,5 +1,6 @@
 """Parameter sweeps: the cartesian product of scenario overrides, one simulation per point, one
-DataFrame row per point. Local processes by default; a dask.distributed Client scales it out.
+DataFrame row per point. Local processes by default; a dask.distributed Client scales it out (a
+LocalCluster with process or thread workers, or a scheduler and workers started separately).
 
     df = aidcsim.sweep("scenarios/stargate-uk-8k.yaml",
                        {"fabric.oversubscription.spine": [1, 2, 4], "cooling.flow_per_gpu":
@@ -7,7 +8,7 @@ DataFrame row per point. Local processes by default; a dask.distributed Client s
 
 CLI (what ``aidcsim sweep SWEEP.yaml`` calls)::
 
-    python3 -m aidcsim.sweep SWEEP.yaml [--output out.csv] [--processes N] [--scheduler ADDR]
+    python3 -m aidcsim sweep SWEEP.yaml [--output out.csv] [--processes N] [--scheduler ADDR] [--progress]
 
 SWEEP.yaml::
 
@@ -25,6 +26,7 @@ import multiprocessing as _mp
 import os
 import sys
 
+from . import progress as _progress
 from .errors import Error
 from .scenario import Scenario, as_scenario
 
@@ -45,18 +47,63 @@ def points(parameters):
 
 def _point_task(text, name, overrides, seed):
     """One sweep point in a worker: applies the overrides to the base scenario text and runs it.
-    Returns ("ok", (summary, units)) or ("error", exception) so one bad point does not lose the rest."""
+    Returns ("ok", (summary, units)) or ("error", exception) so one bad point does not lose the
+    rest (any Exception: a bad value, a failed simulation, a bug; not KeyboardInterrupt)."""
     from .runner import run
-    s = Scenario.from_yaml(text, name=name)
-    s.update(overrides)
     try:
+        s = Scenario.from_yaml(text, name=name)
+        s.update(overrides)
         r = run(s, seed=seed)
-    except Error as e:
+    except Exception as e:  # noqa: BLE001 - recorded per point, see sweep(errors=)
         return ("error", e)
     return ("ok", (dict(r.summary), dict(r.units)))
 
 
-def sweep(base, parameters, client=None, processes=None, seed=None, errors="raise"):
+def _outcome(future):
+    """A finished future's outcome; a worker that died or a task that failed outside
+    _point_task (KilledWorker, BrokenProcessPool, an unpicklable result) is that point's error."""
+    try:
+        return future.result()
+    except Exception as e:  # noqa: BLE001
+        return ("error", e)
+
+
+def _run_on_dask(client, args, progress):
+    futures = client.map(_point_task, *zip(*args), pure=False)
+    if progress is True:
+        from distributed import progress as dask_progress
+        dask_progress(futures)          # Dask's own bar (a widget in a notebook); waits for all
+    elif callable(progress):
+        from distributed import as_completed
+        for done, _ in enumerate(as_completed(futures), 1):
+            progress(f"{done}/{len(futures)} points", done / len(futures))
+    return [_outcome(f) for f in futures]
+
+
+def _run_locally(args, processes, progress):
+    callback, bar = _progress.callback(progress, desc="sweep")
+    n = len(args)
+    try:
+        if processes <= 1:
+            outcomes = []
+            for i, a in enumerate(args):
+                outcomes.append(_point_task(*a))
+                if callback:
+                    callback(f"{i + 1}/{n} points", (i + 1) / n)
+            return outcomes
+        ctx = _mp.get_context("spawn")
+        with _cf.ProcessPoolExecutor(max_workers=processes, mp_context=ctx) as ex:
+            futures = [ex.submit(_point_task, *a) for a in args]
+            for done, _ in enumerate(_cf.as_completed(futures), 1):
+                if callback:
+                    callback(f"{done}/{n} points", done / n)
+            return [_outcome(f) for f in futures]
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def sweep(base, parameters, client=None, processes=None, seed=None, errors="raise", progress=None):
     """Runs every point of the cartesian product of `parameters` over scenario `base`.
 
     Parameters
@@ -67,16 +114,23 @@ def sweep(base, parameters, client=None, processes=None, seed=None, errors="rais
         Dotted scenario key -> values, e.g. {"cluster.gpus": [576, 1152]}. Values in scenario
         syntax ("800 Gbps") or plain numbers.
     client : dask.distributed.Client, optional
-        Runs the points with client.map on that cluster (each task is one full simulation;
-        workers must import aidcsim, i.e. share PYTHONPATH). Default: local processes.
+        Runs the points with client.map on that cluster (each task is one full simulation, run in
+        the worker's task thread): a LocalCluster with process (default) or thread workers, or a
+        scheduler reached by address with workers started separately (``dask scheduler``, ``dask
+        worker``); workers must import aidcsim (installed, or PYTHONPATH). Default: local processes.
     processes : int, optional
         Local worker processes (spawn context); default min(points, CPUs). 1 (or 0) runs the
         points one after the other in this process.
     seed : int, optional
         Seed for every point (default: the scenario's).
     errors : "raise" | "record"
-        On a failing point, raise its exception (ScenarioError, SimulationError), or record the
-        message in an ``error`` column and continue.
+        On a failing point, raise its exception (ScenarioError, SimulationError, or the worker's
+        failure, e.g. distributed's KilledWorker) once all points are done, or record the message
+        in an ``error`` column. A failing point never stops the other points.
+    progress : bool | callable, optional
+        True: Dask's progress bar with a client (distributed.progress: a widget in a notebook,
+        text in a terminal), else a tqdm bar on stderr. A callable gets ``(stage, fraction)``
+        ("3/6 points", 0.5) as points finish.
 
     Returns
     -------
@@ -86,21 +140,17 @@ def sweep(base, parameters, client=None, processes=None, seed=None, errors="rais
     """
     import pandas as pd
 
+    if errors not in ("raise", "record"):
+        raise ValueError(f"errors must be 'raise' or 'record', got {errors!r}")
     s = as_scenario(base)
     text, name = s._source()
     pts = points(parameters)
     args = [(text, name, p, seed) for p in pts]
     if client is not None:
-        futures = client.map(_point_task, *zip(*args), pure=False)
-        outcomes = client.gather(futures)
+        outcomes = _run_on_dask(client, args, progress)
     else:
         n = processes if processes is not None else min(len(pts), _cpus())
-        if n <= 1:
-            outcomes = [_point_task(*a) for a in args]
-        else:
-            ctx = _mp.get_context("spawn")
-            with _cf.ProcessPoolExecutor(max_workers=n, mp_context=ctx) as ex:
-                outcomes = list(ex.map(_point_task, *zip(*args)))
+        outcomes = _run_locally(args, n, progress)
 
     rows, units = [], {}
     for p, (status, payload) in zip(pts, outcomes):
@@ -155,6 +205,7 @@ def main(argv=None):
     ap.add_argument("-o", "--output", help="CSV path (default: the file's `output`, else stdout)")
     ap.add_argument("-j", "--processes", type=int, help="local worker processes")
     ap.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:8786)")
+    ap.add_argument("--progress", action="store_true", help="show a progress bar (stderr)")
     a = ap.parse_args(argv)
     try:
         scenario, params, out, seed = load_sweep_file(a.sweep_file)
@@ -162,7 +213,7 @@ def main(argv=None):
         if a.scheduler:
             from distributed import Client
             client = Client(a.scheduler)
-        df = sweep(scenario, params, client=client, processes=a.processes, seed=seed)
+        df = sweep(scenario, params, client=client, processes=a.processes, seed=seed, progress=a.progress or None)
     except (Error, OSError, ValueError) as e:
         print(f"aidcsim sweep: error: {e}", file=sys.stderr)
         return 1

@@ -11,23 +11,33 @@ namespace aidcsim::bind {
 void register_engine(py::module_& m) {
   m.def(
       "run_text",
-      [](const std::string& text, const std::string& name, long long seed) {
+      [](const std::string& text, const std::string& name, long long seed, const py::object& progress) {
         Results r;
         {
-          // The GIL is released while SimGrid runs (Dask heartbeats, notebook UI keep going).
+          // The GIL is released while the engine runs (Dask heartbeats, notebook UI keep going).
           // The engine is not thread-safe: aidcsim.runner serializes calls with a lock.
           py::gil_scoped_release nogil;
-          Scenario s = load_scenario_text(text, name);
           RunOptions opt;
           opt.seed = seed;
+          // At every progress point the GIL is taken back: pending signals are handled (Ctrl-C's
+          // KeyboardInterrupt) and the callback runs. A Python exception from either unwinds the
+          // engine like any error and reaches the caller unchanged.
+          opt.progress = [&progress](const std::string& stage, double fraction) {
+            py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+            if (!progress.is_none()) progress(stage, fraction);
+          };
+          Scenario s = load_scenario_text(text, name);
           r = simulate(s, opt);
         }
         return results_to_py(r);
       },
-      py::arg("text"), py::arg("name") = "<string>", py::arg("seed") = -1,
+      py::arg("text"), py::arg("name") = "<string>", py::arg("seed") = -1, py::arg("progress") = py::none(),
       "Loads scenario YAML `text` (`name` is the file name in error messages) and simulates it "
-      "(aidcsim::simulate). seed >= 0 overrides the scenario's seed. Returns the results as a dict "
-      "(see results_to_dict). Raises aidcsim.ScenarioError, SimulationError, Error. Not thread-safe.");
+      "(aidcsim::simulate). seed >= 0 overrides the scenario's seed. progress: None or a callable "
+      "(stage: str, fraction: float in [0, 1]) called at each stage of the run; an exception it "
+      "raises stops the run and propagates. Returns the results as a dict (see results_to_dict). "
+      "Raises aidcsim.ScenarioError, SimulationError, Error, KeyboardInterrupt (SIGINT). Not thread-safe.");
 }
 
 }  // namespace aidcsim::bind

@@ -1,12 +1,20 @@
-"""Sweeps: cartesian product, local processes, a Dask LocalCluster, and the sweep-file CLI."""
+"""Sweeps: cartesian product, local processes, Dask (thread and process workers, a separately
+started scheduler and workers), failures recorded, progress, and the sweep-file CLI."""
+import json
+import os
+import pathlib
+import shutil
 import subprocess
 import sys
+import time
 
 import pandas as pd
 import pytest
 
 import aidcsim
 from aidcsim.sweep import points
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 PARAMS = {"fabric.oversubscription.leaf": [1, 2, 4],
           "cooling.flow_per_gpu": ["0.5 L/min", "1 L/min"]}
@@ -73,3 +81,111 @@ def test_sweep_file_cli(small_scenario, tmp_path, root):
     assert r.returncode == 0, r.stderr
     df = pd.read_csv(tmp_path / "out.csv")
     assert len(df) == 2 and "fabric.oversubscription.leaf" in df.columns
+
+
+# -- Dask process workers and a separately started cluster ----------------------------------------
+
+def _docs_example():
+    """The Dask example of docs/python.md, as written there (the block after its 'tested' marker)."""
+    text = (ROOT / "docs" / "python.md").read_text()
+    at = text.index("<!-- tested: tests/python/test_sweep.py::test_docs_dask_example -->")
+    start = text.index("```python\n", at) + len("```python\n")
+    return text[start:text.index("```", start)]
+
+
+def test_docs_dask_example(monkeypatch, capsys):
+    # LocalCluster(processes=True): each worker is a daemonic process; every point runs there.
+    pytest.importorskip("distributed")
+    monkeypatch.chdir(ROOT)
+    env = {}
+    exec(compile(_docs_example(), "docs/python.md", "exec"), env)
+    df = env["df"]
+    assert len(df) == 4 and "error" not in df.columns, df.get("error")
+    s = env["s"]
+    for i, p in enumerate(points(env["params"])):
+        one = s.copy()
+        one.update(p)
+        assert df.loc[i, "step_time"] == aidcsim.run(one).summary["step_time"], p   # bit for bit
+    assert df.attrs["units"]["step_time"] == "s"
+
+
+def test_failed_points_are_recorded_on_process_workers(small_scenario):
+    distributed = pytest.importorskip("distributed")
+    params = {"fabric.link_rate": ["400 Gbps", "400 GB", "800 Gbps", "-1 Gbps"]}
+    seen = []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        df = aidcsim.sweep(small_scenario, params, client=client, errors="record",
+                           progress=lambda stage, f: seen.append(f))
+        with pytest.raises(aidcsim.ScenarioError):
+            aidcsim.sweep(small_scenario, params, client=client)
+    assert list(df["error"].isna()) == [True, False, True, False]
+    assert "fabric.link_rate" in df.loc[1, "error"]
+    assert df.loc[2, "step_time"] > 0
+    assert seen == [0.25, 0.5, 0.75, 1.0]
+
+
+@pytest.fixture
+def separate_cluster(tmp_path):
+    """`dask scheduler` and `dask worker --nworkers 2` started as a cluster user would, on
+    127.0.0.1 with a free port; stopped (by their process ids) afterwards."""
+    pytest.importorskip("distributed")
+    dask = shutil.which("dask")
+    if dask is None:
+        pytest.skip("the dask command (python3-distributed) is not installed")
+    sched_file = tmp_path / "scheduler.json"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(aidcsim.__file__))   # workers import aidcsim
+    procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                               "--scheduler-file", str(sched_file)], env=env, cwd=tmp_path,
+                              stdout=subprocess.DEVNULL, stderr=open(tmp_path / "scheduler.log", "w"))]
+    try:
+        deadline = time.monotonic() + 120
+        while not sched_file.exists() or not sched_file.read_text().strip():
+            assert time.monotonic() < deadline, (tmp_path / "scheduler.log").read_text()
+            time.sleep(0.2)
+        address = json.loads(sched_file.read_text())["address"]
+        procs.append(subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1",
+                                       "--no-dashboard"], env=env, cwd=tmp_path,
+                                      stdout=subprocess.DEVNULL, stderr=open(tmp_path / "worker.log", "w")))
+        from distributed import Client
+        with Client(address, timeout=120) as client:
+            client.wait_for_workers(2, timeout=120)
+        yield address
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in reversed(procs):
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+def test_sweep_on_a_separately_started_scheduler(separate_cluster, small_scenario, tmp_path):
+    from distributed import Client
+    params = {"fabric.oversubscription.leaf": [1, 2], "cooling.flow_per_gpu": ["0.5 L/min", "1 L/min"]}
+    with Client(separate_cluster) as client:
+        assert len(client.scheduler_info()["workers"]) == 2
+        df = aidcsim.sweep(small_scenario, params, client=client)
+    assert len(df) == 4
+    for i, p in enumerate(points(params)):
+        one = small_scenario.copy()
+        one.update(p)
+        assert df.loc[i, "step_time"] == aidcsim.run(one).summary["step_time"], p
+    # and the sweep-file CLI against the same scheduler
+    (tmp_path / "base.yaml").write_text(small_scenario.to_yaml())
+    (tmp_path / "sweep.yaml").write_text("base: base.yaml\nparameters:\n  fabric.oversubscription.leaf: [1, 2]\n")
+    r = subprocess.run([sys.executable, "-m", "aidcsim", "sweep", str(tmp_path / "sweep.yaml"), "-o",
+                        str(tmp_path / "out.csv"), "--scheduler", separate_cluster, "--progress"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert len(pd.read_csv(tmp_path / "out.csv")) == 2
+
+
+def test_sweep_progress_on_local_processes(small_scenario):
+    seen = []
+    df = aidcsim.sweep(small_scenario, {"fabric.oversubscription.leaf": [1, 2]}, processes=1,
+                       progress=lambda stage, f: seen.append((stage, f)))
+    assert len(df) == 2 and seen == [("1/2 points", 0.5), ("2/2 points", 1.0)]
