@@ -33,6 +33,8 @@ constexpr double kEventSlack = 20;
 constexpr double kMinEventsPerDraw = 1e6;
 constexpr double kMaxWall = 1000 * 365.25 * 86400.0;  // s: 1000 years
 
+bool g_batch_checkpoints = true;  // set_checkpoint_batching
+
 // Causes of lost GPU time: the components, then the overheads that are not failures.
 enum Overhead { kCheckpoint = kComponents, kSpareWait, kTransition, kThrottling, kFabricEvents, kPlanned, kCauses };
 const char* cause_name(int c) {
@@ -391,6 +393,47 @@ class Draw {
       pend_w_ = w_;
     }
     schedule_checkpoint();
+    skip_steady_checkpoints();
+  }
+
+  /// Between two other events, training at a constant rate goes through identical checkpoint
+  /// periods (work to the next checkpoint, then its stall): their n complete periods are taken at
+  /// once instead of one loop iteration each, with the state each would leave (exact up to the
+  /// rounding of n x period; the rollout's draws have ~1e5 checkpoints each). Only where nothing
+  /// else can happen meanwhile: no step-time profile, no degraded link, one batch regime, an async
+  /// write that ends before the next checkpoint, and a margin of one period before the next
+  /// failure, phase end, planned stop, horizon or regime edge.
+  void skip_steady_checkpoints() {
+    const Stage& S = *S_;
+    if (!g_batch_checkpoints || ideal_ || S.profile || S.fabric_profile || t_ < deg_until_ || !std::isfinite(k_ckpt_))
+      return;
+    const std::size_t reg = S.regime(k_);
+    const double I = k_ckpt_ - k_, tps = S.tps[reg];
+    if (!(I > 0) || !(tps > 0)) return;
+    const bool async = r_.mode != CheckpointMode::Sync;
+    const double work = I / tps, P = work + S.cost.stall;
+    if (async && !(S.cost.write <= work)) return;  // the write would add to the next stall
+    const double k_edge = reg + 1 < S.from_tokens.size() ? S.from_tokens[reg + 1] : kInf;
+    const double t_limit = std::min({next_fail_, S.t_end, horizon_, next_planned_});
+    const double n = std::min(std::floor((t_limit - t_) / P), std::floor((std::min(K_, k_edge) - k_) / I)) - 1;
+    if (!(n >= 2)) return;
+    events_ += 2 * n;
+    t_ += n * P;
+    k_ += n * I;
+    w_ += n * work;
+    out_.lost[kCheckpoint] += n * S.cost.stall * S.gpus;
+    if (async) {  // the last checkpoint's write is pending, the one before it is durable
+      kd_ = k_ - I;
+      wd_ = w_ - work;
+      pending_ = true;
+      pend_t_ = t_ + S.cost.write;
+      pend_k_ = k_;
+      pend_w_ = w_;
+    } else {
+      kd_ = k_;
+      wd_ = w_;
+    }
+    k_ckpt_ = k_ + I;
   }
 
   /// Planned move to the next phase: full checkpoint write, restart on the larger allocation.
@@ -682,6 +725,8 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
 }
 
 }  // namespace
+
+void set_checkpoint_batching(bool on) { g_batch_checkpoints = on; }
 
 TimeToTrainResult time_to_train(const TrainingSpec& spec, const Situation& situation, std::uint64_t seed) {
   PhaseSituation p;

@@ -124,6 +124,11 @@ struct PhasedResult {
 /// between draws after request_cancel().
 TimeToTrainResult time_to_train(const TrainingSpec& spec, const Situation& situation, std::uint64_t seed);
 
+/// The Monte Carlo takes identical checkpoint periods between two other events at once (see
+/// time_to_train.cpp, skip_steady_checkpoints). false: one loop iteration per checkpoint, the
+/// reference the tests compare it with. Process-wide; default true.
+void set_checkpoint_batching(bool on);
+
 /// Same over rollout phases (the job grows at each phase start). phases[0].start is the job
 /// start; starts must increase and GPU counts must not shrink (InvalidParameter with the
 /// "rollout.phases[i].*" key otherwise).

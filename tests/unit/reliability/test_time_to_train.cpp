@@ -239,3 +239,36 @@ TEST_CASE("Storage bandwidth left by the fabric slows checkpoint writes", "[reli
   s.storage_bandwidth = 0.5e12;  // 1 TB at 0.5 TB/s: 2 s per checkpoint instead of 0.5 s
   REQUIRE(time_to_train(t, s, 1).expected_mean == Approx(10 * 86400.0 + 239 * 2.0).epsilon(1e-9));
 }
+
+TEST_CASE("Checkpoint periods taken at once give the draws of one-by-one checkpoints", "[reliability]") {
+  // skip_steady_checkpoints (time_to_train.cpp) against the reference loop: every draw's wall
+  // time, lost time per cause and interruption count, with failures, sync and async writes, a
+  // planned-maintenance interval and rollout phases.
+  auto compare = [](const TimeToTrainResult& a, const TimeToTrainResult& b) {
+    REQUIRE(a.samples.size() == b.samples.size());
+    for (std::size_t i = 0; i < a.samples.size(); ++i) CHECK(a.samples[i] == Approx(b.samples[i]).epsilon(1e-9));
+    CHECK(a.expected_interruptions == b.expected_interruptions);
+    for (std::size_t c = 0; c < a.lost_gpu_hours_by_cause.size(); ++c)
+      CHECK(a.lost_gpu_hours_by_cause[c].second ==
+            Approx(b.lost_gpu_hours_by_cause[c].second).epsilon(1e-9).margin(1e-6));
+  };
+  for (CheckpointMode mode : {CheckpointMode::Sync, CheckpointMode::Async}) {
+    TrainingSpec t = base_spec(30);
+    t.reliability.draws = 40;
+    t.reliability.mode = mode;
+    t.reliability.planned_interval = 7 * 86400.0;
+    Situation s = base_situation();
+    s.checkpoint_bytes = 20e12;  // 10 s write
+    set_checkpoint_batching(false);
+    const auto ref = time_to_train(t, s, 5);
+    Situation s2 = s;
+    s2.gpus = 2048;
+    s2.step_time = 6.0;
+    const auto ref_phased = time_to_train_phased(t, {{"1K", 0, s}, {"2K", 10 * 86400.0, s2}}, 5);
+    set_checkpoint_batching(true);
+    const auto fast = time_to_train(t, s, 5);
+    const auto fast_phased = time_to_train_phased(t, {{"1K", 0, s}, {"2K", 10 * 86400.0, s2}}, 5);
+    compare(fast, ref);
+    compare(fast_phased.overall, ref_phased.overall);
+  }
+}
