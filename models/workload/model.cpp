@@ -102,42 +102,24 @@ double logit_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::
                             compute::precision_from(j.precision), e, clock);
 }
 
-Memory memory_per_gpu(const JobSpec& j) {
-  const auto& m = j.model;
-  const auto& p = j.par;
-  const double h = m.hidden, a = m.heads, t = p.tp;
-  const double layers_stage = std::ceil(double(m.layers) / p.pp);
-  // Parameters on one GPU of the first stage (it also holds the input embedding).
+double chunk_parameters(const JobSpec& job, int layers, bool first_chunk, bool last_chunk, bool pipelined) {
+  const auto& m = job.model;
   double layer = layer_parameters(m);
-  if (m.experts > 1) {
+  if (m.experts > 1) {  // experts are sharded over EP
     const double experts_all = mlp_weights(m, m.experts);
-    layer = layer - experts_all + experts_all / p.ep;
+    layer = layer - experts_all + experts_all / job.par.ep;
   }
-  const double P = (layers_stage * layer + double(m.vocab) * h + (gpt(m) ? double(m.sequence_length) * h : 0)) / t;
-  const double dp_shards = double(p.dp) * p.cp;
-  Memory mem;
-  if (p.zero == "fsdp") {
-    mem.weights = 2 * P / dp_shards + 2 * P / layers_stage;  // shard + one gathered layer
-    mem.gradients = 2 * P / dp_shards;
-    mem.optimizer = 12 * P / dp_shards;
-  } else {
-    mem.weights = 2 * P;
-    mem.gradients = 2 * P;
-    mem.optimizer = (p.zero == "zero1" ? 12 * P / dp_shards : 12 * P);
-  }
-  // Korthikanti et al. 2022, Table 2 (bytes per layer per microbatch, 16-bit activations).
-  const double s = double(m.sequence_length) / p.cp, b = j.microbatch_size;
-  const double score = j.attention == "flash" ? 0.0 : 5 * a * s / h;
-  const double per_layer = p.sequence_parallel ? s * b * h / t * (34 + score) : s * b * h * (10 + 24 / t + score / t);
-  const int microbatches = j.global_batch / (p.dp * j.microbatch_size);
-  const double in_flight_mb = std::min<double>(microbatches, p.pp);
-  double stored_layers = layers_stage * in_flight_mb;
-  if (p.virtual_stages > 1) stored_layers *= 1.0 + double(p.pp - 1) / (double(p.pp) * p.virtual_stages);
-  if (j.activation_recompute)
-    mem.activations = stored_layers * 2 * s * b * h / (p.sequence_parallel ? t : 1) + per_layer;
-  else
-    mem.activations = stored_layers * per_layer;
-  return mem;
+  const double embedding = double(m.vocab) * m.hidden;
+  double p = layers * layer;
+  if (first_chunk) p += embedding + (gpt(m) ? double(m.sequence_length) * m.hidden : 0.0);
+  if (last_chunk && (!gpt(m) || pipelined)) p += embedding;
+  return p / job.par.tp;
+}
+
+double gradient_bytes(const JobSpec& job) {
+  if (job.grad_reduce_dtype == "fp32") return 4.0;
+  if (job.grad_reduce_dtype == "bf16" || job.grad_reduce_dtype == "fp16") return 2.0;
+  return job.precision == "fp16" ? 2.0 : 4.0;
 }
 
 }  // namespace aidcsim::workload

@@ -42,18 +42,18 @@ LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const comput
 double logit_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::Efficiency& e,
                   double clock_factor = 1.0);
 
-/// Memory per GPU of the most loaded pipeline stage (B).
-struct Memory {
-  double weights = 0, gradients = 0, optimizer = 0, activations = 0;
-  double total() const { return weights + gradients + optimizer + activations; }
-};
-/// Mixed-precision Adam: 2 B weights + 2 B gradients + 12 B fp32 master/momentum/variance = 16 B
-/// per parameter (ZeRO paper, Rajbhandari et al. 2020 §3.1); ZeRO-1 shards the 12 B over DP,
-/// FSDP shards all 16 B. Activations: Korthikanti et al. 2022 Table 2 per layer
-/// (s b h (34 + 5 a s / h) without parallelism; TP without SP: s b h (10 + 24/t + 5 a s/(h t));
-/// with SP: s b h/t (34 + 5 a s/h); flash attention drops the 5 a s/h term; full recompute keeps
-/// 2 s b h per layer), times the layers in flight on the first stage: L/pp x pp microbatches for
-/// 1F1B, x (1 + (pp-1)/(pp v)) interleaved (Korthikanti §4.2.3).
-Memory memory_per_gpu(const JobSpec& j);
+/// Parameters held by one GPU (one TP rank; experts sharded over EP) for `layers` transformer
+/// layers of one model chunk, plus the input embedding (and gpt's learned positions) on the first
+/// virtual stage and the output layer on the last: untied for llama; for gpt a copy of the tied
+/// embedding when the last stage is not the first (`pipelined`, Megatron-LM's shared embedding).
+double chunk_parameters(const JobSpec& job, int layers, bool first_chunk, bool last_chunk, bool pipelined);
+
+/// Bytes per gradient element in the gradient buffer and the DP reduction: JobSpec::grad_reduce_dtype;
+/// "auto" = fp32 for bf16/fp8 training (Megatron-LM megatron/training/arguments.py: "bfloat16 requires
+/// gradient accumulation and all-reduce to be done in fp32"; PyTorch FSDP recipes reduce in fp32 too),
+/// the parameters' 16-bit type for fp16 (Megatron's fp16 rows, Megatron Core distributed-optimizer doc).
+double gradient_bytes(const JobSpec& job);
+/// Bytes per parameter element in the model's weights and the ZeRO / FSDP all-gathers (16-bit).
+constexpr double kParameterBytes = 2.0;
 
 }  // namespace aidcsim::workload

@@ -125,21 +125,34 @@ std::vector<int> virtual_stage_layers(int layers, int pp, int v, int first, int 
     rest -= last;
     --free_stages;
   }
-  if (rest < 0 || (free_stages == 0 && rest != 0) || (free_stages > 0 && rest < free_stages * v))
+  if (rest < 0 || (free_stages == 0 && rest != 0) || (free_stages > 0 && rest < free_stages * v)) {
+    if (first == 0 && last == 0)
+      throw InvalidParameter(key + "virtual_stages", std::to_string(v),
+                             "at most the layers per pipeline stage (" + std::to_string(layers) + " layers over pp " +
+                                 std::to_string(pp) + " stages)");
     throw InvalidParameter(key + (last > 0 ? "last_stage_layers" : "first_stage_layers"),
                            std::to_string(last > 0 ? last : first),
                            "first_stage_layers + last_stage_layers leaving at least virtual_stages layers for each "
                            "other stage (" + std::to_string(layers) + " layers, pp " + std::to_string(pp) + ")");
+  }
   int k = 0;
   for (int s = 0; s < pp; ++s)
     if (!((s == 0 && first > 0) || (s == pp - 1 && last > 0))) stage[s] = rest / free_stages + (k++ < rest % free_stages);
   std::vector<int> out(pp * v, 0);
   for (int s = 0; s < pp; ++s) {
-    if (stage[s] < v)
+    // A first / last stage set explicitly counts the embedding / the output layer + loss as one
+    // more slot of its first / last chunk (Megatron-LM --account-for-embedding-in-pipeline-split,
+    // --account-for-loss-in-pipeline-split), which may leave that chunk with the embedding or the
+    // loss alone (Llama 3 §3.3.2).
+    const bool emb = s == 0 && first > 0, loss = s == pp - 1 && last > 0;
+    const int slots = stage[s] + emb + loss;
+    if (slots < v)
       throw InvalidParameter(key + "virtual_stages", std::to_string(v),
                              "at most the layers of each pipeline stage (stage " + std::to_string(s) + " has " +
                                  std::to_string(stage[s]) + ")");
-    for (int c = 0; c < v; ++c) out[c * pp + s] = stage[s] / v + (c < stage[s] % v);
+    for (int c = 0; c < v; ++c) out[c * pp + s] = slots / v + (c < slots % v);
+    if (emb) --out[s];                       // chunk 0 of stage 0
+    if (loss) --out[(v - 1) * pp + s];       // chunk v-1 of the last stage
   }
   return out;
 }

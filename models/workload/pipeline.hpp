@@ -52,7 +52,10 @@ double ideal_bubble_fraction(int pp, int microbatches, int chunks);
 /// `first` / `last` (0 = not set) put that many layers on the first / last pipeline stage
 /// (Megatron-LM --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers, used to
 /// balance the embedding and the output layer + loss); the other layers are spread evenly over the
-/// other stages, and a stage's layers over its chunks, any remainder going to the earlier ones.
+/// other stages, and a stage's layers over its chunks, any remainder going to the earlier ones. A
+/// first / last stage set this way counts the embedding / the output layer + loss as one more slot
+/// of its first / last chunk (Megatron-LM --account-for-embedding/loss-in-pipeline-split), so with
+/// v chunks and v - 1 layers that chunk holds the embedding or the loss alone (Llama 3's layout).
 /// Throws InvalidParameter (workload.parallelism.first_stage_layers / last_stage_layers /
 /// virtual_stages) when a stage or chunk would get no layer.
 std::vector<int> virtual_stage_layers(int layers, int pp, int chunks, int first = 0, int last = 0);

@@ -5,6 +5,7 @@
 
 #include "models/collectives/collective.hpp"
 #include "models/compute/catalogue.hpp"
+#include "models/workload/memory.hpp"
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
 
@@ -86,7 +87,17 @@ Schema schema() {
       {"workload.global_batch", Q::Integer, "", true, 1, 1e9, false, {}, "Sequences per optimizer step."},
       {"workload.precision", Q::String, "bf16", false, {}, {}, false, {"bf16", "fp16", "fp8"}, "Training math precision."},
       {"workload.activation_recompute", Q::Bool, "false", false, {}, {}, false, {},
-       "Full activation recomputation (forward run twice: 4x instead of 3x forward FLOPs)."},
+       "Full activation recomputation (forward run twice: 4x instead of 3x forward FLOPs); the same as "
+       "recompute_granularity: full."},
+      {"workload.recompute_granularity", Q::String, "none", false, {}, {}, false, {"none", "selective", "full"},
+       "Megatron --recompute-granularity: selective recomputes the attention core (scores, softmax, dropout) in the "
+       "backward instead of storing it (Korthikanti et al. 2022 §5); full stores only each layer's input."},
+      {"workload.grad_reduce_dtype", Q::String, "auto", false, {}, {}, false, {"auto", "fp32", "bf16"},
+       "Gradient buffer and DP reduction type; auto = fp32 for bf16/fp8 training (Megatron-LM arguments.py: "
+       "bfloat16 requires gradient accumulation and all-reduce in fp32), 16-bit for fp16."},
+      {"workload.memory_reserve", Q::DataSize, "2 GB", false, 0, 1e12, false, {},
+       "HBM per GPU kept for the CUDA context, NCCL buffers, allocator fragmentation and workspaces (an estimate, "
+       "not from a published source; set it from your own profiles)."},
       {"workload.attention", Q::String, "flash", false, {}, {}, false, {"flash", "fused_softmax"},
        "flash: fused flash attention; fused_softmax: Megatron-LM 2021 batched GEMMs + fused softmax over s x s scores."},
   };
@@ -167,6 +178,13 @@ JobSpec spec_from(const Params& root) {
   j.global_batch = i("workload.global_batch");
   j.precision = opt_t("workload.precision", "bf16");
   j.activation_recompute = opt_b("workload.activation_recompute", false);
+  const std::string granularity = opt_t("workload.recompute_granularity", "none");
+  if (j.activation_recompute && granularity == "selective")
+    root.invalid("workload.recompute_granularity", "full or none with workload.activation_recompute: true");
+  j.activation_recompute = j.activation_recompute || granularity == "full";
+  j.selective_recompute = granularity == "selective";
+  j.grad_reduce_dtype = opt_t("workload.grad_reduce_dtype", "auto");
+  if (root.has("workload.memory_reserve")) j.memory_reserve = root.number("workload.memory_reserve");
   j.attention = opt_t("workload.attention", "flash");
 
   const long long gpus = root.integer("cluster.gpus");
@@ -226,13 +244,11 @@ JobSpec spec_from(const Params& root) {
                      std::to_string(domain) + "), or workload.parallelism.allow_tp_across_domains: true");
   if (root.has("cluster.gpu")) {
     const auto gpu = compute::find_gpu(root.text("cluster.gpu"));
-    const Memory mem = memory_per_gpu(j);
+    const MemoryBreakdown mem = peak_memory(j);
     if (mem.total() > gpu.hbm_bytes)
       root.invalid("workload.parallelism.tp",
-                   "a layout that fits " + gb(gpu.hbm_bytes) + " of HBM per " + gpu.name + "; it needs " +
-                       gb(mem.total()) + " (weights " + gb(mem.weights) + ", gradients " + gb(mem.gradients) +
-                       ", optimizer " + gb(mem.optimizer) + ", activations " + gb(mem.activations) +
-                       "): raise tp/pp, use zero1/fsdp or activation_recompute");
+                   "a layout that fits " + gb(gpu.hbm_bytes) + " of HBM per " + gpu.name + "; it needs " + describe(mem) +
+                       ": raise tp/pp, use zero1/fsdp, recompute_granularity selective/full or a smaller microbatch");
   }
   return j;
 }

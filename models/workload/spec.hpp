@@ -28,9 +28,17 @@ struct Parallelism {
   int first_stage_layers = 0, last_stage_layers = 0;
   bool sequence_parallel = true;         ///< Megatron sequence parallelism (Korthikanti et al. 2022)
   bool allow_tp_across_domains = false;  ///< accept TP x CP groups that leave the NVLink domain
-  /// "none" (plain DP all-reduce), "zero1" (sharded optimizer: reduce-scatter + all-gather),
-  /// "fsdp" (ZeRO-3: parameters sharded too, all-gathered before use).
+  /// Data-parallel sharding (Rajbhandari et al. 2020): "none" (gradient all-reduce), "zero1"
+  /// (optimizer states sharded: Megatron's distributed optimizer, one reduce-scatter per step + the
+  /// parameter all-gather), "zero2" (gradients sharded too: reduce-scatter every microbatch;
+  /// DeepSpeed ZeRO-2, PyTorch FSDP SHARD_GRAD_OP), "fsdp" (ZeRO-3: parameters sharded too,
+  /// all-gathered per unit before use).
   std::string zero = "none";
+  /// fsdp: "pytorch" (FSDP: all-gather before forward, again before backward unless
+  /// reshard_after_forward is false; next unit prefetched) or "deepspeed" (ZeRO-3: parameters
+  /// re-gathered for every use, every microbatch).
+  std::string fsdp_style = "pytorch";
+  bool reshard_after_forward = true;  ///< PyTorch FSDP: free gathered parameters after forward
   bool dp_overlap = true;                ///< DP reduction bucketed per model chunk, overlapped with backward
   std::string dp_algorithm = "auto";     ///< collectives::Algorithm name for the DP reduction
   /// Rank order, innermost first: "tp,cp,pp,dp" (Megatron default) or "tp,cp,dp,pp".
@@ -59,7 +67,14 @@ struct JobSpec {
   int microbatch_size = 1;     ///< sequences per microbatch
   int global_batch = 0;        ///< sequences per step (optimizer update)
   std::string precision = "bf16";
-  bool activation_recompute = false;
+  bool activation_recompute = false;  ///< full recomputation (Megatron --recompute-granularity full)
+  /// Selective recomputation (Korthikanti et al. 2022 §5): the attention core (scores, softmax,
+  /// dropout) is not stored but recomputed in the backward pass.
+  bool selective_recompute = false;
+  /// Gradient buffer / DP reduction type: "auto" (fp32 for bf16/fp8, fp16 for fp16), "fp32", "bf16".
+  std::string grad_reduce_dtype = "auto";
+  /// HBM kept for the CUDA context, NCCL buffers, allocator fragmentation and workspaces (B).
+  double memory_reserve = 2e9;
   /// "flash": fused flash attention (no s^2 tensors in HBM); "fused_softmax": Megatron-LM 2021
   /// attention (batched GEMMs + fused scale-mask-softmax kernel over the s x s scores).
   std::string attention = "flash";

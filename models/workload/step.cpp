@@ -19,32 +19,7 @@ using network::Activity;
 
 namespace {
 
-/// Bytes per gradient element in the DP reduction (BF16/FP16 gradients, Megatron-LM SC21).
-constexpr double kGradBytes = 2.0;
-/// Bytes per parameter element in the ZeRO / FSDP all-gathers (BF16/FP16 parameters).
-constexpr double kParamBytes = 2.0;
-
 bool llama(const ModelDims& m) { return m.style == "llama"; }
-
-/// Parameters held by one GPU (TP rank) for the layers of virtual stage `j` of `vs` (pp > 1 when
-/// `pipelined`): the input embedding on the first virtual stage, the output layer on the last (a
-/// copy of the tied input embedding for gpt when the two are on different stages, Megatron-LM's
-/// shared embedding whose gradients are all-reduced between the first and last stage).
-double chunk_parameters(const JobSpec& job, int layers, int j, int vs, bool pipelined) {
-  const auto& m = job.model;
-  double layer = layer_parameters(m);
-  if (m.experts > 1) {  // experts are sharded over EP
-    const double mats = llama(m) ? 3.0 : 2.0;
-    const double ffn = m.moe_ffn_hidden > 0 ? m.moe_ffn_hidden : m.ffn_hidden;
-    const double experts_all = m.experts * mats * m.hidden * ffn;
-    layer = layer - experts_all + experts_all / job.par.ep;
-  }
-  const double embedding = double(m.vocab) * m.hidden;
-  double p = layers * layer;
-  if (j == 0) p += embedding + (llama(m) ? 0.0 : double(m.sequence_length) * m.hidden);
-  if (j == vs - 1 && (llama(m) || pipelined)) p += embedding;
-  return p / job.par.tp;
-}
 
 struct OpCost {
   double compute = 0, tp = 0, cp = 0, ep = 0;
@@ -87,7 +62,7 @@ struct Builder {
     acts().push_back(std::move(a));
     return static_cast<int>(acts().size()) - 1;
   }
-  double chunk_params(int j) const { return chunk_parameters(job, plan.layers[j], j, VS, pp > 1); }
+  double chunk_params(int j) const { return chunk_parameters(job, plan.layers[j], j == 0, j == VS - 1, pp > 1); }
 };
 
 /// Checks the sizes, fills the plan's counts and the layers of each virtual stage.
@@ -220,6 +195,9 @@ void op_costs(Builder& b) {
     const double embed = compute::memory_time(b.gpu, 2 * 2.0 * tokens_mb * md.hidden, eff);
     const LayerComm lc = layer_comm(b, s);
     const int rc = job.activation_recompute ? 1 : 0;
+    // selective recomputation runs the attention core's forward again in the backward (flash
+    // attention's backward recomputes its scores anyway)
+    const double sel = job.selective_recompute && job.attention != "flash" ? lt.attention : 0.0;
     for (int c = 0; c < b.v; ++c) {
       const int j = c * b.pp + s;
       const double nl = b.plan.layers[j];
@@ -227,8 +205,8 @@ void op_costs(Builder& b) {
       OpCost& f = b.fwd[s][c];
       OpCost& k = b.bwd[s][c];
       f.compute = (nl * lt.forward() + (last ? logit + loss : 0) + (first ? embed : 0)) / b.speed[s];
-      k.compute = (nl * lt.backward() + (last ? 2 * logit + loss : 0) + (first ? embed : 0) + rc * nl * lt.forward()) /
-                  b.speed[s];
+      k.compute = (nl * (lt.backward() + sel) + (last ? 2 * logit + loss : 0) + (first ? embed : 0) +
+                   rc * nl * lt.forward()) / b.speed[s];
       // Megatron: one TP all-reduce after attention, one after the MLP (+ the vocab-parallel
       // embedding's all-reduce on the first stage)
       f.tp = (2 * nl + (first ? 1 : 0)) * lc.tp_allreduce;
@@ -270,7 +248,7 @@ void emit_compute_ops(Builder& b) {
       const OpCost& c = o.forward ? b.fwd[s][o.chunk] : b.bwd[s][o.chunk];
       const int j = o.chunk * b.pp + s;
       const bool last_b = !o.forward && k == last_b_pos[o.chunk];
-      const int pieces = last_b ? std::min(b.pieces_per_chunk, plan.layers[j]) : 1;
+      const int pieces = last_b ? std::max(1, std::min(b.pieces_per_chunk, plan.layers[j])) : 1;
       for (int q = 0; q < pieces; ++q) {
         Activity a;
         a.kind = Activity::Kind::Compute;
@@ -389,11 +367,11 @@ void DpEmitter::emit_reduction() {
       // one bucket per piece of each chunk's last backward, in the order they finish
       for (int c = b_.v - 1; c >= 0; --c) {
         const auto& pieces = b_.last_pieces[s][c];
-        const double bytes = kGradBytes * b_.chunk_params(c * b_.pp + s) / pieces.size();
+        const double bytes = gradient_bytes(b_.job) * b_.chunk_params(c * b_.pp + s) / pieces.size();
         for (int piece : pieces) emit_dp(s, reduce_op_, bytes, {piece}, kTagDp, &stage_done_[s]);
       }
     } else {
-      emit_dp(s, reduce_op_, kGradBytes * b_.stage_params[s], {b_.plan.stage_last_backward[s]}, kTagDp, &stage_done_[s]);
+      emit_dp(s, reduce_op_, gradient_bytes(b_.job) * b_.stage_params[s], {b_.plan.stage_last_backward[s]}, kTagDp, &stage_done_[s]);
     }
   }
 }
@@ -403,7 +381,7 @@ void DpEmitter::emit_fsdp_gathers() {
   for (int s = 0; s < b_.pp; ++s)
     for (int c = 0; c < b_.v; ++c) {
       std::vector<int> done;
-      emit_dp(s, Op::AllGather, kParamBytes * b_.chunk_params(c * b_.pp + s), {}, kTagDpGather, &done);
+      emit_dp(s, Op::AllGather, kParameterBytes * b_.chunk_params(c * b_.pp + s), {}, kTagDpGather, &done);
       const int first = b_.f_idx[c * b_.pp + s][0];
       const int rep = b_.plan.stage_gpu[s];
       std::vector<int> mine;
@@ -425,7 +403,7 @@ std::vector<int> DpEmitter::emit_embedding_allreduce() {
   after.insert(after.end(), stage_done_[b_.pp - 1].begin(), stage_done_[b_.pp - 1].end());
   after.push_back(b_.plan.stage_last_backward[0]);
   after.push_back(b_.plan.stage_last_backward[b_.pp - 1]);
-  const double bytes = kGradBytes * double(b_.job.model.vocab) * b_.job.model.hidden / par.tp;
+  const double bytes = gradient_bytes(b_.job) * double(b_.job.model.vocab) * b_.job.model.hidden / par.tp;
   for (int d = 0; d < par.dp; ++d)
     for (int cp = 0; cp < par.cp; ++cp)
       for (int t = 0; t < par.tp; ++t) {
@@ -466,7 +444,7 @@ void DpEmitter::emit_optimizer(const std::vector<int>& embedding_done) {
     const int opt_idx = b_.add(std::move(a));
     plan.stage_optimizer[s] = opt_idx;
     if (par.zero != "none" && dp_size_ > 1)
-      emit_dp(s, Op::AllGather, kParamBytes * b_.stage_params[s], {opt_idx}, kTagDpGather, &plan.stage_after_optimizer[s]);
+      emit_dp(s, Op::AllGather, kParameterBytes * b_.stage_params[s], {opt_idx}, kTagDpGather, &plan.stage_after_optimizer[s]);
   }
 }
 
@@ -649,19 +627,17 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     r.bubble += idle - exposed * scale;
     r.exposed_pp += waits[s][kTagPp] * scale;
     r.exposed_dp += (waits[s][kTagDpGather] + waits[s][kTagDp]) * scale;
-    // own tail: DP waits, embedding all-reduce (PP group), optimizer; the rest of it is waiting
-    // for the other stage's drain in the embedding all-reduce
-    const double own_dp = t.dp_in(t.last_b, t.end), own_emb = t.embedding_in(t.last_b, t.end);
-    r.exposed_dp += own_dp;
-    r.exposed_pp += own_emb;
+    // after its last backward: its optimizer is compute; the rest of the time until the step ends
+    // is booked by what the critical stage was doing then: waiting for DP (embedding) traffic is
+    // exposed DP (PP), running its pipeline (the drain) or optimizer is bubble. A stage's own DP
+    // reduction hidden behind the drain is not exposed.
+    const Tail& c = tails[crit];
+    const double dp = c.dp_in(t.last_b, t.opt0) + c.dp_in(t.opt1, run.makespan);
+    const double emb = c.embedding_in(t.last_b, t.opt0) + c.embedding_in(t.opt1, run.makespan);
     r.compute += plan.compute[s] + plan.extra_compute[s] + (t.opt1 - t.opt0);
-    r.bubble += std::max(0.0, t.end - t.last_b - (t.opt1 - t.opt0) - own_dp - own_emb);
-    // waiting for the critical stage: DP / PP while it waited for that traffic, bubble otherwise
-    const double dp_wait = tails[crit].dp_in(t.end, run.makespan);
-    const double emb_wait = tails[crit].embedding_in(t.end, run.makespan);
-    r.exposed_dp += dp_wait;
-    r.exposed_pp += emb_wait;
-    r.bubble += std::max(0.0, run.makespan - t.end - dp_wait - emb_wait);
+    r.exposed_dp += dp;
+    r.exposed_pp += emb;
+    r.bubble += std::max(0.0, run.makespan - t.last_b - (t.opt1 - t.opt0) - dp - emb);
     const double extra_ops = plan.extra_compute[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s];
     r.bubble += std::max(0.0, plan.extra_time - extra_ops);
     r.exposed_tp += plan.tp[s] + plan.extra_tp[s];

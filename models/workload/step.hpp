@@ -93,13 +93,11 @@ StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topolo
 /// - before its last backward: ops (compute, exposed TP/CP/EP inside them); idle time where an op
 ///   waited for a transfer still on the wire (min(flow duration, wait)) is exposed communication of
 ///   that transfer's kind (PP send, FSDP gather, ...); the rest is bubble (fill, stage imbalance);
-/// - after it, its own end of step: waiting for its DP reduction is exposed DP, for the tied-embedding
-///   all-reduce between the first and last stage (PP-group traffic) exposed PP, for the other
-///   stage's backward in that all-reduce bubble; the optimizer step is compute, the ZeRO all-gather
-///   after it exposed DP;
-/// - then waiting for the stage that ends the step (the critical stage): exposed DP (PP) while that
-///   stage waited for DP (embedding) traffic, bubble while it was still running its pipeline or
-///   optimizer (pipeline drain is never booked as DP).
+/// - after it: its optimizer step is compute; the rest of the time until the step ends is booked by
+///   what the critical stage (the one ending last) was doing then: waiting for its DP reduction or
+///   ZeRO all-gather is exposed DP, for the tied-embedding all-reduce between the first and last
+///   stage (PP-group traffic) exposed PP, running its pipeline (the drain) or optimizer bubble. So
+///   pipeline drain is never booked as DP, and DP hidden behind the drain is not exposed.
 /// Fractions are of step_time (power model input).
 struct StepBreakdown {
   double step_time = 0, compute = 0, exposed_tp = 0, exposed_pp = 0, exposed_dp = 0, exposed_cp = 0,

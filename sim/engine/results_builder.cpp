@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "models/workload/memory.hpp"
 #include "models/workload/stragglers.hpp"
 
 namespace aidcsim {
@@ -86,6 +87,35 @@ void add_step(Results& r, const SituationOutcome& o, const compute::GpuSpec& gpu
   r.add("step_exposed_pp", s.exposed_pp, "s", "Exposed pipeline-parallel communication per step");
   r.add("step_exposed_dp", s.exposed_dp, "s", "Exposed data-parallel communication per step");
   r.add("step_bubble", s.bubble, "s", "Pipeline bubble per step");
+}
+
+// HBM per GPU by component (models/workload/memory.hpp): the most loaded stage in the summary,
+// every stage in /memory.
+void add_memory(Results& r, const SituationOutcome& o, const compute::GpuSpec& gpu) {
+  const auto stages = workload::memory_per_stage(o.job);
+  const auto peak = *std::max_element(stages.begin(), stages.end(), [](const auto& a, const auto& b) {
+    return a.total() < b.total();
+  });
+  constexpr double kGB = 1e9;
+  r.add("hbm_per_gpu", peak.total() / kGB, "GB", "Peak HBM per GPU (most loaded pipeline stage): model states, "
+        "activations at the schedule's peak, logits, reserve");
+  r.add("hbm_capacity", gpu.hbm_bytes / kGB, "GB", "HBM per GPU of the GPU model");
+  r.add("hbm_peak_stage", peak.stage, "1", "Pipeline stage of the most loaded GPU");
+  r.add("hbm_weights", peak.weights / kGB, "GB", "16-bit weights held during the step (FSDP: shard + gathered units)");
+  r.add("hbm_gradients", peak.gradients / kGB, "GB", "Gradient buffer (fp32 for bf16 by default; sharded for zero2/fsdp)");
+  r.add("hbm_optimizer", peak.optimizer / kGB, "GB", "fp32 master weights and Adam moments (sharded for zero1+)");
+  r.add("hbm_activations", peak.activations / kGB, "GB",
+        "Activations saved for backward at the schedule's peak (Korthikanti et al. 2022, microbatches in flight)");
+  r.add("hbm_logits", peak.logits / kGB, "GB", "Output-layer logits kept for the loss's backward");
+  r.add("hbm_reserve", peak.reserve / kGB, "GB", "CUDA context, NCCL buffers, allocator slack (workload.memory_reserve)");
+  std::vector<double> m;
+  for (const auto& x : stages)
+    for (double v : {x.weights, x.gradients, x.optimizer, x.activations, x.logits, x.reserve, x.total()}) m.push_back(v);
+  r.datasets.push_back(matrix_dataset("/memory/by_stage", m, stages.size(), 7, "B",
+                                      "HBM per GPU of each pipeline stage by component", {"stage", "component"}));
+  r.labels.push_back({"/memory/component",
+                      {"weights", "gradients", "optimizer", "activations", "logits", "reserve", "total"},
+                      "Components of /memory/by_stage"});
 }
 
 // Stragglers (cluster.gpu_speed, cluster.gpu_speed_distribution): the speed of every GPU.
@@ -400,6 +430,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   const SituationOutcome& head = outcomes.back();
   add_step(r, head, sc.gpu);
   add_gpu_speed(r, head, seed);
+  add_memory(r, head, sc.gpu);
   add_time_to_train(r, ttt);
   add_network(r, head);
   add_thermal(r, head);

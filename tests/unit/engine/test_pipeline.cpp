@@ -273,3 +273,21 @@ TEST_CASE("a hot afternoon with a dry cooler throttles at the peak and delays tr
   // The afternoon slowdown reaches the time-to-train model.
   REQUIRE(day.scalar("time_to_train") > flat.scalar("time_to_train"));
 }
+
+TEST_CASE("HBM per GPU is reported by component for the most loaded stage and every stage", "[engine][memory]") {
+  const Results& r = small_results();
+  double parts = 0;
+  for (const char* k : {"hbm_weights", "hbm_gradients", "hbm_optimizer", "hbm_activations", "hbm_logits", "hbm_reserve"})
+    parts += r.scalar(k);
+  CHECK(r.scalar("hbm_per_gpu") == Approx(parts));
+  CHECK(r.scalar("hbm_per_gpu") < r.scalar("hbm_capacity"));
+  const Dataset* by_stage = nullptr;
+  for (const auto& d : r.datasets)
+    if (d.path == "/memory/by_stage") by_stage = &d;
+  REQUIRE(by_stage != nullptr);
+  REQUIRE(by_stage->shape.size() == 2);
+  CHECK(by_stage->shape[0] == 9);  // pp = 9
+  CHECK(by_stage->shape[1] == 7);
+  const int peak = static_cast<int>(r.scalar("hbm_peak_stage"));
+  CHECK(by_stage->data[peak * 7 + 6] / 1e9 == Approx(r.scalar("hbm_per_gpu")));
+}

@@ -60,6 +60,14 @@ TEST_CASE("bad layouts name the key that is wrong") {
   p.set("workload.parallelism.dp", 896.0);
   p.set("workload.global_batch", 896.0 * 18);
   CHECK(key_of(p) == "workload.parallelism.tp");  // 405B / 9 stages unsharded: > 186 GB of HBM
+  try {
+    workload::spec_from(p);
+  } catch (const InvalidParameter& e) {  // the error prints the breakdown
+    for (const char* part : {"weights", "gradients", "optimizer states", "activations", "reserve", "stage"}) {
+      INFO(part);
+      CHECK_THAT(e.expected(), Catch::Contains(part));
+    }
+  }
   p = scenario();
   p.set("workload.global_batch", 1000.0);
   CHECK(key_of(p) == "workload.global_batch");

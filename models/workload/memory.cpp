@@ -1,0 +1,134 @@
+#include "models/workload/memory.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "models/workload/model.hpp"
+#include "models/workload/pipeline.hpp"
+
+namespace aidcsim::workload {
+namespace {
+
+bool gpt(const JobSpec& j) { return j.model.style != "llama"; }
+
+/// Bytes per parameter of the optimizer states: fp32 master weights + Adam m and v (12 B), and
+/// Megatron's fp32 main gradients when the gradient buffer is 16-bit (none / zero1: Megatron's
+/// optimizers; zero2 / fsdp: DeepSpeed / PyTorch FSDP, ZeRO's K = 12).
+double optimizer_bytes(const JobSpec& j) {
+  const bool megatron = j.par.zero == "none" || j.par.zero == "zero1";
+  return 12.0 + (megatron && gradient_bytes(j) == 2.0 ? 4.0 : 0.0);
+}
+
+/// Model states of a GPU holding `params` parameters; `unit` is the largest FSDP unit on it (a
+/// layer, or the embedding).
+void model_states(const JobSpec& j, double params, double unit, MemoryBreakdown& m) {
+  const double w = kParameterBytes, g = gradient_bytes(j), o = optimizer_bytes(j);
+  const double d = double(j.par.dp) * j.par.cp;  // Megatron shards over DP x CP
+  const std::string& z = j.par.zero;
+  m.weights = w * params;
+  m.gradients = g * params;
+  m.optimizer = o * params;
+  if (z == "zero1") {
+    m.optimizer /= d;
+  } else if (z == "zero2") {
+    m.gradients = g * params / d + g * unit;  // shard + the unit being reduced
+    m.optimizer /= d;
+  } else if (z == "fsdp") {
+    // shard + gathered units: the one computing and the prefetched next one; PyTorch FSDP with
+    // reshard_after_forward: false keeps every unit gathered from its forward to its backward
+    const bool keep = j.par.fsdp_style == "pytorch" && !j.par.reshard_after_forward;
+    m.weights = w * params / d + (keep ? w * params : 2 * w * unit);
+    m.gradients = g * params / d + g * unit;
+    m.optimizer /= d;
+  }
+}
+
+}  // namespace
+
+double layer_activation_bytes(const JobSpec& j) {
+  const auto& md = j.model;
+  const double s = double(md.sequence_length) / j.par.cp, b = j.microbatch_size, h = md.hidden, t = j.par.tp;
+  const double kvf = md.kv_heads > 0 ? double(md.kv_heads) / md.heads : 1.0;
+  const double moe_k = md.experts > 1 ? md.top_k : 1;
+  const double f = (md.experts > 1 && md.moe_ffn_hidden > 0 ? md.moe_ffn_hidden : md.ffn_hidden) / h;
+  const double masks = gpt(j) ? 1.0 : 0.0;  // 1-byte dropout masks (gpt style uses dropout)
+  // Outside TP regions (split by t only with SP): two norm inputs 4, attention and MLP inputs
+  // 2 + 2 (MoE: the router input and the dispatched copies), two residual dropout masks.
+  const double replicated = 4 + 2 + 2 * moe_k + (md.experts > 1 ? 2 : 0) + 2 * masks;
+  // Inside TP regions: Q 2, K and V 2 kv/heads each, projection input 2; MLP: gpt's GeLU input and
+  // fc2 input 2 f each, llama's fc1 output (gate, up) 4 f and fc2 input 2 f.
+  double split = 4 + 4 * kvf + moe_k * (gpt(j) ? 4 : 6) * f;
+  // s^2 terms: softmax output 2, dropout mask 1, dropout output 2 per score; not stored by flash
+  // attention, recomputed by selective recomputation.
+  if (j.attention != "flash" && !j.selective_recompute) split += 5.0 * md.heads * double(md.sequence_length) / h;
+  return s * b * h * (replicated / (j.par.sequence_parallel ? t : 1) + split / t);
+}
+
+double layer_checkpoint_bytes(const JobSpec& j) {
+  const double s = double(j.model.sequence_length) / j.par.cp;
+  return 2 * s * j.microbatch_size * j.model.hidden / (j.par.sequence_parallel ? j.par.tp : 1);
+}
+
+std::vector<MemoryBreakdown> memory_per_stage(const JobSpec& j) {
+  const auto& par = j.par;
+  const int pp = par.pp, v = par.virtual_stages, VS = pp * v;
+  const std::vector<int> layers =
+      virtual_stage_layers(j.model.layers, pp, v, par.first_stage_layers, par.last_stage_layers);
+  const int m = std::max(1, j.global_batch / std::max(1, par.dp * j.microbatch_size));
+  const double act = layer_activation_bytes(j), ckpt = layer_checkpoint_bytes(j);
+  const double stored = j.activation_recompute ? ckpt : act;  // per layer per in-flight microbatch
+  const double s = double(j.model.sequence_length) / par.cp;
+  const double logits = (4.0 + 2.0) * s * j.microbatch_size * j.model.vocab / par.tp;  // fp32 softmax + 16-bit logits
+  const double layer_unit = chunk_parameters(j, 1, false, false, pp > 1);
+  const double embedding_unit = double(j.model.vocab) * j.model.hidden / par.tp;
+  std::vector<MemoryBreakdown> out;
+  for (int st = 0; st < pp; ++st) {
+    MemoryBreakdown mb;
+    mb.stage = st;
+    double params = 0;
+    bool has_embedding = false;
+    for (int c = 0; c < v; ++c) {
+      const int jv = c * pp + st;
+      params += chunk_parameters(j, layers[jv], jv == 0, jv == VS - 1, pp > 1);
+      has_embedding = has_embedding || jv == 0 || jv == VS - 1;
+    }
+    model_states(j, params, std::max(layer_unit, has_embedding ? embedding_unit : 0.0), mb);
+    // activations over the stage's own schedule; the peak of activations + logits
+    double now_act = 0, now_logits = 0, layers_in_flight = 0, peak = -1;
+    for (const auto& o : pipeline_order(st, pp, m, v, par.microbatch_group_size)) {
+      const int jv = o.chunk * pp + st;
+      const double sign = o.forward ? 1.0 : -1.0;
+      now_act += sign * layers[jv] * stored;
+      layers_in_flight += sign * layers[jv];
+      if (jv == VS - 1) now_logits += sign * logits;
+      if (o.forward && now_act + now_logits > peak) {
+        peak = now_act + now_logits;
+        mb.activations = now_act;
+        mb.logits = now_logits;
+        mb.in_flight = layers_in_flight;
+      }
+    }
+    if (j.activation_recompute) mb.activations += act;  // one layer recomputed in the backward
+    mb.reserve = j.memory_reserve;
+    out.push_back(mb);
+  }
+  return out;
+}
+
+MemoryBreakdown peak_memory(const JobSpec& j) {
+  const auto all = memory_per_stage(j);
+  return *std::max_element(all.begin(), all.end(),
+                           [](const MemoryBreakdown& a, const MemoryBreakdown& b) { return a.total() < b.total(); });
+}
+
+std::string describe(const MemoryBreakdown& m) {
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "%.1f GB on a GPU of pipeline stage %d: weights %.1f GB, gradients %.1f GB, optimizer states %.1f GB, "
+                "activations %.1f GB (%.0f microbatch-layers in flight), logits %.1f GB, reserve %.1f GB",
+                m.total() / 1e9, m.stage, m.weights / 1e9, m.gradients / 1e9, m.optimizer / 1e9, m.activations / 1e9,
+                m.in_flight, m.logits / 1e9, m.reserve / 1e9);
+  return buf;
+}
+
+}  // namespace aidcsim::workload

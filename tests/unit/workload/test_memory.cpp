@@ -1,0 +1,157 @@
+// HBM per GPU (models/workload/memory.hpp) against published figures: Megatron Core's
+// distributed-optimizer table, ZeRO's Fig. 1, Korthikanti et al. 2022 Table 2 and §4.2.3, and a
+// Llama-3-405B-class layout that trained on 80 GB H100s.
+#include <catch2/catch.hpp>
+
+#include "models/workload/memory.hpp"
+#include "models/workload/model.hpp"
+
+using namespace aidcsim::workload;
+
+namespace {
+
+JobSpec gpt_job(int l, int h, int a) {
+  JobSpec j;
+  j.model.layers = l;
+  j.model.hidden = h;
+  j.model.ffn_hidden = 4 * h;
+  j.model.heads = a;
+  j.model.kv_heads = a;
+  j.model.vocab = 51200;
+  j.model.sequence_length = 2048;
+  j.global_batch = 1;
+  j.memory_reserve = 0;
+  return j;
+}
+
+/// Model-state bytes per parameter of one GPU of a 1-stage, 1-TP job (no activations counted).
+double bytes_per_param(JobSpec j) {
+  const auto m = peak_memory(j);
+  const double p = chunk_parameters(j, j.model.layers, true, true, false);
+  return (m.weights + m.gradients + m.optimizer) / p;
+}
+
+}  // namespace
+
+TEST_CASE("model states: Megatron Core's distributed-optimizer table (bytes per parameter)") {
+  // docs.nvidia.com/megatron-core/developer-guide/latest/api-guide/dist_optimizer.html:
+  // fp16 params + fp16 grads 20 / 4 + 16/d; bf16 params + fp32 grads 18 / 6 + 12/d.
+  JobSpec j = gpt_job(4, 1024, 16);
+  j.par.dp = 8;
+  j.global_batch = 8;
+  j.precision = "fp16";
+  CHECK(bytes_per_param(j) == Approx(20));
+  j.par.zero = "zero1";
+  CHECK(bytes_per_param(j) == Approx(4 + 16.0 / 8));
+  j.precision = "bf16";  // grad_reduce_dtype auto: fp32 gradients
+  CHECK(gradient_bytes(j) == 4);
+  CHECK(bytes_per_param(j) == Approx(6 + 12.0 / 8));
+  j.par.zero = "none";
+  CHECK(bytes_per_param(j) == Approx(18));
+  j.grad_reduce_dtype = "bf16";  // --grad-reduce-in-bf16: 16-bit grads, fp32 main grads in the optimizer
+  CHECK(bytes_per_param(j) == Approx(20));
+}
+
+TEST_CASE("model states: ZeRO Fig. 1 (7.5B parameters, K = 12, Nd = 64)") {
+  // Rajbhandari et al. 2020, Fig. 1: baseline (2 + 2 + K) psi = 120 GB, P_os 31.4 GB, P_os+g 16.6 GB,
+  // P_os+g+p 1.9 GB. ZeRO's accounting (fp16 gradients, K = 12) is DeepSpeed's: zero2 and fsdp here
+  // match it; none and zero1 follow Megatron, whose fp16 optimizer also keeps fp32 main gradients.
+  JobSpec j = gpt_job(4096, 1024, 16);  // many small layers: the gathered unit is 0.02 % of the parameters
+  j.model.vocab = 8;
+  j.par.dp = 64;
+  j.global_batch = 64;
+  j.precision = "fp16";
+  const double psi = 7.5e9;
+  auto gb = [&](const char* zero) {
+    j.par.zero = zero;
+    return bytes_per_param(j) * psi / 1e9;
+  };
+  CHECK(gb("zero2") == Approx(16.6).epsilon(0.01));
+  CHECK(gb("fsdp") == Approx(1.9).epsilon(0.05));
+  CHECK(gb("zero1") == Approx(31.4 + 4 * 7.5 / 64).epsilon(0.01));  // + Megatron's fp32 main-grad shard
+  CHECK(gb("none") == Approx(120 + 4 * 7.5).epsilon(0.01));
+}
+
+TEST_CASE("activations per layer: Korthikanti et al. 2022 Table 2") {
+  JobSpec j = gpt_job(1, 4096, 32);
+  j.attention = "fused_softmax";
+  const double s = 2048, b = 1, h = 4096, a = 32, t = 4;
+  j.par.sequence_parallel = false;
+  CHECK(layer_activation_bytes(j) == Approx(s * b * h * (34 + 5 * a * s / h)));  // no parallelism
+  j.par.tp = 4;
+  CHECK(layer_activation_bytes(j) == Approx(s * b * h * (10 + 24 / t + 5 * a * s / (h * t))));  // TP
+  j.par.sequence_parallel = true;
+  CHECK(layer_activation_bytes(j) == Approx(s * b * h / t * (34 + 5 * a * s / h)));  // TP + SP
+  j.selective_recompute = true;
+  CHECK(layer_activation_bytes(j) == Approx(s * b * h / t * 34));  // TP + SP + selective
+  j.selective_recompute = false;
+  j.attention = "flash";  // flash attention never stores the s x s scores
+  CHECK(layer_activation_bytes(j) == Approx(s * b * h / t * 34));
+  j.par.sequence_parallel = false;
+  CHECK(layer_checkpoint_bytes(j) == Approx(2 * s * b * h));  // full recomputation keeps the layer input
+}
+
+TEST_CASE("activations in flight: 1F1B keeps pp - r microbatches, interleaved L (1 + (p-1)/(p v))") {
+  // Narayanan et al. 2021 §2.2; Korthikanti et al. 2022 §4.2.3 (first stage).
+  JobSpec j = gpt_job(32, 2048, 16);
+  j.par.pp = 4;
+  j.global_batch = 16;
+  const auto st = memory_per_stage(j);
+  for (int r = 0; r < 4; ++r) CHECK(st[r].in_flight == Approx(8.0 * (4 - r)));
+  CHECK(st[0].activations == Approx(32 * layer_activation_bytes(j)));  // the first stage holds L layers' worth
+  j.par.virtual_stages = 2;
+  CHECK(memory_per_stage(j)[0].in_flight == Approx(32 * (1 + 3.0 / 8)));
+  j.par.virtual_stages = 4;
+  CHECK(memory_per_stage(j)[0].in_flight == Approx(32 * (1 + 3.0 / 16)));
+  j.global_batch = 4;  // m = pp: interleaving runs every forward first, as 1F1B's first stage
+  CHECK(memory_per_stage(j)[0].in_flight == Approx(32));
+  j.par.virtual_stages = 1;
+  j.global_batch = 2;  // fewer microbatches than stages: all of them in flight
+  CHECK(memory_per_stage(j)[0].in_flight == Approx(16));
+  j.activation_recompute = true;  // full recomputation: layer inputs + one layer being recomputed
+  const auto full = memory_per_stage(j)[0];
+  CHECK(full.activations == Approx(16 * layer_checkpoint_bytes(j) + layer_activation_bytes(j)));
+}
+
+TEST_CASE("Llama 3 405B on 16K H100 (80 GB) fits without activation checkpointing; the breakdown is the model's") {
+  // Llama 3 paper (arXiv:2407.21783) §3.3.2 and Table 4: 16,384 H100 80 GB, TP 8, CP 1, PP 16, DP 128,
+  // sequence 8,192, 16M tokens per batch (16 sequences per DP replica, microbatch 1), interleaved
+  // schedule, one layer fewer on the first and last stage (their first / last chunk hold only the
+  // embedding / the output + loss: v = 8 chunks of one layer), FSDP sharding optimizer states and
+  // gradients without resharding parameters after forward, fp32 gradient reduce-scatter, no
+  // activation checkpointing at 8K.
+  JobSpec j;
+  j.model.layers = 126;
+  j.model.hidden = 16384;
+  j.model.ffn_hidden = 53248;
+  j.model.heads = 128;
+  j.model.kv_heads = 8;
+  j.model.vocab = 128256;
+  j.model.sequence_length = 8192;
+  j.model.style = "llama";
+  j.par.tp = 8;
+  j.par.pp = 16;
+  j.par.dp = 128;
+  j.par.virtual_stages = 8;
+  j.par.first_stage_layers = 7;
+  j.par.last_stage_layers = 7;
+  j.par.zero = "fsdp";
+  j.par.reshard_after_forward = false;
+  j.global_batch = 2048;
+  const auto m = peak_memory(j);
+  INFO(describe(m));
+  CHECK(m.total() < 80e9);
+  CHECK(m.total() > 70e9);  // activations dominate: 128 layer-microbatches of 533 MB
+  CHECK(m.in_flight == Approx(128));
+  CHECK(m.activations == Approx(128 * layer_activation_bytes(j)));
+  // Korthikanti's SP count for this layer (GQA 8/128, SwiGLU 53248): s b h / t (12 + 4/16 + 6 x 3.25) bytes
+  CHECK(layer_activation_bytes(j) == Approx(8192.0 * 16384 / 8 * (12 + 0.25 + 19.5)));
+  // The 8K-GPU row (DP 64, 32 microbatches) holds 141 layer-microbatches under Megatron's interleaved
+  // schedule (N = pp = 16): 86 GB; Meta's own schedule (N tunable, §3.3.2) is not modelled.
+  j.par.dp = 64;
+  CHECK(peak_memory(j).in_flight == Approx(141));
+  // Megatron's distributed optimizer keeps full fp32 gradients: 12.8 GB more, it would not fit
+  j.par.zero = "zero1";
+  j.par.dp = 128;
+  CHECK(peak_memory(j).total() > 80e9);
+}
