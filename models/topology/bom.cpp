@@ -19,6 +19,7 @@ BillOfMaterials Fabric::bom() const {
     if (n.kind == NodeKind::Core) ++b.cores;
   }
   b.switches = b.leaves + b.spines + b.cores;
+  b.tiers = b.cores > 0 ? 3 : b.spines > 0 ? 2 : b.leaves > 0 ? 1 : 0;
   // Aggregate up capacity per tier (up links only) and per-switch down/up capacity.
   double cap[4] = {0, 0, 0, 0};
   std::vector<double> down(f.n_nodes, 0), up(f.n_nodes, 0);

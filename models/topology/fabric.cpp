@@ -37,6 +37,7 @@ const Node& Fabric::node(int id) const { return impl_->nodes.at(id); }
 const Link& Fabric::link(int id) const { return impl_->links.at(id); }
 const FabricSpec& Fabric::spec() const { return impl_->spec; }
 const Layout& Fabric::layout() const { return impl_->layout; }
+const std::vector<std::string>& Fabric::warnings() const { return impl_->warnings; }
 
 static void check_gpu(const Fabric::Impl& f, int gpu) {
   if (gpu < 0 || gpu >= f.spec.gpus)

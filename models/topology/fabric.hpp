@@ -83,6 +83,7 @@ struct BillOfMaterials {
   int transceivers = 0;    ///< 2 per optical cable (one per end)
   double bisection_bandwidth = 0;  ///< B/s, one direction (see Fabric::bom)
   int diameter = 0;        ///< switches crossed on the longest shortest GPU-GPU scale-out path
+  int tiers = 0;           ///< switch tiers as built: 1 (one leaf), 2 (leaf-spine), 3 (with cores)
   double oversub_leaf = 0; ///< as built: max over leaves of GPU-side / uplink capacity
   double oversub_spine = 0;///< as built: max over spines of down / up capacity (0: no core tier)
 };
@@ -98,6 +99,10 @@ class Fabric {
   int gpu_node(int gpu) const;          ///< node id of GPU rank `gpu`
   int nvlink_domain_of(int gpu) const;  ///< NVLink domain index of a GPU
   const Layout& layout() const;
+  /// What build_fabric built otherwise than the spec asked, one sentence each naming the key, what
+  /// was asked, what was built and why (a ratio whole ports cannot give, a clos3 whose leaves fit in
+  /// one pod, a fabric of one leaf). Empty when built as asked. FabricSpec::exact makes these errors.
+  const std::vector<std::string>& warnings() const;
   int planes() const;                   ///< disjoint fabric planes (FabricSpec::planes)
   int leaf_of(int gpu, int plane = 0) const;      ///< node id of the leaf a GPU's NIC port is wired to
   int access_link(int gpu, int plane = 0) const;  ///< link id GPU NIC port -> leaf

@@ -1,7 +1,9 @@
 // build_fabric: derives the Clos sizes from radix, GPU count and oversubscription and wires the
 // graph. Rules (why each):
-// - Leaf ports: u = floor(R / (1 + o_leaf)) uplinks, d = floor(u * o_leaf) GPU ports, so
-//   d + u <= R and d/u = o_leaf (R = 64, 1:1 -> 32/32 as the QM9700 leaves of the DGX SuperPOD).
+// - Leaf ports: u uplinks and d = u * o_leaf GPU ports, the most GPU ports d with d + u <= R for
+//   which u * o_leaf is a whole number of ports (R = 64, 1:1 -> 32/32 as the QM9700 leaves of the
+//   DGX SuperPOD; 2:1 -> 21/42; 1.5:1 -> 24/36). When no whole-port split gives o_leaf exactly
+//   (e.g. 1.37:1), u = floor(R / (1 + o_leaf)), d = floor(u * o_leaf), the nearest ratio below.
 //   fabric.gpus_per_leaf overrides d (u = ceil(d / o_leaf)), e.g. 16 GPUs per ToR (Llama 3 §3.3.1).
 // - rail_optimized: a scalable unit (SU) is d nodes; NIC k of every node of SU s goes to leaf
 //   s*gpus_per_node + k (DGX SuperPOD H100 RA: 32 nodes x 8 rails = 8 leaves per SU).
@@ -10,12 +12,19 @@
 //   AND divide u, so each leaf spreads its uplinks evenly, u/S parallel links per spine. This
 //   reproduces DGX SuperPOD H100 RA Table 4: 8/16/24/32 leaves -> 4/8/16/16 spines (3 SU: 768
 //   uplinks need 12 spines, 12 does not divide 32, so 16).
-// - clos3: spine ports sd down / su up with sd/su = o_spine (su = floor(R/(1+o_spine))). A pod is
-//   sd leaves (rounded down to whole SUs) and the fewest spines dividing u that take its uplinks
-//   (u spines for a full pod: every leaf meets every spine once). Spine j of every pod is in plane
-//   j; a plane has the fewest cores C dividing su with C*R >= pods*su. One pod -> no core tier
-//   (built as a leaf-spine). k-ary fat tree (Al-Fares et al., SIGCOMM 2008, §3): R = k, 1:1,
-//   k^3/4 GPUs, rack_local -> k pods of k/2 + k/2 switches and (k/2)^2 cores.
+// - clos3: a spine's port budget is sd down / su up with sd/su = o_spine (the leaf rule with the
+//   spine's ratio). A pod is sd leaves (rounded down to whole SUs) and the fewest spines dividing u
+//   that take its uplinks (u spines for a full pod: every leaf meets every spine once). Then each
+//   spine's up ports are sized on the leaf links it really has, D: su = D / o_spine, so the pod is
+//   built at exactly the asked ratio (2:1 with rail-optimized SUs of 4 leaves: 40 leaves per pod,
+//   40 down / 20 up, not 40 / 21 = 1.90:1); when D / o_spine is not whole, su = ceil(D / o_spine),
+//   the nearest ratio below. Spine j of every pod is in plane j; a plane has the fewest cores C
+//   dividing su with C*R >= pods*su. One pod -> no core tier (built as a leaf-spine). k-ary fat
+//   tree (Al-Fares et al., SIGCOMM 2008, §3): R = k, 1:1, k^3/4 GPUs, rack_local -> k pods of
+//   k/2 + k/2 switches and (k/2)^2 cores.
+// - As built, said plainly: a ratio that whole ports cannot give, and a clos3 whose leaves fit in
+//   one pod (2 tiers built) or a fabric of one leaf (1 tier), are warnings (Fabric::warnings());
+//   with fabric.exact they are errors naming the key, what was asked and what can be built.
 // - fabric.planes = P: P identical, disjoint copies of the switch fabric; every GPU has one NIC
 //   port of nic_rate / P on each (multi-plane fabrics, e.g. an 800G NIC as 2 x 400G planes).
 #include <algorithm>
@@ -45,11 +54,47 @@ int divisor_at_least(int n, int lo) {
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
-/// Layout for radix R; `ok` false (with `why`) when the GPUs do not fit.
+/// Ratio as people write it: "2:1", "1.9:1", "2.86:1".
+std::string ratio(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g:1", v);
+  return buf;
+}
+
+bool whole(double v) { return std::abs(v - std::round(v)) <= 1e-9 * std::max(1.0, std::abs(v)); }
+
+/// R ports split into u up and d = u * o down: the most down ports with u * o whole and d + u <= R
+/// (`exact`), else u = floor(R / (1 + o)), d = floor(u * o), the nearest ratio below o.
+struct Split {
+  int up = 0, down = 0;
+  bool exact = false;
+};
+
+Split split_ports(int R, double o) {
+  Split best;
+  for (int u = 1; u <= R; ++u) {
+    const double d = u * o;
+    if (u + d > R + 1e-9) break;  // d grows with u
+    if (whole(d)) best = {u, static_cast<int>(std::lround(d)), true};
+  }
+  if (best.exact) return best;
+  best.up = static_cast<int>(std::floor(R / (1.0 + o) + 1e-9));
+  best.down = static_cast<int>(std::floor(best.up * o + 1e-9));
+  return best;
+}
+
+/// A fabric built otherwise than asked: the warning, and the error fabric.exact turns it into.
+struct Deviation {
+  std::string key, value, expected, message;
+};
+
+/// Layout for radix R; `ok` false (with `why`) when the GPUs do not fit. `deviations`: what is
+/// built otherwise than asked (ratios whole ports cannot give, tiers that collapse).
 struct Derived {
   Layout l;
   bool ok = true;
   std::string bad_key, why;
+  std::vector<Deviation> deviations;
 };
 
 Derived derive(const FabricSpec& s, int R) {
@@ -64,9 +109,30 @@ Derived derive(const FabricSpec& s, int R) {
   if (s.gpus_per_leaf > 0) {
     l.leaf_down = s.gpus_per_leaf;
     l.leaf_up = static_cast<int>(std::ceil(s.gpus_per_leaf / s.oversub_leaf - 1e-9));
+    if (l.leaf_up >= 1 && !whole(s.gpus_per_leaf / s.oversub_leaf)) {
+      const double built = static_cast<double>(l.leaf_down) / l.leaf_up;
+      r.deviations.push_back(
+          {"fabric.oversubscription.leaf", ratio(s.oversub_leaf),
+           "a ratio that divides fabric.gpus_per_leaf (" + num(s.gpus_per_leaf) + ") into whole uplinks (nearest: " +
+               ratio(built) + "), or fabric.exact: false",
+           "fabric.oversubscription.leaf: asked " + ratio(s.oversub_leaf) + ", built " + ratio(built) + ": " +
+               num(s.gpus_per_leaf) + " GPU ports (fabric.gpus_per_leaf) / " + ratio(s.oversub_leaf) +
+               " is not a whole number of uplinks, so " + num(l.leaf_up)});
+    }
   } else {
-    l.leaf_up = static_cast<int>(std::floor(R / (1.0 + s.oversub_leaf) + 1e-9));
-    l.leaf_down = static_cast<int>(std::floor(l.leaf_up * s.oversub_leaf + 1e-9));
+    const Split leaf = split_ports(R, s.oversub_leaf);
+    l.leaf_up = leaf.up;
+    l.leaf_down = leaf.down;
+    if (!leaf.exact && leaf.up >= 1 && leaf.down >= 1) {
+      const double built = static_cast<double>(leaf.down) / leaf.up;
+      r.deviations.push_back(
+          {"fabric.oversubscription.leaf", ratio(s.oversub_leaf),
+           "a ratio whole ports of a radix-" + num(R) + " leaf can give (nearest below: " + ratio(built) + " with " +
+               num(leaf.up) + " up / " + num(leaf.down) + " down), or fabric.exact: false",
+           "fabric.oversubscription.leaf: asked " + ratio(s.oversub_leaf) + ", built " + ratio(built) +
+               ": no split of a radix-" + num(R) + " leaf into whole up and down ports gives " +
+               ratio(s.oversub_leaf) + ", so " + num(leaf.up) + " uplinks and " + num(leaf.down) + " GPU ports"});
+    }
   }
   if (l.leaf_up < 1 || l.leaf_down < 1)
     return fail("fabric.oversubscription.leaf", "an oversubscription leaving a radix-" + num(R) +
@@ -85,12 +151,19 @@ Derived derive(const FabricSpec& s, int R) {
   }
   l.nvlink_domains = s.nvlink_domain > 1 ? static_cast<int>(ceil_div(s.gpus, s.nvlink_domain)) : 0;
   const int L = l.leaves, u = l.leaf_up;
+  const char* asked = s.kind == FabricKind::LeafSpine ? "leaf_spine" : "clos3";
   auto leaf_spine = [&](int leaves_per_pod) -> bool {
     l.pods = 1;
     l.leaves_per_pod = leaves_per_pod;
     if (leaves_per_pod == 1) {  // a single switch: nothing above it
       l.spines_per_pod = 0;
       l.leaf_spine_links = 0;
+      r.deviations.push_back(
+          {"fabric.topology", asked,
+           "more than one leaf (" + num(s.gpus) + " GPUs fit on one leaf of " + num(l.leaf_down) +
+               " GPU ports), or fabric.exact: false",
+           std::string("fabric.topology: ") + asked + " asked, built a single leaf switch: all " + num(s.gpus) +
+               " GPUs fit on one leaf of " + num(l.leaf_down) + " GPU ports, so there is no spine tier"});
       return true;
     }
     l.spines_per_pod = divisor_at_least(u, static_cast<int>(ceil_div(1LL * leaves_per_pod * u, R)));
@@ -104,9 +177,10 @@ Derived derive(const FabricSpec& s, int R) {
                                              " leaves, " + num(L) + " needed");
     return r;
   }
-  // clos3
-  l.spine_up = static_cast<int>(std::floor(R / (1.0 + s.oversub_spine) + 1e-9));
-  l.spine_down = static_cast<int>(std::floor(l.spine_up * s.oversub_spine + 1e-9));
+  // clos3: the spine's port budget at its ratio sizes the pod.
+  const Split spine = split_ports(R, s.oversub_spine);
+  l.spine_up = spine.up;
+  l.spine_down = spine.down;
   if (l.spine_up < 1 || l.spine_down < 1)
     return fail("fabric.oversubscription.spine", "an oversubscription leaving a radix-" + num(R) +
                                                      " spine at least one uplink");
@@ -115,12 +189,39 @@ Derived derive(const FabricSpec& s, int R) {
   // A pod's spines must take its leaves' uplinks: Sp*sd >= lp*u with Sp <= u -> lp <= sd.
   if (L <= lp) {
     if (!leaf_spine(L)) return fail("fabric.switch_radix", "a larger radix");
+    if (L > 1) {
+      const std::string spine_note =
+          s.oversub_spine != 1.0 ? " and fabric.oversubscription.spine (" + ratio(s.oversub_spine) + ") has no effect" : "";
+      r.deviations.push_back(
+          {"fabric.topology", "clos3",
+           "more than " + num(lp) + " leaves for 3 tiers (a pod holds " + num(lp) + " leaves with radix-" + num(R) +
+               " spines at " + ratio(s.oversub_spine) + "; here " + num(L) + "), topology: leaf_spine, or fabric.exact: false",
+           "fabric.topology: clos3 asked, built a 2-tier leaf-spine: the " + num(L) + " leaves fit in one pod (up to " +
+               num(lp) + " leaves with radix-" + num(R) + " spines at " + ratio(s.oversub_spine) +
+               "), so there is no core tier" + spine_note});
+    }
     return r;
   }
   l.pods = static_cast<int>(ceil_div(L, lp));
   l.leaves_per_pod = lp;
   l.spines_per_pod = divisor_at_least(u, static_cast<int>(ceil_div(1LL * lp * u, l.spine_down)));
   l.leaf_spine_links = u / l.spines_per_pod;
+  // Up ports on the leaf links a spine of a full pod really has (D <= sd, so su stays in budget).
+  const int D = lp * l.leaf_spine_links;
+  l.spine_down = D;
+  if (whole(D / s.oversub_spine)) {
+    l.spine_up = static_cast<int>(std::lround(D / s.oversub_spine));
+  } else {
+    l.spine_up = static_cast<int>(std::ceil(D / s.oversub_spine - 1e-9));
+    const double built = static_cast<double>(D) / l.spine_up;
+    r.deviations.push_back(
+        {"fabric.oversubscription.spine", ratio(s.oversub_spine),
+         "a ratio that divides the " + num(D) + " leaf links of a spine into whole uplinks (nearest: " + ratio(built) +
+             "), or fabric.exact: false",
+         "fabric.oversubscription.spine: asked " + ratio(s.oversub_spine) + ", built " + ratio(built) + ": a spine has " +
+             num(D) + " leaf links (" + num(lp) + " leaves per pod x " + num(l.leaf_spine_links) + "), and " + num(D) +
+             " / " + ratio(s.oversub_spine) + " is not a whole number of uplinks, so " + num(l.spine_up)});
+  }
   const int su = l.spine_up;
   l.cores_per_plane = divisor_at_least(su, static_cast<int>(ceil_div(1LL * l.pods * su, R)));
   if (l.cores_per_plane == 0)
@@ -175,10 +276,16 @@ Fabric build_fabric(const FabricSpec& s) {
             num(s.gpus) + " GPUs in a " + tiers + " Clos (" + d.why + "), or fewer GPUs");
   }
 
+  if (s.exact && !d.deviations.empty()) {
+    const Deviation& x = d.deviations.front();
+    throw InvalidParameter(x.key, x.value, x.expected + " (fabric.exact: true asks for the fabric exactly as written)");
+  }
+
   auto impl = std::make_shared<Fabric::Impl>();
   Fabric::Impl& f = *impl;
   f.spec = s;
   f.layout = d.l;
+  for (Deviation& x : d.deviations) f.warnings.push_back(std::move(x.message));
   const Layout& l = f.layout;
   const int G = s.gpus, gpn = s.gpus_per_node;
   const int spines = l.pods * l.spines_per_pod;

@@ -27,6 +27,7 @@ using SwitchGraph = boost::compressed_sparse_row_graph<boost::directedS, boost::
 struct Fabric::Impl {
   FabricSpec spec;
   Layout layout;
+  std::vector<std::string> warnings;  ///< built otherwise than asked (build_fabric), one sentence each
   std::vector<Node> nodes;
   std::vector<Link> links;
   std::vector<double> built_rate;  ///< rate at build time, per link

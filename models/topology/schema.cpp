@@ -28,6 +28,10 @@ Schema schema() {
       {"fabric.oversubscription", Q::Map, "", false, {}, {}, false, {}, "Downlink:uplink capacity per tier."},
       {"fabric.oversubscription.leaf", Q::Ratio, "1", false, 1, 64, false, {}, "Leaf tier, e.g. \"1:1\" or \"2:1\"."},
       {"fabric.oversubscription.spine", Q::Ratio, "1", false, 1, 64, false, {}, "Spine/aggregation tier, e.g. \"7:1\" (Meta 24K cluster, Llama 3 §3.3.1)."},
+      {"fabric.exact", Q::Bool, "false", false, {}, {}, false, {},
+       "true: build the fabric exactly as asked or stop with an error naming what can be built; false: when whole "
+       "ports cannot give an oversubscription, or a clos3's leaves fit in one pod (2 tiers built), build the "
+       "nearest fabric and say what was built and why (a warning on the console and in the results)."},
       {"fabric.switch_latency", Q::Time, "600 ns", false, 0, 1e-3, false, {}, "Port-to-port latency of one switch."},
       {"fabric.link_latency", Q::Time, "100 ns", false, 0, 1e-3, false, {}, "Propagation delay of one cable (~5 ns/m)."},
       {"fabric.ecmp", Q::Map, "", false, {}, {}, false, {}, "Equal-cost multi-path load balancing."},
@@ -66,6 +70,7 @@ FabricSpec spec_from(const Params& root) {
   s.link_latency = root.number("fabric.link_latency");
   s.ecmp = root.text("fabric.ecmp.mode") == "spray" ? EcmpMode::Spray : EcmpMode::Hash;
   s.flows_per_pair = static_cast<int>(root.integer("fabric.ecmp.flows_per_pair"));
+  if (root.has("fabric.exact")) s.exact = root.flag("fabric.exact");
   if (root.has("fabric.planes")) s.planes = static_cast<int>(root.integer("fabric.planes"));
   if (root.has("fabric.gpus_per_leaf")) s.gpus_per_leaf = static_cast<int>(root.integer("fabric.gpus_per_leaf"));
   for (const Params& item : root.list("fabric.failures")) {

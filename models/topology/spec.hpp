@@ -47,6 +47,9 @@ struct FabricSpec {
   double link_latency = 100e-9;   ///< s per cable
   EcmpMode ecmp = EcmpMode::Hash;
   int flows_per_pair = 1;
+  /// true: build exactly the asked oversubscription per tier and tier count or throw
+  /// InvalidParameter; false: the nearest buildable fabric, with Fabric::warnings() saying how.
+  bool exact = false;
   std::vector<FailureSpec> failures;  ///< link/switch failures and degradations
 };
 

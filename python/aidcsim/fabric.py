@@ -15,7 +15,10 @@ class Fabric:
 
     - ``bom()`` -> dict: gpus, nvswitches, leaves, spines, cores, switches, links per tier,
       optical_cables, copper_cables, transceivers, bisection_bandwidth [B/s, one direction],
-      diameter [switch hops], oversub_leaf, oversub_spine (as built).
+      diameter [switch hops], tiers, oversub_leaf, oversub_spine (as built).
+    - ``warnings`` -> list of str: what was built otherwise than asked (an oversubscription whole
+      ports cannot give, a clos3 whose leaves fit in one pod), one sentence each; with
+      ``fabric.exact: true`` these are ScenarioErrors instead.
     - ``nodes()`` / ``links()`` -> pandas.DataFrame, row = node / link id. Link columns: name, a, b
       (node names, a = lower tier end), tier (NVLink/Access/LeafSpine/SpineCore or as named by
       the C++ tier_name), rate [B/s per direction], latency [s], up.
@@ -38,6 +41,8 @@ class Fabric:
     gpu_count = property(lambda self: self._f.gpu_count, doc="GPUs (ranks 0..gpu_count-1).")
     node_count = property(lambda self: self._f.node_count, doc="Nodes: GPUs and switches.")
     link_count = property(lambda self: self._f.link_count, doc="Full-duplex links.")
+    warnings = property(lambda self: list(self._f.warnings),
+                        doc="What was built otherwise than asked, one sentence each (empty: as asked).")
 
     def bom(self):
         """Bill of materials as a dict (see the class docstring for keys and units)."""

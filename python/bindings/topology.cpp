@@ -41,6 +41,8 @@ void register_topology(py::module_& m) {
       .def_property_readonly("gpu_count", &Fabric::gpu_count)
       .def_property_readonly("node_count", &Fabric::node_count)
       .def_property_readonly("link_count", &Fabric::link_count)
+      .def_property_readonly("warnings", &Fabric::warnings,
+                             "What was built otherwise than asked (oversubscription, tiers), one sentence each.")
       .def("nodes",
            [](const Fabric& f) {
              py::list kind, index, pod, name;
@@ -81,7 +83,7 @@ void register_topology(py::module_& m) {
                              "leaf_spine_links"_a = b.leaf_spine_links, "spine_core_links"_a = b.spine_core_links,
                              "optical_cables"_a = b.optical_cables, "copper_cables"_a = b.copper_cables,
                              "transceivers"_a = b.transceivers, "bisection_bandwidth"_a = b.bisection_bandwidth,
-                             "diameter"_a = b.diameter, "oversub_leaf"_a = b.oversub_leaf,
+                             "diameter"_a = b.diameter, "tiers"_a = b.tiers, "oversub_leaf"_a = b.oversub_leaf,
                              "oversub_spine"_a = b.oversub_spine);
            },
            "Bill of materials (topology::BillOfMaterials): counts, bisection_bandwidth [B/s].")

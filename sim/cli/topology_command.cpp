@@ -41,6 +41,7 @@ int topology(const TopologyArgs& a) {
     } catch (const InvalidParameter& e) {
       throw s.locate(e);
     }
+    for (const auto& w : fabric->warnings()) std::cerr << "aidcsim: warning: " << w << "\n";
     std::cout << topology::format_bom(fabric->bom());
     if (!a.graphml.empty()) write_text(a.graphml, [&](std::ostream& os) { topology::write_graphml(*fabric, os); });
     if (!a.dot.empty()) write_text(a.dot, [&](std::ostream& os) { topology::write_dot(*fabric, os); });

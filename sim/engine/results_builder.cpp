@@ -136,6 +136,10 @@ void add_network(Results& r, const SituationOutcome& o) {
         "99th percentile over scale-out link directions that carried traffic");
   r.add("links_above_80", c.links_above_80, "1", "Scale-out link directions above 80 % utilization (brief's alarm)");
   r.add("switches", o.bom.switches, "1", "Scale-out switches (leaf + spine + core)");
+  r.add("fabric_tiers", o.bom.tiers, "1", "Switch tiers as built (2: leaf-spine, 3: with a core tier)");
+  r.add("oversubscription_leaf", o.bom.oversub_leaf, "1", "Leaf downlink:uplink capacity as built (max over leaves)");
+  if (o.bom.tiers == 3)
+    r.add("oversubscription_spine", o.bom.oversub_spine, "1", "Spine downlink:uplink capacity as built (max over spines)");
   r.add("bisection_bandwidth", o.bom.bisection_bandwidth * 8 / 1e12, "Tb/s", "Fabric bisection bandwidth, one direction");
   r.datasets.push_back(vector_dataset("/network/link_utilization", o.link_utilization, "1",
                                       "Per fabric link: max over both directions of bytes / (rate x step time)", "link"));
@@ -495,6 +499,9 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
     r.notes.push_back("headline step, congestion and thermal figures are those of the last phase (" + head.name + ")");
   }
   r.warnings = ttt.overall.warnings;
+  // The fabric as built, said plainly (topology::Fabric::warnings), per rollout phase.
+  for (const auto& o : outcomes)
+    for (const auto& w : o.fabric_warnings) r.warnings.push_back(outcomes.size() > 1 ? "phase " + o.name + ": " + w : w);
   return r;
 }
 

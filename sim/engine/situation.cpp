@@ -68,6 +68,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   topology::Fabric fabric = topology::build_fabric(out.fabric_spec);
   check_fabric_failures(sc, fabric, gpus);
   out.bom = fabric.bom();
+  out.fabric_warnings = fabric.warnings();
 
   report("flow network", 0.1);
   network::FlowNetwork net(fabric);

@@ -20,6 +20,7 @@ struct SituationOutcome {
   topology::FabricSpec fabric_spec;
   workload::JobSpec job;
   topology::BillOfMaterials bom;
+  std::vector<std::string> fabric_warnings; ///< topology::Fabric::warnings(): built otherwise than asked
   workload::StepPlan plan;                  ///< at the final (possibly throttled) clocks
   workload::StepBreakdown step;             ///< at the final clocks
   workload::StepBreakdown step_unthrottled; ///< at full clocks

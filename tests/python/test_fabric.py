@@ -46,3 +46,17 @@ def test_unbuildable_topology_is_a_scenario_error(small_scenario):
     s["cluster.gpus"] = 1_000_008
     with pytest.raises(aidcsim.ScenarioError):
         aidcsim.Fabric(s)
+
+
+def test_as_built_warnings(small_scenario):
+    """A clos3 whose 20 rail leaves fit in one pod is built as 2 tiers and says so; with
+    fabric.exact it is a ScenarioError at fabric.topology."""
+    s = small_scenario.copy()
+    s["fabric.oversubscription.spine"] = "4:1"
+    f = aidcsim.Fabric(s)
+    assert f.bom()["tiers"] == 2
+    assert len(f.warnings) == 1 and "clos3 asked, built a 2-tier leaf-spine" in f.warnings[0]
+    s["fabric.exact"] = True
+    with pytest.raises(aidcsim.ScenarioError) as e:
+        aidcsim.Fabric(s)
+    assert e.value.key == "fabric.topology"
