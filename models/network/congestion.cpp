@@ -69,7 +69,7 @@ Congestion congestion(const Fabric& fabric, const RunResult& run, double interva
   return c;
 }
 
-CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& run, int hot) {
+CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& run, int hot, double alarm) {
   const int B = run.timeline_bins;
   const std::size_t rows = run.timeline_links.size();
   if (B <= 0 || run.timeline_bytes.size() != rows * B)
@@ -79,6 +79,8 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
   for (int b = 0; b < B; ++b) t.time.push_back(b * t.bin);
   t.max_by_tier.assign(static_cast<std::size_t>(B) * 4, 0.0);
   t.mean_by_tier.assign(static_cast<std::size_t>(B) * 4, 0.0);
+  t.alarm = alarm;
+  t.above_alarm.assign(static_cast<std::size_t>(B), 0);
   if (!(t.bin > 0)) return t;
   int carrying[4] = {0, 0, 0, 0};
   std::vector<std::pair<double, std::size_t>> peak;  // (peak bin utilization, row), scale-out
@@ -97,14 +99,18 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
       top = std::max(top, u);
       t.max_by_tier[b * 4 + tier] = std::max(t.max_by_tier[b * 4 + tier], u);
       t.mean_by_tier[b * 4 + tier] += u;
+      if (u > alarm && link.tier != Tier::NvLink) ++t.above_alarm[b];
     }
     if (!(top > 0)) continue;
     ++carrying[tier];
     if (link.tier != Tier::NvLink) peak.emplace_back(top, r);
   }
-  for (int b = 0; b < B; ++b)
+  for (int b = 0; b < B; ++b) {
     for (int tier = 0; tier < 4; ++tier)
       if (carrying[tier] > 0) t.mean_by_tier[b * 4 + tier] /= carrying[tier];
+    // The part of the bin inside the run (the last bin may reach past the makespan).
+    if (t.above_alarm[b] > 0) t.time_above_alarm += std::clamp(run.makespan - b * t.bin, 0.0, t.bin);
+  }
   const std::size_t k = std::min<std::size_t>(static_cast<std::size_t>(std::max(hot, 0)), peak.size());
   auto hotter = [&run](const auto& x, const auto& y) {
     return x.first > y.first || (x.first == y.first && run.timeline_links[x.second] < run.timeline_links[y.second]);

@@ -128,12 +128,18 @@ struct CongestionTimeline {
   std::vector<int> hot;                 ///< scale-out link directions (2 l: a->b, 2 l + 1: b->a)
                                         ///< with the highest peak bin utilization, descending
   std::vector<double> hot_utilization;  ///< [bin * hot.size() + k]
+  double alarm = 0.8;                   ///< utilization threshold of above_alarm (brief: 80 %)
+  std::vector<int> above_alarm;         ///< per bin: scale-out link directions above `alarm`
+  double time_above_alarm = 0;          ///< s of the run (up to its makespan) in bins where at
+                                        ///< least one scale-out link direction is above `alarm`
 };
 
 /// Utilization over time of a run with a timeline; `hot` = how many hottest scale-out link
-/// directions to follow (ties: lowest index). Throws SimulationError when the run has no
-/// timeline or does not match the fabric.
-CongestionTimeline congestion_timeline(const topology::Fabric& fabric, const RunResult& run, int hot = 8);
+/// directions to follow (ties: lowest index); `alarm` = the utilization (fraction) above which a
+/// scale-out link direction counts in above_alarm (the brief's 80 % alarm). Throws SimulationError
+/// when the run has no timeline or does not match the fabric.
+CongestionTimeline congestion_timeline(const topology::Fabric& fabric, const RunResult& run, int hot = 8,
+                                       double alarm = 0.8);
 
 /// Mean utilization (fraction) of every link direction over `interval` s (defaults to the
 /// makespan): 2 entries per link, [2*l] = Link::a -> Link::b, [2*l+1] = b -> a; bytes from

@@ -7,6 +7,7 @@
 
 #include "models/workload/memory.hpp"
 #include "models/workload/stragglers.hpp"
+#include "sim/engine/fabric_checks.hpp"
 
 namespace aidcsim {
 namespace {
@@ -134,7 +135,9 @@ void add_network(Results& r, const SituationOutcome& o) {
         "Busiest scale-out link direction, bytes / (rate x step time)");
   r.add("p99_link_utilization", 100.0 * c.p99_utilization, "%",
         "99th percentile over scale-out link directions that carried traffic");
-  r.add("links_above_80", c.links_above_80, "1", "Scale-out link directions above 80 % utilization (brief's alarm)");
+  r.add("links_above_80", c.links_above_80, "1",
+        "Scale-out link directions above 80 % utilization averaged over the step (links_above_80_busiest_bin: "
+        "in the busiest time bin)");
   r.add("switches", o.bom.switches, "1", "Scale-out switches (leaf + spine + core)");
   r.add("fabric_tiers", o.bom.tiers, "1", "Switch tiers as built (2: leaf-spine, 3: with a core tier)");
   r.add("oversubscription_leaf", o.bom.oversub_leaf, "1", "Leaf downlink:uplink capacity as built (max over leaves)");
@@ -167,6 +170,14 @@ void add_network(Results& r, const SituationOutcome& o) {
     r.add("peak_link_utilization", 100.0 * peak, "%",
           "Busiest scale-out link direction in the busiest time bin of the step (link timeline; "
           "max_link_utilization averages over the whole step)");
+    r.add("links_above_80_busiest_bin", *std::max_element(t.above_alarm.begin(), t.above_alarm.end()), "1",
+          "Scale-out link directions above 80 % in the time bin with the most of them (brief's alarm, "
+          "judged in the checklist)");
+    r.add("time_above_80", o.step.step_time > 0 ? 100.0 * std::min(1.0, t.time_above_alarm / o.step.step_time) : 0.0,
+          "%", "Share of the step with at least one scale-out link direction above 80 % (time bins)");
+    r.datasets.push_back(vector_dataset("/network/timeline/links_above_80",
+                                        std::vector<double>(t.above_alarm.begin(), t.above_alarm.end()), "1",
+                                        "Scale-out link directions above 80 % in each bin", "time"));
     r.datasets.push_back(vector_dataset("/network/timeline/time", t.time, "s",
                                         "Start of each bin of the step's link timeline, from the step's start",
                                         "time"));
@@ -199,6 +210,11 @@ Check display_check(const thermal::ChecklistItem& c) {
     d.limit *= kLitresPerMinute;
     d.headroom *= kLitresPerMinute;
     d.unit = "L/min";
+  } else if (c.unit == "B/s") {
+    d.value *= 8 / 1e9;
+    d.limit *= 8 / 1e9;
+    d.headroom *= 8 / 1e9;
+    d.unit = "Gb/s";
   } else if (c.unit == "W") {
     d.value /= 1e3;
     d.limit /= 1e3;
@@ -235,6 +251,12 @@ void add_thermal(Results& r, const SituationOutcome& o) {
                                       "Per rack coolant return temperature", "rack"));
   r.datasets.push_back(vector_dataset("/thermal/rack_power", st.rack_power, "W", "Per rack electrical power", "rack"));
   for (const auto& c : t.checklist) r.checks.push_back(display_check(c));
+}
+
+// The brief's fabric checklist (sim/engine/fabric_checks.hpp), after the cooling one.
+void add_fabric_checks(Results& r, const SituationOutcome& o) {
+  for (const auto& c : fabric_checklist(o.fabric_spec, o.bom, o.congestion, o.timeline, o.step.step_time))
+    r.checks.push_back(display_check(c));
 }
 
 // Daily outdoor cycle: 24 h transient from midnight (sim/engine/situation.cpp).
@@ -438,6 +460,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   add_time_to_train(r, ttt);
   add_network(r, head);
   add_thermal(r, head);
+  add_fabric_checks(r, head);
   if (head.has_fault_transient) add_fault_transient(r, head);
   if (head.has_daily_transient) add_daily_transient(r, head);
   add_step_breakdown(r, head);
@@ -486,7 +509,8 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
                     " failure draws" + (std::isfinite(ttt.overall.checkpoint_interval) ? stall : "") +
                     "; the p10-p90 spread covers the failures only, not the ECMP hash, which the seed "
                     "also sets: rerun with other --seed values for the routing spread of the step time");
-  r.notes.push_back("network: link utilization is averaged over the simulated step (/network/timeline/* over time); "
+  r.notes.push_back("network: link utilization is averaged over the simulated step (/network/timeline/* over time; "
+                    "the 80 % alarm of the checklist counts links in the busiest time bin); "
                     "every rail carries its own DP flows; NVLink links carry PP/DP flows only (TP collectives are "
                     "analytic)");
   if (outcomes.size() > 1) {

@@ -126,6 +126,32 @@ TEST_CASE("the link timeline agrees with the step's average utilization", "[engi
   CHECK(equal > 0);
 }
 
+TEST_CASE("the 80 % alarm is judged in the busiest time bin, with the fabric checks", "[engine][network]") {
+  // Issue 16: on this step no link averages above 80 %, yet the DP reduction runs links at line rate.
+  const Results& r = small_results();
+  const Dataset* above = nullptr;
+  for (const auto& d : r.datasets)
+    if (d.path == "/network/timeline/links_above_80") above = &d;
+  REQUIRE(above != nullptr);
+  const double busiest = *std::max_element(above->data.begin(), above->data.end());
+  CHECK(r.scalar("links_above_80_busiest_bin") == busiest);
+  CHECK(r.scalar("links_above_80") == 0);
+  CHECK(busiest > 0);
+  CHECK(r.scalar("time_above_80") > 0);
+  CHECK(r.scalar("time_above_80") < 100);
+  const Check* alarm = nullptr;
+  int fabric_items = 0;
+  for (const auto& c : r.checks) {
+    if (c.item == "links above 80 % (busiest time bin)") alarm = &c;
+    for (const char* name : {"switch port rate", "NIC rate per GPU", "injection bandwidth per node", "bisection ratio"})
+      fabric_items += c.item == name;
+  }
+  CHECK(fabric_items == 4);
+  REQUIRE(alarm != nullptr);
+  CHECK(alarm->value == busiest);
+  CHECK_FALSE(alarm->pass);
+}
+
 TEST_CASE("same scenario and seed give the same results bit for bit", "[engine]") {
   const Results& a = small_results();
   const Results b = simulate(load_scenario_text(small_text(), "small-576.yaml"));

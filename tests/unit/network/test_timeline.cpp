@@ -1,7 +1,8 @@
 // Link utilization over time (FlowNetwork::set_timeline_bins, congestion_timeline), closed forms:
 // a lone flow fills the bins it sends in at line rate and nothing during its latency; two flows
 // on one bottleneck get half the rate each, then the survivor the full rate; a computation
-// between two flows leaves an idle gap; the bins add up to the run's per-link totals.
+// between two flows leaves an idle gap; the 80 % alarm counts busy bins the step average hides;
+// the bins add up to the run's per-link totals.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -62,6 +63,10 @@ TEST_CASE("a lone flow's bytes fall in the bins it sends in, at line rate", "[ne
     const int mid = r.timeline_bins / 2;
     CHECK(t.hot_utilization[mid * t.hot.size()] == Approx(1.0).epsilon(1e-6));
     CHECK(t.max_by_tier[mid * 4 + static_cast<int>(topology::Tier::Access)] == Approx(1.0).epsilon(1e-6));
+    // Above the 80 % alarm in a full middle bin: the 4 link directions of the route.
+    CHECK(t.above_alarm[mid] == 4);
+    const auto strict = network::congestion_timeline(fabric, r, 8, 1.0 + 1e-6);
+    CHECK(strict.above_alarm[mid] == 0);
   }
 }
 
@@ -111,6 +116,41 @@ TEST_CASE("a computation between two flows leaves the link idle", "[network][tim
     }
   }
   CHECK(idle >= 8);
+}
+
+TEST_CASE("the 80 % alarm sees a busy bin that the step average hides", "[network][timeline]") {
+  // Issue 16: "0 links above 80 % while the busiest time bin is at 100 %". A 20 ms flow at line
+  // rate, then 60 ms of computation: over the run its links average 25 %, in its bins 100 %.
+  const topology::Fabric fabric = topology::build_fabric(leaf_spine(4, 4, 2));
+  FlowNetwork net(fabric);
+  Activity c;
+  c.kind = Activity::Kind::Compute;
+  c.gpu = 2;
+  c.amount = 6e13;  // 60 ms at 1 PFLOP/s
+  c.after = {0};
+  Schedule s;
+  s.activities = {transfer(0, 2, 1e9), c};
+  s.gpu_flops = {1e15};
+  net.set_timeline_bins(40);
+  const auto r = net.run(s);
+  const double flow_end = r.finish[0];
+  REQUIRE(r.makespan == Approx(flow_end + 0.06).epsilon(1e-9));
+  CHECK(network::congestion(fabric, r).links_above_80 == 0);
+  CHECK(network::congestion(fabric, r).max_utilization == Approx(1e9 / (kRate * r.makespan)).epsilon(1e-9));
+  const auto t = network::congestion_timeline(fabric, r);
+  CHECK(*std::max_element(t.above_alarm.begin(), t.above_alarm.end()) == 4);  // the route's 4 hops
+  // Time above the alarm: the bins the flow fills above 80 %, i.e. its 20 ms to within a bin.
+  double expected = 0;
+  for (int b = 0; b < r.timeline_bins; ++b) {
+    const double lo = b * r.timeline_bin, hi = (b + 1) * r.timeline_bin;
+    if (overlap(lo, hi, r.start[0] + fabric.latency(fabric.route(0, 2, 0)), flow_end) > 0.8 * r.timeline_bin)
+      expected += std::min(hi, r.makespan) - lo;
+  }
+  CHECK(t.time_above_alarm == Approx(expected).epsilon(1e-9));
+  CHECK(t.time_above_alarm == Approx(1e9 / kRate).margin(r.timeline_bin));
+  CHECK(t.time_above_alarm < 0.3 * r.makespan);
+  // Nothing above a 100 % threshold: no bin exceeds line rate.
+  CHECK(network::congestion_timeline(fabric, r, 8, 1.0 + 1e-6).time_above_alarm == 0.0);
 }
 
 TEST_CASE("the timeline's bins add up to the run's bytes per link", "[network][timeline]") {

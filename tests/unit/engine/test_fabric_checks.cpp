@@ -1,0 +1,99 @@
+// The brief's fabric checklist (sim/engine/fabric_checks.hpp): each item passes and fails where
+// its limit says, the 80 % alarm is judged in the busiest time bin, and every item follows the
+// checklist rule (pass == headroom >= 0).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "sim/engine/fabric_checks.hpp"
+#include "tests/unit/network/helpers.hpp"
+
+using namespace aidcsim;
+
+namespace {
+
+const thermal::ChecklistItem& item(const std::vector<thermal::ChecklistItem>& list, const std::string& prefix) {
+  for (const auto& c : list)
+    if (c.item.rfind(prefix, 0) == 0) return c;
+  FAIL("no checklist item " << prefix);
+  throw;
+}
+
+network::CongestionTimeline timeline_of(std::vector<int> above, double bin) {
+  network::CongestionTimeline t;
+  t.bin = bin;
+  for (std::size_t b = 0; b < above.size(); ++b) t.time.push_back(b * bin);
+  t.max_by_tier.assign(above.size() * 4, 0.5);
+  t.mean_by_tier.assign(above.size() * 4, 0.2);
+  for (std::size_t b = 0; b < above.size(); ++b)
+    if (above[b] > 0) {
+      t.max_by_tier[b * 4 + 2] = 1.0;
+      t.time_above_alarm += bin;
+    }
+  t.above_alarm = std::move(above);
+  return t;
+}
+
+struct Built {
+  topology::FabricSpec spec;
+  topology::BillOfMaterials bom;
+};
+
+Built build(topology::FabricSpec spec) {
+  const topology::Fabric f = topology::build_fabric(spec);
+  return {spec, f.bom()};
+}
+
+}  // namespace
+
+TEST_CASE("fabric checks: 400G non-blocking passes, a busy bin raises the alarm", "[engine][checks]") {
+  const Built b = build(test::leaf_spine(64, 16, 8));
+  network::Congestion avg;  // the step average sees nothing above 80 %
+  const auto quiet = fabric_checklist(b.spec, b.bom, avg, timeline_of({0, 0, 0, 0}, 0.25), 1.0);
+  for (const auto& c : quiet) {
+    INFO(c.item << ": " << c.note);
+    CHECK(c.pass);
+    CHECK(c.pass == (c.headroom >= 0));
+  }
+  CHECK(item(quiet, "bisection ratio").value == 1.0);
+  CHECK(item(quiet, "injection bandwidth per node").value == test::kRate);
+  CHECK(item(quiet, "switch port rate").value == test::kRate);
+
+  // Issue 16: 0 links above 80 % on average, 3 in the busiest bin (a quarter of the step).
+  const auto busy = fabric_checklist(b.spec, b.bom, avg, timeline_of({0, 3, 1, 0}, 0.25), 1.0);
+  const auto& alarm = item(busy, "links above 80 % (busiest time bin)");
+  CHECK_FALSE(alarm.pass);
+  CHECK(alarm.value == 3);
+  CHECK(alarm.headroom == -3);
+  CHECK(alarm.note.find("50.0 % of the step") != std::string::npos);
+  CHECK(alarm.note.find("peak bin utilization 100 %") != std::string::npos);
+}
+
+TEST_CASE("fabric checks: slow ports, thin nodes and oversubscription fail", "[engine][checks]") {
+  topology::FabricSpec slow = test::leaf_spine(64, 16, 8);
+  slow.link_rate = slow.nic_rate = 25e9;  // 200 Gb/s
+  const Built s = build(slow);
+  const auto c = fabric_checklist(s.spec, s.bom, {}, {}, 1.0);
+  CHECK_FALSE(item(c, "switch port rate").pass);
+  CHECK(item(c, "switch port rate").headroom == Approx(-25e9));
+  CHECK_FALSE(item(c, "NIC rate per GPU").pass);
+  CHECK(item(c, "injection bandwidth per node").pass);  // 200 Gb/s per node meets ">= 200 Gb/s"
+  CHECK(item(c, "bisection ratio").pass);
+
+  const Built o = build(test::leaf_spine(48, 16, 0, 3.0));  // 4 leaves of 12 down : 4 up
+  const auto d = fabric_checklist(o.spec, o.bom, {}, {}, 1.0);
+  CHECK(o.bom.oversub_leaf == 3.0);
+  CHECK_FALSE(item(d, "bisection ratio").pass);
+  CHECK(item(d, "bisection ratio").value == Approx(1.0 / 3.0).epsilon(1e-12));
+}
+
+TEST_CASE("fabric checks: without a timeline the step average stands in, and says so", "[engine][checks]") {
+  const Built b = build(test::leaf_spine(64, 16, 8));
+  network::Congestion avg;
+  avg.links_above_80 = 2;
+  const auto c = fabric_checklist(b.spec, b.bom, avg, {}, 1.0);
+  const auto& alarm = item(c, "links above 80 % (step average)");
+  CHECK_FALSE(alarm.pass);
+  CHECK(alarm.value == 2);
+  CHECK(alarm.note.find("no link timeline") != std::string::npos);
+}
