@@ -8,6 +8,8 @@
     r.datasets["/network/link_utilization"]         # numpy arrays
     r.to_pandas(); r.to_xarray(); r.to_hdf5("out.h5")
     df = aidcsim.sweep(s, {"cluster.gpus": [576, 1152]})   # one row per point
+    c = aidcsim.compare([s, (s, {"fabric.oversubscription.spine": "4:1"})], seeds=4)
+    c.table(); c.stats; print(c.format())                  # designs side by side over seeds
 
 Errors: ScenarioError (a ValueError with .file .line .column .key .value .expected .hint),
 ParameterError (ValueError), SimulationError (RuntimeError), all subclasses of aidcsim.Error.
@@ -20,6 +22,7 @@ from .results import Results
 from .runner import run, validate
 from .scenario import Scenario
 from .sweep import sweep
+from .compare import Comparison, compare
 
 
 def __getattr__(name):
@@ -34,5 +37,5 @@ def __getattr__(name):
     raise AttributeError(f"module 'aidcsim' has no attribute {name!r}")
 
 
-__all__ = ["Scenario", "Results", "run", "validate", "sweep", "Fabric", "Error", "ParameterError",
+__all__ = ["Scenario", "Results", "run", "validate", "sweep", "compare", "Comparison", "Fabric", "Error", "ParameterError",
            "ScenarioError", "SimulationError"]

@@ -1,18 +1,20 @@
 """python3 -m aidcsim COMMAND [ARGS...]: the command-line tools of the Python package.
 
     report RESULTS.h5 [--out DIR]     PNG plots of a results file (aidcsim.report)
+    compare A.yaml [--set K=V].. B.yaml .. [--seeds N] [--json F] [--hdf5 F] [--png F]
+                                      designs side by side over seeds (aidcsim.compare)
     sweep SWEEP.yaml [-o out.csv] [-j N] [--scheduler ADDR] [--progress]
                                       a parameter sweep (aidcsim.sweep)
     version                           versions of the package and its compiled core
 
-The C++ CLI's `aidcsim report` and `aidcsim sweep` run these. `python3 -m aidcsim COMMAND --help`
+The C++ CLI's `aidcsim report`, `aidcsim sweep` and `aidcsim compare` run these. `python3 -m aidcsim COMMAND --help`
 describes each command's arguments.
 """
 
 import importlib
 import sys
 
-COMMANDS = {"report": "aidcsim.report", "sweep": "aidcsim.sweep"}
+COMMANDS = {"report": "aidcsim.report", "sweep": "aidcsim.sweep", "compare": "aidcsim.compare"}
 
 
 def _version():

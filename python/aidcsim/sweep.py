@@ -46,9 +46,10 @@ def points(parameters):
 
 
 def _point_task(text, name, overrides, seed):
-    """One sweep point in a worker: applies the overrides to the base scenario text and runs it.
-    Returns ("ok", (summary, units)) or ("error", exception) so one bad point does not lose the
-    rest (any Exception: a bad value, a failed simulation, a bug; not KeyboardInterrupt)."""
+    """One sweep point (or one design at one seed of compare()) in a worker: applies the overrides
+    to the base scenario text and runs it. Returns ("ok", {"summary", "units", "checks",
+    "warnings"}) as plain data, or ("error", exception) so one bad point does not lose the rest
+    (any Exception: a bad value, a failed simulation, a bug; not KeyboardInterrupt)."""
     from .runner import run
     try:
         s = Scenario.from_yaml(text, name=name)
@@ -56,7 +57,8 @@ def _point_task(text, name, overrides, seed):
         r = run(s, seed=seed)
     except Exception as e:  # noqa: BLE001 - recorded per point, see sweep(errors=)
         return ("error", e)
-    return ("ok", (dict(r.summary), dict(r.units)))
+    return ("ok", {"summary": dict(r.summary), "units": dict(r.units), "checks": list(r.checks),
+                   "warnings": list(r.warnings)})
 
 
 def _outcome(future):
@@ -80,8 +82,10 @@ def _run_on_dask(client, args, progress):
     return [_outcome(f) for f in futures]
 
 
-def _run_locally(args, processes, progress):
-    callback, bar = _progress.callback(progress, desc="sweep")
+def _run_locally(args, processes, progress, desc="sweep"):
+    """Runs _point_task(*a) for every a in args: in this process (processes <= 1) or in a spawn-context
+    process pool; returns the outcomes in args order."""
+    callback, bar = _progress.callback(progress, desc=desc)
     n = len(args)
     try:
         if processes <= 1:
@@ -156,8 +160,8 @@ def sweep(base, parameters, client=None, processes=None, seed=None, errors="rais
     for p, (status, payload) in zip(pts, outcomes):
         row = dict(p)
         if status == "ok":
-            row.update(payload[0])
-            units.update(payload[1])
+            row.update(payload["summary"])
+            units.update(payload["units"])
         elif errors == "raise":
             raise payload
         else:

@@ -31,7 +31,7 @@ void add_schema_command(CLI::App& app, Action& action);
 void add_version_command(CLI::App& app, Action& action);
 void add_topology_command(CLI::App& app, Action& action);
 void add_bench_collective_command(CLI::App& app, Action& action);
-/// `report` and `sweep`: run `python3 -m aidcsim.report|aidcsim.sweep` with the remaining arguments.
+/// `report`, `sweep` and `compare`: run `python3 -m aidcsim report|sweep|compare` with the remaining arguments.
 void add_python_commands(CLI::App& app, Action& action);
 
 /// The scenario file at `path`, or the built-in default scenario when `path` is empty.

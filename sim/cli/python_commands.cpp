@@ -1,6 +1,7 @@
-// `aidcsim report RESULTS.h5 [--out DIR]` and `aidcsim sweep SWEEP.yaml ...`: the plots and sweeps
+// `aidcsim report RESULTS.h5 [--out DIR]`, `aidcsim sweep SWEEP.yaml ...` and `aidcsim compare A.yaml
+// B.yaml ...`: the plots, sweeps and design comparisons
 // live in the Python package (python/aidcsim), so these subcommands replace the process with
-// `PYTHON -m aidcsim report|sweep ARGS...` (every argument after the subcommand passed on as is,
+// `PYTHON -m aidcsim report|sweep|compare ARGS...` (every argument after the subcommand passed on as is,
 // including --help). PYTHON is $AIDCSIM_PYTHON, else the interpreter the extension module was built
 // for (CMake's Python3_EXECUTABLE), else `python3` on PATH. The package is looked for next to this
 // executable, in the build tree (<exe dir>/../python) and in an installed tree (<exe dir>/../
@@ -80,6 +81,9 @@ void add_passthrough(CLI::App& app, Action& action, const std::string& name, con
 void add_python_commands(CLI::App& app, Action& action) {
   add_passthrough(app, action, "report", "Write PNG plots of a results file: report RESULTS.h5 [--out DIR] (Python)");
   add_passthrough(app, action, "sweep", "Run a parameter sweep described in SWEEP.yaml (Python; see `aidcsim sweep --help`)");
+  add_passthrough(app, action, "compare",
+                  "Compare designs over seeds: compare A.yaml [--set KEY=VALUE].. B.yaml .. [--seeds N] (Python; "
+                  "see `aidcsim compare --help`)");
 }
 
 }  // namespace aidcsim::cli

@@ -1,0 +1,123 @@
+"""Design comparison (aidcsim.compare, `aidcsim compare`): runs per design and seed equal single
+runs, statistics over seeds against closed forms, the within-spread flag, outputs, and the CLI
+with per-design --set. Small designs (576 GPUs, 1-2 seeds) keep it to a few runs."""
+import json
+import math
+import pathlib
+import subprocess
+
+import h5py
+import pandas as pd
+import pytest
+
+import aidcsim
+from aidcsim.compare import parse_args, seed_stats
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SMALL = ROOT / "tests" / "data" / "small-576.yaml"
+LEAF = "fabric.oversubscription.leaf"
+
+
+@pytest.fixture(scope="module")
+def comparison():
+    return aidcsim.compare([SMALL, (SMALL, {LEAF: "2:1"})], seeds=2, processes=1)
+
+
+def test_runs_are_single_runs_at_paired_seeds(comparison):
+    c = comparison
+    assert c.seeds == [42, 43]  # the scenario's seed, then the next: the same for both designs
+    assert c.names == ["small-576", "small-576 [leaf=2:1]"]
+    assert list(c.runs["design"]) == [c.names[0]] * 2 + [c.names[1]] * 2
+    alone = aidcsim.run(SMALL, seed=43).summary
+    row = c.runs[(c.runs["design"] == c.names[0]) & (c.runs["seed"] == 43)].iloc[0]
+    for key in ("step_time", "time_to_train_p50", "peak_link_utilization", "it_power"):
+        assert row[key] == alone[key], key  # bit for bit: the same run
+
+
+def test_statistics_over_seeds(comparison):
+    c = comparison
+    st = c.stats.set_index(["design", "metric"])
+    for name in c.names:
+        v = c.runs.loc[c.runs["design"] == name, "step_time"].to_numpy()
+        s = st.loc[(name, "step_time")]
+        assert s["n"] == 2
+        assert s["mean"] == pytest.approx(v.mean(), rel=1e-15)
+        assert s["spread"] == pytest.approx(v.max() - v.min(), abs=1e-15)
+        # 95 % Student-t half-width with 1 degree of freedom: t = 12.7062
+        assert s["ci95"] == pytest.approx(12.7062047 * v.std(ddof=1) / math.sqrt(2), rel=1e-6)
+    ref, other = c.names
+    assert st.loc[(ref, "step_time"), "delta"] == 0
+    # 2:1 leaves: fewer uplinks, less bisection; bisection and BOM counts are the fabric's.
+    variant = aidcsim.Scenario.load(SMALL)
+    variant[LEAF] = "2:1"
+    for name, s in ((ref, aidcsim.Scenario.load(SMALL)), (other, variant)):
+        bom = aidcsim.Fabric(s).bom()
+        assert st.loc[(name, "bisection_bandwidth"), "mean"] == pytest.approx(bom["bisection_bandwidth"] * 8 / 1e12)
+        for k in ("leaves", "spines", "optical_cables", "transceivers"):
+            assert st.loc[(name, "bom_" + k), "mean"] == bom[k]
+    assert st.loc[(other, "bisection_bandwidth"), "delta"] < 0
+    assert st.loc[(other, "oversubscription_leaf"), "mean"] == 2.0
+    # The bisection check fails for 2:1 in every seed, passes for 1:1.
+    ch = c.checks.set_index(["design", "item"])
+    assert ch.loc[(other, "bisection ratio"), "passed"] == 0
+    assert ch.loc[(ref, "bisection ratio"), "passed"] == 2
+    t = c.table()
+    assert list(t.columns) == c.names
+    assert t.loc["step_time", ref] == st.loc[(ref, "step_time"), "mean"]
+
+
+def test_within_spread_flag_closed_form():
+    runs = pd.DataFrame({"design": ["A", "A", "B", "B", "C", "C", "D", "D"],
+                         "step_time": [1.0, 1.2, 1.1, 1.15, 2.0, 2.1, 1.0, 1.2]})
+    st = seed_stats(runs, ["A", "B", "C", "D"], {"step_time": "s"}).set_index("design")
+    assert st.loc["B", "delta"] == pytest.approx(0.025)
+    assert bool(st.loc["B", "within_spread"])          # 0.025 <= A's spread 0.2
+    assert not bool(st.loc["C", "within_spread"])      # 0.95 > 0.2
+    assert not bool(st.loc["D", "within_spread"])      # no difference, nothing to flag
+    assert not bool(st.loc["A", "within_spread"])
+    assert st.loc["C", "delta_pct"] == pytest.approx(100 * 0.95 / 1.1)
+    one = seed_stats(runs.iloc[[0, 2]], ["A", "B"]).set_index("design")
+    assert math.isnan(one.loc["A", "ci95"]) and not bool(one.loc["B", "within_spread"])  # one seed: unknown
+
+
+def test_outputs(comparison, tmp_path):
+    c = comparison
+    text = c.format()
+    assert "step time" in text and c.names[1] in text and "bisection ratio: passed in 0 of 2 seeds" in text
+    c.to_json(tmp_path / "c.json")
+    data = json.loads((tmp_path / "c.json").read_text())
+    assert [d["name"] for d in data["designs"]] == c.names
+    assert len(data["runs"]) == 4 and data["units"]["step_time"] == "s"
+    c.to_hdf5(tmp_path / "c.h5")
+    with h5py.File(tmp_path / "c.h5") as f:
+        assert f["seeds"][()].tolist() == [42, 43]
+        assert f["runs/step_time"].attrs["unit"] == "s"
+        assert f["stats/mean"].shape == (len(c.stats),)
+    fig = c.plot(tmp_path / "c.png")
+    assert (tmp_path / "c.png").stat().st_size > 10000
+    for ax in fig.axes:
+        if ax.has_data():
+            assert ax.get_title() and ax.get_ylabel() and ax.get_legend() is not None
+    assert not list(tmp_path.glob("*.tmp-*"))
+
+
+def test_parse_args_binds_set_to_the_design_before():
+    designs, rest = parse_args(["a.yaml", "--set", "x.y=2:1", "--seeds", "2", "a.yaml", "--set=z=5",
+                                "--name", "Z", "--set-all", "cluster.gpus=576"])
+    assert designs == [["a.yaml", {"x.y": "2:1"}, None], ["a.yaml", {"z": 5}, "Z"]]
+    assert rest == ["--seeds", "2", "--set-all", "cluster.gpus=576"]
+    with pytest.raises(ValueError, match="before any design"):
+        parse_args(["--set", "a=1", "a.yaml"])
+
+
+def test_cli(cli, tmp_path):
+    out = subprocess.run([str(cli), "compare", str(SMALL), str(SMALL), "--set", f"{LEAF}=2:1", "--seeds", "1",
+                          "--json", str(tmp_path / "c.json")], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "small-576 [leaf=2:1]" in out.stdout and "(-41.7 %)" in out.stdout  # bisection 115.2 -> 67.2 Tb/s
+    assert json.loads((tmp_path / "c.json").read_text())["seeds"] == [42]
+    bad = subprocess.run([str(cli), "compare", "--set", "a=1", str(SMALL)], capture_output=True, text=True)
+    assert bad.returncode == 2 and "before any design" in bad.stderr
+    wrong = subprocess.run([str(cli), "compare", str(SMALL), "--set", "fabric.oversubscription.leaf=banana",
+                            "--seeds", "1"], capture_output=True, text=True)
+    assert wrong.returncode == 1 and "design 'small-576 [leaf=banana]', seed 42" in wrong.stderr
