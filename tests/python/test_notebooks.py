@@ -1,4 +1,4 @@
-"""The three notebooks execute from a clean state with Debian's python3 kernel (nbclient) and
+"""The notebooks execute from a clean state with Debian's python3 kernel (nbclient) and
 produce their figures. The notebooks are committed without outputs; execution happens in memory."""
 import os
 import pathlib
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-NOTEBOOKS = ["topology-comparison", "thermal-headroom", "rollout-risk"]
+NOTEBOOKS = ["topology-comparison", "thermal-headroom", "rollout-risk", "design-comparison"]
 DIR = pathlib.Path(__file__).resolve().parents[2] / "notebooks"
 
 
