@@ -44,6 +44,7 @@ METRICS = [
     ("peak_link_utilization", "busiest link, busiest bin", None),
     ("links_above_80_busiest_bin", "links > 80 %, busiest bin", "lower"),
     ("time_above_80", "step time with a link > 80 %", "lower"),
+    ("rdma_latency_p99", "RDMA p99 latency (estimate)", "lower"),
     ("fabric_tiers", "switch tiers (as built)", None),
     ("oversubscription_leaf", "oversubscription leaf", None),
     ("oversubscription_spine", "oversubscription spine", None),

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "models/thermal/checks.hpp"
 
@@ -14,6 +15,27 @@ namespace {
 std::string gbps(double bytes_per_s) { return fmt::format("{:.0f} Gb/s", bytes_per_s * 8 / 1e9); }
 
 }  // namespace
+
+std::pair<double, double> rdma_latency_p99_estimate(const topology::FabricSpec& spec,
+                                                    const topology::BillOfMaterials& bom,
+                                                    const network::Congestion& congestion) {
+  using topology::Tier;
+  std::vector<Tier> path;  // the longest scale-out path, GPU to GPU
+  if (bom.tiers >= 1) path = {Tier::Access, Tier::Access};
+  if (bom.tiers >= 2) path.insert(path.begin() + 1, {Tier::LeafSpine, Tier::LeafSpine});
+  if (bom.tiers >= 3) path.insert(path.begin() + 2, {Tier::SpineCore, Tier::SpineCore});
+  if (path.empty()) return {0.0, 0.0};
+  const double links = static_cast<double>(path.size());
+  const double base = (links - 1) * spec.switch_latency + links * spec.link_latency;
+  double queue = 0;
+  for (Tier t : path) {
+    const double rate = t == Tier::Access ? spec.nic_rate / std::max(spec.planes, 1) : spec.link_rate;
+    const double u = congestion.p99_by_tier[static_cast<int>(t)];
+    if (u >= 1 || !(rate > 0)) return {base, std::numeric_limits<double>::infinity()};
+    if (u > 0.01) queue += std::log(100 * u) * (kRdmaMtu / rate) / (1 - u);
+  }
+  return {base, queue};
+}
 
 std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec& spec,
                                                      const topology::BillOfMaterials& bom,
@@ -55,6 +77,15 @@ std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec&
                                           congestion.links_above_80, pct),
                               false));
   }
+
+  const auto [base, queue] = rdma_latency_p99_estimate(spec, bom, congestion);
+  out.push_back(limit_below(
+      "RDMA p99 latency (estimate)", base + queue, lim.latency_p99_max, "s",
+      fmt::format("estimate: {:.2f} us on the longest path ({} switch tier(s)) = {:.2f} us switches and cables + "
+                  "{:.2f} us queueing (M/M/1 p99 per hop at each tier's p99 link utilization over the step, "
+                  "{:.0f} B packets; PFC/DCQCN not modelled); brief: p99 <= {:.0f} us",
+                  (base + queue) * 1e6, bom.tiers, base * 1e6, queue * 1e6, kRdmaMtu, lim.latency_p99_max * 1e6),
+      false));
 
   const double full = spec.gpus * spec.nic_rate / 2;
   double ratio = full > 0 ? bom.bisection_bandwidth / full : 0.0;

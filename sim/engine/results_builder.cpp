@@ -144,6 +144,10 @@ void add_network(Results& r, const SituationOutcome& o) {
   if (o.bom.tiers == 3)
     r.add("oversubscription_spine", o.bom.oversub_spine, "1", "Spine downlink:uplink capacity as built (max over spines)");
   r.add("bisection_bandwidth", o.bom.bisection_bandwidth * 8 / 1e12, "Tb/s", "Fabric bisection bandwidth, one direction");
+  const auto [base, queue] = rdma_latency_p99_estimate(o.fabric_spec, o.bom, c);
+  r.add("rdma_latency_p99", (base + queue) * 1e6, "us",
+        "Estimate: p99 one-way RDMA latency on the longest path, switches and cables + M/M/1 queueing at each "
+        "tier's p99 link utilization (sim/engine/fabric_checks.hpp)");
   r.datasets.push_back(vector_dataset("/network/link_utilization", o.link_utilization, "1",
                                       "Per fabric link: max over both directions of bytes / (rate x step time)", "link"));
   r.datasets.push_back(vector_dataset("/network/link_bytes", o.link_bytes, "B",
@@ -210,6 +214,11 @@ Check display_check(const thermal::ChecklistItem& c) {
     d.limit *= kLitresPerMinute;
     d.headroom *= kLitresPerMinute;
     d.unit = "L/min";
+  } else if (c.unit == "s" && c.limit < 1e-3) {  // network latencies (thermal items are in seconds)
+    d.value *= 1e6;
+    d.limit *= 1e6;
+    d.headroom *= 1e6;
+    d.unit = "us";
   } else if (c.unit == "B/s") {
     d.value *= 8 / 1e9;
     d.limit *= 8 / 1e9;

@@ -1,8 +1,9 @@
 // The brief's fabric checklist (sim/engine/fabric_checks.hpp): each item passes and fails where
-// its limit says, the 80 % alarm is judged in the busiest time bin, and every item follows the
-// checklist rule (pass == headroom >= 0).
+// its limit says, the 80 % alarm is judged in the busiest time bin, the RDMA latency estimate
+// matches its closed form, and every item follows the checklist rule (pass == headroom >= 0).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 
 #include "sim/engine/fabric_checks.hpp"
@@ -96,4 +97,27 @@ TEST_CASE("fabric checks: without a timeline the step average stands in, and say
   CHECK_FALSE(alarm.pass);
   CHECK(alarm.value == 2);
   CHECK(alarm.note.find("no link timeline") != std::string::npos);
+}
+
+TEST_CASE("fabric checks: the RDMA p99 latency estimate, closed form", "[engine][checks]") {
+  const Built b = build(test::leaf_spine(64, 16, 8));  // 2 tiers: 4 links, 3 switches on the longest path
+  REQUIRE(b.bom.tiers == 2);
+  network::Congestion idle;
+  const auto [base, queue] = rdma_latency_p99_estimate(b.spec, b.bom, idle);
+  CHECK(base == Approx(3 * b.spec.switch_latency + 4 * b.spec.link_latency).epsilon(1e-15));
+  CHECK(queue == 0.0);
+  // Every tier at u = 0.5: each of the 4 hops waits ln(50) x 4096 B / 50 GB/s / 0.5 = 641 ns at p99.
+  network::Congestion half;
+  for (double& u : half.p99_by_tier) u = 0.5;
+  const double hop = std::log(50.0) * kRdmaMtu / test::kRate / 0.5;
+  CHECK(rdma_latency_p99_estimate(b.spec, b.bom, half).second == Approx(4 * hop).epsilon(1e-12));
+  const auto ok = fabric_checklist(b.spec, b.bom, half, {}, 1.0);
+  CHECK(item(ok, "RDMA p99 latency").value == Approx(base + 4 * hop).epsilon(1e-12));  // 2.2 + 2.56 us
+  CHECK(item(ok, "RDMA p99 latency").pass);
+  network::Congestion busy;
+  for (double& u : busy.p99_by_tier) u = 0.8;  // 1.79 us per hop: 9.4 us
+  CHECK_FALSE(item(fabric_checklist(b.spec, b.bom, busy, {}, 1.0), "RDMA p99 latency").pass);
+  network::Congestion full;
+  full.p99_by_tier[2] = 1.0;
+  CHECK(std::isinf(rdma_latency_p99_estimate(b.spec, b.bom, full).second));
 }
