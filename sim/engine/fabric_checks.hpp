@@ -2,8 +2,9 @@
 // The product brief's fabric checklist ("Fabric" section of /work/shared/BRIEF.md), judged on a
 // simulated step: port and injection bandwidth, the 80 % utilization alarm in the busiest time
 // bin of the step (not the step average, which hides a saturated phase), an RDMA p99 latency
-// estimate under the step's load, and the bisection ratio against the non-blocking aim. Items follow the thermal checklist's rule (models/thermal/checks.hpp):
-// headroom = limit - value in the direction of safety, pass == (headroom >= 0).
+// estimate under the step's load, and the bisection ratio against the non-blocking aim. Items
+// follow the thermal checklist's rule (models/thermal/checks.hpp): headroom = limit - value in the
+// direction of safety, pass == (headroom >= 0).
 #include <utility>
 #include <vector>
 
@@ -25,8 +26,8 @@ struct FabricLimits {
 };
 
 /// Packet size of the queueing estimate: 4096 B, the largest InfiniBand MTU (InfiniBand
-/// Architecture Specification Vol. 1: path MTUs of 256 to 4096 B) and the MTU NCCL's IB transport uses; RoCEv2
-/// fabrics run 4096 B RDMA MTUs too.
+/// Architecture Specification Vol. 1: path MTUs of 256 to 4096 B) and the MTU NCCL's IB transport
+/// uses; RoCEv2 fabrics run 4096 B RDMA MTUs too.
 inline constexpr double kRdmaMtu = 4096.0;  // B
 
 /// One-way RDMA latency of a small message on the fabric's longest GPU-to-GPU scale-out path

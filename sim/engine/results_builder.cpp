@@ -517,7 +517,8 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   r.notes.push_back("time-to-train: Monte Carlo over " + std::to_string(ttt.overall.samples.size()) +
                     " failure draws" + (std::isfinite(ttt.overall.checkpoint_interval) ? stall : "") +
                     "; the p10-p90 spread covers the failures only, not the ECMP hash, which the seed "
-                    "also sets: rerun with other --seed values for the routing spread of the step time");
+                    "also sets: rerun with other --seed values (or `aidcsim compare --seeds N`) for the routing "
+                    "spread of the step time");
   r.notes.push_back("network: link utilization is averaged over the simulated step (/network/timeline/* over time; "
                     "the 80 % alarm of the checklist counts links in the busiest time bin); "
                     "every rail carries its own DP flows; NVLink links carry PP/DP flows only (TP collectives are "
