@@ -1,10 +1,13 @@
-"""Parameter sweeps: the cartesian product of scenario overrides, one simulation per point, one
-DataFrame row per point. Local processes by default; a dask.distributed Client scales it out (a
+"""Parameter sweeps: the cartesian product of scenario overrides, parameters varied together
+(zipped), named design variants and seed replicates; one simulation per point and seed, one
+DataFrame row each. Local processes by default; a dask.distributed Client scales it out (a
 LocalCluster with process or thread workers, or a scheduler and workers started separately).
 
     df = aidcsim.sweep("scenarios/stargate-uk-8k.yaml",
                        {"fabric.oversubscription.spine": [1, 2, 4], "cooling.flow_per_gpu":
                         ["0.5 L/min", "1 L/min"]})
+    df = aidcsim.sweep(s, zipped={"fabric.topology": ["clos3", "leaf_spine"], "fabric.switch_radix": [64, 256]},
+                       variants={"nvl72": {}, "hgx": {"cluster.nvlink_domain": 8}}, seeds=3)
 
 CLI (what ``aidcsim sweep SWEEP.yaml`` calls)::
 
@@ -13,8 +16,16 @@ CLI (what ``aidcsim sweep SWEEP.yaml`` calls)::
 SWEEP.yaml::
 
     base: ../scenarios/stargate-uk-8k.yaml   # relative to the sweep file
-    parameters:
+    parameters:                              # cartesian product (optional if zip or variants)
       fabric.oversubscription.spine: [1, 2, 4]
+    zip:                                     # optional: varied together, i-th value with i-th value
+      fabric.topology: [clos3, leaf_spine]
+      fabric.switch_radix: [64, 256]
+    variants:                                # optional: named design points, crossed with the rest
+      nvl72: {}
+      hgx: {cluster.nvlink_domain: 8, cluster.gpus_per_node: 8}
+    seeds: 3                                 # optional: replicates at seed, seed + 1, ...
+    seed: 42                                 # optional: the (first) seed
     overrides: {cluster.gpus: 576}           # optional, applied to every point
     output: sweep.csv                        # optional, relative to the sweep file
 """
@@ -43,6 +54,46 @@ def points(parameters):
             raise ValueError(f"sweep parameter {k!r} has no values")
         values.append(v)
     return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+
+
+def zipped_points(zipped):
+    """{key: [values]} of equal lengths -> [{key: value_i}], the i-th values together. Raises
+    ValueError for lists of different lengths or no values."""
+    keys = list(zipped)
+    cols = [list(v) if isinstance(v, (list, tuple)) or hasattr(v, "tolist") else [v] for v in zipped.values()]
+    lengths = {k: len(c) for k, c in zip(keys, cols)}
+    if len(set(lengths.values())) > 1:
+        raise ValueError(f"zipped sweep parameters need lists of one length, got {lengths}")
+    if any(n == 0 for n in lengths.values()):
+        raise ValueError("zipped sweep parameters have no values")
+    return [dict(zip(keys, row)) for row in zip(*cols)]
+
+
+def design_points(parameters=None, zipped=None, variants=None):
+    """The points of a sweep as (row, overrides) pairs: every named variant ({name: {key: value}},
+    row column ``variant``), crossed with every zipped row (zipped_points), crossed with the
+    cartesian product of `parameters` (points), in that nesting order (parameters fastest). A key
+    set by two of them is an error (ValueError), as is a sweep with no point."""
+    products = points(parameters) if parameters else [{}]
+    zips = zipped_points(zipped) if zipped else [{}]
+    named = list((variants or {}).items()) or [(None, {})]
+    clash = set(parameters or {}) & set(zipped or {})
+    if clash:
+        raise ValueError(f"sweep keys both in parameters and zip: {sorted(clash)}")
+    if not (parameters or zipped or variants):
+        raise ValueError("a sweep needs parameters, zip or variants")
+    out = []
+    for name, over in named:
+        if not isinstance(over, dict):
+            raise ValueError(f"variant {name!r}: expected {{key: value}}, got {over!r}")
+        both = set(over) & (set(parameters or {}) | set(zipped or {}))
+        if both:
+            raise ValueError(f"variant {name!r} sets swept keys {sorted(both)}")
+        for z in zips:
+            for p in products:
+                row = ({"variant": name} if name is not None else {}) | z | p
+                out.append((row, {**over, **z, **p}))
+    return out
 
 
 def _point_task(text, name, overrides, seed):
@@ -107,8 +158,10 @@ def _run_locally(args, processes, progress, desc="sweep"):
             bar.close()
 
 
-def sweep(base, parameters, client=None, processes=None, seed=None, errors="raise", progress=None):
-    """Runs every point of the cartesian product of `parameters` over scenario `base`.
+def sweep(base, parameters=None, client=None, processes=None, seed=None, errors="raise", progress=None,
+          zipped=None, variants=None, seeds=None):
+    """Runs every point of the cartesian product of `parameters` (crossed with `zipped` rows and
+    named `variants`) over scenario `base`, at one seed or `seeds` replicates.
 
     Parameters
     ----------
@@ -126,7 +179,15 @@ def sweep(base, parameters, client=None, processes=None, seed=None, errors="rais
         Local worker processes (spawn context); default min(points, CPUs). 1 (or 0) runs the
         points one after the other in this process.
     seed : int, optional
-        Seed for every point (default: the scenario's).
+        Seed for every point (default: the scenario's); with `seeds`, the first replicate's seed
+        (default the scenario's ``seed`` key, 42 if absent).
+    zipped : dict[str, list], optional
+        Keys varied together: the i-th point takes the i-th value of every list (equal lengths),
+        e.g. {"fabric.topology": ["clos3", "leaf_spine"], "fabric.switch_radix": [64, 256]}.
+    variants : dict[str, dict], optional
+        Named design points {name: {key: value}}, crossed with the rest (column ``variant``).
+    seeds : int, optional
+        Replicates per point at seed, seed + 1, ... (column ``seed``), the same seeds for every point.
     errors : "raise" | "record"
         On a failing point, raise its exception (ScenarioError, SimulationError, or the worker's
         failure, e.g. distributed's KilledWorker) once all points are done, or record the message
@@ -139,8 +200,9 @@ def sweep(base, parameters, client=None, processes=None, seed=None, errors="rais
     Returns
     -------
     pandas.DataFrame
-        One row per point, in product order: the swept keys (as given) then every summary value
-        (columns named by summary key, units in ``df.attrs["units"]``).
+        One row per point (and seed), in design_points order with seeds fastest: ``variant``, the
+        swept keys (as given), ``seed`` with `seeds`, then every summary value (columns named by
+        summary key, units in ``df.attrs["units"]``).
     """
     import pandas as pd
 
@@ -148,8 +210,16 @@ def sweep(base, parameters, client=None, processes=None, seed=None, errors="rais
         raise ValueError(f"errors must be 'raise' or 'record', got {errors!r}")
     s = as_scenario(base)
     text, name = s._source()
-    pts = points(parameters)
-    args = [(text, name, p, seed) for p in pts]
+    pts = []
+    if seeds is None:
+        pts = [(row, over, seed) for row, over in design_points(parameters, zipped, variants)]
+    else:
+        if int(seeds) < 1:
+            raise ValueError(f"seeds must be >= 1, got {seeds}")
+        first = int(s.get("seed", 42)) if seed is None else int(seed)
+        pts = [({**row, "seed": first + i}, over, first + i)
+               for row, over in design_points(parameters, zipped, variants) for i in range(int(seeds))]
+    args = [(text, name, over, sd) for _, over, sd in pts]
     if client is not None:
         outcomes = _run_on_dask(client, args, progress)
     else:
@@ -157,7 +227,7 @@ def sweep(base, parameters, client=None, processes=None, seed=None, errors="rais
         outcomes = _run_locally(args, n, progress)
 
     rows, units = [], {}
-    for p, (status, payload) in zip(pts, outcomes):
+    for (p, _, _), (status, payload) in zip(pts, outcomes):
         row = dict(p)
         if status == "ok":
             row.update(payload["summary"])
@@ -177,20 +247,27 @@ def _cpus():
 
 
 def load_sweep_file(path):
-    """Reads SWEEP.yaml -> (base Scenario with overrides applied, parameters, output path|None).
-    Paths inside are relative to the sweep file. Raises ScenarioError for a malformed file."""
+    """Reads SWEEP.yaml -> (base Scenario with overrides applied, {"parameters", "zipped",
+    "variants", "seeds", "seed"} keyword arguments of sweep(), output path|None). Paths inside are
+    relative to the sweep file. Raises ScenarioError for a malformed file."""
     from .errors import ScenarioError
     from .scenario import yaml_load
     with open(path, encoding="utf-8") as f:
         spec = yaml_load(f.read()) or {}
     here = os.path.dirname(os.path.abspath(path))
+    allowed = ("base", "parameters", "zip", "variants", "seeds", "overrides", "output", "seed")
     for k in spec:
-        if k not in ("base", "parameters", "overrides", "output", "seed"):
+        if k not in allowed:
             raise ScenarioError(f"{path}: unknown sweep key '{k}'", file=path, key=k,
-                                expected="base, parameters, overrides, output or seed")
-    if not isinstance(spec.get("parameters"), dict) or not spec["parameters"]:
-        raise ScenarioError(f"{path}: 'parameters' must map scenario keys to value lists",
-                            file=path, key="parameters", expected="{key: [values]}")
+                                expected=", ".join(allowed))
+    for k in ("parameters", "zip", "variants"):
+        if k in spec and (not isinstance(spec[k], dict) or not spec[k]):
+            raise ScenarioError(f"{path}: '{k}' must map scenario keys to value lists" if k != "variants" else
+                                f"{path}: 'variants' must map names to {{key: value}} overrides",
+                                file=path, key=k, expected="{key: [values]}" if k != "variants" else "{name: {key: value}}")
+    if not any(k in spec for k in ("parameters", "zip", "variants")):
+        raise ScenarioError(f"{path}: a sweep needs 'parameters', 'zip' or 'variants'", file=path, key="parameters",
+                            expected="{key: [values]}")
     base = spec.get("base")
     if base is None:
         scenario = Scenario.default()
@@ -200,24 +277,26 @@ def load_sweep_file(path):
         scenario = Scenario.load(os.path.join(here, base))
     scenario.update(spec.get("overrides") or {})
     out = spec.get("output")
-    return scenario, spec["parameters"], (os.path.join(here, out) if out else None), spec.get("seed")
+    kwargs = {"parameters": spec.get("parameters"), "zipped": spec.get("zip"), "variants": spec.get("variants"),
+              "seeds": spec.get("seeds"), "seed": spec.get("seed")}
+    return scenario, kwargs, (os.path.join(here, out) if out else None)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="aidcsim sweep", description="Runs a parameter sweep.")
-    ap.add_argument("sweep_file", help="SWEEP.yaml: base, parameters, overrides, output")
+    ap.add_argument("sweep_file", help="SWEEP.yaml: base, parameters, zip, variants, seeds, seed, overrides, output")
     ap.add_argument("-o", "--output", help="CSV path (default: the file's `output`, else stdout)")
     ap.add_argument("-j", "--processes", type=int, help="local worker processes")
     ap.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:8786)")
     ap.add_argument("--progress", action="store_true", help="show a progress bar (stderr)")
     a = ap.parse_args(argv)
     try:
-        scenario, params, out, seed = load_sweep_file(a.sweep_file)
+        scenario, kwargs, out = load_sweep_file(a.sweep_file)
         client = None
         if a.scheduler:
             from distributed import Client
             client = Client(a.scheduler)
-        df = sweep(scenario, params, client=client, processes=a.processes, seed=seed, progress=a.progress or None)
+        df = sweep(scenario, client=client, processes=a.processes, progress=a.progress or None, **kwargs)
     except (Error, OSError, ValueError) as e:
         print(f"aidcsim sweep: error: {e}", file=sys.stderr)
         return 1

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import aidcsim
-from aidcsim.sweep import points
+from aidcsim.sweep import design_points, points
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -81,6 +81,52 @@ def test_sweep_file_cli(small_scenario, tmp_path, root):
     assert r.returncode == 0, r.stderr
     df = pd.read_csv(tmp_path / "out.csv")
     assert len(df) == 2 and "fabric.oversubscription.leaf" in df.columns
+    # Named variants of the design (no product): one row each, named in the `variant` column.
+    (tmp_path / "variants.yaml").write_text(
+        "base: base.yaml\nvariants:\n  clos: {}\n  leaf-spine-128: {fabric.topology: leaf_spine, "
+        "fabric.switch_radix: 128}\nseed: 7\noutput: variants.csv\n")
+    r = subprocess.run([sys.executable, "-m", "aidcsim.sweep", str(tmp_path / "variants.yaml"), "-j", "1"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    df = pd.read_csv(tmp_path / "variants.csv")
+    assert list(df["variant"]) == ["clos", "leaf-spine-128"]
+    assert df.loc[1, "switches"] < df.loc[0, "switches"]
+    (tmp_path / "bad.yaml").write_text("base: base.yaml\nzip: {a: [1, 2], b: [1]}\n")
+    r = subprocess.run([sys.executable, "-m", "aidcsim.sweep", str(tmp_path / "bad.yaml")],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 1 and "one length" in r.stderr
+
+
+def test_design_points_variants_zip_product():
+    pts = design_points({"c": [1, 2]}, zipped={"a": [1, 2], "b": ["x", "y"]}, variants={"v": {"d": 0}, "w": {}})
+    assert len(pts) == 2 * 2 * 2
+    assert pts[0] == ({"variant": "v", "a": 1, "b": "x", "c": 1}, {"d": 0, "a": 1, "b": "x", "c": 1})
+    assert pts[1][0] == {"variant": "v", "a": 1, "b": "x", "c": 2}                       # product fastest
+    assert pts[2][0] == {"variant": "v", "a": 2, "b": "y", "c": 1}                       # zipped: a and b together
+    assert pts[4] == ({"variant": "w", "a": 1, "b": "x", "c": 1}, {"a": 1, "b": "x", "c": 1})
+    assert design_points(variants={"only": {"d": 1}}) == [({"variant": "only"}, {"d": 1})]
+    with pytest.raises(ValueError, match="one length"):
+        design_points(zipped={"a": [1, 2], "b": [1]})
+    with pytest.raises(ValueError, match="both in parameters and zip"):
+        design_points({"a": [1]}, zipped={"a": [2]})
+    with pytest.raises(ValueError, match="sets swept keys"):
+        design_points({"a": [1]}, variants={"v": {"a": 3}})
+    with pytest.raises(ValueError, match="needs parameters"):
+        design_points()
+
+
+def test_sweep_zipped_with_seed_replicates_matches_single_runs(small_scenario):
+    zipped = {"fabric.oversubscription.leaf": ["1:1", "2:1"], "cooling.flow_per_gpu": ["1 L/min", "0.5 L/min"]}
+    df = aidcsim.sweep(small_scenario, zipped=zipped, seeds=2, processes=2)
+    assert list(df["seed"]) == [42, 43, 42, 43]
+    assert list(df["fabric.oversubscription.leaf"]) == ["1:1", "1:1", "2:1", "2:1"]
+    assert list(df["cooling.flow_per_gpu"]) == ["1 L/min", "1 L/min", "0.5 L/min", "0.5 L/min"]
+    s = small_scenario.copy()
+    s.update({"fabric.oversubscription.leaf": "2:1", "cooling.flow_per_gpu": "0.5 L/min"})
+    alone = aidcsim.run(s, seed=43).summary
+    for k in ("step_time", "time_to_train_p50", "max_gpu_temperature"):
+        assert df.loc[3, k] == alone[k], k  # bit for bit
+    assert df.loc[2, "step_time"] != df.loc[3, "step_time"]  # another seed, another ECMP draw
 
 
 # -- Dask process workers and a separately started cluster ----------------------------------------
