@@ -34,6 +34,26 @@ Schema schema() {
        "Tokens trained when this batch size starts (0 for the first entry; increasing; below training.tokens when that is given)."},
       {"training.batch_schedule[].global_batch", Q::Count, "", true, 1, 1e12, false, {},
        "Tokens per optimizer step from then on (\"16M\")."},
+      {"training.convergence", Q::Map, "", false, {}, {}, false, {},
+       "Tokens to the target against the global batch: beyond the critical batch size a run needs more tokens for "
+       "the same loss, E = E_min (1 + B/B_crit) (McCandlish et al. 2018, arXiv:1812.06162, eq. 2.11)."},
+      {"training.convergence.model", Q::String, "none", false, {}, {}, false, {"none", "kaplan", "fixed"},
+       "none: a token is a token at any batch (the run's notes say so when the batch changes); kaplan: B_crit(L) = "
+       "b_star / L^(1/alpha_b) at the Chinchilla loss of the progress so far (Kaplan et al. 2020, arXiv:2001.08361, "
+       "§5.1; fit on WebText2 with models up to 1.5B parameters: an estimate for other data); fixed: critical_batch "
+       "throughout. With a model, training.tokens and batch_schedule's after_tokens count tokens at the reference "
+       "batch, and the results give the extra tokens the larger batches cost."},
+      {"training.convergence.critical_batch", Q::Count, "", false, 1, 1e12, false, {},
+       "B_crit in tokens for model: fixed (e.g. \"8M\")."},
+      {"training.convergence.b_star", Q::Count, "2e8", false, 1, 1e15, false, {},
+       "Kaplan et al. 2020 eq. 1.4 (= 5.3) fit coefficient B_* (tokens), B_crit = B_*/L^(1/alpha_b)."},
+      {"training.convergence.alpha_b", Q::Number, "0.21", false, 0.01, 10, false, {},
+       "Kaplan et al. 2020 eq. 1.4 (= 5.3) fit exponent alpha_B (B_crit doubles for every ~13 % lower loss at 0.21)."},
+      {"training.convergence.reference_batch", Q::Count, "", false, 1, 1e12, false, {},
+       "Tokens per step training.tokens is counted at; default: the run's first global batch."},
+      {"training.convergence.cells", Q::Integer, "256", false, 8, 100000, false, {},
+       "model: kaplan: cells of the piecewise-constant token-cost integral over training (log-spaced in tokens; 256 is within "
+       "0.1 % of a 200,000-point quadrature, tests/unit/reliability/test_convergence.cpp)."},
 
       {"reliability", Q::Map, "", false, {}, {}, false, {},
        "Failures, checkpoints and restarts -> time-to-train distribution (Monte Carlo)."},
@@ -101,6 +121,29 @@ TrainingSpec spec_from(const Params& root) {
   if (has_loss) t.target_loss = root.number("training.target_loss");
   if (root.has("training.parameters")) t.parameters = root.number("training.parameters");
   if (has_loss && t.parameters > 0) resolve_target(t, t.parameters);
+
+  ConvergenceSpec& c = t.convergence;
+  const std::string model = root.has("training.convergence.model") ? root.text("training.convergence.model") : "none";
+  c.model = model == "kaplan" ? ConvergenceModel::Kaplan : model == "fixed" ? ConvergenceModel::Fixed : ConvergenceModel::None;
+  if (root.has("training.convergence.b_star")) c.b_star = root.number("training.convergence.b_star");
+  if (root.has("training.convergence.alpha_b")) c.alpha_b = root.number("training.convergence.alpha_b");
+  if (root.has("training.convergence.reference_batch"))
+    c.reference_batch = root.number("training.convergence.reference_batch");
+  if (root.has("training.convergence.cells")) c.cells = static_cast<int>(root.integer("training.convergence.cells"));
+  if (root.has("training.convergence.critical_batch")) {
+    c.critical_batch = root.number("training.convergence.critical_batch");
+    if (c.model != ConvergenceModel::Fixed)  // it would be ignored: say so
+      root.invalid("training.convergence.critical_batch", "no critical_batch unless training.convergence.model: fixed");
+  } else if (c.model == ConvergenceModel::Fixed) {
+    root.invalid("training.convergence.model", "kaplan or none, or fixed with training.convergence.critical_batch");
+  }
+  // Keys another model would ignore: said, never silently unused.
+  for (const char* key : {"training.convergence.b_star", "training.convergence.alpha_b", "training.convergence.cells"})
+    if (root.given(key) && c.model != ConvergenceModel::Kaplan)
+      root.invalid(key, std::string("no ") + (key + 21) + " unless training.convergence.model: kaplan");
+  if (root.given("training.convergence.reference_batch") && c.model == ConvergenceModel::None)
+    root.invalid("training.convergence.reference_batch",
+                 "no reference_batch with training.convergence.model: none (a token is a token)");
 
   const auto& sched = root.list("training.batch_schedule");
   for (std::size_t i = 0; i < sched.size(); ++i) {

@@ -66,11 +66,27 @@ struct PhaseSpec {
   std::string key;           ///< "rollout.phases[i]"
 };
 
+/// Convergence against the global batch (convergence.hpp): none (tokens fixed whatever the batch),
+/// kaplan (B_crit from the loss, Kaplan et al. 2020 §5.1) or fixed (one B_crit throughout).
+enum class ConvergenceModel { None, Kaplan, Fixed };
+
+struct ConvergenceSpec {
+  ConvergenceModel model = ConvergenceModel::None;
+  double b_star = 2e8;          ///< tokens, Kaplan fit coefficient B_*
+  double alpha_b = 0.21;        ///< Kaplan fit exponent alpha_B
+  double critical_batch = 0;    ///< tokens, the fixed model's B_crit
+  double reference_batch = 0;   ///< tokens per step the target is given at; 0 = the run's first batch
+  int cells = 256;              ///< grid cells of the token-cost integral (convergence_grid)
+};
+
 struct TrainingSpec {
   double tokens = 0;         ///< tokens to train; resolved from target_loss when that is given
   double target_loss = 0;    ///< nats/token; 0 = not given (train `tokens`)
   double parameters = 0;     ///< model parameters N for the loss fit; 0 = from the workload (engine)
   std::vector<BatchStage> batch_schedule;  ///< empty = the workload's global batch throughout
+  /// Tokens needed against the batch: with a model, `tokens` (and batch_schedule's after_tokens)
+  /// count tokens at the reference batch, and larger batches need more (convergence.hpp).
+  ConvergenceSpec convergence;
   ReliabilitySpec reliability;
   std::vector<PhaseSpec> phases;  ///< rollout.phases, in date order; empty = one phase
 };

@@ -14,6 +14,7 @@
 #include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
 #include "models/reliability/checkpoint.hpp"
+#include "models/reliability/convergence.hpp"
 
 namespace aidcsim::reliability {
 
@@ -55,8 +56,12 @@ struct Stage {
   double t_start = 0, t_end = kInf;
   int gpus = 0;
   double step_time = 0;
-  std::vector<double> from_tokens;  // batch regimes: from_tokens[0] = 0
-  std::vector<double> tps;          // nominal tokens/s of each regime
+  // Regimes of progress k (tokens at the reference batch with a convergence model, else tokens):
+  // the batch schedule's, cut further by the convergence grid. from_tokens[0] = 0.
+  std::vector<double> from_tokens;
+  std::vector<double> tps;          // nominal progress/s of each regime (tokens/s over `token_cost`)
+  std::vector<double> token_cost;   // tokens trained per unit of progress in each regime (1: none)
+  std::vector<double> batch;        // tokens per step of each regime
   double degraded_factor = 1;       // step-time factor while a link is down (degrade mode)
   std::vector<FailureProcess> procs;
   std::vector<double> cum_rate;     // cumulative rates of procs, for drawing the cause
@@ -147,8 +152,17 @@ void warn(std::vector<std::string>& warnings, const std::string& w) {
   if (std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
 }
 
+/// Convergence of a run (convergence.hpp): the critical batch against progress, the reference
+/// batch, and the progress grid over [0, target] (empty: no convergence model, a token is a token).
+struct Convergence {
+  const CriticalBatch* critical = nullptr;
+  double reference = 0;        // tokens per step
+  std::vector<double> grid;    // progress edges
+  double target = 0;
+};
+
 Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& name, double t_start,
-              double t_end, std::vector<std::string>& warnings) {
+              double t_end, std::vector<std::string>& warnings, const Convergence& conv) {
   if (!(s.step_time > 0)) throw SimulationError("reliability: step time of situation '" + name + "' is not positive");
   if (!(s.tokens_per_step > 0))
     throw SimulationError("reliability: tokens per step of situation '" + name + "' is not positive");
@@ -167,11 +181,37 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   if (spec.batch_schedule.empty()) {
     st.from_tokens = {0};
     st.tps = {s.tokens_per_step / s.step_time};
+    st.batch = {s.tokens_per_step};
   } else {
     for (const auto& b : spec.batch_schedule) {
       st.from_tokens.push_back(st.from_tokens.empty() ? 0 : b.after_tokens);
       st.tps.push_back(throughput_at_batch(s, b.global_batch));
+      st.batch.push_back(b.global_batch);
     }
+  }
+  st.token_cost.assign(st.tps.size(), 1.0);
+  if (!conv.grid.empty()) {
+    // Cut the batch regimes at the grid's edges; each cell trains at its regime's batch, at the
+    // token cost of the critical batch at the cell's (geometric) middle.
+    std::vector<double> edges = conv.grid;
+    edges.insert(edges.end(), st.from_tokens.begin(), st.from_tokens.end());
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    Stage cut;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      const double a = edges[i], b = i + 1 < edges.size() ? edges[i + 1] : std::max(a, conv.target);
+      const double mid = a > 0 ? std::sqrt(a * b) : 0.5 * b;
+      const std::size_t reg = st.regime(a);
+      const double c = batch_token_cost(st.batch[reg], conv.reference, conv.critical->at(mid));
+      cut.from_tokens.push_back(a);
+      cut.tps.push_back(st.tps[reg] / c);
+      cut.token_cost.push_back(c);
+      cut.batch.push_back(st.batch[reg]);
+    }
+    st.from_tokens = std::move(cut.from_tokens);
+    st.tps = std::move(cut.tps);
+    st.token_cost = std::move(cut.token_cost);
+    st.batch = std::move(cut.batch);
   }
   st.degraded_factor = s.degraded_step_time > 0 ? s.degraded_step_time / s.step_time : 1 + r.link_degrade_penalty;
   ComponentCounts counts = s.counts;
@@ -220,6 +260,7 @@ double events_in(const Stage& st, double work, double planned_interval, std::str
   double edges = 0;
   for (const StepTimeProfile* p : {st.profile, st.fabric_profile})
     if (p) edges += p->period > 0 ? p->times.size() * (work / p->period + 1) : p->times.size();
+  edges += static_cast<double>(st.from_tokens.size());  // batch regimes and convergence-grid cells
   const std::pair<double, const char*> parts[] = {
       {segments, "checkpoints"}, {fails, "failures"}, {planned, "planned"}, {edges + degrades, "profile"}};
   double total = 0, top = -1;
@@ -233,13 +274,14 @@ double events_in(const Stage& st, double work, double planned_interval, std::str
 struct DrawOut {
   double wall = 0;         // s
   double retained = 0;     // s of nominal work kept
-  double tokens = 0;
+  double tokens = 0;       // progress (reference tokens with a convergence model)
+  double trained = 0;      // tokens trained on the retained trajectory
   int interruptions = 0;
   int degradations = 0;
   int planned = 0;
   std::array<double, kCauses> lost{};  // GPU-s
   std::array<double, kComponents> count{};  // stopping failures by component
-  std::vector<double> phase_tokens, phase_wall, phase_interruptions;
+  std::vector<double> phase_tokens, phase_wall, phase_interruptions, phase_trained;
 };
 
 /// One Monte Carlo draw until `target` tokens or wall time `horizon`.
@@ -253,6 +295,7 @@ class Draw {
     out_.phase_tokens.assign(stages.size(), 0);
     out_.phase_wall.assign(stages.size(), 0);
     out_.phase_interruptions.assign(stages.size(), 0);
+    out_.phase_trained.assign(stages.size(), 0);
   }
 
   DrawOut run() {
@@ -260,7 +303,7 @@ class Draw {
     next_fail_ = ideal_ ? kInf : t_ + exponential(rng_, S_->total_rate);
     next_planned_ = ideal_ || !(r_.planned_interval > 0) ? kInf : r_.planned_interval;
     schedule_checkpoint();
-    double k_phase_start = 0, t_phase_start = 0;
+    double k_phase_start = 0, t_phase_start = 0, a_phase_start = 0;
     while (true) {
       count_event();
       const double t_limit = std::min({next_fail_, S_->t_end, horizon_, next_planned_});
@@ -274,9 +317,11 @@ class Draw {
         planned();
       } else if (t_ >= S_->t_end && next_fail_ > t_) {
         out_.phase_tokens[p_] += k_ - k_phase_start;
+        out_.phase_trained[p_] += a_ - a_phase_start;
         out_.phase_wall[p_] += t_ - t_phase_start;
         transition();
         k_phase_start = k_;
+        a_phase_start = a_;
         t_phase_start = t_;
       } else {
         failure();
@@ -284,9 +329,11 @@ class Draw {
     }
     if (t_ > horizon_) t_ = horizon_;
     out_.phase_tokens[p_] += std::max(k_, kd_) - k_phase_start;
+    out_.phase_trained[p_] += (k_ >= kd_ ? a_ : ad_) - a_phase_start;
     out_.phase_wall[p_] += t_ - t_phase_start;
     out_.wall = t_;
     out_.tokens = k_;
+    out_.trained = a_;
     out_.retained = w_;
     return out_;
   }
@@ -341,6 +388,7 @@ class Draw {
       const double t_stop = std::min(t_edge, t_limit);
       const double dt_need = (k_stop - k_) / rate;
       double dt;
+      const double k0 = k_;
       if (t_ + dt_need <= t_stop) {
         dt = dt_need;
         t_ += dt;
@@ -350,6 +398,7 @@ class Draw {
         k_ += dt * rate;
         t_ = t_stop;
       }
+      a_ += (k_ - k0) * S.token_cost[reg];
       w_ += dt / m;
       // Split the slowdown m = thermal x fabric events x degraded link, in that order: lost work
       // dt - dt/m = (dt - dt/a) + (dt/a - dt/ab) + (dt/ab - dt/abc).
@@ -364,6 +413,7 @@ class Draw {
     if (pending_ && pend_t_ <= t) {
       kd_ = pend_k_;
       wd_ = pend_w_;
+      ad_ = pend_a_;
       pending_ = false;
     }
   }
@@ -386,11 +436,13 @@ class Draw {
     if (r_.mode == CheckpointMode::Sync) {
       kd_ = k_;
       wd_ = w_;
+      ad_ = a_;
     } else {
       pending_ = true;
       pend_t_ = t_ + S_->cost.write;
       pend_k_ = k_;
       pend_w_ = w_;
+      pend_a_ = a_;
     }
     schedule_checkpoint();
     skip_steady_checkpoints();
@@ -421,17 +473,21 @@ class Draw {
     t_ += n * P;
     k_ += n * I;
     w_ += n * work;
+    a_ += n * I * S.token_cost[reg];  // one regime: one token cost
     out_.lost[kCheckpoint] += n * S.cost.stall * S.gpus;
     if (async) {  // the last checkpoint's write is pending, the one before it is durable
       kd_ = k_ - I;
       wd_ = w_ - work;
+      ad_ = a_ - I * S.token_cost[reg];
       pending_ = true;
       pend_t_ = t_ + S.cost.write;
       pend_k_ = k_;
       pend_w_ = w_;
+      pend_a_ = a_;
     } else {
       kd_ = k_;
       wd_ = w_;
+      ad_ = a_;
     }
     k_ckpt_ = k_ + I;
   }
@@ -440,6 +496,7 @@ class Draw {
   void transition() {
     kd_ = k_;
     wd_ = w_;
+    ad_ = a_;
     pending_ = false;
     ++p_;
     S_ = &stages_[p_];
@@ -454,6 +511,7 @@ class Draw {
   void planned() {
     kd_ = k_;
     wd_ = w_;
+    ad_ = a_;
     pending_ = false;
     ++out_.planned;
     const double dt = S_->cost.write + S_->restart;
@@ -506,6 +564,7 @@ class Draw {
     out_.lost[c] += (w_ - wd_) * S_->gpus;  // work since the last durable checkpoint
     k_ = kd_;
     w_ = wd_;
+    a_ = ad_;
     pending_ = false;
     restart(c);
     next_planned_after(t_);  // maintenance done meanwhile
@@ -560,10 +619,11 @@ class Draw {
   double events_ = 0;
   const Stage* S_ = nullptr;
   std::size_t p_ = 0;
-  double t_ = 0, k_ = 0, w_ = 0;  // wall time, tokens, nominal work s
-  double kd_ = 0, wd_ = 0;        // at the last durable checkpoint
+  double t_ = 0, k_ = 0, w_ = 0;  // wall time, progress, nominal work s
+  double a_ = 0;                  // tokens trained (= progress without a convergence model)
+  double kd_ = 0, wd_ = 0, ad_ = 0;  // at the last durable checkpoint
   bool pending_ = false;          // async checkpoint being written
-  double pend_t_ = 0, pend_k_ = 0, pend_w_ = 0;
+  double pend_t_ = 0, pend_k_ = 0, pend_w_ = 0, pend_a_ = 0;
   double k_ckpt_ = kInf;
   double next_fail_ = kInf;
   double next_planned_ = kInf;
@@ -662,14 +722,16 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
   o.samples.resize(static_cast<std::size_t>(n));
   std::array<double, kCauses> lost{};
   std::array<double, kComponents> count{};
-  std::vector<double> ph_tokens(stages.size()), ph_wall(stages.size()), ph_int(stages.size());
-  double ettr = 0, wall_sum = 0, tokens_sum = 0;
+  std::vector<double> ph_tokens(stages.size()), ph_wall(stages.size()), ph_int(stages.size()),
+      ph_trained(stages.size());
+  double ettr = 0, wall_sum = 0, tokens_sum = 0, trained_sum = 0;
   for (int d = 0; d < n; ++d) {
     throw_if_cancelled();
     DrawOut out = Draw(spec, stages, target, horizon, draw_seed(seed, d), false, max_events).run();
     o.samples[static_cast<std::size_t>(d)] = std::isfinite(horizon) ? out.retained : out.wall;
     wall_sum += out.wall;
     tokens_sum += out.tokens;
+    trained_sum += out.trained;
     ettr += out.wall > 0 ? out.retained / out.wall : 1;
     o.expected_interruptions += out.interruptions;
     o.expected_degradations += out.degradations;
@@ -680,6 +742,7 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
       ph_tokens[p] += out.phase_tokens[p];
       ph_wall[p] += out.phase_wall[p];
       ph_int[p] += out.phase_interruptions[p];
+      ph_trained[p] += out.phase_trained[p];
     }
   }
   const double nd = n;
@@ -689,6 +752,7 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
   o.expected_degradations /= nd;
   o.expected_planned /= nd;
   if (std::isfinite(horizon)) o.tokens = tokens_sum / nd;
+  o.tokens_trained = trained_sum / nd;
   o.goodput = o.expected_mean > 0 ? (std::isfinite(horizon) ? tokens_sum / nd : target) / o.expected_mean : 0;
   std::vector<double> sorted = o.samples;
   std::sort(sorted.begin(), sorted.end());
@@ -719,6 +783,7 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
     pr.mean_tokens = ph_tokens[p] / nd;
     pr.mean_wall = ph_wall[p] / nd;
     pr.mean_interruptions = ph_int[p] / nd;
+    pr.mean_tokens_trained = ph_trained[p] / nd;
     res.phases.push_back(pr);
   }
   return res;
@@ -752,12 +817,34 @@ PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<Ph
   std::vector<Stage> stages;
   std::vector<std::string> warnings;
   const double t0 = phases.front().start;
+  const CriticalBatch critical(spec.convergence, spec.parameters);
+  Convergence conv;
+  if (critical.enabled()) {
+    conv.critical = &critical;
+    conv.target = target;
+    // Kaplan: B_crit changes with the loss, a grid over progress; fixed: one cost per batch regime.
+    conv.grid = spec.convergence.model == ConvergenceModel::Kaplan ? convergence_grid(target, spec.convergence.cells)
+                                                                   : std::vector<double>{0.0};
+    conv.reference = spec.convergence.reference_batch > 0 ? spec.convergence.reference_batch
+                     : !spec.batch_schedule.empty()      ? spec.batch_schedule.front().global_batch
+                                                         : phases.front().situation.tokens_per_step;
+  }
   for (std::size_t i = 0; i < phases.size(); ++i) {
     const double end = i + 1 < phases.size() ? phases[i + 1].start - t0 : kInf;
-    stages.push_back(compile(spec, phases[i].situation, phases[i].name, phases[i].start - t0, end, warnings));
+    stages.push_back(compile(spec, phases[i].situation, phases[i].name, phases[i].start - t0, end, warnings, conv));
   }
   PhasedResult res = run(spec, stages, target, kInf, seed);
   res.overall.warnings = std::move(warnings);
+  res.overall.reference_batch = conv.reference;
+  // The batch and critical batch where each phase starts on average (progress before it, mean
+  // over draws).
+  double before = 0;
+  for (std::size_t i = 0; i < res.phases.size(); ++i) {
+    auto& p = res.phases[i];
+    p.critical_batch = critical.enabled() ? critical.at(before) : 0;
+    p.batch = stages[i].batch[stages[i].regime(before)];
+    before += p.mean_tokens;
+  }
   for (std::size_t i = 0; i < phases.size(); ++i) res.phases[i].start = phases[i].start;
   return res;
 }
@@ -767,7 +854,7 @@ TimeToTrainResult simulate_window(const TrainingSpec& spec, const Situation& sit
   check_spec(spec);
   if (!(duration > 0)) throw SimulationError("reliability: window duration must be positive");
   std::vector<std::string> warnings;
-  std::vector<Stage> stages{compile(spec, situation, "window", 0, kInf, warnings)};
+  std::vector<Stage> stages{compile(spec, situation, "window", 0, kInf, warnings, Convergence{})};
   TimeToTrainResult res = run(spec, stages, kInf, duration, seed).overall;
   res.warnings = std::move(warnings);
   return res;

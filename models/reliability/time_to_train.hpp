@@ -73,7 +73,12 @@ struct PhaseSituation {
 };
 
 struct TimeToTrainResult {
-  double tokens = 0;            ///< tokens trained (target)
+  double tokens = 0;            ///< tokens trained (target; at the reference batch with a convergence model)
+  /// Mean tokens actually trained to reach the target (kept work only, not the work failures
+  /// lost): = tokens without a convergence model, more when batches above the reference cost more
+  /// (TrainingSpec::convergence). tokens_trained - tokens = the extra tokens of the larger batches.
+  double tokens_trained = 0;
+  double reference_batch = 0;   ///< tokens per step the target counts in (0 without a convergence model)
   double ideal = 0;             ///< s without failures or checkpoints: sum of tokens / (tokens/s), unthrottled
   double expected_mean = 0;     ///< s, Monte Carlo mean wall time to train
   double p10 = 0, p50 = 0, p90 = 0;  ///< s, quantiles of the draws (linear interpolation)
@@ -108,6 +113,9 @@ struct PhaseReport {
   double mean_tokens = 0;    ///< tokens trained in this phase (mean over draws)
   double mean_wall = 0;      ///< s the job spent in this phase (mean over draws)
   double mean_interruptions = 0;
+  double mean_tokens_trained = 0;  ///< tokens actually trained in the phase (mean over draws)
+  double batch = 0;          ///< tokens per step where the phase starts on average (batch schedule at its mean start)
+  double critical_batch = 0; ///< tokens, B_crit where the phase starts on average (0: no convergence model)
 };
 
 struct PhasedResult {
@@ -116,6 +124,9 @@ struct PhasedResult {
 };
 
 /// Time-to-train distribution for one situation, `spec.reliability.draws` Monte Carlo draws.
+/// With a convergence model (spec.convergence) the target counts tokens at the reference batch
+/// and every token trained at batch B advances it by 1 / batch_token_cost(B, reference, B_crit)
+/// (convergence.hpp; B_crit from spec.parameters, which must then be set for the Kaplan model).
 /// Throws InvalidParameter (training.tokens, reliability.*) for non-positive targets/intervals,
 /// and before drawing when the Monte Carlo would need more than 1e9 loop steps (~15 s) (a job that cannot
 /// make progress, a 10,000-year run, a checkpoint every second): the key says what to change.
@@ -135,7 +146,7 @@ void set_checkpoint_batching(bool on);
 PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases,
                                   std::uint64_t seed);
 
-/// Fixed-window study (no target): run for `duration` s of wall time and report interruptions,
+/// Fixed-window study (no target, no convergence model): run for `duration` s of wall time and report interruptions,
 /// ETTR (retained work time / duration) and lost GPU-hours. `tokens` in the result = mean tokens
 /// retained; samples = retained work time per draw (s).
 TimeToTrainResult simulate_window(const TrainingSpec& spec, const Situation& situation, double duration,

@@ -112,6 +112,8 @@ void check_batch_schedule(const Scenario& sc, const workload::JobSpec& job) {
 reliability::TrainingSpec resolved_training(const Scenario& sc) {
   reliability::TrainingSpec training = sc.training;
   reliability::resolve_target(training, workload::parameters(sc.job.model));
+  // N of the loss fit, also behind the Kaplan critical batch (training.convergence).
+  if (!(training.parameters > 0)) training.parameters = workload::parameters(sc.job.model);
   return training;
 }
 

@@ -38,7 +38,8 @@ void check_still_connected(const topology::FailureSpec& f, const topology::Fabri
 void check_batch_schedule(const Scenario& scenario, const workload::JobSpec& job);
 
 /// The training target with training.target_loss turned into tokens (Chinchilla fit with the
-/// workload's parameter count, or training.parameters). Throws InvalidParameter
+/// workload's parameter count, or training.parameters), and training.parameters set (the
+/// workload's count when not given: the Kaplan critical batch needs it). Throws InvalidParameter
 /// ("training.target_loss") for a loss the model size cannot reach.
 reliability::TrainingSpec resolved_training(const Scenario& scenario);
 

@@ -29,6 +29,7 @@ def rollout_file(tmp_path_factory):
     s["cluster.gpus"] = 576
     s["workload.parallelism.dp"] = 8
     s["workload.global_batch"] = 144  # 18 microbatches per replica: a multiple of pp = 9 (interleaved)
+    s["training.tokens"] = "20T"  # reaches the third phase at a tenth of the GPUs (200T: 13 years)
     path = tmp_path_factory.mktemp("nc") / "rollout.h5"
     return aidcsim.run(s).to_hdf5(path)
 

@@ -106,3 +106,32 @@ TEST_CASE("Batch schedule must start at 0 tokens and increase", "[reliability]")
   root.set("training.batch_schedule", Params::List{stage(0, 0, 4e6), stage(1, 3e12, 8e6), stage(2, 2.87e12, 16e6)});
   REQUIRE(error_key(root) == "training.batch_schedule[2].after_tokens");
 }
+
+TEST_CASE("training.convergence: model, its keys, and keys another model would ignore", "[reliability][convergence]") {
+  Params root = root_with_phases({phase(0, 8064, 1.77e9)});
+  REQUIRE(spec_from(root).convergence.model == ConvergenceModel::None);  // default: off
+  root.set("training.convergence.model", std::string("kaplan"));
+  root.set("training.convergence.b_star", 2.1e8, "2.1e8");
+  root.set("training.convergence.alpha_b", 0.2, "0.2");
+  root.set("training.convergence.reference_batch", 4e6, "4M");
+  const TrainingSpec k = spec_from(root);
+  REQUIRE(k.convergence.model == ConvergenceModel::Kaplan);
+  REQUIRE(k.convergence.b_star == 2.1e8);
+  REQUIRE(k.convergence.alpha_b == 0.2);
+  REQUIRE(k.convergence.reference_batch == 4e6);
+  REQUIRE(k.convergence.cells == 256);
+  root.set("training.convergence.critical_batch", 8e6, "8M");  // only for model: fixed
+  REQUIRE(error_key(root) == "training.convergence.critical_batch");
+  root.set("training.convergence.model", std::string("fixed"));  // fixed: b_star/alpha_b unused
+  REQUIRE(error_key(root) == "training.convergence.b_star");
+
+  Params fixed = root_with_phases({phase(0, 8064, 1.77e9)});
+  fixed.set("training.convergence.model", std::string("fixed"));
+  REQUIRE(error_key(fixed) == "training.convergence.model");  // fixed needs critical_batch
+  fixed.set("training.convergence.critical_batch", 8e6, "8M");
+  REQUIRE(spec_from(fixed).convergence.critical_batch == 8e6);
+
+  Params none = root_with_phases({phase(0, 8064, 1.77e9)});
+  none.set("training.convergence.reference_batch", 4e6, "4M");
+  REQUIRE(error_key(none) == "training.convergence.reference_batch");
+}
