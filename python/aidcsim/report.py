@@ -1,5 +1,7 @@
-"""Plots of one run, from a Results or an HDF5 results file (h5py): link utilization by tier,
-step-time breakdown, temperatures against their limits, power and PUE, time-to-train distribution.
+"""Plots of one run, from a Results or an HDF5 results file (h5py): link utilization by tier and
+over the step (with the links above the 80 % alarm), step-time breakdown, temperatures against
+their limits, power and PUE, time-to-train distribution, GPU-hours lost by failure cause, rollout
+phases side by side; each figure's title names the scenario and seed.
 Each plot is drawn only when the datasets it needs exist, so the report follows what the engine
 writes. Matplotlib with the Agg backend (files, no display).
 
@@ -220,7 +222,18 @@ def plot_link_timeline(results, ax=None):
     ax.set_xlabel(f"time in the step [{tu}]")
     ax.set_ylabel(f"utilization [{unit}]")
     ax.set_title("Link utilization over one step, by tier")
-    ax.legend(fontsize=8)
+    handles, labels = ax.get_legend_handles_labels()
+    if g + "links_above_80" in r.datasets:  # the brief's alarm per bin (sim/engine/fabric_checks)
+        above = np.asarray(r.datasets[g + "links_above_80"], dtype=float)
+        ax2 = ax.twinx()
+        ax2.fill_between(t, above, step="post", color="red", alpha=0.12, lw=0)
+        line, = ax2.step(t, above, where="post", color="red", lw=0.8, alpha=0.6,
+                         label="link directions above 80 % (right axis)")
+        ax2.set_ylabel("link directions above 80 % [count]")
+        ax2.set_ylim(bottom=0)
+        handles.append(line)
+        labels.append(line.get_label())
+    ax.legend(handles, labels, fontsize=8, loc="upper left")
     return fig
 
 
@@ -524,10 +537,75 @@ def plot_time_to_train(results, ax=None):
     return fig
 
 
+def plot_lost_gpu_hours(results, ax=None):
+    """GPU-hours lost per failure cause (/reliability/lost_gpu_hours along /reliability/cause: the
+    Monte Carlo mean of lost work plus restarts), largest first, with each cause's share. Figure or
+    None."""
+    r = _results(results)
+    p = "/reliability/lost_gpu_hours"
+    causes = r.labels.get("/reliability/cause")
+    if p not in r.datasets or not causes:
+        return None
+    hours = np.asarray(r.datasets[p], dtype=float)
+    if hours.size != len(causes) or not np.any(hours > 0):
+        return None
+    order = [i for i in np.argsort(-hours, kind="stable") if hours[i] > 0]  # causes that cost nothing: left out
+    total = hours.sum()
+    scale, prefix = (1e6, "million ") if hours.max() >= 1e6 else ((1e3, "thousand ") if hours.max() >= 1e4 else (1, ""))
+    fig, ax = plt.subplots(figsize=(9, 4.5)) if ax is None else (ax.figure, ax)
+    x = np.arange(len(order))
+    bars = ax.bar(x, hours[order] / scale, color="#c44e52",
+                  label=f"mean over the Monte Carlo draws (total {total / scale:,.3g} {prefix}GPU-h)")
+    for b, h in zip(bars, hours[order]):
+        ax.annotate(f"{100 * h / total:.1f} %", (b.get_x() + b.get_width() / 2, h / scale), ha="center", va="bottom",
+                    fontsize=8)
+    ax.set_xticks(x)
+    ax.set_xticklabels([causes[i].replace("_", " ") for i in order], rotation=20, ha="right")
+    ax.set_xlabel("cause: failures, restarts, checkpoints (causes with no loss left out)")
+    unit = r.dataset_units.get(p, "h")
+    ax.set_ylabel(f"GPU-hours lost [{prefix}GPU·{unit}]")
+    ax.set_title("GPU-hours lost per training run, by cause")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def plot_phases(results, ax=None):
+    """Rollout phases side by side (/phases/*, one bar per phase): GPUs, step time, mean days in the
+    phase and IT power. Figure or None for a run without phases. `ax` is ignored (four panels)."""
+    r = _results(results)
+    names = r.labels.get("/phases/phase")
+    spec = (("gpus", "GPUs per phase", "GPUs", "as configured"),
+            ("step_time", "Step time per phase", "step time", "simulated"),
+            ("wall_time", "Time spent in each phase", "time in the phase", "mean over failure draws"),
+            ("it_power", "IT power per phase", "IT power", "steady state"))
+    panels = [p for p in spec if "/phases/" + p[0] in r.datasets]
+    if not names or not panels:
+        return None
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.6 * len(panels), 4.2), squeeze=False)
+    x = np.arange(len(names))
+    for a, (k, title, label, how) in zip(axes[0], panels):
+        v = np.asarray(r.datasets["/phases/" + k], dtype=float)
+        a.bar(x[: v.size], v, color=[f"C{i % 10}" for i in range(v.size)], label=how)
+        a.set_xticks(x)
+        a.set_xticklabels(names, rotation=30, ha="right", fontsize=8)
+        a.set_xlabel("rollout phase")
+        a.set_ylabel(f"{label} [{r.dataset_units.get('/phases/' + k, '1')}]")
+        a.set_title(title)
+        a.legend(fontsize=7)
+    return fig
+
+
 PLOTS = [("link_utilization", plot_link_utilization), ("link_timeline", plot_link_timeline),
          ("step_breakdown", plot_step_breakdown),
          ("temperatures", plot_temperatures), ("power_pue", plot_power),
-         ("time_to_train", plot_time_to_train)]
+         ("time_to_train", plot_time_to_train), ("lost_gpu_hours", plot_lost_gpu_hours),
+         ("phases", plot_phases)]
+
+
+def _subtitle(r):
+    """"scenario, seed N" for the figures' titles ('' when the results do not say)."""
+    name = r.scenario_name or os.path.basename(r.scenario_file or "")
+    return f"{name}, seed {r.seed}" if name else ""
 
 
 def write_report(results, out_dir):
@@ -535,9 +613,12 @@ def write_report(results, out_dir):
     written (possibly empty). Accepts a Results or an HDF5 path."""
     r = _results(results)
     written = []
+    sub = _subtitle(r)
     for name, fn in PLOTS:
         fig = fn(r)
         if fig is not None:
+            if sub:
+                fig.suptitle(sub, fontsize=9, color="0.3")
             written.append(_save(fig, out_dir, f"{name}.png"))
     return written
 

@@ -160,3 +160,44 @@ def test_cli_run_report_and_sweep_end_to_end(cli, default_path, small_scenario, 
     df = pd.read_csv(tmp_path / "sweep.csv")
     assert len(df) == 2 and list(df["fabric.oversubscription.spine"]) == [1, 2]
     assert (df["step_time"] > 0).all()
+
+
+def test_lost_gpu_hours_and_alarm_and_titles(small_results, tmp_path):
+    fig = report.plot_lost_gpu_hours(small_results)
+    assert fig is not None
+    ax = fig.axes[0]
+    hours = small_results.datasets["/reliability/lost_gpu_hours"]
+    heights = sorted((b.get_height() for b in ax.patches), reverse=True)
+    scale = 1e6 if hours.max() >= 1e6 else (1e3 if hours.max() >= 1e4 else 1)
+    assert heights == pytest.approx(sorted((h / scale for h in hours if h > 0), reverse=True))
+    assert ax.get_title() and "[" in ax.get_ylabel() and ax.get_legend() is not None
+    # the link timeline shows the links above the 80 % alarm per bin on a second axis
+    tl = report.plot_link_timeline(small_results)
+    assert len(tl.axes) == 2
+    above = small_results.datasets["/network/timeline/links_above_80"]
+    assert tl.axes[1].get_lines()[0].get_ydata().max() == above.max()
+    # every written figure names the scenario and seed
+    titles = []
+    save = report._save
+    report._save = lambda fig, out, name: titles.append(fig._suptitle.get_text()) or save(fig, out, name)
+    try:
+        paths = report.write_report(small_results, tmp_path)
+    finally:
+        report._save = save
+    assert len(titles) == len(paths) >= 6
+    assert set(titles) == {f"{small_results.scenario_name}, seed {small_results.seed}"}
+
+
+def test_phases_plot_on_a_rollout(tmp_path):
+    from aidcsim import Results
+    raw = {"scenario_name": "r", "seed": 3, "summary": [], "datasets": [
+        {"path": "/phases/gpus", "data": [8064, 16128], "shape": [2], "unit": "1", "dims": ["phase"]},
+        {"path": "/phases/step_time", "data": [6.6, 6.7], "shape": [2], "unit": "s", "dims": ["phase"]}],
+        "labels": [{"path": "/phases/phase", "values": ["8K", "16K"]}]}
+    r = Results(raw)
+    fig = report.plot_phases(r)
+    assert [a.get_title() for a in fig.axes] == ["GPUs per phase", "Step time per phase"]
+    assert fig.axes[1].get_ylabel() == "step time [s]"
+    assert [b.get_height() for b in fig.axes[1].patches] == [6.6, 6.7]
+    assert report.plot_phases(Results({"summary": [], "datasets": []})) is None
+    assert report._subtitle(r) == "r, seed 3"
