@@ -315,6 +315,8 @@ def _limits(r):
     """Temperature limits from the checks: [(label, value in °C)]."""
     out = []
     for c in r.checks:
+        if str(c.get("item", "")).startswith("phase "):
+            continue  # an earlier rollout phase's item: the figures are the last phase's
         unit = c.get("unit", "")
         if unit in ("degC", "K", "Cel", "°C") and c.get("limit") is not None:
             v, _ = _as_celsius(c["limit"], unit)

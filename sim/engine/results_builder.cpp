@@ -262,10 +262,26 @@ void add_thermal(Results& r, const SituationOutcome& o) {
   for (const auto& c : t.checklist) r.checks.push_back(display_check(c));
 }
 
-// The brief's fabric checklist (sim/engine/fabric_checks.hpp), after the cooling one.
-void add_fabric_checks(Results& r, const SituationOutcome& o) {
-  for (const auto& c : fabric_checklist(o.fabric_spec, o.bom, o.congestion, o.timeline, o.step.step_time))
+// The brief's fabric checklist (sim/engine/fabric_checks.hpp), after the cooling one; `prefix`
+// names the rollout phase of an earlier phase's items.
+void add_fabric_checks(Results& r, const SituationOutcome& o, const std::string& prefix = "") {
+  for (auto c : fabric_checklist(o.fabric_spec, o.bom, o.congestion, o.timeline, o.step.step_time)) {
+    c.item = prefix + c.item;
     r.checks.push_back(display_check(c));
+  }
+}
+
+// A rollout's earlier phases are judged too (brief: "each phase tested end to end before the
+// next"): their cooling and fabric items, named "phase NAME: item", after the last phase's.
+void add_phase_checks(Results& r, const std::vector<SituationOutcome>& outcomes) {
+  for (std::size_t i = 0; i + 1 < outcomes.size(); ++i) {
+    const std::string prefix = "phase " + outcomes[i].name + ": ";
+    for (auto c : outcomes[i].thermal.checklist) {
+      c.item = prefix + c.item;
+      r.checks.push_back(display_check(c));
+    }
+    add_fabric_checks(r, outcomes[i], prefix);
+  }
 }
 
 // Daily outdoor cycle: 24 h transient from midnight (sim/engine/situation.cpp).
@@ -555,7 +571,10 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (head.has_daily_transient) add_daily_transient(r, head);
   add_step_breakdown(r, head);
   add_step_variants(r, head);
-  if (outcomes.size() > 1) add_phases(r, outcomes, ttt);
+  if (outcomes.size() > 1) {
+    add_phases(r, outcomes, ttt);
+    add_phase_checks(r, outcomes);
+  }
   add_convergence(r, sc, outcomes, ttt);
 
   r.notes.push_back("step: " + head.plan.fidelity);
@@ -612,7 +631,8 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
                   head.plan.tokens_per_step / 1e6, head.name.c_str());
     r.notes.push_back("rollout: the job grows with each phase at the same microbatches per DP replica (weak scaling), "
                       "so the global batch grows with DP: " + std::string(batches) + " (/phases/tokens_per_step)");
-    r.notes.push_back("headline step, congestion and thermal figures are those of the last phase (" + head.name + ")");
+    r.notes.push_back("headline step, congestion and thermal figures are those of the last phase (" + head.name +
+                      "); the checklist judges every phase (earlier phases' items named 'phase NAME: ...')");
   }
   r.warnings = ttt.overall.warnings;
   // The fabric as built, said plainly (topology::Fabric::warnings), per rollout phase.

@@ -201,3 +201,22 @@ def test_phases_plot_on_a_rollout(tmp_path):
     assert [b.get_height() for b in fig.axes[1].patches] == [6.6, 6.7]
     assert report.plot_phases(Results({"summary": [], "datasets": []})) is None
     assert report._subtitle(r) == "r, seed 3"
+
+
+def test_rollout_judges_every_phase_and_draws_phases(tmp_path):
+    import pathlib
+    import aidcsim
+    root = pathlib.Path(__file__).resolve().parents[2]
+    s = aidcsim.Scenario.load(root / "scenarios" / "stargate-uk-rollout.yaml")
+    del s["rollout.phases[2]"]
+    s.update({"rollout.phases[0].gpus": 576, "rollout.phases[1].gpus": 1152, "cluster.gpus": 576,
+              "workload.parallelism.dp": 8, "workload.global_batch": 144, "training.tokens": "2T"})
+    r = aidcsim.run(s)
+    first = [c for c in r.checks if c["item"].startswith("phase 8K: ")]
+    last = [c for c in r.checks if not c["item"].startswith("phase ")]
+    assert len(first) == len(last) > 0  # the same checklist, for the earlier phase too
+    assert {c["item"][len("phase 8K: "):] for c in first} == {c["item"] for c in last}
+    assert not any(c["item"].startswith("phase 16K: ") for c in r.checks)  # the last phase is unprefixed
+    fig = report.plot_phases(r)
+    assert [b.get_height() for b in fig.axes[0].patches] == [576, 1152]
+    assert all(ax.get_title() and "[" in ax.get_ylabel() for ax in fig.axes)
