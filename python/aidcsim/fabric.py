@@ -27,6 +27,7 @@ class Fabric:
       GPUs are ranks 0..gpu_count-1 (IndexError outside).
     - ``utilization(results)`` -> link table joined with a run's per-link utilization.
     - ``fail_link(name)``, ``fail_switch(name)``: what-if failures (routes recomputed).
+    - ``draw(path=None)``: pod-level drawing of the fabric as built (matplotlib Figure, PNG).
     """
 
     def __init__(self, scenario):
@@ -83,6 +84,13 @@ class Fabric:
     def fail_switch(self, name):
         """Takes a switch ("spine0.2") down with all its links; KeyError if none."""
         self._f.fail_switch(name)
+
+    def draw(self, path=None, ax=None):
+        """Pod-level drawing of the fabric as built (aidcsim.fabric_drawing.draw_fabric): tiers,
+        counts per pod, links per tier with rates, rails, oversubscription, warnings. Saves a PNG
+        to `path` if given; returns the matplotlib Figure."""
+        from .fabric_drawing import draw_fabric
+        return draw_fabric(self, path, ax)
 
     def to_graphml(self):
         """GraphML text (networkx.read_graphml reads it)."""

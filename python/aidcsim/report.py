@@ -1,7 +1,7 @@
 """Plots of one run, from a Results or an HDF5 results file (h5py): link utilization by tier and
 over the step (with the links above the 80 % alarm), step-time breakdown, temperatures against
 their limits, power and PUE, time-to-train distribution, GPU-hours lost by failure cause, rollout
-phases side by side; each figure's title names the scenario and seed.
+phases side by side, the fabric at pod level; each figure's title names the scenario and seed.
 Each plot is drawn only when the datasets it needs exist, so the report follows what the engine
 writes. Matplotlib with the Agg backend (files, no display).
 
@@ -23,6 +23,7 @@ if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
     matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from .errors import Error  # noqa: E402
 from .results import Results  # noqa: E402
 
 TIERS = ["nvlink", "access", "leaf_spine", "spine_core"]   # topology::tier_name order
@@ -616,13 +617,28 @@ def write_report(results, out_dir):
     r = _results(results)
     written = []
     sub = _subtitle(r)
-    for name, fn in PLOTS:
+    for name, fn in PLOTS + [("fabric", plot_fabric)]:
         fig = fn(r)
         if fig is not None:
             if sub:
                 fig.suptitle(sub, fontsize=9, color="0.3")
             written.append(_save(fig, out_dir, f"{name}.png"))
     return written
+
+
+def plot_fabric(results):
+    """The fabric of the run's scenario (its stored YAML) drawn at pod level
+    (aidcsim.fabric_drawing); None when the results carry no scenario text or it cannot be built
+    here (e.g. without the compiled module). A rollout's scenario builds its cluster.gpus."""
+    r = _results(results)
+    if not r.scenario_text:
+        return None
+    try:
+        from .fabric import Fabric
+        from .scenario import Scenario
+        return Fabric(Scenario.from_yaml(r.scenario_text, name=r.scenario_file or "results")).draw()
+    except (ImportError, Error):
+        return None
 
 
 def main(argv=None):

@@ -220,3 +220,20 @@ def test_rollout_judges_every_phase_and_draws_phases(tmp_path):
     fig = report.plot_phases(r)
     assert [b.get_height() for b in fig.axes[0].patches] == [576, 1152]
     assert all(ax.get_title() and "[" in ax.get_ylabel() for ax in fig.axes)
+
+
+def test_fabric_drawing_counts_are_the_fabric_s(small_results, tmp_path):
+    import aidcsim
+    f = aidcsim.Fabric(aidcsim.Scenario.from_yaml(small_results.scenario_text))
+    fig = f.draw(tmp_path / "fabric.png")
+    assert (tmp_path / "fabric.png").stat().st_size > 10000
+    ax = fig.axes[0]
+    text = " ".join(t.get_text() for t in ax.texts)
+    bom = f.bom()
+    assert f"{bom['leaves']} leaves" in text and f"{bom['spines']} spines" in text
+    assert f"{bom['switches']} switches" in ax.get_title()
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(t.startswith(f"access (NIC - leaf): {bom['access_links']:,} x 400 Gb/s") for t in legend)
+    assert any(w[:40] in text for w in f.warnings)  # built otherwise than asked: said on the drawing
+    names = {p.rsplit("/", 1)[-1] for p in report.write_report(small_results, tmp_path / "rep")}
+    assert "fabric.png" in names
