@@ -5,7 +5,7 @@ phases side by side, the fabric at pod level; each figure's title names the scen
 Each plot is drawn only when the datasets it needs exist, so the report follows what the engine
 writes. Matplotlib with the Agg backend (files, no display).
 
-    python3 -m aidcsim.report RESULTS.h5 --out DIR     # writes PNGs, prints their paths
+    python3 -m aidcsim.report RESULTS.h5 --out DIR [--html FILE]   # writes PNGs (and one HTML file)
 
 Dataset discovery is by HDF5 group and name (see each function); units come from the ``units``
 attribute and are shown on the axes (K shown as degC, fractions as %).
@@ -641,14 +641,81 @@ def plot_fabric(results):
         return None
 
 
+def write_html(results, path):
+    """One self-contained HTML file (figures embedded as PNG data URIs): title with scenario and
+    seed, warnings, the checklist (failures first), the summary with units and descriptions, the
+    figures of write_report, and the notes. Written through a temporary file and a rename; returns
+    `path`."""
+    import base64
+    import html
+    import io
+
+    r = _results(results)
+    esc = html.escape
+    figs = []
+    for name, fn in PLOTS + [("fabric", plot_fabric)]:
+        fig = fn(r)
+        if fig is None:
+            continue
+        buf = io.BytesIO()
+        fig.tight_layout()
+        fig.savefig(buf, format="png", dpi=100)
+        plt.close(fig)
+        figs.append((name, base64.b64encode(buf.getvalue()).decode("ascii")))
+    checks = sorted(r.checks, key=lambda c: bool(c.get("pass")))
+    failed = sum(1 for c in checks if not c.get("pass"))
+
+    def num(v):
+        return "" if v is None else (f"{v:,.4g}" if isinstance(v, float) else esc(str(v)))
+
+    rows = "".join(
+        f"<tr class='{'pass' if c.get('pass') else 'fail'}'><td>{'PASS' if c.get('pass') else 'FAIL'}</td>"
+        f"<td>{esc(str(c.get('item', '')))}</td><td>{num(c.get('value'))}</td><td>{num(c.get('limit'))}</td>"
+        f"<td>{esc(str(c.get('unit', '')))}</td><td>{num(c.get('headroom'))}</td><td>{esc(str(c.get('note', '')))}</td></tr>"
+        for c in checks)
+    summary = "".join(f"<tr><td>{esc(k)}</td><td>{num(v)}</td><td>{esc(r.units.get(k, ''))}</td>"
+                      f"<td>{esc(r.descriptions.get(k, ''))}</td></tr>" for k, v in r.summary.items())
+    title = esc(_subtitle(r) or "aidcsim results")
+    parts = [
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
+        f"<title>aidcsim report: {title}</title><style>",
+        "body{font-family:sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;font-size:90%}"
+        "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}tr.fail td:first-child{color:#b00;font-weight:bold}"
+        "tr.pass td:first-child{color:#070}img{max-width:100%;border:1px solid #eee;margin:0.5em 0}",
+        "</style></head><body>",
+        f"<h1>aidcsim report: {title}</h1>",
+        f"<p>Scenario file: {esc(r.scenario_file or '-')}</p>",
+    ]
+    if r.warnings:
+        parts.append("<h2>Warnings</h2><ul>" + "".join(f"<li>{esc(w)}</li>" for w in r.warnings) + "</ul>")
+    parts.append(f"<h2>Checklist: {len(checks) - failed} of {len(checks)} passed</h2>")
+    parts.append("<table><tr><th></th><th>item</th><th>value</th><th>limit</th><th>unit</th><th>headroom</th>"
+                 f"<th>note</th></tr>{rows}</table>")
+    parts.append("<h2>Summary</h2><table><tr><th>key</th><th>value</th><th>unit</th><th>description</th></tr>"
+                 f"{summary}</table>")
+    parts.append("<h2>Figures</h2>")
+    parts.extend(f"<h3>{esc(n.replace('_', ' '))}</h3><img alt='{esc(n)}' src='data:image/png;base64,{b}'>"
+                 for n, b in figs)
+    if r.notes:
+        parts.append("<h2>Notes</h2><ul>" + "".join(f"<li>{esc(n)}</li>" for n in r.notes) + "</ul>")
+    parts.append("</body></html>")
+    from .compare import _atomic_write
+    text = "\n".join(parts)
+    _atomic_write(path, lambda tmp: open(tmp, "w", encoding="utf-8").write(text))
+    return path
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="aidcsim report", description="Writes PNG plots of a results file.")
     ap.add_argument("results", help="HDF5 file written by `aidcsim run --output`")
     ap.add_argument("--out", default=None, help="output directory (default: <results>-report)")
+    ap.add_argument("--html", default=None, help="also write one self-contained HTML report to this file")
     a = ap.parse_args(argv)
     out = a.out or os.path.splitext(a.results)[0] + "-report"
     try:
         paths = write_report(a.results, out)
+        if a.html and paths:
+            paths.append(write_html(a.results, a.html))
     except OSError as e:
         print(f"aidcsim report: error: {e}", file=sys.stderr)
         return 1

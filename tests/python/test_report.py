@@ -237,3 +237,19 @@ def test_fabric_drawing_counts_are_the_fabric_s(small_results, tmp_path):
     assert any(w[:40] in text for w in f.warnings)  # built otherwise than asked: said on the drawing
     names = {p.rsplit("/", 1)[-1] for p in report.write_report(small_results, tmp_path / "rep")}
     assert "fabric.png" in names
+
+
+def test_html_report_is_one_file_with_checks_and_figures(small_results, tmp_path):
+    h5 = small_results.to_hdf5(tmp_path / "r.h5")
+    r = subprocess.run([sys.executable, "-m", "aidcsim.report", str(h5), "--out", str(tmp_path / "png"),
+                        "--html", str(tmp_path / "r.html")], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "r.html").read_text()
+    failed = sum(1 for c in small_results.checks if not c["pass"])
+    n = len(small_results.checks)
+    assert f"Checklist: {n - failed} of {n} passed" in text
+    assert text.count("<tr class='fail'>") == failed
+    pngs = len(list((tmp_path / "png").glob("*.png")))
+    assert text.count("src='data:image/png;base64,") == pngs >= 6  # every figure, embedded
+    assert f"{small_results.scenario_name}, seed {small_results.seed}" in text
+    assert not list(tmp_path.glob("*.tmp-*"))
