@@ -79,7 +79,9 @@ void add_passthrough(CLI::App& app, Action& action, const std::string& name, con
 }  // namespace
 
 void add_python_commands(CLI::App& app, Action& action) {
-  add_passthrough(app, action, "report", "Write PNG plots of a results file: report RESULTS.h5 [--out DIR] (Python)");
+  add_passthrough(app, action, "report",
+                  "Write PNG plots (and an HTML report) of a results file: report RESULTS.h5 [--out DIR] "
+                  "[--html FILE] (Python)");
   add_passthrough(app, action, "sweep", "Run a parameter sweep described in SWEEP.yaml (Python; see `aidcsim sweep --help`)");
   add_passthrough(app, action, "compare",
                   "Compare designs over seeds: compare A.yaml [--set KEY=VALUE].. B.yaml .. [--seeds N] (Python; "
