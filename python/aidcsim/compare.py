@@ -25,8 +25,10 @@ import argparse
 import json
 import math
 import os
+import pathlib
 import sys
 
+from ._files import atomic_write as _atomic_write
 from .errors import Error
 from .scenario import Scenario, as_scenario, yaml_load
 from .sweep import _cpus, _run_locally, _run_on_dask
@@ -129,7 +131,7 @@ class Comparison:
         """JSON text of to_dict() (NaN as null); written to `path` (temp file + rename) if given."""
         text = json.dumps(self.to_dict(), indent=1, allow_nan=False)
         if path is not None:
-            _atomic_write(path, lambda tmp: open(tmp, "w", encoding="utf-8").write(text))
+            _atomic_write(path, lambda tmp: pathlib.Path(tmp).write_text(text, encoding="utf-8"))
         return text
 
     def to_hdf5(self, path):
@@ -189,18 +191,6 @@ def _records(df):
         out.append({k: (None if isinstance(v, float) and not math.isfinite(v) else
                         (v.item() if hasattr(v, "item") else v)) for k, v in row.items()})
     return out
-
-
-def _atomic_write(path, write):
-    path = os.fspath(path)
-    tmp = f"{path}.tmp-{os.getpid()}"
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
 
 
 def _designs(designs, names):

@@ -122,7 +122,7 @@ def draw_fabric(fabric, path=None, ax=None):
                  f"{bom['switches']:,} switches ({bom['leaves']:,} leaf, {bom['spines']:,} spine, {bom['cores']:,} core), "
                  f"{len(pods)} pod(s)", fontsize=10)
     if path is not None:
-        from .compare import _atomic_write
+        from ._files import atomic_write as _atomic_write
         fig.tight_layout()
         _atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
     return fig

@@ -13,6 +13,7 @@ attribute and are shown on the axes (K shown as degC, fractions as %).
 
 import argparse
 import os
+import pathlib
 import sys
 
 import numpy as np
@@ -699,9 +700,9 @@ def write_html(results, path):
     if r.notes:
         parts.append("<h2>Notes</h2><ul>" + "".join(f"<li>{esc(n)}</li>" for n in r.notes) + "</ul>")
     parts.append("</body></html>")
-    from .compare import _atomic_write
+    from ._files import atomic_write as _atomic_write
     text = "\n".join(parts)
-    _atomic_write(path, lambda tmp: open(tmp, "w", encoding="utf-8").write(text))
+    _atomic_write(path, lambda tmp: pathlib.Path(tmp).write_text(text, encoding="utf-8"))
     return path
 
 
