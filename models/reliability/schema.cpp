@@ -177,6 +177,13 @@ TrainingSpec spec_from(const Params& root) {
   for (const Params& item : root.list("reliability.failures")) {
     FailureOverride o;
     o.component = component_from(item.text("component"));
+    // One entry per component (a second one would silently override the first), and each entry
+    // changes something (one with neither mtbf nor count would be ignored).
+    for (const FailureOverride& prev : r.failures)
+      if (prev.component == o.component)
+        item.invalid("component", "each component once in reliability.failures (already given at " + prev.key + ")");
+    if (!item.has("mtbf") && !item.has("count"))
+      item.invalid("component", "an mtbf or a count for '" + item.text("component") + "' (an entry with neither changes nothing)");
     if (item.has("mtbf")) {
       o.mtbf = item.number("mtbf");
       if (!(o.mtbf > 0)) item.invalid("mtbf", "a positive time such as \"200 d\"");

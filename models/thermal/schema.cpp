@@ -59,7 +59,7 @@ Schema schema() {
        "CDU approach at design heat: rack-loop supply minus facility supply (NVIDIA DSX BOD 4 °C, published-figures §6.2)."},
       {"cooling.liquid_fraction", Q::Fraction, "0.85", false, 0, 1, false, {},
        "Cold-plate coverage: share of every GPU package (and of the rest of the rack's heat) served by cold plates; "
-       "the rest goes through air heatsinks to the server air. 0 = air-cooled, 1 = fully liquid. The heat the "
+       "the rest goes through air heatsinks to the server air. 0 = air-cooled, else from 0.01 to 1 = fully liquid. The heat the "
        "liquid takes is computed (both paths leave the same junction)."},
       {"cooling.plant", Q::Map, "", false, {}, {}, false, {}, "One registered component per slot of the cooling plant."},
       {"cooling.plant.chip", Q::String, "cold_plate", false, {}, {}, false, component_names("chip"),
@@ -329,7 +329,10 @@ void validate(const CoolingSpec& c) {
   if (!(c.in_row.effectiveness > 0 && c.in_row.effectiveness <= 1))
     bad("cooling.in_row_cooler.effectiveness", c.in_row.effectiveness, "an effectiveness in (0, 1]");
   if (c.in_row.racks_per_unit < 1) bad("cooling.in_row_cooler.racks_per_unit", c.in_row.racks_per_unit, "at least 1");
-  if (!(c.liquid_fraction >= 0 && c.liquid_fraction <= 1)) bad("cooling.liquid_fraction", c.liquid_fraction, "a fraction in [0, 1]");
+  // 0 is an air-cooled site; a cold plate capturing under 1 % of the heat is no liquid-cooled design
+  // (and its ~1e-30 conductances made the thermal network singular).
+  if (!(c.liquid_fraction == 0 || (c.liquid_fraction >= 0.01 && c.liquid_fraction <= 1)))
+    bad("cooling.liquid_fraction", c.liquid_fraction, "0 (air-cooled) or a fraction from 0.01 to 1");
   if (!(c.cdu_approach > 0)) bad("cooling.cdu_approach", c.cdu_approach, "a positive approach (K)");
   if (!(c.cold_plate.r_junction_plate > 0)) bad("cooling.cold_plate.r_junction_plate", c.cold_plate.r_junction_plate, "a positive resistance");
   if (!(c.cold_plate.r_convection > 0)) bad("cooling.cold_plate.r_convection", c.cold_plate.r_convection, "a positive resistance");

@@ -1,9 +1,12 @@
 // YAML scenario -> validated Params (SI) -> model specs. Walks the document against full_schema():
 // unknown keys, units, ranges, choices, required keys; records where every key was written so that
 // any later model error can be reported at file:line:column.
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <sstream>
+#include <vector>
 #include <set>
 
 #include "models/compute/schema.hpp"
@@ -300,6 +303,40 @@ class DocumentCheck {
   std::size_t nodes_ = 0;
 };
 
+/// Document starts seen by yaml-cpp's event parser (no nodes are built).
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> starts;
+  void OnDocumentStart(const YAML::Mark& m) override { starts.push_back(m); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+/// Throws ScenarioError when `text` holds more than one YAML document. Not YAML::LoadAll: on a
+/// document starting with ',' yaml-cpp 0.7 makes empty documents forever without consuming it
+/// (an endless loop filling memory, found by tests/fuzz/fuzz_scenario); the event parser is asked
+/// for two documents at most, and a second one starting where the first did is that case.
+void check_single_document(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts docs;
+  if (!parser.HandleNextDocument(docs) || !parser.HandleNextDocument(docs) || docs.starts.size() < 2) return;
+  const YAML::Mark& m = docs.starts[1];
+  const SourceLocation where = m.line < 0 ? SourceLocation{name, 0, 0} : SourceLocation{name, m.line + 1, m.column + 1};
+  if (m.pos == docs.starts[0].pos) {
+    const std::string c = m.pos >= 0 && static_cast<std::size_t>(m.pos) < text.size() ? text.substr(m.pos, 1) : "?";
+    throw ScenarioError(where, "", "", "invalid YAML: '" + c + "' cannot start a value outside a flow collection ([...] or {...})");
+  }
+  throw ScenarioError(where, "", "",
+                      "invalid scenario: a second YAML document starts here; a scenario file holds one (a line '---' starts another)");
+}
+
 std::string stem_of(const std::string& path) {
   std::string base = path.substr(path.find_last_of("/\\") == std::string::npos ? 0 : path.find_last_of("/\\") + 1);
   const auto space = base.find(' ');
@@ -328,6 +365,7 @@ Params validate_scenario_text(const std::string& text, const std::string& name, 
   YAML::Node root;
   try {
     root = YAML::Load(text);
+    check_single_document(text, name);  // YAML::Load would silently drop a second document
   } catch (const YAML::Exception& e) {
     const SourceLocation where =
         e.mark.line < 0 ? SourceLocation{name, 0, 0} : SourceLocation{name, e.mark.line + 1, e.mark.column + 1};

@@ -1,0 +1,73 @@
+// What the mutation test (tests/cli/mutate_scenarios.py) found the loader accepting or failing on:
+// each is now a ScenarioError at the offending line, and stays one.
+#include <catch2/catch.hpp>
+
+#include "sim/scenario/scenario.hpp"
+#include "scenario_text.hpp"
+
+using namespace aidcsim;
+using test::default_with;
+using test::line_of;
+
+namespace {
+ScenarioError error_of(const std::string& text) {
+  try {
+    load_scenario_text(text, "bad.yaml");
+  } catch (const ScenarioError& e) {
+    return e;
+  }
+  FAIL("bad scenario loaded without error");
+  throw std::logic_error("unreachable");
+}
+}  // namespace
+
+TEST_CASE("a second YAML document is an error at its first line, not dropped", "[mutation]") {
+  // yaml-cpp's Load read the first document only: a file holding two scenarios ran the first.
+  const std::string text = std::string(default_scenario_text()) + "---\nname: second\nseed: 7\n";
+  const ScenarioError e = error_of(text);
+  CHECK(e.where().line == line_of(text, "---\nname: second"));
+  CHECK_THAT(e.what(), Catch::Contains("a second YAML document starts here"));
+  // A document end marker without a second document is one document.
+  CHECK_NOTHROW(load_scenario_text(std::string(default_scenario_text()) + "...\n", "ok.yaml"));
+}
+
+TEST_CASE("a document starting with ',' is a YAML error, quickly", "[mutation]") {
+  // Found by tests/fuzz/fuzz_scenario: yaml-cpp 0.7's LoadAll never returns on it (empty
+  // documents without end, memory growing by GBs); YAML::Load reads it as an empty document.
+  for (const std::string text : {",", ",\nname: x\n", ",000 GPUs\nseed: 1\n"}) {
+    const ScenarioError e = error_of(text);
+    CHECK(e.where().line == 1);
+    CHECK_THAT(e.what(), Catch::Contains("invalid YAML: ',' cannot start a value"));
+  }
+}
+
+TEST_CASE("a component twice in reliability.failures is an error, not a silent override", "[mutation]") {
+  const std::string text = std::string(default_scenario_text()) +
+                           "reliability:\n  failures:\n    - component: cdu\n      mtbf: \"50000 h\"\n"
+                           "    - component: cdu\n      mtbf: \"20000 h\"\n";
+  const ScenarioError e = error_of(text);
+  CHECK(e.where().line == line_of(text, "    - component: cdu\n      mtbf: \"20000 h\""));
+  CHECK(e.key() == "reliability.failures[1].component");
+  CHECK_THAT(e.what(), Catch::Contains("each component once") && Catch::Contains("reliability.failures[0]"));
+}
+
+TEST_CASE("a reliability.failures entry with neither mtbf nor count is an error", "[mutation]") {
+  const std::string text = std::string(default_scenario_text()) + "reliability:\n  failures:\n    - component: cdu\n";
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "reliability.failures[0].component");
+  CHECK(e.where().line == line_of(text, "- component: cdu"));
+  CHECK_THAT(e.what(), Catch::Contains("an mtbf or a count"));
+}
+
+TEST_CASE("a liquid fraction between 0 and 1 % is an error, not a singular thermal network", "[mutation]") {
+  // 0.85 x 1e-30 used to pass the schema and fail in `validate` with "singular matrix" (exit 1).
+  for (const char* v : {"8.5e-31", "1e-6", "0.009"}) {
+    const std::string text = default_with("liquid_fraction: 0.85", std::string("  liquid_fraction: ") + v);
+    const ScenarioError e = error_of(text);
+    CHECK(e.key() == "cooling.liquid_fraction");
+    CHECK(e.where().line == line_of(text, "liquid_fraction:"));
+    CHECK_THAT(e.what(), Catch::Contains("0 (air-cooled) or a fraction from 0.01 to 1"));
+  }
+  CHECK_NOTHROW(load_scenario_text(default_with("liquid_fraction: 0.85", "  liquid_fraction: 0"), "air.yaml"));
+  CHECK_NOTHROW(load_scenario_text(default_with("liquid_fraction: 0.85", "  liquid_fraction: 0.01"), "low.yaml"));
+}
