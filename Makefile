@@ -6,7 +6,7 @@ PY      := /usr/bin/python3
 BUILD   := build
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python
 
-.PHONY: deps configure build run test ctest pytest bench clean
+.PHONY: deps configure build run test ctest pytest bench sanitize fuzz clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -40,5 +40,38 @@ bench: build
 	@$(foreach b,$(BENCHES),echo "== bench/$(b).cpp: $(BUILD)/bin/$(b)" && $(BUILD)/bin/$(b) && echo &&) true
 	@$(foreach s,$(BENCH_SCRIPTS),echo "== $(s)" && bash $(s) $(BUILD)/bin/aidcsim && echo &&) true
 
+# Sanitizers (docs/testing.md): the asan preset (clang, ASan + UBSan, no jemalloc) in build-asan/,
+# then the ctest suite without the slow end-to-end tests (SANITIZE_EXCLUDE; the installed-package
+# test links a gcc consumer, which cannot link sanitized libraries) and the default scenario; the
+# first report fails the target.
+ASAN_BUILD := build-asan
+SANITIZE_EXCLUDE ?= ^(install_consumer|cli_signals|cli_outputs|cli_same_seed_identical|cli_mutate_scenarios)$$
+export ASAN_OPTIONS  ?= halt_on_error=1:detect_leaks=1
+export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
+
+$(ASAN_BUILD)/build.ninja: | deps
+	cmake --preset asan
+
+sanitize: deps $(ASAN_BUILD)/build.ninja
+	cmake --build --preset asan --target ctest_targets
+	ctest --preset asan -E '$(SANITIZE_EXCLUDE)'
+	./$(ASAN_BUILD)/bin/aidcsim run --quiet --json $(ASAN_BUILD)/default.json --output $(ASAN_BUILD)/default.h5
+
+# libFuzzer (tests/fuzz/): each target runs FUZZ_SECONDS from the seed corpus (bundled and test
+# scenarios + tests/fuzz/corpus/); new inputs go to $(ASAN_BUILD)/fuzz-corpus/, a crash to
+# $(ASAN_BUILD)/fuzz-artifacts/ and fails the target.
+FUZZ_SECONDS ?= 60
+FUZZ_SEEDS := scenarios tests/data tests/fuzz/corpus
+
+fuzz: deps $(ASAN_BUILD)/build.ninja
+	cmake --build --preset asan --target fuzz_scenario fuzz_units
+	@mkdir -p $(ASAN_BUILD)/fuzz-corpus/scenario $(ASAN_BUILD)/fuzz-corpus/units $(ASAN_BUILD)/fuzz-artifacts
+	./$(ASAN_BUILD)/bin/fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+	  -dict=tests/fuzz/scenario.dict -artifact_prefix=$(ASAN_BUILD)/fuzz-artifacts/ -print_final_stats=1 \
+	  $(ASAN_BUILD)/fuzz-corpus/scenario $(FUZZ_SEEDS)
+	./$(ASAN_BUILD)/bin/fuzz_units -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=64 \
+	  -dict=tests/fuzz/units.dict -artifact_prefix=$(ASAN_BUILD)/fuzz-artifacts/ -print_final_stats=1 \
+	  $(ASAN_BUILD)/fuzz-corpus/units tests/fuzz/units
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -10,6 +10,7 @@ PACKAGES=(
   python3 python3-dev python3-pip python3-setuptools python3-wheel python3-numpy python3-h5py python3-pytest python3-pandas python3-matplotlib
   python3-yaml python3-distributed python3-dask python3-xarray python3-h5netcdf python3-netcdf4 python3-tqdm
   python3-nbformat python3-nbclient python3-nbconvert python3-ipykernel
+  clang libclang-rt-14-dev                 # make sanitize / make fuzz: ASan+UBSan and libFuzzer (asan preset)
 )
 
 missing=()
