@@ -388,7 +388,10 @@ double parse_quantity(Quantity q, std::string_view text, std::string_view key, D
       static const std::vector<std::pair<std::string_view, double>> suffix = {
           {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"B", 1e9}, {"T", 1e12}};
       for (const auto& [s, f] : suffix)
-        if (rest == s) return v * f;
+        if (rest == s) {
+          if (!std::isfinite(v * f)) fail(q, key, text, "too large");  // "1e300T" overflows
+          return v * f;
+        }
       if (const UnitDef* other = find_any_unit(rest)) fail(q, key, text, "got " + with_article(quantity_name(other->dim)));
       fail(q, key, text, "unknown suffix '" + std::string(rest) + "'; use K, M, B or T");
     }
@@ -406,6 +409,7 @@ double parse_quantity(Quantity q, std::string_view text, std::string_view key, D
         if (a < b)
           throw InvalidParameter(std::string(key), std::string(text),
                                  "a downlink:uplink ratio >= 1, e.g. 3:1 (got downlink < uplink)");
+        if (!std::isfinite(a / b)) fail(q, key, text, "too large");  // "1e308:1e-308"
         return a / b;
       }
       if (!lex_number(t, v, rest)) fail(q, key, text, "not a number");
@@ -436,6 +440,8 @@ double parse_quantity(Quantity q, std::string_view text, std::string_view key, D
   const UnitDef* u = find_unit(q, rest);
   if (!u) fail(q, key, text, wrong_unit_detail(q, rest));
   const double si = v * u->factor + u->offset;
+  // A finite number times its unit can overflow ("1e308 EFLOP/s"): found by tests/fuzz/fuzz_units.
+  if (!std::isfinite(si)) fail(q, key, text, "too large once converted to SI units");
   if (q == Quantity::Temperature && si < 0) fail(q, key, text, "below absolute zero");
   if (used) *used = DisplayUnit{u->symbol, u->factor, u->offset};
   return si;

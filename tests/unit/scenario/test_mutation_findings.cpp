@@ -1,8 +1,10 @@
-// What the mutation test (tests/cli/mutate_scenarios.py) found the loader accepting or failing on:
-// each is now a ScenarioError at the offending line, and stays one.
+// What the mutation test (tests/cli/mutate_scenarios.py) and the fuzzers (tests/fuzz/) found the
+// loader accepting or failing on: each is now an error naming the key (and line), and stays one.
 #include <catch2/catch.hpp>
 
+#include "models/common/errors.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/scenario/units.hpp"
 #include "scenario_text.hpp"
 
 using namespace aidcsim;
@@ -70,4 +72,17 @@ TEST_CASE("a liquid fraction between 0 and 1 % is an error, not a singular therm
   }
   CHECK_NOTHROW(load_scenario_text(default_with("liquid_fraction: 0.85", "  liquid_fraction: 0"), "air.yaml"));
   CHECK_NOTHROW(load_scenario_text(default_with("liquid_fraction: 0.85", "  liquid_fraction: 0.01"), "low.yaml"));
+}
+
+TEST_CASE("a value that overflows once converted to SI is an error, not infinity", "[fuzz]") {
+  // Found by tests/fuzz/fuzz_units: "1.0e+308 EFLOP/s" parsed to +inf FLOP/s, which a key without
+  // a maximum would have taken.
+  CHECK_THROWS_AS(parse_quantity(Quantity::FlopRate, "1.0e+308 EFLOP/s", "k"), InvalidParameter);
+  CHECK_THROWS_AS(parse_quantity(Quantity::Power, "1e308 MW", "k"), InvalidParameter);
+  CHECK_THROWS_AS(parse_quantity(Quantity::Count, "1e300T", "k"), InvalidParameter);
+  CHECK_THROWS_AS(parse_quantity(Quantity::Ratio, "1e308:1e-308", "k"), InvalidParameter);
+  CHECK_THROWS_AS(parse_quantity(Quantity::Energy, "1e308 kWh", "k"), InvalidParameter);
+  CHECK_THAT(error_of(default_with("link_rate: \"400 Gbps\"", "  link_rate: \"1e308 Tbps\"")).what(),
+             Catch::Contains("fabric.link_rate") && Catch::Contains("too large once converted to SI units"));
+  CHECK(parse_quantity(Quantity::FlopRate, "1e290 EFLOP/s", "k") == 1e290 * 1e18);  // still finite
 }
