@@ -71,9 +71,18 @@ Schema schema() {
        "Megatron sequence parallelism: norms/dropout split over TP (Korthikanti et al. 2022)."},
       {"workload.parallelism.allow_tp_across_domains", Q::Bool, "false", false, {}, {}, false, {},
        "Accept TP x CP groups larger than (or not aligned with) the NVLink domain; TP traffic then crosses the fabric."},
-      {"workload.parallelism.zero", Q::String, "none", false, {}, {}, false, {"none", "zero1", "fsdp"},
-       "Data-parallel sharding: none (all-reduce), zero1 (optimizer states sharded: reduce-scatter + all-gather; "
-       "Rajbhandari et al. 2020), fsdp (parameters sharded too)."},
+      {"workload.parallelism.zero", Q::String, "none", false, {}, {}, false, {"none", "zero1", "zero2", "fsdp"},
+       "Data-parallel sharding (Rajbhandari et al. 2020): none (gradient all-reduce); zero1 (optimizer states sharded: "
+       "Megatron's distributed optimizer, one reduce-scatter per step + the parameter all-gather); zero2 (gradients "
+       "sharded too: reduce-scatter per layer every microbatch; DeepSpeed ZeRO-2, PyTorch FSDP SHARD_GRAD_OP); fsdp "
+       "(ZeRO-3: parameters sharded too, all-gathered per layer before use, see fsdp_style)."},
+      {"workload.parallelism.fsdp_style", Q::String, "pytorch", false, {}, {}, false, {"pytorch", "deepspeed"},
+       "zero: fsdp as PyTorch FSDP runs it (all-gather before forward, again before backward unless "
+       "reshard_after_forward is false, next layer prefetched) or as DeepSpeed ZeRO-3 (parameters re-gathered for "
+       "every use, every microbatch)."},
+      {"workload.parallelism.reshard_after_forward", Q::Bool, "true", false, {}, {}, false, {},
+       "PyTorch FSDP: free gathered parameters after forward (false: keep them until the backward, no second "
+       "all-gather, more memory; Llama 3's setting)."},
       {"workload.parallelism.dp_overlap", Q::Bool, "true", false, {}, {}, false, {},
        "Bucket the DP reduction per model chunk and overlap it with the remaining backward pass."},
       {"workload.parallelism.dp_algorithm", Q::String, "auto", false, {}, {}, false,
@@ -171,6 +180,8 @@ JobSpec spec_from(const Params& root) {
   j.par.sequence_parallel = opt_b("workload.parallelism.sequence_parallel", true);
   j.par.allow_tp_across_domains = opt_b("workload.parallelism.allow_tp_across_domains", false);
   j.par.zero = opt_t("workload.parallelism.zero", "none");
+  j.par.fsdp_style = opt_t("workload.parallelism.fsdp_style", "pytorch");
+  j.par.reshard_after_forward = opt_b("workload.parallelism.reshard_after_forward", true);
   j.par.dp_overlap = opt_b("workload.parallelism.dp_overlap", true);
   j.par.dp_algorithm = opt_t("workload.parallelism.dp_algorithm", "auto");
   j.par.order = opt_t("workload.parallelism.order", "tp,cp,pp,dp");

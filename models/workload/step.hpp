@@ -78,7 +78,13 @@ struct StepPlan {
   /// optimizer step; and the analytic steady-state extension's parts.
   std::vector<double> compute, tp, cp, ep, optimizer;
   std::vector<StepWait> waits;             ///< ops that waited for transfers (PP sends, FSDP gathers, ...)
-  double extra_time = 0;                   ///< s added after the simulated part
+  double extra_time = 0;                   ///< s added after the simulated part (analytic extension)
+  /// zero2 / fsdp: the extension is measured instead: each microbatch beyond the simulated ones adds
+  /// the simulated steady-state period (stage 0's backward completions, `microbatch_done`), which
+  /// includes the per-microbatch gathers and reduce-scatters it waits for.
+  bool measured_extension = false;
+  int extra_microbatches = 0;
+  std::vector<int> microbatch_done;        ///< stage 0: activity ending each microbatch's last backward
   std::vector<double> extra_compute, extra_tp, extra_cp, extra_ep;  ///< per stage, parts of extra_time
 };
 

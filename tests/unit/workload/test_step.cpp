@@ -178,3 +178,58 @@ TEST_CASE("plan_step: ZeRO-1 and FSDP add parameter all-gathers; DP overlap help
   CHECK(count(f, kTagDpGather) > count(z, kTagDpGather));
   evaluate(f.schedule, fabric);
 }
+
+TEST_CASE("ZeRO-2 / FSDP traffic per unit and microbatch, as PyTorch FSDP and DeepSpeed run it") {
+  const auto fabric = topology::build_fabric(small_fabric(64));
+  const auto h100 = compute::find_gpu("H100");
+  JobSpec j = gpt_job(1, 1, 8, 1, 32);  // 4 microbatches per replica, 24 layers + the embedding
+  j.model.layers = 4;
+  auto count = [&](const StepPlan& p, int tag) {  // collectives = flows GPU 0 sends (collapsed rings)
+    return std::count_if(p.schedule.activities.begin(), p.schedule.activities.end(), [tag](const network::Activity& a) {
+      return a.tag == tag && a.kind == network::Activity::Kind::Transfer && a.gpu == 0;
+    });
+  };
+  const int units = 5;  // embedding + 4 layers (gpt's tied output layer holds no parameters of its own)
+  j.par.zero = "fsdp";  // PyTorch FSDP: gather before forward and again before backward
+  auto p = plan_step(j, h100, fabric, {});
+  CHECK(count(p, kTagDpGather) == 4 * 2 * units);
+  CHECK(count(p, kTagDp) == 4 * units);  // a reduce-scatter per unit every microbatch
+  evaluate(p.schedule, fabric);          // acyclic
+  j.par.reshard_after_forward = false;  // kept from forward to backward: one gather per microbatch
+  CHECK(count(plan_step(j, h100, fabric, {}), kTagDpGather) == 4 * units);
+  j.par.fsdp_style = "deepspeed";  // ZeRO-3 re-gathers for every use
+  CHECK(count(plan_step(j, h100, fabric, {}), kTagDpGather) == 4 * 2 * units);
+  j.par.zero = "zero2";  // gradients per unit every microbatch; parameters gathered once after the optimizer
+  p = plan_step(j, h100, fabric, {});
+  CHECK(count(p, kTagDp) == 4 * units);
+  CHECK(count(p, kTagDpGather) == 1);
+  j.par.zero = "zero1";  // one reduce-scatter per bucket at the end, one all-gather
+  p = plan_step(j, h100, fabric, {});
+  CHECK(count(p, kTagDp) == 4);  // ~4 buckets of the last backward
+  CHECK(count(p, kTagDpGather) == 1);
+  // FSDP's breakdown: the gathers the compute waited for are exposed DP; the step sums up
+  j.par.zero = "fsdp";
+  j.par.fsdp_style = "pytorch";
+  p = plan_step(j, h100, fabric, {});
+  const auto b = analyse_step(p, evaluate(p.schedule, fabric));
+  CHECK(b.exposed_dp > 0);
+  CHECK(b.compute + b.exposed_tp + b.exposed_pp + b.exposed_dp + b.bubble == Approx(b.step_time));
+}
+
+TEST_CASE("FSDP: microbatches beyond the simulated ones add the measured steady-state period") {
+  const auto fabric = topology::build_fabric(small_fabric(64));
+  const auto h100 = compute::find_gpu("H100");
+  JobSpec j = gpt_job(1, 1, 8, 1, 128);  // 16 microbatches per replica
+  j.model.layers = 4;
+  j.par.zero = "fsdp";
+  const auto all = plan_step(j, h100, fabric, {});
+  StepOptions cap;
+  cap.max_simulated_microbatches = 6;
+  const auto part = plan_step(j, h100, fabric, cap);
+  CHECK(part.simulated_microbatches == 6);
+  CHECK(part.measured_extension);
+  const auto b_all = analyse_step(all, evaluate(all.schedule, fabric));
+  const auto b_part = analyse_step(part, evaluate(part.schedule, fabric));
+  CHECK(b_part.step_time == Approx(b_all.step_time).epsilon(0.02));
+  CHECK(b_part.exposed_dp == Approx(b_all.exposed_dp).epsilon(0.1));
+}

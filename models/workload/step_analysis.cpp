@@ -1,0 +1,189 @@
+// Reading a simulated step: where its time went (compute, exposed TP/PP/DP/CP/EP, bubble).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "models/workload/step.hpp"
+
+namespace aidcsim::workload {
+
+namespace {
+
+/// Seconds of each kind of exposed communication an op waited for, per stage, before its last
+/// backward: per op, the wait on its latest-finishing transfer group (StepWait).
+std::vector<std::vector<double>> transfer_waits(const StepPlan& plan, const network::RunResult& run) {
+  std::vector<std::vector<double>> by_stage(plan.pp, std::vector<double>(kTagEmbedding + 1, 0.0));
+  auto stage_of = [&](int gpu) {
+    for (int s = 0; s < plan.pp; ++s)
+      if (plan.stage_gpu[s] == gpu) return s;
+    return -1;
+  };
+  // the latest-finishing wait of each op
+  std::vector<int> order(plan.waits.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::sort(order.begin(), order.end(), [&](int a, int c) { return plan.waits[a].op < plan.waits[c].op; });
+  for (std::size_t k = 0; k < order.size();) {
+    const int op = plan.waits[order[k]].op;
+    int pick = -1;
+    double pick_finish = -1, pick_start = 0;
+    for (; k < order.size() && plan.waits[order[k]].op == op; ++k) {
+      const StepWait& w = plan.waits[order[k]];
+      double last = 0, first = std::numeric_limits<double>::infinity();
+      for (int t : w.transfers) {
+        last = std::max(last, run.finish[t]);
+        first = std::min(first, run.start[t]);
+      }
+      if (last > pick_finish) {
+        pick = order[k];
+        pick_finish = last;
+        pick_start = first;
+      }
+    }
+    const StepWait& w = plan.waits[pick];
+    const double ready = w.prev >= 0 ? run.finish[w.prev] : 0.0;
+    const double wait = run.start[op] - ready;
+    if (wait <= 0 || pick_finish < run.start[op] - 1e-12) continue;  // not the last dependency
+    const double on_wire = pick_finish - std::max(pick_start, ready);
+    const int s = stage_of(plan.schedule.activities[op].gpu);
+    if (s >= 0) by_stage[s][w.kind] += std::max(0.0, std::min(wait, on_wire));
+  }
+  return by_stage;
+}
+
+/// End of each stage's step: its optimizer and the all-gathers after it.
+double stage_end(const StepPlan& plan, const network::RunResult& run, int s) {
+  double end = run.finish.at(plan.stage_optimizer[s]);
+  for (int a : plan.stage_after_optimizer[s]) end = std::max(end, run.finish[a]);
+  return end;
+}
+
+double overlap(double a0, double a1, double b0, double b1) { return std::max(0.0, std::min(a1, b1) - std::max(a0, b0)); }
+
+/// The tail of a stage after its last backward, as intervals: before the optimizer it waits for
+/// its DP reduction (from the last backward to the reduction's end) and, on the first and last
+/// stage, for the tied-embedding all-reduce (while on the wire); any other wait there is for the
+/// other stage's pipeline drain. Then the optimizer, then the ZeRO all-gather up to `end`.
+struct Tail {
+  double last_b = 0, opt0 = 0, opt1 = 0, end = 0;
+  double dp_end = 0;            ///< end of the stage's DP reduction (<= last_b when hidden)
+  double emb0 = 0, emb1 = 0;    ///< embedding all-reduce on the wire (empty when none)
+  /// Seconds of [x0, x1] spent waiting for DP traffic: the reduction and the ZeRO all-gather.
+  double dp_in(double x0, double x1) const {
+    return overlap(x0, x1, last_b, std::min(dp_end, opt0)) + overlap(x0, x1, opt1, end);
+  }
+  /// Seconds of [x0, x1] spent waiting for the embedding all-reduce alone (PP-group traffic).
+  double embedding_in(double x0, double x1) const {
+    return overlap(x0, x1, emb0, std::min(emb1, opt0)) -
+           overlap(x0, x1, std::max(last_b, emb0), std::min({dp_end, emb1, opt0}));
+  }
+};
+
+Tail stage_tail(const StepPlan& plan, const network::RunResult& run, int s) {
+  Tail t;
+  t.last_b = run.finish.at(plan.stage_last_backward[s]);
+  t.opt0 = run.start.at(plan.stage_optimizer[s]);
+  t.opt1 = run.finish.at(plan.stage_optimizer[s]);
+  t.end = stage_end(plan, run, s);
+  t.dp_end = t.last_b;
+  for (int a : plan.stage_dp_done[s]) t.dp_end = std::max(t.dp_end, run.finish[a]);
+  if ((s == 0 || s == plan.pp - 1) && !plan.embedding_transfers.empty()) {
+    t.emb0 = std::numeric_limits<double>::infinity();
+    for (int a : plan.embedding_transfers) {
+      t.emb0 = std::min(t.emb0, run.start[a]);
+      t.emb1 = std::max(t.emb1, run.finish[a]);
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+namespace {
+
+/// Seconds the microbatches beyond the simulated ones add: the analytic steady state, or for
+/// zero2 / fsdp the simulated steady-state period (at least the analytic one).
+double extension(const StepPlan& plan, const network::RunResult& run) {
+  if (!plan.measured_extension || plan.extra_microbatches == 0) return plan.extra_time;
+  const auto& d = plan.microbatch_done;
+  const int n = static_cast<int>(d.size());
+  const int from = std::min(n - 1, std::max(1, plan.pp));  // past the pipeline fill
+  if (n - 1 - from < 1) return plan.extra_time;
+  const double period = (run.finish[d[n - 1]] - run.finish[d[from]]) / (n - 1 - from);
+  return std::max(plan.extra_time, plan.extra_microbatches * period);
+}
+
+}  // namespace
+
+StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) {
+  StepBreakdown r;
+  const double extra = extension(plan, run);
+  r.step_time = run.makespan + extra;
+  if (plan.pp == 0 || r.step_time <= 0) return r;
+  const auto waits = transfer_waits(plan, run);
+  // the critical stage: the one whose step ends last
+  std::vector<Tail> tails;
+  int crit = 0;
+  for (int s = 0; s < plan.pp; ++s) {
+    tails.push_back(stage_tail(plan, run, s));
+    if (tails[s].end > tails[crit].end) crit = s;
+  }
+  double comm_busy = 0;
+  for (int s = 0; s < plan.pp; ++s) {
+    const Tail& t = tails[s];
+    const double ops = plan.compute[s] + plan.tp[s] + plan.cp[s] + plan.ep[s];
+    const double idle = std::max(0.0, t.last_b - ops);
+    double exposed = 0;
+    for (double w : waits[s]) exposed += w;
+    const double scale = exposed > idle ? idle / exposed : 1.0;  // waits cannot exceed the idle time
+    r.bubble += idle - exposed * scale;
+    r.exposed_pp += waits[s][kTagPp] * scale;
+    r.exposed_dp += (waits[s][kTagDpGather] + waits[s][kTagDp]) * scale;
+    // after its last backward: its optimizer is compute; the rest of the time until the step ends
+    // is booked by what the critical stage was doing then: waiting for DP (embedding) traffic is
+    // exposed DP (PP), running its pipeline (the drain) or optimizer is bubble. A stage's own DP
+    // reduction hidden behind the drain is not exposed.
+    const Tail& c = tails[crit];
+    const double dp = c.dp_in(t.last_b, t.opt0) + c.dp_in(t.opt1, run.makespan);
+    const double emb = c.embedding_in(t.last_b, t.opt0) + c.embedding_in(t.opt1, run.makespan);
+    r.compute += plan.compute[s] + plan.extra_compute[s] + (t.opt1 - t.opt0);
+    r.exposed_dp += dp;
+    r.exposed_pp += emb;
+    r.bubble += std::max(0.0, run.makespan - t.last_b - (t.opt1 - t.opt0) - dp - emb);
+    // the extension: beyond its own ops, imbalance with the slowest stage is bubble, the rest of a
+    // measured period (per-microbatch gathers / reduce-scatters) exposed DP
+    const double extra_ops = plan.extra_compute[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s];
+    r.bubble += std::max(0.0, plan.extra_time - extra_ops);
+    r.exposed_dp += extra - plan.extra_time;
+    r.exposed_tp += plan.tp[s] + plan.extra_tp[s];
+    r.exposed_cp += plan.cp[s] + plan.extra_cp[s];
+    r.exposed_ep += plan.ep[s] + plan.extra_ep[s];
+    comm_busy += plan.tp[s] + plan.cp[s] + plan.ep[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s];
+  }
+  // DP flows of the representative GPUs: time during which any of them was on the wire.
+  for (int s = 0; s < plan.pp; ++s) {
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    for (std::size_t i = 0; i < plan.schedule.activities.size(); ++i) {
+      const auto& a = plan.schedule.activities[i];
+      if ((a.tag == kTagDp || a.tag == kTagDpGather || a.tag == kTagEmbedding) && a.gpu == plan.stage_gpu[s]) {
+        lo = std::min(lo, run.start[i]);
+        hi = std::max(hi, run.finish[i]);
+      }
+    }
+    if (hi > lo) comm_busy += hi - lo;
+  }
+  const double n = plan.pp;
+  r.compute /= n;
+  r.exposed_tp /= n;
+  r.exposed_cp /= n;
+  r.exposed_ep /= n;
+  r.bubble /= n;
+  r.exposed_pp /= n;
+  r.exposed_dp /= n;
+  for (double* x : {&r.compute, &r.exposed_tp, &r.exposed_cp, &r.exposed_ep, &r.bubble, &r.exposed_pp, &r.exposed_dp})
+    if (std::abs(*x) < 1e-12 * r.step_time) *x = 0;  // rounding residue of the interval sums
+  r.gpu_busy_compute_fraction = std::min(1.0, r.compute / r.step_time);
+  r.gpu_busy_comm_fraction = std::min(1.0, comm_busy / n / r.step_time);
+  return r;
+}
+
+}  // namespace aidcsim::workload

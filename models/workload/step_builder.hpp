@@ -1,0 +1,84 @@
+#pragma once
+// Internal to models/workload: what the parts of plan_step share (step.cpp sizes the step and costs
+// its ops, step_ops.cpp emits the pipeline's compute ops and the per-unit ZeRO / FSDP traffic,
+// step_dp.cpp the end-of-step DP reduction and the optimizer, step_analysis.cpp reads the run).
+#include <map>
+#include <vector>
+
+#include "models/collectives/collective.hpp"
+#include "models/workload/placement.hpp"
+#include "models/workload/step.hpp"
+
+namespace aidcsim::workload::detail {
+
+/// One unit of a model chunk: a transformer layer, the input embedding or the output layer + loss.
+/// FSDP gathers parameters per unit, ZeRO-2 / FSDP reduce gradients per unit.
+struct Unit {
+  double time = 0;    ///< s on one GPU for one microbatch (all of compute and exposed TP/CP/EP)
+  double params = 0;  ///< parameters of the unit on one GPU (TP rank)
+};
+
+/// Cost of one forward or backward op of a chunk for one microbatch (s) and its units in execution
+/// order (backward: reversed).
+struct OpCost {
+  double compute = 0, tp = 0, cp = 0, ep = 0;
+  std::vector<Unit> units;
+  double total() const { return compute + tp + cp + ep; }
+};
+
+struct Builder {
+  const JobSpec& job;
+  const compute::GpuSpec& gpu;
+  const topology::Fabric& fabric;
+  const StepOptions& opt;
+  StepPlan& plan;
+  Placement place;
+  collectives::Layout layout;
+  int pp = 1, v = 1, VS = 1, m = 1, msim = 1;
+  int rep = 0;                                ///< the representative DP replica
+  std::vector<double> clk;                    ///< clock factor of each stage (slowest GPU)
+  std::vector<double> speed;                  ///< straggler speed factor of each stage (slowest GPU)
+  std::vector<std::vector<OpCost>> fwd, bwd;  ///< [stage][chunk]
+  // compute ops (step_ops.cpp)
+  int pieces_per_chunk = 1;
+  std::vector<std::vector<int>> f_idx, b_out, b_in;        ///< [virtual stage][microbatch]
+  std::vector<std::vector<std::vector<int>>> last_pieces;  ///< [stage][chunk]: pieces of the last backward
+  std::vector<int> prev_on_gpu;                            ///< activity -> previous op on its GPU
+  std::vector<std::vector<int>> unit_reductions;           ///< [stage]: per-unit gradient reduce-scatters
+  std::vector<double> stage_params;                        ///< parameters per GPU of each stage
+
+  Builder(const JobSpec& j, const compute::GpuSpec& g, const topology::Fabric& f, const StepOptions& o, StepPlan& p)
+      : job(j), gpu(g), fabric(f), opt(o), plan(p), place(j.par), layout(collectives::Layout::from(f)) {}
+  double unit() const { return gpu.bf16_flops; }
+  std::vector<network::Activity>& acts() { return plan.schedule.activities; }
+  int add(network::Activity a) {
+    acts().push_back(std::move(a));
+    return static_cast<int>(acts().size()) - 1;
+  }
+  double chunk_params(int j) const;
+  /// zero2 / fsdp: gradients reduce-scattered per unit every microbatch (not once per step).
+  bool per_unit_reduction() const { return job.par.zero == "zero2" || job.par.zero == "fsdp"; }
+  int dp_size() const { return job.par.dp * job.par.cp; }
+};
+
+/// A CUDA stream of collectives: NCCL runs a GPU's collectives on one stream in order, so a GPU
+/// starts its part of the next one when its part of the previous one (what it sends and receives)
+/// is done. Per GPU, the transfers of its part of the last collective.
+struct GpuStream {
+  std::map<int, std::vector<int>> last;
+};
+
+/// One DP collective of stage `s` for every TP rank's DP group (every rail), with the job's
+/// dp_algorithm, started after `after` and, when `stream` is given, after each GPU's part of the
+/// stream's previous collective (O(1) dependencies per transfer, not all of them); appends the
+/// transfers that end it to `done` (may be null).
+void emit_dp(Builder& b, int s, collectives::Op op, double bytes, std::vector<int> after, int tag,
+             std::vector<int>* done, GpuStream* stream = nullptr);
+/// The transfers of `done` that start or end at `gpu`.
+std::vector<int> transfers_of(const Builder& b, const std::vector<int>& done, int gpu);
+
+void emit_compute_ops(Builder& b);   ///< step_ops.cpp
+void link_pipeline(Builder& b);      ///< step_ops.cpp
+void emit_dp_and_optimizer(Builder& b);  ///< step_dp.cpp
+
+}  // namespace aidcsim::workload::detail

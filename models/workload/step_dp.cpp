@@ -1,0 +1,151 @@
+// DP traffic at the end of the step and the optimizer: the gradient reduction of none / zero1
+// bucketed per model chunk (zero2 / fsdp reduce per unit while the backward runs, step_ops.cpp),
+// the tied-embedding all-reduce, the optimizer step, and ZeRO's parameter all-gather after it.
+#include <algorithm>
+
+#include "models/compute/kernels.hpp"
+#include "models/workload/model.hpp"
+#include "models/workload/step_builder.hpp"
+
+namespace aidcsim::workload::detail {
+
+using collectives::Algorithm;
+using collectives::Collective;
+using collectives::Op;
+using network::Activity;
+
+void emit_dp(Builder& b, int s, Op op, double bytes, std::vector<int> after, int tag, std::vector<int>* done,
+             GpuStream* stream) {
+  const Algorithm alg = collectives::algorithm_from(b.job.par.dp_algorithm);
+  std::map<int, std::vector<int>> parts;  // this collective's transfers per GPU (sent or received)
+  for (int t = 0; t < b.job.par.tp; ++t) {
+    Collective c;
+    c.op = op;
+    c.gpus = b.place.dp_group({t, 0, s, 0});
+    const bool one_domain = b.fabric.nvlink_domain_of(c.gpus.front()) == b.fabric.nvlink_domain_of(c.gpus.back());
+    c.algorithm = (alg == Algorithm::Auto && !one_domain) ? Algorithm::Ring : alg;
+    c.bytes = bytes;
+    c.collapse = true;
+    c.after = after;
+    c.tag = tag;
+    c.hash = b.opt.seed * 0x100000001B3ULL + (static_cast<std::uint64_t>(s) << 20) + (t << 8) + tag;  // NCCL keeps a communicator's connections: one path
+    auto e = collectives::emit(b.plan.schedule, c, b.layout, b.opt.protocol);
+    if (done) done->insert(done->end(), e.done.begin(), e.done.end());
+    if (!stream) continue;
+    for (int i = e.first; i < e.last; ++i) {
+      auto& a = b.acts()[i];
+      if (a.kind != Activity::Kind::Transfer) continue;
+      const bool first = std::none_of(a.after.begin(), a.after.end(), [&](int d) { return d >= e.first; });
+      if (first) {
+        const auto it = stream->last.find(a.gpu);
+        if (it != stream->last.end()) a.after.insert(a.after.end(), it->second.begin(), it->second.end());
+      }
+      parts[a.gpu].push_back(i);
+      parts[a.dst_gpu].push_back(i);
+    }
+  }
+  if (stream)
+    for (auto& [gpu, transfers] : parts) stream->last[gpu] = std::move(transfers);
+}
+
+std::vector<int> transfers_of(const Builder& b, const std::vector<int>& done, int gpu) {
+  std::vector<int> out;
+  for (int d : done) {
+    const auto& a = b.plan.schedule.activities[d];
+    if (a.gpu == gpu || a.dst_gpu == gpu) out.push_back(d);
+  }
+  return out;
+}
+
+double Builder::chunk_params(int j) const { return chunk_parameters(job, plan.layers[j], j == 0, j == VS - 1, pp > 1); }
+
+namespace {
+
+/// none / zero1: the gradient all-reduce (reduce-scatter) of each stage after its last backward of
+/// each chunk, one bucket per piece of that backward when overlapped, else one per stage.
+std::vector<std::vector<int>> emit_reduction(Builder& b) {
+  std::vector<std::vector<int>> done(b.pp);
+  const Op op = b.job.par.zero == "none" ? Op::AllReduce : Op::ReduceScatter;
+  for (int s = 0; s < b.pp; ++s) {
+    if (b.job.par.dp_overlap) {
+      for (int c = b.v - 1; c >= 0; --c) {  // in the order the chunks' backwards finish
+        const auto& pieces = b.last_pieces[s][c];
+        const double bytes = gradient_bytes(b.job) * b.chunk_params(c * b.pp + s) / pieces.size();
+        for (int piece : pieces) emit_dp(b, s, op, bytes, {piece}, kTagDp, &done[s]);
+      }
+    } else {
+      emit_dp(b, s, op, gradient_bytes(b.job) * b.stage_params[s], {b.plan.stage_last_backward[s]}, kTagDp, &done[s]);
+    }
+  }
+  return done;
+}
+
+/// gpt ties the output layer to the input embedding: with pp > 1 the last stage holds a copy whose
+/// gradient is all-reduced with the first stage's after the DP reduction (Megatron-LM
+/// finalize_model_grads: _allreduce_word_embedding_grads), for every TP rank and DP replica.
+std::vector<int> emit_embedding_allreduce(Builder& b, const std::vector<std::vector<int>>& stage_done) {
+  std::vector<int> done;
+  const auto& par = b.job.par;
+  if (b.job.model.style == "llama" || b.pp == 1) return done;
+  std::vector<int> after = stage_done[0];
+  after.insert(after.end(), stage_done[b.pp - 1].begin(), stage_done[b.pp - 1].end());
+  after.push_back(b.plan.stage_last_backward[0]);
+  after.push_back(b.plan.stage_last_backward[b.pp - 1]);
+  const double bytes = gradient_bytes(b.job) * double(b.job.model.vocab) * b.job.model.hidden / par.tp;
+  for (int d = 0; d < par.dp; ++d)
+    for (int cp = 0; cp < par.cp; ++cp)
+      for (int t = 0; t < par.tp; ++t) {
+        Collective c;
+        c.op = Op::AllReduce;
+        c.algorithm = Algorithm::Ring;
+        c.gpus = {b.place.gpu({t, cp, 0, d}), b.place.gpu({t, cp, b.pp - 1, d})};
+        c.bytes = bytes;
+        c.after = after;
+        c.tag = kTagEmbedding;
+        c.hash = b.opt.seed * 0x9E3779B97F4A7C15ULL + b.place.gpu({t, cp, 0, d});
+        auto e = collectives::emit(b.plan.schedule, c, b.layout, b.opt.protocol);
+        done.insert(done.end(), e.done.begin(), e.done.end());
+      }
+  return done;
+}
+
+/// Optimizer step (Adam, memory-bound: ~32 B of HBM traffic per parameter held), then the
+/// parameter all-gather of zero1 / zero2 (fsdp gathers per unit before use instead).
+void emit_optimizer(Builder& b, const std::vector<std::vector<int>>& stage_done, const std::vector<int>& embedding) {
+  const auto& par = b.job.par;
+  auto& plan = b.plan;
+  plan.optimizer.assign(b.pp, 0);
+  plan.stage_optimizer.assign(b.pp, -1);
+  plan.stage_after_optimizer.assign(b.pp, {});
+  for (int s = 0; s < b.pp; ++s) {
+    const double held = par.zero == "none" ? b.stage_params[s] : b.stage_params[s] / b.dp_size();
+    const double t_opt = compute::memory_time(b.gpu, 32.0 * held, b.opt.efficiency) / b.speed[s];
+    plan.optimizer[s] = t_opt;
+    Activity a;
+    a.kind = Activity::Kind::Compute;
+    a.gpu = plan.stage_gpu[s];
+    a.amount = t_opt * b.unit();
+    a.tag = kTagOptimizer;
+    a.after = stage_done[s];
+    if (s == 0 || s == b.pp - 1) a.after.insert(a.after.end(), embedding.begin(), embedding.end());
+    a.after.push_back(plan.stage_last_backward[s]);
+    const int opt_idx = b.add(std::move(a));
+    plan.stage_optimizer[s] = opt_idx;
+    if ((par.zero == "zero1" || par.zero == "zero2") && b.dp_size() > 1)
+      emit_dp(b, s, Op::AllGather, kParameterBytes * b.stage_params[s], {opt_idx}, kTagDpGather,
+              &plan.stage_after_optimizer[s]);
+  }
+}
+
+}  // namespace
+
+void emit_dp_and_optimizer(Builder& b) {
+  std::vector<std::vector<int>> stage_done(b.pp);
+  if (b.per_unit_reduction()) stage_done = b.unit_reductions;
+  else if (b.dp_size() > 1) stage_done = emit_reduction(b);
+  b.plan.stage_dp_done = stage_done;
+  b.plan.embedding_transfers = emit_embedding_allreduce(b, stage_done);
+  emit_optimizer(b, stage_done, b.plan.embedding_transfers);
+}
+
+}  // namespace aidcsim::workload::detail

@@ -1,0 +1,185 @@
+// The representative pipeline's compute ops in schedule order, and the traffic that runs between
+// them: pipeline sends between stages, and the per-unit ZeRO-2 / FSDP collectives.
+#include <algorithm>
+
+#include "models/workload/model.hpp"
+#include "models/workload/pipeline.hpp"
+#include "models/workload/step_builder.hpp"
+
+namespace aidcsim::workload::detail {
+
+using collectives::Collective;
+using collectives::Op;
+using network::Activity;
+
+namespace {
+
+/// How one stage's units are split into compute activities (pieces): one per unit when gradients
+/// are reduced per unit (zero2, fsdp); for the last backward of each chunk with DP overlap, ~4
+/// buckets per stage (Megatron's bucketed overlapped reduction); else one piece per op.
+std::vector<std::vector<int>> piece_groups(const Builder& b, std::size_t units, bool last_backward) {
+  std::size_t pieces = 1;
+  if (b.per_unit_reduction()) pieces = units;
+  else if (last_backward) pieces = std::min<std::size_t>(b.pieces_per_chunk, units);
+  pieces = std::max<std::size_t>(1, pieces);
+  std::vector<std::vector<int>> g(pieces);
+  for (std::size_t u = 0; u < units; ++u) g[u * pieces / std::max<std::size_t>(1, units)].push_back(static_cast<int>(u));
+  return g;
+}
+
+/// FSDP's parameter state of one stage's units over its schedule (PyTorch FSDP: gathered before
+/// use, freed after forward unless reshard_after_forward is false, always after backward; DeepSpeed
+/// ZeRO-3: gathered for every use). Gathers run in order on their own stream, the next one issued
+/// when the previous unit starts computing (one unit of prefetch); reduce-scatters likewise.
+class StageTraffic {
+ public:
+  StageTraffic(Builder& b, int s) : b_(b), s_(s) {
+    const auto& par = b.job.par;
+    fsdp_ = par.zero == "fsdp" && b.dp_size() > 1;
+    reduce_ = b.per_unit_reduction() && b.dp_size() > 1;
+    keep_after_forward_ = par.fsdp_style == "pytorch" && !par.reshard_after_forward;
+    gathered_.assign(b.v, {});
+  }
+
+  /// Gathers the units of a piece that are not gathered; returns the representative GPU's
+  /// transfers the piece waits for.
+  std::vector<int> before(int chunk, const std::vector<int>& group, const OpCost& c, bool forward) {
+    std::vector<int> mine;
+    if (!fsdp_) return mine;
+    auto& state = gathered_[chunk];
+    state.resize(c.units.size(), 0);
+    for (int u : group) {
+      const int id = forward ? u : static_cast<int>(c.units.size()) - 1 - u;  // same unit in both directions
+      if (state[id] || c.units[u].params <= 0) continue;
+      std::vector<int> after;
+      if (pieces_.size() >= 2) after.push_back(pieces_[pieces_.size() - 2]);
+      std::vector<int> done;
+      emit_dp(b_, s_, Op::AllGather, kParameterBytes * c.units[u].params, after, kTagDpGather, &done, &gathers_);
+      const auto rep = transfers_of(b_, done, b_.plan.stage_gpu[s_]);
+      mine.insert(mine.end(), rep.begin(), rep.end());
+      state[id] = 1;
+    }
+    return mine;
+  }
+
+  /// After piece `piece` ran: frees what FSDP reshards, reduce-scatters the gradients.
+  void after(int piece, int chunk, const std::vector<int>& group, const OpCost& c, bool forward) {
+    pieces_.push_back(piece);
+    auto& state = gathered_[chunk];
+    state.resize(c.units.size(), 0);
+    for (int u : group) {
+      const int id = forward ? u : static_cast<int>(c.units.size()) - 1 - u;
+      if (!forward || !keep_after_forward_) state[id] = 0;
+      if (forward || !reduce_ || c.units[u].params <= 0) continue;
+      std::vector<int> done;
+      emit_dp(b_, s_, Op::ReduceScatter, gradient_bytes(b_.job) * c.units[u].params, {piece}, kTagDp, &done,
+              &reductions_);
+      auto& all = b_.unit_reductions[s_];
+      all.insert(all.end(), done.begin(), done.end());
+    }
+  }
+
+ private:
+  Builder& b_;
+  int s_;
+  bool fsdp_ = false, reduce_ = false, keep_after_forward_ = false;
+  std::vector<std::vector<char>> gathered_;  ///< [chunk][unit in forward order]
+  std::vector<int> pieces_;
+  GpuStream gathers_, reductions_;  ///< FSDP gathers and reduce-scatters on streams of their own
+};
+
+void emit_stage(Builder& b, int s) {
+  const auto& par = b.job.par;
+  auto& plan = b.plan;
+  const auto order = pipeline_order(s, b.pp, b.msim, b.v, par.microbatch_group_size);
+  std::vector<int> last_b_pos(b.v, -1);
+  for (int k = 0; k < static_cast<int>(order.size()); ++k)
+    if (!order[k].forward) last_b_pos[order[k].chunk] = k;
+  StageTraffic traffic(b, s);
+  int prev = -1;
+  for (int k = 0; k < static_cast<int>(order.size()); ++k) {
+    const PipelineOp& o = order[k];
+    const OpCost& c = o.forward ? b.fwd[s][o.chunk] : b.bwd[s][o.chunk];
+    const int j = o.chunk * b.pp + s;
+    const bool last_b = !o.forward && k == last_b_pos[o.chunk];
+    const auto groups = piece_groups(b, c.units.size(), last_b);
+    for (std::size_t q = 0; q < groups.size(); ++q) {
+      const auto wait = traffic.before(o.chunk, groups[q], c, o.forward);
+      Activity a;
+      a.kind = Activity::Kind::Compute;
+      a.gpu = plan.stage_gpu[s];
+      double t = 0;
+      for (int u : groups[q]) t += c.units[u].time;
+      a.amount = t * b.unit();
+      a.tag = o.forward ? kTagForward : kTagBackward;
+      if (prev >= 0) a.after.push_back(prev);
+      a.after.insert(a.after.end(), wait.begin(), wait.end());
+      const int idx = b.add(std::move(a));
+      if (b.prev_on_gpu.size() <= static_cast<std::size_t>(idx)) b.prev_on_gpu.resize(idx + 1, -1);
+      b.prev_on_gpu[idx] = prev;
+      if (!wait.empty()) plan.waits.push_back({wait, idx, prev, kTagDpGather});
+      prev = idx;
+      if (q == 0 && !o.forward) b.b_in[j][o.microbatch] = idx;
+      if (last_b) b.last_pieces[s][o.chunk].push_back(idx);
+      traffic.after(idx, o.chunk, groups[q], c, o.forward);
+    }
+    (o.forward ? b.f_idx : b.b_out)[j][o.microbatch] = prev;
+    if (!o.forward && o.chunk == 0 && s == 0) plan.microbatch_done.push_back(prev);
+    plan.compute[s] += c.compute;
+    plan.tp[s] += c.tp;
+    plan.cp[s] += c.cp;
+    plan.ep[s] += c.ep;
+  }
+  plan.stage_last_backward[s] = prev;
+}
+
+}  // namespace
+
+void emit_compute_ops(Builder& b) {
+  const auto& par = b.job.par;
+  b.pieces_per_chunk = par.dp_overlap ? std::max(1, (4 + b.v - 1) / b.v) : 1;
+  b.f_idx.assign(b.VS, std::vector<int>(b.msim, -1));
+  b.b_out = b.f_idx;
+  b.b_in = b.f_idx;
+  b.last_pieces.assign(b.pp, std::vector<std::vector<int>>(b.v));
+  b.unit_reductions.assign(b.pp, {});
+  auto& plan = b.plan;
+  plan.compute.assign(b.pp, 0);
+  plan.tp.assign(b.pp, 0);
+  plan.cp.assign(b.pp, 0);
+  plan.ep.assign(b.pp, 0);
+  plan.stage_last_backward.assign(b.pp, -1);
+  for (int s = 0; s < b.pp; ++s) emit_stage(b, s);
+}
+
+void link_pipeline(Builder& b) {
+  const auto& md = b.job.model;
+  const double tokens_mb = b.job.microbatch_size * double(md.sequence_length) / b.job.par.cp;
+  const double act_bytes = tokens_mb * md.hidden * 2.0 / b.job.par.tp;
+  auto link = [&](int from_act, int to_act, int from_gpu, int to_gpu) {
+    if (from_gpu == to_gpu) {
+      b.acts()[to_act].after.push_back(from_act);
+      return;
+    }
+    Collective c;
+    c.op = Op::SendRecv;
+    c.gpus = {from_gpu, to_gpu};
+    c.bytes = act_bytes;
+    c.after = {from_act};
+    c.tag = kTagPp;
+    c.hash = b.opt.seed * 1000003ULL + b.acts().size();
+    auto e = collectives::emit(b.plan.schedule, c, b.layout, b.opt.protocol);
+    for (int d : e.done) b.acts()[to_act].after.push_back(d);
+    if (!e.done.empty()) b.plan.waits.push_back({e.done, to_act, b.prev_on_gpu[to_act], kTagPp});
+  };
+  const auto& sg = b.plan.stage_gpu;
+  for (int j = 0; j < b.VS; ++j)
+    for (int mb = 0; mb < b.msim; ++mb) {
+      const int gj = sg[j % b.pp];
+      if (j > 0) link(b.f_idx[j - 1][mb], b.f_idx[j][mb], sg[(j - 1) % b.pp], gj);
+      if (j < b.VS - 1) link(b.b_out[j + 1][mb], b.b_in[j][mb], sg[(j + 1) % b.pp], gj);
+      else b.acts()[b.b_in[j][mb]].after.push_back(b.f_idx[j][mb]);
+    }
+}
+
+}  // namespace aidcsim::workload::detail
