@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "models/compute/catalogue.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
 
 using namespace aidcsim;
 using Clock = std::chrono::steady_clock;
@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
   fs.gpus = 16384;
   fs.gpus_per_node = 8;
   fs.nvlink_domain = 8;
-  fs.nvlink_bandwidth = 450e9;
+  const auto& h100 = builtin_gpus().find("H100");
+  fit_fabric_to_gpu(fs, h100);
   fs.kind = topology::FabricKind::Clos3;
   fs.switch_radix = 64;
   fs.link_rate = 50e9;
@@ -43,7 +44,6 @@ int main(int argc, char** argv) {
   j.par.sequence_parallel = true;
   j.par.zero = "zero1";
   j.global_batch = 2048;  // 16M tokens
-  const auto h100 = compute::find_gpu("H100");
 
   const auto t0 = Clock::now();
   const auto fabric = topology::build_fabric(fs);

@@ -38,6 +38,7 @@ Layout Layout::from(const topology::Fabric& fabric) {
   l.domain_of = [&fabric](int g) { return fabric.nvlink_domain_of(g); };
   l.nvlink_rate = fabric.spec().nvlink_bandwidth;
   l.nic_rate = fabric.spec().nic_rate;
+  l.nvls = fabric.spec().nvls;
   auto latency = [&fabric](int a, int b) {
     double s = 0;
     for (const auto& h : fabric.route(a, b, 0)) s += fabric.link(h.link).latency;
@@ -235,7 +236,7 @@ Emitted emit_in_network(Emitter& e, bool sharp) {
   for (const auto& d : doms) {
     const int g = static_cast<int>(d.size());
     for (int i = 0; i < g && g > 1; ++i) {
-      int t = e.p.nvls_capable ? e.transfer(d[i], d[(i + 1) % g], S, 2, e.c.after, e.p.nvls)
+      int t = e.p.nvls_capable && e.l.nvls ? e.transfer(d[i], d[(i + 1) % g], S, 2, e.c.after, e.p.nvls)
                                : e.transfer(d[i], d[(i + 1) % g], 2.0 * (g - 1) / g * S, 2 * (g - 1), e.c.after);
       out.done.push_back(t);
     }
@@ -353,7 +354,7 @@ Algorithm choose_algorithm(const Collective& c, const Layout& l, const Protocol&
   if (c.op == Op::AllToAll) return Algorithm::Direct;
   if (c.op != Op::AllReduce) return Algorithm::Ring;
   const bool one_domain = by_domain(c.gpus, l).size() == 1;
-  if (one_domain && p.nvls_capable && c.gpus.size() > 2) return Algorithm::Nvls;
+  if (one_domain && p.nvls_capable && l.nvls && c.gpus.size() > 2) return Algorithm::Nvls;
   Collective r = c, t = c;
   r.algorithm = Algorithm::Ring;
   t.algorithm = Algorithm::Tree;

@@ -37,7 +37,7 @@ struct Protocol {
   /// Software latency per algorithm step (s): 8xH200 1 MiB ring all-reduce at 39.9 GB/s busbw
   /// (ml-engineering all-reduce-8xH200.md) -> ~46 us over 14 steps -> ~3 us.
   double alpha = 3e-6;
-  /// GPUs whose NVSwitches do in-switch reduction (NVLink4+: H100 and later; not A100).
+  /// NCCL may use NVLS (NCCL_NVLS_ENABLE); it does only where the hardware can (Layout::nvls).
   bool nvls_capable = true;
 };
 
@@ -48,6 +48,7 @@ struct Layout {
   double nic_rate = 50e9;             ///< B/s per GPU scale-out NIC
   double nvlink_latency = 0;          ///< s, route latency GPU -> NVSwitch -> GPU
   double net_latency = 0;             ///< s, route latency of a rail-aligned scale-out hop (same local GPU, next domain)
+  bool nvls = true;                   ///< NVLink switches reduce in the switch (FabricSpec::nvls, from the GPU model)
   /// From a fabric (domains and rates from its spec). The fabric must outlive the Layout.
   static Layout from(const topology::Fabric& fabric);
 };

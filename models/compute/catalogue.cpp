@@ -1,46 +1,124 @@
 #include "models/compute/catalogue.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
+
 #include "models/common/errors.hpp"
+#include "models/compute/gpu_fields.hpp"
 
 namespace aidcsim::compute {
 namespace {
 
-// Dense (no sparsity) figures per GPU, all from ../shared/reference/published-figures.md §5.1
-// (NVIDIA datasheets as tabulated in stas00/ml-engineering compute/accelerator/README.md):
-//   A100 SXM 80GB : 312 TFLOP/s BF16, no FP8, 80 GB HBM2e 2.0 TB/s, NVLink3 600 GB/s bidir, 400 W;
-//                   MAMF BF16 271.2 TFLOP/s.
-//   H100 SXM      : 989 BF16 / 1979 FP8, 80 GB HBM3 3.35 TB/s, NVLink4 450 GB/s per direction,
-//                   700 W; MAMF BF16 794.5, FP8 1402.6.
-//   H200 SXM      : 989 / 1979, 141 GB HBM3e 4.8 TB/s, NVLink4, 700 W; MAMF taken = H100 (same die).
-//   B200          : 2250 / 4500, 180 GB HBM3e 8.0 TB/s, NVLink5 1.8 TB/s bidir, 1000 W max TGP;
-//                   MAMF BF16 1745, FP8 3432.5.
-//   GB200 (per GPU): 2500 / 5000, 186 GB HBM3e 8.0 TB/s, NVLink5, 1200 W; MAMF BF16 1822,
-//                   FP8 [estimate: B200's 76.3 % of peak] 3815.
-// Idle power: ~10-15 % of TDP, typical of nvidia-smi readings of idle SXM parts [estimate].
-const std::vector<GpuSpec>& table() {
-  static const std::vector<GpuSpec> t = {
-      // name     bf16     fp8       HBM    HBM BW   NVLink/dir TDP   idle  MAMF bf16 MAMF fp8
-      {"A100", 312e12, 0.0, 80e9, 2.0e12, 300e9, 400, 60, 271.2e12, 0.0},
-      {"H100", 989e12, 1979e12, 80e9, 3.35e12, 450e9, 700, 90, 794.5e12, 1402.6e12},
-      {"H200", 989e12, 1979e12, 141e9, 4.8e12, 450e9, 700, 90, 794.5e12, 1402.6e12},
-      {"B200", 2250e12, 4500e12, 180e9, 8.0e12, 900e9, 1000, 130, 1745e12, 3432.5e12},
-      {"GB200", 2500e12, 5000e12, 186e9, 8.0e12, 900e9, 1200, 150, 1822e12, 3815e12},
-  };
-  return t;
+// Fallbacks for figures a definition does not give (documented in gpu_fields() and catalogue.hpp).
+constexpr double kMamfOfPeak = 0.8;        // estimate: MAMF/peak is 0.73-0.87 on NVIDIA parts (docs/gpus.md)
+constexpr double kAttentionOfPeak = 0.45;  // estimate: FlashAttention-3 on H200 in a training step, 447/989
+
+/// A derived figure for a GPU built on `base`: the base's value scaled by the change of the peak it
+/// depends on, or the fraction-of-peak estimate when there is no base.
+void derive(GpuSpec& g, const GpuSpec* base, double GpuSpec::*figure, const char* key, double GpuSpec::*peak,
+            const char* peak_key, double of_peak) {
+  if (g.*peak <= 0) {
+    g.*figure = 0;
+    g.sources[key] = std::string("none: no ") + peak_key;
+    return;
+  }
+  if (base && base->*figure > 0 && base->*peak > 0) {
+    if (base->*peak == g.*peak) return;  // inherited as measured
+    g.*figure = base->*figure * (g.*peak / base->*peak);
+    g.sources[key] = fmt::format("estimate: {}'s {} x {} ratio {:.4g}", base->name, key, peak_key, g.*peak / base->*peak);
+    return;
+  }
+  g.*figure = of_peak * (g.*peak);
+  g.sources[key] = fmt::format("estimate: {} x {}", of_peak, peak_key);
 }
 
 }  // namespace
 
-std::vector<std::string> catalogue_names() {
-  std::vector<std::string> names;
-  for (const auto& g : table()) names.push_back(g.name);
-  return names;
+void Catalogue::add(const Params::List& items, const std::string& origin) {
+  for (const Params& item : items) {
+    const std::string name = item.text("name");
+    const GpuSpec* base = nullptr;
+    GpuSpec g;
+    if (item.has("base")) {
+      const std::string b = item.text("base");
+      if (!contains(b)) item.invalid("base", "a GPU defined before this one (" + names_text() + ")");
+      base = &find(b);
+      g = *base;
+      g.description.clear();
+    } else if (contains(name)) {
+      base = &find(name);
+      g = *base;
+    }
+    const GpuSpec before = g;
+    g.name = name;
+    std::vector<std::string> missing;
+    for (const GpuField& f : gpu_fields()) {
+      if (f.key == "name") continue;
+      if (item.has(f.key)) {
+        set_field(g, f, item);
+        if (f.key != "description")
+          g.sources[f.key] = item.has("sources." + f.key) ? item.text("sources." + f.key) : origin;
+      } else if (!base && f.required) {
+        missing.push_back(f.key);
+      } else if (item.has("sources." + f.key)) {
+        g.sources[f.key] = item.text("sources." + f.key);
+      }
+    }
+    if (!missing.empty()) {
+      std::string keys;
+      for (const auto& k : missing) keys += (keys.empty() ? "" : ", ") + k;
+      throw InvalidParameter(item.path(), name,
+                             "a complete definition of a new GPU (missing " + keys + "), or base: one of " + names_text());
+    }
+    const GpuSpec* scale_from = base ? &before : nullptr;
+    if (!item.has("bf16_mamf"))
+      derive(g, scale_from, &GpuSpec::bf16_mamf, "bf16_mamf", &GpuSpec::bf16_flops, "bf16_flops", kMamfOfPeak);
+    if (!item.has("fp8_mamf"))
+      derive(g, scale_from, &GpuSpec::fp8_mamf, "fp8_mamf", &GpuSpec::fp8_flops, "fp8_flops", kMamfOfPeak);
+    if (!item.has("attention_flops"))
+      derive(g, scale_from, &GpuSpec::attention_flops, "attention_flops", &GpuSpec::bf16_flops, "bf16_flops",
+             kAttentionOfPeak);
+
+    auto check = [&](bool ok, const std::string& key, const std::string& expected) {
+      if (ok) return;
+      if (item.has(key)) item.invalid(key, expected);
+      throw InvalidParameter(item.path(), name, key + " " + expected);
+    };
+    check(g.bf16_mamf <= g.bf16_flops, "bf16_mamf", "at most bf16_flops (a measured rate cannot exceed the peak)");
+    check(g.fp8_mamf <= g.fp8_flops, "fp8_mamf", "at most fp8_flops (0 without FP8)");
+    check(g.attention_flops <= g.bf16_flops, "attention_flops", "at most bf16_flops");
+    check(g.shutdown_temperature > g.throttle_temperature, "shutdown_temperature", "above throttle_temperature");
+    check(g.idle_power < g.tdp, "idle_power", "below tdp");
+    check(!g.nvls || g.nvlink_generation >= 4, "nvls", "false below NVLink generation 4 (NVLink SHARP came with NVSwitch gen 3 / NVLink4)");
+    check(g.nvlink_generation == 0 || g.nvlink_bandwidth > 0, "nvlink_bandwidth", "above 0 with NVLink");
+
+    auto it = std::find_if(gpus_.begin(), gpus_.end(), [&](const GpuSpec& x) { return x.name == name; });
+    if (it != gpus_.end()) *it = g;
+    else gpus_.push_back(g);
+  }
 }
 
-GpuSpec find_gpu(const std::string& name) {
-  for (const auto& g : table())
+bool Catalogue::contains(const std::string& name) const {
+  return std::any_of(gpus_.begin(), gpus_.end(), [&](const GpuSpec& g) { return g.name == name; });
+}
+
+const GpuSpec& Catalogue::find(const std::string& name) const {
+  for (const auto& g : gpus_)
     if (g.name == name) return g;
-  throw Error("unknown GPU model '" + name + "'");
+  throw Error("unknown GPU model '" + name + "' (known: " + names_text() + ")");
+}
+
+std::vector<std::string> Catalogue::names() const {
+  std::vector<std::string> n;
+  for (const auto& g : gpus_) n.push_back(g.name);
+  return n;
+}
+
+std::string Catalogue::names_text() const {
+  std::string s;
+  for (const auto& g : gpus_) s += (s.empty() ? "" : ", ") + g.name;
+  return s.empty() ? "none" : s;
 }
 
 }  // namespace aidcsim::compute

@@ -1,17 +1,34 @@
 #include "models/compute/schema.hpp"
 
-#include "models/compute/catalogue.hpp"
+#include "models/compute/gpu_fields.hpp"
 
 namespace aidcsim::compute {
+namespace {
+const char* kListDoc =
+    "GPU models defined or overridden by this file, in the format of the built-in catalogue "
+    "(models/compute/gpus.yaml, docs/gpus.md): each item a name, optionally a base GPU, and figures.";
+}
 
 Schema schema() {
   using Q = Quantity;
-  return {
-      {"cluster.gpu", Q::String, "GB200", false, {}, {}, false, catalogue_names(),
-       "GPU model; its datasheet figures come from the catalogue (docs/scenario-reference.md lists sources)."},
+  Schema s = {
+      {"cluster.gpu", Q::String, "GB200", false, {}, {}, false, {},
+       "GPU model: a name of the built-in catalogue (docs/gpus.md lists every figure and its source) or of an "
+       "item of `gpus`."},
   };
+  Schema list = gpu_list_schema("gpus", kListDoc);
+  s.insert(s.end(), list.begin(), list.end());
+  return s;
 }
 
-GpuSpec spec_from(const Params& root) { return find_gpu(root.text("cluster.gpu")); }
+Schema catalogue_schema() { return gpu_list_schema("gpus", kListDoc); }
+
+GpuSpec spec_from(const Params& root, const Catalogue& builtin) {
+  Catalogue c = builtin;
+  c.add(root.list("gpus"), "scenario file");
+  const std::string& name = root.text("cluster.gpu");
+  if (!c.contains(name)) root.invalid("cluster.gpu", "a GPU of the catalogue or of `gpus` (" + c.names_text() + ")");
+  return c.find(name);
+}
 
 }  // namespace aidcsim::compute

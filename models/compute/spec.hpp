@@ -1,25 +1,44 @@
 #pragma once
-// GpuSpec: one GPU model's datasheet figures (SI). Owner: models/compute (catalogue.cpp has the
-// sources per entry).
+// GpuSpec: one GPU model's figures (SI), the single place every part of the simulator reads a GPU's
+// capabilities from. Owner: models/compute. The built-in models are data (models/compute/gpus.yaml,
+// every figure with its source, docs/gpus.md); a scenario adds or overrides models under `gpus:`
+// (compute::Catalogue, compute/schema.hpp).
+#include <map>
 #include <string>
 
 namespace aidcsim::compute {
 
 struct GpuSpec {
   std::string name;            ///< "H100", "GB200", ...
-  double bf16_flops = 0;       ///< dense peak, FLOP/s
-  double fp8_flops = 0;        ///< dense peak, FLOP/s (0: no FP8 tensor cores, e.g. A100)
-  double hbm_bytes = 0;        ///< B
-  double hbm_bandwidth = 0;    ///< B/s
-  double nvlink_bandwidth = 0; ///< B/s per direction
-  double tdp = 0;              ///< W
-  double idle_power = 0;       ///< W
-  /// Maximum achievable matmul FLOP/s (MAMF), measured, BF16 / FP8 (published-figures.md §5.1,
-  /// ml-engineering "Maximum Achievable Matmul FLOPS"). 0 = unknown: a fraction of peak is used.
+  std::string description;     ///< product, e.g. "NVIDIA H100 SXM5 80 GB"
+  // --- compute ---
+  double bf16_flops = 0;       ///< dense BF16/FP16 tensor peak, FLOP/s
+  double fp8_flops = 0;        ///< dense FP8 tensor peak, FLOP/s (0: no FP8 tensor cores, e.g. A100)
+  /// Maximum achievable matmul FLOP/s (MAMF: best measured GEMM over shapes), BF16 / FP8.
   double bf16_mamf = 0;
-  double fp8_mamf = 0;
-  double throttle_temperature = 0;   ///< K, junction temperature where the clocks start to drop (0: unknown)
-  double shutdown_temperature = 0;   ///< K, junction temperature of the thermal shutdown (0: unknown)
+  double fp8_mamf = 0;         ///< 0 when the GPU has no FP8
+  /// FlashAttention forward + backward, causal, BF16, FLOP/s achieved counting the causal half only
+  /// (4 b s^2 h / 2 forward, x 3.5 forward + backward), as FlashAttention's own benchmarks count.
+  double attention_flops = 0;
+  // --- memory ---
+  double hbm_bytes = 0;        ///< B
+  double hbm_bandwidth = 0;    ///< B/s, peak
+  // --- scale-up (NVLink domain) ---
+  int nvlink_generation = 0;   ///< 0 none (e.g. AMD Infinity Fabric), 3 A100, 4 H100/H200, 5 B200/GB200
+  /// B/s per GPU per direction inside the scale-up domain (NVLink; MI300X: Infinity Fabric all-to-all).
+  double nvlink_bandwidth = 0;
+  bool nvls = false;           ///< NVLink SHARP (in-switch reduction, NCCL NVLS) capable
+  // --- power and thermal ---
+  double tdp = 0;              ///< W, maximum board power
+  double idle_power = 0;       ///< W
+  double throttle_temperature = 0;   ///< K, junction temperature where the clocks start to drop
+  double shutdown_temperature = 0;   ///< K, junction temperature of the thermal shutdown
+  /// Source of each figure, by field name ("bf16_flops" -> "NVIDIA H100 datasheet"); estimates
+  /// start with "estimate".
+  std::map<std::string, std::string> sources;
+
+  /// True when `field`'s source is an estimate (not a datasheet or published measurement).
+  bool estimated(const std::string& field) const;
 };
 
 }  // namespace aidcsim::compute

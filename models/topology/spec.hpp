@@ -27,9 +27,12 @@ struct FabricSpec {
   int gpus_per_node = 4;          ///< GPUs (and NICs, rails) per server / compute tray
   int nvlink_domain = 72;         ///< GPUs per NVLink domain (8 HGX, 72 NVL72); 1 = no NVLink
   /// B/s per GPU per direction inside the domain. Not a topology key: sim/scenario copies it from
-  /// the GPU catalogue (compute::GpuSpec::nvlink_bandwidth); default GB200/B200 NVLink5
-  /// 1.8 TB/s bidirectional = 900 GB/s per direction (published-figures.md §5.1).
+  /// the GPU model (compute::GpuSpec::nvlink_bandwidth, aidcsim::fit_fabric_to_gpu); default
+  /// GB200/B200 NVLink5 1.8 TB/s bidirectional = 900 GB/s per direction (published-figures.md §5.1).
   double nvlink_bandwidth = 900e9;
+  /// The domain's switches reduce in the switch (NVLink SHARP, NCCL's NVLS). Not a topology key:
+  /// copied from compute::GpuSpec::nvls with nvlink_bandwidth (false for A100 and MI300X).
+  bool nvls = true;
   FabricKind kind = FabricKind::Clos3;
   Wiring wiring = Wiring::RailOptimized;
   int switch_radix = 64;

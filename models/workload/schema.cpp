@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "models/collectives/collective.hpp"
-#include "models/compute/catalogue.hpp"
 #include "models/workload/memory.hpp"
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
@@ -253,15 +252,18 @@ JobSpec spec_from(const Params& root) {
     root.invalid("workload.parallelism.tp",
                  "tp x cp (" + std::to_string(tc) + ") dividing the NVLink domain (cluster.nvlink_domain = " +
                      std::to_string(domain) + "), or workload.parallelism.allow_tp_across_domains: true");
-  if (root.has("cluster.gpu")) {
-    const auto gpu = compute::find_gpu(root.text("cluster.gpu"));
-    const MemoryBreakdown mem = peak_memory(j);
-    if (mem.total() > gpu.hbm_bytes)
-      root.invalid("workload.parallelism.tp",
-                   "a layout that fits " + gb(gpu.hbm_bytes) + " of HBM per " + gpu.name + "; it needs " + describe(mem) +
-                       ": raise tp/pp, use zero1/fsdp, recompute_granularity selective/full or a smaller microbatch");
-  }
   return j;
+}
+
+void check_against_gpu(const Params& root, const JobSpec& j, const compute::GpuSpec& gpu) {
+  const MemoryBreakdown mem = peak_memory(j);
+  if (mem.total() > gpu.hbm_bytes)
+    root.invalid("workload.parallelism.tp",
+                 "a layout that fits " + gb(gpu.hbm_bytes) + " of HBM per " + gpu.name + "; it needs " + describe(mem) +
+                     ": raise tp/pp, use zero1/fsdp, recompute_granularity selective/full or a smaller microbatch");
+  if (j.par.dp_algorithm == "nvls" && !gpu.nvls)
+    root.invalid("workload.parallelism.dp_algorithm",
+                 "an algorithm the GPU supports: " + gpu.name + " has no NVLink SHARP (NVLS)");
 }
 
 }  // namespace aidcsim::workload

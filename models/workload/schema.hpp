@@ -1,6 +1,7 @@
 #pragma once
 #include "models/common/params.hpp"
 #include "models/common/schema.hpp"
+#include "models/compute/spec.hpp"
 #include "models/workload/spec.hpp"
 
 namespace aidcsim::workload {
@@ -8,4 +9,7 @@ namespace aidcsim::workload {
 Schema schema();
 /// Builds the JobSpec; throws InvalidParameter when sizes do not divide (e.g. tp*pp*dp != gpus).
 JobSpec spec_from(const Params& root);
+/// Checks the job against the GPU model (cluster.gpu, resolved by sim/scenario): the memory per GPU
+/// fits its HBM; dp_algorithm nvls needs an NVLS-capable GPU. Throws InvalidParameter.
+void check_against_gpu(const Params& root, const JobSpec& job, const compute::GpuSpec& gpu);
 }  // namespace aidcsim::workload

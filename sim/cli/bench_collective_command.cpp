@@ -9,6 +9,8 @@
 #include "models/common/errors.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/engine/collective_bench.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
+#include "sim/scenario/scenario.hpp"
 #include "sim/scenario/units.hpp"
 
 namespace aidcsim::cli {
@@ -16,6 +18,7 @@ namespace {
 
 struct BenchArgs {
   std::string gpu = "H100";
+  std::string gpu_file;
   int nodes = 1;
   int gpus_per_node = 8;
   int nvlink_domain = 0;
@@ -66,6 +69,7 @@ int bench(const BenchArgs& a) {
   BenchOptions o;
   try {
     o.gpu = a.gpu;
+    o.gpu_file = a.gpu_file;
     o.nodes = a.nodes;
     o.gpus_per_node = a.gpus_per_node;
     o.fabric.nvlink_domain = a.nvlink_domain > 0 ? a.nvlink_domain : a.gpus_per_node;
@@ -86,6 +90,8 @@ int bench(const BenchArgs& a) {
     try {
       const auto rows = bench_collective(o);
       std::cout << format_bench(o, rows);
+    } catch (const ScenarioError&) {  // a bad --gpu-file: file:line, exit code of a bad input file
+      throw;
     } catch (const InvalidParameter& e) {  // e.g. an unknown GPU: an option, not a scenario key
       std::cerr << "aidcsim bench-collective: " << e.what() << "\n";
       return kExitUsage;
@@ -100,7 +106,10 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
   auto a = std::make_shared<BenchArgs>();
   CLI::App* sub = app.add_subcommand("bench-collective",
                                      "Simulate an nccl-tests-style sweep of one collective over message sizes");
-  sub->add_option("-g,--gpu", a->gpu, "GPU model from the catalogue (H100, H200, B200, GB200, A100)")->capture_default_str();
+  sub->add_option("-g,--gpu", a->gpu, "GPU model: " + builtin_gpus().names_text() + " (docs/gpus.md), or one of --gpu-file")
+      ->capture_default_str();
+  sub->add_option("--gpu-file", a->gpu_file,
+                  "GPU catalogue file (a `gpus:` list as in docs/gpus.md) adding or overriding GPU models");
   sub->add_option("-N,--nodes", a->nodes, "Number of nodes")->capture_default_str()->check(CLI::PositiveNumber);
   sub->add_option("-n,--gpus-per-node", a->gpus_per_node, "GPUs per node")->capture_default_str()->check(CLI::PositiveNumber);
   sub->add_option("--nvlink-domain", a->nvlink_domain, "GPUs per NVLink domain (default: one node; 72 for NVL72)")

@@ -12,15 +12,18 @@
 namespace aidcsim {
 
 struct BenchOptions {
-  std::string gpu = "H100";        ///< catalogue name; sets the NVLink rate of the fabric
+  std::string gpu = "H100";        ///< GPU model (docs/gpus.md); sets the NVLink domain's rate and NVLS
+  /// GPU catalogue file (`gpus:` list, docs/gpus.md) whose definitions are added to the built-in
+  /// ones; empty: built-in only.
+  std::string gpu_file;
   int nodes = 1;                   ///< NVLink domains are fabric.nvlink_domain GPUs
   int gpus_per_node = 8;
-  /// Scale-out fabric; gpus, gpus_per_node and nvlink_bandwidth are overwritten from the fields
-  /// above. nvlink_domain is kept (set it to gpus_per_node for HGX, 72 for NVL72).
+  /// Scale-out fabric; gpus, gpus_per_node, nvlink_bandwidth and nvls are overwritten from the
+  /// fields above. nvlink_domain is kept (set it to gpus_per_node for HGX, 72 for NVL72).
   topology::FabricSpec fabric;
   collectives::Op op = collectives::Op::AllReduce;
   collectives::Algorithm algorithm = collectives::Algorithm::Auto;
-  collectives::Protocol protocol;  ///< nvls_capable is set from the GPU (false for A100)
+  collectives::Protocol protocol;  ///< NCCL switches; NVLS runs only where the GPU has it (GpuSpec::nvls)
   std::vector<double> sizes;       ///< B (nccl-tests size S); empty: 8 B .. 8 GiB, x2 steps
   int type_bytes = 4;              ///< bytes per element ("float", nccl-tests' default -d float)
   /// Ring steps collapsed into one flow per neighbour pair (fast at large n; latency folded into

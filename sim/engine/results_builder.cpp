@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "models/compute/kernels.hpp"
 #include "models/workload/memory.hpp"
 #include "models/workload/stragglers.hpp"
 #include "sim/engine/fabric_checks.hpp"
@@ -68,12 +69,21 @@ void add_series(Results& r, std::string path, const std::vector<Sample>& samples
   r.datasets.push_back(vector_dataset(std::move(path), std::move(v), std::move(unit), std::move(description), "time"));
 }
 
+/// Which GPU figures the run used, and which of them are estimates rather than published figures.
+std::string gpu_note(const compute::GpuSpec& g) {
+  std::string est;
+  for (const auto& [field, source] : g.sources)
+    if (g.estimated(field)) est += (est.empty() ? "" : ", ") + field;
+  return "gpu: " + g.name + (g.description.empty() ? "" : " (" + g.description + ")") +
+         "; figures and sources in docs/gpus.md" + (est.empty() ? "" : "; estimated (not published): " + est);
+}
+
 void add_step(Results& r, const SituationOutcome& o, const compute::GpuSpec& gpu) {
   const auto& s = o.step;
   const int gpus = o.fabric_spec.gpus;
   const double tokens_per_s = o.plan.tokens_per_step / s.step_time;
   const double achieved_flops = o.plan.model_flops_per_step / s.step_time / gpus;
-  const double peak = o.job.precision == "fp8" && gpu.fp8_flops > 0 ? gpu.fp8_flops : gpu.bf16_flops;
+  const double peak = compute::peak_flops(gpu, compute::precision_from(o.job.precision));
   r.add("gpus", gpus, "1", "GPUs in the job");
   r.add("parameters", o.plan.parameters, "1", "Model parameters (Megatron-LM SC21 eq. 2, generalised)");
   r.add("step_time", s.step_time, "s", "Simulated time of one training step (optimizer update), final clocks");
@@ -577,6 +587,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   }
   add_convergence(r, sc, outcomes, ttt);
 
+  r.notes.push_back(gpu_note(sc.gpu));
   r.notes.push_back("step: " + head.plan.fidelity);
   r.notes.push_back("thermal: steady state of an RC network with " + std::to_string(head.thermal.network_nodes) +
                     " nodes (identical racks grouped), throttle iterations: " + std::to_string(head.throttle_iterations));

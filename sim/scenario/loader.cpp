@@ -16,6 +16,7 @@
 #include "models/workload/schema.hpp"
 #include "sim/scenario/default_scenario.hpp"
 #include "sim/scenario/input_limits.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
 #include "sim/scenario/suggest.hpp"
@@ -402,10 +403,14 @@ Scenario load_scenario_text(const std::string& text, const std::string& name) {
   s.description = s.params.has("description") ? s.params.text("description") : std::string();
   s.seed = static_cast<std::uint64_t>(s.params.integer("seed"));
   s.fabric = located(s, topology::spec_from);
-  s.gpu = located(s, compute::spec_from);
-  // The NVLink domain's per-GPU bandwidth is a property of the GPU model (catalogue).
-  s.fabric.nvlink_bandwidth = s.gpu.nvlink_bandwidth;
+  s.gpu = located(s, [](const Params& root) { return compute::spec_from(root, builtin_gpus()); });
+  // The NVLink domain's bandwidth and NVLS capability are properties of the GPU model.
+  fit_fabric_to_gpu(s.fabric, s.gpu);
   s.job = located(s, workload::spec_from);
+  located(s, [&s](const Params& root) {
+    workload::check_against_gpu(root, s.job, s.gpu);
+    return 0;
+  });
   s.cooling = located(s, thermal::spec_from);
   // GPU temperature limits are the GPU model's (catalogue) unless the scenario sets them.
   if (!s.params.given("cooling.limits.gpu_temp_limit") && s.gpu.throttle_temperature > 0)

@@ -120,3 +120,16 @@ def test_errors_pickle_with_their_fields():
     assert (f.file, f.line, f.column, f.key, f.value, f.expected, f.hint) == \
         ("f.yaml", 3, 5, "k", "v", "x", "did you mean 'j'?")
     assert str(f) == str(e)
+
+
+def test_gpu_defined_in_python_is_validated(default_path):
+    """A GPU not in the catalogue, defined in the scenario's gpus: list (docs/gpus.md)."""
+    s = Scenario.load(default_path)
+    s["gpus"] = [{"name": "H200-600W", "base": "H200", "tdp": "600 W"}]
+    s["cluster.gpu"] = "H200-600W"
+    params = s.validate()
+    assert params["cluster.gpu"] == "H200-600W"
+    s["gpus[0].tdp"] = "600"  # no unit
+    with pytest.raises(ScenarioError) as e:
+        s.validate()
+    assert e.value.key == "gpus[0].tdp"

@@ -6,7 +6,6 @@
 
 #include "models/collectives/closed_form.hpp"
 #include "models/collectives/collective.hpp"
-#include "models/compute/catalogue.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/engine/collective_bench.hpp"

@@ -3,10 +3,10 @@
 // (compute::Efficiency and collectives::Protocol defaults; docs/validation-megatron.md).
 #include <catch2/catch.hpp>
 
-#include "models/compute/catalogue.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
 
 using namespace aidcsim;
 
@@ -58,7 +58,7 @@ topology::FabricSpec selene(int gpus) {
   fs.gpus = gpus;
   fs.gpus_per_node = 8;
   fs.nvlink_domain = 8;
-  fs.nvlink_bandwidth = 300e9;
+  fit_fabric_to_gpu(fs, builtin_gpus().find("A100"));
   fs.kind = topology::FabricKind::Clos3;
   fs.switch_radix = 40;
   fs.link_rate = 25e9;
@@ -69,7 +69,7 @@ topology::FabricSpec selene(int gpus) {
 }  // namespace
 
 TEST_CASE("Megatron-LM SC21 Table 1: TFLOP/s per GPU within 10 % for all ten rows", "[validation][megatron]") {
-  const auto a100 = compute::find_gpu("A100");
+  const auto& a100 = builtin_gpus().find("A100");
   for (const Row& r : kTable1) {
     const auto fabric = topology::build_fabric(selene(r.gpus));
     network::FlowNetwork net(fabric);

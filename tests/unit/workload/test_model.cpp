@@ -5,7 +5,6 @@
 #include <set>
 
 #include "models/common/errors.hpp"
-#include "models/compute/catalogue.hpp"
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
 #include "models/workload/placement.hpp"

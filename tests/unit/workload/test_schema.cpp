@@ -2,6 +2,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/workload/schema.hpp"
+#include "test_gpu.hpp"
 
 using namespace aidcsim;
 
@@ -29,9 +30,13 @@ Params scenario() {
   p.set("workload.activation_recompute", false);
   return p;
 }
+/// Key of the first error of spec_from, then of the check against a GPU with GB200's 186 GB of HBM.
 std::string key_of(const Params& p) {
   try {
-    workload::spec_from(p);
+    const auto job = workload::spec_from(p);
+    auto gpu = workload::testing::a100_like();
+    gpu.hbm_bytes = 186e9;
+    workload::check_against_gpu(p, job, gpu);
   } catch (const InvalidParameter& e) {
     return e.key();
   }

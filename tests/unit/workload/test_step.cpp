@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <deque>
 
-#include "models/compute/catalogue.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
 #include "models/workload/step.hpp"
+#include "test_gpu.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::workload;
@@ -93,7 +93,7 @@ JobSpec gpt_job(int tp, int pp, int dp, int v, int batch) {
 
 TEST_CASE("plan_step: acyclic schedule, breakdown sums to the step time, bubble from the schedule") {
   const auto fabric = topology::build_fabric(small_fabric(64));
-  const auto a100 = compute::find_gpu("A100");
+  const auto a100 = testing::a100_like();
   for (int v : {1, 2}) {
     JobSpec j = gpt_job(4, 4, 4, v, 64);  // 16 microbatches per replica
     j.model.vocab = 1024;                 // balanced stages: the output layer is negligible
@@ -137,7 +137,7 @@ TEST_CASE("plan_step: a lighter last stage balances a large output layer (stage 
 
 TEST_CASE("plan_step: interleaving shrinks the bubble; clock factor slows compute; extension is linear") {
   const auto fabric = topology::build_fabric(small_fabric(64));
-  const auto a100 = compute::find_gpu("A100");
+  const auto a100 = testing::a100_like();
   auto step = [&](const JobSpec& j, StepOptions o = {}) {
     const StepPlan p = plan_step(j, a100, fabric, o);
     return analyse_step(p, evaluate(p.schedule, fabric));
@@ -157,7 +157,7 @@ TEST_CASE("plan_step: interleaving shrinks the bubble; clock factor slows comput
 
 TEST_CASE("plan_step: ZeRO-1 and FSDP add parameter all-gathers; DP overlap helps") {
   const auto fabric = topology::build_fabric(small_fabric(64));
-  const auto a100 = compute::find_gpu("A100");
+  const auto a100 = testing::a100_like();
   JobSpec j = gpt_job(2, 2, 16, 1, 64);
   j.par.dp_overlap = false;
   const auto p0 = plan_step(j, a100, fabric, {});
