@@ -2,10 +2,10 @@
 // "links of the other rails carry no traffic" when only some TP ranks' DP groups were simulated).
 #include <catch2/catch.hpp>
 
-#include "models/compute/catalogue.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/engine/step_run.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
 
 using namespace aidcsim;
 
@@ -18,7 +18,7 @@ topology::FabricSpec rail_fabric() {
   fs.gpus = 32;
   fs.gpus_per_node = 4;
   fs.nvlink_domain = 4;
-  fs.nvlink_bandwidth = 450e9;
+  fit_fabric_to_gpu(fs, builtin_gpus().find("H100"));
   fs.kind = topology::FabricKind::LeafSpine;
   fs.wiring = topology::Wiring::RailOptimized;
   fs.switch_radix = 8;
@@ -48,7 +48,7 @@ TEST_CASE("every rail's DP flows are simulated: each rail leaf's uplinks carry b
   const topology::Fabric fabric = topology::build_fabric(rail_fabric());
   REQUIRE(fabric.bom().leaves == 8);  // 2 units x 4 rails
   network::FlowNetwork net(fabric);
-  const auto s = run_step(dp_job(), compute::find_gpu("H100"), fabric, net, {}, 42);
+  const auto s = run_step(dp_job(), builtin_gpus().find("H100"), fabric, net, {}, 42);
   for (int g = 0; g < 4; ++g) {  // the 4 rails of node 0
     const int leaf = fabric.leaf_of(g);
     double up = 0;
