@@ -118,7 +118,7 @@ TEST_CASE("plan_step: acyclic schedule, breakdown sums to the step time, bubble 
 
 TEST_CASE("plan_step: a lighter last stage balances a large output layer (stage balancing)") {
   const auto fabric = topology::build_fabric(small_fabric(64));
-  const auto a100 = compute::find_gpu("A100");
+  const auto a100 = testing::a100_like();
   JobSpec j = gpt_job(4, 4, 4, 1, 64);
   j.model.vocab = 256000;  // the logit GEMM + loss cost ~1 layer on the last stage
   j.model.style = "llama";
