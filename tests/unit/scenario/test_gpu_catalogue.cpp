@@ -153,8 +153,8 @@ TEST_CASE("GPU definitions: errors at file:line with the key and what was expect
   // unknown base
   text = scenario_with("Y", "gpus:\n  - name: Y\n    base: Z9\n");
   CHECK_THAT(error_of(text), Catch::Contains("gpus[0].base: got 'Z9'"));
-  // dp_algorithm nvls on a GPU without NVLS (MI300X: 192 GB, so the default job fits)
-  text = test::default_with("    zero: zero1", "    zero: zero1\n    dp_algorithm: nvls");
+  // dp_algorithm nvls (all-reduce, zero: none) on a GPU without NVLS (MI300X: 192 GB, the job fits)
+  text = test::default_with("    zero: zero1", "    zero: none\n    dp_algorithm: nvls");
   text.replace(text.find("  gpu: GB200"), 12, "  gpu: MI300X");
   CHECK_THAT(error_of(text), Catch::Contains("workload.parallelism.dp_algorithm") && Catch::Contains("NVLS"));
 }
