@@ -2,10 +2,10 @@
 
 #include <cmath>
 
-#include "models/compute/catalogue.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
 #include "models/workload/stragglers.hpp"
+#include "test_gpu.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::workload;
@@ -78,7 +78,7 @@ TEST_CASE("a straggler slows its stage; the slowest replica is the representativ
   j.par.pp = 4;
   j.par.dp = 4;
   j.global_batch = 32;
-  const auto gpu = compute::find_gpu("H100");
+  const auto gpu = testing::h100_like();
   const StepPlan base = plan_step(j, gpu, fabric, {});
   CHECK(base.representative_replica == 0);
   CHECK(base.stragglers == 0);
