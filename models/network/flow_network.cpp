@@ -160,6 +160,7 @@ void begin(RunCtx& c, int a) {
     if (c.flows[f].bytes > 0) ++n;
   }
   c.left[a] = n;
+  lat += act.delay;
   if (lat > 0)
     c.push_timed(c.now + lat, Timed::Start, a);
   else
@@ -220,6 +221,8 @@ void check_schedule(const Schedule& s, int gpus) {
                              "a GPU rank in [0, " + std::to_string(gpus) + ")");
     if (!(a.amount >= 0) || !std::isfinite(a.amount))
       throw InvalidParameter(key + ".amount", std::to_string(a.amount), "a finite amount >= 0");
+    if (!(a.delay >= 0) || !std::isfinite(a.delay))
+      throw InvalidParameter(key + ".delay", std::to_string(a.delay), "a finite delay >= 0 s");
     for (int p : a.after)
       if (p < 0 || p >= n || p == i)
         throw InvalidParameter(key + ".after", std::to_string(p), "an index of another activity in [0, " +

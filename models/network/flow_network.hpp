@@ -51,8 +51,8 @@ class FlowNetwork {
   /// dependency index, gpu_flops size).
   ///
   /// Semantics: Compute = `amount` FLOP at gpu_flops[gpu] FLOP/s (exec on the GPU's host).
-  /// Transfer = `amount` bytes from `gpu` to `dst_gpu`; route latency (sum of Link::latency) then
-  /// a max-min fair flow along Fabric::route(gpu, dst_gpu, hash). With FabricSpec::flows_per_pair
+  /// Transfer = `amount` bytes from `gpu` to `dst_gpu`; route latency (sum of Link::latency) plus
+  /// Activity::delay, then a max-min fair flow along Fabric::route(gpu, dst_gpu, hash). With FabricSpec::flows_per_pair
   /// F > 1 (hash ECMP) the transfer is F sub-flows of amount/F with hashes derived from flow_hash
   /// (sub-flow 0 keeps flow_hash); with EcmpMode::Spray it is split evenly over up to
   /// spray_subflows() of the equal-cost paths (Fabric::routes). src == dst takes no time.

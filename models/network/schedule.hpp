@@ -15,6 +15,10 @@ struct Activity {
   int dst_gpu = -1;     ///< Transfer: destination GPU
   double amount = 0;    ///< Compute: FLOP; Transfer: bytes
   std::uint64_t flow_hash = 0;  ///< Transfer: ECMP hash input (flows with equal hash share a path)
+  /// Transfer: s it waits after its dependencies, on top of its route latency, before its bytes
+  /// flow (a protocol's software latency: not slowed by the sharing of links; paid by every
+  /// repetition). >= 0.
+  double delay = 0;
   std::vector<int> after;       ///< indices of activities that must finish (all repetitions) before this one starts
   int tag = 0;          ///< caller's category (e.g. workload's compute / dp / tp / pp), reported back
   /// Repetitions (R >= 1): the activity runs R times in a row (the same GPU(s), amount and hash),
