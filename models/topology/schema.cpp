@@ -25,6 +25,9 @@ Schema schema() {
       {"fabric.planes", Q::Integer, "1", false, 1, 16, false, {},
        "Disjoint, identical fabric planes; each GPU's nic_rate is split evenly over one port per plane "
        "(multi-plane fabric, e.g. an 800 Gb/s NIC as 2 x 400 Gb/s ports on 2 planes). Flows pick a plane by ECMP hash."},
+      {"fabric.sharp", Q::Bool, "false", false, {}, {}, false, {},
+       "The switches reduce in the network (NVIDIA SHARP, e.g. Quantum-2 InfiniBand): NCCL's CollNet "
+       "algorithms and multi-node NVLS become available to collectives."},
       {"fabric.oversubscription", Q::Map, "", false, {}, {}, false, {}, "Downlink:uplink capacity per tier."},
       {"fabric.oversubscription.leaf", Q::Ratio, "1", false, 1, 64, false, {}, "Leaf tier, e.g. \"1:1\" or \"2:1\"."},
       {"fabric.oversubscription.spine", Q::Ratio, "1", false, 1, 64, false, {}, "Spine/aggregation tier, e.g. \"7:1\" (Meta 24K cluster, Llama 3 §3.3.1)."},
@@ -71,6 +74,7 @@ FabricSpec spec_from(const Params& root) {
   s.ecmp = root.text("fabric.ecmp.mode") == "spray" ? EcmpMode::Spray : EcmpMode::Hash;
   s.flows_per_pair = static_cast<int>(root.integer("fabric.ecmp.flows_per_pair"));
   if (root.has("fabric.exact")) s.exact = root.flag("fabric.exact");
+  if (root.has("fabric.sharp")) s.sharp = root.flag("fabric.sharp");
   if (root.has("fabric.planes")) s.planes = static_cast<int>(root.integer("fabric.planes"));
   if (root.has("fabric.gpus_per_leaf")) s.gpus_per_leaf = static_cast<int>(root.integer("fabric.gpus_per_leaf"));
   for (const Params& item : root.list("fabric.failures")) {

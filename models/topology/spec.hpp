@@ -48,6 +48,9 @@ struct FabricSpec {
   double oversub_spine = 1.0;     ///< spine (aggregation) downlink : uplink capacity
   double switch_latency = 600e-9; ///< s per switch traversal
   double link_latency = 100e-9;   ///< s per cable
+  /// In-network reduction in the scale-out switches (NVIDIA SHARP, e.g. Quantum-2 SHARPv3): the
+  /// collectives may use NCCL's CollNet algorithms and multi-node NVLS.
+  bool sharp = false;
   EcmpMode ecmp = EcmpMode::Hash;
   int flows_per_pair = 1;
   /// true: build exactly the asked oversubscription per tier and tier count or throw
