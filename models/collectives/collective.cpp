@@ -1,49 +1,87 @@
 #include "models/collectives/collective.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
-#include <map>
 
+#include "models/collectives/flow_plan.hpp"
 #include "models/common/errors.hpp"
+#include "models/compute/spec.hpp"
 #include "models/topology/fabric.hpp"
 
 namespace aidcsim::collectives {
 
-using network::Activity;
-using network::Schedule;
+using detail::by_domain;
 
 const char* algorithm_name(Algorithm a) {
   switch (a) {
     case Algorithm::Auto: return "auto";
     case Algorithm::Ring: return "ring";
     case Algorithm::Tree: return "tree";
-    case Algorithm::Hierarchical: return "hierarchical";
     case Algorithm::Nvls: return "nvls";
+    case Algorithm::NvlsTree: return "nvls_tree";
+    case Algorithm::CollNetDirect: return "collnet_direct";
+    case Algorithm::CollNetChain: return "collnet_chain";
+    case Algorithm::Pat: return "pat";
     case Algorithm::Sharp: return "sharp";
+    case Algorithm::Hierarchical: return "hierarchical";
     case Algorithm::HalvingDoubling: return "halving_doubling";
     case Algorithm::Direct: return "direct";
   }
   return "?";
 }
 
-Algorithm algorithm_from(const std::string& n) {
-  for (Algorithm a : {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Hierarchical, Algorithm::Nvls,
-                      Algorithm::Sharp, Algorithm::HalvingDoubling, Algorithm::Direct})
-    if (n == algorithm_name(a)) return a;
-  throw Error("unknown collective algorithm '" + n + "'");
+namespace {
+
+std::string squash(const std::string& s) {
+  std::string out;
+  for (char ch : s)
+    if (ch != '_' && ch != '-' && ch != ' ') out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
 }
 
-Layout Layout::from(const topology::Fabric& fabric) {
+}  // namespace
+
+Algorithm algorithm_from(const std::string& name) {
+  const std::string n = squash(name);
+  for (Algorithm a : {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree,
+                      Algorithm::CollNetDirect, Algorithm::CollNetChain, Algorithm::Pat, Algorithm::Sharp,
+                      Algorithm::Hierarchical, Algorithm::HalvingDoubling, Algorithm::Direct})
+    if (n == squash(algorithm_name(a))) return a;
+  if (n == "collnet") return Algorithm::CollNetDirect;
+  throw Error("unknown collective algorithm '" + name +
+              "' (one of: auto, ring, tree, nvls, nvls_tree, collnet_direct, collnet_chain, pat, sharp, "
+              "hierarchical, halving_doubling, direct)");
+}
+
+const char* proto_name(Proto p) {
+  switch (p) {
+    case Proto::Auto: return "auto";
+    case Proto::LL: return "LL";
+    case Proto::LL128: return "LL128";
+    case Proto::Simple: return "Simple";
+  }
+  return "?";
+}
+
+Proto proto_from(const std::string& name) {
+  const std::string n = squash(name);
+  for (Proto p : {Proto::Auto, Proto::LL, Proto::LL128, Proto::Simple})
+    if (n == squash(proto_name(p))) return p;
+  throw Error("unknown NCCL protocol '" + name + "' (one of: auto, LL, LL128, Simple)");
+}
+
+Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu, int nics_per_node) {
   Layout l;
   l.domain_of = [&fabric](int g) { return fabric.nvlink_domain_of(g); };
   l.nvlink_rate = fabric.spec().nvlink_bandwidth;
   l.nic_rate = fabric.spec().nic_rate;
-  l.nvls = fabric.spec().nvls;
-  auto latency = [&fabric](int a, int b) {
-    double s = 0;
-    for (const auto& h : fabric.route(a, b, 0)) s += fabric.link(h.link).latency;
-    return s;
-  };
+  l.nvlink_generation = fabric.spec().nvlink_domain > 1 ? gpu.nvlink_generation : 0;
+  l.nvls = gpu.nvls && l.nvlink_generation >= 4;
+  l.sharp = fabric.spec().sharp;
+  l.gpus_per_node = std::max(1, fabric.spec().nvlink_domain);
+  l.nics_per_node = nics_per_node;
+  auto latency = [&fabric](int a, int b) { return fabric.latency(fabric.route(a, b, 0)); };
   const int n = fabric.gpu_count();
   if (n > 1 && fabric.nvlink_domain_of(1) == fabric.nvlink_domain_of(0)) l.nvlink_latency = latency(0, 1);
   // typical scale-out hop of a rail-aligned ring: GPU 0 to the same local GPU of the next domain
@@ -54,401 +92,392 @@ Layout Layout::from(const topology::Fabric& fabric) {
   return l;
 }
 
-namespace {
-
-struct Emitter {
-  Schedule& s;
-  const Collective& c;
-  const Layout& l;
-  const Protocol& p;
-  std::uint64_t flow = 0;
-
-  bool nvlink(int a, int b) const { return l.domain_of(a) == l.domain_of(b); }
-
-  /// One transfer of `data` B of payload standing for `steps` algorithm steps; eff_override > 0
-  /// replaces the link's protocol efficiency (NVLS). Returns its index, -1 when src == dst.
-  /// `share`: flows leaving `src` at once in the same step; the latency bytes are split among them
-  /// so that link sharing does not multiply the per-step latency.
-  int transfer(int src, int dst, double data, int steps, std::vector<int> after, double eff_override = 0,
-               int share = 1) {
-    if (src == dst) return -1;
-    const bool nv = nvlink(src, dst);
-    const double rate = nv ? l.nvlink_rate : l.nic_rate;
-    const double eff = eff_override > 0 ? eff_override : (nv ? p.nvlink : p.nic);
-    const double lat = nv ? l.nvlink_latency : l.net_latency;
-    Activity a;
-    a.kind = Activity::Kind::Transfer;
-    a.gpu = src;
-    a.dst_gpu = dst;
-    // payload at protocol efficiency + every step's software latency + the route latency of the
-    // steps the flow network does not see (it charges the route latency once).
-    a.amount = data / eff + rate * (steps * p.alpha + std::max(0, steps - 1) * lat) / std::max(1, share);
-    a.flow_hash = c.hash * 0x9E3779B97F4A7C15ULL + (++flow);
-    a.after = std::move(after);
-    a.tag = c.tag;
-    s.activities.push_back(std::move(a));
-    return static_cast<int>(s.activities.size()) - 1;
-  }
-};
-
-std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layout& l) {
-  std::map<int, std::vector<int>> m;
-  std::vector<int> order;
-  for (int g : gpus) {
-    int d = l.domain_of(g);
-    if (!m.count(d)) order.push_back(d);
-    m[d].push_back(g);
-  }
-  std::vector<std::vector<int>> out;
-  for (int d : order) out.push_back(m[d]);
-  return out;
+nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Protocol& p) {
+  nccl::System s;
+  const auto doms = by_domain(gpus, l);
+  s.nodes = std::max<int>(1, doms.size());
+  const int ppn = std::max(1, static_cast<int>(std::lround(double(gpus.size()) / s.nodes)));
+  s.ranks = ppn * s.nodes;
+  const int gen = l.nvlink_generation;
+  s.compute_capability = nccl::compute_capability(gen);
+  s.nvlink = gen > 0;
+  s.nvswitch = gen >= 3;  // HGX / DGX A100 and later: GPUs meet in NVSwitches
+  // NCCL counts links x SMxx_NVLINK_BW; a link carries 25 GB/s per direction up to NVLink4 and
+  // 50 GB/s on NVLink5 (H100: 18 x 25 = 450 GB/s, B200: 18 x 50 = 900 GB/s).
+  const double line_per_link = gen >= 5 ? 50e9 : 25e9;
+  s.nvlink_bw = s.nvlink ? l.nvlink_rate / line_per_link * nccl::nvlink_link_bw(gen) : 0;
+  s.pci_bw = gen >= 4 ? 48.0 : 24.0;  // NCCL's PCI link bw for Gen5 / Gen4 x16 (NCCL_DEBUG topology dumps)
+  const int nics_node = l.nics_per_node > 0 ? l.nics_per_node : l.gpus_per_node;
+  s.nic_bw = l.nic_rate * l.gpus_per_node / nics_node / 1e9;
+  s.nics = std::max(1, static_cast<int>(std::lround(double(nics_node) * ppn / std::max(1, l.gpus_per_node))));
+  s.nvls = l.nvls && p.nvls && gen >= 4;
+  s.collnet = l.sharp && p.collnet;
+  return s;
 }
 
-/// Ring orders ("channels") of the group: one ring when the group is inside one domain or has
-/// unequal domain shares; else one channel per local GPU, each entering a domain at one GPU and
-/// leaving it through another so that every domain-to-domain hop stays on one rail (alternating
-/// entry/exit, NCCL's rail-aligned rings), and every NIC sends one channel and receives one.
-std::vector<std::vector<int>> ring_channels(const std::vector<int>& gpus, const Layout& l) {
-  auto doms = by_domain(gpus, l);
+bool implements(Algorithm a, Op op) {
+  if (a == Algorithm::Auto) return true;
+  switch (op) {
+    case Op::AllReduce: return a != Algorithm::Pat && a != Algorithm::Direct;
+    case Op::AllGather:
+    case Op::ReduceScatter: return a == Algorithm::Ring || a == Algorithm::Nvls || a == Algorithm::Pat;
+    case Op::AllToAll: return a == Algorithm::Direct;
+    case Op::Broadcast:
+    case Op::Reduce:
+    case Op::SendRecv: return a == Algorithm::Ring || a == Algorithm::Direct;
+  }
+  return false;
+}
+
+namespace {
+
+nccl::Func func_of(Op op) {
+  switch (op) {
+    case Op::AllReduce: return nccl::kAllReduce;
+    case Op::AllGather: return nccl::kAllGather;
+    case Op::ReduceScatter: return nccl::kReduceScatter;
+    case Op::Broadcast: return nccl::kBroadcast;
+    case Op::Reduce: return nccl::kReduce;
+    default: return nccl::kAllReduce;
+  }
+}
+
+Algorithm from_nccl(nccl::Algo a) {
+  switch (a) {
+    case nccl::kTree: return Algorithm::Tree;
+    case nccl::kRing: return Algorithm::Ring;
+    case nccl::kCollNetDirect: return Algorithm::CollNetDirect;
+    case nccl::kCollNetChain: return Algorithm::CollNetChain;
+    case nccl::kNvls: return Algorithm::Nvls;
+    case nccl::kNvlsTree: return Algorithm::NvlsTree;
+    case nccl::kPat: return Algorithm::Pat;
+    default: return Algorithm::Ring;
+  }
+}
+
+Proto from_nccl(nccl::Proto p) { return p == nccl::kLL ? Proto::LL : p == nccl::kLL128 ? Proto::LL128 : Proto::Simple; }
+
+bool is_nccl(Algorithm a) {
+  return a == Algorithm::Auto || a == Algorithm::Ring || a == Algorithm::Tree || a == Algorithm::Nvls ||
+         a == Algorithm::NvlsTree || a == Algorithm::CollNetDirect || a == Algorithm::CollNetChain ||
+         a == Algorithm::Pat || a == Algorithm::Sharp;
+}
+
+/// Why `a` cannot run for `c` here ("" when nothing obvious forbids it).
+std::string why_not(Algorithm a, const Collective& c, const Layout& l, const Protocol& p, const nccl::System& s) {
+  const std::string name = algorithm_name(a);
+  const bool multi = s.nodes > 1;
+  if ((c.op == Op::AllToAll || c.op == Op::SendRecv) && !implements(a, c.op))
+    return std::string(op_name(c.op)) + " is point to point: algorithm 'direct' (or auto), not " + name;
+  if (!implements(a, c.op)) {
+    if (a == Algorithm::Pat) return "pat implements all-gather and reduce-scatter only (NCCL 2.23), not " + std::string(op_name(c.op));
+    if (a == Algorithm::Direct) return "direct is for all-to-all and send/recv, not " + std::string(op_name(c.op));
+    if (c.op == Op::AllReduce) return name + " does not implement all_reduce";
+    return name + (c.op == Op::AllGather || c.op == Op::ReduceScatter
+                       ? " does not implement " + std::string(op_name(c.op)) +
+                             " (NCCL runs it with ring, nvls, pat or CollNet, not tree; CollNet's is not modelled)"
+                       : " does not implement " + std::string(op_name(c.op)) + " (its one algorithm is ring / direct)");
+  }
+  if (a == Algorithm::Pat && s.ranks != s.nodes)
+    return "pat needs one GPU per NVLink domain (NCCL ncclPatEnable); this group has " +
+           std::to_string(s.ranks / s.nodes) + " per domain";
+  if (a == Algorithm::Nvls || a == Algorithm::NvlsTree) {
+    if (!l.nvls) return name + " needs GPUs with NVLink SHARP (nvls: true in the GPU data; NVLink4+ NVSwitch)";
+    if (!p.nvls) return name + " is disabled (NCCL_NVLS_ENABLE=0)";
+    if (s.ranks / s.nodes <= 2) return name + " needs more than 2 GPUs per NVLink domain (NCCL transport/nvls.cc)";
+  }
+  if (a == Algorithm::NvlsTree && !multi) return "nvls_tree needs more than one NVLink domain (NCCL disables it on one node)";
+  if (a == Algorithm::Nvls && multi && !s.collnet)
+    return "nvls across NVLink domains needs in-network reduction in the fabric (fabric.sharp: true)";
+  if (a == Algorithm::CollNetDirect || a == Algorithm::CollNetChain || a == Algorithm::Sharp) {
+    if (!multi) return name + " reduces in the fabric switches: it needs more than one NVLink domain";
+    if (!l.sharp) return name + " needs in-network reduction in the fabric (fabric.sharp: true)";
+    if (!p.collnet) return name + " is disabled (NCCL_COLLNET_ENABLE=0)";
+  }
+  if (a == Algorithm::HalvingDoubling) {
+    const int n = static_cast<int>(c.gpus.size());
+    if ((n & (n - 1)) != 0) return "halving_doubling needs a power-of-two group, got " + std::to_string(n);
+  }
+  return "";
+}
+
+nccl::Allowed allowed_for(Algorithm a, const Protocol& p) {
+  nccl::Allowed al;
+  if (a != Algorithm::Auto) al.algo.fill(false);
+  switch (a) {
+    case Algorithm::Ring: al.algo[nccl::kRing] = true; break;
+    case Algorithm::Tree: al.algo[nccl::kTree] = true; break;
+    case Algorithm::Nvls: al.algo[nccl::kNvls] = true; break;
+    case Algorithm::NvlsTree: al.algo[nccl::kNvlsTree] = true; break;
+    case Algorithm::CollNetDirect: al.algo[nccl::kCollNetDirect] = true; break;
+    case Algorithm::CollNetChain: al.algo[nccl::kCollNetChain] = true; break;
+    case Algorithm::Pat: al.algo[nccl::kPat] = true; break;
+    case Algorithm::Sharp:
+      al.algo[nccl::kCollNetDirect] = al.algo[nccl::kCollNetChain] = al.algo[nccl::kNvls] = true;
+      break;
+    default: break;
+  }
+  if (p.proto != Proto::Auto) {
+    al.proto.fill(false);
+    al.proto[p.proto == Proto::LL ? nccl::kLL : p.proto == Proto::LL128 ? nccl::kLL128 : nccl::kSimple] = true;
+  }
+  return al;
+}
+
+/// Execution model of an NCCL algorithm chosen by the tuner (see collective.hpp).
+Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p, const nccl::System& sys,
+                         Algorithm requested) {
+  const nccl::Func f = func_of(c.op);
+  const nccl::Model tuner = nccl::build_model(sys);
+  nccl::Choice ch = nccl::choose(tuner, f, c.bytes, allowed_for(requested, p));
+  if (!ch.valid) {
+    std::string why = why_not(requested, c, l, p, sys);
+    if (why.empty())
+      why = std::string(algorithm_name(requested)) + " with protocol " + proto_name(p.proto) + " is not available for " +
+            op_name(c.op) + " on " + std::to_string(sys.ranks) + " GPUs in " + std::to_string(sys.nodes) +
+            " NVLink domain(s) (NCCL tuning.cc)";
+    throw Error(why);
+  }
+  if (p.max_channels > 0) ch.channels = std::min(ch.channels, p.max_channels);
+  nccl::System xs = sys;
+  xs.ll_nvlink_hop = p.nvlink_ll_hop * 1e6;
+  const nccl::Model exec = nccl::build_model(xs);
+  double lat_us = 0, bw = 0;
+  nccl::time_parts(exec, f, ch.algo, ch.proto, c.bytes, &lat_us, &bw);
+  // fewer channels than the graph's for small messages: less bandwidth
+  const int graph_ch = tuner.graph[ch.algo].channels;
+  if (ch.algo != nccl::kNvls && ch.algo != nccl::kNvlsTree && graph_ch > 0 && ch.channels < graph_ch)
+    bw *= double(ch.channels) / graph_ch;
+  Selection s;
+  s.algorithm = from_nccl(ch.algo);
+  s.proto = from_nccl(ch.proto);
+  s.channels = ch.channels;
+  s.nccl_time = ch.time * 1e-6;
+  s.latency = lat_us * 1e-6;
+  if (ch.algo == nccl::kNvlsTree && sys.nodes > 2) {
+    // NCCL's tuner halves NVLSTree's inter-node bandwidth beyond 2 nodes for the tree's doubled
+    // NIC traffic (tuning.cc). The flows carry that traffic themselves, so the execution model
+    // takes the NVLS bandwidth without the halving and the tree's NIC load from the double binary
+    // tree: the busiest head NIC sends (1 + children) x S / 2h per tree at the NET speed.
+    const auto& g = exec.graph[nccl::kNvlsTree];
+    const int heads = std::max(1, g.channels);
+    std::vector<int> flows(sys.nodes, 0);  // transfers a node's head NIC sends, both trees
+    for (int t = 0; t < 2; ++t)
+      for (int a = 0; a < sys.nodes; ++a) {
+        const int up = detail::dtree_parent(sys.nodes, a, t);
+        if (up >= 0) {
+          ++flows[a];   // reduce to the parent
+          ++flows[up];  // broadcast to this child
+        }
+      }
+    const int load = *std::max_element(flows.begin(), flows.end());
+    const double nvls_bw = std::min(g.bw_intra, g.bw_inter) * g.channels * 5.0 / 6.0;
+    const double tree_time = load * c.bytes / (2.0 * heads) / (g.bw_inter * 1e9);
+    bw = std::min(nvls_bw, c.bytes / tree_time / 1e9);
+  }
+  if (ch.algo == nccl::kCollNetDirect || ch.algo == nccl::kCollNetChain) {
+    // NCCL's tuner rates CollNet at half its bus bandwidth (the 0.5 of non-ring algorithms in
+    // tuning.cc), the same as a tree. In the switches each head NIC sends its S/h slice once and
+    // receives the result once, and inside the domain the data is reduce-scattered and gathered
+    // over NVLink; the execution model takes the slower of these two, at NCCL's NET and NVLink
+    // speeds (and the 0.85 Hopper correction of CollNet direct).
+    const int g = sys.ranks / sys.nodes;
+    const auto& rg = exec.graph[nccl::kRing];
+    const double net = std::max(1, std::min(g, sys.nics)) * std::min(sys.nic_bw, sys.pci_bw);
+    const double intra = g > 1 ? rg.channels * rg.bw_intra * g / (2.0 * (g - 1)) : net;
+    bw = std::min(net, intra) * (ch.algo == nccl::kCollNetDirect && sys.compute_capability >= 90 ? 0.85 : 1.0);
+  }
+  s.bw_time = c.bytes / (bw * 1e9);
+  if (ch.algo == nccl::kNvls || ch.algo == nccl::kNvlsTree) {
+    // pipeline fill: the first round of chunks (channels x heads x chunk) crosses the stages
+    const double chunk = nccl::nvls_chunk(tuner, c.bytes, ch.algo == nccl::kNvlsTree);
+    const double round = tuner.nvls_channels * std::max(1, tuner.graph[nccl::kNvls].channels) * chunk;
+    s.latency += (p.nvls_stages - 1) * std::min(c.bytes, round) / (bw * 1e9);
+  }
+  return s;
+}
+
+/// Point to point at NCCL's efficiency per port: NVLink = the single-domain ring graph's bandwidth
+/// over the NVLink line rate; NIC = the NET speed NCCL reaches (min(NIC, PCIe)) over the NIC rate.
+void p2p_efficiency(const Layout& l, const nccl::System& sys, double* nv, double* nic) {
+  nccl::System one = sys;
+  one.nodes = 1;
+  one.ranks = std::max(2, sys.ranks / sys.nodes);
+  const nccl::Model m = nccl::build_model(one);
+  const auto& g = m.graph[nccl::kRing];
+  *nv = sys.nvlink && g.channels > 0 ? std::min(1.0, g.channels * g.bw_intra * 1e9 / l.nvlink_rate) : 0.8;
+  *nic = std::min(1.0, std::min(sys.nic_bw, sys.pci_bw) / sys.nic_bw);
+}
+
+}  // namespace
+
+Selection select(const Collective& c, const Layout& l, const Protocol& p) {
+  Selection s;
+  const int n = static_cast<int>(c.gpus.size());
+  if (n <= 1 || c.bytes <= 0) return s;
+  const nccl::System sys = nccl_system(c.gpus, l, p);
+  Algorithm a = c.algorithm;
+  if (c.op == Op::AllToAll || c.op == Op::SendRecv) {
+    if (a == Algorithm::Auto || (c.op == Op::SendRecv && a == Algorithm::Ring)) a = Algorithm::Direct;
+  } else if ((c.op == Op::Broadcast || c.op == Op::Reduce) && a == Algorithm::Direct) {
+    a = Algorithm::Ring;
+  }
+  const std::string why = a == Algorithm::Auto ? "" : why_not(a, c, l, p, sys);
+  if (!why.empty()) throw Error(why);
+  if (is_nccl(a)) return nccl_selection(c, l, p, sys, a);
+
+  // Other stacks and point to point: NCCL's Simple-protocol constants (tuning.cc).
+  const auto doms = by_domain(c.gpus, l);
+  const bool one = doms.size() == 1;
+  const double hop = (one ? (sys.nvlink ? 3.4 : 5.7) : 14.0) * 1e-6;  // hwLat Ring/Simple NVLINK, PCI, NET
+  const double base = 8.4e-6;                                          // baseLat Ring/Simple
+  s.algorithm = a;
+  s.proto = Proto::Simple;
+  s.channels = 1;
+  if (a == Algorithm::Direct) {
+    double nv = 0, nic = 0;
+    p2p_efficiency(l, sys, &nv, &nic);
+    const int g = static_cast<int>(doms[0].size());
+    if (c.op == Op::SendRecv) {
+      const bool same = l.domain_of(c.gpus.front()) == l.domain_of(c.gpus.back());
+      s.bw_time = c.bytes / (same ? nv * l.nvlink_rate : nic * l.nic_rate);
+      s.latency = base + (same ? hop : 14e-6);
+    } else {
+      s.bw_time = std::max(c.bytes * (g - 1) / n / (nv * l.nvlink_rate), c.bytes * (n - g) / n / (nic * l.nic_rate));
+      s.latency = base + hop;
+    }
+    s.nccl_time = s.time();
+    return s;
+  }
+  if (a == Algorithm::HalvingDoubling) {
+    const nccl::Model m = nccl::build_model(sys);
+    const double ring_bus = m.bandwidth[nccl::kAllReduce][nccl::kRing][nccl::kSimple] * 2.0 * (n - 1) / n;  // GB/s
+    s.bw_time = 2.0 * (n - 1) / n * c.bytes / (ring_bus * 1e9);
+    s.latency = base + 2 * std::log2(double(n)) * hop;
+    s.nccl_time = s.time();
+    return s;
+  }
+  // Hierarchical: ring reduce-scatter in each domain, ring all-reduce across domains per rail,
+  // ring all-gather in each domain (sequential phases).
   const int g = static_cast<int>(doms[0].size());
   bool equal = true;
   for (auto& d : doms) equal = equal && static_cast<int>(d.size()) == g;
-  if (doms.size() == 1 || !equal || g == 1) return {gpus};
-  std::vector<std::vector<int>> ch(g);
-  for (int c = 0; c < g; ++c)
-    for (std::size_t d = 0; d < doms.size(); ++d) {
-      const auto& L = doms[d];
-      for (int k = 0; k < g; ++k) {
-        // even domain: c, c-1, ..., c+1 (enter c, leave c+1); odd: c+1, c+2, ..., c (enter c+1, leave c)
-        int idx = (d % 2 == 0) ? ((c - k) % g + g) % g : (c + 1 + k) % g;
-        ch[c].push_back(L[idx]);
-      }
-    }
-  return ch;
-}
-
-bool power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
-
-Emitted emit_ring(Emitter& e, Op op) {
-  const int n = static_cast<int>(e.c.gpus.size());
-  const int steps = op == Op::AllReduce ? 2 * (n - 1) : n - 1;
-  auto ch = ring_channels(e.c.gpus, e.l);
-  const double per_step = e.c.bytes / n / ch.size();
-  Emitted out;
-  out.algorithm = Algorithm::Ring;
-  std::map<std::pair<int, bool>, int> share;  // (src, over NVLink) -> flows per step
-  for (const auto& ring : ch)
-    for (int i = 0; i < n; ++i) ++share[{ring[i], e.nvlink(ring[i], ring[(i + 1) % n])}];
-  auto sh = [&](int a, int b) { return share[{a, e.nvlink(a, b)}]; };
-  for (const auto& ring : ch) {
-    if (e.c.collapse) {
-      for (int i = 0; i < n; ++i) {
-        int t = e.transfer(ring[i], ring[(i + 1) % n], per_step * steps, steps, e.c.after, 0,
-                           sh(ring[i], ring[(i + 1) % n]));
-        if (t >= 0) out.done.push_back(t);
-      }
-      continue;
-    }
-    std::vector<int> prev(n, -1);  // prev[i]: step k-1 transfer into position i
-    for (int k = 0; k < steps; ++k) {
-      std::vector<int> cur(n, -1);
-      for (int i = 0; i < n; ++i) {
-        std::vector<int> after = k == 0 ? e.c.after : std::vector<int>{};
-        if (k > 0 && prev[i] >= 0) after.push_back(prev[i]);
-        cur[(i + 1) % n] = e.transfer(ring[i], ring[(i + 1) % n], per_step, 1, after, 0, sh(ring[i], ring[(i + 1) % n]));
-      }
-      prev = cur;
-    }
-    for (int t : prev)
-      if (t >= 0) out.done.push_back(t);
+  Collective ring = c;
+  ring.algorithm = Algorithm::Ring;
+  if (one || !equal || g == 1) {
+    Selection r = nccl_selection(ring, l, p, sys, Algorithm::Ring);
+    r.algorithm = Algorithm::Hierarchical;
+    return r;
   }
-  return out;
+  Collective intra = ring, across = ring;
+  intra.gpus = doms[0];
+  intra.op = Op::ReduceScatter;
+  across.gpus.clear();
+  for (auto& d : doms) across.gpus.push_back(d[0]);
+  across.bytes = c.bytes / g;
+  const Selection rs = select(intra, l, p);
+  const Selection ar = select(across, l, p);
+  s.latency = 2 * rs.latency + ar.latency;
+  s.bw_time = 2 * rs.bw_time + ar.bw_time;
+  s.nccl_time = 2 * rs.nccl_time + ar.nccl_time;
+  s.channels = rs.channels;
+  return s;
 }
 
-Emitted emit_tree(Emitter& e) {
-  const int n = static_cast<int>(e.c.gpus.size());
-  const int chunks = std::max(1, e.c.chunks);
-  const double data = e.c.bytes / 2.0 / chunks;
-  Emitted out;
-  out.algorithm = Algorithm::Tree;
-  for (int tree = 0; tree < 2; ++tree) {
-    // heap-ordered binary tree over positions; the second tree is shifted by one position so that
-    // most leaves of one tree are inner nodes of the other (NCCL's double binary tree).
-    auto gpu = [&](int pos) { return e.c.gpus[(pos + tree) % n]; };
-    std::vector<std::vector<int>> up(n, std::vector<int>(chunks, -1));    // pos -> parent
-    std::vector<std::vector<int>> down(n, std::vector<int>(chunks, -1));  // parent -> pos
-    for (int ck = 0; ck < chunks; ++ck)
-      for (int pos = n - 1; pos >= 1; --pos) {
-        std::vector<int> after = e.c.after;
-        for (int child : {2 * pos + 1, 2 * pos + 2})
-          if (child < n && up[child][ck] >= 0) after.push_back(up[child][ck]);
-        if (ck > 0 && up[pos][ck - 1] >= 0) after.push_back(up[pos][ck - 1]);
-        up[pos][ck] = e.transfer(gpu(pos), gpu((pos - 1) / 2), data, 1, after);
-      }
-    for (int ck = 0; ck < chunks; ++ck)
-      for (int pos = 1; pos < n; ++pos) {
-        const int parent = (pos - 1) / 2;
-        std::vector<int> after = e.c.after;
-        if (parent == 0) {
-          for (int child : {1, 2})
-            if (child < n && up[child][ck] >= 0) after.push_back(up[child][ck]);
-        } else if (down[parent][ck] >= 0) {
-          after.push_back(down[parent][ck]);
-        }
-        if (ck > 0 && down[pos][ck - 1] >= 0) after.push_back(down[pos][ck - 1]);
-        down[pos][ck] = e.transfer(gpu(parent), gpu(pos), data, 1, after);
-      }
-    for (int pos = 1; pos < n; ++pos)
-      if (down[pos][chunks - 1] >= 0) out.done.push_back(down[pos][chunks - 1]);
-  }
-  return out;
-}
+Algorithm choose_algorithm(const Collective& c, const Layout& l, const Protocol& p) { return select(c, l, p).algorithm; }
 
-Emitted emit_halving_doubling(Emitter& e) {
-  const int n = static_cast<int>(e.c.gpus.size());
-  if (!power_of_two(n)) throw Error("halving_doubling needs a power-of-two group, got " + std::to_string(n));
-  const int lg = static_cast<int>(std::lround(std::log2(double(n))));
-  std::vector<std::vector<int>> into(n);  // transfers into position i of the previous step
-  Emitted out;
-  out.algorithm = Algorithm::HalvingDoubling;
-  auto step = [&](int dist, double data) {
-    std::vector<std::vector<int>> cur(n);
-    for (int i = 0; i < n; ++i) {
-      std::vector<int> after = into[i].empty() ? e.c.after : into[i];
-      int j = i ^ dist;
-      cur[j].push_back(e.transfer(e.c.gpus[i], e.c.gpus[j], data, 1, after));
-    }
-    into = cur;
-  };
-  for (int k = 0; k < lg; ++k) step(n >> (k + 1), e.c.bytes / (2 << k));  // reduce-scatter, halving
-  for (int k = lg - 1; k >= 0; --k) step(n >> (k + 1), e.c.bytes / (2 << k));  // all-gather, doubling
-  for (auto& v : into) out.done.insert(out.done.end(), v.begin(), v.end());
-  return out;
-}
+double estimate_time(const Collective& c, const Layout& l, const Protocol& p) { return select(c, l, p).time(); }
 
-Emitted emit_in_network(Emitter& e, bool sharp) {
-  auto doms = by_domain(e.c.gpus, e.l);
-  Emitted out;
-  out.algorithm = sharp && doms.size() > 1 ? Algorithm::Sharp : Algorithm::Nvls;
-  const double S = e.c.bytes;
-  // Intra-domain in-switch reduction: each GPU pushes S into the NVSwitch and pulls S back
-  // (multimem ld_reduce / st), emulated as a shift permutation carrying S at the NVLS efficiency.
-  for (const auto& d : doms) {
-    const int g = static_cast<int>(d.size());
-    for (int i = 0; i < g && g > 1; ++i) {
-      int t = e.p.nvls_capable && e.l.nvls ? e.transfer(d[i], d[(i + 1) % g], S, 2, e.c.after, e.p.nvls)
-                               : e.transfer(d[i], d[(i + 1) % g], 2.0 * (g - 1) / g * S, 2 * (g - 1), e.c.after);
-      out.done.push_back(t);
-    }
-  }
-  // In-fabric reduction (SHARP): each GPU's NIC sends its S/g shard up the tree and receives the
-  // result back, concurrently with (pipelined behind) the NVLS part; emulated as a rail-aligned
-  // shift between domains carrying S/g per direction.
-  if (sharp && doms.size() > 1) {
-    const int g = static_cast<int>(doms[0].size());
-    for (std::size_t d = 0; d < doms.size(); ++d)
-      for (int j = 0; j < g && j < static_cast<int>(doms[(d + 1) % doms.size()].size()); ++j) {
-        int t = e.transfer(doms[d][j], doms[(d + 1) % doms.size()][j], S / g, 2, e.c.after);
-        if (t >= 0) out.done.push_back(t);
-      }
-  }
-  return out;
-}
+namespace {
 
-Emitted emit_hierarchical(Emitter& e) {
-  auto doms = by_domain(e.c.gpus, e.l);
+std::vector<int> emit_hierarchical(network::Schedule& s, const Collective& c, const Layout& l, const Protocol& p,
+                                   const std::vector<std::vector<int>>& doms) {
   const int g = static_cast<int>(doms[0].size());
-  for (auto& d : doms)
-    if (static_cast<int>(d.size()) != g || doms.size() == 1) return emit_ring(e, Op::AllReduce);
-  Emitted out;
-  out.algorithm = Algorithm::Hierarchical;
-  auto sub = [&](Op op, const std::vector<int>& gpus, double bytes, std::vector<int> after) {
-    Collective c = e.c;
-    c.op = op;
-    c.algorithm = Algorithm::Ring;
-    c.gpus = gpus;
-    c.bytes = bytes;
-    c.after = std::move(after);
-    Emitter e2{e.s, c, e.l, e.p, e.flow};
-    auto r = emit_ring(e2, op);
-    e.flow = e2.flow;
-    return r.done;
+  auto sub = [&](Op op, const std::vector<int>& gpus, double bytes, std::vector<int> after, int salt) {
+    Collective x = c;
+    x.op = op;
+    x.algorithm = Algorithm::Ring;
+    x.gpus = gpus;
+    x.bytes = bytes;
+    x.after = std::move(after);
+    x.hash = c.hash * 31 + salt;
+    return emit(s, x, l, p).done;
   };
-  std::vector<int> p1, p2;
+  std::vector<int> p1, p2, out;
+  int salt = 0;
   for (auto& d : doms) {
-    auto r = sub(Op::ReduceScatter, d, e.c.bytes, e.c.after);
+    auto r = sub(Op::ReduceScatter, d, c.bytes, c.after, ++salt);
     p1.insert(p1.end(), r.begin(), r.end());
   }
   for (int j = 0; j < g; ++j) {
     std::vector<int> rail;
     for (auto& d : doms) rail.push_back(d[j]);
-    auto r = sub(Op::AllReduce, rail, e.c.bytes / g, p1);
+    auto r = sub(Op::AllReduce, rail, c.bytes / g, p1, ++salt);
     p2.insert(p2.end(), r.begin(), r.end());
   }
   for (auto& d : doms) {
-    auto r = sub(Op::AllGather, d, e.c.bytes, p2);
-    out.done.insert(out.done.end(), r.begin(), r.end());
+    auto r = sub(Op::AllGather, d, c.bytes, p2, ++salt);
+    out.insert(out.end(), r.begin(), r.end());
   }
   return out;
-}
-
-Emitted emit_alltoall(Emitter& e) {
-  const int n = static_cast<int>(e.c.gpus.size());
-  Emitted out;
-  out.algorithm = Algorithm::Direct;
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      if (i != j) out.done.push_back(e.transfer(e.c.gpus[i], e.c.gpus[j], e.c.bytes / n, 1, e.c.after));
-  return out;
-}
-
-Emitted emit_chain(Emitter& e, bool reduce) {
-  // Pipelined chain broadcast (reduce: the same chain reversed), `chunks` chunks.
-  const int n = static_cast<int>(e.c.gpus.size());
-  const int chunks = std::max(1, e.c.chunks);
-  std::vector<int> prev_chunk(n, -1);
-  Emitted out;
-  out.algorithm = Algorithm::Ring;
-  auto at = [&](int i) { return reduce ? e.c.gpus[n - 1 - i] : e.c.gpus[i]; };
-  for (int ck = 0; ck < chunks; ++ck) {
-    int prev_hop = -1;
-    for (int i = 0; i + 1 < n; ++i) {
-      std::vector<int> after = e.c.after;
-      if (prev_hop >= 0) after.push_back(prev_hop);
-      if (prev_chunk[i] >= 0) after.push_back(prev_chunk[i]);
-      prev_hop = e.transfer(at(i), at(i + 1), e.c.bytes / chunks, 1, after);
-      prev_chunk[i] = prev_hop;
-    }
-    if (prev_hop >= 0 && ck == chunks - 1) out.done.push_back(prev_hop);
-  }
-  return out;
-}
-
-double bottleneck_bw(const Collective& c, const Layout& l, const Protocol& p) {
-  auto doms = by_domain(c.gpus, l);
-  const double nv = p.nvlink * l.nvlink_rate;
-  if (doms.size() == 1) return nv;
-  const double g = static_cast<double>(doms[0].size());
-  const double nic = p.nic * l.nic_rate * g;
-  return g > 1 ? std::min(nic, nv * g / (g - 1)) : nic;
 }
 
 }  // namespace
 
-bool implements(Algorithm a, Op op) {
-  if (a == Algorithm::Auto) return true;
-  switch (op) {
-    case Op::AllReduce: return a != Algorithm::Direct;
-    case Op::AllGather:
-    case Op::ReduceScatter: return a == Algorithm::Ring;
-    case Op::AllToAll: return a == Algorithm::Direct;
-    case Op::Broadcast:
-    case Op::Reduce:
-    case Op::SendRecv: return a == Algorithm::Ring || a == Algorithm::Direct;  // one algorithm each
-  }
-  return false;
-}
-
-Algorithm choose_algorithm(const Collective& c, const Layout& l, const Protocol& p) {
-  if (c.algorithm != Algorithm::Auto) return c.algorithm;
-  if (c.op == Op::AllToAll) return Algorithm::Direct;
-  if (c.op != Op::AllReduce) return Algorithm::Ring;
-  const bool one_domain = by_domain(c.gpus, l).size() == 1;
-  if (one_domain && p.nvls_capable && l.nvls && c.gpus.size() > 2) return Algorithm::Nvls;
-  Collective r = c, t = c;
-  r.algorithm = Algorithm::Ring;
-  t.algorithm = Algorithm::Tree;
-  return estimate_time(t, l, p) < estimate_time(r, l, p) ? Algorithm::Tree : Algorithm::Ring;
-}
-
-Emitted emit(Schedule& s, const Collective& c, const Layout& l, const Protocol& p) {
+Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const Protocol& p) {
   Emitted out;
-  const int first = static_cast<int>(s.activities.size());
-  out.first = first;
+  out.first = static_cast<int>(s.activities.size());
+  out.last = out.first;
   const int n = static_cast<int>(c.gpus.size());
-  if (n <= 1 || c.bytes <= 0) {
-    out.last = out.first;
-    return out;
-  }
-  Emitter e{s, c, l, p};
-  const Algorithm a = choose_algorithm(c, l, p);
-  if (!implements(a, c.op))
-    throw Error(std::string("collective algorithm ") + algorithm_name(a) + " does not implement " + op_name(c.op));
-  switch (c.op) {
-    case Op::AllReduce:
-      if (a == Algorithm::Tree) out = emit_tree(e);
-      else if (a == Algorithm::HalvingDoubling) out = emit_halving_doubling(e);
-      else if (a == Algorithm::Nvls) out = emit_in_network(e, false);
-      else if (a == Algorithm::Sharp) out = emit_in_network(e, true);
-      else if (a == Algorithm::Hierarchical) out = emit_hierarchical(e);
-      else out = emit_ring(e, c.op);
+  if (n <= 1 || c.bytes <= 0) return out;
+  const Selection sel = select(c, l, p);
+  out.algorithm = sel.algorithm;
+  out.proto = sel.proto;
+  out.channels = sel.channels;
+  out.time = sel.time();
+  const detail::EmitContext ctx{c, l, p};
+  const auto doms = by_domain(c.gpus, l);
+  detail::FlowPlan plan;
+  switch (sel.algorithm) {
+    case Algorithm::Ring:
+      plan = c.op == Op::Broadcast || c.op == Op::Reduce ? detail::plan_chain(ctx, c.op == Op::Reduce)
+                                                         : detail::plan_ring(ctx, c.op);
       break;
-    case Op::AllGather:
-    case Op::ReduceScatter: out = emit_ring(e, c.op); break;
-    case Op::AllToAll: out = emit_alltoall(e); break;
-    case Op::Broadcast: out = emit_chain(e, false); break;
-    case Op::Reduce: out = emit_chain(e, true); break;
-    case Op::SendRecv: {
-      int t = e.transfer(c.gpus[0], c.gpus[1], c.bytes, 1, c.after);
-      if (t >= 0) out.done.push_back(t);
-      out.algorithm = Algorithm::Direct;
+    case Algorithm::Tree: plan = detail::plan_tree(ctx, doms); break;
+    case Algorithm::Nvls: plan = detail::plan_nvls(ctx, doms, doms.size() > 1, false); break;
+    case Algorithm::NvlsTree: plan = detail::plan_nvls(ctx, doms, false, true); break;
+    case Algorithm::CollNetDirect:
+    case Algorithm::CollNetChain: plan = detail::plan_collnet(ctx, doms); break;
+    case Algorithm::Pat: plan = detail::plan_pat(ctx); break;
+    case Algorithm::HalvingDoubling: plan = detail::plan_halving_doubling(ctx); break;
+    case Algorithm::Hierarchical: {
+      const int g = static_cast<int>(doms[0].size());
+      bool equal = doms.size() > 1 && g > 1;
+      for (auto& d : doms) equal = equal && static_cast<int>(d.size()) == g;
+      if (equal) {
+        out.done = emit_hierarchical(s, c, l, p, doms);
+        out.last = static_cast<int>(s.activities.size());
+        return out;
+      }
+      plan = detail::plan_ring(ctx, c.op);
       break;
     }
+    case Algorithm::Direct:
+      if (c.op == Op::SendRecv) {
+        plan.per_port_efficiency = true;
+        if (c.gpus.front() != c.gpus.back()) plan.done.push_back(plan.add(c.gpus.front(), c.gpus.back(), c.bytes, 0));
+      } else {
+        plan = detail::plan_alltoall(ctx, 1 << 18);
+      }
+      break;
+    default: plan = detail::plan_ring(ctx, c.op); break;
   }
-  out.first = first;
+  double nv = 1, nic = 1;
+  if (plan.per_port_efficiency) p2p_efficiency(l, nccl_system(c.gpus, l, p), &nv, &nic);
+  out.done = detail::materialize(s, plan, ctx, sel.bw_time, sel.latency, nv, nic);
+  out.note = plan.note;
   out.last = static_cast<int>(s.activities.size());
   return out;
-}
-
-double estimate_time(const Collective& c, const Layout& l, const Protocol& p) {
-  const int n = static_cast<int>(c.gpus.size());
-  if (n <= 1) return 0;
-  auto doms = by_domain(c.gpus, l);
-  const bool one = doms.size() == 1;
-  const double alpha = p.alpha + (one ? l.nvlink_latency : l.net_latency);
-  const double B = bottleneck_bw(c, l, p);
-  Algorithm a = choose_algorithm(c, l, p);
-  switch (c.op) {
-    case Op::AllReduce:
-      switch (a) {
-        case Algorithm::Tree: {
-          const int chunks = std::max(1, c.chunks);
-          const double depth = std::ceil(std::log2(double(n)));
-          const double per = c.bytes / 2.0 / chunks / (one ? p.nvlink * l.nvlink_rate : p.nic * l.nic_rate);
-          // each inner node forwards two children's chunks (both trees share its links)
-          return 2.0 * (depth + chunks - 1) * (2.0 * per + alpha);
-        }
-        case Algorithm::HalvingDoubling: return halving_doubling_allreduce_time(n, c.bytes, B, alpha);
-        case Algorithm::Nvls:
-        case Algorithm::Sharp: {
-          double t = in_network_allreduce_time(n, c.bytes, p.nvls * l.nvlink_rate, p.alpha + l.nvlink_latency);
-          if (!one) {
-            const double g = static_cast<double>(doms[0].size());
-            t = std::max(t, c.bytes / g / (p.nic * l.nic_rate) + 2 * (p.alpha + l.net_latency));
-          }
-          return t;
-        }
-        case Algorithm::Hierarchical: {
-          const double g = static_cast<double>(doms[0].size());
-          const double nv = p.nvlink * l.nvlink_rate, nva = p.alpha + l.nvlink_latency;
-          return 2 * ring_reduce_scatter_time(static_cast<int>(g), c.bytes, nv, nva) +
-                 ring_allreduce_time(static_cast<int>(doms.size()), c.bytes / g, p.nic * l.nic_rate,
-                                     p.alpha + l.net_latency);
-        }
-        default: return ring_allreduce_time(n, c.bytes, B, alpha);
-      }
-    case Op::AllGather: return ring_allgather_time(n, c.bytes, B, alpha);
-    case Op::ReduceScatter: return ring_reduce_scatter_time(n, c.bytes, B, alpha);
-    case Op::AllToAll:
-      return alltoall_time(n, c.bytes, one ? p.nvlink * l.nvlink_rate : p.nic * l.nic_rate, p.alpha);
-    case Op::Broadcast:
-    case Op::Reduce: {
-      const int chunks = std::max(1, c.chunks);
-      return (n - 1 + chunks - 1) * (c.bytes / chunks / B + alpha);
-    }
-    case Op::SendRecv: return c.bytes / B + alpha;
-  }
-  return 0;
 }
 
 }  // namespace aidcsim::collectives

@@ -1,56 +1,90 @@
 #pragma once
-// NCCL-style collective algorithms turned into network::Schedule activities (transfers between
-// GPUs with dependencies), so the flow network shows their congestion on the real routes.
+// Collectives as NCCL runs them, turned into network::Schedule transfers so the flow network shows
+// their congestion on the real routes.
 //
-// Protocol efficiency: FlowNetwork moves bytes at link line rate; NCCL reaches only part of it.
-// Every transfer therefore carries  data / efficiency + alpha_step x line_rate  bytes, which makes
-// an uncongested transfer last  data / (eff x rate) + alpha_step + route latency , i.e. the
-// alpha-beta model with B = eff x rate. Constants (Protocol) with their sources below.
+// Three layers:
+// 1. NCCL's tuner (nccl_model.hpp): for a group of GPUs, the communicator NCCL would build
+//    (channels, per-algorithm bandwidth and latency tables, from tuning.cc / search.cc) and the
+//    algorithm x protocol x channels it picks by least predicted time, restricted by what the GPUs
+//    (compute::GpuSpec: NVLink generation, NVLS) and the fabric (FabricSpec::sharp) support.
+// 2. The execution model (tuner.cpp, select()): how long the chosen algorithm really takes on an
+//    idle fabric. NCCL's model where it is right (large messages), plus what its model leaves out
+//    and measurements show: the pipeline fill of NVLS (its 4 NVLink traversals per chunk, at
+//    NCCL's chunk sizes) and the measured per-hop latency of the LL protocol over NVLink.
+// 3. The flows (emit()): the algorithm's real traffic pattern (ring channels on rails, double
+//    binary trees between nodes with chains inside them, NVLS through the NVSwitch, SHARP
+//    through the NICs, PAT, ...), each transfer carrying its payload scaled by the algorithm's
+//    efficiency plus its share of the latency, so that on an idle fabric the collective takes
+//    exactly the execution model's time and under load it slows down as its links are shared.
+//    Ring, tree and PAT steps can be emitted step by step (true dependencies) or collapsed into
+//    one transfer per pair carrying every step (exact on an idle fabric; measured against the
+//    step-by-step run under congestion in tests/unit/collectives).
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "models/collectives/closed_form.hpp"
+#include "models/collectives/nccl_model.hpp"
 #include "models/network/schedule.hpp"
 
 namespace aidcsim::topology { class Fabric; }
+namespace aidcsim::compute { struct GpuSpec; }
 
 namespace aidcsim::collectives {
 
-enum class Algorithm { Auto, Ring, Tree, Hierarchical, Nvls, Sharp, HalvingDoubling, Direct };
+/// Algorithms. Ring ... Pat are NCCL's (NCCL_ALGO); Sharp restricts the choice to the in-network
+/// ones (CollNet direct / chain, multi-node NVLS); Hierarchical (reduce-scatter in the NVLink
+/// domain, all-reduce across, all-gather back) and HalvingDoubling (Rabenseifner) are those of
+/// other stacks; Direct is point to point (all-to-all, send/recv).
+enum class Algorithm {
+  Auto, Ring, Tree, Nvls, NvlsTree, CollNetDirect, CollNetChain, Pat, Sharp, Hierarchical, HalvingDoubling, Direct
+};
 const char* algorithm_name(Algorithm a);
-/// "auto", "ring", "tree", "hierarchical", "nvls", "sharp", "halving_doubling", "direct";
+/// "auto", "ring", "tree", "nvls", "nvls_tree", "collnet_direct", "collnet_chain", "pat", "sharp",
+/// "hierarchical", "halving_doubling", "direct" (also "nvlstree", "collnet" = collnet_direct);
 /// throws aidcsim::Error otherwise.
 Algorithm algorithm_from(const std::string& name);
 
-/// Protocol efficiencies and per-step latency (NCCL Simple protocol, large messages).
+/// NCCL protocols (NCCL_PROTO); Auto lets the tuner pick.
+enum class Proto { Auto, LL, LL128, Simple };
+const char* proto_name(Proto p);  ///< "auto", "LL", "LL128", "Simple"
+/// "auto", "ll", "ll128", "simple" (any case); throws aidcsim::Error otherwise.
+Proto proto_from(const std::string& name);
+
+/// NCCL settings and the measured corrections of the execution model. One set for all jobs.
 struct Protocol {
-  /// NVLink: 450 GB/s line rate, "~20 % protocol overhead -> ~370 GB/s" (nccl-tests issue #212,
-  /// sjeaugey); A100 235 of 300 GB/s (published-figures.md §4.3) -> 0.80.
-  double nvlink = 0.80;
-  /// NIC: NDR 400 Gb/s "you should see 46-48 GB/s per NIC" (nccl-tests issue #290) -> 47/50.
-  double nic = 0.94;
-  /// NVLS (NVLink SHARP) all-reduce, fraction of NVLink line rate per direction seen as algbw:
-  /// H100 busbw 480 GB/s = algbw 274 GB/s of 450 (issue #212; GTC24 S62129) -> 0.60.
-  double nvls = 0.60;
-  /// Software latency per algorithm step (s): 8xH200 1 MiB ring all-reduce at 39.9 GB/s busbw
-  /// (ml-engineering all-reduce-8xH200.md) -> ~46 us over 14 steps -> ~3 us.
-  double alpha = 3e-6;
-  /// NCCL may use NVLS (NCCL_NVLS_ENABLE); it does only where the hardware can (Layout::nvls).
-  bool nvls_capable = true;
+  Proto proto = Proto::Auto;  ///< NCCL_PROTO
+  int max_channels = 0;       ///< NCCL_MAX_NCHANNELS, 0 = NCCL's own
+  bool nvls = true;           ///< NCCL_NVLS_ENABLE (effective only where the GPUs support NVLS)
+  bool collnet = true;        ///< NCCL_COLLNET_ENABLE (effective only on a fabric with SHARP)
+  /// Per-hop latency of the LL protocol over NVLink (s). NCCL's tuner assumes 0.6 us
+  /// (tuning.cc hwLat); measured: DGX-A100 ring all-reduce with one channel takes 10 us on 2 GPUs
+  /// and 33.7 us on 8 GPUs (NVIDIA/nccl-tests#123): (33.7 - 10) / (14 - 2) = 2.0 us per hop.
+  /// The same value reproduces the 8xH200 small-message times (published-figures.md §4.3).
+  double nvlink_ll_hop = 2.0e-6;
+  /// Pipeline stages of an NVLS chunk: NVLink traversals of its data (scatter write, multimem
+  /// ld_reduce, multimem st, gather read; NCCL src/device/all_reduce.h NVLS warps). The first chunk
+  /// crosses all of them before the pipeline is full: fill = (stages - 1) x one round of chunks.
+  int nvls_stages = 4;
 };
 
-/// Where the GPUs are: NVLink domain of each GPU and the line rates (B/s per direction).
+/// Where the GPUs are and what they and the fabric can do.
 struct Layout {
-  std::function<int(int)> domain_of;  ///< NVLink domain index of a GPU
+  std::function<int(int)> domain_of;  ///< NVLink domain (NCCL "node") of a GPU
   double nvlink_rate = 450e9;         ///< B/s per GPU per direction inside a domain
-  double nic_rate = 50e9;             ///< B/s per GPU scale-out NIC
+  double nic_rate = 50e9;             ///< B/s per GPU of scale-out NIC capacity
   double nvlink_latency = 0;          ///< s, route latency GPU -> NVSwitch -> GPU
-  double net_latency = 0;             ///< s, route latency of a rail-aligned scale-out hop (same local GPU, next domain)
-  bool nvls = true;                   ///< NVLink switches reduce in the switch (FabricSpec::nvls, from the GPU model)
-  /// From a fabric (domains and rates from its spec). The fabric must outlive the Layout.
-  static Layout from(const topology::Fabric& fabric);
+  double net_latency = 0;             ///< s, route latency of a rail-aligned scale-out hop
+  int nvlink_generation = 4;          ///< compute::GpuSpec::nvlink_generation (0: PCIe only)
+  bool nvls = true;                   ///< compute::GpuSpec::nvls (NVLink SHARP)
+  bool sharp = false;                 ///< topology::FabricSpec::sharp (in-network reduction)
+  int gpus_per_node = 8;              ///< GPUs per NVLink domain
+  int nics_per_node = 0;              ///< physical NICs per domain; 0 = one per GPU
+  /// From a fabric and its GPU model (rates, domains, latencies, capabilities). The fabric must
+  /// outlive the Layout. `nics_per_node` > 0 says the nic_rate of each GPU is a share of fewer,
+  /// faster NICs (e.g. 4 x 200G for 8 GPUs: nic_rate 100G per GPU, NCCL sees 4 NICs of 25 GB/s).
+  static Layout from(const topology::Fabric& fabric, const compute::GpuSpec& gpu, int nics_per_node = 0);
 };
 
 /// One collective on one group of GPUs.
@@ -59,15 +93,25 @@ struct Collective {
   Algorithm algorithm = Algorithm::Auto;
   std::vector<int> gpus;          ///< members in rank order (size n >= 1); root = gpus[0]
   double bytes = 0;               ///< nccl-tests size S (see closed_form.hpp), B
-  /// true: symmetric algorithm steps collapsed to one flow per neighbour pair carrying every
-  /// step's data (exact for bandwidth when every step has the same flow set, DESIGN.md); the
-  /// (steps-1) per-step latencies are folded into its bytes. false: one transfer per step with
-  /// the true step-to-step dependencies (small groups, validation).
+  /// true: ring / tree / PAT steps collapsed into one transfer per pair carrying every step
+  /// (exact on an idle fabric; see the header comment). false: one transfer per step (ring,
+  /// PAT) or per pipeline chunk (tree, chain) with the true dependencies.
   bool collapse = true;
-  int chunks = 8;                 ///< pipeline chunks for tree / broadcast
+  int chunks = 8;                 ///< pipeline chunks of tree / chain emitted step by step
   std::vector<int> after;         ///< activities every first transfer waits for
   int tag = 0;                    ///< copied to every activity
   std::uint64_t hash = 0;         ///< ECMP hash seed of this collective's flows
+};
+
+/// The algorithm, protocol and channels NCCL picks for a collective, and what it costs.
+struct Selection {
+  Algorithm algorithm = Algorithm::Ring;
+  Proto proto = Proto::Simple;
+  int channels = 1;
+  double nccl_time = 0;  ///< s, NCCL's own prediction (its tuner's model)
+  double latency = 0;    ///< s, latency part of the execution model (incl. pipeline fill)
+  double bw_time = 0;    ///< s, bandwidth part of the execution model
+  double time() const { return latency + bw_time; }  ///< s, on an idle fabric
 };
 
 /// Indices of what was emitted.
@@ -75,28 +119,38 @@ struct Emitted {
   std::vector<int> done;          ///< activities whose completion means the collective is done
   int first = 0, last = 0;        ///< [first, last) activity index range
   Algorithm algorithm = Algorithm::Ring;  ///< the algorithm used (Auto resolved)
+  Proto proto = Proto::Simple;    ///< the protocol used
+  int channels = 1;               ///< NCCL channels
+  double time = 0;                ///< s, the execution model's time on an idle fabric
+  std::string note;               ///< what was approximated ("" when exact), e.g. sampled all-to-all
 };
 
-/// Whether emit() implements `op` with algorithm `a` (Auto: always). All-reduce: every algorithm
-/// but Direct; all-gather and reduce-scatter: Ring only (NCCL runs them with ring, NVLS, CollNet
-/// and PAT, not tree; the others are not modelled here yet); all-to-all: Direct; broadcast, reduce
-/// and send/recv: their one algorithm (a chain, a direct send), named Ring or Direct.
+/// Whether emit() implements `op` with algorithm `a` at all (whatever the GPUs and fabric; Auto:
+/// always). All-reduce: every algorithm but Pat and Direct; all-gather and reduce-scatter: Ring,
+/// Nvls and Pat (NCCL 2.23 runs them with ring, NVLS, CollNet and PAT, never tree; CollNet's
+/// all-gather / reduce-scatter need plugin entry points not modelled here); all-to-all: Direct;
+/// broadcast, reduce and send/recv: their one algorithm (a chain, a direct send), named Ring or
+/// Direct. select() additionally checks what the GPUs and the fabric support.
 bool implements(Algorithm a, Op op);
 
-/// NCCL-like choice when `algorithm == Auto`: the algorithm with the lowest alpha-beta time
-/// (NCCL's tuner also picks the minimum of its modelled times): in one NVLink domain NVLS for
-/// all-reduce when capable, else ring vs tree; across domains ring vs tree vs hierarchical.
-Algorithm choose_algorithm(const Collective& c, const Layout& layout, const Protocol& p);
+/// NCCL's choice and the execution model for `c` (c.algorithm Auto: the tuner picks; otherwise the
+/// tuner picks the protocol and channels for that algorithm). Throws aidcsim::Error when the
+/// requested algorithm cannot run here (NVLS without NVLS-capable GPUs, CollNet/SHARP without
+/// fabric.sharp, PAT with more than one GPU per node, NVLSTree on one node, tree for an operation
+/// other than all-reduce, halving-doubling with n not a power of two, ...).
+Selection select(const Collective& c, const Layout& layout, const Protocol& p = {});
 
-/// Appends the activities of `c` to `schedule`. Throws aidcsim::Error for an algorithm that
-/// does not implement the operation (implements() false, or halving-doubling with n not a power
-/// of two).
-Emitted emit(network::Schedule& schedule, const Collective& c, const Layout& layout,
-             const Protocol& p = {});
+/// select(c).algorithm.
+Algorithm choose_algorithm(const Collective& c, const Layout& layout, const Protocol& p = {});
 
-/// Alpha-beta estimate (s) of `c` on an uncongested fabric with the same algorithm and
-/// constants as emit(): per-step alpha = Protocol::alpha + the layout's route latency, B = the
-/// bottleneck effective bandwidth per GPU.
+/// Appends the activities of `c` to `schedule`. Throws as select().
+Emitted emit(network::Schedule& schedule, const Collective& c, const Layout& layout, const Protocol& p = {});
+
+/// Time (s) of `c` on an idle fabric: select(c).time().
 double estimate_time(const Collective& c, const Layout& layout, const Protocol& p = {});
+
+/// NCCL's view of the group `gpus` on `layout` (ranks, nodes, NVLink and NIC bandwidths in its
+/// units, capabilities), for nccl::build_model.
+nccl::System nccl_system(const std::vector<int>& gpus, const Layout& layout, const Protocol& p = {});
 
 }  // namespace aidcsim::collectives

@@ -48,7 +48,7 @@ struct Builder {
   std::vector<double> stage_params;                        ///< parameters per GPU of each stage
 
   Builder(const JobSpec& j, const compute::GpuSpec& g, const topology::Fabric& f, const StepOptions& o, StepPlan& p)
-      : job(j), gpu(g), fabric(f), opt(o), plan(p), place(j.par), layout(collectives::Layout::from(f)) {}
+      : job(j), gpu(g), fabric(f), opt(o), plan(p), place(j.par), layout(collectives::Layout::from(f, g)) {}
   double unit() const { return gpu.bf16_flops; }
   std::vector<network::Activity>& acts() { return plan.schedule.activities; }
   int add(network::Activity a) {

@@ -4,10 +4,9 @@
 
 #include <numeric>
 
-#include "models/common/errors.hpp"
+#include "models/compute/catalogue.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
-#include "sim/scenario/gpu_catalogue.hpp"
 
 namespace aidcsim {
 
@@ -23,18 +22,16 @@ const char* type_name(int bytes) {
 }  // namespace
 
 std::vector<BenchRow> bench_collective(const BenchOptions& o) {
-  const compute::Catalogue models = o.gpu_file.empty() ? builtin_gpus() : load_gpu_catalogue_file(o.gpu_file, builtin_gpus());
-  if (!models.contains(o.gpu)) throw InvalidParameter("gpu", o.gpu, "a GPU model of the catalogue (" + models.names_text() + ")");
-  const compute::GpuSpec gpu = models.find(o.gpu);
+  const compute::GpuSpec gpu = compute::find_gpu(o.gpu);
   topology::FabricSpec fs = o.fabric;
   fs.gpus = o.nodes * o.gpus_per_node;
   fs.gpus_per_node = o.gpus_per_node;
-  fit_fabric_to_gpu(fs, gpu);
+  fs.nvlink_bandwidth = gpu.nvlink_bandwidth;
   if (fs.nvlink_domain <= 0 || fs.nvlink_domain % o.gpus_per_node != 0) fs.nvlink_domain = o.gpus_per_node;
   const topology::Fabric fabric = topology::build_fabric(fs);
   network::FlowNetwork net(fabric);
-  const collectives::Protocol& proto = o.protocol;
-  const collectives::Layout layout = collectives::Layout::from(fabric);
+  collectives::Protocol proto = o.protocol;
+  const collectives::Layout layout = collectives::Layout::from(fabric, gpu);
 
   std::vector<double> sizes = o.sizes;
   if (sizes.empty())

@@ -22,7 +22,7 @@ TEST_CASE("NVLS is used exactly on GPUs with NVLink SHARP, as the catalogue says
     fs.kind = topology::FabricKind::LeafSpine;
     fit_fabric_to_gpu(fs, gpu);
     const auto fabric = topology::build_fabric(fs);
-    const auto layout = collectives::Layout::from(fabric);
+    const auto layout = collectives::Layout::from(fabric, gpu);
     CHECK(layout.nvlink_rate == gpu.nvlink_bandwidth);
     collectives::Collective tp;  // a TP all-reduce of the step (workload::plan_step picks the same way)
     tp.gpus.resize(8);

@@ -4,23 +4,40 @@
 #include <numeric>
 
 #include "models/collectives/collective.hpp"
+#include "models/collectives/flow_plan.hpp"
 #include "models/common/errors.hpp"
+#include "models/compute/spec.hpp"
+#include "models/network/flow_network.hpp"
+#include "models/topology/fabric.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::collectives;
 
 namespace {
-Layout nodes_of(int g) {
+Layout nodes_of(int g, int gen = 4, bool nvls = true, bool sharp = false) {
   Layout l;
   l.domain_of = [g](int gpu) { return gpu / g; };
   l.nvlink_rate = 450e9;
   l.nic_rate = 50e9;
+  l.gpus_per_node = g;
+  l.nvlink_generation = gen;
+  l.nvls = nvls;
+  l.sharp = sharp;
   return l;
 }
 std::vector<int> iota(int n) {
   std::vector<int> v(n);
   std::iota(v.begin(), v.end(), 0);
   return v;
+}
+Collective make(Op op, Algorithm a, int n, double bytes, bool collapse = true) {
+  Collective c;
+  c.op = op;
+  c.algorithm = a;
+  c.gpus = iota(n);
+  c.bytes = bytes;
+  c.collapse = collapse;
+  return c;
 }
 }  // namespace
 
@@ -34,7 +51,6 @@ TEST_CASE("nccl-tests busbw factors (PERFORMANCE.md)") {
 }
 
 TEST_CASE("ring closed forms") {
-  // at n = 2 an all-reduce is one exchange of S/2 each way, twice
   CHECK(ring_allreduce_time(2, 1e9, 1e9, 0) == Approx(1.0));
   CHECK(ring_allreduce_time(8, 8e9, 1e9, 1e-6) == Approx(14.0 + 14e-6));
   CHECK(ring_allgather_time(8, 8e9, 1e9, 1e-6) == Approx(7.0 + 7e-6));
@@ -42,48 +58,46 @@ TEST_CASE("ring closed forms") {
   CHECK(ring_allreduce_time(1, 1e9, 1e9, 1) == 0);
 }
 
+TEST_CASE("names round-trip and reject nonsense") {
+  for (Algorithm a : {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree,
+                      Algorithm::CollNetDirect, Algorithm::CollNetChain, Algorithm::Pat, Algorithm::Sharp,
+                      Algorithm::Hierarchical, Algorithm::HalvingDoubling, Algorithm::Direct})
+    CHECK(algorithm_from(algorithm_name(a)) == a);
+  CHECK(algorithm_from("NVLSTree") == Algorithm::NvlsTree);
+  CHECK_THROWS_AS(algorithm_from("bogus"), Error);
+  CHECK(proto_from("ll128") == Proto::LL128);
+  CHECK_THROWS_AS(proto_from("LL256"), Error);
+}
+
 TEST_CASE("ring all-reduce emission: steps, bytes conservation, dependencies") {
   const Layout l = nodes_of(8);
-  Protocol p;
-  p.alpha = 0;
   network::Schedule s;
-  Collective c;
-  c.op = Op::AllReduce;
-  c.algorithm = Algorithm::Ring;
-  c.gpus = iota(8);
-  c.bytes = 8e6;
-  c.collapse = false;
-  auto e = emit(s, c, l, p);
+  auto c = make(Op::AllReduce, Algorithm::Ring, 8, 8e6, false);
+  auto e = emit(s, c, l);
   REQUIRE(s.activities.size() == 14u * 8u);
-  double sent = 0;
   std::map<int, double> out, in;
   for (const auto& a : s.activities) {
-    sent += a.amount;
     out[a.gpu] += a.amount;
     in[a.dst_gpu] += a.amount;
   }
-  // every GPU sends and receives 2(n-1)/n S (payload / efficiency)
-  CHECK(sent == Approx(8 * 2.0 * 7 / 8 * 8e6 / p.nvlink));
   for (int g = 0; g < 8; ++g) CHECK(out[g] == Approx(in[g]));
   CHECK(e.done.size() == 8u);
-  // step k+1 of a GPU waits for step k into it
-  CHECK(s.activities[8].after.size() == 1u);
-  // collapsed: one flow per neighbour carrying all steps
+  CHECK(s.activities[8].after.size() == 2u);  // step k+1 waits for step k into the GPU and out of it
+  // collapsed: one flow per neighbour carrying all steps, the same bytes in all
   network::Schedule s2;
   c.collapse = true;
-  emit(s2, c, l, p);
+  emit(s2, c, l);
   REQUIRE(s2.activities.size() == 8u);
-  CHECK(s2.activities[0].amount == Approx(14 * 1e6 / p.nvlink));
+  double a1 = 0, a2 = 0;
+  for (const auto& a : s.activities) a1 += a.amount;
+  for (const auto& a : s2.activities) a2 += a.amount;
+  CHECK(a2 == Approx(a1).epsilon(1e-9));
 }
 
 TEST_CASE("multi-node rings are rail aligned: every inter-node hop stays on one local index") {
   const Layout l = nodes_of(8);
   network::Schedule s;
-  Collective c;
-  c.op = Op::AllReduce;
-  c.algorithm = Algorithm::Ring;
-  c.gpus = iota(32);
-  c.bytes = 1e9;
+  auto c = make(Op::AllReduce, Algorithm::Ring, 32, 1e9);
   emit(s, c, l);
   int inter = 0;
   std::map<int, int> nic_out, nic_in;
@@ -99,60 +113,180 @@ TEST_CASE("multi-node rings are rail aligned: every inter-node hop stays on one 
   for (auto& kv : nic_in) CHECK(kv.second == 1);
 }
 
-TEST_CASE("algorithm choice and the other algorithms emit") {
-  const Layout l = nodes_of(8);
-  Protocol p;
-  Collective c;
-  c.op = Op::AllReduce;
+TEST_CASE("double binary tree: NCCL's btree and its mirror / shift") {
+  // n = 14 (illustration of trees.cc): 0 is the root of tree 0, 8 its child, 4 and 12 below it
+  CHECK(detail::dtree_parent(14, 0, 0) == -1);
+  CHECK(detail::dtree_parent(14, 8, 0) == 0);
+  CHECK(detail::dtree_parent(14, 4, 0) == 8);
+  CHECK(detail::dtree_parent(14, 12, 0) == 8);
+  CHECK(detail::dtree_parent(14, 13, 0) == 12);
+  CHECK(detail::dtree_parent(14, 1, 0) == 2);
+  // tree 1 mirrors (n even): root 13
+  CHECK(detail::dtree_parent(14, 13, 1) == -1);
+  CHECK(detail::dtree_parent(14, 5, 1) == 13);
+  // every rank but the root has a parent, in both trees, for many sizes
+  for (int n : {2, 3, 5, 8, 13, 64, 1000})
+    for (int t = 0; t < 2; ++t) {
+      int roots = 0;
+      for (int r = 0; r < n; ++r) {
+        const int p = detail::dtree_parent(n, r, t);
+        if (p < 0) ++roots;
+        else CHECK((p >= 0 && p < n && p != r));
+      }
+      CHECK(roots == 1);
+    }
+}
+
+TEST_CASE("capabilities restrict the algorithms, with a reason") {
+  auto c = make(Op::AllReduce, Algorithm::Nvls, 8, 1e9);
+  // A100: NVLink3, no NVLS
+  CHECK_THROWS_WITH(select(c, nodes_of(8, 3, false)), Catch::Contains("NVLink SHARP"));
+  CHECK(select(c, nodes_of(8)).algorithm == Algorithm::Nvls);
+  // NVLS across domains needs SHARP in the fabric; NVLSTree needs several domains
+  c.gpus = iota(32);
+  CHECK_THROWS_WITH(select(c, nodes_of(8)), Catch::Contains("fabric.sharp"));
+  CHECK(select(c, nodes_of(8, 4, true, true)).algorithm == Algorithm::Nvls);
+  c.algorithm = Algorithm::NvlsTree;
   c.gpus = iota(8);
-  c.bytes = 1e9;
-  CHECK(choose_algorithm(c, l, p) == Algorithm::Nvls);
-  p.nvls_capable = false;
-  CHECK(choose_algorithm(c, l, p) == Algorithm::Ring);
-  c.gpus = iota(64);
-  c.bytes = 1024;
-  CHECK(choose_algorithm(c, l, p) == Algorithm::Tree);  // small message across nodes: latency-bound
-  c.bytes = 1e9;
-  CHECK(choose_algorithm(c, l, p) == Algorithm::Ring);
-  for (Algorithm a : {Algorithm::Tree, Algorithm::Hierarchical, Algorithm::Sharp, Algorithm::HalvingDoubling}) {
-    network::Schedule s;
-    c.algorithm = a;
-    auto e = emit(s, c, l, p);
-    CHECK(e.algorithm == a);
-    CHECK(!e.done.empty());
-    for (std::size_t i = 0; i < s.activities.size(); ++i)
-      for (int d : s.activities[i].after) CHECK(d < static_cast<int>(s.activities.size()));
-  }
-  c.gpus = iota(12);
-  c.algorithm = Algorithm::HalvingDoubling;
+  CHECK_THROWS_WITH(select(c, nodes_of(8)), Catch::Contains("more than one NVLink domain"));
+  c.algorithm = Algorithm::CollNetDirect;
+  c.gpus = iota(32);
+  CHECK_THROWS_WITH(select(c, nodes_of(8)), Catch::Contains("fabric.sharp"));
+  // PAT: all-gather / reduce-scatter, one GPU per domain
+  auto p = make(Op::AllGather, Algorithm::Pat, 16, 1e8);
+  CHECK_THROWS_WITH(select(p, nodes_of(8)), Catch::Contains("one GPU per NVLink domain"));
+  CHECK(select(p, nodes_of(1, 0, false)).algorithm == Algorithm::Pat);
+  auto t = make(Op::AllGather, Algorithm::Tree, 16, 1e8);
+  CHECK_THROWS_WITH(select(t, nodes_of(8)), Catch::Contains("not tree"));
+  auto hd = make(Op::AllReduce, Algorithm::HalvingDoubling, 12, 1e8);
+  CHECK_THROWS_WITH(select(hd, nodes_of(8)), Catch::Contains("power-of-two"));
+  auto a2a = make(Op::AllToAll, Algorithm::Ring, 8, 1e8);
+  CHECK_THROWS_WITH(select(a2a, nodes_of(8)), Catch::Contains("point to point"));
+  // Sharp = the in-network algorithms
+  auto sh = make(Op::AllReduce, Algorithm::Sharp, 32, 1e9);
+  const auto sel = select(sh, nodes_of(8, 4, true, true));
+  CHECK((sel.algorithm == Algorithm::Nvls || sel.algorithm == Algorithm::CollNetDirect ||
+         sel.algorithm == Algorithm::CollNetChain));
+  CHECK(select(sh, nodes_of(8, 3, false, true)).algorithm != Algorithm::Nvls);  // A100 + SHARP: CollNet
+}
+
+TEST_CASE("every algorithm emits valid, acyclic transfers") {
+  const Layout l = nodes_of(8, 4, true, true);
+  for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree, Algorithm::CollNetDirect,
+                      Algorithm::CollNetChain, Algorithm::Hierarchical, Algorithm::HalvingDoubling})
+    for (bool collapse : {true, false}) {
+      network::Schedule s;
+      auto c = make(Op::AllReduce, a, 64, 1e9, collapse);
+      auto e = emit(s, c, l);
+      INFO(algorithm_name(a) << " collapse " << collapse);
+      CHECK(e.algorithm == a);
+      CHECK(!e.done.empty());
+      CHECK(e.time > 0);
+      for (std::size_t i = 0; i < s.activities.size(); ++i) {
+        CHECK(s.activities[i].amount > 0);
+        CHECK(s.activities[i].gpu != s.activities[i].dst_gpu);
+        for (int d : s.activities[i].after) CHECK(d < static_cast<int>(i));
+      }
+    }
+  // PAT on one GPU per node, all-to-all (sampled above the pair budget), chains
+  const Layout one = nodes_of(1, 0, false);
   network::Schedule s;
-  CHECK_THROWS(emit(s, c, l, p));
-  c.op = Op::AllToAll;
-  c.algorithm = Algorithm::Auto;
+  auto pat = make(Op::ReduceScatter, Algorithm::Pat, 16, 1e8, false);
+  CHECK(emit(s, pat, one).algorithm == Algorithm::Pat);
+  auto a2a = make(Op::AllToAll, Algorithm::Auto, 12, 1e8);
   network::Schedule s3;
-  emit(s3, c, l, p);
+  emit(s3, a2a, l);
   CHECK(s3.activities.size() == 12u * 11u);
-  CHECK(algorithm_from("nvls") == Algorithm::Nvls);
-  CHECK_THROWS(algorithm_from("bogus"));
+  auto bc = make(Op::Broadcast, Algorithm::Auto, 16, 1e8, false);
+  network::Schedule s4;
+  CHECK(emit(s4, bc, l).algorithm == Algorithm::Ring);
+}
+
+TEST_CASE("the idle-fabric time of the flows is the execution model's") {
+  topology::FabricSpec fs;
+  fs.gpus = 32;
+  fs.gpus_per_node = 8;
+  fs.nvlink_domain = 8;
+  fs.nvlink_bandwidth = 450e9;
+  fs.kind = topology::FabricKind::LeafSpine;
+  const auto fabric = topology::build_fabric(fs);
+  network::FlowNetwork net(fabric);
+  compute::GpuSpec h100;
+  h100.nvlink_generation = 4;
+  h100.nvls = true;
+  const auto l = Layout::from(fabric, h100);
+  for (Algorithm a : {Algorithm::Ring, Algorithm::Tree, Algorithm::NvlsTree, Algorithm::Auto})
+    for (double bytes : {1e6, 1e9})
+      for (int n : {8, 32}) {
+        if (a == Algorithm::NvlsTree && n == 8) continue;
+        auto c = make(Op::AllReduce, a, n, bytes);
+        network::Schedule s;
+        s.gpu_flops = {1e15};
+        const auto e = emit(s, c, l);
+        const double sim = net.run(s).makespan;
+        INFO(algorithm_name(e.algorithm) << " n=" << n << " bytes=" << bytes);
+        CHECK(sim == Approx(e.time).epsilon(0.03));
+        CHECK(estimate_time(c, l) == Approx(e.time));
+      }
+}
+
+TEST_CASE("collapsed steps match every step simulated within 2 % (idle and congested fabric)") {
+  topology::FabricSpec fs;
+  fs.gpus = 32;
+  fs.gpus_per_node = 8;
+  fs.nvlink_domain = 8;
+  fs.nvlink_bandwidth = 450e9;
+  fs.kind = topology::FabricKind::LeafSpine;
+  fs.oversub_leaf = 2;
+  const auto fabric = topology::build_fabric(fs);
+  network::FlowNetwork net(fabric);
+  compute::GpuSpec h100;
+  h100.nvlink_generation = 4;
+  h100.nvls = true;
+  const auto l = Layout::from(fabric, h100);
+  for (Op op : {Op::AllReduce, Op::AllGather})
+    for (int n : {8, 32})
+      for (bool congested : {false, true}) {
+        double t[2];
+        for (bool collapse : {false, true}) {
+          network::Schedule s;
+          s.gpu_flops = {1e15};
+          auto c = make(op, Algorithm::Ring, n, 256e6, collapse);
+          emit(s, c, l);
+          if (congested) {
+            // background: long transfers through GPU 0's NVLink and NIC for the whole collective
+            for (int dst : {1, 9, 17}) {
+              network::Activity b;
+              b.kind = network::Activity::Kind::Transfer;
+              b.gpu = 0;
+              b.dst_gpu = dst;
+              b.amount = 40e9;
+              b.flow_hash = 77 + dst;
+              s.activities.push_back(b);
+            }
+          }
+          const auto r = net.run(s);
+          double end = 0;
+          for (std::size_t i = 0; i < s.activities.size() - (congested ? 3 : 0); ++i) end = std::max(end, r.finish[i]);
+          t[collapse] = end;
+        }
+        INFO(op_name(op) << " n=" << n << " congested=" << congested << " steps " << t[0] << " collapsed " << t[1]);
+        CHECK(t[1] == Approx(t[0]).epsilon(0.02));
+      }
 }
 
 TEST_CASE("implements(): what emit() models per operation; emit refuses the rest") {
-  using collectives::Algorithm;
-  using collectives::Op;
-  CHECK(collectives::implements(Algorithm::Sharp, Op::AllReduce));
-  CHECK(collectives::implements(Algorithm::Tree, Op::AllReduce));
-  CHECK(collectives::implements(Algorithm::Ring, Op::ReduceScatter));
-  CHECK(collectives::implements(Algorithm::Auto, Op::AllGather));
-  CHECK_FALSE(collectives::implements(Algorithm::Tree, Op::ReduceScatter));  // NCCL has no tree reduce-scatter
-  CHECK_FALSE(collectives::implements(Algorithm::Sharp, Op::AllGather));     // not modelled yet
-  CHECK_FALSE(collectives::implements(Algorithm::Ring, Op::AllToAll));
+  CHECK(implements(Algorithm::Sharp, Op::AllReduce));
+  CHECK(implements(Algorithm::Tree, Op::AllReduce));
+  CHECK(implements(Algorithm::Ring, Op::ReduceScatter));
+  CHECK(implements(Algorithm::Nvls, Op::AllGather));
+  CHECK(implements(Algorithm::Pat, Op::AllGather));
+  CHECK(implements(Algorithm::Auto, Op::AllGather));
+  CHECK_FALSE(implements(Algorithm::Tree, Op::ReduceScatter));  // NCCL has no tree reduce-scatter
+  CHECK_FALSE(implements(Algorithm::Sharp, Op::AllGather));     // CollNet all-gather not modelled
+  CHECK_FALSE(implements(Algorithm::Pat, Op::AllReduce));
+  CHECK_FALSE(implements(Algorithm::Ring, Op::AllToAll));
   network::Schedule s;
-  collectives::Collective c;
-  c.op = Op::ReduceScatter;
-  c.algorithm = Algorithm::Tree;
-  c.gpus = {0, 1, 2, 3};
-  c.bytes = 1e6;
-  collectives::Layout l;
-  l.domain_of = [](int g) { return g; };
-  CHECK_THROWS_AS(collectives::emit(s, c, l), aidcsim::Error);
+  auto c = make(Op::ReduceScatter, Algorithm::Tree, 4, 1e6);
+  CHECK_THROWS_WITH(emit(s, c, nodes_of(1, 0, false)), Catch::Contains("not tree"));
 }

@@ -76,22 +76,24 @@ TEST_CASE("case step/01: dp_algorithm acts on the DP traffic, or is refused wher
   // astra-sim/astra-sim#207: 0.1.0 gave bit-identical steps for every dp_algorithm under zero1.
   auto text = [](const std::string& zero, const std::string& alg) {
     return "name: dp-algo\nseed: 1\ncluster: {gpu: H100, gpus: 256, gpus_per_node: 8, nvlink_domain: 8}\n"
-           "fabric: {topology: leaf_spine, wiring: rail_optimized}\n"
+           "fabric: {topology: leaf_spine, wiring: rail_optimized, sharp: true}\n"
            "workload:\n"
            "  model: {layers: 32, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048, style: gpt}\n"
            "  parallelism: {tp: 8, pp: 1, dp: 32, zero: " + zero + ", dp_algorithm: " + alg + "}\n"
            "  global_batch: 256\n"
            "training: {tokens: \"1T\"}\nreliability: {draws: 10}\n";
   };
-  // zero: none: the all-reduce runs the algorithm asked for (header: ring 0.3117 s, sharp 0.2774 s)
+  // zero: none: the all-reduce runs the algorithm asked for (header: ring 0.3117 s, sharp 0.2774 s;
+  // now 0.374 s and 0.341 s with the fabric's in-network reduction, fabric.sharp)
   const double ring = run_text(text("none", "ring"), "a.yaml").scalar("step_time");
   const double sharp = run_text(text("none", "sharp"), "b.yaml").scalar("step_time");
-  CHECK(sharp < 0.95 * ring);
+  CHECK(sharp < 0.97 * ring);
   // zero1: reduce-scatter + all-gather; ring is modelled (= auto across domains), sharp is refused
   // naming the key, instead of silently running ring
   CHECK(run_text(text("zero1", "ring"), "c.yaml").scalar("step_time") ==
         run_text(text("zero1", "auto"), "d.yaml").scalar("step_time"));
-  for (const char* alg : {"sharp", "nvls", "tree", "hierarchical", "halving_doubling"}) {
+  // (nvls and pat implement reduce-scatter / all-gather: accepted here, checked against the GPUs at run time)
+  for (const char* alg : {"sharp", "tree", "hierarchical", "halving_doubling"}) {
     INFO(alg);
     CHECK_THROWS_WITH(load_scenario_text(text("zero1", alg), "e.yaml"),
                       Contains("workload.parallelism.dp_algorithm") && Contains("reduce-scatter"));

@@ -1,0 +1,125 @@
+#include "models/collectives/flow_plan.hpp"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace aidcsim::collectives::detail {
+
+std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layout& l) {
+  std::map<int, int> index;
+  std::vector<std::vector<int>> out;
+  for (int g : gpus) {
+    const int d = l.domain_of(g);
+    auto it = index.find(d);
+    if (it == index.end()) {
+      index[d] = static_cast<int>(out.size());
+      out.push_back({g});
+    } else {
+      out[it->second].push_back(g);
+    }
+  }
+  return out;
+}
+
+int dtree_parent(int n, int rank, int tree) {
+  // ncclGetBtree: lowest set bit b of rank; parent = (rank ^ b) | (b << 1), or rank ^ b when that
+  // is out of range; rank 0 is the root.
+  auto btree_parent = [n](int r) {
+    if (r == 0) return -1;
+    int bit = 1;
+    while (bit < n && !(bit & r)) bit <<= 1;
+    int up = (r ^ bit) | (bit << 1);
+    if (up >= n) up = r ^ bit;
+    return up;
+  };
+  if (tree == 0) return btree_parent(rank);
+  if (n % 2 == 1) {  // shift by one
+    const int u = btree_parent((rank - 1 + n) % n);
+    return u == -1 ? -1 : (u + 1) % n;
+  }
+  const int u = btree_parent(n - 1 - rank);  // mirror
+  return u == -1 ? -1 : n - 1 - u;
+}
+
+std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const EmitContext& ctx, double bw_time,
+                             double latency, double nvlink_eff, double nic_eff) {
+  const auto& fl = plan.flows;
+  const int F = static_cast<int>(fl.size());
+  std::vector<int> ids(F, -1);
+  if (F == 0) return {};
+  // Port shares per wave: key = (wave, gpu, class, direction).
+  auto key = [](int wave, int gpu, bool nv, bool out) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(wave)) << 34) ^
+           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(gpu)) << 2) ^ (nv ? 2u : 0u) ^ (out ? 1u : 0u);
+  };
+  std::unordered_map<std::uint64_t, int> count;
+  std::unordered_map<std::uint64_t, double> port_bytes;  // all waves: what a port must carry
+  count.reserve(2 * F);
+  std::vector<char> nv(F);
+  for (int i = 0; i < F; ++i) {
+    nv[i] = ctx.nvlink(fl[i].src, fl[i].dst);
+    ++count[key(fl[i].wave, fl[i].src, nv[i], true)];
+    ++count[key(fl[i].wave, fl[i].dst, nv[i], false)];
+    port_bytes[key(0, fl[i].src, nv[i], true)] += fl[i].payload;
+    port_bytes[key(0, fl[i].dst, nv[i], false)] += fl[i].payload;
+  }
+  std::vector<double> rate(F), share(F), line(F);
+  std::vector<double> T(F, 0);
+  std::vector<int> D(F, 0);
+  double tmax = 0;
+  int dmax = 1;
+  for (int i = 0; i < F; ++i) {
+    rate[i] = nv[i] ? ctx.layout.nvlink_rate : ctx.layout.nic_rate;
+    share[i] = std::max(count[key(fl[i].wave, fl[i].src, nv[i], true)], count[key(fl[i].wave, fl[i].dst, nv[i], false)]);
+    // Dependency chains at line rate (a port's concurrent share is bounded by its total below).
+    line[i] = fl[i].payload / rate[i];
+    double t0 = 0;
+    int d0 = 0;
+    for (int d : fl[i].deps)
+      if (T[d] > t0 || (T[d] == t0 && D[d] > d0)) {
+        t0 = T[d];
+        d0 = D[d];
+      }
+    T[i] = t0 + line[i];
+    D[i] = d0 + 1;
+    if (T[i] > tmax || (T[i] == tmax && D[i] > dmax)) {
+      tmax = T[i];
+      dmax = D[i];
+    }
+  }
+  // A port carries its waves one after the other: the critical time is at least its total.
+  for (const auto& [k, bytes] : port_bytes) tmax = std::max(tmax, bytes / ((k & 2u) ? ctx.layout.nvlink_rate : ctx.layout.nic_rate));
+  const double scale = tmax > 0 ? bw_time / tmax : 1.0;
+  const double lat_per_hop = latency / std::max(1, dmax);
+  const int base = static_cast<int>(s.activities.size());
+  s.activities.reserve(s.activities.size() + F);
+  std::uint64_t counter = 0;
+  for (int i = 0; i < F; ++i) {
+    network::Activity a;
+    a.kind = network::Activity::Kind::Transfer;
+    a.gpu = fl[i].src;
+    a.dst_gpu = fl[i].dst;
+    const double route = nv[i] ? ctx.layout.nvlink_latency : ctx.layout.net_latency;
+    const double payload = plan.per_port_efficiency ? fl[i].payload / (nv[i] ? nvlink_eff : nic_eff)
+                                                    : fl[i].payload * scale;
+    a.amount = payload;
+    a.delay = std::max(0.0, lat_per_hop - route);
+    a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (++counter);
+    if (fl[i].deps.empty()) {
+      a.after = ctx.c.after;
+    } else {
+      a.after.reserve(fl[i].deps.size());
+      for (int d : fl[i].deps) a.after.push_back(base + d);
+    }
+    a.tag = ctx.c.tag;
+    s.activities.push_back(std::move(a));
+    ids[i] = base + i;
+  }
+  std::vector<int> done;
+  done.reserve(plan.done.size());
+  for (int d : plan.done) done.push_back(ids[d]);
+  return done;
+}
+
+}  // namespace aidcsim::collectives::detail

@@ -1,0 +1,71 @@
+#pragma once
+// Internal to models/collectives: an algorithm's traffic as planned flows (payload bytes,
+// dependencies, waves), and how they become network::Schedule transfers whose idle-fabric time
+// is the execution model's (see collective.hpp).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/collectives/collective.hpp"
+
+namespace aidcsim::collectives::detail {
+
+struct PlannedFlow {
+  int src = 0, dst = 0;      ///< GPUs (src != dst)
+  double payload = 0;        ///< B of the algorithm's data this transfer carries
+  int wave = 0;              ///< flows of one wave run at the same time (one ring step, ...)
+  std::vector<int> deps;     ///< indices of earlier planned flows it waits for
+};
+
+struct FlowPlan {
+  std::vector<PlannedFlow> flows;
+  std::vector<int> done;     ///< planned flows whose completion ends the collective
+  std::string note;          ///< approximation made ("" when exact)
+  /// Point-to-point operations (all-to-all, send/recv): each transfer runs at the port's NCCL
+  /// efficiency instead of being scaled to the collective's bandwidth time.
+  bool per_port_efficiency = false;
+
+  int add(int src, int dst, double payload, int wave, std::vector<int> deps = {}) {
+    flows.push_back({src, dst, payload, wave, std::move(deps)});
+    return static_cast<int>(flows.size()) - 1;
+  }
+};
+
+/// Context of one emission.
+struct EmitContext {
+  const Collective& c;
+  const Layout& layout;
+  const Protocol& protocol;
+  bool nvlink(int a, int b) const { return layout.domain_of(a) == layout.domain_of(b); }
+};
+
+/// GPUs of the group by NVLink domain, domains in order of first appearance.
+std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layout& l);
+
+/// Appends `plan` to `schedule` as transfers: for each flow, shares k = flows of its wave leaving
+/// its source port / entering its destination port of the same class (NVLink or NIC); T = the
+/// longer of the longest dependency path of payload / rate (hop count D) and the busiest port's
+/// total payload / rate (a port carries all its flows); then amount = payload x (bw_time / T)
+/// and delay (network::Activity::delay) = latency / D - route latency, so that the critical path
+/// takes bw_time + latency on an idle fabric and congestion slows the bytes, not the latency. With per_port_efficiency the payload
+/// is divided by the port's efficiency (`nvlink_eff`, `nic_eff`) instead. Returns the activity
+/// indices of plan.done.
+std::vector<int> materialize(network::Schedule& schedule, const FlowPlan& plan, const EmitContext& ctx,
+                             double bw_time, double latency, double nvlink_eff = 1, double nic_eff = 1);
+
+// Emitters (flow_*.cpp). `n` = group size >= 2.
+FlowPlan plan_ring(const EmitContext& ctx, Op op);
+FlowPlan plan_tree(const EmitContext& ctx, const std::vector<std::vector<int>>& doms);
+FlowPlan plan_nvls(const EmitContext& ctx, const std::vector<std::vector<int>>& doms, bool across_sharp, bool across_tree);
+FlowPlan plan_collnet(const EmitContext& ctx, const std::vector<std::vector<int>>& doms);
+FlowPlan plan_pat(const EmitContext& ctx);
+FlowPlan plan_halving_doubling(const EmitContext& ctx);
+FlowPlan plan_alltoall(const EmitContext& ctx, int max_pairs);
+FlowPlan plan_chain(const EmitContext& ctx, bool reduce);
+
+/// Parent of `rank` in NCCL's double binary tree over `n` ranks (src/graph/trees.cc v2.23,
+/// ncclGetBtree / ncclGetDtree): tree 0 is the binary tree rooted at 0, tree 1 its mirror (n even)
+/// or its shift by one (n odd). -1 for the root.
+int dtree_parent(int n, int rank, int tree);
+
+}  // namespace aidcsim::collectives::detail

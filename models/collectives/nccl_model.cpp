@@ -1,0 +1,460 @@
+#include "models/collectives/nccl_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "models/common/errors.hpp"
+
+// Every constant below is NVIDIA/nccl's; the file and tag are given where it is used. "2.23" is
+// tag v2.23.4-1, "2.27" is v2.27.7-1 (Blackwell entries only).
+namespace aidcsim::collectives::nccl {
+
+namespace {
+
+// --- src/graph/tuning.cc (2.23) ------------------------------------------------------------
+// Latencies in us. Tree { LL, LL128, Simple }, Ring { LL, LL128, Simple }, CollNet, NVLS: 0.
+constexpr double kBaseLat[kNumAlgos][kNumProtos] = {
+    {6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+enum Hw { kHwNvlink = 0, kHwPci = 1, kHwNet = 2 };
+// hwLat[NVLINK | PCI | NET][algo][proto] (PAT has no entry in 2.23: 0).
+constexpr double kHwLat[3][kNumAlgos][kNumProtos] = {
+    {{.6, 1.25, 4.0}, {.6, 1.9, 3.4}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 25}, {0, 0, 25}, {0, 0, 0}},
+    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
+    {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 31}, {0, 0, 30}, {0, 0, 18}, {0, 0, 14}, {0, 0, 0}}};
+// LL max bandwidth (GB/s), by [GPU arch (1 node) or CPU vendor (multi-node)][1 node, 2 nodes, >2].
+// Rows Volta/Intel, Ampere/AMD, Hopper (2.23); Blackwell = 2 x Hopper (2.27).
+constexpr double kLlMaxBw[4][3] = {
+    {39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {2 * 141.0, 2 * 45.0, 2 * 35.0}};
+constexpr double kPerChMaxRingLL128Bw[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {2 * 36.7, 2 * 36.7, 2 * 36.7}};
+constexpr double kPerChMaxTreeLL128Bw[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {2 * 36.7, 2 * 36.7, 2 * 29.0}};
+constexpr double kPerChMaxTreeBw[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {2 * 38.7, 2 * 41.4, 2 * 36.0}};
+// "Trees are not perfectly sticking to the model for medium sizes": per protocol, powers of two
+// of nBytes >> 6 from 64 B to 256 MB.
+constexpr double kTreeCorrection[kNumProtos][23] = {
+    {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
+    {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
+    {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
+
+// --- src/include/device.h, comm.h, graph/topo.h (2.23) ---------------------------------------
+constexpr int kMaxChannels = 32;            // MAXCHANNELS
+constexpr int kMaxNthreads = 640;           // NCCL_MAX_NTHREADS
+constexpr int kSimpleMaxNthreads = 512;     // NCCL_SIMPLE_MAX_NTHREADS
+constexpr int kLLMaxNthreads = 512;         // NCCL_LL_MAX_NTHREADS
+constexpr int kLL128MaxNthreads = 640;      // NCCL_LL128_MAX_NTHREADS
+constexpr long kLLThreadThreshold = 8;      // NCCL_LL_THREAD_THRESHOLD
+constexpr long kLL128ThreadThreshold = 8;   // NCCL_LL128_THREAD_THRESHOLD
+constexpr long kSimpleThreadThreshold = 64; // NCCL_SIMPLE_THREAD_THRESHOLD
+constexpr double kPciBw = 12.0;             // PCI_BW (Gen3 x16), for the default thread count
+constexpr int kWarp = 32;
+constexpr int kNvlsChannels = 16;           // NCCL_NVLS_NCHANNELS default (transport/nvls.cc)
+constexpr double kNvlsChunkSize = 128 * 1024;  // NCCL_NVLS_CHUNKSIZE default (transport/nvls.cc)
+constexpr int kMaxNvlsArity = 32;           // NCCL_MAX_NVLS_ARITY (2.27 device.h)
+
+// --- src/graph/search.cc: speeds tried by the topology search (GB/s per channel) -------------
+const std::vector<double> kSpeedIntra = {40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0};
+const std::vector<double> kSpeedInter = {48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0,
+                                         7.0,  6.0,  5.0,  4.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+const std::vector<double> kSm90SpeedIntra = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
+const std::vector<double> kSm90SpeedInter = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
+                                             15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+// 2.27 only (Blackwell)
+const std::vector<double> kSm100SpeedIntra = {90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 19.0, 18.0};
+const std::vector<double> kSm100SpeedInter = {96.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0,
+                                              17.5, 15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+
+constexpr double kEps = 1e-6;  // NCCL's SUB_ROUND rounds bandwidth bookkeeping; absorb float noise
+
+int arch_index(int cc) { return cc >= 100 ? 3 : cc >= 90 ? 2 : cc >= 80 ? 1 : 0; }
+
+int log2i(long n) {
+  int l = 0;
+  while (n >>= 1) ++l;
+  return l;
+}
+
+const std::vector<double>& speeds(int cc, bool inter) {
+  if (cc >= 100) return inter ? kSm100SpeedInter : kSm100SpeedIntra;
+  if (cc >= 90) return inter ? kSm90SpeedInter : kSm90SpeedIntra;
+  return inter ? kSpeedInter : kSpeedIntra;
+}
+
+/// Closed form of ncclTopoCompute for one pattern: `fits(s)` = channels the pattern can place
+/// at speed s per channel (0 = none). Pass 1 walks the speed array down from the first speed
+/// <= maxBw (and x minChannels <= totalBw), keeps the best nChannels x speed, stops at a solution
+/// covering totalBw, at maxChannels ("perfect"), or when the next speed falls below half of the
+/// best found; ncclTopoDupChannels; pass 2 raises the speed while the same channels still fit.
+struct SearchResult {
+  int channels = 0;
+  double bw = 0;
+};
+template <class Fits>
+SearchResult search(const std::vector<double>& sp, double max_bw, double total_bw, int min_ch, int max_ch,
+                    Fits fits, bool dup, int cc, bool raise) {
+  const int n = static_cast<int>(sp.size());
+  int i = 0;
+  while ((sp[i] > max_bw + kEps || sp[i] * min_ch > total_bw + kEps) && i < n - 1) ++i;
+  SearchResult best;
+  for (;;) {
+    const int ch = std::min(max_ch, fits(sp[i]));
+    if (ch >= min_ch && ch > 0 && ch * sp[i] > best.channels * best.bw + kEps) best = {ch, sp[i]};
+    if (best.channels > 0 && (best.channels * best.bw >= total_bw - kEps || best.channels == max_ch)) break;
+    if (i < n - 1 && (best.channels == 0 || sp[i + 1] / best.bw > .49)) {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (best.channels == 0) return best;
+  // ncclTopoDupChannels (search.cc): not for NVLS, not below 25 GB/s, not on Hopper+ below 50 GB/s
+  // with more than 4 channels.
+  if (dup && best.bw >= 25.0 && !(cc > 80 && best.bw < 50.0 && best.channels > 4)) {
+    const int d = std::min(best.channels * 2, max_ch);
+    best.bw /= (d + best.channels - 1) / best.channels;
+    best.channels = d;
+  }
+  if (raise) {  // pass 2, ring: a higher speed with the same channels
+    int j = 0;
+    while (j < n - 1 && sp[j] > best.bw + kEps) ++j;
+    while (j > 0 && fits(sp[j - 1]) >= best.channels) best.bw = sp[--j];
+  }
+  return best;
+}
+
+int floor_div(double cap, double s) { return s > 0 ? static_cast<int>(std::floor(cap / s + kEps)) : 0; }
+
+}  // namespace
+
+const char* algo_name(Algo a) {
+  switch (a) {
+    case kTree: return "tree";
+    case kRing: return "ring";
+    case kCollNetDirect: return "collnet_direct";
+    case kCollNetChain: return "collnet_chain";
+    case kNvls: return "nvls";
+    case kNvlsTree: return "nvls_tree";
+    case kPat: return "pat";
+    default: return "?";
+  }
+}
+
+const char* proto_name(Proto p) {
+  switch (p) {
+    case kLL: return "LL";
+    case kLL128: return "LL128";
+    case kSimple: return "Simple";
+    default: return "?";
+  }
+}
+
+double nvlink_link_bw(int gen) {
+  // src/graph/topo.h: SM70/SM80_NVLINK_BW 20.0, SM90 20.6 (2.23), SM100 40.1 (2.27).
+  switch (gen) {
+    case 0: return 0;
+    case 1: return 18.0;  // SM60_NVLINK_BW
+    case 2:
+    case 3: return 20.0;
+    case 4: return 20.6;
+    default: return 40.1;
+  }
+}
+
+int compute_capability(int gen) {
+  switch (gen) {
+    case 2: return 70;
+    case 3: return 80;
+    case 4: return 90;
+    case 5: return 100;
+    default: return gen > 5 ? 100 : 80;
+  }
+}
+
+Model build_model(const System& s) {
+  if (s.ranks < 1 || s.nodes < 1 || s.ranks % s.nodes != 0)
+    throw Error("NCCL model: " + std::to_string(s.ranks) + " ranks on " + std::to_string(s.nodes) +
+                " nodes (ranks must be a positive multiple of nodes)");
+  Model m;
+  m.sys = s;
+  const int g = s.ranks / s.nodes;  // GPUs per node (ppn); NCCL's topology holds one node
+  const int cc = s.compute_capability;
+  const bool multi = s.nodes > 1;
+  const double intra_cap = s.nvlink ? s.nvlink_bw : s.pci_bw;  // per GPU and direction
+  // ncclTopoSearchInit: maxBw = best GPU->NET (or GPU->GPU) path, totalBw = a GPU's NVLink (or
+  // PCIe) total.
+  const double max_bw = g == 1 && !multi ? 5000.0 : multi ? std::min(s.pci_bw, s.nic_bw) : intra_cap;
+  const double total_bw = g == 1 && !multi ? 5000.0 : std::max(s.nvlink ? s.nvlink_bw : 0.0, s.pci_bw);
+  const auto& sp = speeds(cc, multi);
+
+  // Ring (and, modelled alike, the balanced tree and CollNet chain): one channel crosses every GPU
+  // of the node once (NVLink out/in), and across nodes leaves and enters through one NIC.
+  auto ring_fits = [&](double v) {
+    int ch = kMaxChannels / 2;  // ringGraph->maxChannels = MAXCHANNELS/2 (init.cc)
+    if (g > 1) ch = std::min(ch, multi ? floor_div(intra_cap * g / (g - 1.0), v) : floor_div(intra_cap, v));
+    if (multi) {
+      const int per_nic = std::min(floor_div(s.nic_bw, v), floor_div(s.pci_bw * std::max(1.0, double(g) / s.nics), v));
+      ch = std::min(ch, s.nics * per_nic);
+    }
+    return ch;
+  };
+  SearchResult ring;
+  if (s.ranks > 1) ring = search(sp, max_bw, total_bw, 1, kMaxChannels / 2, ring_fits, true, cc, true);
+  Graph rg{ring.channels, ring.bw, ring.bw};
+  m.graph[kRing] = rg;
+  m.graph[kTree] = rg;  // treeGraph: min = max = ring channels (init.cc); same paths on NVSwitch
+  m.graph[kPat] = rg;   // PAT uses the tree graph (init.cc graphs[] table)
+
+  // NVLS: one channel per head GPU; the head pulls 2 x bw from the NVSwitch, every other GPU bw
+  // (ncclTopoSearchTryNvls). Single node: heads = all GPUs; multi-node: one head per NIC.
+  const bool nvls_ok = s.nvls && s.nvlink && s.nvswitch && cc >= 90 && g > 2;
+  if (nvls_ok) {
+    const int heads = multi ? std::min({s.nics, g, kMaxNvlsArity}) : std::min(g, kMaxNvlsArity);
+    auto intra_fits = [&](double v) { return (heads + 1) * v <= intra_cap + kEps ? heads : 0; };
+    const double tot = total_bw * g / (g - 1.0);
+    if (!multi) {
+      auto r = search(speeds(cc, false), intra_cap, tot, heads, heads, intra_fits, false, cc, false);
+      // pass 2 (NVLS): bwInter rises while below 2 x bwIntra; a single node has no inter limit
+      double inter = r.bw;
+      for (double v : speeds(cc, false))
+        if (v > inter && inter < 2 * r.bw) inter = std::min(v, std::max(inter, v));
+      m.graph[kNvls] = {r.channels, r.bw, std::max(inter, r.bw)};
+    } else {
+      auto both = [&](double v) { return v <= std::min(s.nic_bw, s.pci_bw) + kEps ? intra_fits(v) : 0; };
+      auto r = search(sp, max_bw, tot, 1, heads, both, false, cc, false);
+      double inter = r.bw;
+      for (auto it = sp.rbegin(); it != sp.rend(); ++it)  // raise bwInter one speed at a time
+        if (*it > inter + kEps && inter < 2 * r.bw && *it <= std::min(s.nic_bw, s.pci_bw) + kEps) inter = *it;
+      m.graph[kNvls] = {r.channels, r.bw, inter};
+    }
+    m.graph[kNvlsTree] = m.graph[kNvls];
+    m.nvls_channels = kNvlsChannels;
+  }
+  // CollNet (SHARP): Direct has one head per NIC (like NVLS); Chain follows the ring's channels.
+  if (s.collnet && multi) {
+    const int heads = std::min(s.nics, g);
+    double v = 0;
+    for (double x : sp)
+      if (x <= std::min(s.nic_bw, s.pci_bw) + kEps) { v = x; break; }
+    m.graph[kCollNetDirect] = {heads, v, v};
+    m.graph[kCollNetChain] = rg;
+  }
+
+  // ncclTopoPostset (connect.cc): channels doubled, then 4 per search channel on Hopper multi-node
+  // above 45 GB/s, then at least the NVLS channels.
+  m.channels = std::min(kMaxChannels, 2 * std::max(1, rg.channels));
+  if (cc == 90 && multi && rg.bw_intra > 45.0 && m.channels < 16) m.channels = std::min(kMaxChannels, 2 * m.channels);
+  if (m.nvls_channels > m.channels) m.channels = m.nvls_channels;
+
+  // Threads and thread thresholds (tuning.cc ncclTopoTuneModel tail).
+  const int simple_def = rg.bw_intra * rg.channels <= kPciBw ? 256 : kSimpleMaxNthreads;
+  for (int a = 0; a < kNumAlgos; ++a) {
+    m.max_threads[a][kLL] = kLLMaxNthreads;
+    m.max_threads[a][kLL128] = kLL128MaxNthreads;
+    m.max_threads[a][kSimple] = a == kRing ? simple_def : a == kTree ? kSimpleMaxNthreads : kMaxNthreads;
+    m.thread_threshold[a][kLL] = kLLThreadThreshold;
+    m.thread_threshold[a][kLL128] = kLL128ThreadThreshold;
+    m.thread_threshold[a][kSimple] = kSimpleThreadThreshold;
+  }
+  m.thread_threshold[kRing][kLL] *= s.ranks;
+  m.thread_threshold[kCollNetDirect][kSimple] = m.thread_threshold[kCollNetChain][kSimple] = 512;
+
+  if (s.ranks <= 1) return m;
+
+  // --- ncclTopoTuneModel (tuning.cc 2.23) ---
+  const int ai = arch_index(cc);
+  const int idx2 = s.nodes <= 2 ? s.nodes - 1 : 2;
+  const int idx1 = s.nodes == 1 ? ai : (s.amd_cpu ? 1 : 0);
+  const double ll_max_bw = kLlMaxBw[idx1][idx2];
+  const double tree_max = kPerChMaxTreeBw[ai][idx2];
+  const double ring_ll128_max = kPerChMaxRingLL128Bw[ai][idx2];
+  const double tree_ll128_max = kPerChMaxTreeLL128Bw[ai][idx2];
+  const double ppn = double(s.ranks) / s.nodes;
+  const int intra_hw = s.nvlink ? kHwNvlink : kHwPci;
+  const int hw = s.nodes == 1 ? intra_hw : kHwNet;
+  const double net_overhead = s.amd_cpu ? 2.0 : 1.0;  // getNetOverhead (us)
+
+  for (int f = 0; f < kNumFuncs; ++f) {
+    const int nsteps = f == kAllReduce ? 2 * (s.ranks - 1) : (f == kReduceScatter || f == kAllGather) ? s.ranks - 1 : s.ranks;
+    for (int a = 0; a < kNumAlgos; ++a) {
+      if ((f == kBroadcast || f == kReduce) && a != kRing) continue;
+      if ((f == kReduceScatter || f == kAllGather) && a != kPat && a != kRing && a != kNvls && a != kCollNetDirect) continue;
+      if (f == kAllReduce && a == kPat) continue;
+      const Graph& gr = m.graph[a];
+      for (int p = 0; p < kNumProtos; ++p) {
+        if ((a == kNvls || a == kNvlsTree) && p != kSimple) continue;
+        if (a == kPat && (p != kSimple || s.nodes != s.ranks)) continue;  // ncclPatEnable: 1 GPU per node
+        const bool collnet = a == kCollNetDirect || a == kCollNetChain;
+        double bw = s.nodes <= 2 || collnet ? gr.bw_intra : gr.bw_inter;
+        if (a == kNvls) bw = std::min(gr.bw_intra, gr.bw_inter);
+        if (a == kNvlsTree) bw = std::min(gr.bw_intra, s.nodes <= 2 ? gr.bw_inter : gr.bw_inter / 2);
+        double bus = gr.channels * bw;
+        if (a == kRing && p == kLL) bus = std::min(ll_max_bw, bus * .5);
+        if (a == kRing && p == kLL128) bus = std::min(bus * 0.92, gr.channels * ring_ll128_max);
+        if (a == kTree && f == kAllReduce) bus = std::min(bus * .92, gr.channels * tree_max);
+        if (a == kTree && p == kLL) bus = std::min(bus * 1.0 / 3.8, ll_max_bw);
+        if (a == kTree && p == kLL128) bus = std::min(bus * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), gr.channels * tree_ll128_max);
+        if (a == kPat) bus *= .85;
+        if (collnet && p != kSimple) bus = 0;
+        if (a == kCollNetDirect && p == kSimple) {
+          if (f == kAllGather || f == kReduceScatter) {
+            bus = 0;  // needs the CollNet plugin's iallgather/ireducescatter and 1:1 GPU:NIC; not modelled
+          } else {
+            double factor = ppn / gr.channels;  // GPU/NIC ratio
+            factor -= (factor - 1) / 2;
+            bus /= factor;
+            if (cc >= 90) bus *= .85;
+          }
+        }
+        // bus bandwidth -> algorithm bandwidth
+        if (!(a != kRing && (f == kAllGather || f == kReduceScatter))) {
+          double ratio = 1.0;
+          if (a == kRing) ratio *= double(s.ranks) / nsteps;
+          else if (a == kNvls || a == kNvlsTree) ratio *= 5.0 / 6.0;
+          else ratio *= .5;
+          bus *= ratio;
+        }
+        m.bandwidth[f][a][p] = bus;
+
+        double lat = kBaseLat[a][p];
+        double intra_lat = kHwLat[intra_hw][a][p];
+        if (s.ll_nvlink_hop >= 0 && p == kLL && intra_hw == kHwNvlink && (a == kRing || a == kTree))
+          intra_lat = s.ll_nvlink_hop;
+        // with 1 GPU per node latencies are fully exposed: the tree's network latency
+        double inter_lat = (ppn == 1 ? kHwLat[kHwNet][kTree][p] : kHwLat[kHwNet][a][p]) + s.net_latency;
+        if (p == kSimple) inter_lat += s.net_latency;  // flush
+        if (a == kRing) {
+          double l = hw == kHwNvlink ? intra_lat : kHwLat[hw][a][p];
+          if (f == kReduce || f == kBroadcast) {
+            lat += l;  // sameChannels graphs (NVSwitch / rail rings)
+          } else {
+            double ovh = 0;  // inter-node rings launch nsteps x net overhead
+            if (s.nodes > 1) ovh = net_overhead * (p == kSimple ? 3 : 1);
+            intra_lat = std::max(intra_lat, ovh);
+            const int inter_steps = s.nodes == 1 ? 0 : f == kAllReduce ? 2 * (s.nodes - 1) : s.nodes - 1;
+            lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat;
+          }
+        } else if (a == kTree) {
+          if (f == kAllReduce) lat += 2 * ((s.ranks / s.nodes - 1) * intra_lat + log2i(s.nodes) * inter_lat);
+        } else if (a == kCollNetDirect) {
+          lat += 2 * (std::min(1, s.ranks / s.nodes - 1) * intra_lat + (s.ranks / s.nodes - 1) * 0.4) + inter_lat;
+        } else if (a == kCollNetChain) {
+          lat += 2 * (s.ranks / s.nodes - 1) * intra_lat + inter_lat;
+        } else if (a == kNvls) {
+          lat = intra_lat;
+          if (s.nodes > 1) lat += inter_lat;
+        } else if (a == kNvlsTree) {
+          lat += intra_lat + 2 * log2i(s.nodes) * inter_lat;
+        } else if (a == kPat) {
+          lat = 8 + log2i(s.nodes) * (inter_lat / 3.5) + s.ranks * 2.8;
+        }
+        m.latency[f][a][p] = lat;
+      }
+    }
+  }
+
+  // Enable / disable (tuning.cc): LL128 only on NVLink-connected Volta..Blackwell GPUs (the
+  // typeIntra <= PATH_NVB and typeInter <= PATH_PXN conditions); NVLSTree only across nodes;
+  // CollNet and multi-node NVLS only with CollNet support.
+  const bool ll128 = cc >= 70 && s.nvlink;
+  for (int f = 0; f < kNumFuncs; ++f)
+    for (int a = 0; a < kNumAlgos; ++a)
+      for (int p = 0; p < kNumProtos; ++p) {
+        bool off = (p == kLL128 && !ll128) || (a == kNvlsTree && s.nodes == 1) ||
+                   (!s.collnet && (a == kCollNetDirect || a == kCollNetChain || (a == kNvls && s.nodes > 1))) ||
+                   m.graph[a].channels == 0;
+        // enqueue.cc updateCollCostTable: NVLS all-gather / reduce-scatter single node only
+        if (a == kNvls && (f == kAllGather || f == kReduceScatter) && s.nodes > 1) off = true;
+        if (off) m.bandwidth[f][a][p] = 0;
+      }
+  return m;
+}
+
+bool time_parts(const Model& m, Func f, Algo a, Proto p, double bytes, double* latency_us, double* bandwidth) {
+  double bw = m.bandwidth[f][a][p];
+  double lat = m.latency[f][a][p];
+  if (bw <= 0) return false;
+  const long n64 = static_cast<long>(bytes) >> 6;
+  const int log_size = n64 > 0 ? log2i(n64) : -1;
+  if (a == kTree && f == kAllReduce && log_size >= 0 && log_size < 23) bw *= kTreeCorrection[p][log_size];
+  // "Plateau effect of ring" (tuning.cc ncclTopoGetAlgoTime)
+  if (a == kRing && p == kSimple && m.sys.nodes > 1 && f == kAllReduce && bytes / (m.channels * double(m.sys.ranks)) >= 64)
+    lat *= m.sys.compute_capability < 80 ? 1.9 : 1.4;
+  *latency_us = lat;
+  *bandwidth = bw;
+  return true;
+}
+
+double predicted_time(const Model& m, Func f, Algo a, Proto p, double bytes) {
+  if (m.sys.ranks <= 1) return 0;
+  double lat = 0, bw = 0;
+  if (!time_parts(m, f, a, p, bytes, &lat, &bw)) return -1;
+  return lat + bytes / (1000 * bw);
+}
+
+Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed) {
+  Choice c;
+  if (m.sys.ranks <= 1) {
+    c.valid = true;
+    return c;
+  }
+  double best = 3.6e9;
+  for (int a = 0; a < kNumAlgos; ++a)
+    for (int p = 0; p < kNumProtos; ++p) {
+      if (!allowed.algo[a] || !allowed.proto[p]) continue;
+      const double t = predicted_time(m, f, Algo(a), Proto(p), bytes);
+      if (t >= 0 && t < best) {
+        best = t;
+        c.algo = Algo(a);
+        c.proto = Proto(p);
+        c.valid = true;
+      }
+    }
+  if (!c.valid) return c;
+  c.time = best;
+  // Channels (enqueue.cc topoGetAlgoInfo): NVLS uses nvlsChannels; ring/tree shed channels while
+  // the message is below channels x threads x thread threshold.
+  int nc = m.channels;
+  const long nt = m.max_threads[c.algo][c.proto];
+  long threshold = m.thread_threshold[c.algo][c.proto];
+  if (c.algo == kNvls || c.algo == kNvlsTree) {
+    nc = m.nvls_channels;
+  } else if (c.algo == kCollNetDirect) {
+    const int heads = std::max(1, m.graph[kCollNetDirect].channels);
+    int sw = 16;
+    bool flag = true;
+    while (sw >= 1 && flag) {
+      while ((flag = bytes < double(nc) * nt * heads * threshold) && nc > sw) {
+        if (nc == sw + sw / 2) threshold /= 2;
+        --nc;
+      }
+      sw /= 2;
+    }
+  } else {
+    while (bytes < double(nc) * nt * threshold && nc >= 2) --nc;
+  }
+  c.channels = std::max(1, nc);
+  return c;
+}
+
+double nvls_chunk(const Model& m, double bytes, bool tree) {
+  // calcCollChunking (enqueue.cc 2.23), concurrentOps = channels x heads.
+  const double ops = double(m.nvls_channels) * std::max(1, m.graph[kNvls].channels);
+  double c = kNvlsChunkSize;
+  if (!tree) {
+    if (m.sys.nodes > 1 && m.bandwidth[kAllReduce][kNvls][kSimple] < 150) c = std::min(c, 32768.0);
+    if (bytes < 64 * ops * c && c > 65536) c = 65536;
+    if (bytes < 8 * ops * c && c > 32768) c = 32768;
+    if (bytes < 2 * ops * c && c > 16384) c = 16384;
+  } else {
+    if (m.sys.nodes >= 4) c = std::min(c, 65536.0);  // NCCL_NVLSTREE_MAX_CHUNKSIZE default
+    if (bytes < 32 * ops * c && c > 262144) c = 262144;
+    if (bytes < 16 * ops * c && c > 131072) c = 131072;
+    if (bytes < 4 * ops * c && c > 65536) c = 65536;
+    if (bytes < 1 * ops * c && c > 32768) c = 32768;
+  }
+  return c;
+}
+
+}  // namespace aidcsim::collectives::nccl

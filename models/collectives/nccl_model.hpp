@@ -1,0 +1,113 @@
+#pragma once
+// NCCL's own cost model and tuner, ported from its source so that aidcsim picks the algorithm,
+// protocol and channel count NCCL would pick, and knows what NCCL expects each to cost.
+//
+// Sources (every constant in nccl_model.cpp is cited next to it):
+// - NVIDIA/nccl v2.23.4-1 src/graph/tuning.cc: ncclTopoTuneModel (per algorithm x protocol
+//   bandwidth and latency tables), ncclTopoGetAlgoTime (time = latency + bytes / bandwidth, tree
+//   correction factors, ring plateau);
+// - v2.23.4-1 src/enqueue.cc: topoGetAlgoInfo (least predicted time, then channels and threads
+//   from the thread thresholds), calcCollChunking (NVLS chunk sizes);
+// - v2.23.4-1 src/graph/search.cc: ncclTopoCompute / ncclTopoDupChannels (how many channels each
+//   pattern gets and at which speed), modelled here in closed form, not by NCCL's search;
+// - v2.27.7-1 for Blackwell (sm100 speed arrays, SM100_NVLINK_BW, the Blackwell rows of the
+//   per-channel bandwidth caps), which v2.23 predates.
+// NCCL units are kept inside: GB/s (1e9 B/s) and microseconds.
+#include <array>
+#include <string>
+
+namespace aidcsim::collectives::nccl {
+
+/// NCCL_ALGO_* in NCCL's order (src/include/device.h, v2.23).
+enum Algo { kTree = 0, kRing, kCollNetDirect, kCollNetChain, kNvls, kNvlsTree, kPat, kNumAlgos };
+/// NCCL_PROTO_* (LL: 8 B lines with 4 B flags; LL128: 128 B lines with 8 B of flags; Simple).
+enum Proto { kLL = 0, kLL128, kSimple, kNumProtos };
+/// ncclFunc_t order of NCCL (Broadcast, Reduce, AllGather, ReduceScatter, AllReduce).
+enum Func { kBroadcast = 0, kReduce, kAllGather, kReduceScatter, kAllReduce, kNumFuncs };
+
+const char* algo_name(Algo a);    ///< "tree", "ring", "collnet_direct", ..., "pat"
+const char* proto_name(Proto p);  ///< "LL", "LL128", "Simple"
+
+/// What NCCL's topology detection finds, per node (all nodes alike). Units: GB/s, us.
+struct System {
+  int ranks = 1;               ///< nRanks
+  int nodes = 1;               ///< nNodes (ranks per node = ranks / nodes)
+  int compute_capability = 90; ///< 70 Volta, 80 Ampere, 90 Hopper, 100 Blackwell
+  bool nvlink = true;          ///< GPUs of a node joined by NVLink (else PCIe)
+  bool nvswitch = true;        ///< through NVSwitches (an NVS node in NCCL's topology)
+  double nvlink_bw = 370.8;    ///< per GPU and direction as NCCL counts it: links x SMxx_NVLINK_BW
+  double pci_bw = 48;          ///< GPU <-> NIC PCIe (Gen5 x16: NCCL reports 48)
+  int nics = 8;                ///< scale-out NICs per node
+  double nic_bw = 50;          ///< per NIC (NCCL NET bw = port speed: 400 Gb/s -> 50)
+  double net_latency = 0;      ///< graph latencyInter: the net plugin's latency (IB reports 0)
+  bool nvls = false;           ///< NVLS multicast: GPU and NVSwitch capable, > 2 GPUs per node
+  bool collnet = false;        ///< CollNet (SHARP) usable: the fabric reduces in its switches
+  bool amd_cpu = false;        ///< network post overhead 2 us instead of 1 us (tuning.cc)
+  /// Per-hop latency of LL over NVLink for ring and tree (us); < 0: NCCL's hwLat (0.6 us). The
+  /// execution model passes a measured value here (collectives::Protocol::nvlink_ll_hop).
+  double ll_nvlink_hop = -1;
+};
+
+/// One of NCCL's topology graphs (ring, tree, collnet, nvls) as its search returns it.
+struct Graph {
+  int channels = 0;     ///< graph->nChannels (0: pattern unavailable)
+  double bw_intra = 0;  ///< GB/s per channel inside a node
+  double bw_inter = 0;  ///< GB/s per channel across nodes
+};
+
+/// The tuner's tables for one communicator (comm->bandwidths / latencies / thresholds).
+struct Model {
+  System sys;
+  std::array<Graph, kNumAlgos> graph{};  ///< graph used by each algorithm (NVLSTree = NVLS's, PAT = tree's)
+  double bandwidth[kNumFuncs][kNumAlgos][kNumProtos] = {};  ///< GB/s as algbw; 0 = not available
+  double latency[kNumFuncs][kNumAlgos][kNumProtos] = {};    ///< us
+  int channels = 0;       ///< comm->nChannels after ncclTopoPostset doubles them
+  int nvls_channels = 0;  ///< comm->nvlsChannels (NCCL_NVLS_NCHANNELS, 16)
+  int max_threads[kNumAlgos][kNumProtos] = {};
+  long thread_threshold[kNumAlgos][kNumProtos] = {};
+};
+
+/// Builds NCCL's tables for `sys` (ncclTopoTuneModel). Throws aidcsim::Error for ranks < 1,
+/// nodes < 1 or ranks not a multiple of nodes.
+Model build_model(const System& sys);
+
+/// NCCL's predicted time (us) of `bytes` (ncclFuncMaxSendRecvCount bytes: the whole buffer for
+/// all-reduce/broadcast/reduce, the total gathered for all-gather/reduce-scatter) with one
+/// algorithm and protocol, one operation in flight (ncclTopoGetAlgoTime, numPipeOps = 1);
+/// -1 when the pair is unavailable.
+double predicted_time(const Model& m, Func f, Algo a, Proto p, double bytes);
+
+/// The two parts of predicted_time: latency (us, with the ring plateau factor) and bandwidth
+/// (GB/s, with the tree correction factor for the size). Returns false when unavailable.
+bool time_parts(const Model& m, Func f, Algo a, Proto p, double bytes, double* latency_us, double* bandwidth);
+
+/// Which algorithms / protocols may be chosen (NCCL_ALGO / NCCL_PROTO).
+struct Allowed {
+  std::array<bool, kNumAlgos> algo{true, true, true, true, true, true, true};
+  std::array<bool, kNumProtos> proto{true, true, true};
+};
+
+/// NCCL's choice for one operation (topoGetAlgoInfo): the available pair with the least predicted
+/// time, then the channels it runs on (fewer than comm->nChannels for small messages: the
+/// channel loop of topoGetAlgoInfo against the thread thresholds; NVLS uses nvlsChannels).
+struct Choice {
+  Algo algo = kRing;
+  Proto proto = kSimple;
+  int channels = 1;
+  double time = 0;  ///< us, NCCL's predicted time
+  bool valid = false;
+};
+Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed = {});
+
+/// NVLS chunk size (B) NCCL uses for `bytes` (calcCollChunking, v2.23: 128 KiB NVLS_CHUNKSIZE,
+/// halved down to 16 KiB for small messages relative to channels x heads).
+double nvls_chunk(const Model& m, double bytes, bool nvls_tree);
+
+/// The NCCL speed of one NVLink link by GPU generation (src/graph/topo.h SMxx_NVLINK_BW, GB/s):
+/// generation 2 (V100) 20, 3 (A100) 20, 4 (H100) 20.6, 5 (B200) 40.1 (v2.27.7).
+double nvlink_link_bw(int nvlink_generation);
+/// Compute capability NCCL keys its tables on, from the NVLink generation: 2 -> 70, 3 -> 80,
+/// 4 -> 90, 5 -> 100; 0 (no NVLink) -> 80.
+int compute_capability(int nvlink_generation);
+
+}  // namespace aidcsim::collectives::nccl
