@@ -61,12 +61,13 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     nv[i] = ctx.nvlink(fl[i].src, fl[i].dst);
     ++count[key(fl[i].wave, fl[i].src, nv[i], true)];
     ++count[key(fl[i].wave, fl[i].dst, nv[i], false)];
-    port_bytes[key(0, fl[i].src, nv[i], true)] += fl[i].payload;
-    port_bytes[key(0, fl[i].dst, nv[i], false)] += fl[i].payload;
+    port_bytes[key(0, fl[i].src, nv[i], true)] += fl[i].payload * fl[i].repeat;
+    port_bytes[key(0, fl[i].dst, nv[i], false)] += fl[i].payload * fl[i].repeat;
   }
   std::vector<double> rate(F), share(F), line(F);
-  std::vector<double> T(F, 0);
-  std::vector<int> D(F, 0);
+  // F / L: finish of a flow's first / last repetition on the critical path; DF / DL: hop counts.
+  std::vector<double> Tf(F, 0), Tl(F, 0);
+  std::vector<int> Df(F, 0), Dl(F, 0);
   double tmax = 0;
   int dmax = 1;
   for (int i = 0; i < F; ++i) {
@@ -74,20 +75,35 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     share[i] = std::max(count[key(fl[i].wave, fl[i].src, nv[i], true)], count[key(fl[i].wave, fl[i].dst, nv[i], false)]);
     // Dependency chains at line rate (a port's concurrent share is bounded by its total below).
     line[i] = fl[i].payload / rate[i];
-    double t0 = 0;
-    int d0 = 0;
-    for (int d : fl[i].deps)
-      if (T[d] > t0 || (T[d] == t0 && D[d] > d0)) {
-        t0 = T[d];
-        d0 = D[d];
-      }
-    T[i] = t0 + line[i];
-    D[i] = d0 + 1;
-    if (T[i] > tmax || (T[i] == tmax && D[i] > dmax)) {
-      tmax = T[i];
-      dmax = D[i];
-    }
   }
+  // Longest path; after_same may point forward (a tree's children), so relax until stable.
+  for (int pass = 0; pass < 64; ++pass) {
+    bool changed = false;
+    for (int i = 0; i < F; ++i) {
+      double t0 = 0;
+      int d0 = 0;
+      auto take = [&](double t, int d) {
+        if (t > t0 || (t == t0 && d > d0)) {
+          t0 = t;
+          d0 = d;
+        }
+      };
+      for (int d : fl[i].deps) take(Tl[d], Dl[d]);
+      for (int d : fl[i].after_same) take(Tf[d], Df[d]);
+      const double tf = t0 + line[i];
+      if (tf != Tf[i] || d0 + 1 != Df[i]) changed = true;
+      Tf[i] = tf;
+      Df[i] = d0 + 1;
+      Tl[i] = Tf[i] + (fl[i].repeat - 1) * line[i];
+      Dl[i] = Df[i] + fl[i].repeat - 1;
+    }
+    if (!changed) break;
+  }
+  for (int i = 0; i < F; ++i)
+    if (Tl[i] > tmax || (Tl[i] == tmax && Dl[i] > dmax)) {
+      tmax = Tl[i];
+      dmax = Dl[i];
+    }
   // A port carries its waves one after the other: the critical time is at least its total.
   for (const auto& [k, bytes] : port_bytes) tmax = std::max(tmax, bytes / ((k & 2u) ? ctx.layout.nvlink_rate : ctx.layout.nic_rate));
   const double scale = tmax > 0 ? bw_time / tmax : 1.0;
@@ -112,6 +128,9 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
       a.after.reserve(fl[i].deps.size());
       for (int d : fl[i].deps) a.after.push_back(base + d);
     }
+    a.repeat = fl[i].repeat;
+    for (int d : fl[i].after_previous) a.after_previous.push_back(base + d);
+    for (int d : fl[i].after_same) a.after_same.push_back(base + d);
     a.tag = ctx.c.tag;
     s.activities.push_back(std::move(a));
     ids[i] = base + i;

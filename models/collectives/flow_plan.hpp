@@ -12,9 +12,13 @@ namespace aidcsim::collectives::detail {
 
 struct PlannedFlow {
   int src = 0, dst = 0;      ///< GPUs (src != dst)
-  double payload = 0;        ///< B of the algorithm's data this transfer carries
+  double payload = 0;        ///< B of the algorithm's data this transfer carries (per repetition)
   int wave = 0;              ///< flows of one wave run at the same time (one ring step, ...)
-  std::vector<int> deps;     ///< indices of earlier planned flows it waits for
+  std::vector<int> deps;     ///< indices of earlier planned flows it waits for (all repetitions)
+  /// Repetitions (network::Activity::repeat): identical steps of one transfer, repetition r + 1
+  /// after repetition r; after_previous / after_same as network::Activity's (same repeat).
+  int repeat = 1;
+  std::vector<int> after_previous, after_same;
 };
 
 struct FlowPlan {
@@ -26,7 +30,13 @@ struct FlowPlan {
   bool per_port_efficiency = false;
 
   int add(int src, int dst, double payload, int wave, std::vector<int> deps = {}) {
-    flows.push_back({src, dst, payload, wave, std::move(deps)});
+    flows.push_back({src, dst, payload, wave, std::move(deps), 1, {}, {}});
+    return static_cast<int>(flows.size()) - 1;
+  }
+  /// A transfer repeated `repeat` times (steps of a ring, chunks of a pipeline).
+  int add_repeated(int src, int dst, double payload, int repeat, std::vector<int> after_previous,
+                   std::vector<int> after_same = {}) {
+    flows.push_back({src, dst, payload, 0, {}, repeat, std::move(after_previous), std::move(after_same)});
     return static_cast<int>(flows.size()) - 1;
   }
 };
@@ -42,10 +52,10 @@ struct EmitContext {
 /// GPUs of the group by NVLink domain, domains in order of first appearance.
 std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layout& l);
 
-/// Appends `plan` to `schedule` as transfers: for each flow, shares k = flows of its wave leaving
-/// its source port / entering its destination port of the same class (NVLink or NIC); T = the
-/// longer of the longest dependency path of payload / rate (hop count D) and the busiest port's
-/// total payload / rate (a port carries all its flows); then amount = payload x (bw_time / T)
+/// Appends `plan` to `schedule` as transfers: T = the longer of the longest dependency path of
+/// payload / rate (a repeated transfer's first repetition after its after_same ones, its last
+/// repetition-1 steady steps later; hop count D) and the busiest GPU port's total payload / rate
+/// (a port carries all its flows and repetitions); then amount = payload x (bw_time / T)
 /// and delay (network::Activity::delay) = latency / D - route latency, so that the critical path
 /// takes bw_time + latency on an idle fabric and congestion slows the bytes, not the latency. With per_port_efficiency the payload
 /// is divided by the port's efficiency (`nvlink_eff`, `nic_eff`) instead. Returns the activity

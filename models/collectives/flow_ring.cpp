@@ -46,20 +46,13 @@ FlowPlan plan_ring(const EmitContext& ctx, Op op) {
       for (int i = 0; i < n; ++i) plan.done.push_back(plan.add(ring[i], ring[(i + 1) % n], per_step * steps, 0));
       continue;
     }
-    // A rank sends step k+1 once it has received step k and its own step k has left (one channel
-    // sends one step at a time).
-    std::vector<int> into(n, -1), from(n, -1);  // previous step's flow into / out of position i
-    for (int k = 0; k < steps; ++k) {
-      std::vector<int> cur(n, -1);
-      for (int i = 0; i < n; ++i) {
-        std::vector<int> deps;
-        if (into[i] >= 0) deps.push_back(into[i]);
-        if (from[i] >= 0) deps.push_back(from[i]);
-        from[i] = cur[(i + 1) % n] = plan.add(ring[i], ring[(i + 1) % n], per_step, k, std::move(deps));
-      }
-      into = cur;
-    }
-    plan.done.insert(plan.done.end(), into.begin(), into.end());
+    // Step by step: each position's transfer repeated once per step (network::Activity::repeat);
+    // step k+1 leaves a GPU once its own step k has left and step k of the previous position has
+    // come in (after_previous).
+    std::vector<int> pos(n);
+    for (int i = 0; i < n; ++i) pos[i] = plan.add_repeated(ring[i], ring[(i + 1) % n], per_step, steps, {});
+    for (int i = 0; i < n; ++i) plan.flows[pos[i]].after_previous = {pos[(i + n - 1) % n]};
+    plan.done.insert(plan.done.end(), pos.begin(), pos.end());
   }
   return plan;
 }
@@ -122,18 +115,13 @@ FlowPlan plan_chain(const EmitContext& ctx, bool reduce) {
     for (int i = 0; i + 1 < n; ++i) plan.done.push_back(plan.add(at(i), at(i + 1), c.bytes, 0));
     return plan;
   }
+  // Step by step: each hop repeated once per pipeline chunk, chunk k after chunk k of the hop before
   const int chunks = std::max(1, c.chunks);
-  std::vector<int> prev_chunk(n, -1);
-  for (int k = 0; k < chunks; ++k) {
-    int prev_hop = -1;
-    for (int i = 0; i + 1 < n; ++i) {
-      std::vector<int> deps;
-      if (prev_hop >= 0) deps.push_back(prev_hop);
-      if (prev_chunk[i] >= 0) deps.push_back(prev_chunk[i]);
-      prev_hop = plan.add(at(i), at(i + 1), c.bytes / chunks, k + i, std::move(deps));
-      prev_chunk[i] = prev_hop;
-    }
-    if (k == chunks - 1 && prev_hop >= 0) plan.done.push_back(prev_hop);
+  int prev = -1;
+  for (int i = 0; i + 1 < n; ++i) {
+    prev = plan.add_repeated(at(i), at(i + 1), c.bytes / chunks, chunks, {},
+                             prev >= 0 ? std::vector<int>{prev} : std::vector<int>{});
+    plan.done.push_back(prev);
   }
   return plan;
 }

@@ -47,56 +47,34 @@ FlowPlan plan_tree(const EmitContext& ctx, const std::vector<std::vector<int>>& 
         }
     return plan;
   }
-  // Step by step: `chunks` pipeline chunks; a chunk goes up an edge when it has come up from the
-  // child's children and the previous chunk has left; down an edge when the parent has it.
+  // Step by step: `chunks` pipeline chunks (network::Activity::repeat); a chunk goes up an edge
+  // once it has come up from the child's children (after_same), down an edge once the parent has
+  // it (after_same: the edge into the parent, or at the root the edges up into it).
   const int K = std::max(1, c.chunks);
   std::vector<std::vector<int>> kids(N);
   for (int j = 0; j < rails; ++j)
     for (int t = 0; t < 2; ++t) {
-      std::vector<int> parent(N);
+      std::vector<int> parent(N), up(N, -1), down(N, -1);
       for (auto& k : kids) k.clear();
-      int root = 0;
       for (int a = 0; a < N; ++a) {
         parent[a] = dtree_parent(N, a, t);
         if (parent[a] >= 0) kids[parent[a]].push_back(a);
-        else root = a;
-      }
-      // post-order (children before parents) for the up phase
-      std::vector<int> order, stack{root};
-      while (!stack.empty()) {
-        const int a = stack.back();
-        stack.pop_back();
-        order.push_back(a);
-        for (int k : kids[a]) stack.push_back(k);
-      }
-      std::vector<int> up(N, -1), down(N, -1);
-      for (int k = 0; k < K; ++k) {
-        std::vector<int> up_k(N, -1), down_k(N, -1);
-        for (auto it = order.rbegin(); it != order.rend(); ++it) {
-          const int a = *it;
-          if (parent[a] < 0) continue;
-          std::vector<int> deps;
-          for (int ch : kids[a]) deps.push_back(up_k[ch]);
-          if (up[a] >= 0) deps.push_back(up[a]);
-          up_k[a] = plan.add(doms[a][j], doms[parent[a]][j], share / K, k, std::move(deps));
-        }
-        for (int a : order) {  // pre-order: a parent has its chunk before its children
-          const int p = parent[a];
-          if (p < 0) continue;
-          std::vector<int> deps;
-          if (parent[p] < 0) {
-            for (int ch : kids[p]) deps.push_back(up_k[ch]);  // the root has reduced chunk k
-          } else {
-            deps.push_back(down_k[p]);
-          }
-          if (down[a] >= 0) deps.push_back(down[a]);
-          down_k[a] = plan.add(doms[p][j], doms[a][j], share / K, k, std::move(deps));
-        }
-        up = up_k;
-        down = down_k;
       }
       for (int a = 0; a < N; ++a)
-        if (down[a] >= 0) plan.done.push_back(down[a]);
+        if (parent[a] >= 0) up[a] = plan.add_repeated(doms[a][j], doms[parent[a]][j], share / K, K, {});
+      for (int a = 0; a < N; ++a)
+        if (parent[a] >= 0) down[a] = plan.add_repeated(doms[parent[a]][j], doms[a][j], share / K, K, {});
+      for (int a = 0; a < N; ++a) {
+        if (parent[a] < 0) continue;
+        for (int ch : kids[a]) plan.flows[up[a]].after_same.push_back(up[ch]);
+        const int p = parent[a];
+        if (parent[p] < 0) {
+          for (int ch : kids[p]) plan.flows[down[a]].after_same.push_back(up[ch]);
+        } else {
+          plan.flows[down[a]].after_same.push_back(down[p]);
+        }
+        plan.done.push_back(down[a]);
+      }
     }
   return plan;
 }
