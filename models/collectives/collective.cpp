@@ -54,6 +54,87 @@ Algorithm algorithm_from(const std::string& name) {
               "hierarchical, halving_doubling, direct)");
 }
 
+const char* type_name(DataType t) {
+  switch (t) {
+    case DataType::Int8: return "int8";
+    case DataType::Uint8: return "uint8";
+    case DataType::Int32: return "int32";
+    case DataType::Uint32: return "uint32";
+    case DataType::Int64: return "int64";
+    case DataType::Uint64: return "uint64";
+    case DataType::Half: return "half";
+    case DataType::Float: return "float";
+    case DataType::Double: return "double";
+    case DataType::Bfloat16: return "bfloat16";
+    case DataType::F8e4m3: return "f8e4m3";
+    case DataType::F8e5m2: return "f8e5m2";
+  }
+  return "?";
+}
+
+int type_bytes(DataType t) {
+  switch (t) {
+    case DataType::Int8:
+    case DataType::Uint8:
+    case DataType::F8e4m3:
+    case DataType::F8e5m2: return 1;
+    case DataType::Half:
+    case DataType::Bfloat16: return 2;
+    case DataType::Int64:
+    case DataType::Uint64:
+    case DataType::Double: return 8;
+    default: return 4;
+  }
+}
+
+DataType type_from(const std::string& name) {
+  const std::string n = squash(name);
+  for (DataType t : {DataType::Int8, DataType::Uint8, DataType::Int32, DataType::Uint32, DataType::Int64,
+                     DataType::Uint64, DataType::Half, DataType::Float, DataType::Double, DataType::Bfloat16,
+                     DataType::F8e4m3, DataType::F8e5m2})
+    if (n == type_name(t)) return t;
+  if (n == "char") return DataType::Int8;
+  if (n == "int") return DataType::Int32;
+  if (n == "fp16" || n == "float16") return DataType::Half;
+  if (n == "fp32" || n == "float32") return DataType::Float;
+  if (n == "fp64" || n == "float64") return DataType::Double;
+  if (n == "bf16") return DataType::Bfloat16;
+  throw Error("unknown data type '" + name +
+              "' (one of: int8, uint8, int32, uint32, int64, uint64, half, float, double, bfloat16, f8e4m3, f8e5m2)");
+}
+
+const char* redop_name(RedOp r) {
+  switch (r) {
+    case RedOp::Sum: return "sum";
+    case RedOp::Prod: return "prod";
+    case RedOp::Max: return "max";
+    case RedOp::Min: return "min";
+    case RedOp::Avg: return "avg";
+  }
+  return "?";
+}
+
+RedOp redop_from(const std::string& name) {
+  const std::string n = squash(name);
+  for (RedOp r : {RedOp::Sum, RedOp::Prod, RedOp::Max, RedOp::Min, RedOp::Avg})
+    if (n == redop_name(r)) return r;
+  throw Error("unknown reduction operation '" + name + "' (one of: sum, prod, max, min, avg)");
+}
+
+bool nvls_supported(RedOp r, DataType t) {
+  switch (t) {  // ncclNvlsSupported (device.h v2.23); avg is ncclDevSumPostDiv / PreMulSum: no
+    case DataType::Int32:
+    case DataType::Uint32:
+    case DataType::Int64:
+    case DataType::Uint64:
+    case DataType::Half:
+    case DataType::Bfloat16: return r == RedOp::Sum || r == RedOp::Max || r == RedOp::Min;
+    case DataType::Float:
+    case DataType::Double: return r == RedOp::Sum;
+    default: return false;
+  }
+}
+
 const char* proto_name(Proto p) {
   switch (p) {
     case Proto::Auto: return "auto";
@@ -315,7 +396,15 @@ Selection select(const Collective& c, const Layout& l, const Protocol& p) {
   Selection s;
   const int n = static_cast<int>(c.gpus.size());
   if (n <= 1 || c.bytes <= 0) return s;
-  const nccl::System sys = nccl_system(c.gpus, l, p);
+  nccl::System sys = nccl_system(c.gpus, l, p);
+  const bool reduction = c.op == Op::AllReduce || c.op == Op::ReduceScatter || c.op == Op::Reduce;
+  if (reduction && !nvls_supported(c.redop, c.type)) {
+    if ((c.algorithm == Algorithm::Nvls || c.algorithm == Algorithm::NvlsTree) && l.nvls)
+      throw Error(std::string(algorithm_name(c.algorithm)) + " does not reduce " + type_name(c.type) + " with " +
+                  redop_name(c.redop) + " (NCCL ncclNvlsSupported: sum/min/max of 16-64-bit integers, half, "
+                  "bfloat16; sum of float, double)");
+    sys.nvls = false;
+  }
   Algorithm a = c.algorithm;
   if (c.op == Op::AllToAll || c.op == Op::SendRecv) {
     if (a == Algorithm::Auto || (c.op == Op::SendRecv && a == Algorithm::Ring)) a = Algorithm::Direct;

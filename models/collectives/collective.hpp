@@ -52,6 +52,19 @@ const char* proto_name(Proto p);  ///< "auto", "LL", "LL128", "Simple"
 /// "auto", "ll", "ll128", "simple" (any case); throws aidcsim::Error otherwise.
 Proto proto_from(const std::string& name);
 
+/// Element types and reduction operations (NCCL's and nccl-tests' -d / -o). They decide whether
+/// NVLS can run a reduction: ncclNvlsSupported (NCCL src/include/device.h v2.23) allows sum, min
+/// and max on 16/32/64-bit integers, half and bfloat16, and sum only on float and double.
+enum class DataType { Int8, Uint8, Int32, Uint32, Int64, Uint64, Half, Float, Double, Bfloat16, F8e4m3, F8e5m2 };
+enum class RedOp { Sum, Prod, Max, Min, Avg };
+const char* type_name(DataType t);  ///< nccl-tests names: "int8", ..., "half", "float", "bfloat16", "f8e4m3"
+int type_bytes(DataType t);         ///< 1, 2, 4 or 8
+/// nccl-tests names and common aliases ("fp32", "bf16", "fp16", "int", "char"); throws Error otherwise.
+DataType type_from(const std::string& name);
+const char* redop_name(RedOp r);    ///< "sum", "prod", "max", "min", "avg"
+RedOp redop_from(const std::string& name);  ///< throws Error for an unknown operation
+bool nvls_supported(RedOp r, DataType t);
+
 /// NCCL settings and the measured corrections of the execution model. One set for all jobs.
 struct Protocol {
   Proto proto = Proto::Auto;  ///< NCCL_PROTO
@@ -101,6 +114,8 @@ struct Collective {
   std::vector<int> after;         ///< activities every first transfer waits for
   int tag = 0;                    ///< copied to every activity
   std::uint64_t hash = 0;         ///< ECMP hash seed of this collective's flows
+  DataType type = DataType::Bfloat16;  ///< element type (NVLS support)
+  RedOp redop = RedOp::Sum;       ///< reduction (NVLS support; ignored by non-reductions)
 };
 
 /// The algorithm, protocol and channels NCCL picks for a collective, and what it costs.

@@ -1,36 +1,61 @@
-// `aidcsim bench-collective`: an nccl-tests-style sweep of one collective over message sizes on
-// the simulated fabric (sim/engine/collective_bench.hpp), for comparing against measured
-// nccl-tests output: --gpu H100 --nodes 2 --gpus-per-node 8 --op all_reduce -b 8 -e 8G.
-#include <iostream>
+// `aidcsim bench-collective`: nccl-tests on the simulated fabric (sim/engine/collective_bench.hpp),
+// with nccl-tests' flags and meanings (-b -e -i -f -g -t -n -w -d -o -r -c) and its output, plus the
+// cluster under test: a scenario file (--scenario, its fabric and GPUs) or options for the GPU,
+// nodes, NICs per node and rate, topology, oversubscription, rails and SHARP.
+//   aidcsim bench-collective --gpu H200 -b 1M -e 4G -f 4
+//   aidcsim bench-collective --collective all_gather --gpu A100 --nodes 2 --nics-per-node 4 --nic-rate "200 Gbps"
+//   aidcsim bench-collective --scenario site.yaml --gpus 1024 -b 1G -e 1G
 #include <cmath>
+#include <iostream>
 #include <memory>
 #include <regex>
 
 #include "models/common/errors.hpp"
+#include "models/compute/catalogue.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/engine/collective_bench.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
-#include "sim/scenario/scenario.hpp"
 #include "sim/scenario/units.hpp"
 
 namespace aidcsim::cli {
 namespace {
 
 struct BenchArgs {
+  std::string scenario;
+  int ranks = 0;
   std::string gpu = "H100";
   std::string gpu_file;
   int nodes = 1;
-  int gpus_per_node = 8;
+  int ngpus = 8;  // nccl-tests -g: GPUs per process (here: per node)
+  int nthreads = 1;
   int nvlink_domain = 0;
-  std::string op = "all_reduce";
+  int nics_per_node = 0;
+  std::string nic_rate = "400 Gbps";  // per NIC
+  std::string link_rate;
+  std::string topology = "clos3";
+  std::string wiring = "rail_optimized";
+  std::string oversub = "1:1";
+  std::string spine_oversub = "1:1";
+  int radix = 64;
+  int planes = 1;
+  bool sharp = false;
+  std::string collective = "all_reduce";
   std::string algo = "auto";
+  std::string proto = "auto";
+  int max_channels = 0;
   std::string min_bytes = "8";
   std::string max_bytes = "8G";
-  double factor = 2;
-  bool collapse = false;
+  std::string step_bytes;
+  std::string factor = "2";
+  std::string datatype = "float";
+  std::string redop = "sum";
+  int root = 0;
+  int iters = 20;
+  int warmup = 5;
+  int check = 1;
+  bool steps = false;
 };
 
-// "all_reduce", "allreduce", "AllReduce", "all-reduce" all name Op::AllReduce.
 std::string squash(std::string s) {
   std::string out;
   for (char c : s)
@@ -38,61 +63,191 @@ std::string squash(std::string s) {
   return out;
 }
 
-collectives::Op parse_op(const std::string& name) {
+collectives::Op parse_collective(const std::string& name) {
   using collectives::Op;
   std::string known;
+  std::string n = squash(name);
+  if (n.size() > 4 && n.substr(n.size() - 4) == "perf") n = n.substr(0, n.size() - 4);  // all_reduce_perf
   for (Op op : {Op::AllReduce, Op::AllGather, Op::ReduceScatter, Op::AllToAll, Op::Broadcast, Op::Reduce, Op::SendRecv}) {
-    if (squash(collectives::op_name(op)) == squash(name)) return op;
+    if (squash(collectives::op_name(op)) == n) return op;
     known += std::string(known.empty() ? "" : ", ") + collectives::op_name(op);
   }
-  throw CLI::ValidationError("--op", "unknown collective '" + name + "' (one of: " + known + ")");
+  throw CLI::ValidationError("--collective", "unknown collective '" + name + "' (one of: " + known + ")");
 }
 
-// A size as nccl-tests' -b/-e take it ("8", "128K", "8G": binary multiples, as nccl-tests parses
-// them) or with a unit ("1 GiB", "64 MB").
+// A size as nccl-tests' -b/-e/-i take it ("8", "128K", "8G": binary multiples) or with a unit
+// ("1 GiB", "64 MB"). Must be finite and > 0.
 double parse_size(const std::string& opt, const std::string& text) {
   std::smatch m;
   static const std::regex nccl(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*([KkMmGgTt]?)\s*$)");
+  double v = 0;
   if (std::regex_match(text, m, nccl)) {
     const std::string suffix = m[2].str();
-    const int shift = suffix.empty() ? 0 : 10 * (1 + static_cast<int>(std::string("KMGT").find(static_cast<char>(std::toupper(suffix[0])))));
-    return std::stod(m[1].str()) * std::ldexp(1.0, shift);
+    const int shift =
+        suffix.empty() ? 0 : 10 * (1 + static_cast<int>(std::string("KMGT").find(static_cast<char>(std::toupper(suffix[0])))));
+    v = std::stod(m[1].str()) * std::ldexp(1.0, shift);
+  } else {
+    try {
+      v = parse_quantity(Quantity::DataSize, text, opt);
+    } catch (const InvalidParameter&) {
+      throw CLI::ValidationError(opt, "'" + text + "' is not a size (e.g. 8, 128M, 8G, '1 GiB', '64 MB')");
+    }
   }
+  if (!(v > 0) || !std::isfinite(v)) throw CLI::ValidationError(opt, "'" + text + "' must be a size above 0 B");
+  return v;
+}
+
+double parse_rate(const std::string& opt, const std::string& text) {
   try {
-    return parse_quantity(Quantity::DataSize, text, opt);
+    const double v = parse_quantity(Quantity::DataRate, text, opt);
+    if (!(v > 0)) throw CLI::ValidationError(opt, "'" + text + "' must be a rate above 0");
+    return v;
   } catch (const InvalidParameter&) {
-    throw CLI::ValidationError(opt, "'" + text + "' is not a size (e.g. 8, 128M, 8G, '1 GiB', '64 MB')");
+    throw CLI::ValidationError(opt, "'" + text + "' is not a data rate (e.g. '400 Gbps', '50 GB/s')");
   }
 }
 
-int bench(const BenchArgs& a) {
-  BenchOptions o;
+double parse_ratio(const std::string& opt, const std::string& text) {
   try {
-    o.gpu = a.gpu;
-    o.gpu_file = a.gpu_file;
-    o.nodes = a.nodes;
-    o.gpus_per_node = a.gpus_per_node;
-    o.fabric.nvlink_domain = a.nvlink_domain > 0 ? a.nvlink_domain : a.gpus_per_node;
-    o.op = parse_op(a.op);
-    o.algorithm = collectives::algorithm_from(squash(a.algo) == "halvingdoubling" ? "halving_doubling" : squash(a.algo));
-    o.collapse = a.collapse;
-    const double lo = parse_size("--min-bytes", a.min_bytes), hi = parse_size("--max-bytes", a.max_bytes);
-    if (lo <= 0 || hi < lo) throw CLI::ValidationError("--min-bytes/--max-bytes", "need 0 < min <= max");
-    for (double s = lo; s <= hi * (1 + 1e-12); s *= a.factor) o.sizes.push_back(s);
-  } catch (const CLI::ValidationError& e) {
-    std::cerr << "aidcsim bench-collective: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const Error& e) {  // unknown algorithm name
-    std::cerr << "aidcsim bench-collective: " << e.what() << "\n";
-    return kExitUsage;
+    const double v = parse_quantity(Quantity::Ratio, text, opt);
+    if (!(v >= 1) || !std::isfinite(v)) throw CLI::ValidationError(opt, "'" + text + "' must be at least 1:1");
+    return v;
+  } catch (const InvalidParameter&) {
+    throw CLI::ValidationError(opt, "'" + text + "' is not a ratio (e.g. '1:1', '2:1', 3)");
   }
-  return guarded([&] {
+}
+
+// nccl-tests -f: an integer multiplication factor >= 2 (it parses with strtol).
+int parse_factor(const std::string& text) {
+  static const std::regex integer(R"(^\s*[0-9]+\s*$)");
+  if (!std::regex_match(text, integer)) throw CLI::ValidationError("-f", "'" + text + "' is not an integer factor (nccl-tests -f: 2, 4, ...)");
+  const long f = std::stol(text);
+  if (f < 2 || f > 1024) throw CLI::ValidationError("-f", "'" + text + "' must be an integer from 2 to 1024 (use -i for linear steps)");
+  return static_cast<int>(f);
+}
+
+BenchOptions options_from(const BenchArgs& a) {
+  BenchOptions o;
+  if (!a.scenario.empty()) {
+    const Scenario s = load_scenario_or_default(a.scenario);
+    o.fabric = s.fabric;
+    o.gpu = s.gpu;
+    if (a.ranks > s.fabric.gpus)
+      throw CLI::ValidationError("--gpus", std::to_string(a.ranks) + " GPUs asked, the scenario's cluster has " +
+                                               std::to_string(s.fabric.gpus));
+    o.ranks = a.ranks;
+  } else {
+    // A bad --gpu-file is a bad input file (ScenarioError, file:line), not a usage error.
+    const compute::Catalogue models =
+        a.gpu_file.empty() ? builtin_gpus() : load_gpu_catalogue_file(a.gpu_file, builtin_gpus());
+    if (!models.contains(a.gpu))
+      throw CLI::ValidationError("--gpu", "unknown GPU model '" + a.gpu + "' (one of: " + models.names_text() + ")");
+    o.gpu = models.find(a.gpu);
+    const int gpn = a.ngpus * a.nthreads;
+    auto& f = o.fabric;
+    f.gpus = a.nodes * gpn;
+    f.gpus_per_node = gpn;
+    f.nvlink_domain = a.nvlink_domain > 0 ? a.nvlink_domain : gpn;
+    if (f.nvlink_domain % gpn != 0 && gpn % f.nvlink_domain != 0)
+      throw CLI::ValidationError("--nvlink-domain", std::to_string(f.nvlink_domain) + " GPUs: an NVLink domain must be a whole number of nodes (" +
+                                                        std::to_string(gpn) + " GPUs each) or divide a node");
+    if (f.nvlink_domain > 1 && o.gpu.nvlink_generation == 0)
+      throw CLI::ValidationError("--nvlink-domain", o.gpu.name + " has no NVLink: use --nvlink-domain 1");
+    const std::string topo = squash(a.topology);
+    if (topo != "leafspine" && topo != "clos3")
+      throw CLI::ValidationError("--topology", "'" + a.topology + "' (one of: leaf_spine, clos3)");
+    f.kind = topo == "leafspine" ? topology::FabricKind::LeafSpine : topology::FabricKind::Clos3;
+    const std::string w = squash(a.wiring);
+    if (w != "railoptimized" && w != "racklocal")
+      throw CLI::ValidationError("--wiring", "'" + a.wiring + "' (one of: rail_optimized, rack_local)");
+    f.wiring = w == "racklocal" ? topology::Wiring::RackLocal : topology::Wiring::RailOptimized;
+    const double nic = parse_rate("--nic-rate", a.nic_rate);
+    if (a.nics_per_node < 0 || a.nics_per_node > gpn)
+      throw CLI::ValidationError("--nics-per-node", std::to_string(a.nics_per_node) + ": from 1 to the GPUs per node (" +
+                                                        std::to_string(gpn) + ")");
+    const int nics = a.nics_per_node > 0 ? a.nics_per_node : gpn;
+    if (gpn % nics != 0)
+      throw CLI::ValidationError("--nics-per-node", std::to_string(nics) + " NICs cannot be shared evenly by " +
+                                                        std::to_string(gpn) + " GPUs per node");
+    f.nic_rate = nic * nics / gpn;  // each GPU's share of its node's NICs
+    f.link_rate = a.link_rate.empty() ? std::max(nic, 50e9) : parse_rate("--link-rate", a.link_rate);
+    f.oversub_leaf = parse_ratio("--oversubscription", a.oversub);
+    f.oversub_spine = parse_ratio("--spine-oversubscription", a.spine_oversub);
+    if (a.radix < 4) throw CLI::ValidationError("--radix", std::to_string(a.radix) + ": a switch needs at least 4 ports");
+    f.switch_radix = a.radix;
+    if (a.planes < 1 || a.planes > 16) throw CLI::ValidationError("--planes", std::to_string(a.planes) + ": from 1 to 16");
+    f.planes = a.planes;
+    f.sharp = a.sharp;
+    o.nics_per_node = a.nics_per_node > 0 && a.nics_per_node < gpn ? a.nics_per_node : 0;
+    o.ranks = a.ranks;
+  }
+  o.op = parse_collective(a.collective);
+  try {
+    o.algorithm = collectives::algorithm_from(a.algo);
+  } catch (const Error& e) {
+    throw CLI::ValidationError("--algo", e.what());
+  }
+  if (!collectives::implements(o.algorithm, o.op))
+    throw CLI::ValidationError("--algo", std::string(collectives::algorithm_name(o.algorithm)) + " does not implement " +
+                                             collectives::op_name(o.op));
+  try {
+    o.protocol.proto = collectives::proto_from(a.proto);
+  } catch (const Error& e) {
+    throw CLI::ValidationError("--proto", e.what());
+  }
+  try {
+    o.type = collectives::type_from(a.datatype);
+  } catch (const Error& e) {
+    throw CLI::ValidationError("-d", e.what());
+  }
+  try {
+    o.redop = collectives::redop_from(a.redop);
+  } catch (const Error& e) {
+    std::string hint;
+    try {
+      parse_collective(a.redop);
+      hint = " (-o/--op is the reduction operation, as in nccl-tests; the collective is --collective " + a.redop + ")";
+    } catch (const CLI::ValidationError&) {
+    }
+    throw CLI::ValidationError("-o", std::string(e.what()) + hint);
+  }
+  if (a.max_channels < 0 || a.max_channels > 32) throw CLI::ValidationError("--max-channels", "from 1 to 32 (0: NCCL's)");
+  o.protocol.max_channels = a.max_channels;
+  o.collapse = !a.steps;
+  o.iters = a.iters;
+  o.warmup_iters = a.warmup;
+  const int n = o.ranks > 0 ? o.ranks : o.fabric.gpus;
+  if (a.root < 0 || a.root >= n) throw CLI::ValidationError("-r", std::to_string(a.root) + ": a rank from 0 to " + std::to_string(n - 1));
+  o.root = a.root;
+  if (n < 2 && o.op == collectives::Op::SendRecv) throw CLI::ValidationError("--nodes/-g", "send/recv needs 2 GPUs or more");
+  const double lo = parse_size("-b", a.min_bytes), hi = parse_size("-e", a.max_bytes);
+  if (hi < lo) throw CLI::ValidationError("-b/-e", "maxBytes " + a.max_bytes + " is below minBytes " + a.min_bytes);
+  if (!a.step_bytes.empty()) {
+    const double step = parse_size("-i", a.step_bytes);
+    if ((hi - lo) / step > 10000) throw CLI::ValidationError("-i", "more than 10,000 sizes from -b to -e");
+    for (double s = lo; s <= hi * (1 + 1e-12); s += step) o.sizes.push_back(s);
+  } else {
+    const int f = parse_factor(a.factor);
+    for (double s = lo; s <= hi * (1 + 1e-12); s *= f) o.sizes.push_back(s);
+  }
+  return o;
+}
+
+int bench(const BenchArgs& a) {
+  return guarded([&] {  // a bad --scenario or --gpu-file: ScenarioError, handled by guarded (file:line)
+    BenchOptions o;
+    try {
+      o = options_from(a);
+    } catch (const CLI::ValidationError& e) {
+      std::cerr << "aidcsim bench-collective: " << e.what() << "\n";
+      return kExitUsage;
+    }
     try {
       const auto rows = bench_collective(o);
       std::cout << format_bench(o, rows);
-    } catch (const ScenarioError&) {  // a bad --gpu-file: file:line, exit code of a bad input file
+    } catch (const SimulationError&) {
       throw;
-    } catch (const InvalidParameter& e) {  // e.g. an unknown GPU: an option, not a scenario key
+    } catch (const Error& e) {  // the algorithm cannot run on these GPUs / this fabric, bad fabric options
       std::cerr << "aidcsim bench-collective: " << e.what() << "\n";
       return kExitUsage;
     }
@@ -104,24 +259,81 @@ int bench(const BenchArgs& a) {
 
 void add_bench_collective_command(CLI::App& app, Action& action) {
   auto a = std::make_shared<BenchArgs>();
-  CLI::App* sub = app.add_subcommand("bench-collective",
-                                     "Simulate an nccl-tests-style sweep of one collective over message sizes");
-  sub->add_option("-g,--gpu", a->gpu, "GPU model: " + builtin_gpus().names_text() + " (docs/gpus.md), or one of --gpu-file")
+  CLI::App* sub = app.add_subcommand(
+      "bench-collective",
+      "nccl-tests on the simulated fabric: one collective over message sizes, chosen by NCCL's tuner, "
+      "printed as nccl-tests prints it");
+  auto positive = CLI::Validator(
+      [](std::string& s) -> std::string {
+        try {
+          std::size_t pos = 0;
+          const long v = std::stol(s, &pos);
+          if (pos != s.size() || v < 1) return "'" + s + "' is not a positive integer";
+        } catch (...) {
+          return "'" + s + "' is not a positive integer";
+        }
+        return "";
+      },
+      "INT>=1");
+  auto non_negative = CLI::Validator(
+      [](std::string& s) -> std::string {
+        try {
+          std::size_t pos = 0;
+          const long v = std::stol(s, &pos);
+          if (pos != s.size() || v < 0) return "'" + s + "' is not an integer >= 0";
+        } catch (...) {
+          return "'" + s + "' is not an integer >= 0";
+        }
+        return "";
+      },
+      "INT>=0");
+  // the cluster
+  sub->add_option("--scenario", a->scenario, "Scenario file: its fabric and GPUs (instead of the options below)");
+  sub->add_option("--gpus", a->ranks, "GPUs taking part: the first N of the cluster (default all)")->check(positive);
+  sub->add_option("--gpu", a->gpu, "GPU model: " + builtin_gpus().names_text() + " (docs/gpus.md), or one of --gpu-file")
       ->capture_default_str();
   sub->add_option("--gpu-file", a->gpu_file,
                   "GPU catalogue file (a `gpus:` list as in docs/gpus.md) adding or overriding GPU models");
-  sub->add_option("-N,--nodes", a->nodes, "Number of nodes")->capture_default_str()->check(CLI::PositiveNumber);
-  sub->add_option("-n,--gpus-per-node", a->gpus_per_node, "GPUs per node")->capture_default_str()->check(CLI::PositiveNumber);
-  sub->add_option("--nvlink-domain", a->nvlink_domain, "GPUs per NVLink domain (default: one node; 72 for NVL72)")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--op", a->op,
-                  "Collective: all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, sendrecv")->capture_default_str();
-  sub->add_option("--algo", a->algo, "Algorithm: auto, ring, tree, hierarchical, nvls, sharp, halving_doubling, direct")->capture_default_str();
-  sub->add_option("-b,--min-bytes", a->min_bytes, "Smallest message size (nccl-tests -b)")->capture_default_str();
-  sub->add_option("-e,--max-bytes", a->max_bytes, "Largest message size (nccl-tests -e)")->capture_default_str();
-  sub->add_option("-f,--step-factor", a->factor, "Size multiplier between rows (nccl-tests -f)")->capture_default_str()
-      ->check(CLI::Range(1.0001, 1e6));
-  sub->add_flag("--collapse", a->collapse, "Collapse ring steps into one flow per neighbour pair (faster at scale)");
+  sub->add_option("-N,--nodes", a->nodes, "Nodes (servers)")->capture_default_str()->check(positive);
+  sub->add_option("-g,--ngpus,--gpus-per-node", a->ngpus, "GPUs per node (nccl-tests -g: GPUs per process)")
+      ->capture_default_str()->check(positive);
+  sub->add_option("-t,--nthreads", a->nthreads, "nccl-tests -t: threads per process (GPUs per node = t x g)")
+      ->capture_default_str()->check(positive);
+  sub->add_option("--nvlink-domain", a->nvlink_domain, "GPUs per NVLink domain (default: one node; 72 for NVL72)")->check(non_negative);
+  sub->add_option("--nics-per-node", a->nics_per_node, "Scale-out NICs per node (default one per GPU)")->check(non_negative);
+  sub->add_option("--nic-rate", a->nic_rate, "Rate of one NIC, e.g. '400 Gbps', '200 Gbps'")->capture_default_str();
+  sub->add_option("--link-rate", a->link_rate, "Switch port rate (default: the NIC rate, at least 400 Gbps)");
+  sub->add_option("--topology", a->topology, "leaf_spine or clos3")->capture_default_str();
+  sub->add_option("--wiring", a->wiring, "rail_optimized or rack_local")->capture_default_str();
+  sub->add_option("--oversubscription", a->oversub, "Leaf downlink:uplink, e.g. 2:1")->capture_default_str();
+  sub->add_option("--spine-oversubscription", a->spine_oversub, "Spine downlink:uplink (clos3)")->capture_default_str();
+  sub->add_option("--radix", a->radix, "Switch ports")->capture_default_str();
+  sub->add_option("--planes", a->planes, "Fabric planes")->capture_default_str();
+  sub->add_flag("--sharp", a->sharp, "The switches reduce in the network (SHARP): CollNet / multi-node NVLS");
+  // the collective
+  sub->add_option("--collective", a->collective,
+                  "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, sendrecv (or nccl-tests' binary name)")
+      ->capture_default_str();
+  sub->add_option("--algo", a->algo,
+                  "auto (NCCL's tuner), ring, tree, nvls, nvls_tree, collnet_direct, collnet_chain, pat, sharp, "
+                  "hierarchical, halving_doubling, direct")->capture_default_str();
+  sub->add_option("--proto", a->proto, "NCCL protocol: auto, LL, LL128, Simple")->capture_default_str();
+  sub->add_option("--max-channels", a->max_channels, "NCCL_MAX_NCHANNELS (0: NCCL's)");
+  sub->add_flag("--steps", a->steps, "Simulate every ring/tree step (default: steps collapsed, exact on an idle fabric)");
+  // nccl-tests' own flags
+  sub->add_option("-b,--minbytes", a->min_bytes, "Smallest size (nccl-tests -b; K/M/G are binary)")->capture_default_str();
+  sub->add_option("-e,--maxbytes", a->max_bytes, "Largest size (nccl-tests -e)")->capture_default_str();
+  sub->add_option("-i,--stepbytes", a->step_bytes, "Linear step between sizes (nccl-tests -i)");
+  sub->add_option("-f,--stepfactor", a->factor, "Integer factor between sizes (nccl-tests -f)")->capture_default_str();
+  sub->add_option("-n,--iters", a->iters, "nccl-tests -n (printed; one deterministic simulation per size)")
+      ->capture_default_str()->check(positive);
+  sub->add_option("-w,--warmup_iters", a->warmup, "nccl-tests -w (printed)")->capture_default_str()->check(non_negative);
+  sub->add_option("-d,--datatype", a->datatype, "Element type (nccl-tests -d): int8, uint8, int32, uint32, int64, "
+                                                "uint64, half, float, double, bfloat16, f8e4m3, f8e5m2")->capture_default_str();
+  sub->add_option("-o,--op", a->redop, "Reduction operation (nccl-tests -o): sum, prod, max, min, avg")->capture_default_str();
+  sub->add_option("-r,--root", a->root, "Root rank of broadcast / reduce (nccl-tests -r)")->capture_default_str()->check(non_negative);
+  sub->add_option("-c,--check", a->check, "nccl-tests -c (accepted; the simulation moves no data: #wrong is N/A)")
+      ->check(CLI::IsMember({0, 1}));
   sub->callback([a, &action] { action = [a] { return bench(*a); }; });
 }
 

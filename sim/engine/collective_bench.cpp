@@ -2,81 +2,169 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 
-#include "models/compute/catalogue.hpp"
+#include "models/common/errors.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
 
 namespace aidcsim {
 
+using collectives::Op;
+
+std::string nccl_tests_name(Op op) {
+  switch (op) {
+    case Op::AllReduce: return "all_reduce_perf";
+    case Op::AllGather: return "all_gather_perf";
+    case Op::ReduceScatter: return "reduce_scatter_perf";
+    case Op::AllToAll: return "alltoall_perf";
+    case Op::Broadcast: return "broadcast_perf";
+    case Op::Reduce: return "reduce_perf";
+    case Op::SendRecv: return "sendrecv_perf";
+  }
+  return "?";
+}
+
 namespace {
-const char* type_name(int bytes) {
-  switch (bytes) {
-    case 1: return "int8";
-    case 2: return "bfloat16";
-    case 8: return "double";
-    default: return "float";
+
+bool per_rank_count(Op op) { return op == Op::AllGather || op == Op::ReduceScatter || op == Op::AllToAll; }
+
+/// nccl-tests' element count and printed size for a requested size (its *GetCollByteCount): per
+/// rank counts rounded down to 16-byte multiples for all-gather / reduce-scatter / alltoall.
+void nccl_tests_sizes(Op op, double requested, int elt, int n, long long* count, double* size) {
+  const long long c = static_cast<long long>(requested / elt);
+  if (per_rank_count(op)) {
+    const long long align = std::max(1, 16 / elt);
+    const long long base = (c / n) & ~(align - 1);
+    *count = base;
+    *size = double(base) * n * elt;
+  } else {
+    *count = c;
+    *size = double(c) * elt;
   }
 }
+
 }  // namespace
 
 std::vector<BenchRow> bench_collective(const BenchOptions& o) {
-  const compute::GpuSpec gpu = compute::find_gpu(o.gpu);
   topology::FabricSpec fs = o.fabric;
-  fs.gpus = o.nodes * o.gpus_per_node;
-  fs.gpus_per_node = o.gpus_per_node;
-  fs.nvlink_bandwidth = gpu.nvlink_bandwidth;
-  if (fs.nvlink_domain <= 0 || fs.nvlink_domain % o.gpus_per_node != 0) fs.nvlink_domain = o.gpus_per_node;
+  fit_fabric_to_gpu(fs, o.gpu);
   const topology::Fabric fabric = topology::build_fabric(fs);
   network::FlowNetwork net(fabric);
-  collectives::Protocol proto = o.protocol;
-  const collectives::Layout layout = collectives::Layout::from(fabric, gpu);
-
-  std::vector<double> sizes = o.sizes;
-  if (sizes.empty())
-    for (double s = 8; s <= 8.0 * (1ULL << 30); s *= 2) sizes.push_back(s);
-  std::vector<int> gpus(fs.gpus);
+  const collectives::Layout layout = collectives::Layout::from(fabric, o.gpu, o.nics_per_node);
+  const int total = fabric.gpu_count();
+  const int n = o.ranks > 0 ? std::min(o.ranks, total) : total;
+  std::vector<int> gpus(n);
   std::iota(gpus.begin(), gpus.end(), 0);
+  if (o.op == Op::Broadcast || o.op == Op::Reduce) std::rotate(gpus.begin(), gpus.begin() + (o.root % n), gpus.end());
+  const int elt = collectives::type_bytes(o.type);
 
   std::vector<BenchRow> rows;
-  for (double size : sizes) {
+  for (double requested : o.sizes) {
+    BenchRow row;
+    nccl_tests_sizes(o.op, requested, elt, n, &row.count, &row.size);
     collectives::Collective c;
     c.op = o.op;
     c.algorithm = o.algorithm;
-    c.gpus = o.op == collectives::Op::SendRecv ? std::vector<int>{0, fs.gpus - 1} : gpus;
-    c.bytes = size;
+    c.gpus = o.op == Op::SendRecv ? std::vector<int>{0, n - 1} : gpus;
+    c.bytes = row.size;
     c.collapse = o.collapse;
+    c.type = o.type;
+    c.redop = o.redop;
     network::Schedule sched;
-    sched.gpu_flops = {gpu.bf16_flops};
-    const auto e = collectives::emit(sched, c, layout, proto);
+    sched.gpu_flops = {o.gpu.bf16_flops > 0 ? o.gpu.bf16_flops : 1e15};
+    const auto e = collectives::emit(sched, c, layout, o.protocol);
+    const auto sel = collectives::select(c, layout, o.protocol);
     const network::RunResult r = net.run(sched);
-    BenchRow row;
-    row.size = size;
-    row.count = size / o.type_bytes;
-    row.type = type_name(o.type_bytes);
-    row.algorithm = collectives::algorithm_name(e.algorithm);
     row.time = r.makespan;
-    const int n = static_cast<int>(c.gpus.size());
-    row.algbw = collectives::algbw(size, r.makespan);
-    row.busbw = collectives::busbw(o.op, n, size, r.makespan);
+    row.algorithm = collectives::algorithm_name(e.algorithm);
+    row.proto = collectives::proto_name(e.proto);
+    row.channels = e.channels;
+    row.nccl_time = sel.nccl_time;
+    row.model_time = sel.time();
+    row.note = e.note;
+    const int ranks = static_cast<int>(c.gpus.size());
+    row.algbw = collectives::algbw(row.size, row.time);
+    row.busbw = collectives::busbw(o.op, o.op == Op::SendRecv ? 2 : ranks, row.size, row.time);
     rows.push_back(row);
   }
   return rows;
 }
 
+namespace {
+
+/// nccl-tests' getFloatStr (util.cu): the value in `width` characters, 2, 1 or 0 decimals, then
+/// exponent notation.
+std::string float_str(double v, int width) {
+  for (int decimals : {2, 1, 0}) {
+    std::string s = fmt::format("{:>{}.{}f}", v, width, decimals);
+    if (static_cast<int>(s.size()) <= width) return s;
+  }
+  return width >= 7 ? fmt::format("{:>{}.1e}", v, width) : fmt::format("{:>{}.0e}", v, width);
+}
+
+}  // namespace
+
 std::string format_bench(const BenchOptions& o, const std::vector<BenchRow>& rows) {
-  std::string out = fmt::format("# aidcsim bench-collective: {} on {} x {} {} GPUs (NVLink domain {}), simulated\n",
-                                collectives::op_name(o.op), o.nodes, o.gpus_per_node, o.gpu,
-                                o.fabric.nvlink_domain > 0 ? o.fabric.nvlink_domain : o.gpus_per_node);
-  out += "# busbw per nccl-tests doc/PERFORMANCE.md\n";
-  out += fmt::format("#{:>13} {:>13} {:>9} {:>17} {:>12} {:>9} {:>9}\n", "size", "count", "type", "algorithm",
-                     "time", "algbw", "busbw");
-  out += fmt::format("#{:>13} {:>13} {:>9} {:>17} {:>12} {:>9} {:>9}\n", "(B)", "(elements)", "", "", "(us)",
-                     "(GB/s)", "(GB/s)");
-  for (const auto& r : rows)
-    out += fmt::format(" {:>13.0f} {:>13.0f} {:>9} {:>17} {:>12.1f} {:>9.2f} {:>9.2f}\n", r.size, r.count, r.type,
-                       r.algorithm, r.time * 1e6, r.algbw / 1e9, r.busbw / 1e9);
+  const auto& f = o.fabric;
+  const int total = f.gpus;
+  const int n = o.ranks > 0 ? std::min(o.ranks, total) : total;
+  const bool reduction = o.op == Op::AllReduce || o.op == Op::ReduceScatter || o.op == Op::Reduce;
+  const bool rooted = o.op == Op::Broadcast || o.op == Op::Reduce;
+  std::string out;
+  out += fmt::format("# aidcsim bench-collective: {} simulated on the fabric (nccl-tests output format)\n",
+                     nccl_tests_name(o.op));
+  const double lo = rows.empty() ? 0 : rows.front().size, hi = rows.empty() ? 0 : rows.back().size;
+  out += fmt::format("# nThread 1 nGpus {} minBytes {:.0f} maxBytes {:.0f} step: {} warmup iters: {} iters: {} "
+                     "agg iters: 1 validation: 0 graph: 0\n",
+                     o.op == Op::SendRecv ? 2 : n, lo, hi, rows.size() > 1 ? fmt::format("{:g}(factor)", rows[1].size / std::max(1.0, rows[0].size)) : "1(factor)",
+                     o.warmup_iters, o.iters);
+  out += "#\n# Using devices (simulated)\n";
+  const int domain = f.nvlink_domain;
+  out += fmt::format("#  Ranks 0-{}: {} x {}, {} GPUs per node, NVLink domain {} (NVLink{} {:.0f} GB/s per direction{})\n",
+                     n - 1, n, o.gpu.name, f.gpus_per_node, domain, o.gpu.nvlink_generation,
+                     o.gpu.nvlink_bandwidth / 1e9, o.gpu.nvls ? ", NVLS" : "");
+  const int nics = o.nics_per_node > 0 ? o.nics_per_node : f.gpus_per_node;
+  out += fmt::format("#  Fabric: {} {}, {} NICs per node x {:.0f} Gb/s, leaf oversubscription {:g}:1{}{}\n",
+                     f.kind == topology::FabricKind::LeafSpine ? "leaf-spine" : "3-tier Clos",
+                     f.wiring == topology::Wiring::RailOptimized ? "rail-optimized" : "rack-local", nics,
+                     f.nic_rate * f.gpus_per_node / nics * 8 / 1e9, f.oversub_leaf,
+                     f.planes > 1 ? fmt::format(", {} planes", f.planes) : "", f.sharp ? ", SHARP in-network reduction" : "");
+  out += fmt::format("#  Collectives: {}emitted as flows ({}), busbw per nccl-tests doc/PERFORMANCE.md\n",
+                     o.algorithm == collectives::Algorithm::Auto ? "NCCL's tuner (NCCL 2.23 cost model), "
+                                                                   : "algorithm " + std::string(collectives::algorithm_name(o.algorithm)) + ", ",
+                     o.collapse ? "ring/tree steps collapsed" : "every step simulated");
+  out += "#\n# NCCL's choice per size (algorithm / protocol / channels; NCCL's predicted time, the simulated time)\n";
+  for (const auto& r : rows) {
+    out += fmt::format("#  {:>12.0f}  {:>14} / {:<6} / {:>2} ch  NCCL {:>10.1f} us  sim {:>10.1f} us{}\n", r.size,
+                       r.algorithm, r.proto, r.channels, r.nccl_time * 1e6, r.time * 1e6,
+                       r.note.empty() ? "" : "  (" + r.note + ")");
+  }
+  out += "#\n";
+  out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}           out-of-place                       in-place          \n",
+                     "", "", "", "", "");
+  out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6} \n",
+                     "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
+                     "busbw", "#wrong");
+  out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6} \n",
+                     "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+  double bw_sum = 0;
+  for (const auto& r : rows) {
+    out += fmt::format("{:>12.0f}  {:>12}  {:>8}  {:>6}  {:>6}", r.size, r.count, collectives::type_name(o.type),
+                       reduction ? collectives::redop_name(o.redop) : "none", rooted ? o.root : -1);
+    for (int place = 0; place < 2; ++place)
+      out += fmt::format("  {:>7}  {:>6}  {:>6}    N/A", float_str(r.time * 1e6, 7), float_str(r.algbw / 1e9, 6),
+                         float_str(r.busbw / 1e9, 6));
+    out += "\n";
+    bw_sum += 2 * r.busbw / 1e9;  // nccl-tests averages over both columns
+  }
+  out += fmt::format("# {:<20} : {} {}\n", "Out of bounds values", 0, "OK");
+  out += fmt::format("# {:<20} : {:g} \n", "Avg bus bandwidth", rows.empty() ? 0.0 : bw_sum / (2.0 * rows.size()));
+  out += "#\n";
+  out += fmt::format("# Collective test concluded: {}\n", nccl_tests_name(o.op));
   return out;
 }
 

@@ -1,52 +1,66 @@
 #pragma once
-// nccl-tests-style collective benchmark on the simulated fabric: for each message size, one
-// collective over all GPUs of a cluster of `nodes` x `gpus_per_node`, emitted by
-// models/collectives and run on network::FlowNetwork; rows as nccl-tests prints them
-// (size, count, type, time, algbw, busbw; busbw per nccl-tests doc/PERFORMANCE.md).
+// nccl-tests on the simulated fabric: for each message size, one collective over a group of GPUs,
+// chosen by NCCL's tuner (models/collectives), emitted as flows and run on network::FlowNetwork;
+// rows and footer as nccl-tests prints them (src/common.cu / util.cu of NVIDIA/nccl-tests v2.19:
+// size, count, type, redop, root, then time / algbw / busbw / #wrong out-of-place and in-place;
+// "Out of bounds values", "Avg bus bandwidth"), busbw per nccl-tests doc/PERFORMANCE.md.
 #include <string>
 #include <vector>
 
 #include "models/collectives/collective.hpp"
+#include "models/compute/spec.hpp"
 #include "models/topology/spec.hpp"
 
 namespace aidcsim {
 
 struct BenchOptions {
-  std::string gpu = "H100";        ///< GPU model (docs/gpus.md); sets the NVLink domain's rate and NVLS
-  /// GPU catalogue file (`gpus:` list, docs/gpus.md) whose definitions are added to the built-in
-  /// ones; empty: built-in only.
-  std::string gpu_file;
-  int nodes = 1;                   ///< NVLink domains are fabric.nvlink_domain GPUs
-  int gpus_per_node = 8;
-  /// Scale-out fabric; gpus, gpus_per_node, nvlink_bandwidth and nvls are overwritten from the
-  /// fields above. nvlink_domain is kept (set it to gpus_per_node for HGX, 72 for NVL72).
+  /// The cluster: `fabric` is complete (gpus, gpus_per_node, nvlink_domain, scale-out fabric,
+  /// sharp) and `gpu` its GPU model (nvlink_bandwidth is copied into the fabric).
   topology::FabricSpec fabric;
+  compute::GpuSpec gpu;
+  /// Physical NICs per node when fewer than its GPUs share them (e.g. 4 x 200G for 8 A100): the
+  /// fabric's nic_rate is then each GPU's share, and NCCL sees nics_per_node NICs. 0 = one per GPU.
+  int nics_per_node = 0;
+  /// GPUs taking part: the first `ranks` of the cluster (0 = all). Send/recv runs between the
+  /// first and the last.
+  int ranks = 0;
   collectives::Op op = collectives::Op::AllReduce;
   collectives::Algorithm algorithm = collectives::Algorithm::Auto;
-  collectives::Protocol protocol;  ///< NCCL switches; NVLS runs only where the GPU has it (GpuSpec::nvls)
-  std::vector<double> sizes;       ///< B (nccl-tests size S); empty: 8 B .. 8 GiB, x2 steps
-  int type_bytes = 4;              ///< bytes per element ("float", nccl-tests' default -d float)
-  /// Ring steps collapsed into one flow per neighbour pair (fast at large n; latency folded into
-  /// bytes). false: one transfer per step with its dependencies.
-  bool collapse = false;
+  collectives::Protocol protocol;  ///< NCCL_PROTO, NCCL_MAX_NCHANNELS, ...
+  collectives::DataType type = collectives::DataType::Float;  ///< nccl-tests -d (default float)
+  collectives::RedOp redop = collectives::RedOp::Sum;         ///< nccl-tests -o (default sum)
+  int root = 0;                    ///< nccl-tests -r (broadcast, reduce)
+  std::vector<double> sizes;       ///< B, nccl-tests "size" (before its rounding per op)
+  /// true: ring / tree / PAT steps collapsed into one transfer per pair (fast; exact on an idle
+  /// fabric); false: every step simulated.
+  bool collapse = true;
+  int iters = 20, warmup_iters = 5;  ///< nccl-tests -n / -w: printed; the simulation is deterministic
 };
 
 struct BenchRow {
-  double size = 0;       ///< B
-  double count = 0;      ///< elements
-  std::string type;      ///< "float", "bfloat16", ...
-  std::string algorithm; ///< the one used (auto resolved)
-  double time = 0;       ///< s
-  double algbw = 0;      ///< B/s, size / time
-  double busbw = 0;      ///< B/s, algbw x nccl-tests factor
+  double size = 0;        ///< B as nccl-tests prints it (max of send and receive bytes)
+  long long count = 0;    ///< elements (nccl-tests' count: per rank for all-gather / reduce-scatter / alltoall)
+  double time = 0;        ///< s, simulated
+  double algbw = 0;       ///< B/s, size / time
+  double busbw = 0;       ///< B/s, algbw x nccl-tests factor
+  std::string algorithm;  ///< NCCL's choice (or the one asked for)
+  std::string proto;      ///< "LL", "LL128", "Simple"
+  int channels = 0;
+  double nccl_time = 0;   ///< s, NCCL's own prediction for that choice
+  double model_time = 0;  ///< s, the execution model (idle fabric)
+  std::string note;       ///< approximation made, "" when none
 };
 
-/// Runs the benchmark. Throws InvalidParameter / aidcsim::Error for an unknown GPU or a fabric
-/// that cannot be built, SimulationError from the flow network.
+/// Runs the benchmark. Throws InvalidParameter / aidcsim::Error for a fabric that cannot be built
+/// or an algorithm the GPUs / fabric cannot run, SimulationError from the flow network.
 std::vector<BenchRow> bench_collective(const BenchOptions& options);
 
-/// nccl-tests-like text table (size B, count, type, time us, algbw GB/s, busbw GB/s) with a header
-/// naming the operation, GPU and cluster.
+/// nccl-tests' output: header comment lines (test, GPUs, fabric, NCCL's choice per size), the
+/// result table with its out-of-place and in-place columns (the same simulated values: the
+/// algorithms are the same; `#wrong` N/A: no data is checked), and its footer.
 std::string format_bench(const BenchOptions& options, const std::vector<BenchRow>& rows);
+
+/// nccl-tests' binary name for an operation ("all_reduce_perf", "sendrecv_perf", ...).
+std::string nccl_tests_name(collectives::Op op);
 
 }  // namespace aidcsim

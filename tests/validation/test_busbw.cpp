@@ -18,9 +18,9 @@ namespace {
 
 BenchOptions dgx(const char* gpu, int nodes, Algorithm a) {
   BenchOptions o;
-  o.gpu = gpu;
-  o.nodes = nodes;
-  o.gpus_per_node = 8;
+  o.gpu = compute::find_gpu(gpu);
+  o.fabric.gpus = nodes * 8;
+  o.fabric.gpus_per_node = 8;
   o.fabric.nvlink_domain = 8;
   o.fabric.kind = topology::FabricKind::LeafSpine;  // DGX SuperPOD SU: rail-optimised leaves, 1:1
   o.fabric.switch_radix = 64;

@@ -74,24 +74,30 @@ TEST_CASE("ring all-reduce emission: steps, bytes conservation, dependencies") {
   network::Schedule s;
   auto c = make(Op::AllReduce, Algorithm::Ring, 8, 8e6, false);
   auto e = emit(s, c, l);
-  REQUIRE(s.activities.size() == 14u * 8u);
+  // step by step: each position's transfer repeated 2(n-1) = 14 times (network::Activity::repeat)
+  REQUIRE(s.activities.size() == 8u);
   std::map<int, double> out, in;
-  for (const auto& a : s.activities) {
-    out[a.gpu] += a.amount;
-    in[a.dst_gpu] += a.amount;
+  for (std::size_t i = 0; i < s.activities.size(); ++i) {
+    const auto& a = s.activities[i];
+    CHECK(a.repeat == 14);
+    out[a.gpu] += a.amount * a.repeat;
+    in[a.dst_gpu] += a.amount * a.repeat;
+    // step k+1 leaves a GPU after step k of the previous position came in
+    REQUIRE(a.after_previous.size() == 1u);
+    CHECK(s.activities[a.after_previous[0]].dst_gpu == a.gpu);
   }
   for (int g = 0; g < 8; ++g) CHECK(out[g] == Approx(in[g]));
   CHECK(e.done.size() == 8u);
-  CHECK(s.activities[8].after.size() == 2u);  // step k+1 waits for step k into the GPU and out of it
-  // collapsed: one flow per neighbour carrying all steps, the same bytes in all
+  // collapsed: one transfer per neighbour carrying all steps, the same bytes in all
   network::Schedule s2;
   c.collapse = true;
   emit(s2, c, l);
   REQUIRE(s2.activities.size() == 8u);
   double a1 = 0, a2 = 0;
-  for (const auto& a : s.activities) a1 += a.amount;
+  for (const auto& a : s.activities) a1 += a.amount * a.repeat;
   for (const auto& a : s2.activities) a2 += a.amount;
   CHECK(a2 == Approx(a1).epsilon(1e-9));
+  CHECK(s2.activities[0].delay == Approx(14 * s.activities[0].delay).epsilon(0.05));
 }
 
 TEST_CASE("multi-node rings are rail aligned: every inter-node hop stays on one local index") {
