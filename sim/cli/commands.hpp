@@ -9,6 +9,7 @@
 //   2  invalid scenario (message "file:line:column: key: got ..., expected ...")
 //   3  run completed but a checklist item failed (only with `run --fail-on-check`)
 //   64 command-line usage error
+//   130, 143 stopped by SIGINT, SIGTERM (128 + signal; sim/cli/signals.hpp)
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>

@@ -4,9 +4,11 @@
 #include <filesystem>
 #include <iostream>
 
+#include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
 #include "models/common/version.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/signals.hpp"
 
 namespace aidcsim::cli {
 
@@ -17,6 +19,9 @@ Scenario load_scenario_or_default(const std::string& path) {
 int guarded(const std::function<int()>& body) {
   try {
     return body();
+  } catch (const Cancelled& e) {  // SIGINT/SIGTERM (sim/cli/signals.hpp): one line, 128 + signal
+    print_stopped(e.signal(), "; no output written\n");
+    return exit_code_for_signal(e.signal());
   } catch (const ScenarioError& e) {
     // what() is "file:line:column: key: ..."; the hint is appended only if the message lacks it.
     std::string msg = e.what();

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/signals.hpp"
 
 int main(int argc, char** argv) {
   using namespace aidcsim::cli;
@@ -11,7 +12,8 @@ int main(int argc, char** argv) {
                "aidcsim"};
   app.footer(
       "Exit codes: 0 success, 1 error, 2 invalid scenario (file:line:column: key: ...),\n"
-      "            3 a checklist item failed (run --fail-on-check), 64 usage error.\n"
+      "            3 a checklist item failed (run --fail-on-check), 64 usage error,\n"
+      "            130 interrupted (SIGINT), 143 terminated (SIGTERM): no output file written.\n"
       "Run `aidcsim SUBCOMMAND --help` for the options of each subcommand.");
   app.require_subcommand(1);
   app.set_version_flag("--version", version_line());
@@ -31,5 +33,7 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);  // prints help, version or the usage error
     return code == 0 ? kExitOk : kExitUsage;
   }
-  return action ? action() : kExitUsage;
+  if (!action) return kExitUsage;
+  SignalGuard signals;  // SIGINT/SIGTERM stop the run: one line, exit 130/143, no output file
+  return action();
 }

@@ -1,19 +1,23 @@
 // `aidcsim run [SCENARIO.yaml] [--output FILE.h5] [--json FILE.json] [--seed N] [--quiet] [--profile]`
-// Loads the scenario (the built-in default without a file), simulates it, prints the summary on
-// stdout and only then writes the output files: a failed run creates no file.
+// Loads the scenario (the built-in default without a file), checks the output paths, simulates,
+// prints the summary on stdout (on stderr when an output goes to stdout) and writes the outputs as
+// one set (sim/results/output_set.hpp): a failed or interrupted run creates no file.
+#include <charconv>
 #include <iostream>
-#include <limits>
 #include <memory>
 
+#include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
 #include "models/common/profile.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/progress.hpp"
+#include "sim/cli/signals.hpp"
 #include "sim/engine/pipeline.hpp"
-#include "sim/results/atomic_file_writer.hpp"
 #include "sim/results/console_writer.hpp"
 #include "sim/results/hdf5_writer.hpp"
 #include "sim/results/json_writer.hpp"
+#include "sim/results/output_set.hpp"
+#include "sim/scenario/input_limits.hpp"
 
 namespace aidcsim::cli {
 namespace {
@@ -31,9 +35,10 @@ struct RunArgs {
 int run(const RunArgs& a) {
   return guarded([&] {
     const Scenario scenario = load_scenario_or_default(a.scenario);
-    // Fail before a long run, not after it, when an output path cannot be written.
-    if (!a.output.empty()) check_writable_path(a.output);
-    if (!a.json.empty()) check_writable_path(a.json);
+    // Fail before a long run, not after it, when an output cannot be written.
+    OutputSet outputs;
+    const std::size_t h5 = a.output.empty() ? 0 : outputs.add(a.output, /*binary=*/true);
+    const std::size_t js = a.json.empty() ? 0 : outputs.add(a.json);
 
     if (a.profile) profile::enable(true);
     ProgressPrinter progress(a.quiet, stderr_is_terminal());
@@ -57,14 +62,17 @@ int run(const RunArgs& a) {
     if (profile::enabled()) std::cerr << profile::format_table();
     for (const auto& w : results.warnings) std::cerr << "aidcsim: warning: " << w << "\n";
 
-    std::cout << format_console_summary(results) << std::flush;
-    if (!a.output.empty()) {
-      write_hdf5(results, a.output, version_line() + " run " + (a.scenario.empty() ? "(default scenario)" : a.scenario));
-      if (!a.quiet) std::cerr << "wrote " << a.output << "\n";
-    }
-    if (!a.json.empty()) {
-      write_json(results, a.json);
-      if (!a.quiet) std::cerr << "wrote " << a.json << "\n";
+    (outputs.uses_stdout() ? std::cerr : std::cout) << format_console_summary(results) << std::flush;
+    if (!a.output.empty())
+      outputs.set_content(h5, hdf5_image(results, version_line() + " run " +
+                                                      (a.scenario.empty() ? "(default scenario)" : a.scenario)));
+    if (!a.json.empty()) outputs.set_content(js, json_text(results));
+    outputs.commit();  // all or nothing
+    if (!a.quiet)
+      for (const auto& t : outputs.targets()) std::cerr << "wrote " << t.path << "\n";
+    if (cancel_requested()) {  // the signal came while the outputs were being published
+      print_stopped(cancel_signal(), " after the outputs were written\n");
+      return exit_code_for_signal(cancel_signal());
     }
     if (a.fail_on_check)
       for (const auto& c : results.checks)
@@ -73,24 +81,37 @@ int run(const RunArgs& a) {
   });
 }
 
+// The seed as the scenario's `seed` key takes it: an integer from 0 to 2^53 - 1 (results files
+// store it exactly; larger values were silently clamped before).
+long long parse_seed(const std::string& text) {
+  long long v = -1;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() || v < 0 || v > kMaxSeed)
+    throw CLI::ValidationError("--seed", "'" + text + "' is not an integer from 0 to " + std::to_string(kMaxSeed));
+  return v;
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<RunArgs>();
+  auto seed = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("run", "Simulate a scenario and print its summary");
   sub->add_option("scenario", args->scenario, "Scenario YAML file (default: the built-in stargate-uk-8k)");
-  sub->add_option("-o,--output", args->output, "Write the full results to this HDF5 file");
-  sub->add_option("--json", args->json, "Write the summary, checks and notes to this JSON file");
-  sub->add_option("--seed", args->seed, "Random seed, overriding the scenario's `seed`")
-      ->check(CLI::Range(0LL, std::numeric_limits<long long>::max()));
+  CLI::Option* out = sub->add_option("-o,--output", args->output,
+                                     "Write the full results to this HDF5 file ('-' or /dev/stdout: standard output)");
+  CLI::Option* json = sub->add_option("--json", args->json,
+                                      "Write the summary, checks and notes to this JSON file ('-': standard output)");
+  CLI::Option* seed_opt = sub->add_option("--seed", *seed, "Random seed from 0 to 2^53-1, overriding the scenario's `seed`");
   sub->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
   sub->add_flag("--fail-on-check", args->fail_on_check, "Exit with code 3 if a checklist item fails");
   sub->add_flag("--profile", args->profile,
                 "Print CPU and wall time per stage of the run and of the network engine's parts on stderr "
                 "(also AIDCSIM_PROFILE=1)");
-  sub->callback([args, &action] {
-    if (!args->output.empty() && args->output == args->json)
-      throw CLI::ValidationError("--output and --json name the same file '" + args->output + "'");
+  sub->callback([args, seed, seed_opt, out, json, &action] {
+    if (out->count() > 0 && args->output.empty()) throw CLI::ValidationError("--output", "the path is empty");
+    if (json->count() > 0 && args->json.empty()) throw CLI::ValidationError("--json", "the path is empty");
+    args->seed = seed_opt->count() > 0 ? parse_seed(*seed) : -1;
     action = [args] { return run(*args); };
   });
 }

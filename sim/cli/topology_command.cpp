@@ -1,7 +1,7 @@
 // `aidcsim topology [SCENARIO] [--graphml FILE] [--dot FILE]`: builds the scenario's fabric and
 // prints its bill of materials (switches, links, optics, bisection bandwidth); optionally exports
 // the graph for Gephi/yEd (GraphML) or Graphviz (DOT).
-#include <fstream>
+#include <sstream>
 #include <optional>
 #include <iostream>
 #include <memory>
@@ -9,7 +9,7 @@
 #include "models/common/errors.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/results/atomic_file_writer.hpp"
+#include "sim/results/output_set.hpp"
 
 namespace aidcsim::cli {
 namespace {
@@ -18,21 +18,18 @@ struct TopologyArgs {
   std::string scenario, graphml, dot;
 };
 
-void write_text(const std::string& path, const std::function<void(std::ostream&)>& body) {
-  write_atomically(path, [&](const std::string& tmp) {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot open '" + tmp + "' for writing");
-    body(out);
-    out.close();
-    if (!out) throw Error("error writing '" + tmp + "'");
-  });
+std::string text_of(const std::function<void(std::ostream&)>& body) {
+  std::ostringstream os;
+  body(os);
+  return os.str();
 }
 
 int topology(const TopologyArgs& a) {
   return guarded([&] {
     const Scenario s = load_scenario_or_default(a.scenario);
-    if (!a.graphml.empty()) check_writable_path(a.graphml);
-    if (!a.dot.empty()) check_writable_path(a.dot);
+    OutputSet outputs;  // paths checked before the fabric is built; both files or neither
+    const std::size_t gml = a.graphml.empty() ? 0 : outputs.add(a.graphml);
+    const std::size_t dot = a.dot.empty() ? 0 : outputs.add(a.dot);
     std::optional<topology::Fabric> fabric;
     try {
       fabric.emplace(topology::build_fabric(s.fabric));
@@ -42,9 +39,11 @@ int topology(const TopologyArgs& a) {
       throw s.locate(e);
     }
     for (const auto& w : fabric->warnings()) std::cerr << "aidcsim: warning: " << w << "\n";
-    std::cout << topology::format_bom(fabric->bom());
-    if (!a.graphml.empty()) write_text(a.graphml, [&](std::ostream& os) { topology::write_graphml(*fabric, os); });
-    if (!a.dot.empty()) write_text(a.dot, [&](std::ostream& os) { topology::write_dot(*fabric, os); });
+    (outputs.uses_stdout() ? std::cerr : std::cout) << topology::format_bom(fabric->bom());
+    if (!a.graphml.empty())
+      outputs.set_content(gml, text_of([&](std::ostream& os) { topology::write_graphml(*fabric, os); }));
+    if (!a.dot.empty()) outputs.set_content(dot, text_of([&](std::ostream& os) { topology::write_dot(*fabric, os); }));
+    outputs.commit();
     return kExitOk;
   });
 }

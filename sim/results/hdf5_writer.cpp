@@ -17,7 +17,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/common/version.hpp"
-#include "sim/results/atomic_file_writer.hpp"
+#include "sim/results/output_set.hpp"
 
 namespace aidcsim {
 namespace {
@@ -162,7 +162,7 @@ std::vector<std::string> split_path(const std::string& path) {
 
 class Writer {
  public:
-  explicit Writer(const std::string& file) {
+  explicit Writer(const std::string& file, hid_t fapl = H5P_DEFAULT) {
     fcpl_ = std::make_unique<Handle>(check(H5Pcreate(H5P_FILE_CREATE), "property list"), H5Pclose);
     check(H5Pset_obj_track_times(fcpl_->get(), 0), "property list");
     // Members keep the engine's order (h5py iterates a group in creation order when it is tracked).
@@ -171,7 +171,7 @@ class Writer {
     check(H5Pset_obj_track_times(gcpl_->get(), 0), "property list");
     check(H5Pset_link_creation_order(gcpl_->get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), "property list");
     file_ = std::make_unique<Handle>(
-        check(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, fcpl_->get(), H5P_DEFAULT), "cannot create '" + file + "'"),
+        check(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, fcpl_->get(), fapl), "cannot create '" + file + "'"),
         H5Fclose);
   }
 
@@ -245,10 +245,18 @@ class Writer {
     if (n) check(H5Dwrite(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write " + path);
   }
 
-  void close() {
+  // The bytes of a file created with the core driver (in memory), then closes it. After a global
+  // flush the image is the file as it would be on disk, byte for byte (tested).
+  std::string close_image() {
     check(H5Fflush(file_->get(), H5F_SCOPE_GLOBAL), "flush");
+    const ssize_t n = H5Fget_file_image(file_->get(), nullptr, 0);
+    check(static_cast<herr_t>(n < 0 ? -1 : 0), "file image size");
+    std::string image(static_cast<std::size_t>(n), '\0');
+    check(static_cast<herr_t>(H5Fget_file_image(file_->get(), image.data(), image.size()) == n ? 0 : -1),
+          "file image");
     const hid_t id = file_->release();
-    check(H5Fclose(id), "close");  // errors at close (disk full) must fail the write
+    check(H5Fclose(id), "close");
+    return image;
   }
 
  private:
@@ -475,10 +483,12 @@ void write_dimensions(Writer& w, const std::vector<Array>& arrays) {
   }
 }
 
-void write_file(const Results& r, const std::string& file, const std::string& created_by) {
+std::string write_image(const Results& r, const std::string& created_by) {
   QuietErrors quiet;
   const std::vector<Array> arrays = plan_arrays(r);  // checks everything before the file exists
-  Writer w(file);
+  Handle fapl(check(H5Pcreate(H5P_FILE_ACCESS), "property list"), H5Pclose);
+  check(H5Pset_fapl_core(fapl.get(), 1 << 20, /*backing_store=*/0), "core driver");
+  Writer w("results.h5", fapl.get());  // in memory: the name is not a file
 
   attr_string(w.root(), "format_version", kHdf5FormatVersion);
   attr_string(w.root(), "aidcsim_version", version());
@@ -498,7 +508,7 @@ void write_file(const Results& r, const std::string& file, const std::string& cr
   }
   for (const auto& a : arrays) write_array(w, a);
   write_dimensions(w, arrays);
-  w.close();
+  return w.close_image();
 }
 
 }  // namespace
@@ -517,8 +527,12 @@ std::string hdf5_creation_date() {
   return buf;
 }
 
+std::string hdf5_image(const Results& results, const std::string& created_by) {
+  return write_image(results, created_by);
+}
+
 void write_hdf5(const Results& results, const std::string& path, const std::string& created_by) {
-  write_atomically(path, [&](const std::string& tmp) { write_file(results, tmp, created_by); });
+  write_output(path, hdf5_image(results, created_by), /*binary=*/true);
 }
 
 }  // namespace aidcsim

@@ -45,13 +45,17 @@ namespace aidcsim {
 /// a `dims` string attribute, no dimension scales, float tier codes, /checks/pass a boolean enum.
 inline constexpr const char* kHdf5FormatVersion = "2";
 
-/// Writes `results` to `path` through "<path>.tmp-<pid>" and an atomic rename: on any error the
-/// temporary file is removed, `path` is left as it was, and aidcsim::Error is thrown with the
-/// HDF5 error description. `created_by` is stored as the root attribute of that name (default
-/// "aidcsim <version>"). Also throws aidcsim::Error for inconsistent Results: a Dataset whose
-/// shape does not match its data size, two objects at one path, one axis name with two extents in
-/// a group, an object named like an axis of its group that is not 1-D along it, a flag code that
-/// is not an integer in [0, number of flag_meanings).
+/// The bytes of the HDF5 file of `results` (built in memory with HDF5's core driver: the same bytes
+/// a file on disk would hold). `created_by` is stored as the root attribute of that name (default
+/// "aidcsim <version>"). Throws aidcsim::Error with the HDF5 error description, and for
+/// inconsistent Results: a Dataset whose shape does not match its data size, two objects at one
+/// path, one axis name with two extents in a group, an object named like an axis of its group that
+/// is not 1-D along it, a flag code that is not an integer in [0, number of flag_meanings).
+std::string hdf5_image(const Results& results, const std::string& created_by = {});
+
+/// Writes hdf5_image(results) to `path` with the guarantees of sim/results/output_set.hpp (an
+/// unnamed temporary renamed when complete; special files written through; a terminal refused):
+/// on any error `path` is left as it was and aidcsim::Error is thrown.
 void write_hdf5(const Results& results, const std::string& path, const std::string& created_by = {});
 
 /// The root attribute date_created for a file written now: $SOURCE_DATE_EPOCH (seconds since the

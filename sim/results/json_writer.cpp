@@ -1,12 +1,11 @@
 #include "sim/results/json_writer.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <limits>
 
 #include "models/common/errors.hpp"
 #include "models/common/version.hpp"
-#include "sim/results/atomic_file_writer.hpp"
+#include "sim/results/output_set.hpp"
 
 namespace aidcsim {
 namespace {
@@ -79,15 +78,8 @@ Results results_from_json(const nlohmann::ordered_json& doc) {
   }
 }
 
-void write_json(const Results& results, const std::string& path) {
-  const std::string text = results_to_json(results).dump(2) + "\n";
-  write_atomically(path, [&](const std::string& tmp) {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot open '" + tmp + "' for writing");
-    out << text;
-    out.close();  // flushes; a full disk shows up here
-    if (!out) throw Error("error writing '" + tmp + "'");
-  });
-}
+std::string json_text(const Results& results) { return results_to_json(results).dump(2) + "\n"; }
+
+void write_json(const Results& results, const std::string& path) { write_output(path, json_text(results)); }
 
 }  // namespace aidcsim

@@ -30,9 +30,11 @@ nlohmann::ordered_json results_to_json(const Results& results);
 /// back as NaN. Throws aidcsim::Error if the document does not have the layout above.
 Results results_from_json(const nlohmann::ordered_json& doc);
 
-/// Writes results_to_json(results), indented by 2, to `path` through "<path>.tmp-<pid>" and an
-/// atomic rename. Throws aidcsim::Error on any I/O error, leaving neither `path` changed nor a
-/// temporary file behind.
+/// results_to_json(results) indented by 2, with a final newline.
+std::string json_text(const Results& results);
+
+/// Writes json_text(results) to `path` with the guarantees of sim/results/output_set.hpp. Throws
+/// aidcsim::Error on any I/O error, leaving neither `path` changed nor a temporary file behind.
 void write_json(const Results& results, const std::string& path);
 
 }  // namespace aidcsim

@@ -17,6 +17,9 @@ inline constexpr int kMaxNestingDepth = 32;
 /// stands for), and most items of one list.
 inline constexpr std::size_t kMaxNodes = 100000;
 inline constexpr std::size_t kMaxListItems = 10000;
+/// Largest seed (scenario `seed`, `run --seed`, Python `seed=`): 2^53 - 1, so that every seed is
+/// stored exactly in results files and JSON numbers.
+inline constexpr long long kMaxSeed = (1LL << 53) - 1;
 
 /// Reads a scenario file, at most kMaxScenarioBytes: a larger file (or an endless device) is a
 /// ScenarioError at the file ("a scenario file of at most 1 MiB"), a directory or a file that

@@ -8,6 +8,7 @@
 #include "models/thermal/schema.hpp"
 #include "models/topology/schema.hpp"
 #include "models/workload/schema.hpp"
+#include "sim/scenario/input_limits.hpp"
 
 namespace aidcsim {
 namespace {
@@ -35,7 +36,7 @@ Schema top_level_schema() {
       {"name", Q::String, "", false, {}, {}, false, {},
        "Short name of the scenario, used in reports and result files (default: the file name without extension)."},
       {"description", Q::String, "", false, {}, {}, false, {}, "One-line description of what the scenario models."},
-      {"seed", Q::Integer, "0", false, 0, 9007199254740991.0, false, {},
+      {"seed", Q::Integer, "0", false, 0, static_cast<double>(kMaxSeed), false, {},
        "Seed of every random choice (ECMP hashing, failures): same scenario + seed gives the same results bit for bit."},
   };
 }
