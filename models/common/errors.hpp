@@ -28,6 +28,20 @@ class InvalidParameter : public Error {
   std::string key_, value_, expected_;
 };
 
+/// A file that cannot be read or written: missing, a directory, no permission, a full disk.
+/// what() says which file and why; `path()` is the file, `error_number()` the errno (0: unknown).
+class FileError : public Error {
+ public:
+  FileError(const std::string& message, std::string path, int error_number = 0)
+      : Error(message), path_(std::move(path)), errno_(error_number) {}
+  const std::string& path() const noexcept { return path_; }
+  int error_number() const noexcept { return errno_; }
+
+ private:
+  std::string path_;
+  int errno_;
+};
+
 /// A simulation that cannot go on with valid input: GPUs disconnected by a failure, a flow with no
 /// route, a solver that did not converge. The message says which element and why.
 class SimulationError : public Error {

@@ -12,14 +12,17 @@
     c.table(); c.stats; print(c.format())                  # designs side by side over seeds
 
 Errors: ScenarioError (a ValueError with .file .line .column .key .value .expected .hint),
-ParameterError (ValueError), SimulationError (RuntimeError), all subclasses of aidcsim.Error.
-See docs/python.md.
+ParameterError (ValueError), ArgumentTypeError (TypeError), FileError (OSError), SimulationError,
+Cancelled: all subclasses of aidcsim.Error. Ctrl-C raises KeyboardInterrupt; aidcsim.cancel() stops
+a run from another thread. Input bounds: aidcsim.limits. See docs/python.md.
 """
 
 from ._version import __git_sha__, __version__
-from .errors import Error, ParameterError, ScenarioError, SimulationError
+from . import limits
+from .errors import (ArgumentTypeError, Cancelled, Error, FileError, ParameterError, ScenarioError,
+                     SimulationError)
 from .results import Results
-from .runner import run, validate
+from .runner import cancel, run, validate
 from .scenario import Scenario
 from .sweep import sweep
 from .compare import Comparison, compare
@@ -37,5 +40,6 @@ def __getattr__(name):
     raise AttributeError(f"module 'aidcsim' has no attribute {name!r}")
 
 
-__all__ = ["Scenario", "Results", "run", "validate", "sweep", "compare", "Comparison", "Fabric", "Error", "ParameterError",
-           "ScenarioError", "SimulationError"]
+__all__ = ["Scenario", "Results", "run", "validate", "sweep", "compare", "Comparison", "cancel", "Fabric",
+           "limits", "Error", "ParameterError", "ScenarioError", "ArgumentTypeError", "FileError", "SimulationError",
+           "Cancelled"]

@@ -1,14 +1,18 @@
 """Python exceptions of aidcsim, mirroring the C++ ones (models/common/errors.hpp,
-sim/scenario/scenario.hpp). The compiled module raises these classes directly, so they are plain,
-picklable Python classes: an error raised in a child process (isolated run, sweep worker) arrives
-intact in the parent.
+models/common/cancel.hpp, sim/scenario/scenario.hpp). The compiled module raises these classes
+directly, so they are plain, picklable Python classes: an error raised in a child process (isolated
+run, sweep worker) arrives intact in the parent. Every exception aidcsim raises is one of them, with
+the key (and file line) where known; Ctrl-C raises Python's own KeyboardInterrupt.
 
 Hierarchy::
 
-    Error(RuntimeError)                 aidcsim::Error          any aidcsim failure
+    Error(RuntimeError)                    aidcsim::Error          any aidcsim failure
     ├── ParameterError(Error, ValueError)  aidcsim::InvalidParameter  .key .value .expected
-    │   └── ScenarioError                aidcsim::ScenarioError  + .file .line .column .hint
-    └── SimulationError(Error)           aidcsim::SimulationError valid input, simulation impossible
+    │   ├── ScenarioError                  aidcsim::ScenarioError  + .file .line .column .hint
+    │   └── ArgumentTypeError(ParameterError, TypeError)  an argument of the wrong type
+    ├── FileError(Error, OSError)          aidcsim::FileError      a file that cannot be read or written
+    ├── SimulationError(Error)             aidcsim::SimulationError valid input, simulation impossible
+    └── Cancelled(Error)                   aidcsim::Cancelled      aidcsim.cancel() stopped the run
 """
 
 
@@ -20,10 +24,10 @@ class Error(RuntimeError):
 
 
 class ParameterError(Error, ValueError):
-    """A model parameter outside its domain (C++ ``aidcsim::InvalidParameter``).
+    """A model parameter or an argument outside its domain (C++ ``aidcsim::InvalidParameter``).
 
-    Attributes: ``key`` (dotted scenario key, list items as ``name[i]``), ``value`` (the value as
-    written), ``expected`` (what would have been accepted).
+    Attributes: ``key`` (dotted scenario key, list items as ``name[i]``, or the argument's name),
+    ``value`` (the value as written), ``expected`` (what would have been accepted).
     """
 
     def __init__(self, message, key="", value="", expected=""):
@@ -34,8 +38,9 @@ class ParameterError(Error, ValueError):
 
 
 class ScenarioError(ParameterError):
-    """A bad scenario (C++ ``aidcsim::ScenarioError``): YAML syntax, unknown key, wrong unit, out of
-    range, inconsistent values. A ``ValueError``.
+    """A bad scenario (C++ ``aidcsim::ScenarioError``): YAML syntax, text that is not UTF-8, unknown
+    key, wrong unit, out of range, inconsistent values, beyond the input limits
+    (aidcsim.limits). A ``ValueError``.
 
     Attributes: ``file`` (path as given, or the name the text was loaded under), ``line`` and
     ``column`` (1-based; 0 when unknown), ``key``, ``value``, ``expected``, ``hint`` (e.g. "did you
@@ -50,6 +55,46 @@ class ScenarioError(ParameterError):
         self.hint = hint
 
 
+class ArgumentTypeError(ParameterError, TypeError):
+    """An argument of the wrong type (``seed=1.5``, ``s["name"] = object()``): a ``TypeError`` and a
+    ParameterError whose ``key`` names the argument or scenario key."""
+
+
+def argument_error(key, value, expected, type_error=False):
+    """A ParameterError (ArgumentTypeError when `type_error`) reading "key: got 'value', expected ..."."""
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    cls = ArgumentTypeError if type_error else ParameterError
+    return cls(f"{key}: got {shown}, expected {expected}", key=key, value=shown, expected=expected)
+
+
+class FileError(Error, OSError):
+    """A file that cannot be read or written (C++ ``aidcsim::FileError``): missing, a directory,
+    no permission, a full disk. An ``OSError`` with ``errno`` and ``filename`` where known;
+    ``str(e)`` is the message ("cannot read scenario file 'x.yaml': No such file or directory")."""
+
+    def __init__(self, message, errno=None, filename=None):
+        if errno:
+            OSError.__init__(self, errno, message)
+        else:
+            OSError.__init__(self, message)
+        self.filename = filename
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.errno, self.filename), self.__dict__)
+
+
 class SimulationError(Error):
     """Valid input, but the simulation cannot proceed (C++ ``aidcsim::SimulationError``): GPUs
-    disconnected by failures, a flow with no route, a solver that did not converge."""
+    disconnected by failures, a flow with no route, a solver that did not converge, a Monte Carlo
+    draw that runs away."""
+
+
+class Cancelled(Error):
+    """The run was stopped by ``aidcsim.cancel()`` (C++ ``aidcsim::Cancelled``). Ctrl-C (SIGINT)
+    raises ``KeyboardInterrupt`` instead, as Python does."""

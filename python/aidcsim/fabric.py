@@ -2,7 +2,7 @@
 running a simulation: bill of materials, node and link tables, ECMP routes and path counts, link
 utilization joined from a run's results."""
 
-from . import _native
+from . import _args, _native
 from .errors import ScenarioError
 from .scenario import as_scenario
 
@@ -24,7 +24,7 @@ class Fabric:
       the C++ tier_name), rate [B/s per direction], latency [s], up.
     - ``route(src, dst, flow_hash=0)`` -> list of hop dicts (link, name, tier, from, to, forward,
       rate [B/s], latency [s]); ``path_count(src, dst)`` -> int (equal-cost scale-out paths);
-      GPUs are ranks 0..gpu_count-1 (IndexError outside).
+      GPUs are ranks 0..gpu_count-1 (ParameterError outside, ArgumentTypeError for a non-integer).
     - ``utilization(results)`` -> link table joined with a run's per-link utilization.
     - ``fail_link(name)``, ``fail_switch(name)``: what-if failures (routes recomputed).
     - ``draw(path=None)``: pod-level drawing of the fabric as built (matplotlib Figure, PNG).
@@ -64,25 +64,32 @@ class Fabric:
     def route(self, src, dst, flow_hash=0):
         """ECMP route of one flow GPU src -> GPU dst (list of hop dicts; [] when src == dst).
         Raises SimulationError when no path is up, IndexError for a bad rank."""
-        return self._f.route(int(src), int(dst), int(flow_hash))
+        return self._f.route(self._gpu(src, "src"), self._gpu(dst, "dst"), _args.integer(flow_hash, "flow_hash", 0, 2**63 - 1))
 
     def routes(self, src, dst, limit=1024):
         """All equal-cost scale-out paths (at most `limit`), each a list of hop dicts."""
-        return self._f.routes(int(src), int(dst), int(limit))
+        return self._f.routes(self._gpu(src, "src"), self._gpu(dst, "dst"), _args.integer(limit, "limit", 1, 10**6))
 
     def path_count(self, src, dst):
         """Number of equal-cost shortest scale-out paths between two GPUs (0: disconnected)."""
-        return int(self._f.path_count(int(src), int(dst)))
+        return int(self._f.path_count(self._gpu(src, "src"), self._gpu(dst, "dst")))
 
     def nvlink_domain_of(self, gpu):
-        return self._f.nvlink_domain_of(int(gpu))
+        return self._f.nvlink_domain_of(self._gpu(gpu, "gpu"))
+
+    def _gpu(self, rank, name):
+        return _args.integer(rank, name, 0, self._f.gpu_count - 1)
 
     def fail_link(self, name, up=False):
         """Takes every link named `name` ("leaf0-spine0" or "leaf0-spine0/1") down; KeyError if none."""
-        return self._f.set_link_up(name, up)
+        if not isinstance(name, str):
+            raise _args.argument_error("name", name, "a link name (str)", type_error=True)
+        return self._f.set_link_up(name, _args.flag(up, "up"))
 
     def fail_switch(self, name):
         """Takes a switch ("spine0.2") down with all its links; KeyError if none."""
+        if not isinstance(name, str):
+            raise _args.argument_error("name", name, "a switch name (str)", type_error=True)
         self._f.fail_switch(name)
 
     def draw(self, path=None, ax=None):

@@ -6,11 +6,11 @@ so it pickles cheaply across processes (isolated runs, sweep workers).
 """
 
 import json
-import os
 
 import numpy as np
 
-from . import _native
+from . import _args, _native
+from .errors import FileError
 
 
 class Results:
@@ -200,8 +200,9 @@ class Results:
     def to_hdf5(self, path):
         """Writes the HDF5 file ``aidcsim run --output`` writes (C++ writer, sim/results): root
         attributes and a ``units`` attribute on every dataset. Raises aidcsim.Error on I/O."""
-        _native.core().write_hdf5(self._raw, os.fspath(path))
-        return os.fspath(path)
+        path = _args.path(path, "path")
+        _native.core().write_hdf5(self._raw, path)
+        return path
 
     def to_json(self, path=None):
         """Writes the JSON summary ``aidcsim run --json`` writes (C++ writer) to `path`; with no
@@ -209,11 +210,19 @@ class Results:
         core = _native.core()
         if path is None:
             return json.loads(core.summary_json(self._raw))
-        core.write_json(self._raw, os.fspath(path))
-        return os.fspath(path)
+        path = _args.path(path, "path")
+        core.write_json(self._raw, path)
+        return path
 
     @classmethod
     def from_hdf5(cls, path):
-        """Reads an HDF5 results file (from ``aidcsim run --output`` or to_hdf5) with h5py."""
+        """Reads an HDF5 results file (from ``aidcsim run --output`` or to_hdf5) with h5py. Raises
+        FileError (an OSError) when it cannot be read or is not an HDF5 file."""
         from . import h5io
-        return cls(h5io.read_raw(path))
+        path = _args.path(path, "path")
+        try:
+            return cls(h5io.read_raw(path))
+        except OSError as e:
+            if isinstance(e, FileError):
+                raise
+            raise FileError(f"cannot read results file '{path}': {e.strerror or e}", e.errno, path) from None

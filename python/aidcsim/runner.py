@@ -13,7 +13,7 @@ import multiprocessing as _mp
 import os
 import threading
 
-from . import _native
+from . import _args, _native, limits
 from . import progress as _progress
 from .errors import ScenarioError
 from .results import Results
@@ -52,7 +52,8 @@ def run(scenario=None, seed=None, progress=None, isolate=None):
         A YAML file path, a Scenario, or a nested dict (dotted top-level keys allowed). None runs
         the bundled default scenario (scenarios/stargate-uk-8k.yaml).
     seed : int, optional
-        Overrides the scenario's ``seed`` (same scenario + seed -> identical results).
+        Overrides the scenario's ``seed``: an integer from 0 to 2**53 - 1, like ``aidcsim run
+        --seed`` (same scenario + seed -> identical results).
     progress : bool | callable, optional
         True: a progress bar on stderr (tqdm, python3-tqdm). A callable is called as
         ``progress(stage, fraction)`` (str, float in [0, 1]) at each stage of the run, in the
@@ -72,12 +73,18 @@ def run(scenario=None, seed=None, progress=None, isolate=None):
         (0 for keys set from Python), ``.key``, ``.value``, ``.expected``, ``.hint``.
     SimulationError (a RuntimeError)
         Valid input but the simulation cannot proceed.
-    OSError
+    FileError (an OSError)
         The scenario file cannot be read.
+    ParameterError, ArgumentTypeError (a ValueError, a TypeError)
+        ``seed`` out of range or not an integer, ``isolate`` not a bool, ``scenario`` of another type.
     KeyboardInterrupt
-        Ctrl-C (SIGINT) during the run, raised at the next progress point (stage boundary); no
-        results, and the interpreter and the next run() are unaffected.
+        Ctrl-C (SIGINT) in the main thread: the run stops at its next cancellation point and the
+        interpreter (or Jupyter kernel) goes on. ``Cancelled`` after ``aidcsim.cancel()``.
     """
+    if seed is not None:
+        seed = _args.integer(seed, "seed", 0, limits.MAX_SEED)
+    if isolate is not None:
+        isolate = _args.flag(isolate, "isolate")
     s = Scenario.default() if scenario is None else as_scenario(scenario)
     text, name = s._source()
     isolate = ISOLATE if isolate is None else isolate
@@ -90,6 +97,13 @@ def run(scenario=None, seed=None, progress=None, isolate=None):
         if bar is not None:
             bar.close()
     return Results(raw)
+
+
+def cancel():
+    """Asks the run in progress (in this process, from any thread: a notebook button, a timer) to
+    stop at its next cancellation point; that run raises aidcsim.Cancelled. No effect when nothing
+    runs (each run starts uncancelled)."""
+    _native.core().request_cancel()
 
 
 def run_plain(text, name, seed=None):

@@ -8,12 +8,15 @@ there, and ``ScenarioError.line`` is 0 for keys that were set from Python.
 """
 
 import copy as _copy
+import math
+import numbers
 import os
 import re
 
 import yaml
 
-from .errors import ScenarioError
+from . import limits
+from .errors import FileError, ScenarioError, argument_error
 
 # --- YAML dialect -------------------------------------------------------------------------------
 # PyYAML implements YAML 1.1, yaml-cpp reads every scalar as text and converts on demand. Two 1.1
@@ -87,9 +90,56 @@ def _repr_float(dumper, value):
 _Dumper.add_representer(float, _repr_float)
 
 
-def yaml_load(text):
-    """Parses YAML text the way the C++ loader sees it (no base-60 numbers, no timestamps)."""
-    return yaml.load(text, Loader=_Loader)
+def yaml_load(text, name="<string>"):
+    """Parses YAML text the way the C++ loader sees it (no base-60 numbers, no timestamps), within
+    aidcsim.limits (size, nesting, values with aliases expanded, list length). Raises ScenarioError
+    at the line and column of the problem (YAML syntax included)."""
+    if len(text) > limits.MAX_SCENARIO_BYTES or len(text.encode("utf-8", "surrogatepass")) > limits.MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"{name}: scenario text larger than {limits.MAX_SCENARIO_BYTES >> 20} MiB",
+                            file=name, expected=f"at most {limits.MAX_SCENARIO_BYTES} bytes")
+    loader = _Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_node(node, name, "", 0, [0])
+        return loader.construct_document(node)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        problem = getattr(e, "problem", None) or str(e)
+        raise ScenarioError(f"{name}:{line}:{col}: invalid YAML: {problem}", file=name, line=line, column=col,
+                            expected="valid YAML") from None
+    except RecursionError:
+        raise ScenarioError(f"{name}: more than {limits.MAX_NESTING_DEPTH} levels of nesting", file=name,
+                            expected=f"at most {limits.MAX_NESTING_DEPTH} levels of nesting") from None
+    finally:
+        loader.dispose()
+
+
+def _check_node(node, name, key, depth, count):
+    """The C++ loader's document bounds (sim/scenario/loader.cpp DocumentCheck) on a composed node
+    graph, whose aliases are shared nodes: the walk stops at MAX_NODES visits."""
+    def fail(expected):
+        m = node.start_mark
+        raise ScenarioError(f"{name}:{m.line + 1}:{m.column + 1}: {key or '(document)'}: got (nothing), "
+                            f"expected {expected}", file=name, line=m.line + 1, column=m.column + 1,
+                            key=key, expected=expected)
+    count[0] += 1
+    if count[0] > limits.MAX_NODES:
+        fail(f"at most {limits.MAX_NODES} values in a scenario, counting each alias as the values it repeats")
+    if depth > limits.MAX_NESTING_DEPTH:
+        fail(f"at most {limits.MAX_NESTING_DEPTH} levels of nesting")
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            sub = f"{key}.{k.value}" if key and isinstance(k, yaml.ScalarNode) else (k.value if isinstance(k, yaml.ScalarNode) else "?")
+            _check_node(k, name, sub, depth + 1, count)
+            _check_node(v, name, sub, depth + 1, count)
+    elif isinstance(node, yaml.SequenceNode):
+        if len(node.value) > limits.MAX_LIST_ITEMS:
+            fail(f"at most {limits.MAX_LIST_ITEMS} items in a list")
+        for i, v in enumerate(node.value):
+            _check_node(v, name, f"{key}[{i}]", depth + 1, count)
 
 
 def yaml_dump(data):
@@ -116,19 +166,58 @@ def _split(key):
     return parts
 
 
-def _plain(value):
-    """numpy scalars/arrays and tuples -> plain Python values that YAML can write."""
-    if hasattr(value, "item") and getattr(value, "ndim", 1) == 0:
-        return value.item()
-    if hasattr(value, "tolist"):
-        return value.tolist()
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
+_EXPECTED_VALUE = "a string, number, boolean, list or mapping (scenario syntax such as '400 Gbps')"
+
+
+def _plain(value, key="", depth=0, count=None, active=None):
+    """A value set from Python -> plain data YAML can write (numpy scalars/arrays and tuples become
+    numbers and lists), within aidcsim.limits. Raises ArgumentTypeError (a TypeError) for a value
+    of another type (an object, bytes, a set, a non-string mapping key) and ParameterError for a
+    cycle, too deep or too many values, a string that is not valid text, a non-finite number."""
+    count = [0] if count is None else count
+    active = set() if active is None else active
+    count[0] += 1
+    if count[0] > limits.MAX_NODES:
+        raise argument_error(key or "scenario", "...", f"at most {limits.MAX_NODES} values in a scenario")
+    if depth > limits.MAX_NESTING_DEPTH:
+        raise argument_error(key or "scenario", "...", f"at most {limits.MAX_NESTING_DEPTH} levels of nesting")
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise argument_error(key, value, "text that can be written as UTF-8 (no lone surrogates)") from None
+        return value
+    if type(value).__name__ == "bool_":
+        return bool(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        v = float(value)
+        if not math.isfinite(v):
+            raise argument_error(key, value, "a finite number")
+        return v
+    if hasattr(value, "tolist") and hasattr(value, "ndim"):  # numpy arrays and scalars
+        return _plain(value.tolist(), key, depth, count, active)
+    if isinstance(value, (list, tuple, dict)):
+        if id(value) in active:
+            raise argument_error(key or "scenario", "...", "no list or mapping that contains itself")
+        active.add(id(value))
+        try:
+            if isinstance(value, dict):
+                out = {}
+                for k, v in value.items():
+                    if not isinstance(k, str):
+                        raise argument_error(f"{key}.{k!r}" if key else repr(k), k, "a string key", type_error=True)
+                    out[k] = _plain(v, f"{key}.{k}" if key else k, depth + 1, count, active)
+                return out
+            if len(value) > limits.MAX_LIST_ITEMS:
+                raise argument_error(key, f"{len(value)} items", f"at most {limits.MAX_LIST_ITEMS} items in a list")
+            return [_plain(v, f"{key}[{i}]", depth + 1, count, active) for i, v in enumerate(value)]
+        finally:
+            active.discard(id(value))
+    raise argument_error(key or "scenario", value, _EXPECTED_VALUE, type_error=True)
 
 
 def _flatten(data, prefix=""):
@@ -173,6 +262,32 @@ def _locate(text, key):
     return (mark.line + 1, mark.column + 1) if mark is not None else None
 
 
+def read_text(path, what="scenario file"):
+    """The text of a scenario (or sweep) file: at most aidcsim.limits.MAX_SCENARIO_BYTES of UTF-8.
+    Raises FileError (an OSError) if it cannot be read, ScenarioError if it is larger or not UTF-8
+    (at the line and column of the first bad byte, as the C++ reader says it)."""
+    from . import _args
+    path = _args.path(path, "path")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limits.MAX_SCENARIO_BYTES + 1)
+    except OSError as e:
+        raise FileError(f"cannot read {what} '{path}': {e.strerror or e}", e.errno, path) from None
+    if len(data) > limits.MAX_SCENARIO_BYTES:
+        raise ScenarioError(f"{path}: scenario file larger than {limits.MAX_SCENARIO_BYTES >> 20} MiB "
+                            "(the limit of a scenario file; is it the right file?)", file=path,
+                            expected=f"at most {limits.MAX_SCENARIO_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        start = data.rfind(b"\n", 0, e.start) + 1
+        column = len(data[start:e.start].decode("utf-8", "replace")) + 1
+        raise ScenarioError(f"{path}:{line}:{column}: invalid UTF-8 (byte 0x{data[e.start]:02X}); scenario "
+                            "files are UTF-8 text", file=path, line=line, column=column,
+                            expected="UTF-8 text") from None
+
+
 class Scenario:
     """A scenario file as a nested dict (the YAML structure, values as written, e.g. "400 Gbps").
 
@@ -191,7 +306,7 @@ class Scenario:
     def __init__(self, data=None, name="<scenario>", text=None):
         self._data = _plain(data) if data is not None else {}
         if not isinstance(self._data, dict):
-            raise TypeError("a scenario is a mapping at its top level")
+            raise argument_error("scenario", data, "a mapping at its top level", type_error=True)
         self.name = name
         self._text = text          # original YAML text while unmodified
         self._original = text      # original YAML text, for mapping error locations back
@@ -200,22 +315,20 @@ class Scenario:
     # construction ------------------------------------------------------------------------------
     @classmethod
     def load(cls, path):
-        """Reads a YAML scenario file. Raises OSError if unreadable, ScenarioError on bad YAML."""
-        path = os.fspath(path)
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        return cls.from_yaml(text, name=path)
+        """Reads a YAML scenario file, at most aidcsim.limits.MAX_SCENARIO_BYTES. Raises FileError
+        (an OSError) if it cannot be read, ScenarioError for bad YAML, text that is not UTF-8 (at
+        the line and column of the first bad byte) or a document beyond the limits."""
+        from . import _args
+        path = _args.path(path, "path")
+        return cls.from_yaml(read_text(path), name=path)
 
     @classmethod
     def from_yaml(cls, text, name="<string>"):
-        """Parses YAML text; `name` is the file name used in error messages."""
-        try:
-            data = yaml_load(text)
-        except yaml.YAMLError as e:
-            mark = getattr(e, "problem_mark", None)
-            line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-            raise ScenarioError(f"{name}:{line}:{col}: invalid YAML: {getattr(e, 'problem', e)}",
-                                file=name, line=line, column=col, expected="valid YAML") from None
+        """Parses YAML text; `name` is the file name used in error messages. Raises ScenarioError
+        (see yaml_load), ArgumentTypeError when `text` is not a str."""
+        if not isinstance(text, str):
+            raise argument_error("text", text, "YAML text (a str)", type_error=True)
+        data = yaml_load(text, name)
         if data is None:
             data = {}
         if not isinstance(data, dict):
@@ -227,12 +340,14 @@ class Scenario:
     def from_dict(cls, data, name="<dict>"):
         """Builds a scenario from a nested dict (deep-copied). Dotted keys at the top level
         ({"cluster.gpus": 576}) are expanded."""
+        if not isinstance(data, dict):
+            raise argument_error("data", data, "a dict", type_error=True)
         s = cls({}, name=name)
-        for k, v in _copy.deepcopy(dict(data)).items():
+        for k, v in _plain(data).items():  # a bounded, typed copy
             if "." in k or "[" in k:
                 s[k] = v
             else:
-                s._data[k] = _plain(v)
+                s._data[k] = v
         s._touched.clear()
         return s
 
@@ -280,10 +395,12 @@ class Scenario:
             raise KeyError(key) from None
 
     def __setitem__(self, key, value):
+        if not isinstance(key, str):
+            raise argument_error("key", key, "a dotted scenario key (a str)", type_error=True)
+        value = _plain(value, key)
         parts = _split(key)
         node = self._walk(parts, create=True)
         last = parts[-1]
-        value = _plain(value)
         if isinstance(last, int):
             if not isinstance(node, list):
                 raise KeyError(key)
@@ -399,11 +516,12 @@ class Scenario:
 
 
 def as_scenario(obj):
-    """A Scenario from a Scenario (copied), a path (str/PathLike) or a dict."""
+    """A Scenario from a Scenario (copied), a path (str/PathLike) or a dict. ArgumentTypeError
+    (a TypeError) for anything else."""
     if isinstance(obj, Scenario):
         return obj.copy()
     if isinstance(obj, dict):
         return Scenario.from_dict(obj)
     if isinstance(obj, (str, os.PathLike)):
         return Scenario.load(obj)
-    raise TypeError(f"expected a Scenario, a path or a dict, got {type(obj).__name__}")
+    raise argument_error("scenario", obj, "a Scenario, a path or a dict", type_error=True)

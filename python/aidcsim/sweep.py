@@ -33,26 +33,42 @@ SWEEP.yaml::
 import argparse
 import concurrent.futures as _cf
 import itertools
+import math
 import multiprocessing as _mp
 import os
 import sys
 
+from . import _args, limits
 from . import progress as _progress
-from .errors import Error
+from .errors import Error, argument_error
 from .scenario import Scenario, as_scenario
 
 
 def points(parameters):
     """Cartesian product of {key: [values]} as a list of {key: value} dicts (last key fastest).
-    Raises ValueError for an empty value list."""
+    Raises ParameterError (a ValueError) for an empty value list or a product of more than
+    aidcsim.limits.MAX_SWEEP_POINTS points (counted before anything is built), ArgumentTypeError
+    for parameters that are not such a dict."""
+    if not isinstance(parameters, dict) or not parameters:
+        raise argument_error("parameters", parameters, "a non-empty dict {scenario key: [values]}",
+                             type_error=not isinstance(parameters, dict))
     keys = list(parameters)
     values = []
     for k in keys:
+        if not isinstance(k, str):
+            raise argument_error("parameters", k, "scenario keys (str)", type_error=True)
         v = parameters[k]
-        v = list(v) if isinstance(v, (list, tuple)) or hasattr(v, "tolist") else [v]
+        if hasattr(v, "tolist") and getattr(v, "ndim", 0) > 0:
+            v = v.tolist()
+        v = list(v) if isinstance(v, (list, tuple, range)) else [v]
         if not v:
-            raise ValueError(f"sweep parameter {k!r} has no values")
+            raise argument_error(k, [], "at least one value")
         values.append(v)
+    n = math.prod(len(v) for v in values)
+    if n > limits.MAX_SWEEP_POINTS:
+        raise argument_error("parameters", f"{n} points",
+                             f"at most {limits.MAX_SWEEP_POINTS} points: {' x '.join(str(len(v)) for v in values)} "
+                             "is the product of the value lists")
     return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
 
 
@@ -206,8 +222,11 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
     """
     import pandas as pd
 
-    if errors not in ("raise", "record"):
-        raise ValueError(f"errors must be 'raise' or 'record', got {errors!r}")
+    _args.choice(errors, "errors", ("raise", "record"))
+    if processes is not None:
+        _args.integer(processes, "processes", 0, 4096)
+    if seed is not None:
+        _args.integer(seed, "seed", 0, limits.MAX_SEED)
     s = as_scenario(base)
     text, name = s._source()
     pts = []
@@ -251,9 +270,11 @@ def load_sweep_file(path):
     "variants", "seeds", "seed"} keyword arguments of sweep(), output path|None). Paths inside are
     relative to the sweep file. Raises ScenarioError for a malformed file."""
     from .errors import ScenarioError
-    from .scenario import yaml_load
-    with open(path, encoding="utf-8") as f:
-        spec = yaml_load(f.read()) or {}
+    from .scenario import read_text, yaml_load
+    spec = yaml_load(read_text(path, "sweep file"), path) or {}
+    if not isinstance(spec, dict):
+        raise ScenarioError(f"{path}:1:1: a sweep file is a mapping (base, parameters, overrides, output, seed)",
+                            file=path, line=1, column=1, expected="a mapping")
     here = os.path.dirname(os.path.abspath(path))
     allowed = ("base", "parameters", "zip", "variants", "seeds", "overrides", "output", "seed")
     for k in spec:
@@ -273,16 +294,30 @@ def load_sweep_file(path):
         scenario = Scenario.default()
     elif isinstance(base, dict):
         scenario = Scenario.from_dict(base, name=path)
-    else:
+    elif isinstance(base, str) and base:
         scenario = Scenario.load(os.path.join(here, base))
-    scenario.update(spec.get("overrides") or {})
+    else:
+        raise ScenarioError(f"{path}: 'base' must be a scenario path or mapping", file=path, key="base",
+                            expected="a path or a mapping")
     out = spec.get("output")
+    if out is not None and (not isinstance(out, str) or not out):
+        raise ScenarioError(f"{path}: 'output' must be a file path", file=path, key="output", expected="a path")
+    overrides = spec.get("overrides") or {}
+    if not isinstance(overrides, dict):
+        raise ScenarioError(f"{path}: 'overrides' must map scenario keys to values", file=path, key="overrides",
+                            expected="{key: value}")
+    scenario.update(overrides)
     kwargs = {"parameters": spec.get("parameters"), "zipped": spec.get("zip"), "variants": spec.get("variants"),
               "seeds": spec.get("seeds"), "seed": spec.get("seed")}
     return scenario, kwargs, (os.path.join(here, out) if out else None)
 
 
 def main(argv=None):
+    """``aidcsim sweep``: exit 0, 1 (error: a point failed, an output not written), 2 (invalid sweep
+    or scenario), 130 (Ctrl-C). The output path is checked before any point runs and the CSV is
+    written like ``aidcsim run``'s outputs (complete or not at all)."""
+    from . import _native
+    from .errors import ParameterError
     ap = argparse.ArgumentParser(prog="aidcsim sweep", description="Runs a parameter sweep.")
     ap.add_argument("sweep_file", help="SWEEP.yaml: base, parameters, zip, variants, seeds, seed, overrides, output")
     ap.add_argument("-o", "--output", help="CSV path (default: the file's `output`, else stdout)")
@@ -292,20 +327,30 @@ def main(argv=None):
     a = ap.parse_args(argv)
     try:
         scenario, kwargs, out = load_sweep_file(a.sweep_file)
+        out = a.output or out
+        if out:
+            _native.core().check_output(out)  # before any point runs (case input/13)
+        design_points(kwargs["parameters"], kwargs["zipped"], kwargs["variants"])  # the size, before any run (input/12)
         client = None
         if a.scheduler:
             from distributed import Client
             client = Client(a.scheduler)
         df = sweep(scenario, client=client, processes=a.processes, progress=a.progress or None, **kwargs)
+        text = df.to_csv(index=False)
+        if out:
+            _native.core().write_output(out, text)
+            print(f"wrote {len(df)} points to {out}", file=sys.stderr)
+        else:
+            sys.stdout.write(text)
+    except KeyboardInterrupt:
+        print("aidcsim sweep: interrupted (SIGINT); no output written", file=sys.stderr)
+        return 130
+    except ParameterError as e:
+        print(f"aidcsim sweep: {e}", file=sys.stderr)
+        return 2
     except (Error, OSError, ValueError) as e:
         print(f"aidcsim sweep: error: {e}", file=sys.stderr)
         return 1
-    out = a.output or out
-    if out:
-        df.to_csv(out, index=False)
-        print(f"wrote {len(df)} points to {out}", file=sys.stderr)
-    else:
-        df.to_csv(sys.stdout, index=False)
     return 0
 
 

@@ -6,7 +6,9 @@ simulating the network. Useful for flow and supply-temperature sweeps in seconds
     r["max_gpu_temp"] - 273.15, r["pue"]
 """
 
-from . import _native
+import numbers
+
+from . import _args, _native
 from .errors import ScenarioError
 from .scenario import as_scenario
 
@@ -43,17 +45,20 @@ def steady_state(scenario, compute_busy=1.0, comm_busy=0.0, clock=None, per_gpu=
     ------
     ScenarioError for an invalid scenario or cooling spec; SimulationError for a singular network.
     """
-    s = as_scenario(scenario)
-    text, name = s._source()
+    compute_busy = _args.number(compute_busy, "compute_busy", 0, 1)
+    comm_busy = _args.number(comm_busy, "comm_busy", 0, 1)
+    per_gpu = _args.flag(per_gpu, "per_gpu")
+    switches = _args.integer(switches, "switches", 0, 10**7)
     if clock is None:
         clock = []
-    elif isinstance(clock, (int, float)):
-        clock = [float(clock)]
+    elif isinstance(clock, numbers.Real):
+        clock = [_args.number(clock, "clock", 0, 1)]
     else:
-        clock = [float(c) for c in clock]
+        clock = [_args.number(c, f"clock[{i}]", 0, 1) for i, c in enumerate(clock)]
+    s = as_scenario(scenario)
+    text, name = s._source()
     try:
-        return _native.core().thermal_report(text, name, float(compute_busy), float(comm_busy), clock,
-                                             not per_gpu, int(switches))
+        return _native.core().thermal_report(text, name, compute_busy, comm_busy, clock, not per_gpu, switches)
     except ScenarioError as e:
         raise s.relocate(e) from None
 
@@ -61,10 +66,12 @@ def steady_state(scenario, compute_busy=1.0, comm_busy=0.0, clock=None, per_gpu=
 def throttled_clocks(scenario, compute_busy=1.0, comm_busy=0.0, switches=0):
     """Clock factor per GPU (numpy array, size = GPUs) at which no junction exceeds the GPU
     temperature limit (the DVFS governor holding the limit), clamped to the throttle floor."""
+    compute_busy = _args.number(compute_busy, "compute_busy", 0, 1)
+    comm_busy = _args.number(comm_busy, "comm_busy", 0, 1)
+    switches = _args.integer(switches, "switches", 0, 10**7)
     s = as_scenario(scenario)
     text, name = s._source()
     try:
-        return _native.core().thermal_throttled_clocks(text, name, float(compute_busy), float(comm_busy),
-                                                       int(switches))
+        return _native.core().thermal_throttled_clocks(text, name, compute_busy, comm_busy, switches)
     except ScenarioError as e:
         raise s.relocate(e) from None

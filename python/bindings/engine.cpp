@@ -3,6 +3,7 @@
 
 #include "python/bindings/bindings.hpp"
 #include "python/bindings/convert.hpp"
+#include "python/bindings/interrupt.hpp"
 #include "sim/engine/pipeline.hpp"
 #include "sim/scenario/scenario.hpp"
 
@@ -12,11 +13,10 @@ void register_engine(py::module_& m) {
   m.def(
       "run_text",
       [](const std::string& text, const std::string& name, long long seed, const py::object& progress) {
-        Results r;
-        {
-          // The GIL is released while the engine runs (Dask heartbeats, notebook UI keep going).
-          // The engine is not thread-safe: aidcsim.runner serializes calls with a lock.
-          py::gil_scoped_release nogil;
+        // The GIL is released while the engine runs (Dask heartbeats, notebook UI keep going) and
+        // Ctrl-C stops it (interrupt.hpp). The engine is not thread-safe: aidcsim.runner
+        // serializes calls with a lock.
+        const Results r = interruptible([&] {
           RunOptions opt;
           opt.seed = seed;
           // At every progress point the GIL is taken back: pending signals are handled (Ctrl-C's
@@ -28,8 +28,8 @@ void register_engine(py::module_& m) {
             if (!progress.is_none()) progress(stage, fraction);
           };
           Scenario s = load_scenario_text(text, name);
-          r = simulate(s, opt);
-        }
+          return simulate(s, opt);
+        });
         return results_to_py(r);
       },
       py::arg("text"), py::arg("name") = "<string>", py::arg("seed") = -1, py::arg("progress") = py::none(),
@@ -37,7 +37,11 @@ void register_engine(py::module_& m) {
       "(aidcsim::simulate). seed >= 0 overrides the scenario's seed. progress: None or a callable "
       "(stage: str, fraction: float in [0, 1]) called at each stage of the run; an exception it "
       "raises stops the run and propagates. Returns the results as a dict (see results_to_dict). "
-      "Raises aidcsim.ScenarioError, SimulationError, Error, KeyboardInterrupt (SIGINT). Not thread-safe.");
+      "Raises aidcsim.ScenarioError, SimulationError, Error; KeyboardInterrupt on Ctrl-C, "
+      "aidcsim.Cancelled after request_cancel(). Not thread-safe.");
+  m.def("request_cancel", [] { request_cancel(0); },
+        "Asks the run in progress (any thread) to stop at its next cancellation point: it raises "
+        "aidcsim.Cancelled. Safe to call from another thread, a signal handler or a callback.");
 }
 
 }  // namespace aidcsim::bind

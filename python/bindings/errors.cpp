@@ -3,6 +3,7 @@
 // an InvalidParameter is an Error.
 #include <pybind11/pybind11.h>
 
+#include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
 #include "python/bindings/bindings.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -32,6 +33,10 @@ void register_errors(py::module_& m) {
     } catch (const InvalidParameter& e) {
       raise("ParameterError", py::make_tuple(e.what()),
             py::dict("key"_a = e.key(), "value"_a = e.value(), "expected"_a = e.expected()));
+    } catch (const FileError& e) {
+      raise("FileError", py::make_tuple(e.what(), e.error_number(), e.path()), py::dict());
+    } catch (const Cancelled& e) {
+      raise("Cancelled", py::make_tuple(e.what()), py::dict());
     } catch (const SimulationError& e) {
       raise("SimulationError", py::make_tuple(e.what()), py::dict());
     } catch (const Error& e) {

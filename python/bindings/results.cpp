@@ -10,6 +10,7 @@
 #include "python/bindings/convert.hpp"
 #include "sim/results/hdf5_writer.hpp"
 #include "sim/results/json_writer.hpp"
+#include "sim/results/output_set.hpp"
 
 namespace aidcsim::bind {
 
@@ -114,6 +115,17 @@ void register_results(py::module_& m) {
         [](const py::dict& raw, const std::string& path) { write_json(results_from_py(raw), path); },
         py::arg("results"), py::arg("path"),
         "Writes the JSON summary (sim/results/json_writer.hpp), as `aidcsim run --json`.");
+  m.def("check_output", [](const std::string& path) { resolve_output(path); }, py::arg("path"),
+        "Checks that `path` can be written (sim/results/output_set.hpp), creating nothing. Raises "
+        "aidcsim.FileError naming the path and the reason.");
+  m.def("write_output",
+        [](const std::string& path, const py::bytes& bytes) { write_output(path, std::string(bytes)); },
+        py::arg("path"), py::arg("bytes"),
+        "Writes `bytes` to `path` like aidcsim run's outputs: complete or not at all, no temporary left, "
+        "special files written through. Raises aidcsim.FileError.");
+  m.def("write_output",
+        [](const std::string& path, const std::string& text) { write_output(path, text); }, py::arg("path"),
+        py::arg("text"), "Same for text (written as UTF-8).");
   m.def("summary_json", [](const py::dict& raw) { return results_to_json(results_from_py(raw)).dump(); },
         py::arg("results"), "The JSON summary document as a string.");
   m.def("results_roundtrip", [](const py::dict& raw) { return results_to_py(results_from_py(raw)); },

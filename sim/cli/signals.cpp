@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #include "models/common/cancel.hpp"
 #include "sim/results/output_set.hpp"
@@ -82,8 +83,9 @@ SignalGuard::SignalGuard() {
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
-  ::sigaction(SIGINT, &sa, &g_old_int);
-  ::sigaction(SIGTERM, &sa, &g_old_term);
+  // A signal ignored by whoever started us (nohup, a background job of a script) stays ignored.
+  for (auto [sig, old] : {std::pair{SIGINT, &g_old_int}, std::pair{SIGTERM, &g_old_term}})
+    if (::sigaction(sig, nullptr, old) == 0 && old->sa_handler != SIG_IGN) ::sigaction(sig, &sa, nullptr);
 }
 
 SignalGuard::~SignalGuard() {

@@ -7,6 +7,7 @@
 //   signal, the process ends at once: named temporaries of the output set are removed (an output
 //   set being published is let finish: it is never half published), the same line is printed, and
 //   _exit(128 + signal).
+// A signal ignored when aidcsim starts (nohup, a script's background job) stays ignored.
 // SIGKILL cannot be caught; the output set's unnamed temporaries (O_TMPFILE) vanish with the
 // process, and no output is ever half written.
 namespace aidcsim::cli {

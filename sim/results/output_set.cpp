@@ -54,8 +54,8 @@ struct PublishingFlag {
   ~PublishingFlag() { g_publishing.store(false); }
 };
 
-[[noreturn]] void fail(const std::string& path, const std::string& why) {
-  throw Error("cannot write '" + path + "': " + why);
+[[noreturn]] void fail(const std::string& path, const std::string& why, int err = 0) {
+  throw FileError("cannot write '" + path + "': " + why, path, err);
 }
 
 std::string errno_text(int err) { return std::strerror(err); }
@@ -90,7 +90,7 @@ void write_all(int fd, const std::string& bytes, const std::string& path) {
   while (left > 0) {
     const ssize_t n = ::write(fd, p, left);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail(path, errno_text(errno));
+    if (n < 0) fail(path, errno_text(errno), errno);
     p += n;
     left -= static_cast<std::size_t>(n);
   }
@@ -118,7 +118,7 @@ void remove_registered_temporaries() noexcept {
 OutputTarget resolve_output(const std::string& path) {
   OutputTarget t;
   t.path = path;
-  if (path.empty()) throw Error("output path is empty");
+  if (path.empty()) throw FileError("output path is empty", path);
   if (const int fd = descriptor_of(path); fd >= 0) {
     const int fl = ::fcntl(fd, F_GETFL);
     if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)

@@ -44,7 +44,7 @@ struct OutputTarget {
 };
 
 /// Resolves `path` and checks, without creating anything, that it can be written (see the
-/// destinations above). Throws aidcsim::Error naming the path and the reason.
+/// destinations above). Throws aidcsim::FileError naming the path and the reason.
 OutputTarget resolve_output(const std::string& path);
 
 class OutputSet {
@@ -57,7 +57,7 @@ class OutputSet {
 
   /// Checks `path` (resolve_output) and that no other output of the set names the same file or
   /// descriptor; remembers it. `binary`: refuse a terminal (HDF5 bytes on a screen). Returns the
-  /// index to pass to set_content(). Throws aidcsim::Error.
+  /// index to pass to set_content(). Throws aidcsim::FileError.
   std::size_t add(const std::string& path, bool binary = false);
   /// The bytes of output `index`.
   void set_content(std::size_t index, std::string bytes);
@@ -65,7 +65,7 @@ class OutputSet {
   void add(const std::string& path, std::string bytes, bool binary);
 
   /// Writes the set (see the file comment). Checks cancel (models/common/cancel.hpp) before
-  /// publishing: a run interrupted by then writes nothing. Throws aidcsim::Error (or Cancelled)
+  /// publishing: a run interrupted by then writes nothing. Throws aidcsim::FileError (or Cancelled)
   /// with the set unchanged on disk, except in the rare case said above.
   void commit();
 

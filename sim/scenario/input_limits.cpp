@@ -36,11 +36,14 @@ bool printable(char32_t c) {
 
 std::string read_scenario_file(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw Error("cannot read scenario file '" + path + "': " + std::strerror(errno));
+  if (fd < 0) {
+    const int err = errno;
+    throw FileError("cannot read scenario file '" + path + "': " + std::strerror(err), path, err);
+  }
   struct stat st {};
   if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
     ::close(fd);
-    throw Error("cannot read scenario file '" + path + "': " + std::strerror(EISDIR));
+    throw FileError("cannot read scenario file '" + path + "': " + std::strerror(EISDIR), path, EISDIR);
   }
   std::string text;
   char buf[65536];
@@ -50,7 +53,7 @@ std::string read_scenario_file(const std::string& path) {
     if (n < 0) {
       const int err = errno;
       ::close(fd);
-      throw Error("cannot read scenario file '" + path + "': " + std::strerror(err));
+      throw FileError("cannot read scenario file '" + path + "': " + std::strerror(err), path, err);
     }
     if (n == 0) break;
     text.append(buf, static_cast<std::size_t>(n));

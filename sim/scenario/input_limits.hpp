@@ -23,7 +23,7 @@ inline constexpr long long kMaxSeed = (1LL << 53) - 1;
 
 /// Reads a scenario file, at most kMaxScenarioBytes: a larger file (or an endless device) is a
 /// ScenarioError at the file ("a scenario file of at most 1 MiB"), a directory or a file that
-/// cannot be opened or read is an aidcsim::Error naming the path and the reason. Reads pipes and
+/// cannot be opened or read is an aidcsim::FileError naming the path and the reason. Reads pipes and
 /// character devices too (process substitution, /dev/stdin), within the same limit.
 std::string read_scenario_file(const std::string& path);
 

@@ -5,6 +5,7 @@
 # process outlives aidcsim. Cases ../shared/cases/step/11 (SIGINT exited 1 silently),
 # ../shared/cases/input/09 (an interrupted write left x.h5.tmp-<pid>) and 10 (an orphaned child).
 source "$(dirname "$0")/lib/common.bash"
+set -m  # job control: background jobs get SIGINT (a script's background jobs otherwise ignore it)
 command -v strace >/dev/null || fail "strace is needed (scripts/install-deps.sh installs it)"
 ROLLOUT="$SRC/scenarios/stargate-uk-rollout.yaml"
 

@@ -36,7 +36,7 @@ def test_routes(fabric):
     n = fabric.path_count(0, 575)
     assert n >= 1
     assert len(fabric.routes(0, 575)) == min(n, 1024)
-    with pytest.raises(IndexError):
+    with pytest.raises(aidcsim.ParameterError):
         fabric.route(0, 576)
 
 

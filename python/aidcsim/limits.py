@@ -1,0 +1,20 @@
+"""Bounds on what aidcsim's readers accept, the same in Python as in C++
+(sim/scenario/input_limits.hpp; tests/python/test_limits.py checks they agree), plus the sweep's.
+
+A scenario larger, deeper or with more values than these is a ScenarioError when it is read, so no
+input (a device, a binary file, an alias "bomb", a self-referencing dict) can make a reader run out
+of memory or recurse without end.
+"""
+
+#: Largest scenario text, in bytes.
+MAX_SCENARIO_BYTES = 1 << 20
+#: Deepest nesting of mappings and lists.
+MAX_NESTING_DEPTH = 32
+#: Most values in a scenario, each alias counted as the values it repeats.
+MAX_NODES = 100000
+#: Most items in one list.
+MAX_LIST_ITEMS = 10000
+#: Largest seed (scenario `seed`, ``run --seed``, ``aidcsim.run(seed=...)``): 2**53 - 1.
+MAX_SEED = 2**53 - 1
+#: Most points of one sweep (the cartesian product of its parameters), checked before any runs.
+MAX_SWEEP_POINTS = 100000
