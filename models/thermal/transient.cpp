@@ -368,7 +368,7 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       // A sample's min_clock is 0 while any GPU is shut down: the synchronous job is halted.
       res.samples.push_back({t, rd.junction, rd.plate, rd.supply, rd.manifold, rd.flow, rd.air_inlet,
                              halted ? 0.0 : fmin_now, fsum / copies, pw.it, pw.cooling, pw.facility, pw.pue,
-                             m.facility_supply(), m.conditions().outdoor_temp});
+                             m.facility_supply(), m.conditions().outdoor_temp, rd.delta_t});
       next_sample += sample_every;
     }
     res.max_gpu_temp = std::max(res.max_gpu_temp, rd.junction);

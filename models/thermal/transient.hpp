@@ -60,6 +60,7 @@ struct Sample {
   double min_clock = 1, mean_clock = 1;  ///< lowest / mean GPU clock factor; min_clock 0 while a GPU is shut down
   double it_power = 0, cooling_power = 0, facility_power = 0, pue = 0;  ///< W
   double facility_supply = 0, outdoor_temp = 0;  ///< K (facility water supply, outdoor dry-bulb)
+  double max_loop_delta_t = 0;  ///< K, largest rack-loop ΔT (NaN without a liquid loop)
 };
 
 struct TransientResult {

@@ -1,7 +1,8 @@
 """Plots of one run, from a Results or an HDF5 results file (h5py): link utilization by tier and
 over the step (with the links above the 80 % alarm), step-time breakdown, temperatures against
-their limits, power and PUE, time-to-train distribution, GPU-hours lost by failure cause, rollout
-phases side by side, the fabric at pod level; each figure's title names the scenario and seed.
+their limits, each cooling fault's transient with its limits and verdict, power and PUE,
+time-to-train distribution, GPU-hours lost by failure cause, rollout phases side by side, the fabric
+at pod level; each figure's title names the scenario and seed.
 Each plot is drawn only when the datasets it needs exist, so the report follows what the engine
 writes. Matplotlib with the Agg backend (files, no display).
 
@@ -313,18 +314,29 @@ def plot_step_breakdown(results, ax=None):
     return fig
 
 
-def _limits(r):
-    """Temperature limits from the checks: [(label, value in °C)]."""
+def _limits(r, prefix=None):
+    """Temperature limits from the checks: [(label, value in °C)]. prefix None: the steady-state
+    checklist (items not starting with "fault "); else the checks of one fault verdict, whose items
+    start with `prefix` (e.g. "fault 2: cdu_loss: "), without the prefix."""
     out = []
     for c in r.checks:
-        if str(c.get("item", "")).startswith("phase "):
+        item = str(c.get("item", "limit"))
+        if item.startswith("phase "):
             continue  # an earlier rollout phase's item: the figures are the last phase's
+        if prefix is None and item.startswith("fault "):
+            continue
+        if prefix is not None:
+            if not item.startswith(prefix):
+                continue
+            item = item[len(prefix):]
         unit = c.get("unit", "")
         if unit in ("degC", "K", "Cel", "°C") and c.get("limit") is not None:
             v, _ = _as_celsius(c["limit"], unit)
             if unit == "K" and float(c["limit"]) < 100:  # a ΔT limit, not a temperature
                 continue
-            out.append((c.get("item", "limit"), float(v)))
+            out.append((item, float(v)))
+    if prefix is not None:
+        return out
     t, h = _summary(r, "max_gpu_temperature"), _summary(r, "gpu_temperature_headroom")
     if t and h and r.units.get(h) == "K":
         v, _ = _as_celsius(r.summary[t], r.units[t])
@@ -599,9 +611,67 @@ def plot_phases(results, ax=None):
     return fig
 
 
+FAULTS = "/thermal/faults/"
+
+
+def plot_fault_transients(results):
+    """One panel per cooling fault judged alone (/thermal/faults/fault_<n>/*: sample times [s],
+    hottest GPU junction, cold plate, coolant outlet and inlet, server inlet air [°C]): each series
+    over time [min or h], the fault's window shaded (/thermal/faults/start, duration), its limit
+    checks as dashed lines (checks "fault n: ..."), the GPU throttle and shutdown temperatures
+    (summary gpu_throttle_temperature, gpu_shutdown_temperature), and the verdict in the title
+    (/thermal/faults/pass, name, description). Figure or None without fault verdicts."""
+    r = _results(results)
+    names = r.labels.get(FAULTS + "name")
+    if not names:
+        return None
+    what = r.labels.get(FAULTS + "description", [""] * len(names))
+    verdict = r.datasets.get(FAULTS + "pass")
+    start, duration = r.datasets.get(FAULTS + "start"), r.datasets.get(FAULTS + "duration")
+    n = len(names)
+    fig, axes = plt.subplots(n, 1, figsize=(11, 3.6 * n), squeeze=False)
+    series = [("max_gpu_temperature", "GPU junction (max)"), ("max_cold_plate_temperature", "cold plate (max)"),
+              ("coolant_outlet", "coolant outlet (max)"), ("coolant_inlet", "coolant inlet (max)"),
+              ("max_server_inlet_air", "server inlet air (max)")]
+    for i in range(n):
+        ax = axes[i][0]
+        g = f"{FAULTS}fault_{i + 1}/"
+        t = r.datasets.get(g + "time")
+        if t is None or np.size(t) < 2:
+            ax.set_axis_off()
+            continue
+        factor, tu = _time_factor(t)
+        x = np.asarray(t, dtype=float) / factor
+        for k, (key, label) in enumerate(series):
+            if g + key in r.datasets:
+                y, _ = _as_celsius(r.datasets[g + key], r.dataset_units.get(g + key, "degC"))
+                if np.any(np.isfinite(y)):
+                    ax.plot(x, y, color=f"C{k}", lw=1.5, label=label)
+        if start is not None and duration is not None:
+            a = float(start[i])
+            b = a + float(duration[i]) if np.isfinite(duration[i]) else float(t[-1])
+            ax.axvspan(a / factor, min(b, float(t[-1])) / factor, color="0.85", alpha=0.6, label="fault active")
+        for key, label, color in (("gpu_throttle_temperature", "GPU throttle", "#dd8452"),
+                                  ("gpu_shutdown_temperature", "GPU shutdown", "#c44e52")):
+            if key in r.summary:
+                ax.axhline(r.summary[key], color=color, lw=1.2, label=f"{label} ({r.summary[key]:.0f} °C)")
+        for k, (label, v) in enumerate(_limits(r, names[i] + ": ")):
+            if "junction" in label:
+                continue  # the throttle line above
+            ax.axhline(v, ls="--", lw=0.9, color=f"C{(k + 5) % 10}", label=f"limit: {label} ({v:.0f} °C)")
+        ok = verdict is not None and verdict[i] > 0
+        ax.set_title(f"{names[i]} - {what[i]}: {'PASS' if ok else 'FAIL'}", color="black" if ok else "#c44e52",
+                     fontsize=10)
+        ax.set_xlabel(f"time from the training start [{tu}]")
+        ax.set_ylabel("temperature [°C]")
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    return fig
+
+
 PLOTS = [("link_utilization", plot_link_utilization), ("link_timeline", plot_link_timeline),
          ("step_breakdown", plot_step_breakdown),
-         ("temperatures", plot_temperatures), ("power_pue", plot_power),
+         ("temperatures", plot_temperatures), ("fault_transients", plot_fault_transients),
+         ("power_pue", plot_power),
          ("time_to_train", plot_time_to_train), ("lost_gpu_hours", plot_lost_gpu_hours),
          ("phases", plot_phases)]
 

@@ -251,6 +251,10 @@ void add_thermal(Results& r, const SituationOutcome& o) {
   r.add("coolant_outlet", celsius(t.coolant_outlet), "degC", "Hottest rack-loop return");
   r.add("coolant_delta_t", t.loop_delta_t, "K", "Largest rack-loop ΔT (return - supply)");
   r.add("max_cold_plate_temperature", celsius(t.max_cold_plate_temp), "degC", "Hottest cold plate (hot spot)");
+  r.add("max_server_inlet_air", celsius(t.max_air_inlet), "degC", "Hottest server inlet air (cold aisle + recirculation)");
+  r.add("gpu_throttle_temperature", celsius(t.gpu_temp_limit), "degC", "GPU junction throttle limit (the GPU's, or cooling.limits.gpu_temp_limit)");
+  r.add("gpu_shutdown_temperature", celsius(o.shutdown_temperature), "degC",
+        "GPU thermal shutdown (the GPU's, or cooling.throttle.shutdown_temp)");
   r.add("throttled_gpus", t.gpus_over_limit, "1", "GPUs above their temperature limit at full clock");
   r.add("min_gpu_clock", 100.0 * *std::min_element(o.clocks.begin(), o.clocks.end()), "%", "Lowest GPU clock after throttling");
   r.add("it_power", t.it_power / kMega, "MW", "IT power: GPUs, CPUs, NICs, switches, rack overhead, PSU losses");
@@ -354,6 +358,114 @@ void add_fault_transient(Results& r, const SituationOutcome& o) {
   r.labels.push_back({"/thermal/alerts/message", alert_text, "Alert log: level [source] message", "alert"});
 }
 
+// Cooling-fault verdicts (thermal/verdict.hpp): one row per fault under /thermal/faults/, its own
+// transient under /thermal/faults/fault_<n>/, its checks in the checklist ("fault n: ..."), and the
+// monitoring actions that fired under /thermal/actions/.
+void add_fault_verdicts(Results& r, const SituationOutcome& o) {
+  const auto& vs = o.fault_verdicts;
+  std::vector<double> start, duration, peak, above, shutdown, gpus_off, lost_h, lost_gpu_h, clock, pass;
+  std::vector<std::string> name, description, failed, inherited;
+  int passed = 0;
+  auto joined = [](const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
+    return out;
+  };
+  double total_gpu_h = 0;
+  for (const auto& v : vs) {
+    name.push_back(v.name);
+    description.push_back(v.description);
+    failed.push_back(joined(v.failed));
+    inherited.push_back(joined(v.inherited));
+    start.push_back(v.fault.at);
+    duration.push_back(v.fault.duration);
+    peak.push_back(celsius(v.peak_gpu_temp));
+    above.push_back(v.time_above_throttle);
+    shutdown.push_back(v.time_at_shutdown);
+    gpus_off.push_back(v.gpus_shutdown);
+    lost_h.push_back(v.lost_training_time / 3600.0);
+    lost_gpu_h.push_back(v.lost_gpu_hours);
+    clock.push_back(v.min_clock);
+    pass.push_back(v.pass ? 1 : 0);
+    passed += v.pass;
+    total_gpu_h += v.lost_gpu_hours;
+    for (const auto& c : v.checks) {
+      Check d = display_check(c);
+      d.item = v.name + ": " + d.item;
+      r.checks.push_back(std::move(d));
+    }
+    const std::string g = "/thermal/faults/fault_" + std::to_string(v.index + 1) + "/";
+    const auto& x = v.transient.samples;
+    add_series(r, g + "time", x, [](const Sample& s) { return s.time; }, "s", v.name + " (" + v.description + "): sample times");
+    add_series(r, g + "max_gpu_temperature", x, [](const Sample& s) { return celsius(s.max_gpu_temp); }, "degC",
+               "Hottest GPU junction, this fault alone");
+    add_series(r, g + "max_cold_plate_temperature", x, [](const Sample& s) { return celsius(s.max_cold_plate_temp); },
+               "degC", "Hottest cold plate, this fault alone");
+    add_series(r, g + "coolant_inlet", x, [](const Sample& s) { return celsius(s.coolant_inlet); }, "degC",
+               "Hottest rack-loop supply, this fault alone");
+    add_series(r, g + "coolant_outlet", x, [](const Sample& s) { return celsius(s.coolant_outlet); }, "degC",
+               "Hottest rack-loop return, this fault alone");
+    add_series(r, g + "max_server_inlet_air", x, [](const Sample& s) { return celsius(s.max_air_inlet); }, "degC",
+               "Hottest server inlet air, this fault alone");
+    add_series(r, g + "min_gpu_clock", x, [](const Sample& s) { return s.min_clock; }, "1",
+               "Lowest GPU clock factor (0 while a GPU is shut down), this fault alone");
+  }
+  const std::string f = "/thermal/faults/";
+  r.labels.push_back({f + "name", name, "Cooling faults judged, one row each (cooling.faults order)", "fault"});
+  r.labels.push_back({f + "description", description, "What each fault is, where and when", "fault"});
+  r.labels.push_back({f + "failed", failed, "Checks that fail the fault's verdict (comma-separated; empty: pass)", "fault"});
+  r.labels.push_back({f + "inherited", inherited,
+                      "Checks failing already before the fault (steady state): reported, not counted in the verdict", "fault"});
+  r.datasets.push_back(vector_dataset(f + "start", start, "s", "Fault start, from the training start", "fault"));
+  r.datasets.push_back(vector_dataset(f + "duration", duration, "s", "Fault duration (inf: not repaired)", "fault"));
+  r.datasets.push_back(vector_dataset(f + "peak_gpu_temperature", peak, "degC", "Hottest GPU junction in the fault's run", "fault"));
+  r.datasets.push_back(vector_dataset(f + "time_above_throttle", above, "s", "Time with a GPU junction above its throttle limit", "fault"));
+  r.datasets.push_back(vector_dataset(f + "time_at_shutdown", shutdown, "s",
+                                      "Time with a GPU at its shutdown temperature (the synchronous job halted)", "fault"));
+  r.datasets.push_back(vector_dataset(f + "gpus_at_shutdown", gpus_off, "1", "GPU thermal shutdowns in the fault's run", "fault"));
+  r.datasets.push_back(vector_dataset(f + "lost_training_time", lost_h, "h",
+                                      "Training time lost: sum of dt (1 - 1/m), m the step-time multiplier of the slowest GPU's clock "
+                                      "(1 while halted)", "fault"));
+  r.datasets.push_back(vector_dataset(f + "lost_gpu_hours", lost_gpu_h, "h",
+                                      "GPU-hours lost: the job's GPUs x training time lost (they wait on the slowest)", "fault"));
+  r.datasets.push_back(vector_dataset(f + "min_gpu_clock", clock, "1", "Lowest GPU clock factor in the fault's run", "fault"));
+  Dataset verdict = vector_dataset(f + "pass", pass, "1", "Verdict: 1 when every check of the fault passes", "fault");
+  verdict.flag_meanings = {"fail", "pass"};
+  r.datasets.push_back(std::move(verdict));
+  r.add("cooling_faults", static_cast<double>(vs.size()), "1", "Cooling faults judged, each in its own transient");
+  r.add("cooling_faults_passed", passed, "1", "Cooling faults that break no limit the site met before them, with no "
+                                              "throttling, no shutdown, failover < 10 s, interruption < 5 min");
+  r.add("cooling_faults_lost_gpu_hours", total_gpu_h, "h", "GPU-hours lost over all cooling faults, each judged alone");
+
+  std::vector<double> at, fault, lost, peak_after, off_after, cleared, apass;
+  std::vector<std::string> aname, anote;
+  for (const auto& a : o.action_verdicts) {
+    aname.push_back(a.record.alert_level + " " + a.record.sensor + ": " + a.record.action);
+    anote.push_back(a.note);
+    at.push_back(a.record.time);
+    fault.push_back(a.fault + 1);
+    lost.push_back(a.record.lost_training_time / 3600.0);
+    peak_after.push_back(celsius(a.record.peak_gpu_temp_after));
+    off_after.push_back(a.record.shutdown_time_after);
+    cleared.push_back(a.record.cleared - a.record.time);
+    apass.push_back(a.pass ? 1 : 0);
+  }
+  if (aname.empty()) return;
+  const std::string g = "/thermal/actions/";
+  r.labels.push_back({g + "name", aname, "Monitoring response actions that fired: alert level, sensor, action", "action"});
+  r.labels.push_back({g + "note", anote, "What followed each action", "action"});
+  r.datasets.push_back(vector_dataset(g + "time", at, "s", "When the action fired, from the training start", "action"));
+  r.datasets.push_back(vector_dataset(g + "fault", fault, "1", "Fault (1-based, /thermal/faults/name) during whose run it fired", "action"));
+  r.datasets.push_back(vector_dataset(g + "cleared_after", cleared, "s", "Time until the alert it answered cleared (inf: not in the run)", "action"));
+  r.datasets.push_back(vector_dataset(g + "lost_training_time", lost, "h", "Training time lost from its firing to the end of the run", "action"));
+  r.datasets.push_back(vector_dataset(g + "peak_gpu_temperature", peak_after, "degC", "Hottest GPU junction after it fired", "action"));
+  r.datasets.push_back(vector_dataset(g + "time_at_shutdown", off_after, "s", "Time with a GPU shut down after it fired", "action"));
+  Dataset answered = vector_dataset(g + "pass", apass, "1", "1 when its alert cleared in the run and no GPU was at shutdown after it",
+                                    "action");
+  answered.flag_meanings = {"fail", "pass"};
+  r.datasets.push_back(std::move(answered));
+}
+
 void add_time_to_train(Results& r, const reliability::PhasedResult& p) {
   const auto& t = p.overall;
   r.add("training_tokens", t.tokens, "1", "Tokens to train");
@@ -385,8 +497,8 @@ void add_time_to_train(Results& r, const reliability::PhasedResult& p) {
 
 void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const reliability::PhasedResult& p) {
   std::vector<std::string> names;
-  std::vector<double> gpus, step, util, temp, it, start, tokens, wall, batch, step_failed;
-  bool any_failure = false;
+  std::vector<double> gpus, step, util, temp, it, start, tokens, wall, batch, step_failed, faults_failed;
+  bool any_failure = false, any_verdict = false;
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const auto& o = outcomes[i];
     names.push_back(o.name);
@@ -398,6 +510,9 @@ void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const
     util.push_back(100.0 * o.congestion.max_utilization);
     temp.push_back(celsius(o.thermal.max_gpu_temp));
     it.push_back(o.thermal.it_power / kMega);
+    faults_failed.push_back(static_cast<double>(
+        std::count_if(o.fault_verdicts.begin(), o.fault_verdicts.end(), [](const auto& v) { return !v.pass; })));
+    any_verdict = any_verdict || !o.fault_verdicts.empty();
     if (i < p.phases.size()) {
       start.push_back(p.phases[i].start);
       tokens.push_back(p.phases[i].mean_tokens_trained);
@@ -416,6 +531,9 @@ void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const
   r.datasets.push_back(vector_dataset("/phases/max_link_utilization", util, "%", "Max scale-out link utilization per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/max_gpu_temperature", temp, "degC", "Hottest GPU junction per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/it_power", it, "MW", "IT power per phase", "phase"));
+  if (any_verdict)
+    r.datasets.push_back(vector_dataset("/phases/cooling_faults_failed", faults_failed, "1",
+                                        "Cooling faults failing their verdict in the phase (each judged alone)", "phase"));
   if (!start.empty()) {
     r.datasets.push_back(vector_dataset("/phases/start", start, "seconds since 1970-01-01 00:00:00 UTC", "Phase start date", "phase"));
     r.datasets.push_back(vector_dataset("/phases/tokens_trained", tokens, "1", "Mean tokens trained in the phase", "phase"));
@@ -578,6 +696,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   add_thermal(r, head);
   add_fabric_checks(r, head);
   if (head.has_fault_transient) add_fault_transient(r, head);
+  if (!head.fault_verdicts.empty()) add_fault_verdicts(r, head);
   if (head.has_daily_transient) add_daily_transient(r, head);
   add_step_breakdown(r, head);
   add_step_variants(r, head);
@@ -594,6 +713,27 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (head.has_fault_transient)
     r.notes.push_back("cooling faults: implicit thermal transient over " + std::to_string(static_cast<long>(head.fault_transient_duration)) +
                       " s at 1 s steps, " + std::to_string(head.fault_transient.alerts.size()) + " alerts");
+  if (!head.fault_verdicts.empty()) {
+    char k[160];
+    std::snprintf(k, sizeof k, "%.3f of the step scales with 1/clock (%s)", head.clock_sensitivity,
+                  head.clock_sensitivity_measured ? "measured: step re-simulated at the faults' lowest clock"
+                                                  : "estimated: compute share of the step");
+    r.notes.push_back("cooling-fault verdicts: each fault simulated alone from the steady state 60 s before it to 30 min "
+                      "after it ends (1 s steps), with the governor and the monitoring policy; training time lost: " +
+                      std::string(k) + "; GPU-hours lost = the job's GPUs x time lost (synchronous training)");
+  }
+  {
+    // Pump and CDU failures stop the job in the reliability model only with a rate: none is published.
+    bool pump = false, cdu = false;
+    for (const auto& f : sc.training.reliability.failures) {
+      pump = pump || (f.component == reliability::Component::Pump && f.mtbf > 0);
+      cdu = cdu || (f.component == reliability::Component::Cdu && f.mtbf > 0);
+    }
+    if (!pump || !cdu)
+      r.notes.push_back(std::string("reliability: ") + (!pump && !cdu ? "pump and CDU" : !pump ? "pump" : "CDU") +
+                        " failure rates are 0 (no published rate; set reliability.failures[].mtbf): time-to-train "
+                        "draws no such failure; the cooling faults above are judged for their thermal effect only");
+  }
   if (head.has_daily_transient)
     r.notes.push_back("daily outdoor cycle: 24 h thermal transient at 1 s steps from midnight; time-to-train sees its "
                       "step-time profile every day (after the cooling-fault transient, which already includes the cycle)");

@@ -83,6 +83,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   out.layout = thermal::make_layout(sc.cooling, gpus, sc.fabric.nvlink_domain, sc.gpu.tdp, sc.gpu.idle_power,
                                     out.bom.switches);
   out.clocks.assign(static_cast<std::size_t>(gpus), 1.0);
+  out.shutdown_temperature = sc.cooling.throttle.shutdown_temp;
   out.thermal = thermal::steady_state(sc.cooling, out.layout, loads_of(step.breakdown), out.clocks);
 
   // Throttling closed loop: GPUs above their limit run at the clock that holds the limit; the step
@@ -105,19 +106,37 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
 
   if (!sc.cooling.faults.empty()) {
     report("cooling-fault transient", 0.8);
+    // Training time lost to a clock f: the step takes 1 + k (1/f - 1) times as long; k is the share of
+    // the step that scales with 1/clock. Estimated as the compute share until the step is
+    // re-simulated at the faults' lowest clock, which measures it.
+    out.clock_sensitivity = out.step.step_time > 0 ? std::clamp(out.step.compute / out.step.step_time, 0.0, 1.0) : 1.0;
     thermal::TransientOptions topt;
     topt.duration = fault_horizon(sc.cooling);
     topt.dt = 1.0;
     topt.sample_interval = kFaultSampleInterval;
+    topt.clock_sensitivity = out.clock_sensitivity;
     out.fault_transient = thermal::simulate_transient(sc.cooling, out.layout, loads_of(out.step), topt);
     out.fault_transient_duration = topt.duration;
     out.has_fault_transient = true;
     out.step_during_fault = out.step;
-    if (out.fault_transient.min_clock < 1.0) {
-      report("step at the fault's clocks (flows)", 0.9);
-      std::vector<double> slow(static_cast<std::size_t>(gpus), out.fault_transient.min_clock);
+    const double c_min = out.fault_transient.min_clock;
+    if (c_min < 1.0) {
+      report("step at the fault's clocks (SimGrid)", 0.85);
+      std::vector<double> slow(static_cast<std::size_t>(gpus), c_min);
       out.step_during_fault = run_step(out.job, sc.gpu, fabric, net, slow, seed).breakdown;
+      if (c_min > 0 && out.step_during_fault.step_time > out.step.step_time) {
+        out.clock_sensitivity = (out.step_during_fault.step_time / out.step.step_time - 1) / (1 / c_min - 1);
+        out.clock_sensitivity_measured = true;
+      }
     }
+    report("cooling-fault verdicts", 0.88);
+    thermal::VerdictOptions vopt;
+    vopt.clock_sensitivity = out.clock_sensitivity;
+    vopt.settle = kFaultSettleTime;
+    vopt.max_duration = kMaxFaultTransient;
+    vopt.sample_interval = kFaultSampleInterval;
+    out.fault_verdicts = thermal::judge_faults(sc.cooling, out.layout, loads_of(out.step), vopt);
+    out.action_verdicts = thermal::judge_actions(out.fault_verdicts);
   }
 
   if (thermal::has_daily_cycle(sc.cooling)) {

@@ -8,6 +8,7 @@
 #include "models/network/flow_network.hpp"
 #include "models/thermal/site.hpp"
 #include "models/thermal/transient.hpp"
+#include "models/thermal/verdict.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
 #include "sim/engine/step_variants.hpp"
@@ -33,6 +34,7 @@ struct SituationOutcome {
   std::vector<int> link_tiers;              ///< topology::Tier as int
   thermal::SiteLayout layout;
   thermal::SiteReport thermal;              ///< at the final clocks
+  double shutdown_temperature = 0;          ///< K, GPU thermal shutdown used
   std::vector<double> clocks;               ///< per GPU clock factor (1 = full clock)
   int throttle_iterations = 0;
   /// Scheduled cooling faults (cooling.faults): the thermal transient through them, and the step
@@ -42,6 +44,14 @@ struct SituationOutcome {
   thermal::TransientResult fault_transient;
   double fault_transient_duration = 0;      ///< s simulated
   workload::StepBreakdown step_during_fault; ///< at the transient's lowest clock
+  /// Each fault judged in its own transient (thermal/verdict.hpp), and the monitoring actions that
+  /// fired in them. clock_sensitivity: share of the step that scales with 1/clock used for the
+  /// training time lost (measured from step_during_fault when the faults throttle, else the compute
+  /// share of the step); clock_sensitivity_measured says which.
+  std::vector<thermal::FaultVerdict> fault_verdicts;
+  std::vector<thermal::ActionVerdict> action_verdicts;
+  double clock_sensitivity = 1.0;
+  bool clock_sensitivity_measured = false;
   /// Daily outdoor cycle (cooling.heat_rejection.outdoor_daily_swing > 0, heat rejection not fixed):
   /// a 24 h transient from midnight with the step's loads and no faults, and the step re-simulated
   /// at the lowest clock the governor reached. Empty otherwise.

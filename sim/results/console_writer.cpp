@@ -93,6 +93,70 @@ std::string format_phase_table(const Results& r) {
   return out;
 }
 
+// Cooling-fault verdicts (/thermal/faults/*, one row per fault) and the monitoring actions that fired
+// (/thermal/actions/*): one line each, with the checks of the fault that failed.
+std::string format_verdicts(const Results& r) {
+  auto labels = [&](const std::string& path) -> const std::vector<std::string>* {
+    for (const auto& l : r.labels)
+      if (l.path == path) return &l.values;
+    return nullptr;
+  };
+  auto column = [&](const std::string& path, std::size_t n) -> const Dataset* {
+    for (const auto& d : r.datasets)
+      if (d.path == path && d.data.size() == n) return &d;
+    return nullptr;
+  };
+  std::string out;
+  const auto* names = labels("/thermal/faults/name");
+  const auto* what = labels("/thermal/faults/description");
+  const auto* failed = labels("/thermal/faults/failed");
+  const auto* inherited = labels("/thermal/faults/inherited");
+  if (names && what && !names->empty()) {
+    const std::size_t n = names->size();
+    const Dataset* pass = column("/thermal/faults/pass", n);
+    const Dataset* peak = column("/thermal/faults/peak_gpu_temperature", n);
+    const Dataset* above = column("/thermal/faults/time_above_throttle", n);
+    const Dataset* off = column("/thermal/faults/time_at_shutdown", n);
+    const Dataset* lost = column("/thermal/faults/lost_training_time", n);
+    const Dataset* gpu_h = column("/thermal/faults/lost_gpu_hours", n);
+    std::size_t passed = 0, nw = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      passed += pass && pass->data[i] > 0;
+      nw = std::max(nw, width((*names)[i]));
+    }
+    out += fmt::format("\nCooling-fault verdicts ({} of {} passed; each fault simulated alone)\n", passed, n);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string line = fmt::format("  {}  {}  {}", pass && pass->data[i] > 0 ? "PASS" : "FAIL", pad((*names)[i], nw), (*what)[i]);
+      if (peak) line += ": peak junction " + format_figure(peak->data[i]) + " " + shown_unit(peak->unit);
+      if (above) line += ", " + format_figure(above->data[i]) + " s above throttle";
+      if (off) line += ", " + format_figure(off->data[i]) + " s at shutdown";
+      if (lost) line += ", " + format_figure(lost->data[i]) + " h lost";
+      if (gpu_h) line += " (" + format_figure(gpu_h->data[i]) + " GPU-h)";
+      if (failed && i < failed->size() && !(*failed)[i].empty()) line += "; failed: " + (*failed)[i];
+      if (inherited && i < inherited->size() && !(*inherited)[i].empty())
+        line += "; already failing before it: " + (*inherited)[i];
+      out += line + "\n";
+    }
+  }
+  const auto* actions = labels("/thermal/actions/name");
+  const auto* notes = labels("/thermal/actions/note");
+  if (actions && notes && !actions->empty()) {
+    const std::size_t n = actions->size();
+    const Dataset* pass = column("/thermal/actions/pass", n);
+    const Dataset* fault = column("/thermal/actions/fault", n);
+    const Dataset* at = column("/thermal/actions/time", n);
+    std::size_t passed = 0;
+    for (std::size_t i = 0; i < n; ++i) passed += pass && pass->data[i] > 0;
+    out += fmt::format("\nMonitoring actions ({} of {} answered their alert without a GPU at shutdown)\n", passed, n);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string line = fmt::format("  {}  {}", pass && pass->data[i] > 0 ? "PASS" : "FAIL", (*actions)[i]);
+      if (fault && at) line += fmt::format(" (fault {}, at {} s)", format_figure(fault->data[i]), format_figure(at->data[i]));
+      out += line + ": " + (*notes)[i] + "\n";
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string format_console_summary(const Results& r) {
@@ -147,6 +211,8 @@ std::string format_console_summary(const Results& r) {
       out += line + "\n";
     }
   }
+
+  out += format_verdicts(r);
 
   if (!r.notes.empty()) {
     out += "\nNotes\n";

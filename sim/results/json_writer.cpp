@@ -38,18 +38,28 @@ nlohmann::ordered_json results_to_json(const Results& r) {
                       {"unit", c.unit.empty() ? "1" : c.unit}, {"headroom", number(c.headroom)},
                       {"pass", c.pass}, {"note", c.note}});
   doc["checks"] = std::move(checks);
-  // Rollout phases: the per-phase columns of the HDF5 file (/phases/*), small enough for scripts.
-  json phases = json::object();
-  const std::string prefix = "/phases/";
-  for (const auto& l : r.labels)
-    if (l.path.rfind(prefix, 0) == 0) phases[l.path.substr(prefix.size())] = l.values;
-  for (const auto& d : r.datasets)
-    if (d.path.rfind(prefix, 0) == 0) {
-      json values = json::array();
-      for (double v : d.data) values.push_back(number(v));
-      phases[d.path.substr(prefix.size())] = {{"unit", d.unit.empty() ? "1" : d.unit}, {"values", std::move(values)}};
-    }
-  if (!phases.empty()) doc["phases"] = std::move(phases);
+  // Tables of the HDF5 file small enough for scripts: rollout phases (/phases/*), cooling-fault
+  // verdicts (/thermal/faults/*, one row per fault) and the monitoring actions that fired
+  // (/thermal/actions/*). Columns directly under the group only (a fault's own transient is not).
+  auto table = [&](const std::string& prefix) {
+    json t = json::object();
+    auto direct = [&](const std::string& path) {
+      return path.rfind(prefix, 0) == 0 && path.find('/', prefix.size()) == std::string::npos;
+    };
+    for (const auto& l : r.labels)
+      if (direct(l.path)) t[l.path.substr(prefix.size())] = l.values;
+    for (const auto& d : r.datasets)
+      if (direct(d.path)) {
+        json values = json::array();
+        for (double v : d.data) values.push_back(number(v));
+        t[d.path.substr(prefix.size())] = {{"unit", d.unit.empty() ? "1" : d.unit}, {"values", std::move(values)}};
+      }
+    return t;
+  };
+  for (const auto& [key, prefix] : {std::pair<const char*, const char*>{"phases", "/phases/"},
+                                    {"cooling_faults", "/thermal/faults/"},
+                                    {"monitoring_actions", "/thermal/actions/"}})
+    if (json t = table(prefix); !t.empty()) doc[key] = std::move(t);
   doc["notes"] = r.notes;
   doc["warnings"] = r.warnings;
   return doc;

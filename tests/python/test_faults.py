@@ -87,3 +87,62 @@ def test_to_xarray_has_a_time_coordinate(runs):
 def test_no_faults_no_transient(small_results):
     assert not any(p.startswith(T) for p in small_results.datasets)
     assert "fault_min_gpu_clock" not in small_results.summary
+
+
+F = "/thermal/faults/"
+
+
+def test_each_fault_gets_a_verdict_in_every_output(runs, tmp_path):
+    """One row per fault under /thermal/faults/ (its own transient under fault_1/), its checks in the
+    checklist, the aggregates in the summary, the table in JSON, and a panel in the report."""
+    from aidcsim import report
+    r = runs[1]
+    assert r.labels[F + "name"] == ["fault 1: pump_failure"]
+    assert r.labels[F + "description"] == ["pump_failure on every CDU at 60 s for 60 min"]
+    for name, unit in (("peak_gpu_temperature", "degC"), ("time_above_throttle", "s"), ("time_at_shutdown", "s"),
+                       ("lost_training_time", "h"), ("lost_gpu_hours", "h"), ("pass", "1")):
+        assert r.datasets[F + name].shape == (1,), name
+        assert r.dataset_units[F + name] == unit, name
+    assert r.summary["cooling_faults"] == 1
+    items = [c for c in r.checks if c["item"].startswith("fault 1: pump_failure: ")]
+    failover = next(c for c in items if "failover" in c["item"])
+    assert failover["value"] == pytest.approx(10.0) and failover["limit"] == pytest.approx(10.0)
+    assert not failover["pass"]                      # 10 s is not under the brief's 10 s
+    assert r.datasets[F + "fault_1/time"][0] == pytest.approx(0.0)  # 60 s lead from a fault at 60 s
+    doc = r.to_json()
+    assert doc["cooling_faults"]["name"] == ["fault 1: pump_failure"]
+    assert doc["cooling_faults"]["lost_gpu_hours"]["unit"] == "h"
+    paths = report.write_report(r, str(tmp_path))
+    assert any(p.endswith("fault_transients.png") for p in paths)
+
+
+def test_without_standby_the_verdict_fails_and_counts_the_loss(runs):
+    r = runs[0]
+    assert r.datasets[F + "pass"][0] == 0
+    assert "pump failover" in r.labels[F + "failed"][0]
+    lost = r.datasets[F + "lost_training_time"][0]
+    assert lost > 0
+    # GPU-hours: the job's GPUs wait on the slowest one.
+    assert r.datasets[F + "lost_gpu_hours"][0] == pytest.approx(lost * r.summary["gpus"], rel=1e-9)
+    assert r.datasets[F + "time_above_throttle"][0] > 0
+
+
+def test_brief_monitoring_policy_as_written(default_path):
+    """The brief's cooling_monitoring YAML, pasted as written, loads; on a healthy site no sensor
+    fires (the main-loop flow is the loop's total, far above 10 L/min)."""
+    import aidcsim
+    text = default_path.read_text() + """
+cooling_monitoring:
+  sensors:
+    - {type: temperature, location: GPU inlet,  threshold: 45.0, alert_level: warning}   # °C
+    - {type: temperature, location: GPU outlet, threshold: 60.0, alert_level: critical}  # °C
+    - {type: flow_rate,   location: main loop,  threshold: 10.0, alert_level: warning}   # L/min
+  response_actions:
+    - {alert_level: warning,  action: adjust pump speed}
+    - {alert_level: critical, action: reduce GPU power limit}
+"""
+    s = small(aidcsim.Scenario.from_yaml(text))
+    s["cooling.faults"] = [{"type": "rdhx_fan_failure", "at": "60 s", "duration": "5 min", "target": 0}]
+    r = aidcsim.run(s)
+    assert not any("[main loop]" in m for m in r.labels["/thermal/alerts/message"])
+    assert "/thermal/actions/name" not in r.labels

@@ -1,0 +1,150 @@
+// Fault verdicts: each fault judged alone with its own figures, the brief's rules (failover < 10 s,
+// no GPU at shutdown, interruption < 5 min, no throttling) and the limits; limits already broken
+// before a fault do not decide its verdict; the brief's monitoring policy as written does not fire
+// on a healthy site and answers a loop collapse.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "models/common/errors.hpp"
+#include "models/thermal/verdict.hpp"
+
+using namespace aidcsim::thermal;
+
+namespace {
+SiteLayout one_cdu() {
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  return l;
+}
+const ChecklistItem& item(const FaultVerdict& v, const std::string& name) {
+  for (const auto& c : v.checks)
+    if (c.item == name) return c;
+  FAIL("no check " << name);
+  throw 0;
+}
+VerdictOptions quick() {
+  VerdictOptions o;
+  o.settle = 600;
+  return o;
+}
+// The brief's cooling_monitoring policy, thresholds in SI.
+MonitoringSpec brief_policy() {
+  MonitoringSpec m;
+  m.sensors = {{"temperature", "GPU inlet", 273.15 + 45.0, "warning"},
+               {"temperature", "GPU outlet", 273.15 + 60.0, "critical"},
+               {"flow_rate", "main loop", 10.0 / 60000, "warning"}};
+  m.actions = {{"warning", "adjust pump speed"}, {"critical", "reduce GPU power limit"}};
+  return m;
+}
+}  // namespace
+
+TEST_CASE("a pump failure with its standby passes; without one it fails its failover", "[thermal][verdict]") {
+  CoolingSpec s;
+  s.limits.delta_t_max = 30;            // judge the failover, not the design's loop ΔT
+  s.limits.outlet_max = 273.15 + 45;    // nor the outlet spike of the 5 s at 60 % flow (~+3 K)
+  s.faults = {{"pump_failure", 600, 1200, 0, 0}};
+  auto v = judge_faults(s, one_cdu(), {GpuLoad{0.8, 0.15}}, quick());
+  REQUIRE(v.size() == 1);
+  std::string failed;
+  for (const auto& f : v[0].failed) failed += f + "; ";
+  INFO("failed: " << failed);
+  CHECK(v[0].failed.empty());
+  CHECK(v[0].pass);
+  CHECK(item(v[0], "pump failover (loop flow back at design)").value == Approx(s.pumps.failover_time));
+  CHECK(v[0].lost_training_time == 0);
+  CHECK(v[0].transient.samples.front().time == Approx(540));  // 60 s of steady operation first
+  CHECK(v[0].transient.energy_error < 1e-9);
+
+  s.pumps.spare = 0;
+  v = judge_faults(s, one_cdu(), {GpuLoad{0.8, 0.15}}, quick());
+  CHECK_FALSE(v[0].pass);
+  const auto& f = item(v[0], "pump failover (loop flow back at design)");
+  CHECK(f.value == Approx(1200));  // flow below design until the repair
+  CHECK_FALSE(f.pass);
+  CHECK(std::find(v[0].failed.begin(), v[0].failed.end(), f.item) != v[0].failed.end());
+}
+
+TEST_CASE("a CDU loss without air fallback: throttling, lost time and GPU-hours", "[thermal][verdict]") {
+  CoolingSpec s;
+  s.air_fallback.capacity_per_rack = 0;
+  s.faults = {{"cdu_loss", 300, 900, -1, 0}};
+  VerdictOptions o = quick();
+  o.clock_sensitivity = 0.6;
+  const auto v = judge_faults(s, one_cdu(), {GpuLoad{0.8, 0.15}}, o);
+  REQUIRE(v.size() == 1);
+  CHECK_FALSE(v[0].pass);
+  CHECK(v[0].time_above_throttle > 0);
+  CHECK(v[0].min_clock < 1);
+  CHECK(v[0].lost_training_time > 0);
+  CHECK(v[0].lost_training_time < v[0].fault.duration + o.settle);
+  CHECK(v[0].lost_gpu_hours == Approx(v[0].lost_training_time * 576 / 3600.0));
+  CHECK_FALSE(item(v[0], "time above throttle limit").pass);
+  CHECK(item(v[0], "peak coolant outlet").value > s.limits.outlet_max);
+  // Lost time is the integral of 1 - 1/m, m = 1 + k (1/f - 1) <= 1 + k (1/f_min - 1), and 1 while
+  // halted: at most k (1/f_min - 1) x throttled time + halted time.
+  const double fmin = std::max(v[0].min_clock, s.throttle.min_clock);
+  CHECK(v[0].lost_training_time <=
+        v[0].transient.throttled_time * o.clock_sensitivity * (1 / fmin - 1) + v[0].time_at_shutdown + 1e-6);
+}
+
+TEST_CASE("a limit broken before the fault is reported but does not decide the verdict", "[thermal][verdict]") {
+  CoolingSpec s;  // the default design's loop ΔT (~16 K at 1 L/min per 1200 W GPU) breaks 15 K
+  s.faults = {{"rdhx_fan_failure", 120, 300, 3, 0}};
+  const auto v = judge_faults(s, one_cdu(), {GpuLoad{0.8, 0.15}}, quick());
+  const auto& dt = item(v[0], "peak loop delta T");
+  CHECK_FALSE(dt.pass);
+  CHECK(v[0].pass);
+  CHECK(v[0].inherited == std::vector<std::string>{"peak loop delta T"});
+  CHECK(dt.note.find("already over the limit before the fault") != std::string::npos);
+}
+
+TEST_CASE("the brief's monitoring policy: silent on a healthy site, answers a loop collapse", "[thermal][verdict]") {
+  CoolingSpec s;
+  s.monitoring = brief_policy();
+  s.pumps.running = 1;
+  s.pumps.spare = 0;
+  TransientOptions o;
+  o.duration = 300;
+  // Healthy: the main-loop flow (576 L/min for 576 GPUs) is far above its 10 L/min threshold.
+  auto r = simulate_transient(s, one_cdu(), {GpuLoad{0.8, 0.15}}, o);
+  CHECK(r.actions.empty());
+  for (const auto& a : r.alerts) CHECK(a.source != "main loop");
+  // The only pump stops: the loop's flow collapses below 10 L/min -> warning -> adjust pump speed.
+  s.faults = {{"pump_failure", 60, 1e9, -1, 0}};
+  r = simulate_transient(s, one_cdu(), {GpuLoad{0.8, 0.15}}, o);
+  REQUIRE(!r.actions.empty());
+  CHECK(r.actions[0].sensor == "main loop");
+  CHECK(r.actions[0].action == "adjust pump speed");
+  CHECK(r.actions[0].time == Approx(60));
+  // The CDU loses its facility water: the GPU outlet passes 60 °C -> critical -> reduce GPU power
+  // limit, which holds the GPUs below their shutdown temperature.
+  s.pumps.running = 2;
+  s.pumps.spare = 1;
+  s.air_fallback.capacity_per_rack = 0;
+  s.faults = {{"cdu_loss", 60, 1e9, -1, 0}};
+  o.duration = 1200;
+  r = simulate_transient(s, one_cdu(), {GpuLoad{0.8, 0.15}}, o);
+  const auto cap = std::find_if(r.actions.begin(), r.actions.end(), [](const ActionRecord& a) {
+    return a.sensor == "GPU outlet" && a.action == "reduce GPU power limit";
+  });
+  REQUIRE(cap != r.actions.end());
+  CHECK(cap->alert_level == "critical");
+  CHECK(cap->value > 273.15 + 60);
+  FaultVerdict v;
+  v.actions = r.actions;
+  const auto judged = judge_actions({v});
+  CHECK(judged.size() == r.actions.size());
+}
+
+TEST_CASE("fault targets out of range name the fault's own key", "[thermal][verdict]") {
+  CoolingSpec s;
+  s.faults = {{"supply_excursion", 10, 10, -1, 2}, {"cdu_loss", 10, 10, 7, 0}};
+  try {
+    judge_faults(s, one_cdu(), {GpuLoad{}}, quick());
+    FAIL("no exception");
+  } catch (const aidcsim::InvalidParameter& e) {
+    CHECK(e.key() == "cooling.faults[1].target");
+  }
+}
