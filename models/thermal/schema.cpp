@@ -326,9 +326,6 @@ void validate(const CoolingSpec& c) {
     bad("cooling.rdhx.effectiveness", c.rdhx_effectiveness, "an effectiveness in (0, 1]");
   if (!(c.rdhx.passive_effectiveness >= 0 && c.rdhx.passive_effectiveness <= 1))
     bad("cooling.rdhx.passive_effectiveness", c.rdhx.passive_effectiveness, "an effectiveness in [0, 1]");
-  if (!(c.in_row.effectiveness > 0 && c.in_row.effectiveness <= 1))
-    bad("cooling.in_row_cooler.effectiveness", c.in_row.effectiveness, "an effectiveness in (0, 1]");
-  if (c.in_row.racks_per_unit < 1) bad("cooling.in_row_cooler.racks_per_unit", c.in_row.racks_per_unit, "at least 1");
   // 0 is an air-cooled site; a cold plate capturing under 1 % of the heat is no liquid-cooled design
   // (and its ~1e-30 conductances made the thermal network singular).
   if (!(c.liquid_fraction == 0 || (c.liquid_fraction >= 0.01 && c.liquid_fraction <= 1)))
@@ -339,8 +336,6 @@ void validate(const CoolingSpec& c) {
   if (!(c.cold_plate.ref_flow > 0)) bad("cooling.cold_plate.ref_flow", c.cold_plate.ref_flow, "a positive flow");
   if (!(c.heatsink.r_junction_sink > 0)) bad("cooling.heatsink.r_junction_sink", c.heatsink.r_junction_sink, "a positive resistance");
   if (!(c.heatsink.r_sink_air > 0)) bad("cooling.heatsink.r_sink_air", c.heatsink.r_sink_air, "a positive resistance");
-  if (!(c.immersion.r_junction_case > 0 && c.immersion.r_case_fluid > 0 && c.immersion.fluid_volume > 0))
-    bad("cooling.immersion_tank.r_case_fluid", c.immersion.r_case_fluid, "positive resistances and fluid volume");
   if (!(c.server_air.delta_t > 0)) bad("cooling.server_air.delta_t", c.server_air.delta_t, "a positive temperature rise");
   if (!(c.server_air.recirculation >= 0 && c.server_air.recirculation < 1))
     bad("cooling.server_air.recirculation", c.server_air.recirculation, "a share in [0, 1) (some cold-aisle air must enter)");

@@ -44,6 +44,10 @@ class ImmersionTank final : public ChipCooler {
 }  // namespace
 
 void install_immersion_tank(const CoolingSpec& s, Plant& p) {
+  const auto& t = s.immersion;
+  if (!(t.r_junction_case > 0)) throw InvalidParameter("cooling.immersion_tank.r_junction_case", std::to_string(t.r_junction_case), "a positive resistance");
+  if (!(t.r_case_fluid > 0)) throw InvalidParameter("cooling.immersion_tank.r_case_fluid", std::to_string(t.r_case_fluid), "a positive resistance");
+  if (!(t.fluid_volume > 0)) throw InvalidParameter("cooling.immersion_tank.fluid_volume", std::to_string(t.fluid_volume), "a positive volume");
   if (s.coolant == "water" || s.coolant == "pg25")
     throw InvalidParameter("cooling.coolant", s.coolant,
                            "a dielectric coolant for plant.chip immersion_tank (pao or fluorinated)");

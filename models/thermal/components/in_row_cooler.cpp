@@ -5,6 +5,7 @@
 // but the unit's fans move the air (their failure leaves natural convection through the coil), and a
 // unit has a rated capacity, checked against the heat it takes. Values [estimate]: vendor in-row
 // chilled-water units of 30-70 kW with 1-2 kW of EC fans.
+#include "models/common/errors.hpp"
 #include "models/thermal/components/component.hpp"
 #include "models/thermal/components/keys.hpp"
 
@@ -34,7 +35,13 @@ class InRowCooler final : public RackCooler {
 
 }  // namespace
 
-void install_in_row_cooler(const CoolingSpec& s, Plant& p) { p.rack = std::make_unique<InRowCooler>(s); }
+void install_in_row_cooler(const CoolingSpec& s, Plant& p) {
+  if (!(s.in_row.effectiveness > 0 && s.in_row.effectiveness <= 1))
+    throw InvalidParameter("cooling.in_row_cooler.effectiveness", std::to_string(s.in_row.effectiveness), "an effectiveness in (0, 1]");
+  if (s.in_row.racks_per_unit < 1)
+    throw InvalidParameter("cooling.in_row_cooler.racks_per_unit", std::to_string(s.in_row.racks_per_unit), "at least 1");
+  p.rack = std::make_unique<InRowCooler>(s);
+}
 
 void in_row_cooler_schema(Schema& out) {
   using Q = Quantity;
