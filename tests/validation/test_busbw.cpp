@@ -8,6 +8,7 @@
 #include "models/collectives/collective.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
 #include "sim/engine/collective_bench.hpp"
 
 using namespace aidcsim;
@@ -18,7 +19,7 @@ namespace {
 
 BenchOptions dgx(const char* gpu, int nodes, Algorithm a) {
   BenchOptions o;
-  o.gpu = compute::find_gpu(gpu);
+  o.gpu = builtin_gpus().find(gpu);
   o.fabric.gpus = nodes * 8;
   o.fabric.gpus_per_node = 8;
   o.fabric.nvlink_domain = 8;
@@ -76,7 +77,7 @@ TEST_CASE("ring alpha-beta closed form with NCCL's constants holds on an idle fa
   fs.kind = topology::FabricKind::LeafSpine;
   const auto fabric = topology::build_fabric(fs);
   network::FlowNetwork net(fabric);
-  const auto layout = collectives::Layout::from(fabric, compute::find_gpu("H100"));
+  const auto layout = collectives::Layout::from(fabric, builtin_gpus().find("H100"));
   collectives::Protocol p;
   p.proto = collectives::Proto::Simple;
   for (int n : {8, 32})

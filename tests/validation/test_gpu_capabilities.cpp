@@ -35,18 +35,26 @@ TEST_CASE("NVLS is used exactly on GPUs with NVLink SHARP, as the catalogue says
 }
 
 TEST_CASE("case 15: bench-collective on H20 (not in the 0.1.0 list) and on a GPU from a file", "[validation][gpus]") {
-  BenchOptions o;
-  o.gpu = "H20";
-  o.nodes = 1;
-  o.sizes = {1.0 * (1 << 30)};
+  auto one_node = [](const char* gpu) {  // 8 GPUs, one NVLink domain, as `bench-collective --gpu X`
+    BenchOptions o;
+    o.gpu = builtin_gpus().find(gpu);
+    o.fabric.gpus = 8;
+    o.fabric.gpus_per_node = 8;
+    o.fabric.nvlink_domain = 8;
+    o.sizes = {1.0 * (1 << 30)};
+    return o;
+  };
   // Same NVLink4 and NVSwitch as H100, so the same NVLS all-reduce plateau: ~480 GB/s busbw on
   // 8 x H100 (GTC24 S62129 slide 12); nccl#1244 expected ~460 on H20 and measured 343 across 2 nodes.
-  const auto h20 = bench_collective(o).back();
-  o.gpu = "H100";
-  const auto h100 = bench_collective(o).back();
+  const auto h20 = bench_collective(one_node("H20")).back();
+  const auto h100 = bench_collective(one_node("H100")).back();
   CHECK(h20.algorithm == "nvls");
   CHECK(h20.busbw == Approx(h100.busbw).epsilon(0.001));
   CHECK(h20.busbw / 1e9 == Approx(480).epsilon(0.10));
-  o.gpu = "H800";  // 8 NVLinks: 200 GB/s per direction, so busbw falls with the link rate
-  CHECK(bench_collective(o).back().busbw == Approx(h100.busbw * 200.0 / 450.0).epsilon(0.02));
+  // H800: 8 NVLinks, 200 GB/s per direction. busbw falls at least with the link rate (NCCL's tuner
+  // also fits fewer NVLS channels on fewer links: docs/collectives.md) and stays on NVLS.
+  const auto h800 = bench_collective(one_node("H800")).back();
+  CHECK(h800.algorithm == "nvls");
+  CHECK(h800.busbw < h100.busbw * 200.0 / 450.0 * 1.02);
+  CHECK(h800.busbw > h100.busbw * 200.0 / 450.0 * 0.7);
 }

@@ -9,6 +9,7 @@
 #include "models/compute/catalogue.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
 #include "models/workload/step.hpp"
 
 using namespace aidcsim;
@@ -41,7 +42,7 @@ double tflops(int gpus, const std::string& zero, const std::string& style = "pyt
   j.par.zero = zero;
   j.par.fsdp_style = style;
   j.global_batch = 512;
-  const auto h100 = compute::find_gpu("H100");
+  const auto h100 = builtin_gpus().find("H100");
   const auto plan = workload::plan_step(j, h100, fabric, {});
   const auto b = workload::analyse_step(plan, net.run(plan.schedule));
   INFO(gpus << " GPUs " << zero << ": step " << b.step_time << " s, compute " << b.compute << " s, exposed DP "

@@ -181,7 +181,7 @@ TEST_CASE("plan_step: ZeRO-1 and FSDP add parameter all-gathers; DP overlap help
 
 TEST_CASE("ZeRO-2 / FSDP traffic per unit and microbatch, as PyTorch FSDP and DeepSpeed run it") {
   const auto fabric = topology::build_fabric(small_fabric(64));
-  const auto h100 = compute::find_gpu("H100");
+  const auto h100 = testing::h100_like();
   JobSpec j = gpt_job(1, 1, 8, 1, 32);  // 4 microbatches per replica, 24 layers + the embedding
   j.model.layers = 4;
   auto count = [&](const StepPlan& p, int tag) {  // collectives = flows GPU 0 sends (collapsed rings)
@@ -218,7 +218,7 @@ TEST_CASE("ZeRO-2 / FSDP traffic per unit and microbatch, as PyTorch FSDP and De
 
 TEST_CASE("FSDP: microbatches beyond the simulated ones add the measured steady-state period") {
   const auto fabric = topology::build_fabric(small_fabric(64));
-  const auto h100 = compute::find_gpu("H100");
+  const auto h100 = testing::h100_like();
   JobSpec j = gpt_job(1, 1, 8, 1, 128);  // 16 microbatches per replica
   j.model.layers = 4;
   j.par.zero = "fsdp";
