@@ -213,8 +213,10 @@ def test_rollout_judges_every_phase_and_draws_phases(tmp_path):
               "workload.parallelism.dp": 8, "workload.global_batch": 144, "training.tokens": "2T"})
     r = aidcsim.run(s)
     first = [c for c in r.checks if c["item"].startswith("phase 8K: ")]
-    last = [c for c in r.checks if not c["item"].startswith("phase ")]
-    assert len(first) == len(last) > 0  # the same checklist, for the earlier phase too
+    # the same steady-state checklist for the earlier phase too; cooling-fault verdicts ("fault n: ...")
+    # are judged on the rollout's final site only (docs/thermal.md)
+    last = [c for c in r.checks if not c["item"].startswith(("phase ", "fault "))]
+    assert len(first) == len(last) > 0
     assert {c["item"][len("phase 8K: "):] for c in first} == {c["item"] for c in last}
     assert not any(c["item"].startswith("phase 16K: ") for c in r.checks)  # the last phase is unprefixed
     fig = report.plot_phases(r)
