@@ -3,12 +3,13 @@
 // - computations are items on their GPU's resource (capacity = the GPU's FLOP/s; concurrent
 //   computations on one GPU share it, as SimGrid's CPU model does);
 // - a transfer waits for its route latency (the longest of its sub-flows'), then each sub-flow is
-//   an item on the resources of its route's link directions (capacity = link rate, weight 1), as
+//   an item on the resources of its route's link directions (capacity = link rate; weight
+//   Activity::weight, 1 by default, and bound Activity::rate_limit split over its sub-flows), as
 //   SimGrid's CM02 model with zero route latency in the sharing (plain max-min fairness: RDMA
 //   congestion control is rate-fair, not RTT-weighted), no cross-traffic and no TCP window;
 // - after every change the solver re-solves only the components that changed and reports their
 //   items; each item's predicted completion goes to a heap; the loop jumps to the earliest
-//   completion or timed event (latency expiry, failure, timeline bin boundary).
+//   completion or timed event (latency expiry, Delay expiry, failure, timeline bin boundary).
 // Items due within kSamePrecision of each other complete together (SimGrid's surf precision).
 //
 // Why not SimGrid's s4u layer (actors, mailboxes, a platform): measured on a 31K-GPU phase it
@@ -127,6 +128,14 @@ void start_transfer_flows(RunCtx& c, int a) {
 void begin(RunCtx& c, int a) {
   const Activity& act = c.s->activities[a];
   if (c.rep_begun[a]++ == 0) c.start[a] = c.now;
+  if (act.kind == Activity::Kind::Delay) {  // no flows: the Start event finishes it
+    c.left[a] = 0;
+    if (act.amount > 0)
+      c.push_timed(c.now + act.amount, Timed::Start, a);
+    else
+      rep_finished(c, a);
+    return;
+  }
   if (act.kind == Activity::Kind::Compute) {
     if (!(act.amount > 0)) {
       rep_finished(c, a);
@@ -191,8 +200,7 @@ void complete_slot(RunCtx& c, int s) {
   sf.done_bytes += sf.bytes;
   sf.last_rate = x.rate;
   if (c.tl) tl_done(c, f);
-  if (c.events_mode)  // the bytes of this send, on the route it took
-    for (const Hop& h : sf.hops) (h.forward ? c.bytes_fwd : c.bytes_rev)[h.link] += sf.bytes;
+  if (c.events_mode) credit_bytes(c, sf, sf.bytes);  // the bytes of this send, on the route it took
   sf.slot = -1;
   free_slot(c, s);
   const int a = sf.activity;
@@ -223,6 +231,11 @@ void check_schedule(const Schedule& s, int gpus) {
       throw InvalidParameter(key + ".amount", std::to_string(a.amount), "a finite amount >= 0");
     if (!(a.delay >= 0) || !std::isfinite(a.delay))
       throw InvalidParameter(key + ".delay", std::to_string(a.delay), "a finite delay >= 0 s");
+    if (!(a.weight > 0) || !std::isfinite(a.weight))
+      throw InvalidParameter(key + ".weight", std::to_string(a.weight), "a finite share weight > 0");
+    if (!(a.rate_limit >= 0) || !std::isfinite(a.rate_limit))
+      throw InvalidParameter(key + ".rate_limit", std::to_string(a.rate_limit), "a finite rate >= 0 B/s (0: none)");
+    if (a.group < 0) throw InvalidParameter(key + ".group", std::to_string(a.group), "a group id >= 0");
     for (int p : a.after)
       if (p < 0 || p >= n || p == i)
         throw InvalidParameter(key + ".after", std::to_string(p), "an index of another activity in [0, " +
@@ -324,9 +337,19 @@ void start_flow(RunCtx& c, int f, double remains) {
   x.flow = f;
   x.remains = remains >= 0 ? remains : sf.bytes;
   x.wave = c.wave[sf.activity];
-  x.item = c.sharing.add_item(c.res_buf.data(), static_cast<int>(c.res_buf.size()), s);
+  const Activity& act = c.s->activities[sf.activity];
+  const double bound = act.rate_limit > 0 ? act.rate_limit / sf.of : -1.0;  // split over sub-flows
+  x.item = c.sharing.add_item(c.res_buf.data(), static_cast<int>(c.res_buf.size()), s, act.weight, bound);
   on_item_added(c, s, c.res_buf.data(), static_cast<int>(c.res_buf.size()));
   sf.slot = s;
+}
+
+void credit_bytes(RunCtx& c, const SubFlow& f, double bytes) {
+  for (const Hop& h : f.hops) (h.forward ? c.bytes_fwd : c.bytes_rev)[h.link] += bytes;
+  const int k = c.group_of.empty() ? -1 : c.group_of[f.activity];
+  if (k < 0) return;
+  const std::size_t off = static_cast<std::size_t>(k) * c.bytes_fwd.size();
+  for (const Hop& h : f.hops) (h.forward ? c.gbytes_fwd : c.gbytes_rev)[off + h.link] += bytes;
 }
 
 double stop_flow(RunCtx& c, int f) {
@@ -389,6 +412,27 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     }
   }
 
+  // Groups of the transfers (RunResult::groups): bytes per link are split when one is not 0.
+  {
+    std::vector<int> g;
+    for (const Activity& a : schedule.activities)
+      if (a.kind == Activity::Kind::Transfer && a.gpu != a.dst_gpu && a.amount > 0) g.push_back(a.group);
+    std::sort(g.begin(), g.end());
+    g.erase(std::unique(g.begin(), g.end()), g.end());
+    if (!g.empty() && !(g.size() == 1 && g[0] == 0)) {
+      res.groups = std::move(g);
+      c->group_of.assign(n, -1);
+      for (int i = 0; i < n; ++i) {
+        const auto it = std::lower_bound(res.groups.begin(), res.groups.end(), schedule.activities[i].group);
+        if (it != res.groups.end() && *it == schedule.activities[i].group)
+          c->group_of[i] = static_cast<int>(it - res.groups.begin());
+      }
+      const std::size_t sz = res.groups.size() * static_cast<std::size_t>(fab.link_count());
+      res.link_bytes_group_fwd.assign(sz, 0.0);
+      res.link_bytes_group_rev.assign(sz, 0.0);
+    }
+  }
+
   // Routes of every (sub-)flow, computed up front: unroutable transfers fail before simulating,
   // and bytes per link are exact sums over the routes' hops.
   std::optional<profile::Scope> routes_scope(std::in_place, "network: routes");
@@ -406,6 +450,11 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       f.bytes = a.amount / m;
       f.latency = fab.latency(hops);
       for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += f.bytes * a.repeat;
+      if (!c->group_of.empty()) {
+        const std::size_t off = static_cast<std::size_t>(c->group_of[i]) * static_cast<std::size_t>(fab.link_count());
+        for (const Hop& h : hops)
+          (h.forward ? res.link_bytes_group_fwd : res.link_bytes_group_rev)[off + h.link] += f.bytes * a.repeat;
+      }
       f.hops = std::move(hops);
       f.index = j;
       f.of = m;
@@ -442,6 +491,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     c->reroutes.assign(n, 0);
     c->bytes_fwd.assign(fab.link_count(), 0.0);
     c->bytes_rev.assign(fab.link_count(), 0.0);
+    c->gbytes_fwd.assign(res.link_bytes_group_fwd.size(), 0.0);
+    c->gbytes_rev.assign(res.link_bytes_group_rev.size(), 0.0);
     for (std::size_t i = 0; i < c->failures.size(); ++i) c->push_timed(c->failures[i].time, Timed::Failure, static_cast<int>(i));
   }
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
@@ -465,6 +516,10 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     res.reroutes = std::move(c->reroutes);
     res.link_bytes_fwd = std::move(c->bytes_fwd);
     res.link_bytes_rev = std::move(c->bytes_rev);
+    if (!c->group_of.empty()) {
+      res.link_bytes_group_fwd = std::move(c->gbytes_fwd);
+      res.link_bytes_group_rev = std::move(c->gbytes_rev);
+    }
   }
   double first = res.start[0], last = res.finish[0];
   for (int i = 0; i < n; ++i) {

@@ -5,8 +5,9 @@
 //
 // How (see flow_network.cpp): a discrete-event loop with its own clock (0 at every run) on
 // SimGrid 3.32's max-min solver (sharing.hpp), the solver of SimGrid's CM02 network model:
-// - max-min fairness with every flow weighted alike (RDMA congestion control, DCQCN, is
-//   rate-fair; CM02's RTT-weighted sharing is TCP's), no cross-traffic, no TCP window; a flow
+// - max-min fairness with every flow weighted alike by default (RDMA congestion control, DCQCN,
+//   is rate-fair; CM02's RTT-weighted sharing is TCP's), or by Activity::weight (traffic
+//   classes), with optional rate bounds (Activity::rate_limit), no cross-traffic, no TCP window; a flow
 //   first waits for its route's latency (uses no bandwidth meanwhile), then sends: a lone flow
 //   takes latency + bytes / rate;
 // - per-flow ECMP: each (sub-)flow gets Fabric::route(src, dst, hash), computed before the run;
@@ -56,6 +57,9 @@ class FlowNetwork {
   /// F > 1 (hash ECMP) the transfer is F sub-flows of amount/F with hashes derived from flow_hash
   /// (sub-flow 0 keeps flow_hash); with EcmpMode::Spray it is split evenly over up to
   /// spray_subflows() of the equal-cost paths (Fabric::routes). src == dst takes no time.
+  /// Delay = waits `amount` s. Weighted max-min shares by Activity::weight, each sub-flow at
+  /// most rate_limit / sub-flows when rate_limit > 0; bytes per link split by Activity::group
+  /// (RunResult::groups).
   /// An activity starts when all its `after` activities have finished.
   /// Same as run(schedule, {}) (RunResult::reroutes all 0).
   RunResult run(const Schedule& schedule);

@@ -164,6 +164,10 @@ struct RunCtx {
   std::string down_log;                ///< "leaf3 down at 0.01 s, ..." for error messages
   std::vector<int> reroutes;           ///< per activity
   std::vector<double> bytes_fwd, bytes_rev;  ///< per link: bytes sent
+  /// Bytes by group (RunResult::groups): per activity its group's index k, or -1 when bytes are
+  /// not split; events mode: per [k * links + l], bytes sent.
+  std::vector<int> group_of;
+  std::vector<double> gbytes_fwd, gbytes_rev;
 
   std::unique_ptr<Timeline> tl;        ///< null unless FlowNetwork::set_timeline_bins > 0 (no events)
 
@@ -206,6 +210,9 @@ constexpr double kTimelineFirstBin = 1e-6;
 double remains_now(const RunCtx& c, const Slot& s);
 /// Starts sending sub-flow f now on its current route: its bytes, or `remains` when >= 0.
 void start_flow(RunCtx& c, int f, double remains = -1);
+/// Events mode: credits `bytes` sent by sub-flow f to the links of its current route (and its
+/// group's split).
+void credit_bytes(RunCtx& c, const SubFlow& f, double bytes);
 /// Stops sub-flow f (a failure): returns its remaining bytes; f is no longer sending.
 double stop_flow(RunCtx& c, int f);
 /// Solver resource of link direction (l, forward), created on first use at the link's rate on

@@ -126,7 +126,7 @@ void apply_failure(RunCtx& c, int i) {
     if (!(remains_now(c, c.slots[s.slot]) > 0)) continue;  // completing at this very instant: let it
     const double rem = stop_flow(c, static_cast<int>(f));
     const double sent = s.bytes - rem;
-    for (const Hop& h : s.hops) (h.forward ? c.bytes_fwd : c.bytes_rev)[h.link] += sent;
+    credit_bytes(c, s, sent);
     s.bytes = rem;
     reroute(c, static_cast<int>(f), what);
   }

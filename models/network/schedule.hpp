@@ -9,11 +9,13 @@
 namespace aidcsim::network {
 
 struct Activity {
-  enum class Kind { Compute, Transfer };
+  /// Delay: waits `amount` s after its dependencies, using nothing (a job's start offset, a gap
+  /// between a background source's bursts); `gpu` is ignored.
+  enum class Kind { Compute, Transfer, Delay };
   Kind kind = Kind::Compute;
   int gpu = 0;          ///< Compute: the GPU; Transfer: source GPU
   int dst_gpu = -1;     ///< Transfer: destination GPU
-  double amount = 0;    ///< Compute: FLOP; Transfer: bytes
+  double amount = 0;    ///< Compute: FLOP; Transfer: bytes; Delay: s
   std::uint64_t flow_hash = 0;  ///< Transfer: ECMP hash input (flows with equal hash share a path)
   /// Transfer: s it waits after its dependencies, on top of its route latency, before its bytes
   /// flow (a protocol's software latency: not slowed by the sharing of links; paid by every
@@ -21,6 +23,17 @@ struct Activity {
   double delay = 0;
   std::vector<int> after;       ///< indices of activities that must finish (all repetitions) before this one starts
   int tag = 0;          ///< caller's category (e.g. workload's compute / dp / tp / pp), reported back
+  /// Transfer: max-min share weight (> 0, finite; 1 = plain max-min): on a saturated link, flows
+  /// get rates in proportion to their weights (weighted max-min, Bertsekas & Gallager, Data
+  /// Networks, §6.5.2; traffic classes share a port this way: IB VL arbitration weights,
+  /// Ethernet ETS, IEEE 802.1Qaz). Applies to each of its sub-flows; a rerouted flow keeps it.
+  double weight = 1;
+  /// Transfer: rate bound in B/s for the whole transfer (0 = none), split evenly over its
+  /// sub-flows (ECMP / spray): the offered load of traffic that does not go faster than its
+  /// source (inference or background traffic at a given rate). A rerouted flow keeps it.
+  double rate_limit = 0;
+  /// Caller's traffic group (a job id, >= 0): RunResult splits bytes per link by group.
+  int group = 0;
   /// Repetitions (R >= 1): the activity runs R times in a row (the same GPU(s), amount and hash),
   /// repetition r + 1 after repetition r. Collective algorithms use it for their identical steps
   /// (ring steps, pipeline chunks) instead of R activities: the engine simulates every repetition
@@ -61,6 +74,12 @@ struct RunResult {
   double timeline_bin = 0;  ///< s
   std::vector<int> timeline_links;
   std::vector<double> timeline_bytes;
+  /// Bytes per link direction by Activity::group, when the schedule's transfers use a group other
+  /// than 0: groups = the distinct groups of transfers with bytes, ascending;
+  /// link_bytes_group_fwd[k * link count + l] = bytes of group groups[k] on link l, a->b
+  /// (rev: b->a). Summed over k they equal link_bytes_fwd / rev. Empty when every group is 0.
+  std::vector<int> groups;
+  std::vector<double> link_bytes_group_fwd, link_bytes_group_rev;
   /// Repetitions (Activity::repeat) that were not simulated one by one because they repeated an
   /// exact template (fast-forward, see flow_network.cpp); 0 without repetitions.
   long long repetitions_fast_forwarded = 0;

@@ -4,6 +4,7 @@
 // every re-solved component in the model's modified set).
 #include "models/network/sharing.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "models/common/errors.hpp"
@@ -67,10 +68,14 @@ void MaxMinSharing::set_capacity(int r, double capacity) {
 
 int MaxMinSharing::resource_count() const { return static_cast<int>(impl_->cnst.size()); }
 
-std::uint32_t MaxMinSharing::add_item(const int* resources, int n, int tag) {
+std::uint32_t MaxMinSharing::add_item(const int* resources, int n, int tag, double weight, double bound) {
+  if (!(weight > 0) || !std::isfinite(weight))
+    throw SimulationError("network: item weight " + std::to_string(weight) + " is not a finite value > 0");
   Impl& m = *impl_;
   auto* it = new Item(&m.model, tag);
-  lmm::Variable* v = m.sys->variable_new(it, 1.0, -1.0, static_cast<std::size_t>(n));
+  // lmm: rate = share / sharing_penalty, so a weight w is a penalty 1 / w; bound -1 = none.
+  const double lmm_bound = bound > 0 && std::isfinite(bound) ? bound : -1.0;
+  lmm::Variable* v = m.sys->variable_new(it, 1.0 / weight, lmm_bound, static_cast<std::size_t>(n));
   it->set_variable(v);
   for (int k = 0; k < n; ++k) m.sys->expand(m.cnst[resources[k]], v, 1.0, false);
   std::uint32_t h;

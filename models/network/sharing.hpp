@@ -9,9 +9,11 @@
 // (issue 13's profile). The event loop that uses it is models/network/flow_network.cpp.
 //
 // Model (as SimGrid CM02 with crosstraffic 0 and TCP-gamma 0, the configuration aidcsim always
-// used): each resource r has a capacity C_r; each item i uses a set of resources with weight 1
-// and gets a rate x_i; rates are max-min fair: no x_i can grow without lowering an x_j <= x_i
-// that shares a saturated resource (Bertsekas & Gallager, Data Networks, §6.5.2).
+// used): each resource r has a capacity C_r; each item i uses a set of resources (one unit of
+// each per unit of rate), has a weight w_i (default 1) and an optional rate bound b_i, and gets
+// a rate x_i <= b_i; rates are weighted max-min fair: no x_i / w_i can grow without lowering an
+// x_j / w_j <= x_i / w_i that shares a saturated resource (Bertsekas & Gallager, Data Networks,
+// §6.5.2). SimGrid's lmm takes the weight as a sharing penalty 1 / w_i and the bound as is.
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -33,8 +35,10 @@ class MaxMinSharing {
 
   /// A new item using `n` resources (indices from add_resource, each at most once); its rate is
   /// known after the next solve(). `tag` is the caller's id, reported back by solve().
+  /// `weight` (> 0, finite): its max-min share weight; `bound` (units per s, > 0; <= 0 = none):
+  /// its rate never exceeds it. Throws SimulationError for a bad weight.
   /// Returns the item's handle (valid until remove()).
-  std::uint32_t add_item(const int* resources, int n, int tag);
+  std::uint32_t add_item(const int* resources, int n, int tag, double weight = 1.0, double bound = -1.0);
   /// Removes an item (frees its share for the others at the next solve()).
   void remove_item(std::uint32_t handle);
 
