@@ -44,6 +44,9 @@ const NemotronRow kNemotron15b[] = {{96, 768, 0.57, 0.343, 384}, {192, 1536, 0.5
 /// Table 1 of the same paper: 32 layers, hidden 6144, 48 heads, 8 KV heads, sequence 4096, vocabulary
 /// 256,000; squared-ReLU MLP (2 matrices, FFN 4h = 24,576 [inferred: 12.5B non-embedding parameters]),
 /// no biases, untied embeddings. §2 "Pre-training": TP 8 + DP, distributed optimizer (ZeRO-1).
+/// style gpt for the 2-matrix MLP (it also ties the output layer, which Nemotron does not: 0.2B fewer
+/// parameters per GPU in the DP collectives). Not in the paper, assumed: microbatch 1, sequence
+/// parallelism on, fp32 gradient reduction (Megatron's default for BF16).
 workload::JobSpec nemotron15b_job(const NemotronRow& r) {
   workload::JobSpec j;
   j.model.layers = 32;
@@ -78,7 +81,8 @@ topology::FabricSpec dgx_h100_superpod(int gpus) {
 
 // ---------------------------------------------------------------------------------------------
 // Llama 3 405B (Llama Team 2024, arXiv:2407.21783), Table 4 "Scaling configurations and MFU for each
-// stage of Llama 3 405B pre-training" [read in transcriptions].
+// stage of Llama 3 405B pre-training" [read in transcriptions]. The third row (CP 16, 131,072 tokens)
+// is not predicted: CP traffic is analytic in the step model (docs/validation-large-runs.md, Limits).
 struct LlamaRow {
   int gpus, tp, cp, pp, dp, seq, batch_per_dp;
   double tflops;
