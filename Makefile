@@ -31,7 +31,7 @@ pytest: build
 
 test: ctest pytest
 
-# Llama 3 405B Table 4 at 8,192 and 16,384 H100 (~5 min of CPU, so hidden from ctest's
+# Llama 3 405B Table 4 at 8,192 and 16,384 H100 (~4 min of CPU, so hidden from ctest's
 # test_validation run by the [.] tag); Nemotron-4 15B's rows also run in ctest.
 validate-large: build
 	./$(BUILD)/bin/test_validation "[large_runs]"
