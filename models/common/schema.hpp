@@ -14,11 +14,12 @@ namespace aidcsim {
 /// TemperatureDelta -> K, VolumeFlow -> m^3/s, Time -> s, FlopRate -> FLOP/s,
 /// ThermalResistance -> K/W, Energy -> J, Pressure -> Pa, Count -> plain number (suffix K/M/B/T
 /// allowed: "16M" = 16e6), Ratio -> plain number (also "7:1" = 7 as downlink:uplink oversubscription; "1:7" is an error),
-/// Fraction -> number in [0,1] (also "40 %"), Date -> seconds since 1970-01-01 UTC ("2026-03-01").
+/// Fraction -> number in [0,1] (also "40 %"), Date -> seconds since 1970-01-01 UTC ("2026-03-01"),
+/// Length -> m, Money -> USD (prices: "36000 USD", "1.2 kUSD", "3.5 MUSD").
 enum class Quantity {
   Number, Integer, Count, Ratio, Fraction,
   DataRate, DataSize, Power, Temperature, TemperatureDelta, VolumeFlow, Time,
-  FlopRate, ThermalResistance, Energy, Pressure, Date,
+  FlopRate, ThermalResistance, Energy, Pressure, Date, Length, Money,
   String, Bool,
   List,  ///< a YAML sequence of mappings; its item fields are keyed "<key>[].<field>"
   Map    ///< a YAML mapping that only groups other fields (documented, holds no value)

@@ -23,6 +23,9 @@
 
 namespace aidcsim::topology {
 
+struct BomSpec;
+struct FabricCost;
+
 enum class NodeKind { Gpu, NvSwitch, Leaf, Spine, Core };
 /// Link tiers, bottom up: NVLink (GPU-NVSwitch), Access (GPU NIC-leaf), LeafSpine, SpineCore.
 enum class Tier { NvLink, Access, LeafSpine, SpineCore };
@@ -158,6 +161,7 @@ class Fabric {
   struct Impl;
   explicit Fabric(std::shared_ptr<Impl> impl);
  private:
+  friend FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec);  // bom_price.cpp: built rates
   std::vector<Hop> compute_route(int src, int dst, std::uint64_t flow_hash) const;
   std::shared_ptr<Impl> impl_;
 };

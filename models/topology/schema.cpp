@@ -1,10 +1,12 @@
 #include "models/topology/schema.hpp"
 
+#include "models/topology/bom_schema.hpp"
+
 namespace aidcsim::topology {
 
 Schema schema() {
   using Q = Quantity;
-  return {
+  Schema s = {
       {"cluster", Q::Map, "", false, {}, {}, false, {}, "The GPUs: how many, which model, how they are grouped."},
       {"cluster.gpus", Q::Integer, "", true, 1, 1e7, false, {}, "Total GPUs in the cluster."},
       {"cluster.gpus_per_node", Q::Integer, "4", false, 1, 64, false, {},
@@ -55,6 +57,9 @@ Schema schema() {
        "0: built into the fabric. Later: the step is re-simulated on the fabric after it and time-to-train "
        "slows from that time on (failures are cumulative and not repaired)."},
   };
+  const Schema bom = bom_schema();  // the priced bill of materials (bom_schema.cpp)
+  s.insert(s.end(), bom.begin(), bom.end());
+  return s;
 }
 
 FabricSpec spec_from(const Params& root) {

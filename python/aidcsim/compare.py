@@ -55,8 +55,14 @@ METRICS = [
     ("bom_leaves", "leaf switches", None),
     ("bom_spines", "spine switches", None),
     ("bom_cores", "core switches", None),
-    ("bom_optical_cables", "optical cables", "lower"),
-    ("bom_transceivers", "transceivers", "lower"),
+    ("links_copper", "copper (DAC) links", None),
+    ("links_multimode", "multimode optical links", None),
+    ("links_singlemode", "single-mode optical links", None),
+    ("optical_modules", "optical modules", "lower"),
+    ("cable_length", "cable length (layout estimate)", "lower"),
+    ("fabric_power", "fabric power (switches+optics+NICs)", "lower"),
+    ("fabric_cost", "fabric cost (indicative)", "lower"),
+    ("fabric_cost_per_gpu", "fabric cost per GPU (indicative)", "lower"),
     ("it_power", "IT power", "lower"),
     ("facility_power", "facility power", "lower"),
     ("pue", "PUE", "lower"),
@@ -67,7 +73,7 @@ METRICS = [
 #: over thousands of flows in another order differ in the last bits.
 _EQUAL = 1e-9
 
-_BOM_KEYS = ("leaves", "spines", "cores", "optical_cables", "transceivers")
+_BOM_KEYS = ("leaves", "spines", "cores")
 
 
 class Comparison:

@@ -13,6 +13,8 @@ class Fabric:
     Raises ScenarioError (file/line/key) when the scenario is invalid or the topology cannot be
     built (e.g. switch radix too small for the GPU count).
 
+    - ``cost()`` -> dict: the priced bill of materials (media by reach, optics by part, power,
+      INDICATIVE cost); see Fabric.cost.
     - ``bom()`` -> dict: gpus, nvswitches, leaves, spines, cores, switches, links per tier,
       optical_cables, copper_cables, transceivers, bisection_bandwidth [B/s, one direction],
       diameter [switch hops], tiers, oversub_leaf, oversub_spine (as built).
@@ -52,6 +54,24 @@ class Fabric:
     def bom_text(self):
         """The bill of materials as the C++ formats it (format_bom)."""
         return self._f.bom_text()
+
+    def cost(self):
+        """Priced bill of materials (topology::price_fabric) as a dict.
+
+        Keys: links_copper / links_multimode / links_singlemode (count), cable_length_<medium> and
+        longest_<medium> [m], optics (list of {name, medium, rate [B/s], ports, form_factor, end,
+        modules, power [W per module], price [USD per module]}), switch_model, switches,
+        switch_power [W], nics, nic_power [W], power_switches / power_optics / power_nics /
+        power_total [W], cost_switches / cost_optics / cost_nics / cost_total [USD, INDICATIVE],
+        gpus_per_rack, compute_racks, network_racks, rows, links_beyond_reach, links_unpriced,
+        notes (list of str), text (the table `aidcsim topology` prints). Parts, layout and prices
+        are models/topology/bom_parts.yaml overridden by the scenario's ``bom:`` section.
+        """
+        text, name = self.scenario._source()
+        try:
+            return dict(_native.core().fabric_cost(text, name))
+        except ScenarioError as e:
+            raise self.scenario.relocate(e) from None
 
     def nodes(self):
         import pandas as pd

@@ -611,6 +611,76 @@ def plot_phases(results, ax=None):
     return fig
 
 
+def _phase_checks(r, names, i):
+    """Checklist items of phase i: "phase <name>: ..." items for an earlier phase; for the last
+    phase the unprefixed items (the final site, including cooling-fault verdicts)."""
+    if i < len(names) - 1:
+        head = f"phase {names[i]}: "
+        return [dict(c, item=c["item"][len(head):]) for c in r.checks if c.get("item", "").startswith(head)]
+    return [c for c in r.checks if not c.get("item", "").startswith("phase ")]
+
+
+def plot_phase_pages(results):
+    """One page per rollout phase: its contribution to time-to-train (mean days in each phase,
+    this one highlighted, with its share of the tokens trained) and its own checklist (headroom to
+    each limit in % of the limit, pass/fail). List of (name, Figure); empty without phases."""
+    r = _results(results)
+    names = r.labels.get("/phases/phase")
+    wall = r.datasets.get("/phases/wall_time")
+    if not names or wall is None or len(names) < 2:
+        return []
+    wall = np.asarray(wall, dtype=float)
+    tokens = r.datasets.get("/phases/tokens_trained")
+    gpus = r.datasets.get("/phases/gpus")
+    unit = r.dataset_units.get("/phases/wall_time", "d")
+    pages = []
+    for i, name in enumerate(names):
+        fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [1, 1.6]})
+        y = np.arange(len(names))
+        colors = ["#4c72b0" if k == i else "0.75" for k in range(len(names))]
+        a.barh(y, wall, color=colors)
+        a.barh([i], [wall[i]], color="#4c72b0", label=f"phase {name}")
+        a.barh([], [], color="0.75", label="other phases")
+        a.set_yticks(y)
+        a.set_yticklabels(names)
+        a.invert_yaxis()
+        a.set_ylabel("rollout phase")
+        a.set_xlabel(f"mean time spent in the phase [{unit}]")
+        share = ""
+        if tokens is not None and np.nansum(tokens) > 0:
+            share = f", {100 * float(tokens[i]) / float(np.nansum(tokens)):.0f} % of the tokens"
+        a.set_title(f"Contribution to time-to-train: {wall[i]:.1f} {unit} of {np.nansum(wall):.1f}{share}", fontsize=10)
+        a.legend(fontsize=8, loc="lower right")
+        checks = _phase_checks(r, names, i)
+        rel = []
+        for c in checks:
+            lim, head = c.get("limit"), c.get("headroom")
+            v = 100.0 * head / abs(lim) if lim not in (None, 0) and head is not None else (100.0 if c.get("pass") else -100.0)
+            rel.append(float(np.clip(v, -100, 100)))
+        yc = np.arange(len(checks))
+        ok = [bool(c.get("pass")) for c in checks]
+        b.barh(yc, rel, color=["#55a868" if o else "#c44e52" for o in ok])
+        b.barh([], [], color="#55a868", label="pass")
+        b.barh([], [], color="#c44e52", label="fail")
+        b.axvline(0, color="black", lw=0.8)
+        b.set_yticks(yc)
+        b.set_yticklabels([c["item"] for c in checks], fontsize=7)
+        b.invert_yaxis()
+        b.set_xlim(-105, 105)
+        b.set_xlabel("headroom to the limit [% of the limit, clipped at ±100]")
+        b.set_ylabel("checklist item")
+        passed = sum(ok)
+        b.set_title(f"Checklist of phase {name}: {passed} of {len(checks)} pass", fontsize=10)
+        b.legend(fontsize=8, loc="lower right")
+        n = f" ({int(gpus[i]):,} GPUs)" if gpus is not None else ""
+        sub = _subtitle(r)
+        fig.suptitle(f"Rollout phase {i + 1} of {len(names)}: {name}{n}" + (f" - {sub}" if sub else ""), fontsize=11)
+        fig.tight_layout()
+        safe = "".join(ch if ch.isalnum() else "_" for ch in str(name))
+        pages.append((f"phase_{i + 1}_{safe}", fig))
+    return pages
+
+
 FAULTS = "/thermal/faults/"
 
 
@@ -694,6 +764,8 @@ def write_report(results, out_dir):
             if sub:
                 fig.suptitle(sub, fontsize=9, color="0.3")
             written.append(_save(fig, out_dir, f"{name}.png"))
+    for name, fig in plot_phase_pages(r):
+        written.append(_save(fig, out_dir, f"{name}.png"))
     return written
 
 
@@ -730,6 +802,11 @@ def write_html(results, path):
             continue
         buf = io.BytesIO()
         fig.tight_layout()
+        fig.savefig(buf, format="png", dpi=100)
+        plt.close(fig)
+        figs.append((name, base64.b64encode(buf.getvalue()).decode("ascii")))
+    for name, fig in plot_phase_pages(r):
+        buf = io.BytesIO()
         fig.savefig(buf, format="png", dpi=100)
         plt.close(fig)
         figs.append((name, base64.b64encode(buf.getvalue()).decode("ascii")))

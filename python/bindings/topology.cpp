@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "models/topology/bom_price.hpp"
 #include "models/topology/fabric.hpp"
 #include "python/bindings/bindings.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -146,6 +147,47 @@ void register_topology(py::module_& m) {
       py::arg("text"), py::arg("name") = "<string>",
       "Builds the fabric of scenario YAML `text`. Raises aidcsim.ScenarioError (bad scenario or a "
       "topology that cannot be built, at the key's file:line).");
+  m.def(
+      "fabric_cost",
+      [](const std::string& text, const std::string& name) {
+        Scenario s = load_scenario_text(text, name);
+        topology::FabricCost c;
+        try {
+          c = topology::price_fabric(topology::build_fabric(s.fabric), s.bom);
+        } catch (const ScenarioError&) {
+          throw;
+        } catch (const InvalidParameter& e) {
+          throw s.locate(e);
+        }
+        py::list optics;
+        for (const auto& o : c.optics)
+          optics.append(py::dict("name"_a = o.name, "medium"_a = topology::medium_name(o.medium), "rate"_a = o.rate,
+                                 "ports"_a = o.ports, "form_factor"_a = o.form_factor,
+                                 "end"_a = o.switch_end ? "switch" : "nic", "modules"_a = o.modules,
+                                 "power"_a = o.power, "price"_a = o.price));
+        py::dict d("switch_model"_a = c.switch_model, "switch_estimated"_a = c.switch_estimated,
+                   "switches"_a = c.switches, "switch_power"_a = c.switch_power, "switch_price"_a = c.switch_price,
+                   "nics"_a = c.nics, "nic_power"_a = c.nic_power, "nic_price"_a = c.nic_price,
+                   "gpus_per_rack"_a = c.gpus_per_rack, "compute_racks"_a = c.compute_racks,
+                   "network_racks"_a = c.network_racks, "rows"_a = c.rows,
+                   "links_beyond_reach"_a = c.links_beyond_reach, "links_unpriced"_a = c.links_unpriced,
+                   "optics"_a = optics, "power_switches"_a = c.power_switches, "power_optics"_a = c.power_optics,
+                   "power_nics"_a = c.power_nics, "power_total"_a = c.power_total,
+                   "cost_switches"_a = c.cost_switches, "cost_optics"_a = c.cost_optics,
+                   "cost_nics"_a = c.cost_nics, "cost_total"_a = c.cost_total, "notes"_a = c.notes,
+                   "text"_a = topology::format_fabric_cost(c));
+        for (topology::Medium med : {topology::Medium::Copper, topology::Medium::Multimode, topology::Medium::Singlemode}) {
+          const auto& ml = c.media[static_cast<int>(med)];
+          const std::string k = topology::medium_name(med);
+          d[py::str("links_" + k)] = ml.links;
+          d[py::str("cable_length_" + k)] = ml.length;
+          d[py::str("longest_" + k)] = ml.longest;
+        }
+        return d;
+      },
+      py::arg("text"), py::arg("name") = "<string>",
+      "Priced bill of materials of scenario YAML `text` (topology::price_fabric): media, optics by part, "
+      "power [W], INDICATIVE cost [USD], notes. Raises aidcsim.ScenarioError.");
 }
 
 }  // namespace aidcsim::bind

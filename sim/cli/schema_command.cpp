@@ -35,6 +35,8 @@ std::string kind(Quantity q) {
     case Quantity::ThermalResistance: return "thermal resistance [K/W]";
     case Quantity::Energy: return "energy [J]";
     case Quantity::Pressure: return "pressure [Pa]";
+    case Quantity::Length: return "length [m]";
+    case Quantity::Money: return "price [USD]";
     case Quantity::Date: return "date";
     case Quantity::String: return "string";
     case Quantity::Bool: return "bool";

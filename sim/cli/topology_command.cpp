@@ -1,5 +1,6 @@
 // `aidcsim topology [SCENARIO] [--graphml FILE] [--dot FILE]`: builds the scenario's fabric and
-// prints its bill of materials (switches, links, optics, bisection bandwidth); optionally exports
+// prints its bill of materials (switches, links, bisection bandwidth) and its priced BOM (cable
+// lengths, optics by reach and part, power, indicative cost); optionally exports
 // the graph for Gephi/yEd (GraphML) or Graphviz (DOT).
 #include <sstream>
 #include <optional>
@@ -7,6 +8,7 @@
 #include <memory>
 
 #include "models/common/errors.hpp"
+#include "models/topology/bom_price.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/results/output_set.hpp"
@@ -39,7 +41,8 @@ int topology(const TopologyArgs& a) {
       throw s.locate(e);
     }
     for (const auto& w : fabric->warnings()) std::cerr << "aidcsim: warning: " << w << "\n";
-    (outputs.uses_stdout() ? std::cerr : std::cout) << topology::format_bom(fabric->bom());
+    std::ostream& out = outputs.uses_stdout() ? std::cerr : std::cout;
+    out << topology::format_bom(fabric->bom()) << "\n" << topology::format_fabric_cost(topology::price_fabric(*fabric, s.bom));
     if (!a.graphml.empty())
       outputs.set_content(gml, text_of([&](std::ostream& os) { topology::write_graphml(*fabric, os); }));
     if (!a.dot.empty()) outputs.set_content(dot, text_of([&](std::ostream& os) { topology::write_dot(*fabric, os); }));

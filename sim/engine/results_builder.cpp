@@ -139,6 +139,29 @@ void add_gpu_speed(Results& r, const SituationOutcome& o, std::uint64_t seed) {
         "Slowest GPU's speed (cluster.gpu_speed / gpu_speed_distribution)");
 }
 
+// The priced BOM (models/topology/bom_price.hpp): links by medium, modules, power, indicative cost.
+void add_fabric_cost(Results& r, const topology::FabricCost& c) {
+  const auto& m = c.media;
+  long long optical = 0;
+  for (const auto& x : c.optics)
+    if (x.medium != topology::Medium::Copper) optical += x.modules;
+  r.add("links_copper", static_cast<double>(m[0].links), "1", "Scale-out links on copper (DAC), in-reach by the layout model");
+  r.add("links_multimode", static_cast<double>(m[1].links), "1", "Scale-out links on multimode optics (SR, <= 50 m)");
+  r.add("links_singlemode", static_cast<double>(m[2].links), "1", "Scale-out links on single-mode optics (DR/FR)");
+  r.add("optical_modules", static_cast<double>(optical), "1",
+        "Pluggable optical modules (twin-port switch modules count once)");
+  r.add("cable_length", m[0].length + m[1].length + m[2].length, "m", "Total scale-out cable length (layout estimate)");
+  r.add("fabric_power", c.power_total / 1e3, "kW", "Scale-out fabric power: switches + optics + NICs");
+  r.add("fabric_power_switches", c.power_switches / 1e3, "kW", "Switches without optics (" + c.switch_model + ")");
+  r.add("fabric_power_optics", c.power_optics / 1e3, "kW", "Pluggable optics at both ends of every link");
+  r.add("fabric_power_nics", c.power_nics / 1e3, "kW", "GPU scale-out NICs without modules");
+  r.add("fabric_cost", c.cost_total / 1e6, "MUSD", "INDICATIVE fabric CAPEX: switches + optics + NICs (bom_parts.yaml prices)");
+  r.add("fabric_cost_switches", c.cost_switches / 1e6, "MUSD", "INDICATIVE switch cost");
+  r.add("fabric_cost_optics", c.cost_optics / 1e6, "MUSD", "INDICATIVE optics and copper cable cost");
+  r.add("fabric_cost_nics", c.cost_nics / 1e6, "MUSD", "INDICATIVE NIC cost");
+  r.add("fabric_cost_per_gpu", c.nics ? c.cost_total / c.nics : 0.0, "USD", "INDICATIVE fabric cost per GPU");
+}
+
 void add_network(Results& r, const SituationOutcome& o) {
   const auto& c = o.congestion;
   r.add("max_link_utilization", 100.0 * c.max_utilization, "%",
@@ -154,6 +177,7 @@ void add_network(Results& r, const SituationOutcome& o) {
   if (o.bom.tiers == 3)
     r.add("oversubscription_spine", o.bom.oversub_spine, "1", "Spine downlink:uplink capacity as built (max over spines)");
   r.add("bisection_bandwidth", o.bom.bisection_bandwidth * 8 / 1e12, "Tb/s", "Fabric bisection bandwidth, one direction");
+  add_fabric_cost(r, o.cost);
   const auto [base, queue] = rdma_latency_p99_estimate(o.fabric_spec, o.bom, c);
   r.add("rdma_latency_p99", (base + queue) * 1e6, "us",
         "Estimate: p99 one-way RDMA latency on the longest path, switches and cables + M/M/1 queueing at each "
@@ -708,6 +732,12 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
 
   r.notes.push_back(gpu_note(sc.gpu));
   r.notes.push_back("step: " + head.plan.fidelity);
+  r.notes.push_back("fabric BOM: cable lengths from a layout model (" + std::to_string(head.cost.compute_racks) +
+                    " compute racks in " + std::to_string(head.cost.rows) + " rows, switches in a mid-hall network row), "
+                    "media by reach, power and INDICATIVE prices from models/topology/bom_parts.yaml unless the scenario's "
+                    "bom: section sets them; switch and NIC power with optics feed IT power unless power.switch_power / "
+                    "power.nic_per_gpu are given (estimate)");
+  for (const auto& n : head.cost.notes) r.notes.push_back("fabric BOM: " + n);
   r.notes.push_back("thermal: steady state of an RC network with " + std::to_string(head.thermal.network_nodes) +
                     " nodes (identical racks grouped), throttle iterations: " + std::to_string(head.throttle_iterations));
   if (head.has_fault_transient)

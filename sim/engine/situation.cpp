@@ -11,6 +11,17 @@
 namespace aidcsim {
 namespace {
 
+// The priced BOM's switch and NIC power (with their optics) replaces the thermal model's flat
+// per-switch and per-GPU NIC estimates unless the scenario sets power.switch_power / nic_per_gpu,
+// so fabric power reaches IT power, the room heat and PUE.
+void fabric_power_into_layout(const Scenario& sc, const topology::FabricCost& c, thermal::SiteLayout& layout) {
+  double switch_optics = 0, nic_optics = 0;
+  for (const auto& o : c.optics) (o.switch_end ? switch_optics : nic_optics) += o.modules * o.power;
+  if (!sc.params.given("power.switch_power") && c.switches > 0 && !c.switch_model.empty())
+    layout.switch_power = (c.power_switches + switch_optics) / c.switches;
+  if (!sc.params.given("power.nic_per_gpu") && c.nics > 0) layout.nic_power_per_gpu = (c.power_nics + nic_optics) / c.nics;
+}
+
 // Clock factors are re-derived from the thermal state until they change by less than this
 // (a 0.1 % clock change moves step time by < 0.1 %, below the model's resolution).
 constexpr double kClockTolerance = 1e-3;
@@ -68,6 +79,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   topology::Fabric fabric = topology::build_fabric(out.fabric_spec);
   check_fabric_failures(sc, fabric, gpus);
   out.bom = fabric.bom();
+  out.cost = topology::price_fabric(fabric, sc.bom);
   out.fabric_warnings = fabric.warnings();
 
   report("flow network", 0.1);
@@ -82,6 +94,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   report("thermal network", 0.6);
   out.layout = thermal::make_layout(sc.cooling, gpus, sc.fabric.nvlink_domain, sc.gpu.tdp, sc.gpu.idle_power,
                                     out.bom.switches);
+  fabric_power_into_layout(sc, out.cost, out.layout);
   out.clocks.assign(static_cast<std::size_t>(gpus), 1.0);
   out.shutdown_temperature = sc.cooling.throttle.shutdown_temp;
   out.thermal = thermal::steady_state(sc.cooling, out.layout, loads_of(step.breakdown), out.clocks);

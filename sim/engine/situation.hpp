@@ -9,6 +9,7 @@
 #include "models/thermal/site.hpp"
 #include "models/thermal/transient.hpp"
 #include "models/thermal/verdict.hpp"
+#include "models/topology/bom_price.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
 #include "sim/engine/step_variants.hpp"
@@ -21,6 +22,7 @@ struct SituationOutcome {
   topology::FabricSpec fabric_spec;
   workload::JobSpec job;
   topology::BillOfMaterials bom;
+  topology::FabricCost cost;                ///< priced BOM: media, optics, power, indicative cost
   std::vector<std::string> fabric_warnings; ///< topology::Fabric::warnings(): built otherwise than asked
   workload::StepPlan plan;                  ///< at the final (possibly throttled) clocks
   workload::StepBreakdown step;             ///< at the final clocks

@@ -16,6 +16,8 @@
 #include "models/workload/schema.hpp"
 #include "sim/scenario/default_scenario.hpp"
 #include "sim/scenario/input_limits.hpp"
+#include "models/topology/bom_schema.hpp"
+#include "sim/scenario/bom_parts.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
@@ -403,6 +405,7 @@ Scenario load_scenario_text(const std::string& text, const std::string& name) {
   s.description = s.params.has("description") ? s.params.text("description") : std::string();
   s.seed = static_cast<std::uint64_t>(s.params.integer("seed"));
   s.fabric = located(s, topology::spec_from);
+  s.bom = located(s, [](const Params& root) { return topology::bom_spec_from(root, builtin_bom_parts()); });
   s.gpu = located(s, [](const Params& root) { return compute::spec_from(root, builtin_gpus()); });
   // The NVLink domain's bandwidth and NVLS capability are properties of the GPU model.
   fit_fabric_to_gpu(s.fabric, s.gpu);

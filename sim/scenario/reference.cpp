@@ -21,6 +21,8 @@ std::string si_unit(Quantity q) {
     case Quantity::ThermalResistance: return "K/W";
     case Quantity::Energy: return "J";
     case Quantity::Pressure: return "Pa";
+    case Quantity::Length: return "m";
+    case Quantity::Money: return "USD";
     case Quantity::Date: return "s since 1970-01-01 UTC";
     case Quantity::Fraction: return "number in [0, 1]";
     case Quantity::Bool: return "true / false";
@@ -109,7 +111,7 @@ std::string scenario_reference_markdown() {
   for (Quantity q : {Quantity::Integer, Quantity::Number, Quantity::Count, Quantity::Ratio, Quantity::Fraction,
                      Quantity::DataRate, Quantity::DataSize, Quantity::Power, Quantity::Temperature,
                      Quantity::TemperatureDelta, Quantity::VolumeFlow, Quantity::Time, Quantity::FlopRate,
-                     Quantity::ThermalResistance, Quantity::Energy, Quantity::Pressure, Quantity::Date,
+                     Quantity::ThermalResistance, Quantity::Energy, Quantity::Pressure, Quantity::Length, Quantity::Money, Quantity::Date,
                      Quantity::Bool, Quantity::String, Quantity::List})
     out += "| " + quantity_name(q) + " | " + cell(unit_syntax(q)) + " | " + si_unit(q) + " |\n";
   out += "| choice | one of the listed strings, case-sensitive | string |\n";

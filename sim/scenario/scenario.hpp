@@ -9,6 +9,7 @@
 #include "models/compute/spec.hpp"
 #include "models/reliability/spec.hpp"
 #include "models/thermal/spec.hpp"
+#include "models/topology/bom_spec.hpp"
 #include "models/topology/spec.hpp"
 #include "models/workload/spec.hpp"
 
@@ -49,6 +50,7 @@ struct Scenario {
 
   Params params;      ///< every validated value (SI), for models that read keys directly
   topology::FabricSpec fabric;
+  topology::BomSpec bom;  ///< layout, parts, indicative prices (bom_parts.yaml overridden by `bom:`)
   compute::GpuSpec gpu;
   workload::JobSpec job;
   thermal::CoolingSpec cooling;

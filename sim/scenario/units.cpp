@@ -35,6 +35,7 @@ constexpr double kCubicFoot = 0.028316846592;    // m^3, NIST SP 811 App. B
 constexpr double kPsi = 6894.757293168;          // Pa, NIST SP 811 App. B
 constexpr double kAtm = 101325.0;                // Pa, CGPM 1954
 constexpr double kJulianYear = 365.25 * 86400.0; // s, IAU
+constexpr double kFoot = 0.3048;                 // m, international foot (1959)
 
 void add_prefixed(std::vector<UnitDef>& t, Quantity q, const std::vector<Prefix>& prefixes,
                   const std::vector<std::string>& suffixes, double base, const std::string& family,
@@ -127,6 +128,11 @@ const std::vector<UnitDef>& table() {
     t.push_back({"mbar", Q::Pressure, 1e2, 0, "bar", true});
     t.push_back({"psi", Q::Pressure, kPsi, 0, "psi", true});
     t.push_back({"atm", Q::Pressure, kAtm, 0, "atm", true});
+    // Length (m).
+    add_prefixed(t, Q::Length, {{"m", 1e-3, true}, {"c", 1e-2, true}, {"", 1, true}, {"k", 1e3, true}}, {"m"}, 1.0, "m", "m");
+    t.push_back({"ft", Q::Length, kFoot, 0, "ft", true});
+    // Money (USD; no currency conversion: prices are written in US dollars).
+    add_prefixed(t, Q::Money, {{"", 1, true}, {"k", 1e3, true}, {"M", 1e6, true}, {"G", 1e9, false}}, {"USD"}, 1.0, "USD", "USD");
     return t;
   }();
   return t;
@@ -284,6 +290,8 @@ std::string quantity_name(Quantity q) {
     case Quantity::ThermalResistance: return "thermal resistance";
     case Quantity::Energy: return "energy";
     case Quantity::Pressure: return "pressure";
+    case Quantity::Length: return "length";
+    case Quantity::Money: return "price";
     case Quantity::Date: return "date";
     case Quantity::String: return "string";
     case Quantity::Bool: return "boolean";
@@ -311,6 +319,8 @@ std::string quantity_expectation(Quantity q) {
     case Quantity::ThermalResistance: return "a thermal resistance such as '0.02 K/W'";
     case Quantity::Energy: return "an energy such as '1 kWh' or '3.6 MJ'";
     case Quantity::Pressure: return "a pressure such as '200 kPa', '2 bar' or '30 psi'";
+    case Quantity::Length: return "a length such as '3 m', '50 cm' or '10 ft'";
+    case Quantity::Money: return "a price in US dollars such as '36000 USD' or '1.2 kUSD'";
     case Quantity::Date: return "a date such as 2026-03-01";
     case Quantity::String: return "a string";
     case Quantity::Bool: return "true or false";
@@ -339,6 +349,8 @@ std::string unit_syntax(Quantity q) {
     case Quantity::ThermalResistance: return "`K/W` (`degC/W`, `°C/W`), `mK/W`, `K/kW`: `0.02 K/W`";
     case Quantity::Energy: return "`J`, `kJ`, `MJ`, `GJ`, `TJ`, `PJ`, `Wh`, `kWh`, `MWh`, `GWh`, `TWh`: `1 kWh`, `3.6 MJ`";
     case Quantity::Pressure: return "`Pa`, `hPa`, `kPa`, `MPa`, `mbar`, `bar`, `psi`, `atm`: `200 kPa`, `2 bar`, `30 psi`";
+    case Quantity::Length: return "`mm`, `cm`, `m`, `km`, `ft`: `3 m`, `50 cm`, `10 ft`";
+    case Quantity::Money: return "`USD`, `kUSD`, `MUSD` (US dollars, no conversion): `36000 USD`, `1.2 kUSD`";
     case Quantity::Date: return "ISO 8601 date, UTC: `2026-03-01`, or `2026-03-01T12:00Z`";
     case Quantity::String: return "text";
     case Quantity::Bool: return "`true` / `false` (also `yes`/`no`, `on`/`off`)";

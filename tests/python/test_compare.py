@@ -53,8 +53,15 @@ def test_statistics_over_seeds(comparison):
     for name, s in ((ref, aidcsim.Scenario.load(SMALL)), (other, variant)):
         bom = aidcsim.Fabric(s).bom()
         assert st.loc[(name, "bisection_bandwidth"), "mean"] == pytest.approx(bom["bisection_bandwidth"] * 8 / 1e12)
-        for k in ("leaves", "spines", "optical_cables", "transceivers"):
+        for k in ("leaves", "spines"):
             assert st.loc[(name, "bom_" + k), "mean"] == bom[k]
+        # The priced BOM in the run's results is the fabric's (aidcsim.Fabric.cost, same C++ model).
+        cost = aidcsim.Fabric(s).cost()
+        for m in ("copper", "multimode", "singlemode"):
+            assert st.loc[(name, "links_" + m), "mean"] == cost["links_" + m]
+        assert sum(cost["links_" + m] for m in ("copper", "multimode", "singlemode")) == bom["optical_cables"]
+        assert st.loc[(name, "fabric_power"), "mean"] == pytest.approx(cost["power_total"] / 1e3, rel=1e-12)
+        assert st.loc[(name, "fabric_cost"), "mean"] == pytest.approx(cost["cost_total"] / 1e6, rel=1e-12)
     assert st.loc[(other, "bisection_bandwidth"), "delta"] < 0
     assert st.loc[(other, "oversubscription_leaf"), "mean"] == 2.0
     # The bisection check fails for 2:1 in every seed, passes for 1:1.

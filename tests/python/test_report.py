@@ -255,3 +255,38 @@ def test_html_report_is_one_file_with_checks_and_figures(small_results, tmp_path
     assert text.count("src='data:image/png;base64,") == pngs >= 6  # every figure, embedded
     assert f"{small_results.scenario_name}, seed {small_results.seed}" in text
     assert not list(tmp_path.glob("*.tmp-*"))
+
+
+def test_phase_pages_one_per_phase_with_its_own_checklist(tmp_path):
+    from aidcsim import Results
+    chk = lambda item, head, lim, ok: {"item": item, "value": lim - head, "limit": lim, "unit": "degC",
+                                       "headroom": head, "pass": ok, "note": ""}
+    raw = {"scenario_name": "r", "seed": 3, "summary": [],
+           "checks": [chk("phase 8K: GPU junction", 17.0, 85.0, True), chk("GPU junction", -8.5, 85.0, False),
+                      chk("fault 1: coolant outlet", 5.0, 40.0, True)],
+           "datasets": [
+               {"path": "/phases/gpus", "data": [8064, 16128], "shape": [2], "unit": "1", "dims": ["phase"]},
+               {"path": "/phases/wall_time", "data": [10.0, 30.0], "shape": [2], "unit": "d", "dims": ["phase"]},
+               {"path": "/phases/tokens_trained", "data": [1e12, 3e12], "shape": [2], "unit": "1", "dims": ["phase"]}],
+           "labels": [{"path": "/phases/phase", "values": ["8K", "16K"]}]}
+    pages = report.plot_phase_pages(Results(raw))
+    assert [n for n, _ in pages] == ["phase_1_8K", "phase_2_16K"]
+    first, last = pages[0][1], pages[1][1]
+    # the time-to-train contribution: this phase's days and token share in the title
+    assert first.axes[0].get_title() == "Contribution to time-to-train: 10.0 d of 40.0, 25 % of the tokens"
+    assert first.axes[0].get_xlabel() == "mean time spent in the phase [d]"
+    # the earlier phase has its prefixed item only; the last the unprefixed ones (fault verdicts too)
+    assert [t.get_text() for t in first.axes[1].get_yticklabels()] == ["GPU junction"]
+    assert first.axes[1].get_title() == "Checklist of phase 8K: 1 of 1 pass"
+    assert [t.get_text() for t in last.axes[1].get_yticklabels()] == ["GPU junction", "fault 1: coolant outlet"]
+    assert last.axes[1].get_title() == "Checklist of phase 16K: 1 of 2 pass"
+    bars = [p.get_width() for p in last.axes[1].patches if p.get_height() > 0 and p.get_width() != 0]
+    assert bars == pytest.approx([-10.0, 12.5])  # headroom in % of the limit
+    for _, fig in pages:
+        for ax in fig.axes:
+            assert ax.get_title() and "[" in ax.get_xlabel() and ax.get_ylabel()
+            assert ax.get_legend() is not None
+    assert "r, seed 3" in first._suptitle.get_text()
+    written = report.write_report(Results(raw), tmp_path)
+    assert {p.split("/")[-1] for p in written} >= {"phase_1_8K.png", "phase_2_16K.png"}
+    assert report.plot_phase_pages(Results({"summary": [], "datasets": []})) == []

@@ -199,3 +199,16 @@ TEST_CASE("did-you-mean: edit distance with transpositions, only close matches",
   CHECK(aidcsim::closest_match("Clos3", {"leaf_spine", "clos3"}) == "clos3");
   CHECK_FALSE(aidcsim::closest_match("banana", {"topology", "switch_radix"}).has_value());
 }
+
+TEST_CASE("lengths and prices", "[units]") {
+  CHECK(si(Q::Length, "3 m") == Approx(3));
+  CHECK(si(Q::Length, "50 cm") == Approx(0.5));
+  CHECK(si(Q::Length, "2 km") == Approx(2000));
+  CHECK(si(Q::Length, "10 ft") == Approx(3.048));
+  CHECK(si(Q::Money, "36000 USD") == Approx(36000));
+  CHECK(si(Q::Money, "1.2 kUSD") == Approx(1200));
+  CHECK(si(Q::Money, "3.5 MUSD") == Approx(3.5e6));
+  CHECK_THAT(error_of(Q::Length, "3"), Catch::Contains("a length"));
+  CHECK_THAT(error_of(Q::Money, "36000 EUR"), Catch::Contains("unknown unit 'EUR'"));
+  CHECK_THAT(error_of(Q::Length, "3 W"), Catch::Contains("got a power"));
+}

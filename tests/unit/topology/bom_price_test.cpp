@@ -1,0 +1,111 @@
+// Priced bill of materials (bom_price.hpp): cable lengths from the layout model, media by reach,
+// modules per twin-port cage, power and cost, against hand-computed values.
+#include <catch2/catch.hpp>
+
+#include "models/topology/bom_price.hpp"
+#include "tests/unit/topology/helpers.hpp"
+
+using namespace aidcsim::topology;
+
+namespace {
+
+// Parts as in bom_parts.yaml at 400G (round prices for hand arithmetic).
+BomSpec parts() {
+  BomSpec b;
+  b.layout = PhysicalLayout{32, 16, 0.6, 2.4, 16, 5.0, 2.0};
+  b.switches = {{"QM9700", 64, 50e9, 2, 750, 36000, "test"}};
+  b.optics = {
+      {"DAC sw", Medium::Copper, 50e9, 2, "OSFP", true, 3, 0, 100, "test"},
+      {"DAC nic", Medium::Copper, 50e9, 1, "OSFP", false, 3, 0, 50, "test"},
+      {"SR sw", Medium::Multimode, 50e9, 2, "OSFP", true, 50, 15, 800, "test"},
+      {"SR nic", Medium::Multimode, 50e9, 1, "OSFP", false, 50, 8, 400, "test"},
+      {"DR sw", Medium::Singlemode, 50e9, 2, "OSFP", true, 500, 17, 1200, "test"},
+      {"DR nic", Medium::Singlemode, 50e9, 1, "OSFP", false, 100, 9, 600, "test"},
+  };
+  b.nic_power = 25;
+  b.nic_price = 2000;
+  return b;
+}
+
+long long modules(const FabricCost& c, const std::string& name) {
+  for (const auto& o : c.optics)
+    if (o.name == name) return o.modules;
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("priced BOM: one DGX SuperPOD H100 SU, by hand", "[topology][bom]") {
+  // 256 GPUs in 8 racks of 32 (one row, shifted behind the network row: y = 2.4 m); 8 leaves and
+  // 4 spines in one network rack at x = 0, y = 0. Access cable of rack r: 0.6 r + 2.4 + 5 m
+  // (<= 11.6 m: multimode, not DAC); leaf-spine cables stay in the network rack: 2 m, DAC.
+  const Fabric f = build_fabric(test::superpod(1));
+  const FabricCost c = price_fabric(f, parts());
+  CHECK(c.compute_racks == 8);
+  CHECK(c.rows == 1);
+  CHECK(c.network_racks == 1);
+  CHECK(c.media[int(Medium::Multimode)].links == 256);
+  CHECK(c.media[int(Medium::Copper)].links == 256);
+  CHECK(c.media[int(Medium::Singlemode)].links == 0);
+  CHECK(c.media[int(Medium::Multimode)].longest == Approx(0.6 * 7 + 2.4 + 5));
+  CHECK(c.media[int(Medium::Multimode)].length / 256 == Approx(0.6 * 3.5 + 7.4));
+  CHECK(c.media[int(Medium::Copper)].length == Approx(256 * 2.0));
+  // The optics of a SuperPOD SU's compute fabric as ordered (Vitex case study "H100 SuperPOD
+  // optics: a 256-GPU fabric", vitextech.com): 256 single-port 400G OSFP in the ConnectX-7s and
+  // 128 twin-port 800G OSFP in the leaves' access cages, 16 per leaf.
+  CHECK(modules(c, "SR nic") == 256);
+  CHECK(modules(c, "SR sw") == 128);
+  // DAC ends: 8 leaves x 32 uplinks / 2 + 4 spines x 64 / 2.
+  CHECK(modules(c, "DAC sw") == 8 * 16 + 4 * 32);
+  CHECK(c.switch_model == "QM9700");
+  CHECK_FALSE(c.switch_estimated);
+  CHECK(c.power_switches == Approx(12 * 750));
+  CHECK(c.power_optics == Approx(128 * 15 + 256 * 8));
+  CHECK(c.power_nics == Approx(256 * 25));
+  CHECK(c.power_total == Approx(12 * 750 + 128 * 15 + 256 * 8 + 256 * 25));
+  CHECK(c.cost_total == Approx(12 * 36000 + 128 * 800 + 256 * 400 + 256 * 100 + 256 * 2000));
+  const std::string t = format_fabric_cost(c);
+  CHECK_THAT(t, Catch::Contains("multimode links"));
+  CHECK_THAT(t, Catch::Contains("indicative"));
+}
+
+TEST_CASE("priced BOM: rack-local ToR leaves use in-rack copper", "[topology][bom]") {
+  FabricSpec s = test::superpod(1);
+  s.wiring = Wiring::RackLocal;
+  s.gpus_per_leaf = 32;  // one leaf per 32-GPU rack
+  const FabricCost c = price_fabric(build_fabric(s), parts());
+  CHECK(c.media[int(Medium::Copper)].links == 256);  // access: in the rack, 2 m
+  CHECK(c.media[int(Medium::Multimode)].links == 256);  // leaf-spine: rack to network row
+  CHECK(modules(c, "DAC nic") == 256);
+  CHECK(modules(c, "SR nic") == 0);
+}
+
+TEST_CASE("priced BOM: reach decides the medium; beyond every reach is said", "[topology][bom]") {
+  BomSpec b = parts();
+  b.optics[2].reach = b.optics[3].reach = 5;  // multimode 5 m: access cables (>= 7.4 m) go single mode
+  FabricCost c = price_fabric(build_fabric(test::superpod(1)), b);
+  CHECK(c.media[int(Medium::Singlemode)].links == 256);
+  CHECK(c.links_beyond_reach == 0);
+  b.optics[4].reach = b.optics[5].reach = 6;  // nothing reaches 7.4 m
+  c = price_fabric(build_fabric(test::superpod(1)), b);
+  CHECK(c.links_beyond_reach == 256);
+  CHECK(c.media[int(Medium::Singlemode)].links == 256);  // the longest-reach parts are counted
+  bool said = false;
+  for (const auto& n : c.notes) said = said || n.find("longer than every part's reach") != std::string::npos;
+  CHECK(said);
+}
+
+TEST_CASE("priced BOM: a radix without a model is scaled per port and said; a rate without parts is unpriced", "[topology][bom]") {
+  FabricSpec s = test::superpod(1);
+  s.switch_radix = 128;
+  FabricCost c = price_fabric(build_fabric(s), parts());
+  CHECK(c.switch_estimated);
+  CHECK(c.switch_power == Approx(750.0 * 2));
+  CHECK(c.switch_price == Approx(36000.0 * 2));
+  s = test::superpod(1);
+  s.link_rate = s.nic_rate = 100e9;  // 800G: no parts in this list
+  c = price_fabric(build_fabric(s), parts());
+  CHECK(c.links_unpriced == 512);
+  CHECK(c.power_optics == 0);
+  CHECK(c.switch_estimated);  // QM9700 is 400G
+}
