@@ -473,8 +473,9 @@ def _plot(c, path):
     import numpy as np
 
     panels = [m for m in ("step_time", "tokens_per_second", "mfu", "time_to_train_p50",
-                          "time_above_80", "it_power") if (c.stats["metric"] == m).any()]
-    cols = 3
+                          "time_above_80", "it_power", "fabric_power", "fabric_cost")
+              if (c.stats["metric"] == m).any()]
+    cols = 4
     rows = max(1, math.ceil(len(panels) / cols))
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.4 * rows), squeeze=False)
     names = c.names
@@ -498,16 +499,25 @@ def _plot(c, path):
                     ax.plot(x, q, mk, color="C3", label=key.rsplit("_", 1)[1] + " (Monte Carlo, mean over seeds)")
         unit = st["unit"].iloc[0]
         ax.set_title(labels.get(metric, metric))
-        ax.set_ylabel(f"{labels.get(metric, metric)} [{unit}]")
+        ax.set_ylabel(f"{labels.get(metric, metric).split(' (')[0]} [{unit}]")
         ax.set_xticks(x)
         ax.set_xticklabels([f"{chr(65 + i)}" for i in range(len(names))])
         ax.set_xlabel("design")
-        ax.legend(fontsize=7, loc="lower right")
+
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")
+    # One legend for the figure (every panel draws the same marks; p10/p90 only on time-to-train),
+    # below the panels so that it hides no bar.
+    handles = {}
+    for ax in list(axes.flat)[:len(panels)]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    if handles:
+        fig.legend(list(handles.values()), list(handles.keys()), loc="lower center", ncol=len(handles), fontsize=8,
+                   frameon=False)
     legend = "; ".join(f"{chr(65 + i)} = {n}" for i, n in enumerate(names))
     fig.suptitle(f"Design comparison over {len(c.seeds)} seeds ({c.seeds[0]}..{c.seeds[-1]})\n{legend}", fontsize=9)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
     if path is not None:
         _atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
     return fig

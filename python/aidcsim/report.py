@@ -624,6 +624,8 @@ def plot_phase_pages(results):
     """One page per rollout phase: its contribution to time-to-train (mean days in each phase,
     this one highlighted, with its share of the tokens trained) and its own checklist (headroom to
     each limit in % of the limit, pass/fail). List of (name, Figure); empty without phases."""
+    from matplotlib.patches import Patch
+
     r = _results(results)
     names = r.labels.get("/phases/phase")
     wall = r.datasets.get("/phases/wall_time")
@@ -639,8 +641,6 @@ def plot_phase_pages(results):
         y = np.arange(len(names))
         colors = ["#4c72b0" if k == i else "0.75" for k in range(len(names))]
         a.barh(y, wall, color=colors)
-        a.barh([i], [wall[i]], color="#4c72b0", label=f"phase {name}")
-        a.barh([], [], color="0.75", label="other phases")
         a.set_yticks(y)
         a.set_yticklabels(names)
         a.invert_yaxis()
@@ -650,7 +650,8 @@ def plot_phase_pages(results):
         if tokens is not None and np.nansum(tokens) > 0:
             share = f", {100 * float(tokens[i]) / float(np.nansum(tokens)):.0f} % of the tokens"
         a.set_title(f"Contribution to time-to-train: {wall[i]:.1f} {unit} of {np.nansum(wall):.1f}{share}", fontsize=10)
-        a.legend(fontsize=8, loc="lower right")
+        a.legend(handles=[Patch(color="#4c72b0", label=f"phase {name}"), Patch(color="0.75", label="other phases")],
+                 fontsize=8, loc="lower right")
         checks = _phase_checks(r, names, i)
         rel = []
         for c in checks:
@@ -659,9 +660,9 @@ def plot_phase_pages(results):
             rel.append(float(np.clip(v, -100, 100)))
         yc = np.arange(len(checks))
         ok = [bool(c.get("pass")) for c in checks]
-        b.barh(yc, rel, color=["#55a868" if o else "#c44e52" for o in ok])
-        b.barh([], [], color="#55a868", label="pass")
-        b.barh([], [], color="#c44e52", label="fail")
+        col = ["#55a868" if o else "#c44e52" for o in ok]
+        b.barh(yc, rel, color=col)
+        b.scatter(rel, yc, c=col, s=14, zorder=3)  # an item exactly at its limit (0 %) still shows
         b.axvline(0, color="black", lw=0.8)
         b.set_yticks(yc)
         b.set_yticklabels([c["item"] for c in checks], fontsize=7)
@@ -671,7 +672,8 @@ def plot_phase_pages(results):
         b.set_ylabel("checklist item")
         passed = sum(ok)
         b.set_title(f"Checklist of phase {name}: {passed} of {len(checks)} pass", fontsize=10)
-        b.legend(fontsize=8, loc="lower right")
+        b.legend(handles=[Patch(color="#55a868", label="pass"), Patch(color="#c44e52", label="fail")],
+                 fontsize=8, loc="lower right")
         n = f" ({int(gpus[i]):,} GPUs)" if gpus is not None else ""
         sub = _subtitle(r)
         fig.suptitle(f"Rollout phase {i + 1} of {len(names)}: {name}{n}" + (f" - {sub}" if sub else ""), fontsize=11)

@@ -104,7 +104,11 @@ def test_outputs(comparison, tmp_path):
     assert (tmp_path / "c.png").stat().st_size > 10000
     for ax in fig.axes:
         if ax.has_data():
-            assert ax.get_title() and ax.get_ylabel() and ax.get_legend() is not None
+            assert ax.get_title() and "[" in ax.get_ylabel() and ax.get_xlabel() == "design"
+    # one legend for the figure, below the panels
+    assert len(fig.legends) == 1
+    assert {"mean over seeds", "seed range", "one seed"} <= {t.get_text() for t in fig.legends[0].get_texts()}
+    assert "fabric cost (indicative)" in [ax.get_title() for ax in fig.axes]
     assert not list(tmp_path.glob("*.tmp-*"))
 
 

@@ -280,8 +280,10 @@ def test_phase_pages_one_per_phase_with_its_own_checklist(tmp_path):
     assert first.axes[1].get_title() == "Checklist of phase 8K: 1 of 1 pass"
     assert [t.get_text() for t in last.axes[1].get_yticklabels()] == ["GPU junction", "fault 1: coolant outlet"]
     assert last.axes[1].get_title() == "Checklist of phase 16K: 1 of 2 pass"
-    bars = [p.get_width() for p in last.axes[1].patches if p.get_height() > 0 and p.get_width() != 0]
+    bars = [p.get_width() for p in last.axes[1].patches]
     assert bars == pytest.approx([-10.0, 12.5])  # headroom in % of the limit
+    assert [t.get_text() for t in last.axes[1].get_legend().get_texts()] == ["pass", "fail"]
+    assert [t.get_text() for t in first.axes[0].get_legend().get_texts()] == ["phase 8K", "other phases"]
     for _, fig in pages:
         for ax in fig.axes:
             assert ax.get_title() and "[" in ax.get_xlabel() and ax.get_ylabel()
