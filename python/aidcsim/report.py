@@ -637,7 +637,9 @@ def plot_phase_pages(results):
     unit = r.dataset_units.get("/phases/wall_time", "d")
     pages = []
     for i, name in enumerate(names):
-        fig, (a, b) = plt.subplots(1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [1, 1.6]})
+        checks = _phase_checks(r, names, i)
+        height = max(4.8, 0.2 * len(checks) + 1.8)  # one readable line per checklist item
+        fig, (a, b) = plt.subplots(1, 2, figsize=(13, height), gridspec_kw={"width_ratios": [1, 1.6]})
         y = np.arange(len(names))
         colors = ["#4c72b0" if k == i else "0.75" for k in range(len(names))]
         a.barh(y, wall, color=colors)
@@ -652,7 +654,6 @@ def plot_phase_pages(results):
         a.set_title(f"Contribution to time-to-train: {wall[i]:.1f} {unit} of {np.nansum(wall):.1f}{share}", fontsize=10)
         a.legend(handles=[Patch(color="#4c72b0", label=f"phase {name}"), Patch(color="0.75", label="other phases")],
                  fontsize=8, loc="lower right")
-        checks = _phase_checks(r, names, i)
         rel = []
         for c in checks:
             lim, head = c.get("limit"), c.get("headroom")
