@@ -1,0 +1,17 @@
+// jemalloc's compile-time options for aidcsim's executables (linked only with jemalloc, see the
+// aidcsim_allocator target in CMakeLists.txt).
+//
+// Why: a step frees and re-allocates hundreds of MB of small objects (routes, solver variables,
+// flow records) over and over. With jemalloc's default dirty_decay_ms (10 s) the freed pages are
+// handed back to the kernel (madvise) and faulted in again on the next allocation: on the 31K-GPU
+// bench scenario 1.65 M minor page faults and more system than user time. Never purging keeps
+// those pages for reuse; the price is a higher peak RSS (docs/benchmarks.md has both figures).
+//
+// Source: jemalloc 5.3.0 manual (Debian libjemalloc-dev, /usr/share/doc/libjemalloc-dev/
+// jemalloc.html), "opt.dirty_decay_ms": "A decay time of -1 disables purging"; the options string
+// is read from the global `malloc_conf` symbol at start-up (manual, section TUNING).
+extern "C" {
+// NOLINTNEXTLINE: jemalloc looks this symbol up by name.
+extern const char* malloc_conf;
+const char* malloc_conf = "dirty_decay_ms:-1";
+}
