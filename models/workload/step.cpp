@@ -249,7 +249,8 @@ std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
 std::string describe_dp(const Builder& b) {
   const auto& par = b.job.par;
   if (b.dp_size() <= 1) return "no DP traffic (dp x cp = 1)";
-  const std::string all = " as flows for all " + std::to_string(b.plan.gpus) + " GPUs (ring steps collapsed";
+  const std::string all = " as flows for all " + std::to_string(b.plan.gpus) + " GPUs (" +
+                          (b.opt.collapse_collectives ? "ring steps collapsed" : "every ring/tree step simulated");
   if (par.zero == "fsdp")
     return "FSDP (" + par.fsdp_style + (par.fsdp_style == "pytorch" && !par.reshard_after_forward ? ", no reshard after forward" : "") +
            "): per-layer parameter all-gathers (one layer prefetched) and gradient reduce-scatters every microbatch" + all +

@@ -41,6 +41,11 @@ struct StepOptions {
   /// Microbatches simulated per step (the rest are added at steady state); 0 = automatic
   /// (all of them up to max(32, 2 pp); interleaved: whole microbatch groups plus the last group).
   int max_simulated_microbatches = 0;
+  /// DP collectives' ring / tree steps: true (default) collapsed into one transfer per pair
+  /// carrying every step (collectives::Collective::collapse; exact on an idle fabric, measured
+  /// against the exact run by tests/unit/engine/test_step_fidelity.cpp); false: every step one
+  /// transfer with its true dependencies. StepPlan::fidelity says which ran.
+  bool collapse_collectives = true;
 };
 
 /// A compute op of the representative pipeline that waited for transfers: `transfers` (one

@@ -25,7 +25,7 @@ void emit_dp(Builder& b, int s, Op op, double bytes, std::vector<int> after, int
     const bool one_domain = b.fabric.nvlink_domain_of(c.gpus.front()) == b.fabric.nvlink_domain_of(c.gpus.back());
     c.algorithm = (alg == Algorithm::Auto && !one_domain) ? Algorithm::Ring : alg;
     c.bytes = bytes;
-    c.collapse = true;
+    c.collapse = b.opt.collapse_collectives;
     c.after = after;
     c.tag = tag;
     c.hash = b.opt.seed * 0x100000001B3ULL + (static_cast<std::uint64_t>(s) << 20) + (t << 8) + tag;  // NCCL keeps a communicator's connections: one path
