@@ -113,6 +113,7 @@ void free_slot(RunCtx& c, int s) {
 
 /// The flows of transfer a start (its latency has passed).
 void start_transfer_flows(RunCtx& c, int a) {
+  c.start_at[a] = -1;
   for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) {
     if (!(c.flows[f].bytes > 0)) continue;
     if (c.events_mode) {
@@ -128,6 +129,8 @@ void start_transfer_flows(RunCtx& c, int a) {
 void begin(RunCtx& c, int a) {
   const Activity& act = c.s->activities[a];
   if (c.rep_begun[a]++ == 0) c.start[a] = c.now;
+  if (act.repeat == 1) ++c.single_busy;  // until rep_finished
+  else if (a == c.anchor) c.anchor_began = c.now;
   if (act.kind == Activity::Kind::Delay) {  // no flows: the Start event finishes it
     c.left[a] = 0;
     if (act.amount > 0)
@@ -170,8 +173,10 @@ void begin(RunCtx& c, int a) {
   }
   c.left[a] = n;
   lat += act.delay;
-  if (lat > 0)
-    c.push_timed(c.now + lat, Timed::Start, a);
+  if (lat > 0) {
+    c.start_at[a] = c.now + lat;
+    c.push_timed(c.start_at[a], Timed::Start, a);
+  }
   else
     start_transfer_flows(c, a);
 }
@@ -279,6 +284,7 @@ void simulate(RunCtx& c) {
   const double inf = std::numeric_limits<double>::infinity();
   const bool prof = profile::enabled();
   for (;;) {
+    periodic_check(c);
     ++c.solves;
     const double c0 = prof ? profile::thread_cpu_seconds() : 0, w0 = prof ? profile::wall_seconds() : 0;
     c.sharing.solve([&c](int s, double rate) {
@@ -323,6 +329,7 @@ void simulate(RunCtx& c) {
   if (c.tl) tl_finish(c);
   profile::add("network: solver (SimGrid max-min, incl. reading rates)", c.solve_cpu, c.solve_wall, c.solves);
   if (c.skipped_reps > 0) profile::add("network: repetitions fast-forwarded (count)", 0, 0, c.skipped_reps);
+  if (c.periodic_reps > 0) profile::add("network: repetitions skipped as whole periods (count)", 0, 0, c.periodic_reps);
 }
 
 }  // namespace
@@ -510,7 +517,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       throw SimulationError("network: activity " + std::to_string(i) + " did not complete (deadlock)");
   res.start = std::move(c->start);
   res.finish = std::move(c->finish);
-  res.repetitions_fast_forwarded = c->skipped_reps;
+  res.repetitions_fast_forwarded = c->skipped_reps + c->periodic_reps;
   if (c->events_mode) {
     // Bytes actually sent per route: credited at each completion and at each reroute.
     res.reroutes = std::move(c->reroutes);

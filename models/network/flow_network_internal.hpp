@@ -193,7 +193,23 @@ struct RunCtx {
     bool active = false;
   };
   std::vector<Group> groups;
+  int active_groups = 0;               ///< groups fast-forwarded now (not ended or materialised)
   long long skipped_reps = 0;          ///< activity repetitions not simulated one by one (profile)
+
+  // Periodic fast-forward (periodic.cpp).
+  int single_busy = 0;                 ///< activities without repeat begun and not finished
+  std::vector<int> rep_acts;           ///< activities with repeat > 1, in index order
+  std::vector<double> start_at;        ///< per activity: s, its pending Start event, -1 none
+  int anchor = -1;                     ///< live repeated activity whose begins trigger snapshots
+  double anchor_began = -1;            ///< s, when the anchor last began a repetition
+  struct Snapshot {                    ///< the state of the live repeated activities at t
+    double t = 0;
+    std::vector<int> acts, done, begun, left;
+    std::vector<double> timer;         ///< per activity: s left of its latency phase, -1 none
+    std::vector<double> rem;           ///< per sub-flow of acts: B left, -1 when not sending
+  };
+  std::vector<Snapshot> snaps;         ///< the last few, oldest first
+  long long periodic_reps = 0, periodic_jumps = 0;  ///< repetitions skipped, jumps (profile)
 
   void push_timed(double t, int kind, int id) {
     timed.push(Timed{t, kind, id, seq++});
@@ -253,6 +269,11 @@ void on_item_removed(RunCtx& c, int slot);
 void group_end(RunCtx& c, int g);
 /// Bytes flow f has sent by now, counting fast-forwarded repetitions (timeline).
 double group_flow_sent(const RunCtx& c, int g, int f);
+
+// periodic.cpp
+/// At the loop's top (every item begun at now): when only repeated transfers are in progress and
+/// their state repeats an earlier one (a periodic regime), jumps over whole periods.
+void periodic_check(RunCtx& c);
 
 // run_failures.cpp
 /// Applies failure `i` at c.now: degrade changes capacities; link/switch down stops every flow

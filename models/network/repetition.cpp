@@ -19,7 +19,8 @@
 //   phase); from there the simulation goes on as usual.
 // Between materialisations the skipped repetitions are exactly the template's (the solver would
 // compute the same shares from the same state); only the sums of times differ in rounding.
-// Failures during a run (events) disable the fast-forward.
+// Failures during a run (events) disable the fast-forward. Steps that never start and end
+// together (rings mixing NVLink and NIC hops) are skipped as whole periods instead (periodic.cpp).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -96,6 +97,7 @@ void fast_forward(RunCtx& c, const std::vector<int>& G, std::vector<int>& res, d
   grp.r0 = c.rep_done[G[0]];
   grp.reps = c.s->activities[G[0]].repeat - grp.r0;
   grp.active = true;
+  ++c.active_groups;
   for (int r : grp.resources) c.res_group[r] = g;
   for (int a : G) {
     c.rep_begun[a] = c.s->activities[a].repeat;
@@ -111,6 +113,7 @@ void fast_forward(RunCtx& c, const std::vector<int>& G, std::vector<int>& res, d
 void materialise(RunCtx& c, int g) {
   RunCtx::Group& grp = c.groups[g];
   grp.active = false;
+  --c.active_groups;
   for (int r : grp.resources) c.res_group[r] = -1;
   const double e = std::max(0.0, c.now - grp.t0);
   int k = static_cast<int>(std::floor(e / grp.period));
@@ -132,7 +135,8 @@ void materialise(RunCtx& c, int g) {
   }
   for (int a : grp.members) {
     if (phase < grp.latency) {
-      c.push_timed(grp.t0 + k * grp.period + grp.latency, Timed::Start, a);
+      c.start_at[a] = grp.t0 + k * grp.period + grp.latency;
+      c.push_timed(c.start_at[a], Timed::Start, a);
       continue;
     }
     for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) {
@@ -152,9 +156,11 @@ void rep_init(RunCtx& c) {
   c.rep_begun.assign(n, 0);
   c.wave.assign(n, -1);
   c.queued.assign(n, 0);
+  c.start_at.assign(n, -1.0);
   c.rsucc_off.assign(n + 1, 0);
   for (int b = 0; b < n; ++b) {
     c.any_repeat = c.any_repeat || acts[b].repeat > 1;
+    if (acts[b].repeat > 1) c.rep_acts.push_back(b);
     for (int q : acts[b].after_previous) ++c.rsucc_off[q + 1];
     for (int q : acts[b].after_same) ++c.rsucc_off[q + 1];
   }
@@ -181,6 +187,7 @@ bool rep_ready(const RunCtx& c, int a) {
 void rep_finished(RunCtx& c, int a) {
   if (const int w = c.wave[a]; w >= 0) ++c.waves[w].finished;
   const int R = c.s->activities[a].repeat;
+  if (R == 1) --c.single_busy;
   if (++c.rep_done[a] == R) {
     c.finish[a] = c.now;
     for (int k = c.succ_off[a]; k < c.succ_off[a + 1]; ++k) {
@@ -298,6 +305,7 @@ void group_end(RunCtx& c, int g) {
   RunCtx::Group& grp = c.groups[g];
   if (!grp.active) return;  // materialised meanwhile
   grp.active = false;
+  --c.active_groups;
   for (int r : grp.resources) c.res_group[r] = -1;
   for (int a : grp.members) {
     for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) {

@@ -171,6 +171,52 @@ TEST_CASE("the link timeline of repeated activities is the unrolled one", "[netw
     CHECK(a.timeline_bytes[k] == Approx(b.timeline_bytes[k]).epsilon(1e-6).margin(1.0));
 }
 
+/// 4 nodes of 4 GPUs (one NVLink domain each, 900 GB/s) on one leaf: a ring in rank order mixes
+/// NVLink hops and NIC hops (50 GB/s), so its steps never start and end together.
+topology::FabricSpec nvlink_nodes(int nodes, int per_node) {
+  auto fs = leaf_spine(nodes * per_node, 64, nodes * per_node);
+  fs.gpus_per_node = per_node;
+  fs.nvlink_domain = per_node;
+  fs.nvlink_bandwidth = 900e9;
+  return fs;
+}
+
+TEST_CASE("rings mixing NVLink and NIC hops: whole periods skipped, same as unrolled", "[network][repeat][periodic]") {
+  const auto f = topology::build_fabric(nvlink_nodes(4, 4));
+  FlowNetwork net(f);
+  Schedule s;
+  std::vector<int> ring(16), ring2;
+  std::iota(ring.begin(), ring.end(), 0);
+  add_ring(s, ring, 4e6, 60);
+  // A second ring, rail-aligned the other way through each node (shares the NVLink ports of the
+  // first one at other phases).
+  for (int n = 3; n >= 0; --n)
+    for (int g = 0; g < 4; ++g) ring2.push_back(4 * n + (g + 1) % 4);
+  add_ring(s, ring2, 4e6, 60);
+  const auto r = same_as_unrolled(net, s);
+  // The first steps settle, the last ones are simulated again: most are skipped.
+  CHECK(r.repetitions_fast_forwarded > 32 * 40);
+  // The NIC hops set the pace: 60 steps of (4 MB at 50 GB/s + latency) at least.
+  CHECK(r.makespan > 60 * 4e6 / kRate);
+}
+
+TEST_CASE("periodic fast-forward: other traffic during the ring, and a ring after it", "[network][repeat][periodic]") {
+  const auto f = topology::build_fabric(nvlink_nodes(4, 4));
+  FlowNetwork net(f);
+  Schedule s;
+  s.gpu_flops = {1e15};
+  std::vector<int> ring(16);
+  std::iota(ring.begin(), ring.end(), 0);
+  add_ring(s, ring, 4e6, 50);                                      // 0..15
+  s.activities.push_back(compute(3, 1e15 * 1e-3));                 // 16: 1 ms on GPU 3, meanwhile
+  s.activities.push_back(transfer(3, 9, 2e7, 5, {16}));            // 17: then across the ring's NICs
+  std::vector<int> after(16);
+  std::iota(after.begin(), after.end(), 0);
+  add_ring(s, ring, 2e6, 30, after);                               // 18..33: after the first ring
+  const auto r = same_as_unrolled(net, s);
+  CHECK(r.repetitions_fast_forwarded > 0);
+}
+
 TEST_CASE("bad repetitions are typed errors", "[network][repeat]") {
   const auto f = topology::build_fabric(leaf_spine(16, 8, 4));
   FlowNetwork net(f);
