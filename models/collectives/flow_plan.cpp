@@ -109,7 +109,10 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   const double scale = tmax > 0 ? bw_time / tmax : 1.0;
   const double lat_per_hop = latency / std::max(1, dmax);
   const int base = static_cast<int>(s.activities.size());
-  s.activities.reserve(s.activities.size() + F);
+  // Geometric growth: an exact reserve per collective re-allocated (and moved) the whole schedule
+  // for every one of a step's thousands of collectives (19 % of a 31K run's CPU, perf).
+  if (s.activities.capacity() < s.activities.size() + F)
+    s.activities.reserve(std::max(s.activities.size() + F, 2 * s.activities.capacity()));
   std::uint64_t counter = 0;
   for (int i = 0; i < F; ++i) {
     network::Activity a;
