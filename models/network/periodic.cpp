@@ -18,6 +18,7 @@
 // tests/unit/network/test_repetition.cpp, fast-forwarded vs unrolled).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <queue>
 
 #include "models/network/flow_network_internal.hpp"
@@ -148,14 +149,15 @@ void periodic_check(RunCtx& c) {
     if (!repeats(c, old, cur, k)) continue;
     // Whole periods such that no activity begins its last repetition: what follows a last
     // repetition differs from the simulated period.
-    long long m = -1;
+    // (An activity that has begun its last repetition allows none: m = 0.)
+    long long m = std::numeric_limits<long long>::max();
     for (std::size_t j = 0; j < cur.acts.size(); ++j) {
       const int a = cur.acts[j], ka = k[a];
       if (ka == 0) continue;
-      const long long mj = (c.s->activities[a].repeat - 1 - cur.begun[j]) / ka;
-      m = m < 0 ? mj : std::min(m, mj);
+      const long long left = c.s->activities[a].repeat - 1 - cur.begun[j];
+      m = std::min(m, left < 0 ? 0 : left / ka);
     }
-    if (m >= 1) {
+    if (m >= 1 && m < std::numeric_limits<long long>::max()) {
       jump(c, cur, k, static_cast<int>(m), cur.t - old.t);
       c.snaps.clear();
       return;
