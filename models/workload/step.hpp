@@ -52,9 +52,10 @@ struct StepOptions {
   /// NVLink domain (EP all-to-all, CP ring, TP all-reduce): within it, those of every group of each
   /// stage run as flows; above it, only those of the groups holding the representative replica's
   /// GPUs (the other groups' traffic is missing from the fabric); above it again they are analytic
-  /// (alpha-beta, blind to the fabric's load). StepPlan::fidelity says which. 0 = no budget.
+  /// (alpha-beta, blind to the fabric's load). StepPlan::fidelity says which. 0 = no budget;
+  /// -1 = the job's (JobSpec::layer_flow_budget, workload.layer_flow_budget).
   /// Error of each fallback on a small case: tests/unit/engine/test_step_traffic.cpp.
-  long long max_layer_flows = 250000;
+  long long max_layer_flows = -1;
 };
 
 /// A compute op of the representative pipeline that waited for transfers: `transfers` (one

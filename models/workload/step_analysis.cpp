@@ -116,7 +116,10 @@ double extension(const StepPlan& plan, const network::RunResult& run, double ext
 
 StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) {
   StepBreakdown r;
-  if (plan.pp == 0) return r;
+  if (plan.pp == 0) {
+    r.step_time = run.makespan + plan.extra_time;
+    return r;
+  }
   const auto waits = transfer_waits(plan, run);
   // The microbatches beyond the simulated ones each add, per stage, its ops (per_microbatch) and
   // the mean wait per simulated microbatch for its layer collectives run as flows.

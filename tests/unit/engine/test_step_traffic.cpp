@@ -173,7 +173,9 @@ TEST_CASE("layer flow budget: the representative replica's groups and the analyt
   // oversubscription (the run's note says so when it falls back): within 10 % at 1:1, 35 % short
   // at 16:1.
   for (const char* o : {"1:1", "16:1"}) {
-    const Run all = run(case08(o, 2)), mine = run(case08(o, 2), 50000), est = run(case08(o, 2), 1);
+    std::string keyed = case08(o, 2);  // the budget as a scenario key
+    keyed.replace(keyed.find("  global_batch"), 0, "  layer_flow_budget: 50000\n");
+    const Run all = run(case08(o, 2)), mine = run(keyed), est = run(case08(o, 2), 1);
     REQUIRE(mentions(mine.step, "only the groups of the representative replica's GPUs"));
     REQUIRE(mentions(est.step, "EP all-to-all analytic"));
     const double t = all.step.breakdown.step_time;
