@@ -108,6 +108,10 @@ Schema schema() {
        "not from a published source; set it from your own profiles)."},
       {"workload.attention", Q::String, "flash", false, {}, {}, false, {"flash", "fused_softmax"},
        "flash: fused flash attention; fused_softmax: Megatron-LM 2021 batched GEMMs + fused softmax over s x s scores."},
+      {"workload.layer_flow_budget", Q::Integer, "250000", false, 0, 1e12, false, {},
+       "Flows per step for the layer collectives whose group leaves the NVLink domain (EP all-to-all, CP ring "
+       "exchange, TP all-reduce): within it every group's run as flows; above it only the representative replica's "
+       "groups; above it again they are analytic. The run's notes say which; 0 = no budget (every group)."},
   };
 }
 
@@ -196,6 +200,7 @@ JobSpec spec_from(const Params& root) {
   j.grad_reduce_dtype = opt_t("workload.grad_reduce_dtype", "auto");
   if (root.has("workload.memory_reserve")) j.memory_reserve = root.number("workload.memory_reserve");
   j.attention = opt_t("workload.attention", "flash");
+  if (root.has("workload.layer_flow_budget")) j.layer_flow_budget = root.integer("workload.layer_flow_budget");
 
   const long long gpus = root.integer("cluster.gpus");
   read_stragglers(root, j, gpus);

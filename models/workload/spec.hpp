@@ -78,6 +78,9 @@ struct JobSpec {
   /// "flash": fused flash attention (no s^2 tensors in HBM); "fused_softmax": Megatron-LM 2021
   /// attention (batched GEMMs + fused scale-mask-softmax kernel over the s x s scores).
   std::string attention = "flash";
+  /// Flows per step (transfers x repetitions) for the layer collectives that leave the NVLink
+  /// domain (EP all-to-all, CP ring, TP all-reduce); 0 = no budget. See StepOptions::max_layer_flows.
+  long long layer_flow_budget = 250000;
   std::vector<GpuSpeed> gpu_speed;        ///< persistent stragglers (applied after the distribution)
   SpeedDistribution speed_distribution;   ///< per-GPU / per-node speed variation
 };

@@ -18,6 +18,8 @@ using collectives::Collective;
 using collectives::Op;
 using network::Activity;
 using detail::Builder;
+using detail::LayerFlows;
+using detail::LayerSeg;
 using detail::OpCost;
 using detail::Unit;
 
@@ -157,6 +159,7 @@ void op_costs(Builder& b) {
   b.fwd.assign(b.pp, std::vector<OpCost>(b.v));
   b.bwd.assign(b.pp, std::vector<OpCost>(b.v));
   b.stage_params.assign(b.pp, 0);
+  b.layer_segs.assign(b.pp, {});
   for (int s = 0; s < b.pp; ++s) {
     const double spd = b.speed[s];
     const LayerTime lt = layer_time(job, b.gpu, eff, b.clk[s]);
@@ -166,41 +169,81 @@ void op_costs(Builder& b) {
     // embedding lookup (read + write b s h rows of 2 B) and its gradient's scatter-add
     const double embed = compute::memory_time(b.gpu, 2 * 2.0 * tokens_mb * md.hidden, eff);
     const LayerComm lc = layer_comm(b, s);
+    const LayerFlows& fl = b.layer_flows;
     const int rc = job.activation_recompute ? 1 : 0;
     // selective recomputation runs the attention core's forward again in the backward (flash
     // attention's backward recomputes its scores anyway)
     const double sel = job.selective_recompute && job.attention != "flash" ? lt.attention : 0.0;
     // one layer: compute; Megatron's two TP all-reduces (after attention, after the MLP); ring
-    // attention hiding the KV passing behind attention compute; EP dispatch + combine
+    // attention hiding the KV passing behind attention compute; EP dispatch + combine. Those run
+    // as flows (b.layer_flows) are in the layer's segments, not in these analytic parts.
     OpCost lf, lb;
     lf.compute = lt.forward() / spd;
     lb.compute = (lt.backward() + sel + rc * lt.forward()) / spd;
-    lf.tp = 2 * lc.tp_allreduce;
-    lb.tp = 2 * lc.tp_allreduce * (1 + rc);
-    lf.cp = std::max(0.0, lc.cp_exchange - lt.attention);
-    lb.cp = std::max(0.0, 2 * lc.cp_exchange - 2 * lt.attention) + rc * std::max(0.0, lc.cp_exchange - lt.attention);
-    lf.ep = 2 * lc.ep_alltoall;
-    lb.ep = 2 * lc.ep_alltoall * (1 + rc);
+    if (!fl.tp) {
+      lf.tp = 2 * lc.tp_allreduce;
+      lb.tp = 2 * lc.tp_allreduce * (1 + rc);
+    }
+    if (!fl.cp) {
+      lf.cp = std::max(0.0, lc.cp_exchange - lt.attention);
+      lb.cp = std::max(0.0, 2 * lc.cp_exchange - 2 * lt.attention) + rc * std::max(0.0, lc.cp_exchange - lt.attention);
+    }
+    if (!fl.ep) {
+      lf.ep = 2 * lc.ep_alltoall;
+      lb.ep = 2 * lc.ep_alltoall * (1 + rc);
+    }
+    if (fl.any()) {
+      // The layer's op as the stage's GPU runs it: the attention core (overlapped by the CP ring),
+      // the rest of the compute in two halves (attention block, MLP) around Megatron's TP
+      // all-reduces and the EP dispatch / combine; backward in reverse, after the recomputed
+      // forward (with its own collectives) under full recompute. Analytic parts go first.
+      const double block = 2.0 * tokens_mb * md.hidden * (md.kv_heads > 0 ? double(md.kv_heads) / md.heads : 1.0) *
+                           2.0 / job.par.tp;  // K and V of the local block (as layer_comm)
+      auto forward = [&](std::vector<LayerSeg>& v, double analytic) {
+        const double att = lt.attention / spd, rest = (lt.forward() - lt.attention) / spd;
+        if (fl.cp) v.push_back({LayerSeg::CpRing, att, block});
+        v.push_back({LayerSeg::Compute, (fl.cp ? 0.0 : att) + rest / 2 + analytic, 0});
+        if (fl.tp) v.push_back({LayerSeg::Tp, 0, 0});
+        if (fl.ep) v.push_back({LayerSeg::Ep, 0, 0});
+        v.push_back({LayerSeg::Compute, rest / 2, 0});
+        if (fl.ep) v.push_back({LayerSeg::Ep, 0, 0});
+        if (fl.tp) v.push_back({LayerSeg::Tp, 0, 0});
+      };
+      auto& fs = b.layer_segs[s][0];
+      auto& bs = b.layer_segs[s][1];
+      forward(fs, lf.tp + lf.cp + lf.ep);
+      if (rc) forward(bs, lb.tp + lb.cp + lb.ep);
+      const double att = (2 * lt.attention + sel) / spd, rest = (lt.backward() - 2 * lt.attention) / spd;
+      bs.push_back({LayerSeg::Compute, rc ? 0.0 : lb.tp + lb.cp + lb.ep, 0});
+      if (fl.tp) bs.push_back({LayerSeg::Tp, 0, 0});
+      if (fl.ep) bs.push_back({LayerSeg::Ep, 0, 0});
+      bs.push_back({LayerSeg::Compute, rest / 2, 0});
+      if (fl.ep) bs.push_back({LayerSeg::Ep, 0, 0});
+      if (fl.tp) bs.push_back({LayerSeg::Tp, 0, 0});
+      bs.push_back({LayerSeg::Compute, rest / 2 + (fl.cp ? 0.0 : att), 0});
+      if (fl.cp) bs.push_back({LayerSeg::CpRing, att, 2 * block});  // K, V and their gradients
+    }
     for (int c = 0; c < b.v; ++c) {
       const int j = c * b.pp + s;
       const int nl = b.plan.layers[j];
       const bool first = j == 0, last = j == b.VS - 1;
       OpCost& f = b.fwd[s][c];
       OpCost& k = b.bwd[s][c];
-      auto add = [](OpCost& op, double compute, double tp, double cp, double ep, double params) {
+      auto add = [](OpCost& op, double compute, double tp, double cp, double ep, double params, bool layer) {
         op.compute += compute;
         op.tp += tp;
         op.cp += cp;
         op.ep += ep;
-        op.units.push_back({compute + tp + cp + ep, params});
+        op.units.push_back({compute + tp + cp + ep, params, layer});
       };
-      // the vocabulary-parallel embedding's TP all-reduce runs in its forward
-      if (first) add(f, embed / spd, lc.tp_allreduce, 0, 0, first_params);
-      for (int l = 0; l < nl; ++l) add(f, lf.compute, lf.tp, lf.cp, lf.ep, layer_params);
-      if (last) add(f, (logit + loss) / spd, 0, 0, 0, last_params);
-      if (last) add(k, (2 * logit + loss) / spd, 0, 0, 0, last_params);
-      for (int l = 0; l < nl; ++l) add(k, lb.compute, lb.tp, lb.cp, lb.ep, layer_params);
-      if (first) add(k, embed / spd, 0, 0, 0, first_params);
+      // the vocabulary-parallel embedding's TP all-reduce runs in its forward (analytic: one per
+      // microbatch, against two per layer)
+      if (first) add(f, embed / spd, lc.tp_allreduce, 0, 0, first_params, false);
+      for (int l = 0; l < nl; ++l) add(f, lf.compute, lf.tp, lf.cp, lf.ep, layer_params, true);
+      if (last) add(f, (logit + loss) / spd, 0, 0, 0, last_params, false);
+      if (last) add(k, (2 * logit + loss) / spd, 0, 0, 0, last_params, false);
+      for (int l = 0; l < nl; ++l) add(k, lb.compute, lb.tp, lb.cp, lb.ep, layer_params, true);
+      if (first) add(k, embed / spd, 0, 0, 0, first_params, false);
       b.stage_params[s] += b.chunk_params(j);
     }
   }
@@ -214,6 +257,9 @@ void steady_state_extension(Builder& b) {
   plan.extra_tp.assign(b.pp, 0);
   plan.extra_cp.assign(b.pp, 0);
   plan.extra_ep.assign(b.pp, 0);
+  plan.per_microbatch.assign(b.pp, 0);
+  for (int s = 0; s < b.pp; ++s)
+    for (int c = 0; c < b.v; ++c) plan.per_microbatch[s] += b.fwd[s][c].total() + b.bwd[s][c].total();
   if (b.m <= b.msim) return;
   const double more = b.m - b.msim;
   plan.extra_microbatches = b.m - b.msim;
@@ -237,8 +283,7 @@ void steady_state_extension(Builder& b) {
 std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
   std::string f = "pipeline of 1 DP replica (#" + std::to_string(b.rep) + ", TP/CP rank 0, " + std::to_string(b.pp) + " stages x " +
                   std::to_string(b.v) + " chunks, " + std::to_string(b.msim) + " of " + std::to_string(b.m) +
-                  " microbatches) simulated op by op with PP flows; TP/CP/EP collectives analytic (alpha-beta); " +
-                  dp_part;
+                  " microbatches) simulated op by op with PP flows; " + b.layer_flows.note + "; " + dp_part;
   if (b.m > b.msim) f += "; remaining microbatches added analytically at steady state";
   if (b.plan.stragglers > 0)
     f += "; " + std::to_string(b.plan.stragglers) + " GPUs below nominal speed: the representative is the slowest "
@@ -271,6 +316,7 @@ StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topolo
   Builder b(job, gpu, fabric, opt, plan);
   size_step(b);
   stage_clocks(b);
+  detail::plan_layer_flows(b);
   op_costs(b);
   plan.schedule.gpu_flops = {gpu.bf16_flops};  // unit of Compute amounts: seconds x this rate
   detail::emit_compute_ops(b);

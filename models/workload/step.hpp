@@ -5,8 +5,11 @@
 // - simulated op by op: the pipeline schedule (forward/backward per microbatch and model chunk,
 //   1F1B or interleaved) of ONE representative DP replica's TP-rank-0 / CP-rank-0 GPUs, with the
 //   PP activations sent as flows between its stages, so the bubble comes out of the schedule;
-// - analytic inside each op: TP all-reduces (NVLink), CP ring-attention KV exchange beyond what
-//   attention hides, EP all-to-all (alpha-beta, collectives::estimate_time);
+// - the layer collectives whose group leaves the NVLink domain (EP all-to-all, CP ring-attention
+//   KV exchange, TP all-reduces) as flows on the fabric for every group of the stage, each
+//   layer's op a chain of compute and these collectives (step_layers.cpp), within a flow budget
+//   (StepOptions::max_layer_flows); inside the NVLink domain or above the budget analytic inside
+//   each op (alpha-beta, collectives::estimate_time);
 // - simulated as flows for ALL GPUs at once (every TP rank's DP group, so every rail carries its
 //   own traffic): the DP gradient reduction (ring steps collapsed into one flow per ring
 //   neighbour pair), bucketed per model chunk and started when the representative stage's
@@ -31,7 +34,11 @@ namespace aidcsim::workload {
 enum StepTag {
   kTagForward = 1, kTagBackward = 2, kTagPp = 3, kTagDp = 4, kTagOptimizer = 5, kTagDpGather = 6,
   kTagEmbedding = 7,  ///< tied word-embedding gradient all-reduce between the first and last stage
+  /// layer collectives run as flows (StepPlan::fidelity says which): EP all-to-all, CP ring
+  /// exchange, TP all-reduce of a TP group that leaves its NVLink domain
+  kTagEp = 8, kTagCp = 9, kTagTp = 10,
 };
+constexpr int kStepTags = 11;  ///< tags are < kStepTags
 
 struct StepOptions {
   std::vector<double> clock_factor;  ///< per GPU, empty = 1.0; DVFS from the thermal model
@@ -46,6 +53,14 @@ struct StepOptions {
   /// against the exact run by tests/unit/engine/test_step_fidelity.cpp); false: every step one
   /// transfer with its true dependencies. StepPlan::fidelity says which ran.
   bool collapse_collectives = true;
+  /// Budget of flows per step (transfers x repetitions) for the layer collectives that leave the
+  /// NVLink domain (EP all-to-all, CP ring, TP all-reduce): within it, those of every group of each
+  /// stage run as flows; above it, only those of the groups holding the representative replica's
+  /// GPUs (the other groups' traffic is missing from the fabric); above it again they are analytic
+  /// (alpha-beta, blind to the fabric's load). StepPlan::fidelity says which. 0 = no budget;
+  /// -1 = the job's (JobSpec::layer_flow_budget, workload.layer_flow_budget).
+  /// Error of each fallback on a small case: tests/unit/engine/test_step_traffic.cpp.
+  long long max_layer_flows = -1;
 };
 
 /// A compute op of the representative pipeline that waited for transfers: `transfers` (one
@@ -91,6 +106,10 @@ struct StepPlan {
   int extra_microbatches = 0;
   std::vector<int> microbatch_done;        ///< stage 0: activity ending each microbatch's last backward
   std::vector<double> extra_compute, extra_tp, extra_cp, extra_ep;  ///< per stage, parts of extra_time
+  /// Per stage: one microbatch's ops without the layer collectives run as flows (s; what
+  /// extra_time counts per extra microbatch). analyse_step adds those collectives' mean wait per
+  /// simulated microbatch of the stage for each extra microbatch.
+  std::vector<double> per_microbatch;
 };
 
 /// Plans one training step of `job` on `fabric` (placement: workload::Placement, GPU = rank).

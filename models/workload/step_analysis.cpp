@@ -12,7 +12,7 @@ namespace {
 /// Seconds of each kind of exposed communication an op waited for, per stage, before its last
 /// backward: per op, the wait on its latest-finishing transfer group (StepWait).
 std::vector<std::vector<double>> transfer_waits(const StepPlan& plan, const network::RunResult& run) {
-  std::vector<std::vector<double>> by_stage(plan.pp, std::vector<double>(kTagEmbedding + 1, 0.0));
+  std::vector<std::vector<double>> by_stage(plan.pp, std::vector<double>(kStepTags, 0.0));
   auto stage_of = [&](int gpu) {
     for (int s = 0; s < plan.pp; ++s)
       if (plan.stage_gpu[s] == gpu) return s;
@@ -102,24 +102,44 @@ namespace {
 
 /// Seconds the microbatches beyond the simulated ones add: the analytic steady state, or for
 /// zero2 / fsdp the simulated steady-state period (at least the analytic one).
-double extension(const StepPlan& plan, const network::RunResult& run) {
-  if (!plan.measured_extension || plan.extra_microbatches == 0) return plan.extra_time;
+double extension(const StepPlan& plan, const network::RunResult& run, double extra_time) {
+  if (!plan.measured_extension || plan.extra_microbatches == 0) return extra_time;
   const auto& d = plan.microbatch_done;
   const int n = static_cast<int>(d.size());
   const int from = std::min(n - 1, std::max(1, plan.pp));  // past the pipeline fill
-  if (n - 1 - from < 1) return plan.extra_time;
+  if (n - 1 - from < 1) return extra_time;
   const double period = (run.finish[d[n - 1]] - run.finish[d[from]]) / (n - 1 - from);
-  return std::max(plan.extra_time, plan.extra_microbatches * period);
+  return std::max(extra_time, plan.extra_microbatches * period);
 }
 
 }  // namespace
 
 StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) {
   StepBreakdown r;
-  const double extra = extension(plan, run);
-  r.step_time = run.makespan + extra;
-  if (plan.pp == 0 || r.step_time <= 0) return r;
+  if (plan.pp == 0) {
+    r.step_time = run.makespan + plan.extra_time;
+    return r;
+  }
   const auto waits = transfer_waits(plan, run);
+  // The microbatches beyond the simulated ones each add, per stage, its ops (per_microbatch) and
+  // the mean wait per simulated microbatch for its layer collectives run as flows.
+  double extra_time = plan.extra_time;
+  std::vector<double> layer_ep(plan.pp, 0), layer_cp(plan.pp, 0), layer_tp(plan.pp, 0);
+  if (plan.extra_microbatches > 0 && plan.simulated_microbatches > 0) {
+    const double k = double(plan.extra_microbatches) / plan.simulated_microbatches;
+    double slowest = 0;
+    for (int s = 0; s < plan.pp; ++s) {
+      layer_ep[s] = k * waits[s][kTagEp];
+      layer_cp[s] = k * waits[s][kTagCp];
+      layer_tp[s] = k * waits[s][kTagTp];
+      const double per_mb = s < static_cast<int>(plan.per_microbatch.size()) ? plan.per_microbatch[s] : 0.0;
+      slowest = std::max(slowest, plan.extra_microbatches * per_mb + layer_ep[s] + layer_cp[s] + layer_tp[s]);
+    }
+    extra_time = std::max(extra_time, slowest);
+  }
+  const double extra = extension(plan, run, extra_time);
+  r.step_time = run.makespan + extra;
+  if (r.step_time <= 0) return r;
   // the critical stage: the one whose step ends last
   std::vector<Tail> tails;
   int crit = 0;
@@ -137,6 +157,10 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     const double scale = exposed > idle ? idle / exposed : 1.0;  // waits cannot exceed the idle time
     r.bubble += idle - exposed * scale;
     r.exposed_pp += waits[s][kTagPp] * scale;
+    r.exposed_ep += waits[s][kTagEp] * scale;
+    r.exposed_cp += waits[s][kTagCp] * scale;
+    r.exposed_tp += waits[s][kTagTp] * scale;
+    comm_busy += (waits[s][kTagEp] + waits[s][kTagCp] + waits[s][kTagTp]) * scale;
     r.exposed_dp += (waits[s][kTagDpGather] + waits[s][kTagDp]) * scale;
     // after its last backward: its optimizer is compute; the rest of the time until the step ends
     // is booked by what the critical stage was doing then: waiting for DP (embedding) traffic is
@@ -151,13 +175,15 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     r.bubble += std::max(0.0, run.makespan - t.last_b - (t.opt1 - t.opt0) - dp - emb);
     // the extension: beyond its own ops, imbalance with the slowest stage is bubble, the rest of a
     // measured period (per-microbatch gathers / reduce-scatters) exposed DP
-    const double extra_ops = plan.extra_compute[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s];
-    r.bubble += std::max(0.0, plan.extra_time - extra_ops);
-    r.exposed_dp += extra - plan.extra_time;
-    r.exposed_tp += plan.tp[s] + plan.extra_tp[s];
-    r.exposed_cp += plan.cp[s] + plan.extra_cp[s];
-    r.exposed_ep += plan.ep[s] + plan.extra_ep[s];
-    comm_busy += plan.tp[s] + plan.cp[s] + plan.ep[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s];
+    const double layer_extra = layer_ep[s] + layer_cp[s] + layer_tp[s];
+    const double extra_ops =
+        plan.extra_compute[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
+    r.bubble += std::max(0.0, extra_time - extra_ops);
+    r.exposed_dp += extra - extra_time;
+    r.exposed_tp += plan.tp[s] + plan.extra_tp[s] + layer_tp[s];
+    r.exposed_cp += plan.cp[s] + plan.extra_cp[s] + layer_cp[s];
+    r.exposed_ep += plan.ep[s] + plan.extra_ep[s] + layer_ep[s];
+    comm_busy += plan.tp[s] + plan.cp[s] + plan.ep[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
   }
   // DP flows of the representative GPUs: time during which any of them was on the wire.
   for (int s = 0; s < plan.pp; ++s) {

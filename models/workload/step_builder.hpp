@@ -2,7 +2,9 @@
 // Internal to models/workload: what the parts of plan_step share (step.cpp sizes the step and costs
 // its ops, step_ops.cpp emits the pipeline's compute ops and the per-unit ZeRO / FSDP traffic,
 // step_dp.cpp the end-of-step DP reduction and the optimizer, step_analysis.cpp reads the run).
+#include <array>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "models/collectives/collective.hpp"
@@ -14,8 +16,29 @@ namespace aidcsim::workload::detail {
 /// One unit of a model chunk: a transformer layer, the input embedding or the output layer + loss.
 /// FSDP gathers parameters per unit, ZeRO-2 / FSDP reduce gradients per unit.
 struct Unit {
-  double time = 0;    ///< s on one GPU for one microbatch (all of compute and exposed TP/CP/EP)
+  double time = 0;    ///< s on one GPU for one microbatch (all of compute and analytic TP/CP/EP)
   double params = 0;  ///< parameters of the unit on one GPU (TP rank)
+  bool layer = false; ///< a transformer layer: emitted as Builder::layer_segs when those hold flows
+};
+
+/// One step of a transformer layer's forward or backward op on the stage's GPU (step_layers.cpp):
+/// compute, a layer collective run as flows on the fabric, or compute overlapped with the CP ring.
+struct LayerSeg {
+  enum Kind { Compute, Ep, Tp, CpRing };
+  Kind kind = Compute;
+  double time = 0;   ///< s of compute (Compute; CpRing: the attention the ring overlaps)
+  double bytes = 0;  ///< CpRing: bytes each CP rank sends per ring step
+};
+
+/// Which layer collectives (TP / CP / EP inside a layer) run as flows on the fabric and on which
+/// groups (step_layers.cpp: plan_layer_flows).
+struct LayerFlows {
+  bool ep = false, cp = false, tp = false;  ///< as flows (else analytic inside the op)
+  bool all_groups = true;  ///< every group of the stage; false: only the representative replica's
+  long long flows = 0;     ///< flows simulated per step for them (transfers x repetitions)
+  double ep_bytes = 0, tp_bytes = 0;  ///< nccl-tests sizes of one EP all-to-all, one TP all-reduce
+  std::string note;        ///< for StepPlan::fidelity
+  bool any() const { return ep || cp || tp; }
 };
 
 /// Cost of one forward or backward op of a chunk for one microbatch (s) and its units in execution
@@ -39,9 +62,13 @@ struct Builder {
   std::vector<double> clk;                    ///< clock factor of each stage (slowest GPU)
   std::vector<double> speed;                  ///< straggler speed factor of each stage (slowest GPU)
   std::vector<std::vector<OpCost>> fwd, bwd;  ///< [stage][chunk]
+  LayerFlows layer_flows;
+  std::vector<std::array<std::vector<LayerSeg>, 2>> layer_segs;  ///< [stage][0 forward, 1 backward]
   // compute ops (step_ops.cpp)
   int pieces_per_chunk = 1;
-  std::vector<std::vector<int>> f_idx, b_out, b_in;        ///< [virtual stage][microbatch]
+  /// [virtual stage][microbatch]: first activity of each forward / backward op (incoming
+  /// activations and gradients wait there) and the last one (what is sent on).
+  std::vector<std::vector<int>> f_in, f_idx, b_out, b_in;
   std::vector<std::vector<std::vector<int>>> last_pieces;  ///< [stage][chunk]: pieces of the last backward
   std::vector<int> prev_on_gpu;                            ///< activity -> previous op on its GPU
   std::vector<std::vector<int>> unit_reductions;           ///< [stage]: per-unit gradient reduce-scatters
@@ -76,6 +103,20 @@ void emit_dp(Builder& b, int s, collectives::Op op, double bytes, std::vector<in
              std::vector<int>* done, GpuStream* stream = nullptr);
 /// The transfers of `done` that start or end at `gpu`.
 std::vector<int> transfers_of(const Builder& b, const std::vector<int>& done, int gpu);
+
+/// Decides which layer collectives run as flows and on which groups, within
+/// StepOptions::max_layer_flows (step_layers.cpp); call after size_step / stage_clocks.
+void plan_layer_flows(Builder& b);
+/// First and last activity of an op's piece on the stage's GPU.
+struct PieceActs {
+  int first = -1, last = -1;
+};
+/// The units `group` of op `c` (stage s) as activities on the stage's GPU, the first after
+/// `after`: one compute activity, or, when some of them are layers with collectives on the fabric,
+/// a chain of compute, those collectives' flows (every group of the scope) and joins
+/// (step_layers.cpp). Records the waits for the flows in plan.waits.
+PieceActs emit_piece(Builder& b, int s, const OpCost& c, const std::vector<int>& group, bool forward,
+                     std::vector<int> after, int tag);
 
 void emit_compute_ops(Builder& b);   ///< step_ops.cpp
 void link_pipeline(Builder& b);      ///< step_ops.cpp

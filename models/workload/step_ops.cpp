@@ -105,21 +105,16 @@ void emit_stage(Builder& b, int s) {
     const auto groups = piece_groups(b, c.units.size(), last_b);
     for (std::size_t q = 0; q < groups.size(); ++q) {
       const auto wait = traffic.before(o.chunk, groups[q], c, o.forward);
-      Activity a;
-      a.kind = Activity::Kind::Compute;
-      a.gpu = plan.stage_gpu[s];
-      double t = 0;
-      for (int u : groups[q]) t += c.units[u].time;
-      a.amount = t * b.unit();
-      a.tag = o.forward ? kTagForward : kTagBackward;
-      if (prev >= 0) a.after.push_back(prev);
-      a.after.insert(a.after.end(), wait.begin(), wait.end());
-      const int idx = b.add(std::move(a));
-      if (b.prev_on_gpu.size() <= static_cast<std::size_t>(idx)) b.prev_on_gpu.resize(idx + 1, -1);
-      b.prev_on_gpu[idx] = prev;
-      if (!wait.empty()) plan.waits.push_back({wait, idx, prev, kTagDpGather});
+      std::vector<int> after;
+      if (prev >= 0) after.push_back(prev);
+      after.insert(after.end(), wait.begin(), wait.end());
+      const PieceActs p = emit_piece(b, s, c, groups[q], o.forward, std::move(after), o.forward ? kTagForward : kTagBackward);
+      if (b.prev_on_gpu.size() < b.acts().size()) b.prev_on_gpu.resize(b.acts().size(), -1);
+      b.prev_on_gpu[p.first] = prev;
+      if (!wait.empty()) plan.waits.push_back({wait, p.first, prev, kTagDpGather});
+      const int idx = p.last;
       prev = idx;
-      if (q == 0 && !o.forward) b.b_in[j][o.microbatch] = idx;
+      if (q == 0) (o.forward ? b.f_in : b.b_in)[j][o.microbatch] = p.first;
       if (last_b) b.last_pieces[s][o.chunk].push_back(idx);
       traffic.after(idx, o.chunk, groups[q], c, o.forward);
     }
@@ -139,6 +134,7 @@ void emit_compute_ops(Builder& b) {
   const auto& par = b.job.par;
   b.pieces_per_chunk = par.dp_overlap ? std::max(1, (4 + b.v - 1) / b.v) : 1;
   b.f_idx.assign(b.VS, std::vector<int>(b.msim, -1));
+  b.f_in = b.f_idx;
   b.b_out = b.f_idx;
   b.b_in = b.f_idx;
   b.last_pieces.assign(b.pp, std::vector<std::vector<int>>(b.v));
@@ -176,7 +172,8 @@ void link_pipeline(Builder& b) {
   for (int j = 0; j < b.VS; ++j)
     for (int mb = 0; mb < b.msim; ++mb) {
       const int gj = sg[j % b.pp];
-      if (j > 0) link(b.f_idx[j - 1][mb], b.f_idx[j][mb], sg[(j - 1) % b.pp], gj);
+      // an op waits for its input at its first activity (with pieces or layer chains, not its last)
+      if (j > 0) link(b.f_idx[j - 1][mb], b.f_in[j][mb], sg[(j - 1) % b.pp], gj);
       if (j < b.VS - 1) link(b.b_out[j + 1][mb], b.b_in[j][mb], sg[(j + 1) % b.pp], gj);
       else b.acts()[b.b_in[j][mb]].after.push_back(b.f_idx[j][mb]);
     }
