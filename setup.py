@@ -3,8 +3,8 @@
 The compiled core aidcsim._core is built by CMake, the project's own build: `build_ext` configures
 the tree into a build directory (default build/pip/cmake; $AIDCSIM_CMAKE_BUILD_DIR to reuse another,
 e.g. `build` after `make build`), builds the targets _core and aidcsim_python with the interpreter
-running pip, and copies the extension and the generated _version.py next to the pure-Python
-package. The version is the CMake project version, the one place it is written.
+running pip, and copies the extension and the generated _version.py and units.py next to the
+pure-Python package. The version is the CMake project version, the one place it is written.
 
     pip install --no-build-isolation --no-deps .             # into the interpreter's site-packages
     pip install --no-build-isolation --no-deps --prefix P .  # into P (tests/python/test_install.py)
@@ -52,7 +52,8 @@ class CMakeBuild(build_ext):
         target = pathlib.Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(built[-1], target)
-        shutil.copy2(package / "_version.py", target.parent / "_version.py")
+        for generated in ("_version.py", "units.py"):  # written by CMake (python/CMakeLists.txt)
+            shutil.copy2(package / generated, target.parent / generated)
 
     def _run(self, cmd):
         print(" ".join(cmd), flush=True)

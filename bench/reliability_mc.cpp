@@ -8,12 +8,13 @@
 #include <cmath>
 #include <cstdio>
 
+#include "models/common/units.hpp"
 #include "models/reliability/time_to_train.hpp"
 
 using namespace aidcsim::reliability;
 
 int main() {
-  constexpr double kDay = 86400.0;
+  using aidcsim::units::kDay;
   const double pi = std::acos(-1.0);
   Situation s;
   s.gpus = 31104;

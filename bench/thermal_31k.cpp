@@ -8,6 +8,7 @@
 #include <ctime>
 #include <cstdio>
 
+#include "models/common/units.hpp"
 #include "models/thermal/transient.hpp"
 
 using namespace aidcsim::thermal;
@@ -47,7 +48,7 @@ int main() {
   std::printf("  energy balance     |E_diss - E_stored - E_removed| / E_diss = %.3e (worst step %.3e)\n",
               r.energy_error, r.max_step_error);
   std::printf("  max GPU junction   %.2f degC, min clock %.3f, throttled %.0f s, alerts %zu\n",
-              r.max_gpu_temp - 273.15, r.min_clock, r.throttled_time, r.alerts.size());
+              aidcsim::units::to_celsius(r.max_gpu_temp), r.min_clock, r.throttled_time, r.alerts.size());
   if (!r.samples.empty())
     std::printf("  IT power %.2f MW, facility %.2f MW, PUE %.4f (first sample)\n", r.samples[0].it_power / 1e6,
                 r.samples[0].facility_power / 1e6, r.samples[0].pue);

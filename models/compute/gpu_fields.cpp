@@ -1,6 +1,7 @@
 #include "models/compute/gpu_fields.hpp"
 
 #include "models/common/errors.hpp"
+#include "models/common/units.hpp"
 
 namespace aidcsim::compute {
 
@@ -35,9 +36,9 @@ const std::vector<GpuField>& gpu_fields() {
        "NVLink SHARP (in-switch reduction, NCCL's NVLS algorithm) capable; needs nvlink_generation >= 4. Default false."},
       {"tdp", Q::Power, &GpuSpec::tdp, true, 1, 1e4, "Maximum board power (TDP / TGP)."},
       {"idle_power", Q::Power, &GpuSpec::idle_power, true, 0, 1e4, "Power of an idle GPU."},
-      {"throttle_temperature", Q::Temperature, &GpuSpec::throttle_temperature, true, 273.15, 450,
+      {"throttle_temperature", Q::Temperature, &GpuSpec::throttle_temperature, true, units::kZeroCelsius, 450,
        "Junction temperature where the clocks start to drop (software throttle / max operating)."},
-      {"shutdown_temperature", Q::Temperature, &GpuSpec::shutdown_temperature, true, 273.15, 450,
+      {"shutdown_temperature", Q::Temperature, &GpuSpec::shutdown_temperature, true, units::kZeroCelsius, 450,
        "Junction temperature of the thermal shutdown."},
   };
   return f;

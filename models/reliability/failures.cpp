@@ -1,9 +1,11 @@
 #include "models/reliability/failures.hpp"
 
+#include "models/common/units.hpp"
+
 namespace aidcsim::reliability {
 
 namespace {
-constexpr double kDay = 86400.0;
+using units::kDay;
 // Llama 3 §3.3.4 snapshot: 54 days, 16,384 GPUs in 2,048 servers (published-figures.md §2.3).
 constexpr double kLlamaGpuDays = 16384.0 * 54.0;
 constexpr double kLlamaNodeDays = 2048.0 * 54.0;

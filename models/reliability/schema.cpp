@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "models/common/units.hpp"
 #include "models/reliability/scaling_law.hpp"
 
 namespace aidcsim::reliability {
@@ -69,13 +70,13 @@ Schema schema() {
        "MTBF of one component (e.g. \"200 d\" for r_f = 5e-3 per node-day)."},
       {"reliability.failures[].count", Q::Count, "", false, 0, 1e9, false, {},
        "Number of such components; default: counted from the simulated cluster."},
-      {"reliability.restart_time", Q::Time, "10 min", false, 0, 7 * 86400.0, false, {},
+      {"reliability.restart_time", Q::Time, "10 min", false, 0, 7 * units::kDay, false, {},
        "Restart overhead u0 after a failure (detect, reschedule, warm up), without the checkpoint load. "
        "Meta RSC ETTR model: 5-20 min; MegaScale: detection+diagnosis < 10 min."},
       {"reliability.checkpoint_policy", Q::String, "", false, {}, {}, false, {"fixed", "young_daly"},
        "fixed (reliability.checkpoint_interval) or young_daly (Daly 2006 optimum of sqrt(2 delta MTBF), "
        "Young 1974). Default: fixed when checkpoint_interval is given, else young_daly."},
-      {"reliability.checkpoint_interval", Q::Time, "", false, 1, 30 * 86400.0, false, {},
+      {"reliability.checkpoint_interval", Q::Time, "", false, 1, 30 * units::kDay, false, {},
        "Training time between checkpoints (fixed policy; an error with checkpoint_policy: young_daly)."},
       {"reliability.checkpoint_mode", Q::String, "async", false, {}, {}, false, {"async", "sync"},
        "sync: training stalls for the whole write; async: stalls for the GPU->host snapshot only, the "
@@ -91,15 +92,15 @@ Schema schema() {
       {"reliability.hot_spares", Q::Integer, "-1", false, -1, 1e6, false, {},
        "Spare nodes; a hardware failure takes one for reliability.repair_time (none left: the job waits for the "
        "first repaired one; 0: it waits for its own node). -1 = unlimited (restart_time covers the swap)."},
-      {"reliability.repair_time", Q::Time, "24 h", false, 0, 365 * 86400.0, false, {},
+      {"reliability.repair_time", Q::Time, "24 h", false, 0, 365 * units::kDay, false, {},
        "Time to return a failed node to the spare pool (assumption, no published figure)."},
       {"reliability.link_failure_mode", Q::String, "stop", false, {}, {}, false, {"stop", "degrade"},
        "stop: a link failure interrupts the job; degrade: traffic is rerouted and the step slows down."},
-      {"reliability.link_repair_time", Q::Time, "4 h", false, 0, 365 * 86400.0, false, {},
+      {"reliability.link_repair_time", Q::Time, "4 h", false, 0, 365 * units::kDay, false, {},
        "Time a failed link stays down in degrade mode (assumption)."},
       {"reliability.link_degrade_penalty", Q::Fraction, "0.05", false, 0, 1, false, {},
        "Step-time increase with a link down when the engine did not simulate it (assumption)."},
-      {"reliability.planned_interval", Q::Time, "", false, 600, 10 * 365.25 * 86400.0, false, {},
+      {"reliability.planned_interval", Q::Time, "", false, 600, 10 * units::kJulianYear, false, {},
        "Interval between planned interruptions (firmware, config, dataset updates): checkpoint, then restart, "
        "no lost work. Llama 3 §3.3.4: 47 planned in 54 days (one per ~28 h). Default: none."},
 

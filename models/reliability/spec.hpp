@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "models/common/units.hpp"
+
 namespace aidcsim::reliability {
 
 /// Component classes with their own failure process. Counts per class come from the engine
@@ -44,9 +46,9 @@ struct ReliabilitySpec {
   double storage_bandwidth = 2e12;        ///< B/s aggregate checkpoint write/read bandwidth
   double checkpoint_bytes = 0;            ///< B; 0 = from the engine (model state)
   int hot_spares = -1;                    ///< spare nodes; -1 = unlimited (a node is always available)
-  double repair_time = 86400;             ///< s to return a failed node to the spare pool
+  double repair_time = units::kDay;           ///< s to return a failed node to the spare pool
   LinkFailureMode link_mode = LinkFailureMode::Stop;
-  double link_repair_time = 4 * 3600.0;   ///< s a failed link stays down in degrade mode
+  double link_repair_time = 4 * units::kHour;   ///< s a failed link stays down in degrade mode
   double link_degrade_penalty = 0.05;     ///< relative step-time increase with a link down, if the engine gives none
   double planned_interval = 0;            ///< s between planned interruptions (maintenance); 0 = none
 };

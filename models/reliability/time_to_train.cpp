@@ -13,6 +13,7 @@
 
 #include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
+#include "models/common/units.hpp"
 #include "models/reliability/checkpoint.hpp"
 #include "models/reliability/convergence.hpp"
 
@@ -32,7 +33,7 @@ constexpr double kMaxEvents = 1e9;
 constexpr double kIterationsPerEvent = 2;
 constexpr double kEventSlack = 20;
 constexpr double kMinEventsPerDraw = 1e6;
-constexpr double kMaxWall = 1000 * 365.25 * 86400.0;  // s: 1000 years
+constexpr double kMaxWall = 1000 * units::kJulianYear;  // s: 1000 years
 
 bool g_batch_checkpoints = true;  // set_checkpoint_batching
 
@@ -140,9 +141,9 @@ void validate_profile(const StepTimeProfile& p, const std::string& what) {
 
 std::string seconds_text(double s) {
   char buf[64];
-  if (s >= 365.25 * 86400) std::snprintf(buf, sizeof buf, "%.3g years", s / (365.25 * 86400));
-  else if (s >= 86400) std::snprintf(buf, sizeof buf, "%.3g d", s / 86400);
-  else if (s >= 3600) std::snprintf(buf, sizeof buf, "%.3g h", s / 3600);
+  if (s >= units::kJulianYear) std::snprintf(buf, sizeof buf, "%.3g years", s / units::kJulianYear);
+  else if (s >= units::kDay) std::snprintf(buf, sizeof buf, "%.3g d", s / units::kDay);
+  else if (s >= units::kHour) std::snprintf(buf, sizeof buf, "%.3g h", s / units::kHour);
   else if (s >= 60) std::snprintf(buf, sizeof buf, "%.3g min", s / 60);
   else std::snprintf(buf, sizeof buf, "%.3g s", s);
   return buf;
@@ -759,7 +760,7 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
   o.p10 = quantile(sorted, 0.10);
   o.p50 = quantile(sorted, 0.50);
   o.p90 = quantile(sorted, 0.90);
-  for (int c = 0; c < kCauses; ++c) o.lost_gpu_hours_by_cause.emplace_back(cause_name(c), lost[c] / nd / 3600.0);
+  for (int c = 0; c < kCauses; ++c) o.lost_gpu_hours_by_cause.emplace_back(cause_name(c), lost[c] / nd / units::kHour);
   for (int c = 0; c < kComponents; ++c) o.interruptions_by_cause.emplace_back(cause_name(c), count[c] / nd);
   const Stage& s0 = stages.front();
   o.checkpoint_interval = s0.interval;

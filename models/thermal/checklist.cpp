@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "models/common/errors.hpp"
+#include "models/common/units.hpp"
 #include "models/thermal/checks.hpp"
 #include "models/thermal/components/component.hpp"
 #include "models/thermal/psychrometrics.hpp"
@@ -19,7 +20,7 @@
 namespace aidcsim::thermal {
 
 namespace {
-constexpr double kK0 = 273.15;
+constexpr double kK0 = units::kZeroCelsius;
 }  // namespace
 
 ChecklistItem limit_below(std::string item, double value, double limit, std::string unit, std::string note,

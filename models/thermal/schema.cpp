@@ -8,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "models/common/units.hpp"
 #include "models/thermal/components/component.hpp"
 #include "models/thermal/components/keys.hpp"
 #include "models/thermal/coolant.hpp"
@@ -52,7 +53,7 @@ Schema schema() {
        "Rack-loop coolant: water, pg25 (25 % propylene glycol, NVIDIA TCS), pao (dielectric hydrocarbon), "
        "fluorinated (dielectric, HFE-7100 class). Properties: models/thermal/coolant.cpp (published-figures §6.4)."},
       {"cooling.flow_per_gpu", Q::VolumeFlow, "1 L/min", false, 0.05e-3 / 60, 1e-3, false, {}, "Coolant flow per GPU cold plate (brief: 0.5-1 L/min)."},
-      {"cooling.facility_supply", Q::Temperature, "18 degC", false, 273.15, 333.15, false, {},
+      {"cooling.facility_supply", Q::Temperature, "18 degC", false, units::kZeroCelsius, 333.15, false, {},
        "Facility water supply temperature (set point) to the CDUs and rear doors. A supply too warm for the "
        "coolant inlet limit is simulated and fails its checks."},
       {"cooling.cdu_approach", Q::TemperatureDelta, "4 K", false, 0.5, 30, false, {},
@@ -102,7 +103,7 @@ Schema schema() {
       {"cooling.pumps.power_fraction", Q::Fraction, "0.017", false, 0, 1, false, {},
        "Pump power / design heat (STULZ SCR: 20 kW / 1,200 kW, §6.2)."},
       {"cooling.room", Q::Map, "", false, {}, {}, false, {}, "Hall air (held by CRAH units)."},
-      {"cooling.room.temperature", Q::Temperature, "25 degC", false, 273.15, 323.15, false, {},
+      {"cooling.room.temperature", Q::Temperature, "25 degC", false, units::kZeroCelsius, 323.15, false, {},
        "Cold-aisle air temperature (ASHRAE A1 recommended 18-27 °C)."},
       {"cooling.room.rh_min", Q::Fraction, "0.4", false, 0.01, 1, false, {}, "Lowest relative humidity (brief: 40-60 %)."},
       {"cooling.room.rh_max", Q::Fraction, "0.6", false, 0.01, 1, false, {}, "Highest relative humidity; sets the dew point checked."},
@@ -114,7 +115,7 @@ Schema schema() {
       {"cooling.heat_rejection.outdoor_daily_swing", Q::TemperatureDelta, "0 K", false, 0, 40, false, {},
        "Daily outdoor range (max - min); T(t) = outdoor_temp + swing/2 cos(2 pi (t - peak)/24 h) "
        "(cosine diurnal profile, ASHRAE Fundamentals ch. 14). 0 = constant. Ignored by plant.heat_rejection fixed."},
-      {"cooling.heat_rejection.outdoor_peak_time", Q::Time, "15 h", false, 0, 86400, false, {},
+      {"cooling.heat_rejection.outdoor_peak_time", Q::Time, "15 h", false, 0, units::kDay, false, {},
        "Time of day of the outdoor maximum (ASHRAE design day: ~15:00)."},
       {"cooling.heat_rejection.dry_cooler_approach", Q::TemperatureDelta, "5 K", false, 0, 30, false, {},
        "Dry-cooler approach to outdoor air (NVIDIA DSX raised-bed dry cooler, §6.2)."},
@@ -126,18 +127,18 @@ Schema schema() {
       {"cooling.air_fallback.switch_time", Q::Time, "60 s", false, 0, 3600, false, {},
        "Time from a CDU loss until the auxiliary air cooling runs (brief: interruption < 5 min)."},
       {"cooling.limits", Q::Map, "", false, {}, {}, false, {}, "Checklist limits (product brief, Cooling)."},
-      {"cooling.limits.inlet_max", Q::Temperature, "25 degC", false, 273.15, 373.15, false, {}, "Coolant inlet limit."},
-      {"cooling.limits.outlet_max", Q::Temperature, "40 degC", false, 273.15, 373.15, false, {}, "Coolant outlet limit."},
+      {"cooling.limits.inlet_max", Q::Temperature, "25 degC", false, units::kZeroCelsius, 373.15, false, {}, "Coolant inlet limit."},
+      {"cooling.limits.outlet_max", Q::Temperature, "40 degC", false, units::kZeroCelsius, 373.15, false, {}, "Coolant outlet limit."},
       {"cooling.limits.delta_t_max", Q::TemperatureDelta, "15 K", false, 0.5, 100, false, {}, "Loop ΔT limit."},
-      {"cooling.limits.hotspot_max", Q::Temperature, "60 degC", false, 273.15, 373.15, false, {}, "Hot-spot (cold plate) limit."},
+      {"cooling.limits.hotspot_max", Q::Temperature, "60 degC", false, units::kZeroCelsius, 373.15, false, {}, "Hot-spot (cold plate) limit."},
       {"cooling.limits.air_inlet_class", Q::String, "A1", false, {}, {}, false, {"A1", "A2", "A3", "A4"},
        "ASHRAE class whose allowable server inlet air range is checked (A1 15-32, A2 10-35, A3 5-40, A4 5-45 °C; "
        "ASHRAE TC9.9 Thermal Guidelines 2011)."},
-      {"cooling.limits.interruption_max", Q::Time, "5 min", false, 1, 86400, false, {},
+      {"cooling.limits.interruption_max", Q::Time, "5 min", false, 1, units::kDay, false, {},
        "Longest training interruption on a liquid-cooling fault (brief: fall back to air with an interruption under 5 min)."},
       {"cooling.limits.flow_min", Q::VolumeFlow, "0.5 L/min", false, 0, 1e-3, false, {}, "Lowest flow per GPU (brief)."},
       {"cooling.limits.flow_max", Q::VolumeFlow, "1 L/min", false, 0, 1e-3, false, {}, "Highest flow per GPU (brief)."},
-      {"cooling.limits.gpu_temp_limit", Q::Temperature, "", false, 273.15, 400, false, {},
+      {"cooling.limits.gpu_temp_limit", Q::Temperature, "", false, units::kZeroCelsius, 400, false, {},
        "GPU junction throttle threshold; default: the GPU's (compute catalogue, throttle_temperature; H100 87 °C, "
        "published-figures §6.1)."},
       {"cooling.limits.pue_max", Q::Number, "1.2", false, 1, 5, false, {}, "PUE alarm level (brief)."},
@@ -148,7 +149,7 @@ Schema schema() {
       {"cooling.throttle", Q::Map, "", false, {}, {}, false, {}, "GPU DVFS throttling."},
       {"cooling.throttle.band", Q::TemperatureDelta, "5 K", false, 0.1, 50, false, {}, "Static map: clock reaches min_clock this far above the limit."},
       {"cooling.throttle.min_clock", Q::Fraction, "0.5", false, 0.05, 1, false, {}, "Lowest clock factor [estimate]."},
-      {"cooling.throttle.shutdown_temp", Q::Temperature, "", false, 273.15, 400, false, {},
+      {"cooling.throttle.shutdown_temp", Q::Temperature, "", false, units::kZeroCelsius, 400, false, {},
        "Thermal shutdown; default: the GPU's (compute catalogue, shutdown_temperature; A100/H100 92 °C, §6.1)."},
       {"cooling_monitoring", Q::Map, "", false, {}, {}, false, {},
        "Monitoring policy in the planners' own format (product brief, 'Monitoring'), key names and units as written there."},
@@ -159,7 +160,7 @@ Schema schema() {
        "Where the sensor reads: temperatures (GPU inlet = rack-loop supply, GPU outlet = cold-plate branch outlet, "
        "server inlet = server inlet air, ...); flow at 'main loop' (a CDU's whole rack loop, the lowest) or 'loop flow' "
        "(per GPU); PUE; rack power."},
-      {"cooling_monitoring.sensors[].threshold", Q::Number, "", true, -273.15, 1e6, false, {},
+      {"cooling_monitoring.sensors[].threshold", Q::Number, "", true, -units::kZeroCelsius, 1e6, false, {},
        "Alert threshold in the brief's units: °C for temperature (alerts above), L/min for flow (alerts below; the "
        "loop's total at 'main loop', per GPU at 'loop flow'), plain PUE, kW per rack for power."},
       {"cooling_monitoring.sensors[].alert_level", Q::String, "warning", false, {}, {}, false, {"warning", "critical"}, "Alert level."},
@@ -199,7 +200,7 @@ namespace {
 using keys::integer;
 using keys::num;
 using keys::text;
-constexpr double kK0 = 273.15;
+using units::kZeroCelsius;
 std::string fmt_num(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", x);
@@ -280,7 +281,7 @@ CoolingSpec spec_from(const Params& root) {
                                                          : std::tuple{0.0, 1000.0, "kW per rack"};
     if (!(th >= lo && th <= hi))
       s.invalid("threshold", "a " + ss.type + " threshold from " + fmt_num(lo) + " to " + fmt_num(hi) + " " + unit);
-    ss.threshold = ss.type == "temperature" ? th + kK0 : ss.type == "flow_rate" ? th / 60000.0 : ss.type == "power" ? th * 1e3 : th;
+    ss.threshold = ss.type == "temperature" ? th + kZeroCelsius : ss.type == "flow_rate" ? th / 60000.0 : ss.type == "power" ? th * 1e3 : th;
     ss.alert_level = text(s, "alert_level", "warning");
     c.monitoring.sensors.push_back(ss);
   }

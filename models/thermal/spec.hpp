@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "models/common/units.hpp"
+
 namespace aidcsim::thermal {
 
 /// Checklist limits. Defaults: product brief "Cooling"/"Power" sections unless noted.
@@ -139,7 +141,7 @@ struct HeatRejectionSpec {
   /// t in s since midnight; a cosine approximation of the diurnal dry-bulb cycle (ASHRAE Handbook
   /// Fundamentals ch. 14 design-day profile, daily range = max - min). swing 0 = constant outdoor temp.
   double outdoor_daily_swing = 0.0;   ///< K, daily max - min [estimate; UK summer ~8-10 K]
-  double outdoor_peak_time = 15 * 3600.0;  ///< s after midnight of the daily maximum (ASHRAE: ~15:00)
+  double outdoor_peak_time = 15 * units::kHour;  ///< s after midnight of the daily maximum (ASHRAE: ~15:00)
   double chiller_cop = 5.0;           ///< W heat / W electric [estimate]
   double fan_power_fraction = 0.01;   ///< dry-cooler / tower fan power / heat [estimate]
   double facility_pump_fraction = 0.005;  ///< facility pumps / heat [estimate]
@@ -255,7 +257,7 @@ void validate(const CoolingSpec& spec);
 /// swing it is outdoor_temp. Source: cosine fit of the diurnal cycle (ASHRAE Fundamentals ch. 14).
 inline double outdoor_temperature_at(const HeatRejectionSpec& r, double t) {
   if (!(r.outdoor_daily_swing > 0)) return r.outdoor_temp;
-  constexpr double kDay = 86400.0, kTwoPi = 6.283185307179586;
+  constexpr double kDay = units::kDay, kTwoPi = 6.283185307179586;
   return r.outdoor_temp + 0.5 * r.outdoor_daily_swing * std::cos(kTwoPi * (t - r.outdoor_peak_time) / kDay);
 }
 

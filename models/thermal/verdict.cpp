@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "models/common/errors.hpp"
+#include "models/common/units.hpp"
 #include "models/thermal/checks.hpp"
 
 namespace aidcsim::thermal {
@@ -15,8 +16,8 @@ namespace {
 std::string span(double s) {
   if (!std::isfinite(s)) return "the rest of the run";
   if (s < 120) return fmt::format("{:g} s", s);
-  if (s < 2 * 3600) return fmt::format("{:g} min", std::round(s / 6) / 10);
-  if (s < 2 * 86400) return fmt::format("{:g} h", std::round(s / 360) / 10);
+  if (s < 2 * units::kHour) return fmt::format("{:g} min", std::round(s / 6) / 10);
+  if (s < 2 * units::kDay) return fmt::format("{:g} h", std::round(s / 360) / 10);
   return fmt::format("{:g} d", std::round(s / 8640) / 10);
 }
 
@@ -75,7 +76,7 @@ std::vector<FaultVerdict> judge_faults(const CoolingSpec& spec, const SiteLayout
     v.time_at_shutdown = r.halted_time;
     v.gpus_shutdown = r.gpus_shutdown;
     v.lost_training_time = r.lost_training_time;
-    v.lost_gpu_hours = r.lost_training_time * layout.gpus / 3600.0;
+    v.lost_gpu_hours = r.lost_training_time * layout.gpus / units::kHour;
     v.min_clock = r.min_clock;
     v.actions = r.actions;
 
@@ -160,7 +161,7 @@ std::vector<ActionVerdict> judge_actions(const std::vector<FaultVerdict>& verdic
       av.note = fmt::format("{} alert at {} ({} vs {}), {}; {:.2f} h of training lost from then, peak junction {}{}",
                             a.alert_level, a.sensor, reading(a.value, a.sensor), reading(a.threshold, a.sensor),
                             cleared ? "cleared after " + span(a.cleared - a.time) : "not cleared in the run",
-                            a.lost_training_time / 3600, degc(a.peak_gpu_temp_after),
+                            a.lost_training_time / units::kHour, degc(a.peak_gpu_temp_after),
                             a.shutdown_time_after > 0 ? fmt::format(", {:.0f} s at shutdown", a.shutdown_time_after) : "");
       out.push_back(std::move(av));
     }

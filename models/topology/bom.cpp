@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <string>
 
+#include "models/common/units.hpp"
 #include "models/topology/fabric_impl.hpp"
 
 namespace aidcsim::topology {
@@ -87,7 +88,7 @@ std::string format_bom(const BillOfMaterials& b) {
   row("optical cables", i(b.optical_cables));
   row("transceivers", i(b.transceivers));
   // Bits per second, as network rates are quoted and as `aidcsim run` reports it (B/s x 8).
-  row("bisection bandwidth (Tb/s, one way)", g(b.bisection_bandwidth * 8 / 1e12, "%.2f"));
+  row("bisection bandwidth (Tb/s, one way)", g(b.bisection_bandwidth * units::kBitsPerByte / 1e12, "%.2f"));
   row("diameter (switches)", i(b.diameter));
   row("oversubscription leaf (as built)", g(b.oversub_leaf, "%.2f:1"));
   row("oversubscription spine (as built)", b.oversub_spine > 0 ? g(b.oversub_spine, "%.2f:1") : "-");

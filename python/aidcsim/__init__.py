@@ -14,11 +14,12 @@
 Errors: ScenarioError (a ValueError with .file .line .column .key .value .expected .hint),
 ParameterError (ValueError), ArgumentTypeError (TypeError), FileError (OSError), SimulationError,
 Cancelled: all subclasses of aidcsim.Error. Ctrl-C raises KeyboardInterrupt; aidcsim.cancel() stops
-a run from another thread. Input bounds: aidcsim.limits. See docs/python.md.
+a run from another thread. Input bounds: aidcsim.limits; unit constants (the C++ names of
+models/common/units.hpp): aidcsim.units. See docs/python.md.
 """
 
 from ._version import __git_sha__, __version__
-from . import limits
+from . import limits, units
 from .errors import (ArgumentTypeError, Cancelled, Error, FileError, ParameterError, ScenarioError,
                      SimulationError)
 from .results import Results
@@ -41,5 +42,5 @@ def __getattr__(name):
 
 
 __all__ = ["Scenario", "Results", "run", "validate", "sweep", "compare", "Comparison", "cancel", "Fabric",
-           "limits", "Error", "ParameterError", "ScenarioError", "ArgumentTypeError", "FileError", "SimulationError",
+           "limits", "units", "Error", "ParameterError", "ScenarioError", "ArgumentTypeError", "FileError", "SimulationError",
            "Cancelled"]

@@ -27,6 +27,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from .errors import Error  # noqa: E402
 from .results import Results  # noqa: E402
+from .units import kDay, kHour, kMinute, to_celsius  # noqa: E402
 
 TIERS = ["nvlink", "access", "leaf_spine", "spine_core"]   # topology::tier_name order
 
@@ -67,7 +68,7 @@ def _as_percent(values, unit):
 
 def _as_celsius(values, unit):
     if unit == "K":
-        return np.asarray(values) - 273.15, "°C"
+        return to_celsius(np.asarray(values)), "°C"
     if unit in ("degC", "Cel", "°C"):
         return np.asarray(values), "°C"
     return np.asarray(values), unit
@@ -126,7 +127,7 @@ def _scale_time(t, unit):
     if unit != "s" or t.size == 0:
         return t, unit
     span = float(np.nanmax(t) - np.nanmin(t)) if t.size else 0.0
-    for factor, u in ((86400.0, "days"), (3600.0, "h"), (60.0, "min"), (1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
+    for factor, u in ((kDay, "days"), (kHour, "h"), (kMinute, "min"), (1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
         if span >= 3 * factor or u == "µs":
             return t / factor, u
     return t, unit
@@ -383,7 +384,7 @@ def _mark_alerts(r, ax, factor):
 def _time_factor(t):
     """(divisor, unit) showing the span of t [s] in minutes or hours."""
     span = float(np.nanmax(t) - np.nanmin(t))
-    return (3600.0, "h") if span >= 3 * 3600.0 else (60.0, "min")
+    return (kHour, "h") if span >= 3 * kHour else (kMinute, "min")
 
 
 def _plot_transient_temperatures(r, tr, ax=None):
@@ -540,7 +541,7 @@ def plot_time_to_train(results, ax=None):
         return None
     unit = r.dataset_units.get(p, "s")
     if unit == "s":
-        v, unit = v / 86400.0, "days"
+        v, unit = v / kDay, "days"
     fig, ax = plt.subplots(figsize=(8, 4.5)) if ax is None else (ax.figure, ax)
     ax.hist(v, bins=min(40, max(5, v.size // 5)), color="#4c72b0", alpha=0.8, label=f"{v.size} samples")
     for q, ls in ((10, ":"), (50, "-"), (90, "--")):

@@ -3,7 +3,7 @@ cold plates, rack loops, CDUs, rear doors and facility water for a given GPU loa
 simulating the network. Useful for flow and supply-temperature sweeps in seconds.
 
     r = aidcsim.thermal.steady_state("scenarios/stargate-uk-8k.yaml", compute_busy=0.8)
-    r["max_gpu_temp"] - 273.15, r["pue"]
+    aidcsim.units.to_celsius(r["max_gpu_temp"]), r["pue"]
 """
 
 import numbers

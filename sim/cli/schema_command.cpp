@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "models/common/units.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/scenario/schema_registry.hpp"
 #if __has_include("sim/scenario/reference.hpp")
@@ -58,7 +59,7 @@ std::string allowed(const Field& f) {
   std::string out = lo + ", " + hi + " SI";
   // Absolute temperatures are written in degC far more often than in K: give the range in both.
   if (f.quantity == Quantity::Temperature) {
-    auto c = [](double k) { return fmt::format("{:g}", k - 273.15); };
+    auto c = [](double k) { return fmt::format("{:g}", units::to_celsius(k)); };
     out += " = " + (f.min ? c(*f.min) : std::string("-inf")) + " to " + (f.max ? c(*f.max) : std::string("inf")) + " degC";
   }
   return out;

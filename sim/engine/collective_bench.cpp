@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "models/common/errors.hpp"
+#include "models/common/units.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
@@ -131,7 +132,7 @@ std::string format_bench(const BenchOptions& o, const std::vector<BenchRow>& row
   out += fmt::format("#  Fabric: {} {}, {} NICs per node x {:.0f} Gb/s, leaf oversubscription {:g}:1{}{}\n",
                      f.kind == topology::FabricKind::LeafSpine ? "leaf-spine" : "3-tier Clos",
                      f.wiring == topology::Wiring::RailOptimized ? "rail-optimized" : "rack-local", nics,
-                     f.nic_rate * f.gpus_per_node / nics * 8 / 1e9, f.oversub_leaf,
+                     f.nic_rate * f.gpus_per_node / nics * units::kBitsPerByte / 1e9, f.oversub_leaf,
                      f.planes > 1 ? fmt::format(", {} planes", f.planes) : "", f.sharp ? ", SHARP in-network reduction" : "");
   out += fmt::format("#  Collectives: {}emitted as flows ({}), busbw per nccl-tests doc/PERFORMANCE.md\n",
                      o.algorithm == collectives::Algorithm::Auto ? "NCCL's tuner (NCCL 2.23 cost model), "

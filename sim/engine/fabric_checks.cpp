@@ -7,12 +7,13 @@
 #include <cmath>
 #include <limits>
 
+#include "models/common/units.hpp"
 #include "models/thermal/checks.hpp"
 
 namespace aidcsim {
 namespace {
 
-std::string gbps(double bytes_per_s) { return fmt::format("{:.0f} Gb/s", bytes_per_s * 8 / 1e9); }
+std::string gbps(double bytes_per_s) { return fmt::format("{:.0f} Gb/s", bytes_per_s * units::kBitsPerByte / 1e9); }
 
 }  // namespace
 
@@ -93,7 +94,7 @@ std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec&
   out.push_back(limit_above("bisection ratio", ratio, lim.bisection_ratio_min, "1",
                             fmt::format("bisection {:.2f} Tb/s of {:.2f} Tb/s for full bisection (GPUs x NIC / 2); "
                                         "brief: non-blocking is the default aim",
-                                        bom.bisection_bandwidth * 8 / 1e12, full * 8 / 1e12)));
+                                        bom.bisection_bandwidth * units::kBitsPerByte / 1e12, full * units::kBitsPerByte / 1e12)));
   return out;
 }
 

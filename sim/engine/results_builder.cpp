@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "models/common/units.hpp"
 #include "models/compute/kernels.hpp"
 #include "models/workload/memory.hpp"
 #include "models/workload/stragglers.hpp"
@@ -13,11 +14,10 @@
 namespace aidcsim {
 namespace {
 
-constexpr double kZeroCelsius = 273.15;  // K
-constexpr double kDay = 86400.0;         // s
+using units::kDay;
 constexpr double kMega = 1e6;
 
-double celsius(double kelvin) { return kelvin - kZeroCelsius; }
+double celsius(double kelvin) { return units::to_celsius(kelvin); }
 
 // Tier names in code order (topology::Tier): the coordinate of the "tier" axes and the meanings of
 // /network/link_tier.
@@ -176,7 +176,7 @@ void add_network(Results& r, const SituationOutcome& o) {
   r.add("oversubscription_leaf", o.bom.oversub_leaf, "1", "Leaf downlink:uplink capacity as built (max over leaves)");
   if (o.bom.tiers == 3)
     r.add("oversubscription_spine", o.bom.oversub_spine, "1", "Spine downlink:uplink capacity as built (max over spines)");
-  r.add("bisection_bandwidth", o.bom.bisection_bandwidth * 8 / 1e12, "Tb/s", "Fabric bisection bandwidth, one direction");
+  r.add("bisection_bandwidth", o.bom.bisection_bandwidth * units::kBitsPerByte / 1e12, "Tb/s", "Fabric bisection bandwidth, one direction");
   add_fabric_cost(r, o.cost);
   const auto [base, queue] = rdma_latency_p99_estimate(o.fabric_spec, o.bom, c);
   r.add("rdma_latency_p99", (base + queue) * 1e6, "us",
@@ -407,7 +407,7 @@ void add_fault_verdicts(Results& r, const SituationOutcome& o) {
     above.push_back(v.time_above_throttle);
     shutdown.push_back(v.time_at_shutdown);
     gpus_off.push_back(v.gpus_shutdown);
-    lost_h.push_back(v.lost_training_time / 3600.0);
+    lost_h.push_back(v.lost_training_time / units::kHour);
     lost_gpu_h.push_back(v.lost_gpu_hours);
     clock.push_back(v.min_clock);
     pass.push_back(v.pass ? 1 : 0);
@@ -468,7 +468,7 @@ void add_fault_verdicts(Results& r, const SituationOutcome& o) {
     anote.push_back(a.note);
     at.push_back(a.record.time);
     fault.push_back(a.fault + 1);
-    lost.push_back(a.record.lost_training_time / 3600.0);
+    lost.push_back(a.record.lost_training_time / units::kHour);
     peak_after.push_back(celsius(a.record.peak_gpu_temp_after));
     off_after.push_back(a.record.shutdown_time_after);
     cleared.push_back(a.record.cleared - a.record.time);
@@ -502,7 +502,7 @@ void add_time_to_train(Results& r, const reliability::PhasedResult& p) {
   r.add("time_to_train_p90", t.p90 / kDay, "d", "Time-to-train, 90th percentile of the draws");
   r.add("ettr", t.ettr, "1", "Effective training time ratio (productive time / wall time)");
   r.add("expected_interruptions", t.expected_interruptions, "1", "Mean job interruptions over the training run");
-  r.add("job_mtbf", t.job_mtbf / 3600.0, "h", "Mean time between job-stopping failures");
+  r.add("job_mtbf", t.job_mtbf / units::kHour, "h", "Mean time between job-stopping failures");
   r.add("checkpoint_interval", t.checkpoint_interval / 60.0, "min", "Checkpoint interval used (training work between checkpoints)");
   std::vector<double> days(t.samples.size());
   std::transform(t.samples.begin(), t.samples.end(), days.begin(), [](double s) { return s / kDay; });

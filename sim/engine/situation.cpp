@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/common/errors.hpp"
+#include "models/common/units.hpp"
 #include "sim/engine/feasibility.hpp"
 #include "sim/engine/step_run.hpp"
 #include "sim/engine/step_variants.hpp"
@@ -29,12 +30,12 @@ constexpr int kMaxThrottleIterations = 4;
 // The fault transient runs until this long after the last fault ends (loops settle in minutes),
 // and at most this long in total.
 constexpr double kFaultSettleTime = 1800.0;      // s
-constexpr double kMaxFaultTransient = 72 * 3600.0;  // s
+constexpr double kMaxFaultTransient = 72 * units::kHour;  // s
 constexpr double kFaultSampleInterval = 10.0;    // s
 // Daily cycle: one day from midnight, at the fault transient's 1 s step: the DVFS governor is an
 // explicit integral controller and limit-cycles at coarser steps (seen at 5 s). 5 min samples give
 // the step-time profile 288 segments per day.
-constexpr double kDay = 86400.0;                 // s
+using units::kDay;
 constexpr double kDailyStep = 1.0;               // s
 constexpr double kDailySampleInterval = 300.0;   // s
 // Link utilization over the step: 48-96 bins resolve a pipeline's phases (warm-up, steady 1F1B,

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "models/common/units.hpp"
+
 namespace aidcsim {
 namespace {
 
@@ -31,7 +33,7 @@ void append_samples(reliability::StepTimeProfile& p, const thermal::TransientRes
 // Days of the daily cycle spelled out after a fault window (a profile is either periodic or one-off);
 // beyond them the daily-mean multiplier holds. A year covers every time-to-train we simulate.
 constexpr int kCombinedProfileDays = 366;
-constexpr double kDay = 86400.0;
+using units::kDay;
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "models/common/errors.hpp"
+#include "models/common/units.hpp"
 
 namespace aidcsim {
 namespace {
@@ -34,7 +35,6 @@ constexpr double kUsGallon = 3.785411784e-3;     // m^3, NIST Handbook 44 App. C
 constexpr double kCubicFoot = 0.028316846592;    // m^3, NIST SP 811 App. B
 constexpr double kPsi = 6894.757293168;          // Pa, NIST SP 811 App. B
 constexpr double kAtm = 101325.0;                // Pa, CGPM 1954
-constexpr double kJulianYear = 365.25 * 86400.0; // s, IAU
 constexpr double kFoot = 0.3048;                 // m, international foot (1959)
 
 void add_prefixed(std::vector<UnitDef>& t, Quantity q, const std::vector<Prefix>& prefixes,
@@ -72,7 +72,7 @@ const std::vector<UnitDef>& table() {
     // Absolute temperature (K): K = degC + 273.15 = (degF + 459.67) * 5/9.
     for (const char* s : {"K", "kelvin"}) t.push_back({s, Q::Temperature, 1, 0, "K", s == std::string("K")});
     for (const char* s : {"degC", "°C", "℃", "C", "deg C", "celsius", "Celsius"})
-      t.push_back({s, Q::Temperature, 1, 273.15, "degC", s == std::string("degC")});
+      t.push_back({s, Q::Temperature, 1, units::kZeroCelsius, "degC", s == std::string("degC")});
     for (const char* s : {"degF", "°F", "℉", "F", "deg F", "fahrenheit", "Fahrenheit"})
       t.push_back({s, Q::Temperature, 5.0 / 9.0, 459.67 * 5.0 / 9.0, "degF", s == std::string("degF")});
     // Temperature difference (K): a degree Celsius step is one kelvin, a Fahrenheit step 5/9 K.
@@ -101,11 +101,11 @@ const std::vector<UnitDef>& table() {
                                      {{"us", "µs", "μs"}, 1e-6, true},
                                      {{"ms"}, 1e-3, true},
                                      {{"s", "sec", "secs", "second", "seconds"}, 1, true},
-                                     {{"min", "mins", "minute", "minutes"}, 60, true},
-                                     {{"h", "hr", "hrs", "hour", "hours"}, 3600, true},
-                                     {{"d", "day", "days"}, 86400, true},
-                                     {{"w", "wk", "week", "weeks"}, 7 * 86400, false},
-                                     {{"yr", "year", "years"}, kJulianYear, false}})
+                                     {{"min", "mins", "minute", "minutes"}, units::kMinute, true},
+                                     {{"h", "hr", "hrs", "hour", "hours"}, units::kHour, true},
+                                     {{"d", "day", "days"}, units::kDay, true},
+                                     {{"w", "wk", "week", "weeks"}, units::kWeek, false},
+                                     {{"yr", "year", "years"}, units::kJulianYear, false}})
       for (std::size_t i = 0; i < u.s.size(); ++i) t.push_back({u.s[i], Q::Time, u.f, 0, "s", u.nice && i == 0});
     // FLOP rate (FLOP/s).
     add_prefixed(t, Q::FlopRate,
@@ -121,7 +121,7 @@ const std::vector<UnitDef>& table() {
     add_prefixed(t, Q::Energy, {{"", 1, true}, {"k", 1e3, true}, {"M", 1e6, true}, {"G", 1e9, true}, {"T", 1e12, true}, {"P", 1e15, true}},
                  {"J"}, 1.0, "J", "J");
     add_prefixed(t, Q::Energy, {{"", 1, true}, {"k", 1e3, true}, {"M", 1e6, true}, {"G", 1e9, true}, {"T", 1e12, true}},
-                 {"Wh"}, 3600.0, "Wh", "Wh");
+                 {"Wh"}, units::kHour, "Wh", "Wh");
     // Pressure (Pa).
     add_prefixed(t, Q::Pressure, {{"", 1, true}, {"h", 1e2, false}, {"k", 1e3, true}, {"M", 1e6, true}}, {"Pa"}, 1.0, "Pa", "Pa");
     t.push_back({"bar", Q::Pressure, 1e5, 0, "bar", true});
@@ -245,7 +245,7 @@ bool parse_date(std::string_view s, double& seconds) {
   }
   const year_month_day ymd{year{static_cast<int>(y)}, month{static_cast<unsigned>(m)}, day{static_cast<unsigned>(d)}};
   if (!ymd.ok() || m < 1 || d < 1) return false;
-  seconds = static_cast<double>(sys_days{ymd}.time_since_epoch().count()) * 86400.0 + hh * 3600.0 + mm * 60.0 + ss;
+  seconds = static_cast<double>(sys_days{ymd}.time_since_epoch().count()) * units::kDay + hh * units::kHour + mm * units::kMinute + ss;
   return true;
 }
 
