@@ -8,6 +8,7 @@
 #include "models/thermal/site_model.hpp"
 #include "models/thermal/transient.hpp"
 #include "models/workload/model.hpp"
+#include "sim/engine/jobs_run.hpp"
 
 namespace aidcsim {
 namespace {
@@ -125,6 +126,10 @@ void check_cooling(const Scenario& sc, const topology::Fabric& fabric, int gpus)
 }
 
 void check_scenario(const Scenario& sc) {
+  if (sc.params.has("jobs")) {  // several jobs: their own checks (sim/engine/jobs_run.hpp)
+    check_jobs(sc);
+    return;
+  }
   resolved_training(sc);  // a target loss the model size can reach
   std::vector<std::pair<int, std::string>> situations;  // (gpus, key)
   if (sc.training.phases.empty()) situations.emplace_back(sc.fabric.gpus, "");

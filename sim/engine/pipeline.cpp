@@ -7,6 +7,7 @@
 #include "models/common/cancel.hpp"
 #include "models/reliability/time_to_train.hpp"
 #include "sim/engine/feasibility.hpp"
+#include "sim/engine/jobs_run.hpp"
 #include "sim/engine/results_builder.hpp"
 #include "sim/engine/situation.hpp"
 #include "sim/engine/step_profile.hpp"
@@ -73,6 +74,11 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
     report("checks", 0.0);
     std::vector<SituationOutcome> outcomes;
     check_scenario(sc);  // everything that can fail before simulating, with its key
+    if (sc.params.has("jobs")) {  // several jobs on one fabric (sim/engine/jobs_run.hpp)
+      Results r = simulate_jobs(sc, seed, [&report](const std::string& stage, double f) { report(stage, f); });
+      report("done", 1.0);
+      return r;
+    }
     if (phases.empty()) {
       throw_if_cancelled();
       outcomes.push_back(simulate_situation(sc, sc.fabric.gpus, sc.name, "", seed, situation_progress(0)));

@@ -79,7 +79,9 @@ class Walker {
       // stack-use-after-scope); a Node is a cheap handle.
       const YAML::Node k = it->first;
       const YAML::Node v = it->second;
-      const std::string name = k.IsScalar() ? k.Scalar() : std::string();
+      std::string name = k.IsScalar() ? k.Scalar() : std::string();
+      // `workloads:` (the spelling of ASTRA-sim #225 / SimAI #282's requests) is read as `jobs:`.
+      if (schema_prefix.empty() && name == "workloads") name = "jobs";
       const std::string actual = join(actual_prefix, name);
       const SourceLocation where = at(k.Mark());
       if (!k.IsScalar() || name.empty())
@@ -340,6 +342,12 @@ void check_single_document(const std::string& text, const std::string& name) {
                       "invalid scenario: a second YAML document starts here; a scenario file holds one (a line '---' starts another)");
 }
 
+/// Where a YAML node starts (for errors about a whole section).
+SourceLocation walker_location(const YAML::Node& n, const std::string& file) {
+  const YAML::Mark m = n.Mark();
+  return m.line < 0 ? SourceLocation{file, 0, 0} : SourceLocation{file, m.line + 1, m.column + 1};
+}
+
 std::string stem_of(const std::string& path) {
   std::string base = path.substr(path.find_last_of("/\\") == std::string::npos ? 0 : path.find_last_of("/\\") + 1);
   const auto space = base.find(' ');
@@ -384,7 +392,22 @@ Params validate_scenario_text(const std::string& text, const std::string& name, 
   }
   locations.clear();
   Params params;
-  Walker walker(schema, name, locations);
+  // With `jobs:` (or `workloads:`) and no `workload:`, the workload keys are the jobs' own.
+  const YAML::Node& croot = root;
+  const bool has_jobs = croot["jobs"].IsDefined() || croot["workloads"].IsDefined();
+  Schema jobs_schema;
+  if (has_jobs && croot["jobs"].IsDefined() && croot["workloads"].IsDefined())
+    throw ScenarioError(walker_location(croot["workloads"], name), "workloads", "",
+                        "either jobs: or workloads: (the same list; workloads: is read as jobs:)");
+  if (has_jobs && croot["workload"].IsDefined())
+    throw ScenarioError(walker_location(croot["workload"], name), "workload", "",
+                        "either workload: (one job) or jobs: (several), not both");
+  if (has_jobs) {
+    jobs_schema = schema;
+    for (Field& f : jobs_schema)
+      if (f.key.compare(0, 9, "workload.") == 0) f.required = false;
+  }
+  Walker walker(has_jobs ? jobs_schema : schema, name, locations);
   try {
     DocumentCheck(name).check(root, "", 0);
     locations[""] = walker.at(root.Mark());  // where keys missing from the whole file are reported
@@ -409,11 +432,13 @@ Scenario load_scenario_text(const std::string& text, const std::string& name) {
   s.gpu = located(s, [](const Params& root) { return compute::spec_from(root, builtin_gpus()); });
   // The NVLink domain's bandwidth and NVLS capability are properties of the GPU model.
   fit_fabric_to_gpu(s.fabric, s.gpu);
-  s.job = located(s, workload::spec_from);
-  located(s, [&s](const Params& root) {
-    workload::check_against_gpu(root, s.job, s.gpu);
-    return 0;
-  });
+  if (!s.params.has("jobs")) {  // jobs: read by sim/engine (their placement needs the fabric)
+    s.job = located(s, workload::spec_from);
+    located(s, [&s](const Params& root) {
+      workload::check_against_gpu(root, s.job, s.gpu);
+      return 0;
+    });
+  }
   s.cooling = located(s, thermal::spec_from);
   // GPU temperature limits are the GPU model's (catalogue) unless the scenario sets them.
   if (!s.params.given("cooling.limits.gpu_temp_limit") && s.gpu.throttle_temperature > 0)

@@ -52,7 +52,7 @@ struct Scenario {
   topology::FabricSpec fabric;
   topology::BomSpec bom;  ///< layout, parts, indicative prices (bom_parts.yaml overridden by `bom:`)
   compute::GpuSpec gpu;
-  workload::JobSpec job;
+  workload::JobSpec job;  ///< `workload:`; left default with `jobs:` (sim/engine/jobs_run.hpp reads them)
   thermal::CoolingSpec cooling;
   reliability::TrainingSpec training;
 

@@ -7,6 +7,7 @@
 #include "models/reliability/schema.hpp"
 #include "models/thermal/schema.hpp"
 #include "models/topology/schema.hpp"
+#include "models/workload/jobs.hpp"
 #include "models/workload/schema.hpp"
 #include "sim/scenario/input_limits.hpp"
 
@@ -16,7 +17,8 @@ namespace {
 // The areas' schemas concatenated, before de-duplication.
 Schema raw_schema() {
   Schema all = top_level_schema();
-  for (Schema part : {topology::schema(), compute::schema(), workload::schema(), thermal::schema(),
+  for (Schema part : {topology::schema(), compute::schema(), workload::schema(), workload::jobs_schema(),
+                      thermal::schema(),
                       reliability::schema()})
     all.insert(all.end(), part.begin(), part.end());
   return all;

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-NOTEBOOKS = ["topology-comparison", "thermal-headroom", "rollout-risk", "design-comparison"]
+NOTEBOOKS = ["topology-comparison", "thermal-headroom", "rollout-risk", "design-comparison", "training-and-inference"]
 DIR = pathlib.Path(__file__).resolve().parents[2] / "notebooks"
 
 
