@@ -222,16 +222,20 @@ void handle_timed(RunCtx& c, const Timed& e) {
   }
 }
 
-void check_schedule(const Schedule& s, int gpus) {
-  const int n = static_cast<int>(s.activities.size());
+void check_schedule(const Schedule& s, const Fabric& fab) {
+  const int n = static_cast<int>(s.activities.size()), gpus = fab.gpu_count();
+  // Transfers may start or end at a storage server (Fabric::is_endpoint); computations run on GPUs.
+  const std::string storage = fab.storage_count() > 0 ? " or a storage server's node id" : "";
   for (int i = 0; i < n; ++i) {
     const Activity& a = s.activities[i];
     const std::string key = "schedule.activities[" + std::to_string(i) + "]";
-    if (a.gpu < 0 || a.gpu >= gpus)
-      throw InvalidParameter(key + ".gpu", std::to_string(a.gpu), "a GPU rank in [0, " + std::to_string(gpus) + ")");
-    if (a.kind == Activity::Kind::Transfer && (a.dst_gpu < 0 || a.dst_gpu >= gpus))
+    const bool transfer = a.kind == Activity::Kind::Transfer;
+    if (transfer ? !fab.is_endpoint(a.gpu) : (a.gpu < 0 || a.gpu >= gpus))
+      throw InvalidParameter(key + ".gpu", std::to_string(a.gpu),
+                             "a GPU rank in [0, " + std::to_string(gpus) + ")" + (transfer ? storage : ""));
+    if (transfer && !fab.is_endpoint(a.dst_gpu))
       throw InvalidParameter(key + ".dst_gpu", std::to_string(a.dst_gpu),
-                             "a GPU rank in [0, " + std::to_string(gpus) + ")");
+                             "a GPU rank in [0, " + std::to_string(gpus) + ")" + storage);
     if (!(a.amount >= 0) || !std::isfinite(a.amount))
       throw InvalidParameter(key + ".amount", std::to_string(a.amount), "a finite amount >= 0");
     if (!(a.delay >= 0) || !std::isfinite(a.delay))
@@ -375,7 +379,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   const Fabric& fab = impl_->fabric;
   const int G = fab.gpu_count();
   const int n = static_cast<int>(schedule.activities.size());
-  check_schedule(schedule, G);
+  check_schedule(schedule, fab);
   std::vector<ResolvedFailure> failures = resolve(fab, events);
   RunResult res;
   res.start.assign(n, 0.0);

@@ -52,7 +52,8 @@ class FlowNetwork {
   /// dependency index, gpu_flops size).
   ///
   /// Semantics: Compute = `amount` FLOP at gpu_flops[gpu] FLOP/s (exec on the GPU's host).
-  /// Transfer = `amount` bytes from `gpu` to `dst_gpu`; route latency (sum of Link::latency) plus
+  /// Transfer = `amount` bytes from `gpu` to `dst_gpu` (GPU ranks, or a storage server's node id
+  /// at one end: Fabric::is_endpoint, a storage flow is never sprayed); route latency (sum of Link::latency) plus
   /// Activity::delay, then a max-min fair flow along Fabric::route(gpu, dst_gpu, hash). With FabricSpec::flows_per_pair
   /// F > 1 (hash ECMP) the transfer is F sub-flows of amount/F with hashes derived from flow_hash
   /// (sub-flow 0 keeps flow_hash); with EcmpMode::Spray it is split evenly over up to

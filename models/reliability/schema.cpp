@@ -86,7 +86,9 @@ Schema schema() {
        "the whole write time (a warning says when it is capped). With young_daly the interval is at least the write "
        "time: the next async checkpoint cannot start before the previous one is durable."},
       {"reliability.storage_bandwidth", Q::DataRate, "2 TB/s", false, 1e6, 1e15, false, {},
-       "Checkpoint write/read bandwidth (Llama 3 §3.3.1: Tectonic 2 TB/s sustained)."},
+       "Checkpoint write/read bandwidth (Llama 3 §3.3.1: Tectonic 2 TB/s sustained). With fabric.storage the "
+       "checkpoint is simulated as flows and its bandwidth comes from the simulation; this key then caps it only "
+       "when written."},
       {"reliability.checkpoint_bytes", Q::DataSize, "", false, 1e6, 1e17, false, {},
        "Checkpoint size; default: model state from the workload (weights + optimizer)."},
       {"reliability.hot_spares", Q::Integer, "-1", false, -1, 1e6, false, {},
@@ -210,6 +212,7 @@ TrainingSpec spec_from(const Params& root) {
   r.mode = txt("reliability.checkpoint_mode", "async") == "sync" ? CheckpointMode::Sync : CheckpointMode::Async;
   r.async_stall = num("reliability.async_stall", r.async_stall);
   r.async_stall_given = root.given("reliability.async_stall");
+  r.storage_bandwidth_given = root.given("reliability.storage_bandwidth");
   r.storage_bandwidth = num("reliability.storage_bandwidth", r.storage_bandwidth);
   if (!(r.storage_bandwidth > 0)) root.invalid("reliability.storage_bandwidth", "a positive data rate");
   r.checkpoint_bytes = num("reliability.checkpoint_bytes", 0);

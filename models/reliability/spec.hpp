@@ -44,6 +44,9 @@ struct ReliabilitySpec {
   double async_stall = 10;                ///< s, GPU->host snapshot stall of an async checkpoint
   bool async_stall_given = false;         ///< written in the scenario (a cap on it is then a warning)
   double storage_bandwidth = 2e12;        ///< B/s aggregate checkpoint write/read bandwidth
+  /// reliability.storage_bandwidth written in the scenario: with storage on the fabric it then caps
+  /// the simulated bandwidth; not written, the simulated bandwidth alone is used.
+  bool storage_bandwidth_given = false;
   double checkpoint_bytes = 0;            ///< B; 0 = from the engine (model state)
   int hot_spares = -1;                    ///< spare nodes; -1 = unlimited (a node is always available)
   double repair_time = units::kDay;           ///< s to return a failed node to the spare pool

@@ -226,7 +226,8 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   st.stop_rate = reliability::stop_rate(st.procs);
   const double bytes = r.checkpoint_bytes > 0 ? r.checkpoint_bytes : s.checkpoint_bytes;
   ReliabilitySpec storage = r;
-  if (s.storage_bandwidth > 0) storage.storage_bandwidth = std::min(r.storage_bandwidth, s.storage_bandwidth);
+  if (s.storage_bandwidth > 0)
+    storage.storage_bandwidth = r.storage_bandwidth_given ? std::min(r.storage_bandwidth, s.storage_bandwidth) : s.storage_bandwidth;
   st.cost = checkpoint_cost(storage, bytes);
   st.interval = checkpoint_interval(r, st.cost, st.stop_rate > 0 ? 1.0 / st.stop_rate : kInf, s.step_time);
   st.restart = r.restart_time + st.cost.load;

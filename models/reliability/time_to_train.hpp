@@ -51,8 +51,9 @@ struct Situation {
   double step_time = 0;          ///< s per optimizer step at `tokens_per_step`
   double tokens_per_step = 0;    ///< global batch in tokens
   double checkpoint_bytes = 0;   ///< B of model state (weights + optimizer); overridden by reliability.checkpoint_bytes
-  /// B/s the checkpoint traffic actually gets when storage shares the fabric (engine); 0 = use
-  /// reliability.storage_bandwidth. The smaller of the two is used.
+  /// B/s the checkpoint traffic actually gets when storage shares the fabric (engine: checkpoint
+  /// bytes / simulated write time); 0 = use reliability.storage_bandwidth. When set, it is used
+  /// alone, or the smaller of the two when reliability.storage_bandwidth is written in the scenario.
   double storage_bandwidth = 0;
   ComponentCounts counts;        ///< for the failure rates (counts.gpus = 0 -> gpus)
   /// Step time with one link down (degrade mode); 0 = step_time * (1 + reliability.link_degrade_penalty).

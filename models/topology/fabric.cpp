@@ -24,6 +24,7 @@ const char* kind_name(NodeKind k) {
     case NodeKind::Leaf: return "leaf";
     case NodeKind::Spine: return "spine";
     case NodeKind::Core: return "core";
+    case NodeKind::Storage: return "storage";
   }
   return "?";
 }
@@ -32,9 +33,12 @@ Fabric::Fabric(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 int Fabric::gpu_count() const { return impl_->spec.gpus; }
 int Fabric::node_count() const { return impl_->n_nodes; }
-int Fabric::link_count() const { return static_cast<int>(impl_->links.size()); }
+int Fabric::link_count() const { return static_cast<int>(impl_->links.size() + impl_->side_links.size()); }
 const Node& Fabric::node(int id) const { return impl_->nodes.at(id); }
-const Link& Fabric::link(int id) const { return impl_->links.at(id); }
+const Link& Fabric::link(int id) const {
+  const std::size_t n = impl_->links.size();
+  return id >= 0 && static_cast<std::size_t>(id) >= n ? impl_->side_links.at(id - n) : impl_->links.at(id);
+}
 const FabricSpec& Fabric::spec() const { return impl_->spec; }
 const Layout& Fabric::layout() const { return impl_->layout; }
 const std::vector<std::string>& Fabric::warnings() const { return impl_->warnings; }
@@ -65,6 +69,26 @@ int Fabric::access_link(int gpu, int plane) const { return impl_->gpu_access[por
 int Fabric::nvlink_link(int gpu) const {
   check_gpu(*impl_, gpu);
   return impl_->gpu_nvlink[gpu];
+}
+
+int Fabric::storage_count() const { return impl_->n_nodes - impl_->first_storage; }
+static int server(const Fabric::Impl& f, int i) {
+  if (i < 0 || i >= f.n_nodes - f.first_storage)
+    throw std::out_of_range("storage server " + std::to_string(i) + " outside [0, " +
+                            std::to_string(f.n_nodes - f.first_storage) + ")");
+  return i;
+}
+int Fabric::storage_node(int i) const { return impl_->first_storage + server(*impl_, i); }
+bool Fabric::is_endpoint(int node) const {
+  return (node >= 0 && node < impl_->spec.gpus) || (node >= impl_->first_storage && node < impl_->n_nodes);
+}
+int Fabric::storage_write_link(int i) const { return impl_->stor_write[server(*impl_, i)]; }
+int Fabric::storage_read_link(int i) const { return impl_->stor_read[server(*impl_, i)]; }
+int Fabric::storage_access_link(int i, int nic) const {
+  const int nics = impl_->spec.storage.nics_per_node;
+  if (nic < 0 || nic >= nics)
+    throw std::out_of_range("storage NIC " + std::to_string(nic) + " outside [0, " + std::to_string(nics) + ")");
+  return impl_->stor_access[static_cast<std::size_t>(server(*impl_, i)) * nics + nic];
 }
 
 int Fabric::find_node(const std::string& name) const {
@@ -119,7 +143,7 @@ void Fabric::set_link_rate_factor(int link, double factor) {
 
 void Fabric::fail_switch(int node) {
   const NodeKind k = impl_->nodes.at(node).kind;
-  if (k == NodeKind::Gpu)
+  if (k == NodeKind::Gpu || k == NodeKind::Storage)
     throw std::invalid_argument("fail_switch: " + impl_->nodes[node].name + " is not a switch");
   impl_->node_ok[node] = 0;
   for (auto [e, end] = boost::out_edges(node, impl_->g); e != end; ++e) {
@@ -141,7 +165,7 @@ void Fabric::apply(const FailureSpec& f) {
                            "(e.g. \"leaf2-spine0.3\") of the built fabric");
   switch (f.type) {
     case FailureSpec::Type::SwitchDown:
-      if (n < 0 || impl_->nodes[n].kind == NodeKind::Gpu)
+      if (n < 0 || impl_->nodes[n].kind == NodeKind::Gpu || impl_->nodes[n].kind == NodeKind::Storage)
         throw InvalidParameter(key, f.element, "a switch name for switch_down (e.g. \"spine0.3\")");
       fail_switch(n);
       break;

@@ -6,7 +6,10 @@
 //
 // Structure (derived in build_fabric from radix, GPU count and oversubscription; see
 // docs in fabric_build.cpp): node ids are GPUs first (node id == GPU rank), then NVLink switches,
-// leaves, spines, cores. Link ids: NVLink links, then access (NIC) links, leaf-spine, spine-core.
+// leaves, spines, cores, then (FabricSpec::storage) storage leaves and spines, storage servers.
+// Link ids: NVLink links, then access (NIC) links, leaf-spine, spine-core, then the storage
+// fabric's links (storage_fabric.cpp), then the storage links outside the fabric's cabling: each
+// server's media (write, read) and, with attach: separate, its NICs.
 // Link latency = link_latency (cable) + switch_latency (the switch at its upper end), so a path of
 // h links costs h x (cable + switch): the one switch latency more than the h-1 switches crossed
 // stands for the two NIC ports (NIC-to-NIC latency of RDMA NICs is of the order of a switch hop).
@@ -26,7 +29,8 @@ namespace aidcsim::topology {
 struct BomSpec;
 struct FabricCost;
 
-enum class NodeKind { Gpu, NvSwitch, Leaf, Spine, Core };
+/// Storage: a storage server (an endpoint like a GPU; FabricSpec::storage).
+enum class NodeKind { Gpu, NvSwitch, Leaf, Spine, Core, Storage };
 /// Link tiers, bottom up: NVLink (GPU-NVSwitch), Access (GPU NIC-leaf), LeafSpine, SpineCore.
 enum class Tier { NvLink, Access, LeafSpine, SpineCore };
 const char* tier_name(Tier t);
@@ -72,6 +76,8 @@ struct Layout {
   int spine_core_links = 0; ///< parallel links between a spine and each core of its plane (su / C)
   int nvlink_domains = 0;
   int scalable_units = 0;   ///< rail_optimized: groups of leaf_down nodes; rack_local: leaves
+  int storage_leaves = 0;   ///< storage leaves per plane (FabricSpec::storage), all pods together
+  int storage_spines = 0;   ///< spines of the storage pod per plane (clos3, attach: own_leaves)
 };
 
 /// Bill of materials and structure figures of a built fabric.
@@ -111,6 +117,20 @@ class Fabric {
   int access_link(int gpu, int plane = 0) const;  ///< link id GPU NIC port -> leaf
   int nvlink_link(int gpu) const;       ///< link id GPU -> NVSwitch, -1 without NVLink
 
+  /// Storage servers (FabricSpec::storage): how many, node id of server i (NodeKind::Storage).
+  int storage_count() const;
+  int storage_node(int i) const;
+  /// Whether `node` is a flow endpoint: a GPU (node id == rank) or a storage server.
+  bool is_endpoint(int node) const;
+  /// Link of storage server i's media for writes (flows to it cross it a->b) and reads (flows from
+  /// it cross it a->b); rate = write / read bandwidth. Both ends are the server itself: a media
+  /// link is a rate the server's flows share, not a cable (not in bom(), graphml or dot).
+  int storage_write_link(int i) const;
+  int storage_read_link(int i) const;
+  /// Link of storage server i's NIC k (a = the server, b = its leaf; attach: separate, b = the
+  /// server: the storage network beyond its NICs is not modelled).
+  int storage_access_link(int i, int nic) const;
+
   /// Route of one flow from GPU `src` to GPU `dst`: over NVLink when both are in one NVLink
   /// domain, else NIC -> fabric -> NIC along an equal-cost shortest path chosen by hashing
   /// `flow_hash` (ECMP). Throws SimulationError when no path is up.
@@ -123,6 +143,11 @@ class Fabric {
   /// shortest path), the flow re-hashes (salted) among the up links one hop closer, so a failure
   /// moves only the flows that crossed the failed element. Empty for src == dst.
   /// Routes are cached per (src, dst, flow_hash) until the next failure.
+  /// Storage: `src` or `dst` may be a storage server's node id (not both): the flow uses the
+  /// server's NIC k = flow_hash % nics_per_node (callers spread flows over NICs; NIC k is on plane
+  /// k % planes, and so is the GPU's port), the GPU's NIC port on that plane, ECMP between the two
+  /// leaves as above (attach: separate: no fabric between them), and the server's media link
+  /// (storage_write_link last for writes, storage_read_link first for reads).
   std::vector<Hop> route(int src, int dst, std::uint64_t flow_hash) const;
   /// GPUs among the first `count` that cannot reach the job's other GPUs through the scale-out
   /// fabric on any plane: their leaf or NIC link is down, or their leaf is cut off from the leaves
@@ -133,7 +158,8 @@ class Fabric {
   std::uint64_t path_count(int src, int dst) const;
   /// Equal-cost scale-out paths for ideal spraying: all of them when there are at most `limit`,
   /// else `limit` of them spread evenly over the path ranks (so every spine/core keeps its share).
-  /// Deterministic order. Empty for src == dst; throws SimulationError when disconnected.
+  /// Deterministic order. Empty for src == dst and for a storage end (flows to storage are hashed,
+  /// not sprayed: callers use route()); throws SimulationError when disconnected.
   std::vector<std::vector<Hop>> routes(int src, int dst, std::size_t limit = 1024) const;
   /// Sum of the latencies of a route's links, s.
   double latency(const std::vector<Hop>& hops) const;
@@ -163,6 +189,7 @@ class Fabric {
  private:
   friend FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec);  // bom_price.cpp: built rates
   std::vector<Hop> compute_route(int src, int dst, std::uint64_t flow_hash) const;
+  std::vector<Hop> storage_route(int src, int dst, std::uint64_t flow_hash) const;
   std::shared_ptr<Impl> impl_;
 };
 

@@ -381,6 +381,8 @@ Fabric build_fabric(const FabricSpec& s) {
               add(spine0 + p * l.spines_per_pod + j, core0 + j * l.cores_per_plane + c, s.link_rate,
                   Tier::SpineCore, k, l.spine_core_links);
   }
+  wire_storage(f, lat);  // after the GPU fabric: its node and link ids are unchanged by storage
+  f.node_ok.assign(f.n_nodes, 1);
   f.built_rate.reserve(f.links.size());
   for (const Link& x : f.links) f.built_rate.push_back(x.rate);
 
@@ -402,8 +404,8 @@ Fabric build_fabric(const FabricSpec& s) {
                      sw_props.begin(), f.switch_count());
   f.link_up.assign(f.links.size(), 1);
   for (int id = 0; id < f.n_nodes; ++id) f.by_name.emplace(f.nodes[id].name, id);
-  f.dist.resize(static_cast<std::size_t>(P) * L);
-  f.built_dist.resize(static_cast<std::size_t>(P) * L);
+  f.dist.resize(static_cast<std::size_t>(f.switch_count()));  // any leaf (GPU or storage) may be a destination
+  f.built_dist.resize(static_cast<std::size_t>(f.switch_count()));
 
   Fabric fabric(impl);
   for (const FailureSpec& x : s.failures) {

@@ -33,6 +33,17 @@ struct Fabric::Impl {
   std::vector<double> built_rate;  ///< rate at build time, per link
   std::vector<char> node_ok;       ///< 0 once a switch failed
   int first_nvs = 0, first_leaf = 0, first_spine = 0, first_core = 0, n_nodes = 0;
+  /// Storage (FabricSpec::storage): storage leaves, storage-pod spines and servers come after the
+  /// cores, in that order: [first_sleaf, first_storage) are switches (in the switch graph),
+  /// [first_storage, n_nodes) the servers. first_storage == n_nodes without storage.
+  int first_sleaf = 0, first_sspine = 0, first_storage = 0;
+  std::vector<int> stor_leaf;      ///< leaf node id per server and NIC: [server * nics + k]; -1 attach: separate
+  std::vector<int> stor_access;    ///< NIC link per server and NIC: [server * nics + k]
+  std::vector<int> stor_write, stor_read;  ///< media link ids per server
+  /// Links that are not cables of the fabric (ids links.size() + i): storage media, and the NICs
+  /// of separately attached storage. Fabric::link/link_count include them; bom(), the exports and
+  /// the name lookup see only `links`. Always up, never failed.
+  std::vector<Link> side_links;
   int planes = 1;                  ///< disjoint fabric planes
   std::vector<int> gpu_leaf;       ///< leaf node id per GPU and plane: [gpu * planes + plane]
   std::vector<int> gpu_access;     ///< access link per GPU and plane: [gpu * planes + plane]
@@ -78,7 +89,7 @@ struct Fabric::Impl {
   bool distances_as_built(const std::vector<std::uint8_t>& bd) const;
   static constexpr std::size_t kRouteCacheHops = std::size_t(1) << 24;  ///< ~16M hops, ~0.3 GB with the map
 
-  int switch_count() const { return n_nodes - first_leaf; }
+  int switch_count() const { return first_storage - first_leaf; }
   const std::vector<std::uint8_t>& dist_to_leaf(int leaf_node) const;
   const std::vector<std::uint8_t>& built_dist_to_leaf(int leaf_node) const;
   /// Whether any link or switch is down; while none is, dist_to_leaf is built_dist_to_leaf (one
@@ -104,5 +115,11 @@ struct Fabric::Impl {
   }
   [[noreturn]] void disconnected(int src, int dst, const char* why) const;
 };
+
+/// Appends the storage of f.spec.storage to a fabric whose GPU part is wired (nodes, links, layout;
+/// before the graphs are built): storage leaves, storage-pod spines, servers, their links and
+/// media; sets first_sleaf, first_sspine, first_storage, n_nodes, stor_* and warnings. `latency`:
+/// s per link (cable + switch). Throws InvalidParameter (fabric.storage.*) when it cannot be wired.
+void wire_storage(Fabric::Impl& f, double latency);
 
 }  // namespace aidcsim::topology

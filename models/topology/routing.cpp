@@ -168,101 +168,16 @@ bool nvlink_up(const Fabric::Impl& f, int src, int dst) {
          f.links[f.gpu_nvlink[src]].up && f.links[f.gpu_nvlink[dst]].up;
 }
 
-}  // namespace
-
-std::vector<int> Fabric::disconnected_gpus(int count) const {
-  const Impl& f = *impl_;
-  count = std::clamp(count, 0, gpu_count());
-  std::vector<char> connected(static_cast<std::size_t>(count), 0);
-  for (int p = 0; p < f.planes; ++p) {
-    // GPUs whose leaf and NIC link are up, counted per leaf.
-    std::vector<int> per_leaf(static_cast<std::size_t>(f.switch_count()), 0);
-    std::vector<char> attached(static_cast<std::size_t>(count), 0);
-    for (int g = 0; g < count; ++g) {
-      const std::size_t i = static_cast<std::size_t>(g) * f.planes + p;
-      if (f.node_ok[f.gpu_leaf[i]] && f.links[f.gpu_access[i]].up) {
-        attached[g] = 1;
-        ++per_leaf[f.gpu_leaf[i] - f.first_leaf];
-      }
-    }
-    // The leaf with the most attached GPUs anchors the job on this plane; a GPU is connected when
-    // its leaf reaches the anchor (distances over up links, Fabric::Impl::dist_to_leaf).
-    const int anchor = static_cast<int>(std::max_element(per_leaf.begin(), per_leaf.end()) - per_leaf.begin());
-    if (per_leaf[anchor] == 0) continue;
-    const auto& d = f.dist_to_leaf(anchor + f.first_leaf);
-    for (int g = 0; g < count; ++g) {
-      const int leaf = f.gpu_leaf[static_cast<std::size_t>(g) * f.planes + p];
-      if (attached[g] && d[leaf - f.first_leaf] != Impl::kUnreachable) connected[g] = 1;
-    }
-  }
-  std::vector<int> out;
-  for (int g = 0; g < count; ++g)
-    if (!connected[g]) out.push_back(g);
-  return out;
-}
-
-std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const {
-  const Impl& f = *impl_;
-  gpu_node(src);
-  gpu_node(dst);
-  if (src == dst) return {};
-  const Impl::RouteKey key{src, dst, flow_hash};
-  auto remember = [&](std::unordered_map<Impl::RouteKey, std::vector<Hop>, Impl::RouteKeyHash>& cache,
-                      std::size_t& hops_held, const std::vector<Hop>& hops) {
-    if (hops_held + hops.size() > Impl::kRouteCacheHops) {
-      cache.clear();
-      hops_held = 0;
-    }
-    hops_held += hops.size();
-    cache.emplace(key, hops);
-  };
-  if (!f.any_down) {
-    if (auto it = f.built_route_cache.find(key); it != f.built_route_cache.end()) return it->second;
-    std::vector<Hop> hops = compute_route(src, dst, flow_hash);
-    remember(f.built_route_cache, f.built_route_cache_hops, hops);
-    return hops;
-  }
-  if (auto it = f.route_cache.find(key); it != f.route_cache.end()) return it->second;
-  if (auto it = f.built_route_cache.find(key); it != f.built_route_cache.end()) {
-    const std::vector<Hop>& b = it->second;
-    bool alive = true;
-    for (const Hop& h : b) alive = alive && f.link_up[h.link];
-    const int leaf = f.links[b.back().link].b;  // the destination's access link ends at its leaf
-    if (alive && b.size() > 2 && f.node_ok[leaf]) {
-      f.dist_to_leaf(leaf);  // decides dist_as_built for that leaf
-      if (f.dist_as_built[leaf - f.first_leaf]) return b;
-    }
-  }
-  std::vector<Hop> hops = compute_route(src, dst, flow_hash);
-  remember(f.route_cache, f.route_cache_hops, hops);
-  return hops;
-}
-
-std::vector<Hop> Fabric::compute_route(int src, int dst, std::uint64_t flow_hash) const {
-  const Impl& f = *impl_;
-  std::vector<Hop> hops;
-  if (nvlink_up(f, src, dst)) {
-    hops.push_back({f.gpu_nvlink[src], true});
-    hops.push_back({f.gpu_nvlink[dst], false});
-    return hops;
-  }
-  const int first_plane =
-      f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0;
-  Ends e;
-  std::string why;
-  for (int i = 0; i < f.planes && !e.dist; ++i) {
-    e = plane_ends(f, src, dst, (first_plane + i) % f.planes);
-    if (i == 0) why = e.why;
-  }
-  if (!e.dist) f.disconnected(src, dst, (f.planes > 1 ? "on every plane; e.g. " + why : why).c_str());
-  const auto& d = *e.dist;
-  hops.reserve(2 + 2 * d[e.s_leaf - f.first_leaf]);
-  hops.push_back({e.s_access, true});
-  int v = e.s_leaf - f.first_leaf;
-  const int target = e.d_leaf - f.first_leaf;
+/// The switch hops from leaf `s_leaf` to leaf `d_leaf` (node ids) along one equal-cost shortest
+/// path chosen by `flow_hash` (Fabric::route's ECMP), appended to `hops`; `d` = dist_to_leaf(d_leaf).
+/// src, dst: the flow's endpoints, for errors.
+void ecmp_walk(const Fabric::Impl& f, int s_leaf, int d_leaf, const std::vector<std::uint8_t>& d,
+               std::uint64_t flow_hash, std::vector<Hop>& hops, int src, int dst) {
+  int v = s_leaf - f.first_leaf;
+  const int target = d_leaf - f.first_leaf;
   Hop cand[1024];
   int next[1024];
-  const auto& bd = f.any_down ? f.built_dist_to_leaf(e.d_leaf) : d;
+  const auto& bd = f.any_down ? f.built_dist_to_leaf(d_leaf) : d;
   for (std::uint64_t h = 0; v != target; ++h) {
     const std::uint64_t hash = splitmix64(flow_hash ^ splitmix64(h));
     // Resilient hashing: the flow hashes over the next hops of the fabric as built; only when that
@@ -303,7 +218,163 @@ std::vector<Hop> Fabric::compute_route(int src, int dst, std::uint64_t flow_hash
     hops.push_back(cand[pick]);
     v = next[pick];
   }
+}
+
+}  // namespace
+
+std::vector<int> Fabric::disconnected_gpus(int count) const {
+  const Impl& f = *impl_;
+  count = std::clamp(count, 0, gpu_count());
+  std::vector<char> connected(static_cast<std::size_t>(count), 0);
+  for (int p = 0; p < f.planes; ++p) {
+    // GPUs whose leaf and NIC link are up, counted per leaf.
+    std::vector<int> per_leaf(static_cast<std::size_t>(f.switch_count()), 0);
+    std::vector<char> attached(static_cast<std::size_t>(count), 0);
+    for (int g = 0; g < count; ++g) {
+      const std::size_t i = static_cast<std::size_t>(g) * f.planes + p;
+      if (f.node_ok[f.gpu_leaf[i]] && f.links[f.gpu_access[i]].up) {
+        attached[g] = 1;
+        ++per_leaf[f.gpu_leaf[i] - f.first_leaf];
+      }
+    }
+    // The leaf with the most attached GPUs anchors the job on this plane; a GPU is connected when
+    // its leaf reaches the anchor (distances over up links, Fabric::Impl::dist_to_leaf).
+    const int anchor = static_cast<int>(std::max_element(per_leaf.begin(), per_leaf.end()) - per_leaf.begin());
+    if (per_leaf[anchor] == 0) continue;
+    const auto& d = f.dist_to_leaf(anchor + f.first_leaf);
+    for (int g = 0; g < count; ++g) {
+      const int leaf = f.gpu_leaf[static_cast<std::size_t>(g) * f.planes + p];
+      if (attached[g] && d[leaf - f.first_leaf] != Impl::kUnreachable) connected[g] = 1;
+    }
+  }
+  std::vector<int> out;
+  for (int g = 0; g < count; ++g)
+    if (!connected[g]) out.push_back(g);
+  return out;
+}
+
+std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const {
+  const Impl& f = *impl_;
+  const bool storage = src >= f.spec.gpus || dst >= f.spec.gpus;
+  if (storage) {
+    for (int n : {src, dst})
+      if (!is_endpoint(n))
+        throw std::out_of_range("node " + std::to_string(n) + " is neither a GPU rank in [0, " +
+                                std::to_string(f.spec.gpus) + ") nor a storage server's node id");
+  } else {
+    gpu_node(src);
+    gpu_node(dst);
+  }
+  if (src == dst) return {};
+  const Impl::RouteKey key{src, dst, flow_hash};
+  auto remember = [&](std::unordered_map<Impl::RouteKey, std::vector<Hop>, Impl::RouteKeyHash>& cache,
+                      std::size_t& hops_held, const std::vector<Hop>& hops) {
+    if (hops_held + hops.size() > Impl::kRouteCacheHops) {
+      cache.clear();
+      hops_held = 0;
+    }
+    hops_held += hops.size();
+    cache.emplace(key, hops);
+  };
+  if (!f.any_down) {
+    if (auto it = f.built_route_cache.find(key); it != f.built_route_cache.end()) return it->second;
+    std::vector<Hop> hops = storage ? storage_route(src, dst, flow_hash) : compute_route(src, dst, flow_hash);
+    remember(f.built_route_cache, f.built_route_cache_hops, hops);
+    return hops;
+  }
+  if (auto it = f.route_cache.find(key); it != f.route_cache.end()) return it->second;
+  if (storage) {  // with failures, recomputed (the reuse test below reads a GPU route's last hop)
+    std::vector<Hop> hops = storage_route(src, dst, flow_hash);
+    remember(f.route_cache, f.route_cache_hops, hops);
+    return hops;
+  }
+  if (auto it = f.built_route_cache.find(key); it != f.built_route_cache.end()) {
+    const std::vector<Hop>& b = it->second;
+    bool alive = true;
+    for (const Hop& h : b) alive = alive && f.link_up[h.link];
+    const int leaf = f.links[b.back().link].b;  // the destination's access link ends at its leaf
+    if (alive && b.size() > 2 && f.node_ok[leaf]) {
+      f.dist_to_leaf(leaf);  // decides dist_as_built for that leaf
+      if (f.dist_as_built[leaf - f.first_leaf]) return b;
+    }
+  }
+  std::vector<Hop> hops = compute_route(src, dst, flow_hash);
+  remember(f.route_cache, f.route_cache_hops, hops);
+  return hops;
+}
+
+std::vector<Hop> Fabric::compute_route(int src, int dst, std::uint64_t flow_hash) const {
+  const Impl& f = *impl_;
+  std::vector<Hop> hops;
+  if (nvlink_up(f, src, dst)) {
+    hops.push_back({f.gpu_nvlink[src], true});
+    hops.push_back({f.gpu_nvlink[dst], false});
+    return hops;
+  }
+  const int first_plane =
+      f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0;
+  Ends e;
+  std::string why;
+  for (int i = 0; i < f.planes && !e.dist; ++i) {
+    e = plane_ends(f, src, dst, (first_plane + i) % f.planes);
+    if (i == 0) why = e.why;
+  }
+  if (!e.dist) f.disconnected(src, dst, (f.planes > 1 ? "on every plane; e.g. " + why : why).c_str());
+  const auto& d = *e.dist;
+  hops.reserve(2 + 2 * d[e.s_leaf - f.first_leaf]);
+  hops.push_back({e.s_access, true});
+  ecmp_walk(f, e.s_leaf, e.d_leaf, d, flow_hash, hops, src, dst);
   hops.push_back({e.d_access, false});
+  return hops;
+}
+
+std::vector<Hop> Fabric::storage_route(int src, int dst, std::uint64_t flow_hash) const {
+  const Impl& f = *impl_;
+  const int G = f.spec.gpus;
+  if (src >= G && dst >= G)
+    f.disconnected(src, dst, "flows between storage servers are not modelled");
+  const bool write = dst >= G;
+  const int server = (write ? dst : src) - f.first_storage, gpu = write ? src : dst;
+  const StorageSpec& st = f.spec.storage;
+  const int nics = st.nics_per_node;
+  const int k = static_cast<int>(flow_hash % static_cast<std::uint64_t>(nics));
+  const bool separate = st.attach == StorageSpec::Attach::Separate;
+  // The GPU's port: on the plane of the server's NIC; separate storage: the GPU's plane by hash, as GPU flows.
+  const int q = separate ? (f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0)
+                         : k % f.planes;
+  const std::size_t gi = static_cast<std::size_t>(gpu) * f.planes + q, si = static_cast<std::size_t>(server) * nics + k;
+  const int g_access = f.gpu_access[gi], s_access = f.stor_access[si];
+  std::vector<Hop> mid;
+  std::string why;
+  if (!f.links[g_access].up) why = f.nodes[gpu].name + "'s NIC link " + f.links[g_access].name + " is down";
+  if (!separate) {
+    const int g_leaf = f.gpu_leaf[gi], s_leaf = f.stor_leaf[si];
+    if (!f.node_ok[g_leaf]) why = f.nodes[gpu].name + "'s leaf " + f.nodes[g_leaf].name + " is down";
+    if (!f.node_ok[s_leaf]) why = f.nodes[f.first_storage + server].name + "'s leaf " + f.nodes[s_leaf].name + " is down";
+    if (!f.links[s_access].up) why = "storage NIC link " + f.links[s_access].name + " is down";
+    if (why.empty()) {
+      const int from = write ? g_leaf : s_leaf, to = write ? s_leaf : g_leaf;
+      const auto& d = f.dist_to_leaf(to);
+      if (d[from - f.first_leaf] == Impl::kUnreachable)
+        why = "no up path between " + f.nodes[from].name + " and " + f.nodes[to].name + " (failed links/switches)";
+      else
+        ecmp_walk(f, from, to, d, flow_hash, mid, src, dst);
+    }
+  }
+  if (!why.empty()) f.disconnected(src, dst, why.c_str());
+  std::vector<Hop> hops;
+  hops.reserve(mid.size() + 3);
+  if (write) {
+    hops.push_back({g_access, true});
+    hops.insert(hops.end(), mid.begin(), mid.end());
+    hops.push_back({s_access, false});
+    hops.push_back({f.stor_write[server], true});
+  } else {
+    hops.push_back({f.stor_read[server], true});
+    hops.push_back({s_access, true});
+    hops.insert(hops.end(), mid.begin(), mid.end());
+    hops.push_back({g_access, false});
+  }
   return hops;
 }
 
@@ -348,6 +419,7 @@ std::uint64_t Fabric::path_count(int src, int dst) const {
 
 std::vector<std::vector<Hop>> Fabric::routes(int src, int dst, std::size_t limit) const {
   const Impl& f = *impl_;
+  if ((src >= f.spec.gpus && is_endpoint(src)) || (dst >= f.spec.gpus && is_endpoint(dst))) return {};
   gpu_node(src);
   gpu_node(dst);
   std::vector<std::vector<Hop>> out;
@@ -400,7 +472,7 @@ std::vector<std::vector<Hop>> Fabric::routes(int src, int dst, std::size_t limit
 
 double Fabric::latency(const std::vector<Hop>& hops) const {
   double t = 0;
-  for (const Hop& h : hops) t += impl_->links.at(h.link).latency;
+  for (const Hop& h : hops) t += link(h.link).latency;  // side links (storage media) too
   return t;
 }
 

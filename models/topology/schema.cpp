@@ -56,6 +56,23 @@ Schema schema() {
        "When the failure happens, from the training start (with rollout phases: the first phase's start). "
        "0: built into the fabric. Later: the step is re-simulated on the fabric after it and time-to-train "
        "slows from that time on (failures are cumulative and not repaired)."},
+      {"fabric.storage", Q::Map, "", false, {}, {}, false, {},
+       "Storage servers on the fabric: checkpoint writes become flows that share links with training. "
+       "Absent: no storage nodes; a checkpoint takes its bytes / reliability.storage_bandwidth (a scalar)."},
+      {"fabric.storage.nodes", Q::Integer, "", false, 1, 1e6, false, {},
+       "Storage servers (required when fabric.storage is written). Llama 3's Tectonic: 7,500 SSD servers (§3.3.1)."},
+      {"fabric.storage.nics_per_node", Q::Integer, "1", false, 1, 64, false, {},
+       "NICs per storage server; with fabric.planes > 1 NIC k is on plane k % planes (a multiple of planes)."},
+      {"fabric.storage.nic_rate", Q::DataRate, "400 Gbps", false, 1e6, 1e12, false, {}, "Rate of one storage NIC."},
+      {"fabric.storage.attach", Q::String, "own_leaves", false, {}, {}, false, {"own_leaves", "per_pod", "separate"},
+       "own_leaves: storage leaves wired into the spine tier like a pod (clos3: a storage pod with its own spines "
+       "on the cores); per_pod: storage servers spread over the pods, on leaves under each pod's spines; separate: "
+       "a storage network of its own, modelled as non-blocking (only the GPUs' NICs are shared with training)."},
+      {"fabric.storage.write_bandwidth", Q::DataRate, "", false, 1e6, 1e13, false, {},
+       "Write bandwidth of one storage server's media (required with fabric.storage), e.g. \"267 MB/s\" = "
+       "Tectonic's 2 TB/s sustained over 7,500 servers (Llama 3 §3.3.1)."},
+      {"fabric.storage.read_bandwidth", Q::DataRate, "", false, 1e6, 1e13, false, {},
+       "Read bandwidth of one storage server's media (required with fabric.storage)."},
   };
   const Schema bom = bom_schema();  // the priced bill of materials (bom_schema.cpp)
   s.insert(s.end(), bom.begin(), bom.end());
@@ -100,6 +117,25 @@ FabricSpec spec_from(const Params& root) {
       item.invalid("factor", "a fraction in (0, 1]");
     f.key = item.path();
     s.failures.push_back(std::move(f));
+  }
+  if (root.given("fabric.storage.nodes") || root.given("fabric.storage.write_bandwidth") ||
+      root.given("fabric.storage.read_bandwidth") || root.given("fabric.storage.nics_per_node") ||
+      root.given("fabric.storage.nic_rate") || root.given("fabric.storage.attach")) {
+    for (const char* k : {"fabric.storage.nodes", "fabric.storage.write_bandwidth", "fabric.storage.read_bandwidth"})
+      if (!root.has(k)) root.invalid(k, "a value: fabric.storage needs nodes, write_bandwidth and read_bandwidth");
+    StorageSpec& st = s.storage;
+    st.nodes = static_cast<int>(root.integer("fabric.storage.nodes"));
+    st.nics_per_node = static_cast<int>(root.integer("fabric.storage.nics_per_node"));
+    st.nic_rate = root.number("fabric.storage.nic_rate");
+    const std::string& attach = root.text("fabric.storage.attach");
+    st.attach = attach == "per_pod"    ? StorageSpec::Attach::PerPod
+                : attach == "separate" ? StorageSpec::Attach::Separate
+                                       : StorageSpec::Attach::OwnLeaves;
+    st.write_bandwidth = root.number("fabric.storage.write_bandwidth");
+    st.read_bandwidth = root.number("fabric.storage.read_bandwidth");
+    if (st.attach != StorageSpec::Attach::Separate && st.nics_per_node % s.planes != 0)
+      root.invalid("fabric.storage.nics_per_node", "a multiple of fabric.planes (" + std::to_string(s.planes) +
+                                                       "): NIC k of a storage server is on plane k % planes");
   }
   if (s.gpus % s.gpus_per_node != 0) root.invalid("cluster.gpus", "a multiple of cluster.gpus_per_node");
   if (s.nvlink_domain % s.gpus_per_node != 0)

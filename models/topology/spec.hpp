@@ -22,6 +22,23 @@ struct FailureSpec {
   std::string key;      ///< dotted scenario key of the item ("fabric.failures[2]") for errors
 };
 
+/// Storage nodes on the fabric (scenario fabric.storage; nodes == 0: none, checkpoints then use the
+/// scalar reliability.storage_bandwidth). Per-node figures.
+struct StorageSpec {
+  /// own_leaves: storage leaves wired into the spine tier like a pod's leaves (2 tiers: to every
+  /// spine; clos3: a storage pod of its own spines, wired to the cores like a GPU pod).
+  /// per_pod: the storage nodes spread over the pods (node i in pod i % pods), each pod's storage
+  /// leaves wired to that pod's spines. separate: a storage network of its own, not modelled beyond
+  /// the NICs (non-blocking): the storage flows share only the GPUs' NICs with training traffic.
+  enum class Attach { OwnLeaves, PerPod, Separate };
+  int nodes = 0;                  ///< storage servers; 0 = no storage on the fabric
+  int nics_per_node = 1;          ///< NICs per storage server (spread over the planes: NIC k on plane k % planes)
+  double nic_rate = 50e9;         ///< B/s per storage NIC per direction
+  Attach attach = Attach::OwnLeaves;
+  double write_bandwidth = 0;     ///< B/s a storage server's media absorbs (writes)
+  double read_bandwidth = 0;      ///< B/s a storage server's media delivers (reads)
+};
+
 struct FabricSpec {
   int gpus = 0;                   ///< total GPUs
   int gpus_per_node = 4;          ///< GPUs (and NICs, rails) per server / compute tray
@@ -57,6 +74,7 @@ struct FabricSpec {
   /// InvalidParameter; false: the nearest buildable fabric, with Fabric::warnings() saying how.
   bool exact = false;
   std::vector<FailureSpec> failures;  ///< link/switch failures and degradations
+  StorageSpec storage;                ///< storage nodes on the fabric (none by default)
 };
 
 }  // namespace aidcsim::topology

@@ -15,16 +15,18 @@
 namespace aidcsim {
 namespace {
 
-// Model state written by a checkpoint: BF16 weights (2 B) + FP32 master weights (4 B) + Adam
-// moments (2 x 4 B) = 14 B per parameter; Megatron-LM SC21 §5.10 reports 13.8 TB for its 1T model.
-constexpr double kCheckpointBytesPerParameter = 14.0;
-
 reliability::Situation reliability_situation(const Scenario& sc, const SituationOutcome& o) {
   reliability::Situation s;
   s.gpus = o.fabric_spec.gpus;
   s.step_time = o.step.step_time;
   s.tokens_per_step = o.plan.tokens_per_step;
-  s.checkpoint_bytes = o.plan.parameters * kCheckpointBytesPerParameter;
+  s.checkpoint_bytes = checkpoint_bytes(sc, o.plan.parameters);
+  if (o.has_checkpoint_write) {  // storage on the fabric: the simulated write sets the bandwidth
+    const CheckpointWrite& w = o.checkpoint_write;
+    const bool async = sc.training.reliability.mode == reliability::CheckpointMode::Async;
+    const double t = async && w.training_time > 0 ? w.training_time : w.idle_time;
+    if (t > 0) s.storage_bandwidth = w.bytes / t;
+  }
   s.counts.gpus = o.fabric_spec.gpus;
   s.counts.nodes = static_cast<double>(o.fabric_spec.gpus) / sc.fabric.gpus_per_node;
   s.counts.switches = o.bom.switches;

@@ -519,15 +519,25 @@ void add_time_to_train(Results& r, const reliability::PhasedResult& p) {
   r.labels.push_back({"/reliability/cause", causes, "Failure causes of /reliability/lost_gpu_hours"});
 }
 
-void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const reliability::PhasedResult& p) {
+/// Write time of a simulated checkpoint as the time-to-train model uses it: async, alongside
+/// training; sync, alone (training waits for it).
+double checkpoint_time_used(const Scenario& sc, const CheckpointWrite& w) {
+  const bool async = sc.training.reliability.mode == reliability::CheckpointMode::Async;
+  return async && w.training_time > 0 ? w.training_time : w.idle_time;
+}
+
+void add_phases(Results& r, const Scenario& sc, const std::vector<SituationOutcome>& outcomes,
+                const reliability::PhasedResult& p) {
   std::vector<std::string> names;
-  std::vector<double> gpus, step, util, temp, it, start, tokens, wall, batch, step_failed, faults_failed;
-  bool any_failure = false, any_verdict = false;
+  std::vector<double> gpus, step, util, temp, it, start, tokens, wall, batch, step_failed, faults_failed, ckpt;
+  bool any_failure = false, any_verdict = false, any_ckpt = false;
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const auto& o = outcomes[i];
     names.push_back(o.name);
     gpus.push_back(o.fabric_spec.gpus);
     step.push_back(o.step.step_time);
+    any_ckpt = any_ckpt || o.has_checkpoint_write;
+    ckpt.push_back(o.has_checkpoint_write ? checkpoint_time_used(sc, o.checkpoint_write) : 0.0);
     batch.push_back(o.plan.tokens_per_step);
     step_failed.push_back(o.fabric_events.empty() ? o.step.step_time : o.fabric_events.back().step_time);
     any_failure = any_failure || !o.fabric_events.empty();
@@ -552,6 +562,9 @@ void add_phases(Results& r, const std::vector<SituationOutcome>& outcomes, const
     r.datasets.push_back(vector_dataset("/phases/step_time_after_fabric_failures", step_failed, "s",
                                         "Step time per phase after the timed fabric failures its fabric has "
                                         "(= step_time when none)", "phase"));
+  if (any_ckpt)
+    r.datasets.push_back(vector_dataset("/phases/checkpoint_write_time", ckpt, "s",
+                                        "Checkpoint write time simulated on the phase's storage fabric", "phase"));
   r.datasets.push_back(vector_dataset("/phases/max_link_utilization", util, "%", "Max scale-out link utilization per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/max_gpu_temperature", temp, "degC", "Hottest GPU junction per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/it_power", it, "MW", "IT power per phase", "phase"));
@@ -647,6 +660,58 @@ void add_convergence(Results& r, const Scenario& sc, const std::vector<Situation
 }
 
 // Step variants the time-to-train model uses (sim/engine/step_variants.hpp).
+// Storage on the fabric (fabric.storage): the checkpoint written as flows, its bandwidth bounds and
+// bottleneck, and what the simulation leaves out.
+void add_storage(Results& r, const Scenario& sc, const SituationOutcome& o) {
+  if (!o.has_checkpoint_write) {
+    r.notes.push_back("storage: not on the fabric (no fabric.storage): a checkpoint takes its bytes / "
+                      "reliability.storage_bandwidth, without contention with training traffic");
+    return;
+  }
+  const CheckpointWrite& w = o.checkpoint_write;
+  const double used = checkpoint_time_used(sc, w);
+  r.add("checkpoint_write_time", used, "s",
+        "Checkpoint write time simulated as flows to the storage servers (async: alongside training steps; sync: alone)");
+  r.add("checkpoint_write_time_idle", w.idle_time, "s", "Checkpoint write time on an otherwise idle fabric");
+  if (w.steps_alongside > 0)
+    r.add("checkpoint_write_time_training", w.training_time, "s",
+          "Checkpoint write time alongside back-to-back training steps (async checkpoints)");
+  r.add("storage_bandwidth_effective", used > 0 ? w.bytes / used / 1e9 : 0.0, "GB/s",
+        "Checkpoint bytes / checkpoint_write_time: the bandwidth the time-to-train model uses");
+  if (w.steps_alongside > 0 && w.step_time_alone > 0)
+    r.add("checkpoint_step_slowdown", w.step_time_with_write / w.step_time_alone, "1",
+          "Simulated part of the step with the checkpoint write alongside / alone");
+  const std::string g = "/storage/";
+  r.labels.push_back({g + "bound", {"media", "storage_nics", "gpu_nics"}, "Link classes of the write's bandwidth bounds"});
+  r.datasets.push_back(vector_dataset(g + "bandwidth_bound", {w.media_bound / 1e9, w.storage_nic_bound / 1e9, w.gpu_nic_bound / 1e9},
+                                      "GB/s", "Checkpoint bytes / the longest time any link of the class needs for its "
+                                      "bytes alone (idle fabric)", "bound"));
+  r.labels.push_back({g + "bottleneck", {bottleneck_name(w.bottleneck)},
+                      "Link class of the busiest link direction while the checkpoint is written on an idle fabric", "bottleneck"});
+  const bool async = sc.training.reliability.mode == reliability::CheckpointMode::Async;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "storage: checkpoint of %.4g TB written as %d flows, one shard of bytes / GPUs per rank (fully sharded "
+                "distributed checkpoint), rank r to storage server r %% %d through its NIC (r / %d) %% %d; alone %.4g s "
+                "(bottleneck: %s, %.0f %% busy)",
+                w.bytes / 1e12, w.shards, o.fabric_spec.storage.nodes, o.fabric_spec.storage.nodes,
+                o.fabric_spec.storage.nics_per_node, w.idle_time, bottleneck_name(w.bottleneck),
+                100 * w.bottleneck_utilization);
+  std::string note = line;
+  if (w.steps_alongside > 0) {
+    std::snprintf(line, sizeof line, ", alongside %d back-to-back training step%s %.4g s%s", w.steps_alongside,
+                  w.steps_alongside == 1 ? "" : "s", w.training_time,
+                  w.steps_capped ? " (it outlasts them: the rest runs on an idle fabric)" : "");
+    note += line;
+  }
+  note += std::string("; time-to-train uses the time ") + (used == w.idle_time ? "alone" : "alongside training") +
+          " (checkpoint_mode " + (async ? "async" : "sync") + ")" +
+          (sc.training.reliability.storage_bandwidth_given ? ", capped by reliability.storage_bandwidth" : "") +
+          ". Not simulated: the restart's read (load = bytes / the same bandwidth), data loading" +
+          (async ? ", the step's slowdown while the checkpoint persists (checkpoint_step_slowdown, not in ETTR)" : "");
+  r.notes.push_back(note);
+}
+
 void add_step_variants(Results& r, const SituationOutcome& o) {
   if (!o.step_by_batch.empty()) {
     std::vector<double> batch, step;
@@ -724,8 +789,9 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (head.has_daily_transient) add_daily_transient(r, head);
   add_step_breakdown(r, head);
   add_step_variants(r, head);
+  add_storage(r, sc, head);
   if (outcomes.size() > 1) {
-    add_phases(r, outcomes, ttt);
+    add_phases(r, sc, outcomes, ttt);
     add_phase_checks(r, outcomes);
   }
   add_convergence(r, sc, outcomes, ttt);

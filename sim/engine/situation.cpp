@@ -65,6 +65,12 @@ double max_clock_change(const std::vector<double>& a, const std::vector<double>&
 
 }  // namespace
 
+double checkpoint_bytes(const Scenario& sc, double parameters) {
+  constexpr double kCheckpointBytesPerParameter = 14.0;  // see situation.hpp
+  const double given = sc.training.reliability.checkpoint_bytes;
+  return given > 0 ? given : parameters * kCheckpointBytesPerParameter;
+}
+
 SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::string& name, const std::string& key,
                                     std::uint64_t seed,
                                     const std::function<void(const std::string&, double)>& progress) {
@@ -191,6 +197,15 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
         out.step.step_time > 0 && link.rate > 0 ? std::max(fwd, rev) / (link.rate * out.step.step_time) : 0.0;
     out.link_names[l] = link.name;
     out.link_tiers[l] = static_cast<int>(link.tier);
+  }
+  if (fabric.storage_count() > 0) {
+    // The checkpoint as flows to the storage servers: alone (a sync checkpoint: training waits),
+    // and for an async one alongside back-to-back steps (it persists while training goes on).
+    report("checkpoint write to storage (flows)", 0.955);
+    out.checkpoint_write = write_checkpoint(fabric, net, gpus, checkpoint_bytes(sc, out.plan.parameters), seed);
+    if (sc.training.reliability.mode == reliability::CheckpointMode::Async)
+      write_checkpoint_alongside(out.checkpoint_write, fabric, net, gpus, out.plan.schedule, step.run.makespan, seed);
+    out.has_checkpoint_write = true;
   }
   // Step variants for the time-to-train model, at the final clocks on the same platform. Timed
   // fabric failures come last: they leave the fabric failed.

@@ -13,6 +13,7 @@
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
 #include "sim/engine/step_variants.hpp"
+#include "sim/engine/checkpoint_write.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace aidcsim {
@@ -69,12 +70,21 @@ struct SituationOutcome {
   /// The step after each timed fabric failure (fabric.failures[] with at > 0) whose element this
   /// situation's fabric has (a rollout phase may not have it yet), in time order.
   std::vector<FabricEvent> fabric_events;
+  /// A checkpoint written to the fabric's storage servers (fabric.storage), alone and alongside
+  /// training steps; has_checkpoint_write false without storage servers.
+  bool has_checkpoint_write = false;
+  CheckpointWrite checkpoint_write;
 };
 
 /// Simulates one situation. `gpus` overrides the scenario's GPU count (rollout phases; `key` =
 /// "rollout.phases[i]" for errors, "" otherwise): DP and the global batch scale with it (weak
 /// scaling: the same microbatches per DP replica). Throws InvalidParameter (caller maps it to
 /// file:line) or SimulationError.
+/// B a checkpoint writes: reliability.checkpoint_bytes when given, else the model state of
+/// `parameters`: BF16 weights (2 B) + FP32 master weights (4 B) + Adam moments (2 x 4 B) = 14 B per
+/// parameter (Megatron-LM SC21 §5.10 reports 13.8 TB for its 1T model).
+double checkpoint_bytes(const Scenario& scenario, double parameters);
+
 SituationOutcome simulate_situation(const Scenario& scenario, int gpus, const std::string& name,
                                     const std::string& key, std::uint64_t seed,
                                     const std::function<void(const std::string&, double)>& progress);

@@ -49,3 +49,32 @@ TEST_CASE("spec_from reads fabric.failures items with their keys", "[topology]")
   for (const Field& f : schema()) has_failures |= f.key == "fabric.failures[].element";
   CHECK(has_failures);
 }
+
+TEST_CASE("spec_from reads fabric.storage; without it there is none; a partial block names the missing key",
+          "[topology][storage]") {
+  Params p = test::stargate_params();
+  CHECK(spec_from(p).storage.nodes == 0);
+  p.set("fabric.storage.nics_per_node", 2.0);  // schema defaults: present, not written
+  p.set("fabric.storage.nic_rate", 50e9);
+  p.set("fabric.storage.attach", std::string("own_leaves"));
+  CHECK(spec_from(p).storage.nodes == 0);
+  p.set("fabric.storage.nodes", 16.0, "16");
+  p.set("fabric.storage.write_bandwidth", 20e9, "20 GB/s");
+  try {
+    spec_from(p);
+    FAIL("no error");
+  } catch (const InvalidParameter& e) {
+    CHECK(e.key() == "fabric.storage.read_bandwidth");
+  }
+  p.set("fabric.storage.read_bandwidth", 40e9, "40 GB/s");
+  p.set("fabric.storage.attach", std::string("per_pod"), "per_pod");
+  const FabricSpec s = spec_from(p);
+  CHECK(s.storage.nodes == 16);
+  CHECK(s.storage.nics_per_node == 2);
+  CHECK(s.storage.attach == StorageSpec::Attach::PerPod);
+  CHECK(s.storage.write_bandwidth == 20e9);
+  CHECK(s.storage.read_bandwidth == 40e9);
+  const Fabric f = build_fabric(s);
+  CHECK(f.storage_count() == 16);
+  CHECK(f.node(f.storage_node(5)).pod == 5 % f.layout().pods);
+}

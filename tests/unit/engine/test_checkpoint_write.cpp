@@ -1,0 +1,196 @@
+// A checkpoint written as flows to the storage servers on the fabric (issue 18): on an idle fabric
+// its time is size / the bottleneck bandwidth (closed forms, one per bottleneck), alongside
+// training it takes longer, and the time-to-train model uses the simulated time.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "sim/engine/checkpoint_write.hpp"
+#include "sim/engine/pipeline.hpp"
+
+using namespace aidcsim;
+using namespace aidcsim::topology;
+
+namespace {
+
+/// 16 GPUs, 4 per node, rail-optimized leaf-spine of radix-8 switches: 4 rail leaves (GPU g on
+/// leaf g % 4), each with 4 GPU ports and 4 uplinks at 1:1 (2 to each of 2 spines).
+FabricSpec fabric_16(double nic_rate = 50e9, double link_rate = 50e9) {
+  FabricSpec s;
+  s.gpus = 16;
+  s.gpus_per_node = 4;
+  s.nvlink_domain = 4;
+  s.kind = FabricKind::LeafSpine;
+  s.switch_radix = 8;
+  s.nic_rate = nic_rate;
+  s.link_rate = link_rate;
+  return s;
+}
+
+StorageSpec servers(int nodes, int nics, double nic_rate, double write) {
+  StorageSpec st;
+  st.nodes = nodes;
+  st.nics_per_node = nics;
+  st.nic_rate = nic_rate;
+  st.write_bandwidth = write;
+  st.read_bandwidth = write;
+  return st;
+}
+
+/// The write's time when `bottleneck` B/s carry all its bytes, plus one route's latency (every
+/// flow waits its route latency first; all routes here cross 4 links of cable + switch).
+double closed_form(const FabricSpec& s, double bytes, double bottleneck) {
+  return bytes / bottleneck + 4 * (s.link_latency + s.switch_latency);
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint write on an idle fabric = size / bottleneck bandwidth, for each bottleneck",
+          "[engine][storage][validation]") {
+  const double bytes = 16e9;  // 1 GB per GPU
+  SECTION("storage media: 2 servers x 10 GB/s write") {
+    FabricSpec s = fabric_16();
+    s.storage = servers(2, 1, 50e9, 10e9);
+    const Fabric f = build_fabric(s);
+    network::FlowNetwork net(f);
+    const CheckpointWrite w = write_checkpoint(f, net, 16, bytes, 1);
+    CHECK(w.shards == 16);
+    CHECK(w.idle_time == Approx(closed_form(s, bytes, 2 * 10e9)).epsilon(1e-9));
+    CHECK(w.bottleneck == StorageBottleneck::Media);
+    CHECK(w.media_bound == Approx(20e9));
+    CHECK(w.bottleneck_utilization == Approx(1).epsilon(1e-4));
+  }
+  SECTION("storage NICs: 2 servers x 2 NICs of 100 Gb/s") {
+    FabricSpec s = fabric_16();
+    s.storage = servers(2, 2, 12.5e9, 100e9);
+    const Fabric f = build_fabric(s);
+    network::FlowNetwork net(f);
+    const CheckpointWrite w = write_checkpoint(f, net, 16, bytes, 1);
+    CHECK(w.idle_time == Approx(closed_form(s, bytes, 4 * 12.5e9)).epsilon(1e-9));
+    CHECK(w.bottleneck == StorageBottleneck::StorageNics);
+    CHECK(w.storage_nic_bound == Approx(50e9));
+  }
+  SECTION("GPU NICs: 4 writing GPUs of 200 Gb/s") {
+    // 800G switch links: even if ECMP puts all 4 flows on one storage-leaf downlink, it carries them.
+    FabricSpec s = fabric_16(25e9, 100e9);
+    s.storage = servers(2, 2, 100e9, 1e12);
+    const Fabric f = build_fabric(s);
+    network::FlowNetwork net(f);
+    const CheckpointWrite w = write_checkpoint(f, net, 4, bytes / 2, 1);  // 2 GB per GPU
+    CHECK(w.idle_time == Approx(closed_form(s, bytes / 2, 4 * 25e9)).epsilon(1e-9));
+    CHECK(w.bottleneck == StorageBottleneck::GpuNics);
+    CHECK(w.gpu_nic_bound == Approx(100e9));
+  }
+  SECTION("fabric: the storage leaf's single uplink at 4:1") {
+    FabricSpec s = fabric_16();
+    s.oversub_leaf = 4;  // radix 8: 4 GPU ports, 1 uplink; one spine
+    s.storage = servers(2, 2, 50e9, 100e9);
+    const Fabric f = build_fabric(s);
+    REQUIRE(f.layout().leaf_up == 1);
+    network::FlowNetwork net(f);
+    const CheckpointWrite w = write_checkpoint(f, net, 16, bytes, 1);
+    CHECK(w.idle_time == Approx(closed_form(s, bytes, 50e9)).epsilon(1e-9));
+    CHECK(w.bottleneck == StorageBottleneck::Fabric);
+  }
+  SECTION("separate storage: no fabric in between, 3 links per route") {
+    FabricSpec s = fabric_16();
+    s.storage = servers(4, 1, 50e9, 5e9);
+    s.storage.attach = StorageSpec::Attach::Separate;
+    const Fabric f = build_fabric(s);
+    network::FlowNetwork net(f);
+    const CheckpointWrite w = write_checkpoint(f, net, 16, bytes, 1);
+    CHECK(w.idle_time == Approx(bytes / 20e9 + 2 * (s.link_latency + s.switch_latency)).epsilon(1e-9));
+    CHECK(w.bottleneck == StorageBottleneck::Media);
+  }
+}
+
+TEST_CASE("the shards are spread evenly: rank r to server r % S, NIC (r / S) % nics", "[engine][storage]") {
+  FabricSpec s = fabric_16();
+  s.storage = servers(3, 2, 50e9, 10e9);
+  const Fabric f = build_fabric(s);
+  const network::Schedule sch = checkpoint_schedule(f, 16, 16e9, 7);
+  REQUIRE(sch.activities.size() == 16);
+  for (int r = 0; r < 16; ++r) {
+    const auto& a = sch.activities[r];
+    CHECK(a.gpu == r);
+    CHECK(a.dst_gpu == f.storage_node(r % 3));
+    CHECK(a.amount == Approx(1e9));
+    const auto hops = f.route(a.gpu, a.dst_gpu, a.flow_hash);
+    CHECK(hops[hops.size() - 2].link == f.storage_access_link(r % 3, (r / 3) % 2));
+  }
+  FabricSpec none = fabric_16();
+  const Fabric g = build_fabric(none);
+  CHECK_THROWS_AS(checkpoint_schedule(g, 16, 1e9, 7), InvalidParameter);
+}
+
+TEST_CASE("alongside training the write takes longer: two flows per GPU NIC get half each",
+          "[engine][storage][validation]") {
+  // GPU-NIC-bound write (4 GPUs x 2 GB at 25 GB/s: 0.08 s alone). Each step: every writing GPU
+  // sends 1.5 GB to a GPU of another leaf (0.06 s alone). Together the NIC is shared 1:1, so the
+  // write gets 12.5 GB/s per GPU: 2 GB in 0.16 s (2 steps run meanwhile), and the first step
+  // takes 0.12 s instead of 0.06 s.
+  FabricSpec s = fabric_16(25e9, 100e9);  // switch links carry any ECMP collision of these flows
+  s.storage = servers(2, 2, 100e9, 1e12);
+  const Fabric f = build_fabric(s);
+  network::FlowNetwork net(f);
+  CheckpointWrite w = write_checkpoint(f, net, 4, 8e9, 1);
+  network::Schedule step;
+  step.gpu_flops = {1e15};
+  for (int g = 0; g < 4; ++g) {
+    network::Activity a;
+    a.kind = network::Activity::Kind::Transfer;
+    a.gpu = g;
+    a.dst_gpu = g + 5;  // another node (and leaf)
+    a.amount = 1.5e9;
+    a.flow_hash = 11 + g;
+    step.activities.push_back(a);
+  }
+  const double step_alone = net.run(step).makespan;
+  REQUIRE(step_alone == Approx(0.06).epsilon(1e-4));
+  write_checkpoint_alongside(w, f, net, 4, step, step_alone, 1);
+  const double lat = 4 * (s.link_latency + s.switch_latency);
+  CHECK(w.training_time > 1.9 * w.idle_time);
+  CHECK(w.training_time == Approx(0.16 + lat).epsilon(1e-4));
+  CHECK(w.steps_alongside == 2);
+  CHECK_FALSE(w.steps_capped);
+  CHECK(w.step_time_with_write == Approx(0.12 + lat).epsilon(1e-4));
+  CHECK(w.step_time_alone == step_alone);
+}
+
+namespace {
+std::string small_text() {
+  std::ifstream in(std::string(AIDCSIM_SOURCE_DIR) + "/tests/data/small-576.yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST_CASE("the simulated checkpoint sets the Young/Daly interval and ETTR; absent storage keeps the scalar",
+          "[engine][storage]") {
+  // Sync checkpoints (the stall is the write), a fixed 1 TB checkpoint; storage: 4 servers of
+  // 2.5 GB/s media on their own leaves = 10 GB/s -> 100 s alone, the media being the bottleneck.
+  const std::string base = small_text() +
+                           "reliability:\n  checkpoint_mode: sync\n  checkpoint_bytes: \"1 TB\"\n";
+  std::string text = base;
+  const auto pos = text.find("  ecmp:");
+  REQUIRE(pos != std::string::npos);
+  text.insert(pos, "  storage:\n    nodes: 4\n    nics_per_node: 1\n    nic_rate: \"400 Gbps\"\n"
+                   "    write_bandwidth: \"2.5 GB/s\"\n    read_bandwidth: \"5 GB/s\"\n");
+  const Results r = simulate(load_scenario_text(text, "storage.yaml"));
+  const double t = r.scalar("checkpoint_write_time");
+  CHECK(t == Approx(1e12 / 10e9).epsilon(1e-3));
+  CHECK(r.scalar("checkpoint_write_time_idle") == Approx(t));
+  CHECK_THROWS(r.scalar("checkpoint_write_time_training"));  // sync: training waits, nothing runs alongside
+  CHECK(r.scalar("storage_bandwidth_effective") == Approx(10).epsilon(1e-3));  // GB/s
+  const Results plain = simulate(load_scenario_text(base, "plain.yaml"));
+  CHECK_THROWS(plain.scalar("checkpoint_write_time"));
+  // 2 TB/s scalar: 0.5 s per checkpoint; simulated: 100 s: Daly's interval grows ~ sqrt(stall)
+  // and ETTR falls.
+  CHECK(r.scalar("checkpoint_interval") > 10 * plain.scalar("checkpoint_interval"));
+  CHECK(r.scalar("ettr") < plain.scalar("ettr"));
+  bool noted = false;
+  for (const auto& n : r.notes) noted = noted || n.rfind("storage: checkpoint of 1 TB written as 576 flows", 0) == 0;
+  CHECK(noted);
+}
