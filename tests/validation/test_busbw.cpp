@@ -2,7 +2,9 @@
 // §4.2-4.3), and the alpha-beta closed forms on an uncongested fabric.
 #include <catch2/catch.hpp>
 
+#include <iterator>
 #include <numeric>
+#include <utility>
 
 #include "models/collectives/closed_form.hpp"
 #include "models/collectives/collective.hpp"
@@ -50,6 +52,36 @@ TEST_CASE("all-reduce busbw reproduces NVIDIA's published figures within 10 %", 
   const auto a100 = bench_collective(dgx("A100", 1, Algorithm::Auto)).back();
   CHECK(a100.algorithm == "ring");
   CHECK(a100.busbw / 1e9 == Approx(232).epsilon(0.10));
+}
+
+TEST_CASE("8 x H200 all-reduce sweep, 32 KiB to 16 GiB, auto (case step/16)", "[validation][busbw]") {
+  // stas00/ml-engineering network/benchmarks/results/all-reduce-8xH200.md (NCCL 2.27.7, torch
+  // all_reduce_bench.py, 8 x H200 SXM, NVLink 4, measured 2026-08-04): busbw in GB/s per size.
+  // Issue 12: within 15 % in busbw from 1 MiB up, within 30 % in time below (latency-bound).
+  // 0.1.0 was 3.6x / 2.8x / 1.9x / 1.32x too fast at 1 / 4 / 16 / 64 MiB (no NVLS start-up cost).
+  const std::pair<double, double> measured[] = {
+      {32768, 1.44},       {65536, 2.93},        {131072, 5.73},      {262144, 11.74},
+      {524288, 23.94},     {1048576, 39.93},     {2097152, 64.53},    {4194304, 107.16},
+      {8388608, 155.53},   {16777216, 219.89},   {33554432, 275.84},  {67108864, 346.51},
+      {134217728, 401.93}, {268435456, 436.15},  {536870912, 450.29}, {1073741824, 463.58},
+      {2147483648, 469.17}, {4294967296, 473.10}, {8589934592, 477.45}, {17179869184, 482.26}};
+  auto o = dgx("H200", 1, Algorithm::Auto);
+  o.sizes.clear();
+  for (const auto& m : measured) o.sizes.push_back(m.first);
+  const auto rows = bench_collective(o);
+  REQUIRE(rows.size() == std::size(measured));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double size = measured[i].first, busbw = measured[i].second * 1e9;
+    INFO("size " << size << " B: simulated " << rows[i].busbw / 1e9 << " GB/s (" << rows[i].algorithm << "/"
+                 << rows[i].proto << "), measured " << measured[i].second << " GB/s");
+    if (size >= (1 << 20))
+      CHECK(rows[i].busbw == Approx(busbw).epsilon(0.15));
+    else  // time = size x factor / busbw, so the time ratio is the inverse busbw ratio
+      CHECK(busbw / rows[i].busbw == Approx(1.0).epsilon(0.30));
+  }
+  // NCCL 2.27.7's choice on that node (same page): Ring/LL up to 1 MiB, NVLS/Simple from 2 MiB.
+  CHECK(rows[5].algorithm == "ring");
+  CHECK(rows[6].algorithm == "nvls");
 }
 
 TEST_CASE("bench rows follow nccl-tests definitions", "[validation][busbw]") {
