@@ -7,7 +7,7 @@ PY      := /usr/bin/python3
 BUILD   := build
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python
 
-.PHONY: deps configure build run test ctest pytest bench validate-large sanitize fuzz clean
+.PHONY: deps configure build run test ctest pytest bench validate-large bless sanitize fuzz clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -35,6 +35,11 @@ test: ctest pytest
 # test_validation run by the [.] tag); Nemotron-4 15B's rows also run in ctest.
 validate-large: build
 	./$(BUILD)/bin/test_validation "[large_runs]"
+
+# Regression tier (docs/testing.md): rewrite the blessed results tests/regression/*.expected.json
+# from this build after an intended change of the numbers; commit the diff with the change.
+bless: build
+	$(PY) tests/regression/regress.py $(BUILD)/bin/aidcsim --update
 
 # Every bench/*.cpp is an executable named after its file in $(BUILD)/bin (bench/CMakeLists.txt),
 # every bench/*.sh a script taking the aidcsim binary; each prints its own figures (CPU time,
