@@ -72,11 +72,14 @@ sanitize: deps $(ASAN_BUILD)/build.ninja
 # scenarios + tests/fuzz/corpus/); new inputs go to $(ASAN_BUILD)/fuzz-corpus/, a crash to
 # $(ASAN_BUILD)/fuzz-artifacts/ and fails the target.
 FUZZ_SECONDS ?= 60
-FUZZ_SEEDS := scenarios tests/data tests/fuzz/corpus
+# The regression tier's scenarios (tests/regression/*.yaml: faults, phases, MoE, fabric failures)
+# are seeds too, copied apart from their blessed results.
+FUZZ_SEEDS := scenarios tests/data tests/fuzz/corpus $(ASAN_BUILD)/fuzz-seeds
 
 fuzz: deps $(ASAN_BUILD)/build.ninja
 	cmake --build --preset asan --target fuzz_scenario fuzz_units
-	@mkdir -p $(ASAN_BUILD)/fuzz-corpus/scenario $(ASAN_BUILD)/fuzz-corpus/units $(ASAN_BUILD)/fuzz-artifacts
+	@mkdir -p $(ASAN_BUILD)/fuzz-corpus/scenario $(ASAN_BUILD)/fuzz-corpus/units $(ASAN_BUILD)/fuzz-artifacts $(ASAN_BUILD)/fuzz-seeds
+	cp tests/regression/*.yaml $(ASAN_BUILD)/fuzz-seeds/
 	./$(ASAN_BUILD)/bin/fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
 	  -dict=tests/fuzz/scenario.dict -artifact_prefix=$(ASAN_BUILD)/fuzz-artifacts/ -print_final_stats=1 \
 	  $(ASAN_BUILD)/fuzz-corpus/scenario $(FUZZ_SEEDS)
