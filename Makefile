@@ -56,7 +56,7 @@ bench: build
 # test links a gcc consumer, which cannot link sanitized libraries) and the default scenario; the
 # first report fails the target.
 ASAN_BUILD := build-asan
-SANITIZE_EXCLUDE ?= ^(install_consumer|cli_signals|cli_outputs|cli_same_seed_identical|cli_mutate_scenarios)$$
+SANITIZE_EXCLUDE ?= ^(install_consumer|cli_signals|cli_outputs|cli_same_seed_identical|cli_mutate_scenarios|regression)$$
 export ASAN_OPTIONS  ?= halt_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 
