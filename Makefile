@@ -7,7 +7,7 @@ PY      := /usr/bin/python3
 BUILD   := build
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python
 
-.PHONY: deps configure build run test ctest pytest bench validate-large sanitize fuzz clean
+.PHONY: deps configure build run test ctest pytest bench validate-large bless sanitize fuzz clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -36,6 +36,11 @@ test: ctest pytest
 validate-large: build
 	./$(BUILD)/bin/test_validation "[large_runs]"
 
+# Regression tier (docs/testing.md): rewrite the blessed results tests/regression/*.expected.json
+# from this build after an intended change of the numbers; commit the diff with the change.
+bless: build
+	$(PY) tests/regression/regress.py $(BUILD)/bin/aidcsim --update
+
 # Every bench/*.cpp is an executable named after its file in $(BUILD)/bin (bench/CMakeLists.txt),
 # every bench/*.sh a script taking the aidcsim binary; each prints its own figures (CPU time,
 # peak RSS), run here one after the other.
@@ -51,7 +56,7 @@ bench: build
 # test links a gcc consumer, which cannot link sanitized libraries) and the default scenario; the
 # first report fails the target.
 ASAN_BUILD := build-asan
-SANITIZE_EXCLUDE ?= ^(install_consumer|cli_signals|cli_outputs|cli_same_seed_identical|cli_mutate_scenarios)$$
+SANITIZE_EXCLUDE ?= ^(install_consumer|cli_signals|cli_outputs|cli_same_seed_identical|cli_mutate_scenarios|regression)$$
 export ASAN_OPTIONS  ?= halt_on_error=1:detect_leaks=1
 export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 
@@ -67,11 +72,14 @@ sanitize: deps $(ASAN_BUILD)/build.ninja
 # scenarios + tests/fuzz/corpus/); new inputs go to $(ASAN_BUILD)/fuzz-corpus/, a crash to
 # $(ASAN_BUILD)/fuzz-artifacts/ and fails the target.
 FUZZ_SECONDS ?= 60
-FUZZ_SEEDS := scenarios tests/data tests/fuzz/corpus
+# The regression tier's scenarios (tests/regression/*.yaml: faults, phases, MoE, fabric failures)
+# are seeds too, copied apart from their blessed results.
+FUZZ_SEEDS := scenarios tests/data tests/fuzz/corpus $(ASAN_BUILD)/fuzz-seeds
 
 fuzz: deps $(ASAN_BUILD)/build.ninja
 	cmake --build --preset asan --target fuzz_scenario fuzz_units
-	@mkdir -p $(ASAN_BUILD)/fuzz-corpus/scenario $(ASAN_BUILD)/fuzz-corpus/units $(ASAN_BUILD)/fuzz-artifacts
+	@mkdir -p $(ASAN_BUILD)/fuzz-corpus/scenario $(ASAN_BUILD)/fuzz-corpus/units $(ASAN_BUILD)/fuzz-artifacts $(ASAN_BUILD)/fuzz-seeds
+	cp tests/regression/*.yaml $(ASAN_BUILD)/fuzz-seeds/
 	./$(ASAN_BUILD)/bin/fuzz_scenario -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
 	  -dict=tests/fuzz/scenario.dict -artifact_prefix=$(ASAN_BUILD)/fuzz-artifacts/ -print_final_stats=1 \
 	  $(ASAN_BUILD)/fuzz-corpus/scenario $(FUZZ_SEEDS)

@@ -25,7 +25,6 @@ import argparse
 import json
 import math
 import os
-import pathlib
 import sys
 
 from ._files import atomic_write as _atomic_write
@@ -134,16 +133,16 @@ class Comparison:
         }
 
     def to_json(self, path=None):
-        """JSON text of to_dict() (NaN as null); written to `path` (temp file + rename) if given."""
+        """JSON text of to_dict() (NaN as null); written whole to `path` if given (_files.atomic_write)."""
         text = json.dumps(self.to_dict(), indent=1, allow_nan=False)
         if path is not None:
-            _atomic_write(path, lambda tmp: pathlib.Path(tmp).write_text(text, encoding="utf-8"))
+            _atomic_write(path, lambda f: f.write(text.encode("utf-8")))
         return text
 
     def to_hdf5(self, path):
         """HDF5 file (h5py): groups /stats, /checks, /runs with one dataset per column (strings
         as UTF-8, booleans as int8), /designs (name, file, overrides as JSON) and /seeds; units
-        as the ``unit`` attribute of the /runs columns. Temp file + rename."""
+        as the ``unit`` attribute of the /runs columns. Written whole (_files.atomic_write)."""
         import h5py
         import numpy as np
 
@@ -157,8 +156,8 @@ class Comparison:
                 else:
                     g.create_dataset(col, data=np.array([_str(x) for x in v], dtype=h5py.string_dtype()))
 
-        def write(tmp):
-            with h5py.File(tmp, "w") as f:
+        def write(out):
+            with h5py.File(out, "w") as f:
                 frame(f.create_group("stats"), self.stats)
                 frame(f.create_group("checks"), self.checks)
                 runs = f.create_group("runs")
@@ -519,7 +518,7 @@ def _plot(c, path):
     fig.suptitle(f"Design comparison over {len(c.seeds)} seeds ({c.seeds[0]}..{c.seeds[-1]})\n{legend}", fontsize=9)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     if path is not None:
-        _atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
+        _atomic_write(path, lambda f: fig.savefig(f, dpi=110, format="png"))
     return fig
 
 

@@ -124,5 +124,5 @@ def draw_fabric(fabric, path=None, ax=None):
     if path is not None:
         from ._files import atomic_write as _atomic_write
         fig.tight_layout()
-        _atomic_write(path, lambda tmp: fig.savefig(tmp, dpi=110, format="png"))
+        _atomic_write(path, lambda f: fig.savefig(f, dpi=110, format="png"))
     return fig

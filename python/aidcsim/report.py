@@ -14,7 +14,6 @@ attribute and are shown on the axes (K shown as degC, fractions as %).
 
 import argparse
 import os
-import pathlib
 import sys
 
 import numpy as np
@@ -853,7 +852,7 @@ def write_html(results, path):
     parts.append("</body></html>")
     from ._files import atomic_write as _atomic_write
     text = "\n".join(parts)
-    _atomic_write(path, lambda tmp: pathlib.Path(tmp).write_text(text, encoding="utf-8"))
+    _atomic_write(path, lambda f: f.write(text.encode("utf-8")))
     return path
 
 

@@ -13,7 +13,7 @@ import multiprocessing as _mp
 import os
 import threading
 
-from . import _args, _native, limits
+from . import _args, _native, _workers, limits
 from . import progress as _progress
 from .errors import ScenarioError
 from .results import Results
@@ -39,7 +39,8 @@ def _child_entry(text, name, seed):
 
 def _simulate_isolated(text, name, seed):
     ctx = _mp.get_context("spawn")
-    with _cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx) as ex:
+    with _cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_workers.die_with_parent,
+                                 initargs=(os.getpid(),)) as ex:
         return ex.submit(_child_entry, text, name, seed).result()
 
 

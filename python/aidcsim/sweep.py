@@ -38,7 +38,7 @@ import multiprocessing as _mp
 import os
 import sys
 
-from . import _args, limits
+from . import _args, _workers, limits
 from . import progress as _progress
 from .errors import Error, argument_error
 from .scenario import Scenario, as_scenario
@@ -163,7 +163,8 @@ def _run_locally(args, processes, progress, desc="sweep"):
                     callback(f"{i + 1}/{n} points", (i + 1) / n)
             return outcomes
         ctx = _mp.get_context("spawn")
-        with _cf.ProcessPoolExecutor(max_workers=processes, mp_context=ctx) as ex:
+        with _cf.ProcessPoolExecutor(max_workers=processes, mp_context=ctx, initializer=_workers.die_with_parent,
+                                     initargs=(os.getpid(),)) as ex:
             futures = [ex.submit(_point_task, *a) for a in args]
             for done, _ in enumerate(_cf.as_completed(futures), 1):
                 if callback:

@@ -9,9 +9,11 @@
 #include <iostream>
 #include <memory>
 #include <regex>
+#include <stdexcept>
 
 #include "models/common/errors.hpp"
 #include "models/compute/catalogue.hpp"
+#include "models/topology/schema.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/engine/collective_bench.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
@@ -126,6 +128,24 @@ int parse_factor(const std::string& text) {
   return static_cast<int>(f);
 }
 
+// The options describe the cluster a scenario's keys do, so each takes its key's range from the
+// scenario schema (models/topology/schema.cpp): beyond it a fabric would not be built in bounded
+// time (--radix 1000000 ran for minutes) or a count would overflow (-N 1000000000).
+void check_in_schema_range(const std::string& opt, const std::string& key, double si, const std::string& given) {
+  static const Schema fields = topology::schema();
+  for (const Field& f : fields) {
+    if (f.key != key) continue;
+    if ((f.min && (si < *f.min || (f.min_exclusive && si == *f.min))) || (f.max && si > *f.max) || !std::isfinite(si)) {
+      const DisplayUnit unit = display_unit(f.quantity, f.default_value);
+      const std::string kind = quantity_name(f.quantity);
+      throw CLI::ValidationError(opt, given + ": expected " + (kind.front() == 'i' ? "an " : "a ") + kind + " " +
+                                          range_phrase(f, unit, true) + " (the range of " + key + ")");
+    }
+    return;
+  }
+  throw std::logic_error("bench-collective: no schema key " + key);
+}
+
 BenchOptions options_from(const BenchArgs& a) {
   BenchOptions o;
   if (!a.scenario.empty()) {
@@ -143,10 +163,19 @@ BenchOptions options_from(const BenchArgs& a) {
     if (!models.contains(a.gpu))
       throw CLI::ValidationError("--gpu", "unknown GPU model '" + a.gpu + "' (one of: " + models.names_text() + ")");
     o.gpu = models.find(a.gpu);
+    const double gpn_wide = double(a.ngpus) * a.nthreads, gpus_wide = gpn_wide * a.nodes;  // no int overflow
+    check_in_schema_range("-g/-t", "cluster.gpus_per_node", gpn_wide,
+                          std::to_string(a.ngpus) + " x " + std::to_string(a.nthreads) + " GPUs per node");
+    check_in_schema_range("-N", "cluster.gpus", gpus_wide, format_number(gpus_wide) + " GPUs");
     const int gpn = a.ngpus * a.nthreads;
     auto& f = o.fabric;
     f.gpus = a.nodes * gpn;
     f.gpus_per_node = gpn;
+    if (a.nvlink_domain > 0) check_in_schema_range("--nvlink-domain", "cluster.nvlink_domain", a.nvlink_domain,
+                                                   std::to_string(a.nvlink_domain) + " GPUs");
+    if (a.ranks > f.gpus)
+      throw CLI::ValidationError("--gpus", std::to_string(a.ranks) + " GPUs asked, the cluster has " + std::to_string(f.gpus) +
+                                               " (-N x -g x -t)");
     f.nvlink_domain = a.nvlink_domain > 0 ? a.nvlink_domain : gpn;
     if (f.nvlink_domain % gpn != 0 && gpn % f.nvlink_domain != 0)
       throw CLI::ValidationError("--nvlink-domain", std::to_string(f.nvlink_domain) + " GPUs: an NVLink domain must be a whole number of nodes (" +
@@ -162,6 +191,7 @@ BenchOptions options_from(const BenchArgs& a) {
       throw CLI::ValidationError("--wiring", "'" + a.wiring + "' (one of: rail_optimized, rack_local)");
     f.wiring = w == "racklocal" ? topology::Wiring::RackLocal : topology::Wiring::RailOptimized;
     const double nic = parse_rate("--nic-rate", a.nic_rate);
+    check_in_schema_range("--nic-rate", "fabric.nic_rate", nic, "'" + a.nic_rate + "'");
     if (a.nics_per_node < 0 || a.nics_per_node > gpn)
       throw CLI::ValidationError("--nics-per-node", std::to_string(a.nics_per_node) + ": from 1 to the GPUs per node (" +
                                                         std::to_string(gpn) + ")");
@@ -171,9 +201,14 @@ BenchOptions options_from(const BenchArgs& a) {
                                                         std::to_string(gpn) + " GPUs per node");
     f.nic_rate = nic * nics / gpn;  // each GPU's share of its node's NICs
     f.link_rate = a.link_rate.empty() ? std::max(nic, 50e9) : parse_rate("--link-rate", a.link_rate);
+    if (!a.link_rate.empty()) check_in_schema_range("--link-rate", "fabric.link_rate", f.link_rate, "'" + a.link_rate + "'");
     f.oversub_leaf = parse_ratio("--oversubscription", a.oversub);
+    check_in_schema_range("--oversubscription", "fabric.oversubscription.leaf", f.oversub_leaf, "'" + a.oversub + "'");
     f.oversub_spine = parse_ratio("--spine-oversubscription", a.spine_oversub);
+    check_in_schema_range("--spine-oversubscription", "fabric.oversubscription.spine", f.oversub_spine,
+                          "'" + a.spine_oversub + "'");
     if (a.radix < 4) throw CLI::ValidationError("--radix", std::to_string(a.radix) + ": a switch needs at least 4 ports");
+    check_in_schema_range("--radix", "fabric.switch_radix", a.radix, std::to_string(a.radix) + " ports");
     f.switch_radix = a.radix;
     if (a.planes < 1 || a.planes > 16) throw CLI::ValidationError("--planes", std::to_string(a.planes) + ": from 1 to 16");
     f.planes = a.planes;

@@ -1,0 +1,77 @@
+# `aidcsim bench-collective` refuses nonsense options with a usage error (exit 64) and one line
+# naming the option, before simulating anything, and within 5 s: case ../shared/cases/input/16
+# (-f nan ran one row, an NVLink domain of 7 on 8-GPU nodes and --algo nvls on A100 ran, -N 0
+# printed 'Value 0 not in range 0.000000 to 1.797...e308') and other inputs of the same kind: the
+# cluster options take the scenario schema's ranges (--radix 1000000 ran for minutes, -N 1000000000
+# overflowed to a negative rank count, --gpus above the cluster was silently cut to it).
+source "$(dirname "$0")/lib/common.bash"
+
+# refused MESSAGE-REGEX ARGS...: exit 64 in < 5 s, nothing on stdout, MESSAGE on stderr.
+refused() {
+  local want=$1 t0 t1 rc
+  shift
+  t0=$(date +%s%N)
+  timeout 30 "$AIDCSIM" bench-collective "$@" >out.txt 2>err.txt
+  rc=$?
+  t1=$(date +%s%N)
+  [ "$rc" -eq 64 ] || fail "bench-collective $*: exit code $rc, expected 64"
+  [ -s out.txt ] && fail "bench-collective $*: printed results"
+  grep -qE -- "$want" err.txt || fail "bench-collective $*: message '$(head -1 err.txt)', expected /$want/"
+  [ "$(wc -l <err.txt)" -le 2 ] || fail "bench-collective $*: more than one message line"
+  [ $(( (t1 - t0) / 1000000 )) -lt 5000 ] || fail "bench-collective $*: took $(( (t1 - t0) / 1000000 )) ms"
+  return 0
+}
+
+# Case 16 as reported.
+refused "-f: 'nan' is not an integer factor" -f nan
+refused "--nvlink-domain: 7 GPUs: an NVLink domain must be a whole number of nodes" --nvlink-domain 7
+refused "nvls needs GPUs with NVLink SHARP" --gpu A100 --algo nvls
+refused "--nodes: '0' is not a positive integer" -N 0
+
+# Sizes and steps.
+for f in 0 1 -2 inf 1e300 2.5 "" 0x2; do refused "^aidcsim bench-collective: -f: " -f "$f"; done
+for b in 0 -8 nan 1e30 16E "8 W"; do refused "^aidcsim bench-collective: -b: " -b "$b"; done
+refused "maxBytes 8 is below minBytes 16" -b 16 -e 8
+refused "-i: more than 10,000 sizes" -b 1 -e 8G -i 1
+refused "^aidcsim bench-collective: -i: " -i 0 -e 1M
+
+# The cluster: counts, overflow, the schema's ranges.
+refused "-N: 8000000000 GPUs: expected an integer from 1 to 10000000 \\(the range of cluster.gpus\\)" -N 1000000000
+refused "-N: .*GPUs: expected an integer from 1 to 10000000" -N 2000000 -g 8
+refused "-g/-t: 65 x 1 GPUs per node: expected an integer from 1 to 64" -g 65
+refused "-g/-t: 16 x 8 GPUs per node" -g 16 -t 8
+refused "--ngpus: '0' is not a positive integer" -g 0
+refused "--nthreads: '0' is not a positive integer" -t 0
+refused "--gpus: 100000 GPUs asked, the cluster has 8" --gpus 100000
+refused "--gpus: 17 GPUs asked, the cluster has 16" --gpus 17 -N 2
+refused "--nvlink-domain: 1152 GPUs: expected an integer from 1 to 576" --nvlink-domain 1152
+refused "--radix: 1000000 ports: expected an integer from 4 to 1024" --radix 1000000
+refused "--radix: 2048 ports" --radix 2048
+refused "--radix: 3: a switch needs at least 4 ports" --radix 3
+refused "--planes: 1000: from 1 to 16" --planes 1000
+refused "--nics-per-node: 1000" --nics-per-node 1000
+refused "--nic-rate: '1 bps': expected a data rate from .* \\(the range of fabric.nic_rate\\)" --nic-rate "1 bps"
+refused "--nic-rate: '1000 Tbps': expected" --nic-rate "1000 Tbps"
+refused "--nic-rate: 'nan' is not a data rate" --nic-rate nan
+refused "--nic-rate: '400 GB' is not a data rate" --nic-rate "400 GB"
+refused "--link-rate: '100 Tbps': expected" --link-rate "100 Tbps"
+refused "--oversubscription: '0:1' is not a ratio" --oversubscription 0:1
+refused "--oversubscription: '100:1': expected" --oversubscription 100:1
+refused "--spine-oversubscription: '65': expected" --spine-oversubscription 65
+refused "--topology: 'bogus'" --topology bogus
+refused "--wiring: 'bogus'" --wiring bogus
+
+# The collective.
+refused "--algo: unknown collective algorithm 'bogus'" --algo bogus
+refused "--proto: unknown NCCL protocol 'bogus'" --proto bogus
+refused "--collective: unknown collective 'bogus'" --collective bogus
+refused "--max-channels: from 1 to 32" --max-channels 100000
+refused "-r: 100000: a rank from 0 to 7" -r 100000
+refused "-d: unknown data type 'bogus'" -d bogus
+refused "-o: unknown reduction operation 'bogus'" -o bogus
+
+# The bounds are not off by one: the largest values still run.
+"$AIDCSIM" bench-collective --radix 1024 --nvlink-domain 576 -g 64 -N 9 -e 1M >out.txt 2>err.txt ||
+  fail "the schema's largest radix / NVLink domain / GPUs per node refused: $(head -1 err.txt)"
+"$AIDCSIM" bench-collective --gpus 8 -e 1M >out.txt 2>err.txt || fail "--gpus equal to the cluster refused"
+echo "ok: bench-collective options"
