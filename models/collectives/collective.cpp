@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "models/collectives/algorithm_registry.hpp"
 #include "models/collectives/flow_plan.hpp"
 #include "models/common/errors.hpp"
 #include "models/compute/spec.hpp"
@@ -13,23 +14,7 @@ namespace aidcsim::collectives {
 
 using detail::by_domain;
 
-const char* algorithm_name(Algorithm a) {
-  switch (a) {
-    case Algorithm::Auto: return "auto";
-    case Algorithm::Ring: return "ring";
-    case Algorithm::Tree: return "tree";
-    case Algorithm::Nvls: return "nvls";
-    case Algorithm::NvlsTree: return "nvls_tree";
-    case Algorithm::CollNetDirect: return "collnet_direct";
-    case Algorithm::CollNetChain: return "collnet_chain";
-    case Algorithm::Pat: return "pat";
-    case Algorithm::Sharp: return "sharp";
-    case Algorithm::Hierarchical: return "hierarchical";
-    case Algorithm::HalvingDoubling: return "halving_doubling";
-    case Algorithm::Direct: return "direct";
-  }
-  return "?";
-}
+const char* algorithm_name(Algorithm a) { return detail::algorithm_entry(a).name; }
 
 namespace {
 
@@ -44,14 +29,12 @@ std::string squash(const std::string& s) {
 
 Algorithm algorithm_from(const std::string& name) {
   const std::string n = squash(name);
-  for (Algorithm a : {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree, Algorithm::Nvls, Algorithm::NvlsTree,
-                      Algorithm::CollNetDirect, Algorithm::CollNetChain, Algorithm::Pat, Algorithm::Sharp,
-                      Algorithm::Hierarchical, Algorithm::HalvingDoubling, Algorithm::Direct})
-    if (n == squash(algorithm_name(a))) return a;
-  if (n == "collnet") return Algorithm::CollNetDirect;
-  throw Error("unknown collective algorithm '" + name +
-              "' (one of: auto, ring, tree, nvls, nvls_tree, collnet_direct, collnet_chain, pat, sharp, "
-              "hierarchical, halving_doubling, direct)");
+  for (const auto& e : detail::algorithm_registry()) {
+    if (n == squash(e.name)) return e.id;
+    for (const char* alias : e.aliases)
+      if (n == squash(alias)) return e.id;
+  }
+  throw Error("unknown collective algorithm '" + name + "' (one of: " + detail::algorithm_names() + ")");
 }
 
 const char* type_name(DataType t) {
@@ -197,17 +180,8 @@ nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Pr
 }
 
 bool implements(Algorithm a, Op op) {
-  if (a == Algorithm::Auto) return true;
-  switch (op) {
-    case Op::AllReduce: return a != Algorithm::Pat && a != Algorithm::Direct;
-    case Op::AllGather:
-    case Op::ReduceScatter: return a == Algorithm::Ring || a == Algorithm::Nvls || a == Algorithm::Pat;
-    case Op::AllToAll: return a == Algorithm::Direct;
-    case Op::Broadcast:
-    case Op::Reduce:
-    case Op::SendRecv: return a == Algorithm::Ring || a == Algorithm::Direct;
-  }
-  return false;
+  const auto& ops = detail::algorithm_entry(a).ops;
+  return std::find(ops.begin(), ops.end(), op) != ops.end();
 }
 
 namespace {
@@ -223,26 +197,16 @@ nccl::Func func_of(Op op) {
   }
 }
 
+// The algorithm registered for exactly this NCCL algorithm.
 Algorithm from_nccl(nccl::Algo a) {
-  switch (a) {
-    case nccl::kTree: return Algorithm::Tree;
-    case nccl::kRing: return Algorithm::Ring;
-    case nccl::kCollNetDirect: return Algorithm::CollNetDirect;
-    case nccl::kCollNetChain: return Algorithm::CollNetChain;
-    case nccl::kNvls: return Algorithm::Nvls;
-    case nccl::kNvlsTree: return Algorithm::NvlsTree;
-    case nccl::kPat: return Algorithm::Pat;
-    default: return Algorithm::Ring;
-  }
+  for (const auto& e : detail::algorithm_registry())
+    if (e.nccl.size() == 1 && e.nccl[0] == a) return e.id;
+  return Algorithm::Ring;
 }
 
 Proto from_nccl(nccl::Proto p) { return p == nccl::kLL ? Proto::LL : p == nccl::kLL128 ? Proto::LL128 : Proto::Simple; }
 
-bool is_nccl(Algorithm a) {
-  return a == Algorithm::Auto || a == Algorithm::Ring || a == Algorithm::Tree || a == Algorithm::Nvls ||
-         a == Algorithm::NvlsTree || a == Algorithm::CollNetDirect || a == Algorithm::CollNetChain ||
-         a == Algorithm::Pat || a == Algorithm::Sharp;
-}
+bool is_nccl(Algorithm a) { return !detail::algorithm_entry(a).nccl.empty(); }
 
 /// Why `a` cannot run for `c` here ("" when nothing obvious forbids it).
 std::string why_not(Algorithm a, const Collective& c, const Layout& l, const Protocol& p, const nccl::System& s) {
@@ -284,20 +248,8 @@ std::string why_not(Algorithm a, const Collective& c, const Layout& l, const Pro
 
 nccl::Allowed allowed_for(Algorithm a, const Protocol& p) {
   nccl::Allowed al;
-  if (a != Algorithm::Auto) al.algo.fill(false);
-  switch (a) {
-    case Algorithm::Ring: al.algo[nccl::kRing] = true; break;
-    case Algorithm::Tree: al.algo[nccl::kTree] = true; break;
-    case Algorithm::Nvls: al.algo[nccl::kNvls] = true; break;
-    case Algorithm::NvlsTree: al.algo[nccl::kNvlsTree] = true; break;
-    case Algorithm::CollNetDirect: al.algo[nccl::kCollNetDirect] = true; break;
-    case Algorithm::CollNetChain: al.algo[nccl::kCollNetChain] = true; break;
-    case Algorithm::Pat: al.algo[nccl::kPat] = true; break;
-    case Algorithm::Sharp:
-      al.algo[nccl::kCollNetDirect] = al.algo[nccl::kCollNetChain] = al.algo[nccl::kNvls] = true;
-      break;
-    default: break;
-  }
+  al.algo.fill(false);
+  for (nccl::Algo x : detail::algorithm_entry(a).nccl) al.algo[x] = true;
   if (p.proto != Proto::Auto) {
     al.proto.fill(false);
     al.proto[p.proto == Proto::LL ? nccl::kLL : p.proto == Proto::LL128 ? nccl::kLL128 : nccl::kSimple] = true;
@@ -526,41 +478,18 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
   out.time = sel.time();
   const detail::EmitContext ctx{c, l, p};
   const auto doms = by_domain(c.gpus, l);
-  detail::FlowPlan plan;
-  switch (sel.algorithm) {
-    case Algorithm::Ring:
-      plan = c.op == Op::Broadcast || c.op == Op::Reduce ? detail::plan_chain(ctx, c.op == Op::Reduce)
-                                                         : detail::plan_ring(ctx, c.op);
-      break;
-    case Algorithm::Tree: plan = detail::plan_tree(ctx, doms); break;
-    case Algorithm::Nvls: plan = detail::plan_nvls(ctx, doms, doms.size() > 1, false); break;
-    case Algorithm::NvlsTree: plan = detail::plan_nvls(ctx, doms, false, true); break;
-    case Algorithm::CollNetDirect:
-    case Algorithm::CollNetChain: plan = detail::plan_collnet(ctx, doms); break;
-    case Algorithm::Pat: plan = detail::plan_pat(ctx); break;
-    case Algorithm::HalvingDoubling: plan = detail::plan_halving_doubling(ctx); break;
-    case Algorithm::Hierarchical: {
-      const int g = static_cast<int>(doms[0].size());
-      bool equal = doms.size() > 1 && g > 1;
-      for (auto& d : doms) equal = equal && static_cast<int>(d.size()) == g;
-      if (equal) {
-        out.done = emit_hierarchical(s, c, l, p, doms);
-        out.last = static_cast<int>(s.activities.size());
-        return out;
-      }
-      plan = detail::plan_ring(ctx, c.op);
-      break;
+  if (sel.algorithm == Algorithm::Hierarchical) {  // phases of ring collectives, on equal domains
+    const int g = static_cast<int>(doms[0].size());
+    bool equal = doms.size() > 1 && g > 1;
+    for (auto& d : doms) equal = equal && static_cast<int>(d.size()) == g;
+    if (equal) {
+      out.done = emit_hierarchical(s, c, l, p, doms);
+      out.last = static_cast<int>(s.activities.size());
+      return out;
     }
-    case Algorithm::Direct:
-      if (c.op == Op::SendRecv) {
-        plan.per_port_efficiency = true;
-        if (c.gpus.front() != c.gpus.back()) plan.done.push_back(plan.add(c.gpus.front(), c.gpus.back(), c.bytes, 0));
-      } else {
-        plan = detail::plan_alltoall(ctx, 1 << 18);
-      }
-      break;
-    default: plan = detail::plan_ring(ctx, c.op); break;
   }
+  const auto& entry = detail::algorithm_entry(sel.algorithm);
+  const detail::FlowPlan plan = entry.plan ? entry.plan(ctx, doms) : detail::plan_ring(ctx, c.op);
   double nv = 1, nic = 1;
   if (plan.per_port_efficiency) p2p_efficiency(l, nccl_system(c.gpus, l, p), &nv, &nic);
   out.done = detail::materialize(s, plan, ctx, sel.bw_time, sel.latency, nv, nic);

@@ -122,6 +122,10 @@ struct Congestion {
 /// link directions that carried traffic (0 if none).
 Congestion congestion(const topology::Fabric& fabric, const RunResult& run, double interval = 0);
 
+/// Time bins of a training step's link timeline: 48-96 bins resolve a pipeline's phases (warm-up,
+/// steady 1F1B, cool-down, DP reduction).
+inline constexpr int kStepTimelineBins = 48;
+
 /// Link utilization over time, from a run with a timeline (FlowNetwork::set_timeline_bins).
 /// Utilization of a link direction in a bin = its bytes in the bin / (rate x bin width).
 struct CongestionTimeline {

@@ -5,6 +5,14 @@
 
 namespace aidcsim::reliability {
 
+/// Model state a checkpoint writes per parameter, B: BF16 weights (2 B) + FP32 master weights
+/// (4 B) + Adam moments (2 x 4 B) = 14 B (Megatron-LM SC21, Narayanan et al. 2021, §5.10: 13.8 TB
+/// for its 1T-parameter model).
+inline constexpr double kModelStateBytesPerParameter = 14.0;
+
+/// B of model state of a model of `parameters` parameters (kModelStateBytesPerParameter each).
+inline double model_state_bytes(double parameters) { return parameters * kModelStateBytesPerParameter; }
+
 /// Young's first-order optimum checkpoint interval tau = sqrt(2 * delta * M) (s of work between
 /// checkpoints). delta: checkpoint stall (s) > 0; M: job MTBF (s) > 0.
 /// Source: J. W. Young, "A first order approximation to the optimum checkpoint interval",

@@ -33,6 +33,11 @@ namespace aidcsim::reliability {
 /// m(t) = multipliers[i] for times[i] <= t' < times[i+1], t' = t mod period when period > 0
 /// (e.g. a daily outdoor-temperature cycle: period 86400), else the last value holds after the end.
 /// Empty = constant 1. times[0] must be 0 and times increasing.
+/// Days a one-off step-time profile is spelled out for when it combines a fault window with a
+/// periodic daily cycle (beyond them the daily-mean multiplier holds): a year covers every
+/// time-to-train simulated.
+inline constexpr int kCombinedProfileDays = 366;
+
 struct StepTimeProfile {
   std::vector<double> times;        ///< s
   std::vector<double> multipliers;  ///< dimensionless, > 0; +inf = halted (no progress)

@@ -17,6 +17,10 @@
 
 namespace aidcsim::workload {
 
+/// Steps per job at most in one interleaved run of several jobs (a job much shorter than another
+/// would need many to cover two of the longer one's steps); the run's notes say when it binds.
+inline constexpr int kMaxStepsPerJobInRun = 64;
+
 struct JobEntry {
   enum class Kind { Training, Background };
   Kind kind = Kind::Training;

@@ -8,7 +8,9 @@
 
 #include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
+#include "models/common/units.hpp"
 #include "models/network/flow_network.hpp"
+#include "models/reliability/checkpoint.hpp"
 #include "models/reliability/time_to_train.hpp"
 #include "models/workload/model.hpp"
 #include "sim/engine/feasibility.hpp"
@@ -19,11 +21,6 @@ using workload::JobEntry;
 
 namespace {
 
-// Model state written by a checkpoint, B per parameter (as sim/engine/pipeline.cpp: BF16 weights
-// + FP32 master weights + Adam moments; Megatron-LM SC21 §5.10).
-constexpr double kCheckpointBytesPerParameter = 14.0;
-/// Steps per job at most in one interleaved run (a job much shorter than another would need many).
-constexpr int kMaxReps = 64;
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -219,8 +216,8 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
   bool capped = false;
   for (std::size_t j : training) {
     int reps = static_cast<int>(std::ceil((window_end - jobs[j].start) / alone[j])) + 1;
-    if (reps > kMaxReps) capped = true;
-    reps = std::clamp(reps, 2, kMaxReps);
+    if (reps > workload::kMaxStepsPerJobInRun) capped = true;
+    reps = std::clamp(reps, 2, workload::kMaxStepsPerJobInRun);
     ij.push_back({&plans[j], placed.gpus[j], jobs[j].start, jobs[j].priority, reps, static_cast<int>(j) + 1});
   }
   std::vector<BackgroundTraffic> bg;
@@ -320,7 +317,7 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
     s.gpus = e.gpus;
     s.step_time = shared;
     s.tokens_per_step = plans[j].tokens_per_step;
-    s.checkpoint_bytes = plans[j].parameters * kCheckpointBytesPerParameter;
+    s.checkpoint_bytes = reliability::model_state_bytes(plans[j].parameters);
     s.counts.gpus = e.gpus;
     s.counts.nodes = static_cast<double>(e.gpus) / std::max(1, sc.fabric.gpus_per_node);
     const std::vector<double> b = job_bytes(j);
@@ -337,9 +334,9 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
     s.counts.switches = static_cast<double>(switches.size());
     s.counts.links = cables;
     const reliability::TimeToTrainResult ttt = reliability::time_to_train(training_spec, s, seed + j);
-    add1(p + "time_to_train", ttt.expected_mean / 86400.0, "d", "Mean time to train its target (Monte Carlo)");
+    add1(p + "time_to_train", ttt.expected_mean / units::kDay, "d", "Mean time to train its target (Monte Carlo)");
     add1(p + "ettr", ttt.ettr, "1", "Effective training time ratio");
-    r.add("jobs." + e.name + ".time_to_train", ttt.expected_mean / 86400.0, "d",
+    r.add("jobs." + e.name + ".time_to_train", ttt.expected_mean / units::kDay, "d",
           "Mean time to train (shared step time, failures of its GPUs, nodes, switches and cables)");
     for (const auto& w : ttt.warnings) r.warnings.push_back(e.name + ": " + w);
   }
@@ -419,7 +416,7 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
                     "job's site model); cluster.gpu_speed stragglers are not applied to jobs.");
   if (capped)
     r.warnings.push_back("jobs: a job's steps are much shorter than the longest one's; its steps were capped at " +
-                         std::to_string(kMaxReps) + " per run, so the measured window covers less than two of the "
+                         std::to_string(workload::kMaxStepsPerJobInRun) + " per run, so the measured window covers less than two of the "
                          "longest step");
   if (!background.empty())
     r.notes.push_back("jobs: background traffic = one rate-bounded flow per source GPU (rate / sources each) from its "

@@ -15,7 +15,7 @@ namespace aidcsim {
 namespace {
 
 using units::kDay;
-constexpr double kMega = 1e6;
+using units::kMega;
 
 double celsius(double kelvin) { return units::to_celsius(kelvin); }
 
@@ -107,18 +107,17 @@ void add_memory(Results& r, const SituationOutcome& o, const compute::GpuSpec& g
   const auto peak = *std::max_element(stages.begin(), stages.end(), [](const auto& a, const auto& b) {
     return a.total() < b.total();
   });
-  constexpr double kGB = 1e9;
-  r.add("hbm_per_gpu", peak.total() / kGB, "GB", "Peak HBM per GPU (most loaded pipeline stage): model states, "
+  r.add("hbm_per_gpu", peak.total() / units::kGiga, "GB", "Peak HBM per GPU (most loaded pipeline stage): model states, "
         "activations at the schedule's peak, logits, reserve");
-  r.add("hbm_capacity", gpu.hbm_bytes / kGB, "GB", "HBM per GPU of the GPU model");
+  r.add("hbm_capacity", gpu.hbm_bytes / units::kGiga, "GB", "HBM per GPU of the GPU model");
   r.add("hbm_peak_stage", peak.stage, "1", "Pipeline stage of the most loaded GPU");
-  r.add("hbm_weights", peak.weights / kGB, "GB", "16-bit weights held during the step (FSDP: shard + gathered units)");
-  r.add("hbm_gradients", peak.gradients / kGB, "GB", "Gradient buffer (fp32 for bf16 by default; sharded for zero2/fsdp)");
-  r.add("hbm_optimizer", peak.optimizer / kGB, "GB", "fp32 master weights and Adam moments (sharded for zero1+)");
-  r.add("hbm_activations", peak.activations / kGB, "GB",
+  r.add("hbm_weights", peak.weights / units::kGiga, "GB", "16-bit weights held during the step (FSDP: shard + gathered units)");
+  r.add("hbm_gradients", peak.gradients / units::kGiga, "GB", "Gradient buffer (fp32 for bf16 by default; sharded for zero2/fsdp)");
+  r.add("hbm_optimizer", peak.optimizer / units::kGiga, "GB", "fp32 master weights and Adam moments (sharded for zero1+)");
+  r.add("hbm_activations", peak.activations / units::kGiga, "GB",
         "Activations saved for backward at the schedule's peak (Korthikanti et al. 2022, microbatches in flight)");
-  r.add("hbm_logits", peak.logits / kGB, "GB", "Output-layer logits kept for the loss's backward");
-  r.add("hbm_reserve", peak.reserve / kGB, "GB", "CUDA context, NCCL buffers, allocator slack (workload.memory_reserve)");
+  r.add("hbm_logits", peak.logits / units::kGiga, "GB", "Output-layer logits kept for the loss's backward");
+  r.add("hbm_reserve", peak.reserve / units::kGiga, "GB", "CUDA context, NCCL buffers, allocator slack (workload.memory_reserve)");
   std::vector<double> m;
   for (const auto& x : stages)
     for (double v : {x.weights, x.gradients, x.optimizer, x.activations, x.logits, x.reserve, x.total()}) m.push_back(v);
@@ -178,7 +177,7 @@ void add_network(Results& r, const SituationOutcome& o) {
     r.add("oversubscription_spine", o.bom.oversub_spine, "1", "Spine downlink:uplink capacity as built (max over spines)");
   r.add("bisection_bandwidth", o.bom.bisection_bandwidth * units::kBitsPerByte / 1e12, "Tb/s", "Fabric bisection bandwidth, one direction");
   add_fabric_cost(r, o.cost);
-  const auto [base, queue] = rdma_latency_p99_estimate(o.fabric_spec, o.bom, c);
+  const auto [base, queue] = network::rdma_latency_p99_estimate(o.fabric_spec, o.bom, c);
   r.add("rdma_latency_p99", (base + queue) * 1e6, "us",
         "Estimate: p99 one-way RDMA latency on the longest path, switches and cables + M/M/1 queueing at each "
         "tier's p99 link utilization (sim/engine/fabric_checks.hpp)");
@@ -243,7 +242,7 @@ Check display_check(const thermal::ChecklistItem& c) {
     d.limit = celsius(c.limit);
     d.unit = "degC";  // headroom stays a difference, in K
   } else if (c.unit == "m^3/s") {
-    constexpr double kLitresPerMinute = 60000.0;
+    constexpr double kLitresPerMinute = units::kMinute / units::kLitre;  // (L/min) per (m^3/s)
     d.value *= kLitresPerMinute;
     d.limit *= kLitresPerMinute;
     d.headroom *= kLitresPerMinute;
@@ -365,7 +364,7 @@ void add_fault_transient(Results& r, const SituationOutcome& o) {
              "Hottest rack-loop supply over time");
   add_series(r, g + "coolant_outlet", x, [](const Sample& s) { return celsius(s.coolant_outlet); }, "degC",
              "Hottest rack-loop return over time");
-  add_series(r, g + "min_flow_per_gpu", x, [](const Sample& s) { return s.min_flow_per_gpu * 60000.0; }, "L/min",
+  add_series(r, g + "min_flow_per_gpu", x, [](const Sample& s) { return s.min_flow_per_gpu * (units::kMinute / units::kLitre); }, "L/min",
              "Lowest coolant flow per GPU over time");
   add_series(r, g + "min_gpu_clock", x, [](const Sample& s) { return s.min_clock; }, "1", "Lowest GPU clock factor over time");
   add_series(r, g + "it_power", x, [](const Sample& s) { return s.it_power / kMega; }, "MW", "IT power over time");

@@ -5,6 +5,8 @@
 
 #include "models/common/errors.hpp"
 #include "models/common/units.hpp"
+#include "models/reliability/checkpoint.hpp"
+#include "models/thermal/run_windows.hpp"
 #include "sim/engine/feasibility.hpp"
 #include "sim/engine/step_run.hpp"
 #include "sim/engine/step_variants.hpp"
@@ -23,35 +25,6 @@ void fabric_power_into_layout(const Scenario& sc, const topology::FabricCost& c,
   if (!sc.params.given("power.nic_per_gpu") && c.nics > 0) layout.nic_power_per_gpu = (c.power_nics + nic_optics) / c.nics;
 }
 
-// Clock factors are re-derived from the thermal state until they change by less than this
-// (a 0.1 % clock change moves step time by < 0.1 %, below the model's resolution).
-constexpr double kClockTolerance = 1e-3;
-constexpr int kMaxThrottleIterations = 4;
-// The fault transient runs until this long after the last fault ends (loops settle in minutes),
-// and at most this long in total.
-constexpr double kFaultSettleTime = 1800.0;      // s
-constexpr double kMaxFaultTransient = 72 * units::kHour;  // s
-constexpr double kFaultSampleInterval = 10.0;    // s
-// Daily cycle: one day from midnight, at the fault transient's 1 s step: the DVFS governor is an
-// explicit integral controller and limit-cycles at coarser steps (seen at 5 s). 5 min samples give
-// the step-time profile 288 segments per day.
-using units::kDay;
-constexpr double kDailyStep = 1.0;               // s
-constexpr double kDailySampleInterval = 300.0;   // s
-// Link utilization over the step: 48-96 bins resolve a pipeline's phases (warm-up, steady 1F1B,
-// cool-down, DP reduction).
-constexpr int kTimelineBins = 48;
-constexpr int kHotLinks = 8;
-
-double fault_horizon(const thermal::CoolingSpec& cooling) {
-  double end = 0;
-  for (const auto& f : cooling.faults) {
-    const double stop = std::isfinite(f.duration) ? f.at + f.duration : f.at;
-    end = std::max(end, stop);
-  }
-  return std::min(end + kFaultSettleTime, kMaxFaultTransient);
-}
-
 std::vector<thermal::GpuLoad> loads_of(const workload::StepBreakdown& b) {
   return {thermal::GpuLoad{std::clamp(b.gpu_busy_compute_fraction, 0.0, 1.0),
                            std::clamp(b.gpu_busy_comm_fraction, 0.0, 1.0)}};
@@ -66,9 +39,8 @@ double max_clock_change(const std::vector<double>& a, const std::vector<double>&
 }  // namespace
 
 double checkpoint_bytes(const Scenario& sc, double parameters) {
-  constexpr double kCheckpointBytesPerParameter = 14.0;  // see situation.hpp
   const double given = sc.training.reliability.checkpoint_bytes;
-  return given > 0 ? given : parameters * kCheckpointBytesPerParameter;
+  return given > 0 ? given : reliability::model_state_bytes(parameters);
 }
 
 SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::string& name, const std::string& key,
@@ -91,11 +63,11 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
 
   report("flow network", 0.1);
   network::FlowNetwork net(fabric);
-  net.set_timeline_bins(kTimelineBins);
+  net.set_timeline_bins(network::kStepTimelineBins);
 
   report("training step (flows)", 0.2);
   StepRun step = run_step(out.job, sc.gpu, fabric, net, {}, seed);
-  net.set_timeline_bins(kTimelineBins, step.run.makespan);  // later runs: no bin merges
+  net.set_timeline_bins(network::kStepTimelineBins, step.run.makespan);  // later runs: no bin merges
   out.step_unthrottled = step.breakdown;
 
   report("thermal network", 0.6);
@@ -108,7 +80,8 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
 
   // Throttling closed loop: GPUs above their limit run at the clock that holds the limit; the step
   // is re-simulated at those clocks, which changes the busy profile, hence power and temperature.
-  while (out.thermal.gpus_over_limit > 0 && out.throttle_iterations < kMaxThrottleIterations) {
+  const thermal::ThrottleLoop loop;
+  while (out.thermal.gpus_over_limit > 0 && out.throttle_iterations < loop.max_iterations) {
     ++out.throttle_iterations;
     report("throttled step (flows)", 0.6 + 0.1 * out.throttle_iterations);
     std::vector<double> clocks =
@@ -117,7 +90,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     out.clocks = std::move(clocks);
     step = run_step(out.job, sc.gpu, fabric, net, out.clocks, seed);
     out.thermal = thermal::steady_state(sc.cooling, out.layout, loads_of(step.breakdown), out.clocks);
-    if (change < kClockTolerance) break;
+    if (change < loop.clock_tolerance) break;
   }
   out.plan = std::move(step.plan);
   out.step = step.breakdown;
@@ -130,11 +103,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     // the step that scales with 1/clock. Estimated as the compute share until the step is
     // re-simulated at the faults' lowest clock, which measures it.
     out.clock_sensitivity = out.step.step_time > 0 ? std::clamp(out.step.compute / out.step.step_time, 0.0, 1.0) : 1.0;
-    thermal::TransientOptions topt;
-    topt.duration = fault_horizon(sc.cooling);
-    topt.dt = 1.0;
-    topt.sample_interval = kFaultSampleInterval;
-    topt.clock_sensitivity = out.clock_sensitivity;
+    const thermal::TransientOptions topt = thermal::fault_transient_options(sc.cooling, out.clock_sensitivity);
     out.fault_transient = thermal::simulate_transient(sc.cooling, out.layout, loads_of(out.step), topt);
     out.fault_transient_duration = topt.duration;
     out.has_fault_transient = true;
@@ -150,12 +119,8 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
       }
     }
     report("cooling-fault verdicts", 0.88);
-    thermal::VerdictOptions vopt;
-    vopt.clock_sensitivity = out.clock_sensitivity;
-    vopt.settle = kFaultSettleTime;
-    vopt.max_duration = kMaxFaultTransient;
-    vopt.sample_interval = kFaultSampleInterval;
-    out.fault_verdicts = thermal::judge_faults(sc.cooling, out.layout, loads_of(out.step), vopt);
+    out.fault_verdicts = thermal::judge_faults(sc.cooling, out.layout, loads_of(out.step),
+                                               thermal::fault_verdict_options(out.clock_sensitivity));
     out.action_verdicts = thermal::judge_actions(out.fault_verdicts);
   }
 
@@ -163,11 +128,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     report("daily outdoor-cycle transient", 0.85);
     thermal::CoolingSpec day = sc.cooling;
     day.faults.clear();  // the faults have their own transient (which also sees the cycle)
-    thermal::TransientOptions topt;
-    topt.duration = kDay;
-    topt.dt = kDailyStep;
-    topt.sample_interval = kDailySampleInterval;
-    out.daily_transient = thermal::simulate_transient(day, out.layout, loads_of(out.step), topt);
+    out.daily_transient = thermal::simulate_transient(day, out.layout, loads_of(out.step), thermal::daily_transient_options());
     out.has_daily_transient = true;
     out.step_daily_worst = out.step;
     if (out.daily_transient.min_clock < 1.0) {
@@ -180,7 +141,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   report("congestion", 0.95);
   // Utilization over the whole step: the fabric's average load while the step runs.
   out.congestion = network::congestion(fabric, step.run, out.step.step_time);
-  out.timeline = network::congestion_timeline(fabric, step.run, kHotLinks);
+  out.timeline = network::congestion_timeline(fabric, step.run);
   for (int d : out.timeline.hot)
     out.timeline_hot_names.push_back(fabric.link(d / 2).name + (d % 2 == 0 ? " (up)" : " (down)"));
   const int links = fabric.link_count();

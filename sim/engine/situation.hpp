@@ -81,8 +81,7 @@ struct SituationOutcome {
 /// scaling: the same microbatches per DP replica). Throws InvalidParameter (caller maps it to
 /// file:line) or SimulationError.
 /// B a checkpoint writes: reliability.checkpoint_bytes when given, else the model state of
-/// `parameters`: BF16 weights (2 B) + FP32 master weights (4 B) + Adam moments (2 x 4 B) = 14 B per
-/// parameter (Megatron-LM SC21 §5.10 reports 13.8 TB for its 1T model).
+/// `parameters` (reliability::model_state_bytes).
 double checkpoint_bytes(const Scenario& scenario, double parameters);
 
 SituationOutcome simulate_situation(const Scenario& scenario, int gpus, const std::string& name,

@@ -30,9 +30,7 @@ void append_samples(reliability::StepTimeProfile& p, const thermal::TransientRes
   }
 }
 
-// Days of the daily cycle spelled out after a fault window (a profile is either periodic or one-off);
-// beyond them the daily-mean multiplier holds. A year covers every time-to-train we simulate.
-constexpr int kCombinedProfileDays = 366;
+using reliability::kCombinedProfileDays;
 using units::kDay;
 
 }  // namespace

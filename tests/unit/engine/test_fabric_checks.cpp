@@ -103,14 +103,14 @@ TEST_CASE("fabric checks: the RDMA p99 latency estimate, closed form", "[engine]
   const Built b = build(test::leaf_spine(64, 16, 8));  // 2 tiers: 4 links, 3 switches on the longest path
   REQUIRE(b.bom.tiers == 2);
   network::Congestion idle;
-  const auto [base, queue] = rdma_latency_p99_estimate(b.spec, b.bom, idle);
+  const auto [base, queue] = network::rdma_latency_p99_estimate(b.spec, b.bom, idle);
   CHECK(base == Approx(3 * b.spec.switch_latency + 4 * b.spec.link_latency).epsilon(1e-15));
   CHECK(queue == 0.0);
   // Every tier at u = 0.5: each of the 4 hops waits ln(50) x 4096 B / 50 GB/s / 0.5 = 641 ns at p99.
   network::Congestion half;
   for (double& u : half.p99_by_tier) u = 0.5;
-  const double hop = std::log(50.0) * kRdmaMtu / test::kRate / 0.5;
-  CHECK(rdma_latency_p99_estimate(b.spec, b.bom, half).second == Approx(4 * hop).epsilon(1e-12));
+  const double hop = std::log(50.0) * network::kRdmaMtu / test::kRate / 0.5;
+  CHECK(network::rdma_latency_p99_estimate(b.spec, b.bom, half).second == Approx(4 * hop).epsilon(1e-12));
   const auto ok = fabric_checklist(b.spec, b.bom, half, {}, 1.0);
   CHECK(item(ok, "RDMA p99 latency").value == Approx(base + 4 * hop).epsilon(1e-12));  // 2.2 + 2.56 us
   CHECK(item(ok, "RDMA p99 latency").pass);
@@ -119,5 +119,5 @@ TEST_CASE("fabric checks: the RDMA p99 latency estimate, closed form", "[engine]
   CHECK_FALSE(item(fabric_checklist(b.spec, b.bom, busy, {}, 1.0), "RDMA p99 latency").pass);
   network::Congestion full;
   full.p99_by_tier[2] = 1.0;
-  CHECK(std::isinf(rdma_latency_p99_estimate(b.spec, b.bom, full).second));
+  CHECK(std::isinf(network::rdma_latency_p99_estimate(b.spec, b.bom, full).second));
 }
