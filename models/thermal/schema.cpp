@@ -12,6 +12,7 @@
 #include "models/thermal/components/component.hpp"
 #include "models/thermal/components/keys.hpp"
 #include "models/thermal/coolant.hpp"
+#include "models/thermal/faults/fault_type.hpp"
 
 namespace aidcsim::thermal {
 
@@ -172,10 +173,7 @@ Schema schema() {
       {"cooling_monitoring.power_limit_fraction", Q::Fraction, "0.8", false, 0.05, 1, false, {}, "GPU power cap of 'reduce GPU power limit'."},
       {"cooling.faults", Q::List, "", false, {}, {}, false, {}, "Scheduled cooling faults (transient simulation)."},
       {"cooling.faults[].type", Q::String, "", true, {}, {}, false,
-       {"pump_failure", "cdu_loss", "supply_excursion", "rdhx_fan_failure"},
-       "pump_failure: one running pump of a CDU stops (standby takes over after failover_time); cdu_loss: the CDU's "
-       "heat exchange to facility water stops (auxiliary air takes over after air_fallback.switch_time); supply_excursion: facility supply rises by magnitude (heat wave); "
-       "rdhx_fan_failure: the fans of a rack's cooler (rear door, or its in-row unit) stop."},
+       fault_type_names(), fault_types_doc()},
       {"cooling.faults[].at", Q::Time, "0 s", false, 0, 1e9, false, {}, "Start time from the beginning of the run."},
       {"cooling.faults[].duration", Q::Time, "1e9 s", false, 0.1, 1e12, false, {}, "How long the fault lasts (default: rest of the run)."},
       {"cooling.faults[].target", Q::Integer, "-1", false, -1, 1e7, false, {}, "CDU (pump_failure, cdu_loss) or rack (rdhx_fan_failure) index; -1 = all."},
@@ -386,12 +384,11 @@ void validate(const CoolingSpec& c) {
   for (size_t i = 0; i < c.faults.size(); ++i) {
     const auto& f = c.faults[i];
     const std::string k = "cooling.faults[" + std::to_string(i) + "]";
-    if (f.type != "pump_failure" && f.type != "cdu_loss" && f.type != "supply_excursion" && f.type != "rdhx_fan_failure")
-      throw InvalidParameter(k + ".type", f.type, "pump_failure, cdu_loss, supply_excursion or rdhx_fan_failure");
-    if (!loop && (f.type == "pump_failure" || f.type == "cdu_loss"))
+    const FaultType& type = fault_type(f.type, k + ".type");
+    if (!loop && type.needs_liquid_loop)
       throw InvalidParameter(k + ".type", f.type, "a fault of equipment the plant has (air-cooled: no CDU or pump; "
                                                   "supply_excursion or rdhx_fan_failure)");
-    if (f.type == "rdhx_fan_failure" && c.plant.rack == "none")
+    if (type.needs_rack_cooler && c.plant.rack == "none")
       throw InvalidParameter(k + ".type", f.type, "a fault of equipment the plant has (plant.rack none: no rack cooler fans)");
     if (!(f.at >= 0)) bad(k + ".at", f.at, "a time >= 0");
     if (!(f.duration > 0)) bad(k + ".duration", f.duration, "a positive duration");

@@ -11,6 +11,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/thermal/checks.hpp"
+#include "models/thermal/faults/fault_type.hpp"
 #include "models/thermal/site_model.hpp"
 
 namespace aidcsim::thermal {
@@ -94,14 +95,22 @@ std::vector<int> targets(int target, int count, const std::string& key) {
   return {target};
 }
 
+/// Schedules fault `f` of `type` on the CDUs or racks its target names (`key`: for errors).
+void fault_state_schedule(FaultState& state, const FaultType& type, const FaultSpec& f, int cdus, int racks,
+                          const std::string& key) {
+  std::vector<int> ts;
+  if (type.target != FaultTarget::None) ts = targets(f.target, type.target == FaultTarget::Cdu ? cdus : racks, key);
+  type.schedule(state, f, ts);
+}
+
 }  // namespace
 
 void check_fault_targets(const CoolingSpec& spec, int racks, int cdus) {
   for (std::size_t i = 0; i < spec.faults.size(); ++i) {
     const FaultSpec& f = spec.faults[i];
     const std::string key = "cooling.faults[" + std::to_string(i) + "].target";
-    if (f.type == "pump_failure" || f.type == "cdu_loss") targets(f.target, cdus, key);
-    if (f.type == "rdhx_fan_failure") targets(f.target, racks, key);
+    const FaultType& type = fault_type(f.type, "cooling.faults[" + std::to_string(i) + "].type");
+    if (type.target != FaultTarget::None) targets(f.target, type.target == FaultTarget::Cdu ? cdus : racks, key);
   }
 }
 
@@ -164,81 +173,11 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
 
   // Scheduled events (time-ordered; equal times keep insertion order).
   std::multimap<double, std::function<void(double)>> events;
+  FaultState fault_state{spec, cond, running, spare, excursion, changed, events, log};
   for (size_t i = 0; i < spec.faults.size(); ++i) {
-    const FaultSpec f = spec.faults[i];
-    const std::string key = "cooling.faults[" + std::to_string(i) + "].target";
-    const double end = f.at + f.duration;
-    if (f.type == "pump_failure") {
-      const auto cs = targets(f.target, ncdu, key);
-      auto replaced = std::make_shared<std::vector<char>>(ncdu, 0);
-      events.emplace(f.at, [&, cs, replaced](double t) {
-        for (int c : cs) {
-          running[c] = std::max(0, running[c] - 1);
-          if (spare[c] > 0) {
-            --spare[c];
-            (*replaced)[c] = 1;
-            events.emplace(t + spec.pumps.failover_time, [&, c](double t2) {
-              ++running[c];
-              changed = true;
-              log(t2, "info", "pump", fmt::format("CDU {}: standby pump took over", c));
-            });
-          }
-        }
-        changed = true;
-        log(t, "warning", "fault", fmt::format("pump failure on {} CDU(s){}", cs.size(),
-                                               (*replaced)[cs[0]] ? ", standby starting" : ", no standby"));
-      });
-      if (std::isfinite(end))
-        events.emplace(end, [&, cs, replaced](double t) {
-          for (int c : cs) ((*replaced)[c] ? spare[c] : running[c]) += 1;
-          changed = true;
-          log(t, "info", "fault", "failed pump repaired");
-        });
-    } else if (f.type == "cdu_loss") {
-      const auto cs = targets(f.target, ncdu, key);
-      events.emplace(f.at, [&, cs](double t) {
-        for (int c : cs) cond.cdu_lost[c] = 1;
-        changed = true;
-        log(t, "critical", "fault", fmt::format("CDU heat exchange lost on {} CDU(s)", cs.size()));
-      });
-      // Brief: fall back to auxiliary air cooling when the liquid cooling fails.
-      if (spec.air_fallback.capacity_per_rack > 0 && spec.air_fallback.switch_time < f.duration)
-        events.emplace(f.at + spec.air_fallback.switch_time, [&, cs](double t) {
-          for (int c : cs) cond.air_fallback[c] = 1;
-          changed = true;
-          log(t, "warning", "fault", fmt::format("auxiliary air cooling engaged on {} CDU(s)", cs.size()));
-        });
-      events.emplace(end, [&, cs](double t) {
-        for (int c : cs) cond.cdu_lost[c] = 0, cond.air_fallback[c] = 0;
-        changed = true;
-        log(t, "info", "fault", "CDU restored");
-      });
-    } else if (f.type == "supply_excursion") {
-      events.emplace(f.at, [&, f](double t) {
-        cond.facility_supply += f.magnitude;
-        excursion += f.magnitude;
-        changed = true;
-        log(t, "warning", "fault", fmt::format("facility supply +{:.1f} K", f.magnitude), cond.facility_supply);
-      });
-      events.emplace(end, [&, f](double t) {
-        cond.facility_supply -= f.magnitude;
-        excursion -= f.magnitude;
-        changed = true;
-        log(t, "info", "fault", "facility supply back to set point", cond.facility_supply);
-      });
-    } else if (f.type == "rdhx_fan_failure") {
-      const auto rs = targets(f.target, nrack, key);
-      events.emplace(f.at, [&, rs](double t) {
-        for (int r : rs) cond.rdhx_fans_ok[r] = 0;
-        changed = true;
-        log(t, "warning", "fault", fmt::format("rack-cooler fans failed on {} rack(s)", rs.size()));
-      });
-      events.emplace(end, [&, rs](double t) {
-        for (int r : rs) cond.rdhx_fans_ok[r] = 1;
-        changed = true;
-        log(t, "info", "fault", "rack-cooler fans restored");
-      });
-    }
+    const FaultSpec& f = spec.faults[i];
+    const std::string key = "cooling.faults[" + std::to_string(i) + "]";
+    fault_state_schedule(fault_state, fault_type(f.type, key + ".type"), f, ncdu, nrack, key + ".target");
   }
   // Faults before the start are not part of this run.
   while (!events.empty() && events.begin()->first < opt.start - 1e-9 * opt.dt) events.erase(events.begin());

@@ -8,6 +8,7 @@
 #include "models/common/errors.hpp"
 #include "models/common/units.hpp"
 #include "models/thermal/checks.hpp"
+#include "models/thermal/faults/fault_type.hpp"
 
 namespace aidcsim::thermal {
 
@@ -23,12 +24,8 @@ std::string span(double s) {
 
 std::string describe(const FaultSpec& f) {
   std::string what = f.type;
-  if (f.type == "pump_failure" || f.type == "cdu_loss")
-    what += f.target < 0 ? " on every CDU" : fmt::format(" on CDU {}", f.target);
-  else if (f.type == "rdhx_fan_failure")
-    what += f.target < 0 ? " on every rack" : fmt::format(" on rack {}", f.target);
-  else if (f.type == "supply_excursion")
-    what += fmt::format(" of +{:g} K", f.magnitude);
+  const FaultType& type = fault_type(f.type);
+  if (type.where) what += type.where(f);
   return what + " at " + span(f.at) + (std::isfinite(f.duration) ? " for " + span(f.duration) : ", not repaired");
 }
 
@@ -130,19 +127,8 @@ std::vector<FaultVerdict> judge_faults(const CoolingSpec& spec, const SiteLayout
                       fmt::format("{} (allowable <= {})", degc(r.max_air_inlet), degc(hi)), false),
           before.max_air_inlet > hi);
     }
-    if (v.fault.type == "pump_failure")
-      add(limit_below("pump failover (loop flow back at design)", r.flow_deficit_time, lim.failover_max, "s",
-                      fmt::format("loop flow below design for {:.0f} s (brief: standby takes over in < {:.0f} s; "
-                                  "{} standby pump(s) per CDU)",
-                                  r.flow_deficit_time, lim.failover_max, spec.pumps.spare)),
-          false);
-    if (v.fault.type == "cdu_loss")
-      add(limit_below("training interruption (liquid cooling lost)", r.halted_time, lim.interruption_max, "s",
-                      fmt::format("job halted {:.0f} s (brief: fall back to air with an interruption < {:.0f} s; "
-                                  "air fallback {:.0f} kW/rack after {:.0f} s)",
-                                  r.halted_time, lim.interruption_max, spec.air_fallback.capacity_per_rack / 1e3,
-                                  spec.air_fallback.switch_time)),
-          false);
+    if (const FaultType& type = fault_type(v.fault.type); type.rule)
+      if (auto item = type.rule(spec, r)) add(std::move(*item), false);
     v.pass = v.failed.empty();
     out.push_back(std::move(v));
   }
