@@ -3,6 +3,8 @@
 // (issue 12). Sources and set-ups are next to each figure; docs/validation-busbw.md has the tables.
 #include <catch2/catch.hpp>
 
+#include <utility>
+
 #include "models/topology/fabric.hpp"
 #include "sim/engine/collective_bench.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
@@ -114,4 +116,66 @@ TEST_CASE("tuner at 1,024 to 32,768 H100: tree/LL for latency, NVLSTree for band
     CHECK(big[i] == Approx(375).epsilon(0.10));
   }
   CHECK(big[1] / big[0] > 0.95);  // 32K vs 1K: no collapse
+}
+
+TEST_CASE("8 x H100 one node, NCCL's default, 128 MiB to 4 GiB (NVIDIA/nccl-tests#290)", "[validation][busbw]") {
+  // NVIDIA/nccl-tests#290 (2025-03-03): one 8 x H100 80GB HBM3 node (NDR IB cluster), nccl-tests
+  // `-b 128M -e 4G -g 8`, out-of-place busbw GB/s; AddyLaddy (NVIDIA): NVLS, "476GB/s looks to be
+  // in the expected range for H100". Issue 12: within 15 % from 1 MiB up.
+  const std::pair<double, double> measured[] = {{134217728, 382.99},  {268435456, 412.35},  {536870912, 431.81},
+                                                {1073741824, 465.25}, {2147483648, 468.57}, {4294967296, 473.60}};
+  for (const auto& m : measured) {
+    const auto r = run(hgx("H100", 1, 8, Algorithm::Auto, m.first));
+    INFO(m.first << " B: " << r.algorithm << " " << r.busbw / 1e9 << " GB/s, measured " << m.second);
+    CHECK(r.algorithm == "nvls");
+    CHECK(r.busbw / 1e9 == Approx(m.second).epsilon(0.15));
+  }
+}
+
+TEST_CASE("8 x H100 + 8 x 400G IB, 2 and 4 nodes, 64 MiB to 16 GiB (NVIDIA/nccl-tests#309)", "[validation][busbw]") {
+  // NVIDIA/nccl-tests#309 (qoofyk, 2025-05): Dell XE9680, 8 x H100 + 8 x CX-7 400 Gb/s IB per node,
+  // NCCL 2.26.2, default algorithm (NVLS on one node, NVLSTree across nodes per kiskra-nvidia),
+  // `all_reduce_perf_mpi -b 8 -e 16g -f 2 -g 1`, out-of-place busbw GB/s. Issue 12: within 10 % at
+  // >= 64 MiB. The 4-node run is on VMs of the same hardware (kiskra-nvidia: "a good number ...
+  // with 8 400 Gbps NICs your peak would be at 400 GB/s").
+  const double size[] = {67108864,   134217728,  268435456,  536870912, 1073741824,
+                         2147483648, 4294967296, 8589934592, 17179869184};
+  const double two[] = {269.98, 336.29, 392.35, 426.97, 448.90, 461.24, 466.52, 468.46, 469.21};
+  const double four[] = {224.53, 262.48, 294.16, 334.58, 358.14, 361.56, 363.54, 364.93, 365.84};
+  for (int i = 0; i < 9; ++i) {
+    const auto r2 = run(hgx("H100", 2, 8, Algorithm::Auto, size[i]));
+    const auto r4 = run(hgx("H100", 4, 8, Algorithm::Auto, size[i]));
+    INFO(size[i] << " B: 2 nodes " << r2.algorithm << " " << r2.busbw / 1e9 << " (measured " << two[i] << "), 4 nodes "
+                 << r4.algorithm << " " << r4.busbw / 1e9 << " (measured " << four[i] << ")");
+    CHECK(r2.algorithm == "nvls_tree");
+    CHECK(r2.busbw / 1e9 == Approx(two[i]).epsilon(0.10));
+    CHECK(r4.busbw / 1e9 == Approx(four[i]).epsilon(0.10));
+  }
+  // Small messages (tree/LL across nodes): 8 B takes 24.9 us on 2 nodes and 34.6 us on 4 (in-place
+  // rows); NCCL's own latencies (tuning.cc 2.23: base 6.8 + 2 x (7 NVLink hops x 0.6 + log2(nodes)
+  // x 5.0 NET)) give 25.2 and 35.2 us.
+  const auto s2 = run(hgx("H100", 2, 8, Algorithm::Auto, 8));
+  const auto s4 = run(hgx("H100", 4, 8, Algorithm::Auto, 8));
+  CHECK(s2.algorithm == "tree");
+  CHECK(s2.time * 1e6 == Approx(24.9).epsilon(0.30));
+  CHECK(s4.time * 1e6 == Approx(34.6).epsilon(0.30));
+}
+
+TEST_CASE("8 x H100 + 8 x 400G IB at 8 nodes: tuned run reproduced, default run a known miss (NVIDIA/nccl-tests#309)", "[validation][busbw]") {
+  // Same thread (gj-aion, 2025-06-18), 8 nodes x 8 H100, 400G IB, NCCL version not given:
+  // default 320.70 GB/s at 8 GiB (2 of those nodes: 466.73, 4 nodes: 324.52); with
+  // NCCL_MIN_CTAS=24 NCCL_IB_QPS_PER_CONNECTION=2, as NVIDIA suggested there: 385.17 / 386.42 /
+  // 391.37 at 2 / 4 / 8 GiB. The model has no per-job CTA or QP settings and follows NVIDIA's
+  // ~400 GB/s network bound, i.e. the tuned run; the default run of that site (11 % under
+  // qoofyk's 4-node 365 on the same hardware class; adaptive routing suspected there) is kept as a
+  // known miss with its bound.
+  const double size[] = {2147483648, 4294967296, 8589934592};
+  const double tuned[] = {385.17, 386.42, 391.37};
+  for (int i = 0; i < 3; ++i) {
+    const auto r = run(hgx("H100", 8, 8, Algorithm::Auto, size[i]));
+    INFO(size[i] << " B: " << r.algorithm << " " << r.busbw / 1e9 << " GB/s");
+    CHECK(r.busbw / 1e9 == Approx(tuned[i]).epsilon(0.10));
+    if (i == 2) CHECK(r.busbw / 1e9 == Approx(320.70).epsilon(0.20));  // default run: bound of the miss
+  }
+  CHECK(run(hgx("H100", 2, 8, Algorithm::Auto, 8589934592.0)).busbw / 1e9 == Approx(466.73).epsilon(0.10));
 }
