@@ -74,8 +74,8 @@ TEST_CASE("8 x H100 over 8 x 400G RoCE, 1 to 4 nodes: a known miss with a bound 
   // 4 nodes 320 either way. Its one-node ring (330, NVLink only) is already 11 % under NVIDIA's
   // 370 on the same NVLink, so that site runs below NVIDIA's reference for reasons the model does
   // not hold (NCCL 2.19, RoCE, host set-up); one set of constants per GPU cannot follow it.
-  // Held instead: the model is at most 10 % above that site on one node and, across nodes, its
-  // 4-node / 1-node ratio is within 10 % of the site's own (320 / 330).
+  // Held instead: one node within 10 % (ring) and 12 % (NVLS) of that site, the 4-node / 1-node
+  // ratio within 10 % of the site's own (320 / 330), NCCL's choice, and 20 % on every figure.
   const double one_ring = run(hgx("H100", 1, 8, Algorithm::Ring, 8 * GiB)).busbw / 1e9;
   const double one_nvls = run(hgx("H100", 1, 8, Algorithm::Auto, 8 * GiB)).busbw / 1e9;
   const auto two = run(hgx("H100", 2, 8, Algorithm::Auto, 8 * GiB));
@@ -102,7 +102,7 @@ TEST_CASE("tuner at 1,024 to 32,768 H100: tree/LL for latency, NVLSTree for band
   // network hops, not a ring's 2(n-1)); large ones on NVLSTree (NVLS in the node, trees across).
   // NVIDIA shows NVLS + tree at 370-380 GB/s busbw at scale (GTC24 S62129, via NVIDIA/nccl#1649);
   // busbw must not collapse from 1K to 32K GPUs: the tree's per-NIC load is bounded (each head
-  // NIC carries at most 3 tree transfers per direction whatever the node count).
+  // NIC sends at most 4 transfers of S/2h over the two trees, whatever the node count).
   const int nodes[] = {128, 4096};  // 1,024 and 32,768 GPUs
   double big[2] = {0, 0};
   for (int i = 0; i < 2; ++i) {
