@@ -308,6 +308,17 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     const double tree_time = load * c.bytes / (2.0 * heads) / (g.bw_inter * 1e9);
     bw = std::min(nvls_bw, c.bytes / tree_time / 1e9);
   }
+  if (ch.algo == nccl::kNvls && sys.nodes == 1 && f == nccl::kAllReduce) {
+    // NCCL's NVLS graph quantizes the per-head speed to its search array (search.cc: (heads + 1)
+    // x speed <= a GPU's NVLink), which makes 5, 6 and 7 GPUs slower than 8: a tuner artifact.
+    // The kernel's traffic (src/device/all_reduce.h NVLS: multimem ld_reduce of S/g, multimem st
+    // of S/g multicast to all) moves (1 + 1/g) x S through each GPU's NVLink per direction, at
+    // NCCL's NVLink speed (links x SMxx_NVLINK_BW) and NCCL's NVLS efficiency 5/6 (tuning.cc).
+    // H100, g = 4..8: busbw 371 / 412 / 441 / 463 / 481 GB/s; measured 370 / 420 / 440 / 460 /
+    // 480 (NVIDIA/nccl#1455, 8 x H100 SXM, NCCL_ALGO=NVLS, 2-4 GiB). Not fitted to them.
+    const int g = sys.ranks;
+    bw = sys.nvlink_bw * 5.0 / 6.0 * g / (g + 1.0);
+  }
   if (ch.algo == nccl::kCollNetDirect || ch.algo == nccl::kCollNetChain) {
     // NCCL's tuner rates CollNet at half its bus bandwidth (the 0.5 of non-ring algorithms in
     // tuning.cc), the same as a tree. In the switches each head NIC sends its S/h slice once and

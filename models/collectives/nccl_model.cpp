@@ -319,8 +319,10 @@ Model build_model(const System& s) {
 
         double lat = kBaseLat[a][p];
         double intra_lat = kHwLat[intra_hw][a][p];
-        if (s.ll_nvlink_hop >= 0 && p == kLL && intra_hw == kHwNvlink && (a == kRing || a == kTree))
-          intra_lat = s.ll_nvlink_hop;
+        // The measured LL hop is a ring's (nccl-tests#123); the tree's intra-node chain keeps
+        // NCCL's 0.6 us, which gives 8 x H100 tree/LL over 2 and 4 nodes 25.2 and 35.2 us against
+        // 24.9 and 34.6 measured (nccl-tests#309, NCCL 2.26.2); 2.0 us would give 44.8 and 54.8.
+        if (s.ll_nvlink_hop >= 0 && p == kLL && intra_hw == kHwNvlink && a == kRing) intra_lat = s.ll_nvlink_hop;
         // with 1 GPU per node latencies are fully exposed: the tree's network latency
         double inter_lat = (ppn == 1 ? kHwLat[kHwNet][kTree][p] : kHwLat[kHwNet][a][p]) + s.net_latency;
         if (p == kSimple) inter_lat += s.net_latency;  // flush

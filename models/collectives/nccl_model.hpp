@@ -43,8 +43,9 @@ struct System {
   bool nvls = false;           ///< NVLS multicast: GPU and NVSwitch capable, > 2 GPUs per node
   bool collnet = false;        ///< CollNet (SHARP) usable: the fabric reduces in its switches
   bool amd_cpu = false;        ///< network post overhead 2 us instead of 1 us (tuning.cc)
-  /// Per-hop latency of LL over NVLink for ring and tree (us); < 0: NCCL's hwLat (0.6 us). The
-  /// execution model passes a measured value here (collectives::Protocol::nvlink_ll_hop).
+  /// Per-hop latency of LL over NVLink for the ring (us); < 0: NCCL's hwLat (0.6 us). The
+  /// execution model passes a measured value here (collectives::Protocol::nvlink_ll_hop); the
+  /// tree keeps NCCL's 0.6 us, which matches measured tree/LL times (nccl_model.cpp).
   double ll_nvlink_hop = -1;
 };
 

@@ -43,6 +43,7 @@ TEST_CASE("all-reduce busbw reproduces NVIDIA's published figures within 10 %", 
   CHECK(busbw_gbs(dgx("H100", 1, Algorithm::Ring)) == Approx(370).epsilon(0.10));
   CHECK(busbw_gbs(dgx("H100", 1, Algorithm::Nvls)) == Approx(480).epsilon(0.10));
   CHECK(busbw_gbs(dgx("B200", 1, Algorithm::Ring)) == Approx(700).epsilon(0.10));
+  CHECK(busbw_gbs(dgx("B200", 1, Algorithm::Nvls)) == Approx(850).epsilon(0.10));  // GTC25: NVLink5 SHARP
   // DGX H100 multi-node, 8 x 400G per node (GTC25: 32 GPUs): 370-380 ring, 480 with SHARP.
   CHECK(busbw_gbs(dgx("H100", 4, Algorithm::Ring)) == Approx(375).epsilon(0.10));
   auto sharp = dgx("H100", 4, Algorithm::Sharp);

@@ -71,6 +71,7 @@ TEST_CASE("NCCL tables: bandwidths and latencies of tuning.cc") {
   auto e = build_model(x);
   CHECK(e.latency[kAllReduce][kRing][kLL] == Approx(6.6 + 14 * 2.0));
   CHECK(e.latency[kAllReduce][kRing][kSimple] == Approx(m.latency[kAllReduce][kRing][kSimple]));
+  CHECK(e.latency[kAllReduce][kTree][kLL] == Approx(m.latency[kAllReduce][kTree][kLL]));  // ring only
 }
 
 TEST_CASE("NCCL tuner picks what NCCL picks") {

