@@ -32,6 +32,7 @@
 #include "models/common/errors.hpp"
 #include "models/common/profile.hpp"
 #include "models/network/flow_network_internal.hpp"
+#include "models/network/large_stack.hpp"
 
 namespace aidcsim::network {
 using namespace detail;
@@ -376,6 +377,11 @@ double stop_flow(RunCtx& c, int f) {
 RunResult FlowNetwork::run(const Schedule& schedule) { return run(schedule, {}); }
 
 RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFailure>& events) {
+  if (!detail::on_large_stack()) {  // SimGrid's solver recurses deeply on large runs (large_stack.hpp)
+    RunResult out;
+    detail::run_on_large_stack([&] { out = run(schedule, events); });
+    return out;
+  }
   const Fabric& fab = impl_->fabric;
   const int G = fab.gpu_count();
   const int n = static_cast<int>(schedule.activities.size());
