@@ -84,6 +84,7 @@ struct Timeline {
   std::vector<int> links;          ///< per row: link direction
   std::vector<double> bytes;       ///< rows x 2B, bytes per bin
   std::vector<double> sent;        ///< per flow: bytes credited so far
+  double next = 0;                 ///< s, time of the pending boundary event
   int capacity() const { return 2 * target; }
 };
 
@@ -245,6 +246,9 @@ void tl_init(RunCtx& c, int bins, double hint);
 void tl_boundary(RunCtx& c);
 /// Flow f completed a send at c.now (SubFlow::done_bytes updated): its last bytes go to the bin of now.
 void tl_done(RunCtx& c, int f);
+/// Credits flow f's bytes sent up to now (done and in progress) to the bin of now: after a
+/// periodic jump, whose skipped periods all lie in that bin (periodic.cpp).
+void tl_progress(RunCtx& c, int f);
 /// Trims the table to the bins up to the last finish.
 void tl_finish(RunCtx& c);
 

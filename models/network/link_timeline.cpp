@@ -60,7 +60,8 @@ void tl_init(RunCtx& c, int bins, double hint) {
     }
   t->bytes.assign(t->links.size() * static_cast<std::size_t>(t->capacity()), 0.0);
   t->sent.assign(c.flows.size(), 0.0);
-  c.push_timed(next_boundary(*t, 0.0), Timed::Bin, 0);
+  t->next = next_boundary(*t, 0.0);
+  c.push_timed(t->next, Timed::Bin, 0);
   c.tl = std::move(t);
 }
 
@@ -77,12 +78,20 @@ void tl_boundary(RunCtx& c) {
       for (int a : c.groups[g].members)
         for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f)
           tl_credit(c, t, f, group_flow_sent(c, static_cast<int>(g), f), k);
-  c.push_timed(next_boundary(t, c.now), Timed::Bin, 0);
+  t.next = next_boundary(t, c.now);
+  c.push_timed(t.next, Timed::Bin, 0);
 }
 
 void tl_done(RunCtx& c, int f) {
   Timeline& t = *c.tl;
   tl_credit(c, t, f, c.flows[f].done_bytes, tl_bin(t, c.now));
+}
+
+void tl_progress(RunCtx& c, int f) {
+  Timeline& t = *c.tl;
+  const SubFlow& sf = c.flows[f];
+  const double sent = sf.slot >= 0 ? sf.done_bytes + sf.bytes - remains_now(c, c.slots[sf.slot]) : sf.done_bytes;
+  tl_credit(c, t, f, sent, tl_bin(t, c.now));
 }
 
 void tl_finish(RunCtx& c) {
