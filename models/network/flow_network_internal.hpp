@@ -75,17 +75,16 @@ struct ResolvedFailure {
 /// Link timeline of a run (RunResult::timeline_*). Bins of width w from the run's start; when
 /// 2B bins are filled, adjacent pairs merge and w doubles, so a run of unknown length ends with
 /// B..2B bins. Bytes are credited from the flows' progress at every bin boundary and at each
-/// flow's completion, to the bin they were sent in. During the run the table is bin-major and
-/// grows bin by bin (at 31K GPUs a rows x 2B table zeroed up front, half of it never used, was
-/// 8 % of the run's CPU time); tl_finish turns it into the result's rows x bins.
+/// flow's completion, to the bin they were sent in. The table is bin-major and grows bin by bin
+/// (at 31K GPUs a rows x 2B table zeroed up front, half of it never used, and its trimmed copy
+/// were 8 % of the run's CPU time).
 struct Timeline {
   int target = 0;                  ///< B
   double w = 0;                    ///< s, current bin width
   int used = 0;                    ///< bins in the result (after the run)
   std::vector<int> row_of;         ///< per link direction (2 l + d): row, or -1 if no flow uses it
   std::vector<int> links;          ///< per row: link direction
-  /// During the run: bins x rows, bytes per bin ([bin * rows + row]; bins past its size hold 0);
-  /// after tl_finish: rows x used ([row * used + bin]).
+  /// Bins x rows, bytes per bin ([bin * rows + row]); bins past its size hold 0 (during the run).
   std::vector<double> bytes;
   std::vector<double> sent;        ///< per flow: bytes credited so far
   double next = 0;                 ///< s, time of the pending boundary event

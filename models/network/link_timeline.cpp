@@ -108,15 +108,7 @@ void tl_finish(RunCtx& c) {
   Timeline& t = *c.tl;
   t.used = std::min(t.capacity(), tl_bin(t, last) + 1);
   if (last > 0 && last == t.used * t.w) --t.used;  // a finish exactly on a boundary ends the bin before
-  const std::size_t rows = t.links.size(), used = static_cast<std::size_t>(t.used);
-  const std::size_t have = rows > 0 ? std::min(t.bytes.size() / rows, used) : 0;
-  std::vector<double> packed;
-  packed.reserve(rows * used);
-  for (std::size_t r = 0; r < rows; ++r) {  // bin-major -> rows x used
-    for (std::size_t k = 0; k < have; ++k) packed.push_back(t.bytes[k * rows + r]);
-    packed.insert(packed.end(), used - have, 0.0);
-  }
-  t.bytes = std::move(packed);
+  t.bytes.resize(t.links.size() * static_cast<std::size_t>(t.used), 0.0);  // bins past the last finish dropped
 }
 
 }  // namespace aidcsim::network::detail
