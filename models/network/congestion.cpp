@@ -84,26 +84,32 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
   if (!(t.bin > 0)) return t;
   int carrying[4] = {0, 0, 0, 0};
   std::vector<std::pair<double, std::size_t>> peak;  // (peak bin utilization, row), scale-out
+  std::vector<double> row_cap(rows), top(rows, 0.0);
+  std::vector<int> tier_of(rows);
   for (std::size_t r = 0; r < rows; ++r) {
     const int l = run.timeline_links[r] / 2;
     if (l < 0 || l >= fabric.link_count())
       throw SimulationError("network: the run's link timeline does not match the fabric");
-    const auto& link = fabric.link(l);
-    const int tier = static_cast<int>(link.tier);
-    const double cap = link.rate * t.bin;
-    if (!(cap > 0)) continue;
-    const double* row = run.timeline_bytes.data() + r * B;
-    double top = 0;
-    for (int b = 0; b < B; ++b) {
-      const double u = row[b] / cap;
-      top = std::max(top, u);
+    row_cap[r] = fabric.link(l).rate * t.bin;
+    tier_of[r] = static_cast<int>(fabric.link(l).tier);
+  }
+  const int nvlink = static_cast<int>(Tier::NvLink);
+  for (int b = 0; b < B; ++b) {  // the table is bin-major: one bin's rows in a row
+    const double* bin = run.timeline_bytes.data() + static_cast<std::size_t>(b) * rows;
+    for (std::size_t r = 0; r < rows; ++r) {
+      if (!(row_cap[r] > 0)) continue;
+      const int tier = tier_of[r];
+      const double u = bin[r] / row_cap[r];
+      top[r] = std::max(top[r], u);
       t.max_by_tier[b * 4 + tier] = std::max(t.max_by_tier[b * 4 + tier], u);
       t.mean_by_tier[b * 4 + tier] += u;
-      if (u > alarm && link.tier != Tier::NvLink) ++t.above_alarm[b];
+      if (u > alarm && tier != nvlink) ++t.above_alarm[b];
     }
-    if (!(top > 0)) continue;
-    ++carrying[tier];
-    if (link.tier != Tier::NvLink) peak.emplace_back(top, r);
+  }
+  for (std::size_t r = 0; r < rows; ++r) {
+    if (!(row_cap[r] > 0) || !(top[r] > 0)) continue;
+    ++carrying[tier_of[r]];
+    if (tier_of[r] != nvlink) peak.emplace_back(top[r], r);
   }
   for (int b = 0; b < B; ++b) {
     for (int tier = 0; tier < 4; ++tier)
@@ -121,7 +127,7 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
     const std::size_t r = peak[i].second;
     t.hot.push_back(run.timeline_links[r]);
     const double cap = fabric.link(run.timeline_links[r] / 2).rate * t.bin;
-    for (int b = 0; b < B; ++b) t.hot_utilization[b * k + i] = run.timeline_bytes[r * B + b] / cap;
+    for (int b = 0; b < B; ++b) t.hot_utilization[b * k + i] = run.timeline_bytes[b * rows + r] / cap;
   }
   return t;
 }

@@ -10,14 +10,21 @@ namespace aidcsim::network::detail {
 
 namespace {
 
-/// Merges adjacent bin pairs: w doubles, the filled bins halve.
+/// Merges adjacent bin pairs: w doubles, the filled bins halve (bin j = bins 2j + 2j+1, rows in
+/// the same order as a row-major merge: the same sums bit for bit).
 void tl_compact(Timeline& t) {
-  const int cap = t.capacity();
-  for (std::size_t r = 0; r < t.links.size(); ++r) {
-    double* row = t.bytes.data() + r * cap;
-    for (int j = 0; j < t.target; ++j) row[j] = row[2 * j] + row[2 * j + 1];
-    std::fill(row + t.target, row + cap, 0.0);
+  const std::size_t rows = t.links.size(), have = rows > 0 ? t.bytes.size() / rows : 0;
+  for (std::size_t j = 0; 2 * j < have; ++j) {
+    double* out = t.bytes.data() + j * rows;
+    const double* a = t.bytes.data() + 2 * j * rows;
+    if (2 * j + 1 < have) {
+      const double* b = a + rows;
+      for (std::size_t r = 0; r < rows; ++r) out[r] = a[r] + b[r];
+    } else {
+      for (std::size_t r = 0; r < rows; ++r) out[r] = a[r] + 0.0;
+    }
   }
+  t.bytes.resize(((have + 1) / 2) * rows);
   t.w *= 2;
 }
 
@@ -26,10 +33,10 @@ void tl_credit(const RunCtx& c, Timeline& t, int f, double upto, int k) {
   const double delta = upto - t.sent[f];
   if (!(delta > 0)) return;
   t.sent[f] = upto;
-  for (const Hop& h : c.flows[f].hops) {
-    const int r = t.row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
-    t.bytes[static_cast<std::size_t>(r) * t.capacity() + k] += delta;
-  }
+  const std::size_t rows = t.links.size(), off = static_cast<std::size_t>(k) * rows;
+  if (t.bytes.size() < off + rows) t.bytes.resize(off + rows, 0.0);  // bins up to k, zeroed
+  double* bin = t.bytes.data() + off;
+  for (const Hop& h : c.flows[f].hops) bin[t.row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)]] += delta;
 }
 
 /// The next boundary after now (now may sit on a boundary, up to rounding).
@@ -58,9 +65,11 @@ void tl_init(RunCtx& c, int bins, double hint) {
         t->links.push_back(2 * h.link + (h.forward ? 0 : 1));
       }
     }
-  t->bytes.assign(t->links.size() * static_cast<std::size_t>(t->capacity()), 0.0);
+  // Address space for every bin; pages are touched (and zeroed) only as bins fill.
+  t->bytes.reserve(t->links.size() * static_cast<std::size_t>(t->capacity()));
   t->sent.assign(c.flows.size(), 0.0);
-  c.push_timed(next_boundary(*t, 0.0), Timed::Bin, 0);
+  t->next = next_boundary(*t, 0.0);
+  c.push_timed(t->next, Timed::Bin, 0);
   c.tl = std::move(t);
 }
 
@@ -77,12 +86,20 @@ void tl_boundary(RunCtx& c) {
       for (int a : c.groups[g].members)
         for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f)
           tl_credit(c, t, f, group_flow_sent(c, static_cast<int>(g), f), k);
-  c.push_timed(next_boundary(t, c.now), Timed::Bin, 0);
+  t.next = next_boundary(t, c.now);
+  c.push_timed(t.next, Timed::Bin, 0);
 }
 
 void tl_done(RunCtx& c, int f) {
   Timeline& t = *c.tl;
   tl_credit(c, t, f, c.flows[f].done_bytes, tl_bin(t, c.now));
+}
+
+void tl_progress(RunCtx& c, int f) {
+  Timeline& t = *c.tl;
+  const SubFlow& sf = c.flows[f];
+  const double sent = sf.slot >= 0 ? sf.done_bytes + sf.bytes - remains_now(c, c.slots[sf.slot]) : sf.done_bytes;
+  tl_credit(c, t, f, sent, tl_bin(t, c.now));
 }
 
 void tl_finish(RunCtx& c) {
@@ -91,10 +108,7 @@ void tl_finish(RunCtx& c) {
   Timeline& t = *c.tl;
   t.used = std::min(t.capacity(), tl_bin(t, last) + 1);
   if (last > 0 && last == t.used * t.w) --t.used;  // a finish exactly on a boundary ends the bin before
-  std::vector<double> packed(t.links.size() * static_cast<std::size_t>(t.used));
-  for (std::size_t r = 0; r < t.links.size(); ++r)
-    std::copy_n(t.bytes.begin() + static_cast<long>(r * t.capacity()), t.used, packed.begin() + static_cast<long>(r * t.used));
-  t.bytes = std::move(packed);
+  t.bytes.resize(t.links.size() * static_cast<std::size_t>(t.used), 0.0);  // bins past the last finish dropped
 }
 
 }  // namespace aidcsim::network::detail

@@ -12,7 +12,9 @@
 // equal for activities linked by repetition dependencies), the state at now + m P is the state
 // at now with counts advanced by m k_a, as long as no activity reaches its last repetition (which
 // would change what follows). The loop jumps there: counts advance, every pending completion and
-// timer moves by m P, and the simulation continues from the same phase.
+// timer moves by m P, and the simulation continues from the same phase. With the link timeline
+// on, a jump ends before the next bin boundary: the skipped periods' bytes all belong to the
+// current bin (credited at the jump), and the boundary events stay where they are.
 // Matching tolerance (kPeriodicTolerance): remaining bytes within 1e-9 of the flow's bytes, timers
 // within 1e-9 of P; the skipped periods are then the simulated one up to rounding (tests:
 // tests/unit/network/test_repetition.cpp, fast-forwarded vs unrolled).
@@ -94,7 +96,8 @@ bool repeats(const RunCtx& c, const RunCtx::Snapshot& a, const RunCtx::Snapshot&
   return true;
 }
 
-/// Skips m periods of length `period` from now (the state is a periodic one, counts k).
+/// Skips m periods of length `period` from now (the state is a periodic one, counts k). Bin
+/// boundaries of the link timeline stay where they are (the jump ends before the next one).
 void jump(RunCtx& c, const RunCtx::Snapshot& now_state, const std::vector<int>& k, int m, double period) {
   const double J = m * period;
   for (int a : now_state.acts) {
@@ -116,17 +119,34 @@ void jump(RunCtx& c, const RunCtx::Snapshot& now_state, const std::vector<int>& 
   std::vector<Timed> timed;
   timed.reserve(c.timed.size());
   for (; !c.timed.empty(); c.timed.pop()) timed.push_back(c.timed.top());
-  for (Timed& e : timed) e.t += J;
+  for (Timed& e : timed)
+    if (e.kind != Timed::Bin) e.t += J;
   c.timed = decltype(c.timed)(std::greater<Timed>(), std::move(timed));
   c.now += J;
   c.anchor_began = c.now;
   ++c.periodic_jumps;
+  // The skipped periods lie in the timeline's current bin: their bytes (and those sent since the
+  // last credit) go there, as the simulated periods' completions would have put them.
+  if (c.tl)
+    for (int a : now_state.acts)
+      for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) tl_progress(c, f);
+}
+
+/// Whole periods of length `period` that fit before the timeline's next bin boundary (all of
+/// them without a timeline).
+long long periods_before_boundary(const RunCtx& c, double period) {
+  if (!c.tl) return std::numeric_limits<long long>::max();
+  const double room = c.tl->next - c.now;
+  if (!(room > 0)) return 0;
+  auto m = static_cast<long long>(std::min(std::floor(room / period), 1e18));
+  while (m > 0 && c.now + static_cast<double>(m) * period >= c.tl->next) --m;  // strictly before it
+  return m;
 }
 
 }  // namespace
 
 void periodic_check(RunCtx& c) {
-  if (!c.any_repeat || c.events_mode || c.tl || c.single_busy != 0 || c.active_groups != 0) return;
+  if (!c.any_repeat || c.events_mode || c.single_busy != 0 || c.active_groups != 0) return;
   if (c.anchor < 0 || !live(c, c.anchor)) {
     c.anchor = -1;
     c.snaps.clear();
@@ -157,9 +177,19 @@ void periodic_check(RunCtx& c) {
       const long long left = c.s->activities[a].repeat - 1 - cur.begun[j];
       m = std::min(m, left < 0 ? 0 : left / ka);
     }
-    if (m >= 1 && m < std::numeric_limits<long long>::max()) {
-      jump(c, cur, k, static_cast<int>(m), cur.t - old.t);
+    if (m == std::numeric_limits<long long>::max()) break;  // nothing advances
+    const double period = cur.t - old.t;
+    m = std::min(m, periods_before_boundary(c, period));
+    if (m >= 1) {
+      jump(c, cur, k, static_cast<int>(m), period);
+      // The state now is `cur` advanced by m periods: the next period's snapshot can match it.
+      cur.t = c.now;
+      for (std::size_t j = 0; j < cur.acts.size(); ++j) {
+        cur.done[j] += static_cast<int>(m) * k[cur.acts[j]];
+        cur.begun[j] += static_cast<int>(m) * k[cur.acts[j]];
+      }
       c.snaps.clear();
+      c.snaps.push_back(std::move(cur));
       return;
     }
     break;

@@ -67,7 +67,8 @@ struct RunResult {
   /// Bytes per link direction over time (FlowNetwork::set_timeline_bins): timeline_bins bins of
   /// timeline_bin s from the run's start (the last one holds the last finish). Rows are the link
   /// directions some flow uses, timeline_links[row] = 2 l (a->b) or 2 l + 1 (b->a);
-  /// timeline_bytes[row * timeline_bins + b] = bytes sent through it during bin b, read from
+  /// timeline_bytes[b * timeline_links.size() + row] = bytes sent through it during bin b
+  /// (bin-major: the engine fills the table bin by bin as the run advances), read from
   /// SimGrid at every bin boundary and at each flow's completion (a flow's bytes add up to its
   /// size). Empty when off and in runs with failure events.
   int timeline_bins = 0;

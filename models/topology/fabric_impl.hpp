@@ -57,6 +57,10 @@ struct Fabric::Impl {
   mutable std::vector<std::vector<std::uint8_t>> dist;
   /// Same over every link as built (failures ignored): the next hops resilient ECMP hashes over.
   mutable std::vector<std::vector<std::uint8_t>> built_dist;
+  /// Per set of neighbour switches (sorted): a switch with that neighbourhood whose built_dist is
+  /// known. Two leaves wired to the same switches are at the same distance from every other
+  /// switch, so the second one's table is the first one's with their two entries swapped.
+  mutable std::map<std::vector<int>, int> built_dist_twin;
   static constexpr std::uint8_t kUnreachable = 255;
 
   /// Routes already computed, per (src, dst, flow hash), for the current up/down state: every

@@ -96,8 +96,26 @@ bool Fabric::Impl::distances_as_built(const std::vector<std::uint8_t>& bd) const
 const std::vector<std::uint8_t>& Fabric::Impl::built_dist_to_leaf(int leaf_node) const {
   auto& d = built_dist[leaf_node - first_leaf];
   if (!d.empty()) return d;
-  d.assign(switch_count(), kUnreachable);
   const int s = leaf_node - first_leaf;
+  // A twin t (same neighbours N, not adjacent since no switch is its own neighbour): for every
+  // other switch v, dist(v, s) = 1 + min over N of dist(v, u) = dist(v, t); dist(t, s) = 2.
+  // Leaves of one pod (or rail group) are such twins: one BFS per neighbourhood, not per leaf.
+  std::vector<int> nb;
+  for (auto [e, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(s), sw); e != end; ++e)
+    nb.push_back(static_cast<int>(boost::target(*e, sw)));
+  std::sort(nb.begin(), nb.end());
+  nb.erase(std::unique(nb.begin(), nb.end()), nb.end());
+  if (!nb.empty()) {
+    const auto [it, fresh] = built_dist_twin.try_emplace(std::move(nb), s);
+    if (!fresh) {
+      const int t = it->second;
+      d = built_dist[t];
+      d[t] = 2;
+      d[s] = 0;
+      return d;
+    }
+  }
+  d.assign(switch_count(), kUnreachable);
   d[s] = 0;
   auto dmap = boost::make_iterator_property_map(d.begin(), boost::get(boost::vertex_index, sw));
   boost::breadth_first_search(

@@ -200,6 +200,40 @@ TEST_CASE("rings mixing NVLink and NIC hops: whole periods skipped, same as unro
   CHECK(r.makespan > 60 * 4e6 / kRate);
 }
 
+TEST_CASE("periodic fast-forward with the link timeline: same timeline and times as unrolled", "[network][repeat][periodic][timeline]") {
+  // The two rail-aligned rings of the case above, with the timeline on (as in `aidcsim run`):
+  // jumps end before each bin boundary, so the skipped periods' bytes land in the bins the
+  // simulated periods would have put them in. Few wide bins (hint) and many narrow ones.
+  const auto f = topology::build_fabric(nvlink_nodes(4, 4));
+  Schedule s;
+  std::vector<int> ring(16), ring2;
+  std::iota(ring.begin(), ring.end(), 0);
+  add_ring(s, ring, 4e6, 200);
+  for (int n = 3; n >= 0; --n)
+    for (int g = 0; g < 4; ++g) ring2.push_back(4 * n + (g + 1) % 4);
+  add_ring(s, ring2, 4e6, 200);
+  std::vector<std::vector<int>> idx;
+  const Schedule u = unroll(s, idx);
+  for (const auto& [bins, hint] : std::vector<std::pair<int, double>>{{4, 0.02}, {16, 0.0}, {48, 0.017}}) {
+    INFO(bins << " bins, hint " << hint << " s");
+    FlowNetwork net(f);
+    net.set_timeline_bins(bins, hint);
+    const RunResult a = same_as_unrolled(net, s), b = net.run(u);
+    CHECK(a.repetitions_fast_forwarded > 32 * 100);  // most steps skipped despite the boundaries
+    REQUIRE(a.timeline_bins == b.timeline_bins);
+    CHECK(a.timeline_bin == b.timeline_bin);
+    REQUIRE(a.timeline_links == b.timeline_links);
+    REQUIRE(a.timeline_bytes.size() == b.timeline_bytes.size());
+    double total = 0, link_total = 0;
+    for (std::size_t k = 0; k < a.timeline_bytes.size(); ++k) {
+      CHECK(a.timeline_bytes[k] == Approx(b.timeline_bytes[k]).epsilon(1e-9).margin(1e-3));
+      total += a.timeline_bytes[k];
+    }
+    for (std::size_t l = 0; l < a.link_bytes_fwd.size(); ++l) link_total += a.link_bytes_fwd[l] + a.link_bytes_rev[l];
+    CHECK(total == Approx(link_total).epsilon(1e-12));  // every byte in some bin
+  }
+}
+
 TEST_CASE("periodic fast-forward: other traffic during the ring, and a ring after it", "[network][repeat][periodic]") {
   const auto f = topology::build_fabric(nvlink_nodes(4, 4));
   FlowNetwork net(f);

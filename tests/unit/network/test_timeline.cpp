@@ -27,7 +27,7 @@ namespace {
 /// Bytes of a link direction in bin b (0 when no flow uses it).
 double bytes_in(const network::RunResult& r, int link, bool forward, int b) {
   for (std::size_t row = 0; row < r.timeline_links.size(); ++row)
-    if (r.timeline_links[row] == 2 * link + (forward ? 0 : 1)) return r.timeline_bytes[row * r.timeline_bins + b];
+    if (r.timeline_links[row] == 2 * link + (forward ? 0 : 1)) return r.timeline_bytes[b * r.timeline_links.size() + row];
   return 0;
 }
 
@@ -163,7 +163,7 @@ TEST_CASE("the timeline's bins add up to the run's bytes per link", "[network][t
   std::vector<double> fwd(fabric.link_count(), 0.0), rev(fabric.link_count(), 0.0);
   for (std::size_t row = 0; row < r.timeline_links.size(); ++row)
     for (int b = 0; b < r.timeline_bins; ++b)
-      (r.timeline_links[row] % 2 == 0 ? fwd : rev)[r.timeline_links[row] / 2] += r.timeline_bytes[row * r.timeline_bins + b];
+      (r.timeline_links[row] % 2 == 0 ? fwd : rev)[r.timeline_links[row] / 2] += r.timeline_bytes[b * r.timeline_links.size() + row];
   for (int l = 0; l < fabric.link_count(); ++l) {
     CHECK(fwd[l] == Approx(r.link_bytes_fwd[l]).margin(64));  // flows are put as whole bytes
     CHECK(rev[l] == Approx(r.link_bytes_rev[l]).margin(64));

@@ -130,3 +130,58 @@ TEST_CASE("route() is cheap at 8K GPUs: every GPU to a neighbour in another rack
   // 1024 GPUs per pod: the last 72 GPUs of every pod (and of the cluster) cross pods.
   CHECK(lengths[6] == 8 * 72);
 }
+
+TEST_CASE("leaves wired to the same switches share one distance table: paths as a BFS finds them", "[topology]") {
+  // Fabric::Impl::built_dist_to_leaf runs one BFS per neighbourhood and derives the tables of the
+  // other leaves with the same neighbours (every leaf of a pod here). Checked against a BFS of the
+  // test's own over the link list: shortest-path length and number of shortest paths (parallel
+  // links counted) between every pair of leaves.
+  FabricSpec rail = superpod(4);
+  rail.kind = FabricKind::Clos3;
+  rail.gpus = 1024;
+  rail.switch_radix = 16;
+  rail.oversub_spine = 3;
+  for (const FabricSpec& spec : {fat_tree(8), rail}) {
+    const Fabric f = build_fabric(spec);
+    std::vector<std::vector<int>> adj(f.node_count());
+    for (int l = 0; l < f.link_count(); ++l) {
+      const Link& k = f.link(l);
+      const NodeKind a = f.node(k.a).kind, b = f.node(k.b).kind;
+      auto sw = [](NodeKind x) { return x == NodeKind::Leaf || x == NodeKind::Spine || x == NodeKind::Core; };
+      if (sw(a) && sw(b)) {
+        adj[k.a].push_back(k.b);
+        adj[k.b].push_back(k.a);
+      }
+    }
+    std::map<int, int> gpu_on_leaf;  // leaf node -> a GPU wired to it (plane 0)
+    for (int g = 0; g < f.gpu_count(); ++g) gpu_on_leaf.emplace(f.leaf_of(g), g);
+    REQUIRE(gpu_on_leaf.size() > 8);
+    int checked = 0;
+    for (const auto& [src_leaf, src] : gpu_on_leaf) {
+      std::vector<int> dist(f.node_count(), -1);
+      std::vector<std::uint64_t> count(f.node_count(), 0);
+      std::vector<int> queue{src_leaf};
+      dist[src_leaf] = 0;
+      count[src_leaf] = 1;
+      for (std::size_t q = 0; q < queue.size(); ++q)
+        for (int w : adj[queue[q]]) {
+          if (dist[w] < 0) {
+            dist[w] = dist[queue[q]] + 1;
+            queue.push_back(w);
+          }
+          if (dist[w] == dist[queue[q]] + 1) count[w] += count[queue[q]];
+        }
+      for (const auto& [dst_leaf, dst] : gpu_on_leaf) {
+        if (dst_leaf == src_leaf || f.nvlink_domain_of(src) == f.nvlink_domain_of(dst)) continue;
+        INFO(f.node(src_leaf).name << " -> " << f.node(dst_leaf).name);
+        REQUIRE(dist[dst_leaf] > 0);
+        CHECK(f.path_count(src, dst) == count[dst_leaf]);
+        const auto r = f.route(src, dst, 12345u + static_cast<unsigned>(dst));
+        CHECK(static_cast<int>(r.size()) == dist[dst_leaf] + 2);  // + the two access links
+        CHECK(test::walk(f, src, r) == f.gpu_node(dst));
+        ++checked;
+      }
+    }
+    CHECK(checked > 64);
+  }
+}
