@@ -19,6 +19,8 @@ double mlp_weights(const ModelDims& m, double experts) { return experts * mlp_ma
 
 }  // namespace
 
+bool tied_embeddings(const ModelDims& m) { return gpt(m) && !m.untie_embeddings_and_output_weights; }
+
 double layer_parameters(const ModelDims& m) {
   const double h = m.hidden, E = std::max(1, m.experts);
   double p = attention_weights(m) + mlp_weights(m, E);
@@ -34,7 +36,7 @@ double layer_parameters(const ModelDims& m) {
 
 double parameters(const ModelDims& m) {
   const double h = m.hidden, V = m.vocab, s = m.sequence_length;
-  return m.layers * layer_parameters(m) + V * h + (gpt(m) ? s * h : V * h);
+  return m.layers * layer_parameters(m) + V * h + (gpt(m) ? s * h : 0.0) + (tied_embeddings(m) ? 0.0 : V * h);
 }
 
 double active_parameters(const ModelDims& m) {
@@ -112,7 +114,7 @@ double chunk_parameters(const JobSpec& job, int layers, bool first_chunk, bool l
   const double embedding = double(m.vocab) * m.hidden;
   double p = layers * layer;
   if (first_chunk) p += embedding + (gpt(m) ? double(m.sequence_length) * m.hidden : 0.0);
-  if (last_chunk && (!gpt(m) || pipelined)) p += embedding;
+  if (last_chunk && (!tied_embeddings(m) || pipelined)) p += embedding;
   return p / job.par.tp;
 }
 

@@ -11,8 +11,10 @@ namespace aidcsim::workload {
 
 /// Parameters of one transformer layer (attention + MLP or all experts + norms (+ biases)).
 double layer_parameters(const ModelDims& m);
-/// Total parameters: layers + input embedding (+ learned positions for "gpt", + untied output
-/// embedding for "llama"). For gpt-style dense models this is Megatron eq. 2:
+/// gpt style with the output layer tied to the input embedding (ModelDims::untie_embeddings_and_output_weights).
+bool tied_embeddings(const ModelDims& m);
+/// Total parameters: layers + input embedding (+ learned positions for "gpt", + the output layer
+/// when untied: always for "llama", for "gpt" with untie_embeddings_and_output_weights). For gpt-style dense models this is Megatron eq. 2:
 /// 12 l h^2 (1 + 13/(12h) + (V+s)/(12 l h)).
 double parameters(const ModelDims& m);
 /// Parameters active per token (MoE: top_k experts of the MLP).
@@ -44,8 +46,9 @@ double logit_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::
 
 /// Parameters held by one GPU (one TP rank; experts sharded over EP) for `layers` transformer
 /// layers of one model chunk, plus the input embedding (and gpt's learned positions) on the first
-/// virtual stage and the output layer on the last: untied for llama; for gpt a copy of the tied
-/// embedding when the last stage is not the first (`pipelined`, Megatron-LM's shared embedding).
+/// virtual stage and the output layer on the last: when untied (llama; gpt with
+/// untie_embeddings_and_output_weights) its own; tied (gpt) a copy of the embedding when the last
+/// stage is not the first (`pipelined`, Megatron-LM's shared embedding).
 double chunk_parameters(const JobSpec& job, int layers, bool first_chunk, bool last_chunk, bool pipelined);
 
 /// Bytes per gradient element in the gradient buffer and the DP reduction: JobSpec::grad_reduce_dtype;

@@ -304,8 +304,15 @@ std::string describe_dp(const Builder& b) {
     return "ZeRO-2: per-layer gradient reduce-scatters every microbatch and the parameter all-gather after the optimizer" +
            all + ")" + (b.m > b.msim ? "; the remaining microbatches each add the simulated steady-state period" : "");
   const Op reduce_op = par.zero == "none" ? Op::AllReduce : Op::ReduceScatter;
+  std::string gather;
+  if (par.zero == "zero1")
+    gather = par.overlap_param_gather
+                 ? "; parameter all-gather in " + std::to_string(b.plan.param_gather_buckets) +
+                       " buckets issued one at a time under the step's first forward, each layer waiting for its "
+                       "buckets (overlap_param_gather)"
+                 : "; parameter all-gather after the optimizer";
   return "DP " + std::string(collectives::op_name(reduce_op)) + all +
-         (par.dp_overlap ? ", bucketed per chunk" : ", one bucket per stage") + ")";
+         (par.dp_overlap ? ", bucketed per chunk" : ", one bucket per stage") + ")" + gather;
 }
 
 }  // namespace

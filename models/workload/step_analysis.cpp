@@ -185,14 +185,24 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     r.exposed_ep += plan.ep[s] + plan.extra_ep[s] + layer_ep[s];
     comm_busy += plan.tp[s] + plan.cp[s] + plan.ep[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
   }
-  // DP flows of the representative GPUs: time during which any of them was on the wire.
+  // DP flows of the representative GPUs: time during which any of them was on the wire (the union
+  // of their intervals: overlapped parameter gathers open the step, the reduction ends it).
   for (int s = 0; s < plan.pp; ++s) {
-    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    std::vector<std::pair<double, double>> on;
     for (std::size_t i = 0; i < plan.schedule.activities.size(); ++i) {
       const auto& a = plan.schedule.activities[i];
-      if ((a.tag == kTagDp || a.tag == kTagDpGather || a.tag == kTagEmbedding) && a.gpu == plan.stage_gpu[s]) {
-        lo = std::min(lo, run.start[i]);
-        hi = std::max(hi, run.finish[i]);
+      if ((a.tag == kTagDp || a.tag == kTagDpGather || a.tag == kTagEmbedding) && a.gpu == plan.stage_gpu[s])
+        on.push_back({run.start[i], run.finish[i]});
+    }
+    std::sort(on.begin(), on.end());
+    double lo = 0, hi = -1;
+    for (const auto& [a, z] : on) {
+      if (a > hi) {
+        if (hi > lo) comm_busy += hi - lo;
+        lo = a;
+        hi = z;
+      } else {
+        hi = std::max(hi, z);
       }
     }
     if (hi > lo) comm_busy += hi - lo;
