@@ -34,8 +34,9 @@ double gemm_time(const GpuSpec& gpu, double m, double n, double k, Precision p, 
   return std::max(t_compute, t_memory);
 }
 
-double attention_time(const GpuSpec& gpu, double flops, const Efficiency& e, double clock_factor) {
-  return flops / (e.attention * gpu.bf16_flops * clock_factor);
+double attention_time(const GpuSpec& gpu, double causal_flops, double clock_factor) {
+  if (gpu.attention_flops <= 0) throw Error("GPU '" + gpu.name + "' has no attention_flops (FlashAttention rate)");
+  return causal_flops / (gpu.attention_flops * clock_factor);
 }
 
 double memory_time(const GpuSpec& gpu, double bytes, const Efficiency& e) {

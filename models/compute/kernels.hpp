@@ -1,7 +1,7 @@
 #pragma once
 // Time of the kernels a training step is made of, on one GPU: GEMMs at an achievable-matmul
-// efficiency, attention at its own efficiency, memory-bound element-wise work at HBM rate.
-// A clock factor (DVFS, from the thermal model) scales the compute-bound parts.
+// efficiency, flash attention at the GPU's measured FlashAttention rate, memory-bound element-wise
+// work at HBM rate. A clock factor (DVFS, from the thermal model) scales the compute-bound parts.
 #include "models/compute/spec.hpp"
 
 namespace aidcsim::compute {
@@ -23,10 +23,6 @@ struct Efficiency {
   /// pay launch/tail costs; eff(F) = gemm * F / (F + gemm_half_flops). 0 disables the size effect.
   /// 2 GFLOP (a 1024^3 GEMM reaches half efficiency; a priori, not fitted).
   double gemm_half_flops = 2e9;
-  /// Fraction of dense peak reached by flash attention (FlashAttention-2 forward+backward reaches
-  /// ~50-70 % of A100/H100 BF16 peak, Dao 2023 Fig. 4-6; causal masking halves useful work while
-  /// Megatron's count is full: ~0.35 of peak on the full count; a priori, not fitted).
-  double attention = 0.35;
   /// Fraction of HBM bandwidth reached by memory-bound element-wise kernels (STREAM-like; a priori,
   /// not fitted).
   double hbm = 0.80;
@@ -42,9 +38,20 @@ double mamf_flops(const GpuSpec& gpu, Precision p);
 /// clock: max(compute at eff(F) x MAMF, operand bytes at the HBM rate).
 double gemm_time(const GpuSpec& gpu, double m, double n, double k, Precision p, const Efficiency& e,
                  double clock_factor = 1.0);
-/// Time in s of attention matmul work of `flops` FLOP (always BF16: FP8 recipes keep attention in
-/// BF16, e.g. Transformer Engine's default).
-double attention_time(const GpuSpec& gpu, double flops, const Efficiency& e, double clock_factor = 1.0);
+/// FlashAttention's FLOP convention (Dao-AILab/flash-attention benchmarks/benchmark_flash_attention.py,
+/// `flops()`, quoted in flash-attention issue #477): forward = 4 b s^2 h FLOP (QK^T and PV), halved
+/// with causal masking (FlashAttention-2, Dao 2023, §4: under causal masking only about half of the
+/// score entries are computed; tridao in flash-attention issue #573); backward = 2.5 x forward (dQ,
+/// dK, dV, dP and the recomputed scores: 5 matmuls against 2); forward + backward = 3.5 x forward.
+/// GpuSpec::attention_flops is a forward + backward rate on this count.
+constexpr double kFlashBackwardOverForward = 2.5;
+
+/// Time in s of FlashAttention's forward over `causal_flops` FLOP (counted as FlashAttention counts
+/// them: causal half, see kFlashBackwardOverForward) at the GPU's measured in-step rate
+/// GpuSpec::attention_flops x `clock_factor`; the backward takes kFlashBackwardOverForward x this.
+/// Always BF16: FP8 recipes keep attention in BF16 (Transformer Engine's default). Throws
+/// aidcsim::Error when the GPU has no attention rate.
+double attention_time(const GpuSpec& gpu, double causal_flops, double clock_factor = 1.0);
 /// Time in s of memory-bound work moving `bytes` B through HBM (not clock-scaled: HBM has its own
 /// clock).
 double memory_time(const GpuSpec& gpu, double bytes, const Efficiency& e);

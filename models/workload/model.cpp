@@ -75,9 +75,10 @@ LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const comput
   const double f = expert_ffn(m);
   const double up = gpt(m) ? f / t : 2 * f / t;
   lt.gemm += local_experts * (gemm_time(gpu, Me, up, h, prec, e, clock) + gemm_time(gpu, Me, h, f / t, prec, e, clock));
-  // Attention scores and values: 4 b (s/cp) s h / t FLOP (full, not causal-halved, as Megatron counts).
+  // Attention scores and values: 4 b (s/cp) s h / t FLOP for the full score matrix.
   const double attn_flops = 4.0 * j.microbatch_size * s_local * m.sequence_length * h / t;
   if (j.attention == "fused_softmax") {
+    // Megatron-2021's path computes and masks the full s x s scores (no causal skipping).
     // Batched GEMMs (QK^T, AV) at the GEMM efficiency of their total size; with a head dimension
     // of 64-160 they are memory bound on the s x s score tensor (write 2 B, read 2 B per score).
     // Then scale-mask-softmax (r 2 B, w 2 B) and dropout (r 2 B, w 2 B + 1 B mask) at HBM rate.
@@ -85,9 +86,13 @@ LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const comput
     const double eff = e.gemm * (e.gemm_half_flops > 0 ? attn_flops / (attn_flops + e.gemm_half_flops) : 1.0);
     lt.attention = std::max(attn_flops / (eff * compute::mamf_flops(gpu, compute::Precision::BF16) * clock),
                             compute::memory_time(gpu, 4.0 * scores, e));
+    lt.attention_backward = 2 * lt.attention;
     lt.memory += compute::memory_time(gpu, 9.0 * scores, e);
   } else {
-    lt.attention = compute::attention_time(gpu, attn_flops, e, clock);
+    // FlashAttention skips the masked blocks: half the scores under causal masking (with CP, the
+    // load-balanced split gives every rank half of its queries' keys too).
+    lt.attention = compute::attention_time(gpu, attn_flops / 2, clock);
+    lt.attention_backward = compute::kFlashBackwardOverForward * lt.attention;
   }
   // Element-wise traffic (2 B per element): 2 norms (r+w), 2 bias-dropout-add (2r+1w), residual
   // copies ~ 12 passes over b s h (split by t with sequence parallelism) + the MLP activation

@@ -21,7 +21,10 @@ double parameters(const ModelDims& m);
 double active_parameters(const ModelDims& m);
 
 /// Forward FLOPs of one layer per token: 2 x (active GEMM weights) + 4 s h (attention scores
-/// and values, counted full as Megatron does).
+/// and values, counted full, without causal masking). This is the model-FLOP convention of the
+/// published comparisons (Megatron-LM eq. 3; PaLM's MFU, Chowdhery et al. 2022 App. B, which Llama 3
+/// uses), kept as they count it; the kernel TIME of flash attention is costed on the causal half
+/// (layer_time, compute::attention_time).
 double layer_forward_flops_per_token(const ModelDims& m);
 /// Model FLOPs per step without recomputation: 3 x forward (Megatron eq. 3 with 72 instead of 96:
 /// published-figures.md §1.2). `tokens` = global_batch x sequence_length.
@@ -33,9 +36,12 @@ double hardware_flops(const ModelDims& m, double tokens, bool recompute);
 /// Per-GPU kernel time of one microbatch through one layer (s), and its parts.
 struct LayerTime {
   double gemm = 0, attention = 0, memory = 0;  ///< s, forward
+  /// s, the attention core's backward: flash = compute::kFlashBackwardOverForward x forward
+  /// (FlashAttention's count: the scores are recomputed); fused softmax = 2x (dgrad of QK^T and AV).
+  double attention_backward = 0;
   double forward() const { return gemm + attention + memory; }
-  /// backward: 2x GEMM and attention (dgrad + wgrad), 2x element-wise traffic.
-  double backward() const { return 2 * gemm + 2 * attention + 2 * memory; }
+  /// backward: 2x GEMM (dgrad + wgrad), the attention core's backward, 2x element-wise traffic.
+  double backward() const { return 2 * gemm + attention_backward + 2 * memory; }
 };
 /// Times of one layer for microbatch `b` on one GPU of a TP x CP group (JobSpec.par.tp/cp).
 LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::Efficiency& e,

@@ -186,7 +186,7 @@ void op_costs(Builder& b) {
     }
     if (!fl.cp) {
       lf.cp = std::max(0.0, lc.cp_exchange - lt.attention);
-      lb.cp = std::max(0.0, 2 * lc.cp_exchange - 2 * lt.attention) + rc * std::max(0.0, lc.cp_exchange - lt.attention);
+      lb.cp = std::max(0.0, 2 * lc.cp_exchange - lt.attention_backward) + rc * std::max(0.0, lc.cp_exchange - lt.attention);
     }
     if (!fl.ep) {
       lf.ep = 2 * lc.ep_alltoall;
@@ -213,7 +213,7 @@ void op_costs(Builder& b) {
       auto& bs = b.layer_segs[s][1];
       forward(fs, lf.tp + lf.cp + lf.ep);
       if (rc) forward(bs, lb.tp + lb.cp + lb.ep);
-      const double att = (2 * lt.attention + sel) / spd, rest = (lt.backward() - 2 * lt.attention) / spd;
+      const double att = (lt.attention_backward + sel) / spd, rest = (lt.backward() - lt.attention_backward) / spd;
       bs.push_back({LayerSeg::Compute, rc ? 0.0 : lb.tp + lb.cp + lb.ep, 0});
       if (fl.tp) bs.push_back({LayerSeg::Tp, 0, 0});
       if (fl.ep) bs.push_back({LayerSeg::Ep, 0, 0});

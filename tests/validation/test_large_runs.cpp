@@ -15,19 +15,19 @@ using namespace aidcsim;
 namespace {
 
 struct Predicted {
-  double step_time = 0, model_tflops = 0;
+  double step_time = 0, model_tflops = 0, hardware_tflops = 0;
   workload::StepBreakdown b;
 };
 
-Predicted predict(const workload::JobSpec& job, const topology::FabricSpec& fs) {
+Predicted predict(const workload::JobSpec& job, const topology::FabricSpec& fs, const char* gpu = "H100") {
   const auto fabric = topology::build_fabric(fs);
   network::FlowNetwork net(fabric);
-  const auto& h100 = builtin_gpus().find("H100");
-  const auto plan = workload::plan_step(job, h100, fabric, {});
+  const auto plan = workload::plan_step(job, builtin_gpus().find(gpu), fabric, {});
   Predicted p;
   p.b = workload::analyse_step(plan, net.run(plan.schedule));
   p.step_time = p.b.step_time;
   p.model_tflops = plan.model_flops_per_step / p.step_time / plan.gpus / 1e12;
+  p.hardware_tflops = plan.hardware_flops_per_step / p.step_time / plan.gpus / 1e12;
   return p;
 }
 
@@ -139,6 +139,65 @@ topology::FabricSpec meta_roce(int gpus) {
   return fs;
 }
 
+// ---------------------------------------------------------------------------------------------
+// MT-NLG 530B (Smith et al. 2022, arXiv:2201.11990), §2.4 "system performance": global batch 1920 on
+// 280, 350 and 420 DGX A100 servers of Selene, iteration times 60.1, 50.2 and 44.4 s, "126, 121 and
+// 113 teraFLOP/s per GPU" [secondary: quoted from §2.4 in github.com/cli99/llm-analysis
+// examples/megatron-turing-nlg/README.md; the same figures in a second stored transcription; the
+// paper's own text was not found in the stored corpus]. The TFLOP/s are Megatron eq. 3 (with
+// recompute) over the iteration time: 96 B s l h^2 (1 + s/6h + V/16lh) / (t n) gives 125.7 / 120.4 /
+// 113.5 with V = 51,200.
+struct MtnlgRow {
+  int nodes;
+  double iteration_s, tflops;
+};
+const MtnlgRow kMtnlg[] = {{280, 60.1, 126}, {350, 50.2, 121}, {420, 44.4, 113}};
+
+/// MT-NLG 530B (§3.2 of the paper): 105 layers, hidden 20,480, 128 heads, sequence 2,048, global batch
+/// 1,920; 8-way tensor and 35-way pipeline parallelism, data parallelism over the rest (DP 8 / 10 / 12);
+/// BF16 mixed precision; activation checkpointing of every transformer block (§2.1); DeepSpeed's
+/// pipeline engine: 1F1B, not interleaved, gradients reduced after the pipeline flush (§2.2). GPT-2
+/// vocabulary padded to 51,200 as Megatron-LM does. Not in the paper, assumed: microbatch 1,
+/// Megatron-2021 attention (fused softmax; the run predates FlashAttention), no sequence parallelism
+/// (it came with Korthikanti et al. 2022, after the run), plain DP all-reduce in fp32.
+workload::JobSpec mtnlg_job(const MtnlgRow& r) {
+  workload::JobSpec j;
+  j.model.layers = 105;
+  j.model.hidden = 20480;
+  j.model.ffn_hidden = 4 * 20480;
+  j.model.heads = 128;
+  j.model.kv_heads = 128;
+  j.model.vocab = 51200;
+  j.model.sequence_length = 2048;
+  j.model.style = "gpt";
+  j.par.tp = 8;
+  j.par.pp = 35;
+  j.par.dp = r.nodes * 8 / (8 * 35);
+  j.par.virtual_stages = 1;
+  j.par.dp_overlap = false;
+  j.par.sequence_parallel = false;
+  j.global_batch = 1920;
+  j.activation_recompute = true;
+  j.attention = "fused_softmax";
+  j.precision = "bf16";
+  return j;
+}
+
+/// Selene (§2.3 of the paper; as tests/validation/test_megatron.cpp): DGX A100 80 GB, 8 GPUs on NVLink3,
+/// 8 x HDR 200 Gb/s InfiniBand per node, full fat tree of 40-port HDR switches.
+topology::FabricSpec selene(int gpus) {
+  topology::FabricSpec fs;
+  fs.gpus = gpus;
+  fs.gpus_per_node = 8;
+  fs.nvlink_domain = 8;
+  fit_fabric_to_gpu(fs, builtin_gpus().find("A100"));
+  fs.kind = topology::FabricKind::Clos3;
+  fs.switch_radix = 40;
+  fs.link_rate = 25e9;
+  fs.nic_rate = 25e9;
+  return fs;
+}
+
 double error(double predicted, double published) { return predicted / published - 1; }
 
 }  // namespace
@@ -178,5 +237,30 @@ TEST_CASE("Llama 3 405B Table 4: TFLOP/s per GPU within 10 % at 8K and 16K H100,
   // The slope: 8K -> 16K GPUs at a constant 16M tokens per step, 430 -> 400 TFLOP/s (-30).
   const double published = kLlama3[1].tflops - kLlama3[0].tflops, predicted = tflops[1] - tflops[0];
   std::printf("[llama3] 8K -> 16K: predicted %+.1f TFLOP/s per GPU, published %+.0f\n", predicted, published);
+  CHECK(predicted == Approx(published).epsilon(0.30));
+}
+
+TEST_CASE("MT-NLG 530B: iteration time per GPU count (A100, TP 8, PP 35, DP 8-12), and the drop in TFLOP/s",
+          "[validation][large_runs][mtnlg]") {
+  // All three rows are known misses: predicted 15-17 % faster than published (docs/validation-large-runs.md,
+  // "Why MT-NLG misses": DeepSpeed's 2021 pipeline engine ran ~15 % below what the model, which
+  // reproduces Megatron-LM's own 529.6B row within 1 %, gives for the same layout). The bounds hold
+  // them where the model is today so a change shows; the slope is held to the issue's 30 %.
+  const double lo = -0.20, hi = -0.10;
+  double tflops[3];
+  int i = 0;
+  for (const auto& r : kMtnlg) {
+    const auto p = predict(mtnlg_job(r), selene(r.nodes * 8), "A100");
+    std::printf("[mtnlg] %d GPUs: predicted %.2f s (published %.1f, %+.1f %%), %.1f TFLOP/s per GPU (published %.0f);"
+                " compute %.2f TP %.2f PP %.2f DP %.2f bubble %.2f s\n",
+                r.nodes * 8, p.step_time, r.iteration_s, 100 * error(p.step_time, r.iteration_s), p.hardware_tflops,
+                r.tflops, p.b.compute, p.b.exposed_tp, p.b.exposed_pp, p.b.exposed_dp, p.b.bubble);
+    INFO(r.nodes * 8 << " GPUs: predicted " << p.step_time << " s, published " << r.iteration_s << " s");
+    CHECK(error(p.step_time, r.iteration_s) >= lo);
+    CHECK(error(p.step_time, r.iteration_s) <= hi);
+    tflops[i++] = p.hardware_tflops;
+  }
+  const double published = kMtnlg[2].tflops - kMtnlg[0].tflops, predicted = tflops[2] - tflops[0];
+  std::printf("[mtnlg] 2,240 -> 3,360 GPUs: predicted %+.1f TFLOP/s per GPU, published %+.0f\n", predicted, published);
   CHECK(predicted == Approx(published).epsilon(0.30));
 }

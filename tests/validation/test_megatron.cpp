@@ -3,6 +3,8 @@
 // (compute::Efficiency and collectives::Protocol defaults; docs/validation-megatron.md).
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
@@ -78,6 +80,10 @@ TEST_CASE("Megatron-LM SC21 Table 1: TFLOP/s per GPU within 10 % for all ten row
     CHECK(plan.parameters / 1e9 == Approx(r.params_b).epsilon(0.03));  // eq. 2 vs the table rounded to 0.1B
     const auto b = workload::analyse_step(plan, net.run(plan.schedule));
     const double tflops = plan.hardware_flops_per_step / b.step_time / r.gpus / 1e12;
+    std::printf("[megatron] %.1fB: %.1f TFLOP/s per GPU (published %.0f, %+.1f %%); step %.2f s, compute %.2f TP %.2f"
+                " DP %.2f bubble %.2f s\n",
+                r.params_b, tflops, r.tflops, 100 * (tflops / r.tflops - 1), b.step_time, b.compute, b.exposed_tp,
+                b.exposed_dp, b.bubble);
     INFO(r.params_b << "B: predicted " << tflops << " TFLOP/s, published " << r.tflops);
     CHECK(tflops == Approx(r.tflops).epsilon(0.10));
     CHECK(b.compute + b.exposed_tp + b.exposed_pp + b.exposed_dp + b.bubble == Approx(b.step_time));

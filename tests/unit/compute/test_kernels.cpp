@@ -56,3 +56,19 @@ TEST_CASE("memory-bound work runs at the HBM rate and ignores the clock") {
   CHECK(precision_from("fp16") == Precision::BF16);
   CHECK_THROWS_AS(precision_from("fp4"), aidcsim::Error);
 }
+
+TEST_CASE("flash attention: causal FLOPs at the GPU's measured FlashAttention rate") {
+  // FlashAttention's benchmark convention: forward + backward = 3.5 x the causal forward count,
+  // so a forward + backward at the catalogue rate takes 3.5 F / attention_flops.
+  auto gpu = round_gpu(false);
+  const double F = 4.0 * 2 * 8192.0 * 8192 * 4096 / 2;  // b 2, s 8192, h 4096, causal half
+  const double fwd = attention_time(gpu, F);
+  CHECK(fwd == Approx(F / 450e12));
+  CHECK(fwd * (1 + kFlashBackwardOverForward) == Approx(3.5 * F / gpu.attention_flops));
+  CHECK(attention_time(gpu, F, 0.5) == Approx(2 * fwd));
+  // independent of the GEMM efficiency constants (no Efficiency argument) and of the peak
+  gpu.bf16_flops *= 2;
+  CHECK(attention_time(gpu, F) == Approx(fwd));
+  gpu.attention_flops = 0;
+  CHECK_THROWS_AS(attention_time(gpu, F), aidcsim::Error);
+}

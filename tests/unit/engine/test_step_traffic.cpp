@@ -242,7 +242,7 @@ TEST_CASE("CP ring exchange as flows: an oversubscribed leaf uplink gives the cl
   // sends a K/V block (backward: with its gradient, 2 blocks) from every rail to the other node
   // at once, 8 flows through the uplink: T = lat + bw x 8 (bw: one block alone at the NIC,
   // collectives::select). Attention (workload::layer_time) runs meanwhile: per layer, exposed CP
-  // = max(0, T1 - a) forward + max(0, T2 - 2 a) backward. The analytic estimate sees T = lat + bw.
+  // = max(0, T1 - a) forward + max(0, T2 - a_bwd) backward. The analytic estimate sees T = lat + bw.
   // (the DP reduction over the 2 CP ranks after the backward: dp_overlap off)
   const std::string text = layout(8, 2, 16, 8, "8:1", 32768, false);
   const Scenario sc = load_scenario_text(text, "cp.yaml");
@@ -256,8 +256,9 @@ TEST_CASE("CP ring exchange as flows: an oversubscribed leaf uplink gives the cl
     const auto sel = collectives::select(c, collectives::Layout::from(fabric, sc.gpu));
     return sel.latency + 8 * sel.bw_time;
   };
-  const double a = workload::layer_time(sc.job, sc.gpu, workload::StepOptions{}.efficiency).attention;
-  const double closed = 2 * (std::max(0.0, ring(block) - a) + std::max(0.0, ring(2 * block) - 2 * a));
+  const auto lt = workload::layer_time(sc.job, sc.gpu, workload::StepOptions{}.efficiency);
+  const double closed =
+      2 * (std::max(0.0, ring(block) - lt.attention) + std::max(0.0, ring(2 * block) - lt.attention_backward));
   REQUIRE(closed > 0);
   const Run r = run(text), est = run(text, 1);
   INFO("closed form " << closed << " s, analytic " << est.step.breakdown.exposed_cp << " s");

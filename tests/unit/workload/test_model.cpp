@@ -8,6 +8,7 @@
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
 #include "models/workload/placement.hpp"
+#include "test_gpu.hpp"
 
 using namespace aidcsim::workload;
 
@@ -167,4 +168,34 @@ TEST_CASE("placement: rank order tp,cp,pp,dp and groups") {
   CHECK(pl.dp_group({1, 0, 0, 0}) == std::vector<int>{1, 33, 65, 97});
   p.order = "tp,cp,dp,pp";
   CHECK(Placement(p).dp_group({0, 0, 0, 0}) == std::vector<int>{0, 8, 16, 24});
+}
+
+TEST_CASE("layer time: flash attention costed on the causal half, fused softmax on the full scores") {
+  // FlashAttention-2 (Dao 2023) §4 / its benchmark's flops(): causal = half of 4 b s^2 h, backward
+  // 2.5 x forward. Model FLOPs keep counting attention full (Megatron eq. 3, PaLM MFU).
+  JobSpec j;
+  j.model = gpt(32, 4096, 32);
+  j.model.sequence_length = 8192;
+  j.par.tp = 8;
+  j.microbatch_size = 2;
+  const auto gpu = aidcsim::workload::testing::h100_like();
+  const aidcsim::compute::Efficiency e;
+  j.attention = "flash";
+  const LayerTime flash = layer_time(j, gpu, e);
+  const double full = 4.0 * 2 * 8192.0 * 8192 * 4096 / 8;
+  CHECK(flash.attention == Approx(full / 2 / 447e12));
+  CHECK(flash.attention_backward == Approx(2.5 * flash.attention));
+  CHECK(flash.backward() - flash.attention_backward == Approx(2 * (flash.gemm + flash.memory)));
+  CHECK(layer_time(j, gpu, e, 0.5).attention == Approx(2 * flash.attention));
+  // CP 2: each rank holds half the queries, against all keys, half of them masked
+  j.par.cp = 2;
+  CHECK(layer_time(j, gpu, e).attention == Approx(flash.attention / 2));
+  j.par.cp = 1;
+  j.attention = "fused_softmax";
+  const LayerTime fused = layer_time(j, gpu, e);
+  CHECK(fused.attention_backward == Approx(2 * fused.attention));
+  CHECK(fused.attention > flash.attention);  // full scores through HBM
+  // the model-FLOP convention is unchanged: 4 s h per token per layer
+  CHECK(layer_forward_flops_per_token(j.model) - 2 * layer_parameters(j.model) ==
+        Approx(4.0 * 8192 * 4096).epsilon(0.01));
 }
