@@ -66,15 +66,18 @@ LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const comput
   const double s_local = double(m.sequence_length) / j.par.cp;
   const double M = double(j.microbatch_size) * s_local;  // tokens per GPU per microbatch
   LayerTime lt;
-  lt.gemm += gemm_time(gpu, M, h * (1 + 2 * kv_fraction(m)) / t, h, prec, e, clock);  // QKV
-  lt.gemm += gemm_time(gpu, M, h, h / t, prec, e, clock);                             // output projection
+  lt.qkv = gemm_time(gpu, M, h * (1 + 2 * kv_fraction(m)) / t, h, prec, e, clock);
+  lt.proj = gemm_time(gpu, M, h, h / t, prec, e, clock);  // output projection
+  lt.gemm += lt.qkv + lt.proj;
   // MLP (MoE: each of the experts/ep local experts sees ep*M*top_k/experts tokens, balanced).
   const double E = std::max(1, m.experts);
   const double local_experts = E > 1 ? E / j.par.ep : 1.0;
   const double Me = E > 1 ? M * m.top_k * j.par.ep / E : M;
   const double f = expert_ffn(m);
   const double up = gpt(m) ? f / t : 2 * f / t;
-  lt.gemm += local_experts * (gemm_time(gpu, Me, up, h, prec, e, clock) + gemm_time(gpu, Me, h, f / t, prec, e, clock));
+  lt.fc1 = local_experts * gemm_time(gpu, Me, up, h, prec, e, clock);
+  lt.fc2 = local_experts * gemm_time(gpu, Me, h, f / t, prec, e, clock);
+  lt.gemm += lt.fc1 + lt.fc2;
   // Attention scores and values: 4 b (s/cp) s h / t FLOP for the full score matrix.
   const double attn_flops = 4.0 * j.microbatch_size * s_local * m.sequence_length * h / t;
   if (j.attention == "fused_softmax") {
@@ -101,6 +104,21 @@ LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const comput
   const double f_elem = (gpt(m) ? 2.0 : 3.0) * f / t * (E > 1 ? m.top_k : 1);
   lt.memory += compute::memory_time(gpu, 2.0 * M * (12 * h_elem + f_elem), e);
   return lt;
+}
+
+TpOverlapTime tp_comm_overlap_time(const LayerTime& lt, double C, int tp, const compute::GpuSpec& gpu) {
+  const double n = tp;
+  const double slow = gpu.sms > 16 ? double(gpu.sms) / (gpu.sms - 16) : 1.0;  // TE num_sm 16
+  auto ring = [&](double G) { return n > 1 ? (n - 1) * std::max(0.0, C / (n - 1) - G / n) : 0.0; };
+  auto pipeline = [&](double G) {
+    const double g = G * slow / 4, c = C / 4;
+    return g + 3 * std::max(g, c) + c - G;
+  };
+  auto bulk = [&](double G) { return std::max(C, G * slow) - G; };
+  TpOverlapTime t;
+  t.forward = ring(lt.qkv) + pipeline(lt.proj) + ring(lt.fc1) + pipeline(lt.fc2);
+  t.backward = ring(lt.fc2) + 2 * bulk(lt.fc1) + ring(lt.proj) + 2 * bulk(lt.qkv);
+  return t;
 }
 
 double logit_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::Efficiency& e, double clock) {

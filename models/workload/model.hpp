@@ -39,6 +39,8 @@ struct LayerTime {
   /// s, the attention core's backward: flash = compute::kFlashBackwardOverForward x forward
   /// (FlashAttention's count: the scores are recomputed); fused softmax = 2x (dgrad of QK^T and AV).
   double attention_backward = 0;
+  /// s, the forward GEMMs that make up `gemm`: QKV, output projection, MLP up (fc1) and down (fc2).
+  double qkv = 0, proj = 0, fc1 = 0, fc2 = 0;
   double forward() const { return gemm + attention + memory; }
   /// backward: 2x GEMM (dgrad + wgrad), the attention core's backward, 2x element-wise traffic.
   double backward() const { return 2 * gemm + attention_backward + 2 * memory; }
@@ -46,6 +48,26 @@ struct LayerTime {
 /// Times of one layer for microbatch `b` on one GPU of a TP x CP group (JobSpec.par.tp/cp).
 LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::Efficiency& e,
                      double clock_factor = 1.0);
+/// Exposed seconds of one layer's TP communication for one microbatch under Transformer Engine's
+/// userbuffers comm-GEMM overlap (JobSpec par.tp_comm_overlap; NeMo ub_tp_comm_overlap, Megatron
+/// --tp-comm-overlap), with sequence parallelism: every TP all-gather / reduce-scatter (`collective`
+/// s each, half of the layer's TP all-reduce) is split and pipelined with the GEMM it feeds or
+/// follows, with TE's default methods (transformer_engine/pytorch/module/base.py initialize_ub):
+/// - ring_exchange (QKV and fc1 forward all-gathers, proj and fc2 dgrad all-gathers): tp chunks,
+///   each GEMM chunk runs while the next chunk arrives: exposed (tp - 1) max(0, c - g), c = C /
+///   (tp - 1), g = G / tp; 1 SM (copy engines): no SM cost modelled;
+/// - pipeline (proj and fc2 forward reduce-scatters): 4 splits, each split's reduce-scatter runs
+///   under the next split's GEMM: exposed g + 3 max(g, c) + c - G with c = C / 4, g = G' / 4;
+/// - bulk (QKV and fc1 backward: the input all-gather for wgrad under dgrad, the dgrad
+///   reduce-scatter under wgrad): exposed max(C, G') - G;
+/// where G' = G x sms / (sms - 16): pipeline and bulk take 16 SMs (TE's num_sm default) from the GEMM
+/// (G' = G when gpu.sms is 0, not given). Backward also counts the input all-gather Megatron repeats
+/// for wgrad with sequence parallelism (hidden under dgrad either way).
+struct TpOverlapTime {
+  double forward = 0, backward = 0;  ///< s
+};
+TpOverlapTime tp_comm_overlap_time(const LayerTime& lt, double collective, int tp, const compute::GpuSpec& gpu);
+
 /// Forward time of the output (logit) GEMM of one microbatch on one TP rank (s); backward is 2x.
 double logit_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::Efficiency& e,
                   double clock_factor = 1.0);

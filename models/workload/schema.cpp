@@ -107,6 +107,11 @@ Schema schema() {
        "Collective algorithm of the DP traffic: the gradient all-reduce (zero: none) or reduce-scatter and parameter "
        "all-gather (zero1, fsdp); auto = ring across NVLink domains (NCCL's large-message choice). With zero1/fsdp "
        "only ring and auto are modelled for reduce-scatter / all-gather (NCCL has no tree for them); others are rejected."},
+      {"workload.parallelism.tp_comm_overlap", Q::Bool, "false", false, {}, {}, false, {},
+       "Transformer Engine userbuffers TP comm-GEMM overlap (NeMo ub_tp_comm_overlap, Megatron --tp-comm-overlap; "
+       "default off): each TP all-gather / reduce-scatter split and pipelined with its GEMM with TE's default "
+       "methods (ring-exchange, 4-split pipeline, bulk; the SMs they take from the GEMMs from the GPU's sms). "
+       "Needs sequence_parallel; applies to TP inside the NVLink domain (TP groups across domains run as flows)."},
       {"workload.parallelism.order", Q::String, "tp,cp,pp,dp", false, {}, {}, false, {"tp,cp,pp,dp", "tp,cp,dp,pp"},
        "Rank order, innermost first; GPU index = rank (Megatron-LM default tp,cp,pp,dp)."},
       {"workload.microbatch_size", Q::Integer, "1", false, 1, 1e6, false, {}, "Sequences per microbatch."},
@@ -216,6 +221,10 @@ JobSpec spec_from(const Params& root) {
     root.invalid("workload.parallelism.overlap_param_gather",
                  "false unless workload.parallelism.dp_overlap is true (Megatron asserts --overlap-grad-reduce)");
   j.par.order = opt_t("workload.parallelism.order", "tp,cp,pp,dp");
+  j.par.tp_comm_overlap = opt_b("workload.parallelism.tp_comm_overlap", false);
+  if (j.par.tp_comm_overlap && !j.par.sequence_parallel)
+    root.invalid("workload.parallelism.tp_comm_overlap",
+                 "false unless workload.parallelism.sequence_parallel is true (TE overlaps sequence-parallel TP only)");
   j.microbatch_size = opt_i("workload.microbatch_size", 1);
   j.global_batch = i("workload.global_batch");
   j.precision = opt_t("workload.precision", "bf16");

@@ -61,6 +61,10 @@ struct Parallelism {
   /// megatron_gpt_model.py configure_optimizers).
   std::string param_gather_buckets = "size";
   std::string dp_algorithm = "auto";     ///< collectives::Algorithm name for the DP reduction
+  /// Transformer Engine userbuffers TP comm-GEMM overlap (NeMo ub_tp_comm_overlap, Megatron
+  /// --tp-comm-overlap; needs sequence parallelism and TP inside the NVLink domain): TP all-gathers
+  /// and reduce-scatters pipelined with the GEMMs (workload::tp_comm_overlap_time).
+  bool tp_comm_overlap = false;
   /// Rank order, innermost first: "tp,cp,pp,dp" (Megatron default) or "tp,cp,dp,pp".
   std::string order = "tp,cp,pp,dp";
 };

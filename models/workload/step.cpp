@@ -180,7 +180,12 @@ void op_costs(Builder& b) {
     OpCost lf, lb;
     lf.compute = lt.forward() / spd;
     lb.compute = (lt.backward() + sel + rc * lt.forward()) / spd;
-    if (!fl.tp) {
+    if (!fl.tp && job.par.tp_comm_overlap && job.par.tp > 1) {
+      // the all-reduce = reduce-scatter + all-gather: each half pipelined with its GEMM
+      const TpOverlapTime o = tp_comm_overlap_time(lt, lc.tp_allreduce / 2, job.par.tp, b.gpu);
+      lf.tp = o.forward;  // communication, not slowed by stragglers (as the analytic TP)
+      lb.tp = o.backward + rc * o.forward;
+    } else if (!fl.tp) {
       lf.tp = 2 * lc.tp_allreduce;
       lb.tp = 2 * lc.tp_allreduce * (1 + rc);
     }

@@ -128,3 +128,12 @@ TEST_CASE("overlap_param_gather needs the distributed optimizer and the overlapp
   CHECK(j.par.param_gather_buckets == "layer");
   CHECK(j.par.ddp_bucket_size == 26214400.0);
 }
+
+TEST_CASE("tp_comm_overlap needs sequence parallelism") {
+  auto p = scenario();
+  p.set("workload.parallelism.tp_comm_overlap", true);
+  CHECK(key_of(p) == "");
+  CHECK(workload::spec_from(p).par.tp_comm_overlap);
+  p.set("workload.parallelism.sequence_parallel", false);
+  CHECK(key_of(p) == "workload.parallelism.tp_comm_overlap");
+}
