@@ -24,7 +24,8 @@ const std::vector<GpuField>& gpu_fields() {
       {"fp8_mamf", Q::FlopRate, &GpuSpec::fp8_mamf, false, 0, 1e17,
        "Maximum achievable matmul FLOP/s, FP8. Default: estimate 0.8 x fp8_flops."},
       {"attention_flops", Q::FlopRate, &GpuSpec::attention_flops, false, 0, 1e17,
-       "FlashAttention forward + backward, causal, BF16, counted causally (FLOP of the computed half). "
+       "FlashAttention forward + backward in a training step, causal, BF16, counted causally: 3 x the "
+       "causal forward (6 b s^2 h per layer) over the attention kernels' time. "
        "Default: estimate 0.45 x bf16_flops (H100/H200 FlashAttention-3 in a training step)."},
       {"hbm_bytes", Q::DataSize, &GpuSpec::hbm_bytes, true, 1e9, 1e13, "HBM capacity."},
       {"hbm_bandwidth", Q::DataRate, &GpuSpec::hbm_bandwidth, true, 1e10, 1e14, "HBM peak bandwidth."},

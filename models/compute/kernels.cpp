@@ -36,7 +36,8 @@ double gemm_time(const GpuSpec& gpu, double m, double n, double k, Precision p, 
 
 double attention_time(const GpuSpec& gpu, double causal_flops, double clock_factor) {
   if (gpu.attention_flops <= 0) throw Error("GPU '" + gpu.name + "' has no attention_flops (FlashAttention rate)");
-  return causal_flops / (gpu.attention_flops * clock_factor);
+  const double forward_and_backward = kAttentionRateOverForward * causal_flops / (gpu.attention_flops * clock_factor);
+  return forward_and_backward / (1 + kFlashBackwardOverForward);
 }
 
 double memory_time(const GpuSpec& gpu, double bytes, const Efficiency& e) {

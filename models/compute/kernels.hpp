@@ -38,19 +38,24 @@ double mamf_flops(const GpuSpec& gpu, Precision p);
 /// clock: max(compute at eff(F) x MAMF, operand bytes at the HBM rate).
 double gemm_time(const GpuSpec& gpu, double m, double n, double k, Precision p, const Efficiency& e,
                  double clock_factor = 1.0);
-/// FlashAttention's FLOP convention (Dao-AILab/flash-attention benchmarks/benchmark_flash_attention.py,
-/// `flops()`, quoted in flash-attention issue #477): forward = 4 b s^2 h FLOP (QK^T and PV), halved
-/// with causal masking (FlashAttention-2, Dao 2023, §4: under causal masking only about half of the
-/// score entries are computed; tridao in flash-attention issue #573); backward = 2.5 x forward (dQ,
-/// dK, dV, dP and the recomputed scores: 5 matmuls against 2); forward + backward = 3.5 x forward.
-/// GpuSpec::attention_flops is a forward + backward rate on this count.
+/// FlashAttention's FLOP count (Dao-AILab/flash-attention benchmarks/benchmark_flash_attention.py,
+/// `flops()`, quoted in flash-attention issue #477): forward = 4 b s^2 h (QK^T and PV), halved with
+/// causal masking (FlashAttention-2, Dao 2023, §4: only about half of the score entries are
+/// computed; tridao in flash-attention issue #573); backward = 2.5 x forward (dQ, dK, dV, dP and
+/// the recomputed scores: 5 matmuls against 2).
 constexpr double kFlashBackwardOverForward = 2.5;
+/// GpuSpec::attention_flops is an in-step rate on the MFU count: forward + backward = 3 x the
+/// causal forward (6 b s^2 h per layer; ml-engineering insights/when-to-upgrade-gpus/
+/// bench_decompose.py `flops_split`, where the H100/H200 and B200 figures come from), not
+/// FlashAttention's 3.5 x.
+constexpr double kAttentionRateOverForward = 3.0;
 
-/// Time in s of FlashAttention's forward over `causal_flops` FLOP (counted as FlashAttention counts
-/// them: causal half, see kFlashBackwardOverForward) at the GPU's measured in-step rate
-/// GpuSpec::attention_flops x `clock_factor`; the backward takes kFlashBackwardOverForward x this.
-/// Always BF16: FP8 recipes keep attention in BF16 (Transformer Engine's default). Throws
-/// aidcsim::Error when the GPU has no attention rate.
+/// Time in s of FlashAttention's forward over `causal_flops` FLOP (the causal half of 4 b s^2 h, as
+/// FlashAttention counts it). Forward + backward take kAttentionRateOverForward x causal_flops /
+/// (GpuSpec::attention_flops x `clock_factor`), split 1 : kFlashBackwardOverForward as their work
+/// is; the backward is kFlashBackwardOverForward x the returned time. Always BF16: FP8 recipes keep
+/// attention in BF16 (Transformer Engine's default). Throws aidcsim::Error when the GPU has no
+/// attention rate.
 double attention_time(const GpuSpec& gpu, double causal_flops, double clock_factor = 1.0);
 /// Time in s of memory-bound work moving `bytes` B through HBM (not clock-scaled: HBM has its own
 /// clock).

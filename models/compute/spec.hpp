@@ -17,8 +17,9 @@ struct GpuSpec {
   /// Maximum achievable matmul FLOP/s (MAMF: best measured GEMM over shapes), BF16 / FP8.
   double bf16_mamf = 0;
   double fp8_mamf = 0;         ///< 0 when the GPU has no FP8
-  /// FlashAttention forward + backward, causal, BF16, FLOP/s achieved counting the causal half only
-  /// (4 b s^2 h / 2 forward, x 3.5 forward + backward), as FlashAttention's own benchmarks count.
+  /// FlashAttention forward + backward inside a training step, causal, BF16: FLOP/s on the MFU
+  /// count of the causal half (3 x 4 b s^2 h / 2 = 6 b s^2 h per layer forward + backward) over the
+  /// attention kernels' time (compute::attention_time, kAttentionRateOverForward).
   double attention_flops = 0;
   // --- memory ---
   double hbm_bytes = 0;        ///< B
