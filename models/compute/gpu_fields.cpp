@@ -35,6 +35,9 @@ const std::vector<GpuField>& gpu_fields() {
        "Scale-up bandwidth per GPU per direction inside the NVLink domain (AMD: Infinity Fabric all-to-all)."},
       {"nvls", Q::Bool, &GpuSpec::nvls, false, 0, 0,
        "NVLink SHARP (in-switch reduction, NCCL's NVLS algorithm) capable; needs nvlink_generation >= 4. Default false."},
+      {"sms", Q::Integer, &GpuSpec::sms, false, 0, 10000,
+       "Streaming multiprocessors; 0 (the default) = not given: the SMs that TP communication kernels overlapped "
+       "with GEMMs take (workload.parallelism.tp_comm_overlap) are then not modelled."},
       {"tdp", Q::Power, &GpuSpec::tdp, true, 1, 1e4, "Maximum board power (TDP / TGP)."},
       {"idle_power", Q::Power, &GpuSpec::idle_power, true, 0, 1e4, "Power of an idle GPU."},
       {"throttle_temperature", Q::Temperature, &GpuSpec::throttle_temperature, true, units::kZeroCelsius, 450,

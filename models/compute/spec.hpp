@@ -29,6 +29,9 @@ struct GpuSpec {
   /// B/s per GPU per direction inside the scale-up domain (NVLink; MI300X: Infinity Fabric all-to-all).
   double nvlink_bandwidth = 0;
   bool nvls = false;           ///< NVLink SHARP (in-switch reduction, NCCL NVLS) capable
+  /// Streaming multiprocessors (0 = not given): what communication kernels overlapped with GEMMs
+  /// take from them (workload tp_comm_overlap).
+  int sms = 0;
   // --- power and thermal ---
   double tdp = 0;              ///< W, maximum board power
   double idle_power = 0;       ///< W

@@ -19,6 +19,8 @@ double mlp_weights(const ModelDims& m, double experts) { return experts * mlp_ma
 
 }  // namespace
 
+bool tied_embeddings(const ModelDims& m) { return gpt(m) && !m.untie_embeddings_and_output_weights; }
+
 double layer_parameters(const ModelDims& m) {
   const double h = m.hidden, E = std::max(1, m.experts);
   double p = attention_weights(m) + mlp_weights(m, E);
@@ -34,7 +36,7 @@ double layer_parameters(const ModelDims& m) {
 
 double parameters(const ModelDims& m) {
   const double h = m.hidden, V = m.vocab, s = m.sequence_length;
-  return m.layers * layer_parameters(m) + V * h + (gpt(m) ? s * h : V * h);
+  return m.layers * layer_parameters(m) + V * h + (gpt(m) ? s * h : 0.0) + (tied_embeddings(m) ? 0.0 : V * h);
 }
 
 double active_parameters(const ModelDims& m) {
@@ -64,15 +66,18 @@ LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const comput
   const double s_local = double(m.sequence_length) / j.par.cp;
   const double M = double(j.microbatch_size) * s_local;  // tokens per GPU per microbatch
   LayerTime lt;
-  lt.gemm += gemm_time(gpu, M, h * (1 + 2 * kv_fraction(m)) / t, h, prec, e, clock);  // QKV
-  lt.gemm += gemm_time(gpu, M, h, h / t, prec, e, clock);                             // output projection
+  lt.qkv = gemm_time(gpu, M, h * (1 + 2 * kv_fraction(m)) / t, h, prec, e, clock);
+  lt.proj = gemm_time(gpu, M, h, h / t, prec, e, clock);  // output projection
+  lt.gemm += lt.qkv + lt.proj;
   // MLP (MoE: each of the experts/ep local experts sees ep*M*top_k/experts tokens, balanced).
   const double E = std::max(1, m.experts);
   const double local_experts = E > 1 ? E / j.par.ep : 1.0;
   const double Me = E > 1 ? M * m.top_k * j.par.ep / E : M;
   const double f = expert_ffn(m);
   const double up = gpt(m) ? f / t : 2 * f / t;
-  lt.gemm += local_experts * (gemm_time(gpu, Me, up, h, prec, e, clock) + gemm_time(gpu, Me, h, f / t, prec, e, clock));
+  lt.fc1 = local_experts * gemm_time(gpu, Me, up, h, prec, e, clock);
+  lt.fc2 = local_experts * gemm_time(gpu, Me, h, f / t, prec, e, clock);
+  lt.gemm += lt.fc1 + lt.fc2;
   // Attention scores and values: 4 b (s/cp) s h / t FLOP for the full score matrix.
   const double attn_flops = 4.0 * j.microbatch_size * s_local * m.sequence_length * h / t;
   if (j.attention == "fused_softmax") {
@@ -101,6 +106,21 @@ LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const comput
   return lt;
 }
 
+TpOverlapTime tp_comm_overlap_time(const LayerTime& lt, double C, int tp, const compute::GpuSpec& gpu) {
+  const double n = tp;
+  const double slow = gpu.sms > 16 ? double(gpu.sms) / (gpu.sms - 16) : 1.0;  // TE num_sm 16
+  auto ring = [&](double G) { return n > 1 ? (n - 1) * std::max(0.0, C / (n - 1) - G / n) : 0.0; };
+  auto pipeline = [&](double G) {
+    const double g = G * slow / 4, c = C / 4;
+    return g + 3 * std::max(g, c) + c - G;
+  };
+  auto bulk = [&](double G) { return std::max(C, G * slow) - G; };
+  TpOverlapTime t;
+  t.forward = ring(lt.qkv) + pipeline(lt.proj) + ring(lt.fc1) + pipeline(lt.fc2);
+  t.backward = ring(lt.fc2) + 2 * bulk(lt.fc1) + ring(lt.proj) + 2 * bulk(lt.qkv);
+  return t;
+}
+
 double logit_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::Efficiency& e, double clock) {
   const double M = double(j.microbatch_size) * j.model.sequence_length / j.par.cp;
   return compute::gemm_time(gpu, M, double(j.model.vocab) / j.par.tp, j.model.hidden,
@@ -117,7 +137,7 @@ double chunk_parameters(const JobSpec& job, int layers, bool first_chunk, bool l
   const double embedding = double(m.vocab) * m.hidden;
   double p = layers * layer;
   if (first_chunk) p += embedding + (gpt(m) ? double(m.sequence_length) * m.hidden : 0.0);
-  if (last_chunk && (!gpt(m) || pipelined)) p += embedding;
+  if (last_chunk && (!tied_embeddings(m) || pipelined)) p += embedding;
   return p / job.par.tp;
 }
 

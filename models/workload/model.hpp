@@ -11,8 +11,10 @@ namespace aidcsim::workload {
 
 /// Parameters of one transformer layer (attention + MLP or all experts + norms (+ biases)).
 double layer_parameters(const ModelDims& m);
-/// Total parameters: layers + input embedding (+ learned positions for "gpt", + untied output
-/// embedding for "llama"). For gpt-style dense models this is Megatron eq. 2:
+/// gpt style with the output layer tied to the input embedding (ModelDims::untie_embeddings_and_output_weights).
+bool tied_embeddings(const ModelDims& m);
+/// Total parameters: layers + input embedding (+ learned positions for "gpt", + the output layer
+/// when untied: always for "llama", for "gpt" with untie_embeddings_and_output_weights). For gpt-style dense models this is Megatron eq. 2:
 /// 12 l h^2 (1 + 13/(12h) + (V+s)/(12 l h)).
 double parameters(const ModelDims& m);
 /// Parameters active per token (MoE: top_k experts of the MLP).
@@ -37,6 +39,8 @@ struct LayerTime {
   /// s, the attention core's backward: flash = compute::kFlashBackwardOverForward x forward
   /// (FlashAttention's count: the scores are recomputed); fused softmax = 2x (dgrad of QK^T and AV).
   double attention_backward = 0;
+  /// s, the forward GEMMs that make up `gemm`: QKV, output projection, MLP up (fc1) and down (fc2).
+  double qkv = 0, proj = 0, fc1 = 0, fc2 = 0;
   double forward() const { return gemm + attention + memory; }
   /// backward: 2x GEMM (dgrad + wgrad), the attention core's backward, 2x element-wise traffic.
   double backward() const { return 2 * gemm + attention_backward + 2 * memory; }
@@ -44,14 +48,35 @@ struct LayerTime {
 /// Times of one layer for microbatch `b` on one GPU of a TP x CP group (JobSpec.par.tp/cp).
 LayerTime layer_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::Efficiency& e,
                      double clock_factor = 1.0);
+/// Exposed seconds of one layer's TP communication for one microbatch under Transformer Engine's
+/// userbuffers comm-GEMM overlap (JobSpec par.tp_comm_overlap; NeMo ub_tp_comm_overlap, Megatron
+/// --tp-comm-overlap), with sequence parallelism: every TP all-gather / reduce-scatter (`collective`
+/// s each, half of the layer's TP all-reduce) is split and pipelined with the GEMM it feeds or
+/// follows, with TE's default methods (transformer_engine/pytorch/module/base.py initialize_ub):
+/// - ring_exchange (QKV and fc1 forward all-gathers, proj and fc2 dgrad all-gathers): tp chunks,
+///   each GEMM chunk runs while the next chunk arrives: exposed (tp - 1) max(0, c - g), c = C /
+///   (tp - 1), g = G / tp; 1 SM (copy engines): no SM cost modelled;
+/// - pipeline (proj and fc2 forward reduce-scatters): 4 splits, each split's reduce-scatter runs
+///   under the next split's GEMM: exposed g + 3 max(g, c) + c - G with c = C / 4, g = G' / 4;
+/// - bulk (QKV and fc1 backward: the input all-gather for wgrad under dgrad, the dgrad
+///   reduce-scatter under wgrad): exposed max(C, G') - G;
+/// where G' = G x sms / (sms - 16): pipeline and bulk take 16 SMs (TE's num_sm default) from the GEMM
+/// (G' = G when gpu.sms is 0, not given). Backward also counts the input all-gather Megatron repeats
+/// for wgrad with sequence parallelism (hidden under dgrad either way).
+struct TpOverlapTime {
+  double forward = 0, backward = 0;  ///< s
+};
+TpOverlapTime tp_comm_overlap_time(const LayerTime& lt, double collective, int tp, const compute::GpuSpec& gpu);
+
 /// Forward time of the output (logit) GEMM of one microbatch on one TP rank (s); backward is 2x.
 double logit_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::Efficiency& e,
                   double clock_factor = 1.0);
 
 /// Parameters held by one GPU (one TP rank; experts sharded over EP) for `layers` transformer
 /// layers of one model chunk, plus the input embedding (and gpt's learned positions) on the first
-/// virtual stage and the output layer on the last: untied for llama; for gpt a copy of the tied
-/// embedding when the last stage is not the first (`pipelined`, Megatron-LM's shared embedding).
+/// virtual stage and the output layer on the last: when untied (llama; gpt with
+/// untie_embeddings_and_output_weights) its own; tied (gpt) a copy of the embedding when the last
+/// stage is not the first (`pipelined`, Megatron-LM's shared embedding).
 double chunk_parameters(const JobSpec& job, int layers, bool first_chunk, bool last_chunk, bool pipelined);
 
 /// Bytes per gradient element in the gradient buffer and the DP reduction: JobSpec::grad_reduce_dtype;

@@ -42,6 +42,11 @@ Schema schema() {
       {"workload.model.style", Q::String, "gpt", false, {}, {}, false, {"gpt", "llama"},
        "gpt: GeLU MLP, biases, learned positions, tied embeddings (Megatron-LM SC21 eq. 2); llama: SwiGLU MLP "
        "(3 matrices), no biases, RoPE, untied output layer (Llama 3 paper, Table 3)."},
+      {"workload.model.untie_embeddings_and_output_weights", Q::Bool, "false", false, {}, {}, false, {},
+       "gpt style: an output layer of its own instead of the input embedding's transpose (Megatron-LM "
+       "--untie-embeddings-and-output-weights; NeMo share_embeddings_and_output_weights: false): one more vocab x "
+       "hidden matrix of parameters, gradients and optimizer state on the last stage, no embedding all-reduce "
+       "between the first and last stage; FLOPs unchanged. llama style is always untied."},
       {"workload.model.experts", Q::Integer, "1", false, 1, 1e5, false, {}, "MoE experts per layer (1 = dense)."},
       {"workload.model.top_k", Q::Integer, "1", false, 1, 1024, false, {}, "MoE experts per token."},
       {"workload.model.moe_ffn_hidden", Q::Integer, "0", false, 0, 1e7, false, {},
@@ -84,11 +89,29 @@ Schema schema() {
        "all-gather, more memory; Llama 3's setting)."},
       {"workload.parallelism.dp_overlap", Q::Bool, "true", false, {}, {}, false, {},
        "Bucket the DP reduction per model chunk and overlap it with the remaining backward pass."},
+      {"workload.parallelism.overlap_param_gather", Q::Bool, "false", false, {}, {}, false, {},
+       "zero1: issue the parameter all-gather bucket by bucket under the next step's first forward instead of after "
+       "the optimizer (Megatron-LM --overlap-param-gather, default off; Apex/NeMo DistributedFusedAdam "
+       "overlap_param_sync). One bucket in flight: the next is issued when the previous has arrived and the forward "
+       "reaches its parameters; each layer's forward waits for the buckets holding its parameters. Needs zero: "
+       "zero1 and dp_overlap: true (Megatron asserts --overlap-grad-reduce)."},
+      {"workload.parallelism.ddp_bucket_size", Q::Count, "0", false, 0, 1e12, false, {},
+       "Parameters per bucket of the overlapped parameter all-gather (Megatron-LM --ddp-bucket-size); 0 = "
+       "Megatron-core's default max(40M, 1M x DP size)."},
+      {"workload.parallelism.param_gather_buckets", Q::String, "size", false, {}, {}, false, {"size", "layer"},
+       "Buckets of the overlapped parameter all-gather: size (Megatron-core: ddp_bucket_size parameters, filled in "
+       "backward order) or layer (NeMo with Apex DistributedFusedAdam, megatron_gpt_model.py configure_optimizers: "
+       "one bucket per transformer layer, the embedding and output layer in the first layer's)."},
       {"workload.parallelism.dp_algorithm", Q::String, "auto", false, {}, {}, false,
        {"auto", "ring", "tree", "hierarchical", "nvls", "sharp", "halving_doubling"},
        "Collective algorithm of the DP traffic: the gradient all-reduce (zero: none) or reduce-scatter and parameter "
        "all-gather (zero1, fsdp); auto = ring across NVLink domains (NCCL's large-message choice). With zero1/fsdp "
        "only ring and auto are modelled for reduce-scatter / all-gather (NCCL has no tree for them); others are rejected."},
+      {"workload.parallelism.tp_comm_overlap", Q::Bool, "false", false, {}, {}, false, {},
+       "Transformer Engine userbuffers TP comm-GEMM overlap (NeMo ub_tp_comm_overlap, Megatron --tp-comm-overlap; "
+       "default off): each TP all-gather / reduce-scatter split and pipelined with its GEMM with TE's default "
+       "methods (ring-exchange, 4-split pipeline, bulk; the SMs they take from the GEMMs from the GPU's sms). "
+       "Needs sequence_parallel; applies to TP inside the NVLink domain (TP groups across domains run as flows)."},
       {"workload.parallelism.order", Q::String, "tp,cp,pp,dp", false, {}, {}, false, {"tp,cp,pp,dp", "tp,cp,dp,pp"},
        "Rank order, innermost first; GPU index = rank (Megatron-LM default tp,cp,pp,dp)."},
       {"workload.microbatch_size", Q::Integer, "1", false, 1, 1e6, false, {}, "Sequences per microbatch."},
@@ -168,6 +191,7 @@ JobSpec spec_from(const Params& root) {
   j.model.vocab = i("workload.model.vocab");
   j.model.sequence_length = i("workload.model.sequence_length");
   j.model.style = opt_t("workload.model.style", "gpt");
+  j.model.untie_embeddings_and_output_weights = opt_b("workload.model.untie_embeddings_and_output_weights", false);
   j.model.experts = opt_i("workload.model.experts", 1);
   j.model.top_k = opt_i("workload.model.top_k", 1);
   j.model.moe_ffn_hidden = opt_i("workload.model.moe_ffn_hidden", 0);
@@ -187,7 +211,20 @@ JobSpec spec_from(const Params& root) {
   j.par.reshard_after_forward = opt_b("workload.parallelism.reshard_after_forward", true);
   j.par.dp_overlap = opt_b("workload.parallelism.dp_overlap", true);
   j.par.dp_algorithm = opt_t("workload.parallelism.dp_algorithm", "auto");
+  j.par.overlap_param_gather = opt_b("workload.parallelism.overlap_param_gather", false);
+  if (root.has("workload.parallelism.ddp_bucket_size")) j.par.ddp_bucket_size = root.number("workload.parallelism.ddp_bucket_size");
+  j.par.param_gather_buckets = opt_t("workload.parallelism.param_gather_buckets", "size");
+  if (j.par.overlap_param_gather && j.par.zero != "zero1")
+    root.invalid("workload.parallelism.overlap_param_gather",
+                 "false unless workload.parallelism.zero is zero1 (Megatron's distributed optimizer)");
+  if (j.par.overlap_param_gather && !j.par.dp_overlap)
+    root.invalid("workload.parallelism.overlap_param_gather",
+                 "false unless workload.parallelism.dp_overlap is true (Megatron asserts --overlap-grad-reduce)");
   j.par.order = opt_t("workload.parallelism.order", "tp,cp,pp,dp");
+  j.par.tp_comm_overlap = opt_b("workload.parallelism.tp_comm_overlap", false);
+  if (j.par.tp_comm_overlap && !j.par.sequence_parallel)
+    root.invalid("workload.parallelism.tp_comm_overlap",
+                 "false unless workload.parallelism.sequence_parallel is true (TE overlaps sequence-parallel TP only)");
   j.microbatch_size = opt_i("workload.microbatch_size", 1);
   j.global_batch = i("workload.global_batch");
   j.precision = opt_t("workload.precision", "bf16");

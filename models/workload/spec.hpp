@@ -12,6 +12,11 @@ struct ModelDims {
   /// (Megatron-LM SC21 eq. 2); "llama": SwiGLU MLP (3 matrices), no biases, RoPE, untied output
   /// embedding (Llama 3 paper, Table 3).
   std::string style = "gpt";
+  /// gpt style: an output layer of its own instead of the input embedding's transpose (Megatron-LM
+  /// --untie-embeddings-and-output-weights; NeMo share_embeddings_and_output_weights: false). One
+  /// more V x h matrix of parameters, gradients and optimizer state on the last stage; the output
+  /// layer's FLOPs are unchanged. llama style is always untied.
+  bool untie_embeddings_and_output_weights = false;
   int experts = 1;          ///< MoE experts per layer (1 = dense)
   int top_k = 1;            ///< experts per token (MoE)
   int moe_ffn_hidden = 0;   ///< FFN inner size of one expert (0 = ffn_hidden)
@@ -40,7 +45,26 @@ struct Parallelism {
   std::string fsdp_style = "pytorch";
   bool reshard_after_forward = true;  ///< PyTorch FSDP: free gathered parameters after forward
   bool dp_overlap = true;                ///< DP reduction bucketed per model chunk, overlapped with backward
+  /// zero1 (Megatron's distributed optimizer): the parameter all-gather issued bucket by bucket under
+  /// the next step's first forward instead of after the optimizer (Megatron-LM --overlap-param-gather;
+  /// Apex/NeMo DistributedFusedAdam overlap_param_sync). One bucket in flight: bucket k + 1 is issued
+  /// when bucket k has arrived and the forward reaches its parameters; a layer's forward waits for the
+  /// buckets holding its parameters. Needs dp_overlap (Megatron asserts --overlap-grad-reduce).
+  bool overlap_param_gather = false;
+  /// Parameters per DP bucket of the overlapped parameter all-gather (Megatron-LM --ddp-bucket-size);
+  /// 0 = Megatron-core's default max(40M, 1M x DP size) (megatron/core/distributed/
+  /// distributed_data_parallel_config.py, bucket_size).
+  double ddp_bucket_size = 0;
+  /// Buckets of the overlapped parameter all-gather: "size" (Megatron-core: ddp_bucket_size
+  /// parameters, filled in backward order) or "layer" (NeMo with Apex DistributedFusedAdam: one per
+  /// transformer layer, the embedding and output layer in the first layer's; NeMo
+  /// megatron_gpt_model.py configure_optimizers).
+  std::string param_gather_buckets = "size";
   std::string dp_algorithm = "auto";     ///< collectives::Algorithm name for the DP reduction
+  /// Transformer Engine userbuffers TP comm-GEMM overlap (NeMo ub_tp_comm_overlap, Megatron
+  /// --tp-comm-overlap; needs sequence parallelism and TP inside the NVLink domain): TP all-gathers
+  /// and reduce-scatters pipelined with the GEMMs (workload::tp_comm_overlap_time).
+  bool tp_comm_overlap = false;
   /// Rank order, innermost first: "tp,cp,pp,dp" (Megatron default) or "tp,cp,dp,pp".
   std::string order = "tp,cp,pp,dp";
 };

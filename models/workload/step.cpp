@@ -180,7 +180,12 @@ void op_costs(Builder& b) {
     OpCost lf, lb;
     lf.compute = lt.forward() / spd;
     lb.compute = (lt.backward() + sel + rc * lt.forward()) / spd;
-    if (!fl.tp) {
+    if (!fl.tp && job.par.tp_comm_overlap && job.par.tp > 1) {
+      // the all-reduce = reduce-scatter + all-gather: each half pipelined with its GEMM
+      const TpOverlapTime o = tp_comm_overlap_time(lt, lc.tp_allreduce / 2, job.par.tp, b.gpu);
+      lf.tp = o.forward;  // communication, not slowed by stragglers (as the analytic TP)
+      lb.tp = o.backward + rc * o.forward;
+    } else if (!fl.tp) {
       lf.tp = 2 * lc.tp_allreduce;
       lb.tp = 2 * lc.tp_allreduce * (1 + rc);
     }
@@ -304,8 +309,15 @@ std::string describe_dp(const Builder& b) {
     return "ZeRO-2: per-layer gradient reduce-scatters every microbatch and the parameter all-gather after the optimizer" +
            all + ")" + (b.m > b.msim ? "; the remaining microbatches each add the simulated steady-state period" : "");
   const Op reduce_op = par.zero == "none" ? Op::AllReduce : Op::ReduceScatter;
+  std::string gather;
+  if (par.zero == "zero1")
+    gather = par.overlap_param_gather
+                 ? "; parameter all-gather in " + std::to_string(b.plan.param_gather_buckets) +
+                       " buckets issued one at a time under the step's first forward, each layer waiting for its "
+                       "buckets (overlap_param_gather)"
+                 : "; parameter all-gather after the optimizer";
   return "DP " + std::string(collectives::op_name(reduce_op)) + all +
-         (par.dp_overlap ? ", bucketed per chunk" : ", one bucket per stage") + ")";
+         (par.dp_overlap ? ", bucketed per chunk" : ", one bucket per stage") + ")" + gather;
 }
 
 }  // namespace

@@ -105,6 +105,7 @@ struct StepPlan {
   bool measured_extension = false;
   int extra_microbatches = 0;
   std::vector<int> microbatch_done;        ///< stage 0: activity ending each microbatch's last backward
+  int param_gather_buckets = 0;            ///< overlap_param_gather: parameter all-gather buckets (all stages)
   std::vector<double> extra_compute, extra_tp, extra_cp, extra_ep;  ///< per stage, parts of extra_time
   /// Per stage: one microbatch's ops without the layer collectives run as flows (s; what
   /// extra_time counts per extra microbatch). analyse_step adds those collectives' mean wait per

@@ -185,17 +185,21 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     r.exposed_ep += plan.ep[s] + plan.extra_ep[s] + layer_ep[s];
     comm_busy += plan.tp[s] + plan.cp[s] + plan.ep[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
   }
-  // DP flows of the representative GPUs: time during which any of them was on the wire.
+  // DP flows of the representative GPUs: from the first to the last on the wire, separately for
+  // the parameter gathers and for the gradient reduction (+ embedding all-reduce): with
+  // overlap_param_gather the gathers open the step and the reduction ends it.
   for (int s = 0; s < plan.pp; ++s) {
-    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    double lo[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()}, hi[2] = {0, 0};
     for (std::size_t i = 0; i < plan.schedule.activities.size(); ++i) {
       const auto& a = plan.schedule.activities[i];
       if ((a.tag == kTagDp || a.tag == kTagDpGather || a.tag == kTagEmbedding) && a.gpu == plan.stage_gpu[s]) {
-        lo = std::min(lo, run.start[i]);
-        hi = std::max(hi, run.finish[i]);
+        const int k = a.tag == kTagDpGather && plan.param_gather_buckets > 0 ? 1 : 0;
+        lo[k] = std::min(lo[k], run.start[i]);
+        hi[k] = std::max(hi[k], run.finish[i]);
       }
     }
-    if (hi > lo) comm_busy += hi - lo;
+    for (int k = 0; k < 2; ++k)
+      if (hi[k] > lo[k]) comm_busy += hi[k] - lo[k];
   }
   const double n = plan.pp;
   r.compute /= n;

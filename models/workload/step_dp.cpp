@@ -86,7 +86,7 @@ std::vector<std::vector<int>> emit_reduction(Builder& b) {
 std::vector<int> emit_embedding_allreduce(Builder& b, const std::vector<std::vector<int>>& stage_done) {
   std::vector<int> done;
   const auto& par = b.job.par;
-  if (b.job.model.style == "llama" || b.pp == 1) return done;
+  if (!tied_embeddings(b.job.model) || b.pp == 1) return done;
   std::vector<int> after = stage_done[0];
   after.insert(after.end(), stage_done[b.pp - 1].begin(), stage_done[b.pp - 1].end());
   after.push_back(b.plan.stage_last_backward[0]);
@@ -131,7 +131,9 @@ void emit_optimizer(Builder& b, const std::vector<std::vector<int>>& stage_done,
     a.after.push_back(plan.stage_last_backward[s]);
     const int opt_idx = b.add(std::move(a));
     plan.stage_optimizer[s] = opt_idx;
-    if ((par.zero == "zero1" || par.zero == "zero2") && b.dp_size() > 1)
+    // overlap_param_gather: the next step's first forward gathers them bucket by bucket (step_ops.cpp)
+    const bool overlapped = par.zero == "zero1" && par.overlap_param_gather;
+    if ((par.zero == "zero1" || par.zero == "zero2") && b.dp_size() > 1 && !overlapped)
       emit_dp(b, s, Op::AllGather, kParameterBytes * b.stage_params[s], {opt_idx}, kTagDpGather,
               &plan.stage_after_optimizer[s]);
   }

@@ -15,11 +15,11 @@ using network::Activity;
 namespace {
 
 /// How one stage's units are split into compute activities (pieces): one per unit when gradients
-/// are reduced per unit (zero2, fsdp); for the last backward of each chunk with DP overlap, ~4
+/// are reduced per unit (zero2, fsdp) or the op waits for overlapped parameter buckets (`per_unit`); for the last backward of each chunk with DP overlap, ~4
 /// buckets per stage (Megatron's bucketed overlapped reduction); else one piece per op.
-std::vector<std::vector<int>> piece_groups(const Builder& b, std::size_t units, bool last_backward) {
+std::vector<std::vector<int>> piece_groups(const Builder& b, std::size_t units, bool last_backward, bool per_unit) {
   std::size_t pieces = 1;
-  if (b.per_unit_reduction()) pieces = units;
+  if (b.per_unit_reduction() || per_unit) pieces = units;
   else if (last_backward) pieces = std::min<std::size_t>(b.pieces_per_chunk, units);
   pieces = std::max<std::size_t>(1, pieces);
   std::vector<std::vector<int>> g(pieces);
@@ -88,6 +88,98 @@ class StageTraffic {
   GpuStream gathers_, reductions_;  ///< FSDP gathers and reduce-scatters on streams of their own
 };
 
+/// zero1 with overlap_param_gather (Megatron-LM --overlap-param-gather: megatron/core/distributed/
+/// param_and_grad_buffer.py finish_param_sync; Apex DistributedFusedAdam overlap_param_sync:
+/// pre_forward_hook, _try_start_bucket_param_sync): the parameter all-gather of the step before, bucket
+/// by bucket under this step's first forward of each chunk (steady state: the step starts when the
+/// previous optimizer ends). Bucket 0 is issued at the start of the step, bucket k + 1 when bucket k
+/// has arrived and the forward reaches the first unit holding bucket k's parameters (the
+/// pre-forward hook waits for k, then dispatches the next: one bucket in flight). A unit (layer,
+/// embedding, output layer) waits for its bucket. Buckets (param_gather_buckets):
+/// - "size": Megatron-core's: filled in backward order, closed once they hold ddp_bucket_size
+///   parameters (Megatron closes after the parameter tensor that reaches the size; here after the
+///   unit, so a bucket may be up to one layer larger);
+/// - "layer": NeMo's with Apex DistributedFusedAdam (megatron_gpt_model.py configure_optimizers:
+///   one bucket per transformer layer, the parameters outside layers in the first layer's).
+class ParamGather {
+ public:
+  ParamGather(Builder& b, int s) : b_(b), s_(s) {
+    const auto& par = b.job.par;
+    on_ = par.overlap_param_gather && par.zero == "zero1" && b.dp_size() > 1;
+    per_layer_ = par.param_gather_buckets == "layer";
+    bucket_ = par.ddp_bucket_size > 0 ? par.ddp_bucket_size : std::max(40e6, 1e6 * b.dp_size());
+    first_.assign(b.v, -1);
+    unit_bucket_.assign(b.v, {});
+  }
+  /// Whether op (chunk, microbatch, forward) waits for parameter buckets (its units are pieces).
+  bool gates(bool forward, int microbatch) const { return on_ && forward && microbatch == 0; }
+
+  /// Issues the bucket unit `u` of chunk `chunk`'s first forward needs if not issued yet; `prev` is
+  /// the activity before the unit's piece on the GPU. Returns the representative GPU's transfers of
+  /// the unit's bucket.
+  std::vector<int> before(int chunk, int u, const OpCost& c, int prev) {
+    if (first_[chunk] < 0) cut(chunk, c);
+    const int k = first_[chunk] + unit_bucket_[chunk][u];
+    while (static_cast<int>(done_.size()) <= k) {
+      const int n = static_cast<int>(done_.size());
+      std::vector<int> after;
+      if (n > 0 && reach_[n - 1] >= 0) after.push_back(reach_[n - 1]);
+      std::vector<int> all;
+      emit_dp(b_, s_, Op::AllGather, kParameterBytes * size_[n], after, kTagDpGather, &all, &stream_);
+      done_.push_back(transfers_of(b_, all, b_.plan.stage_gpu[s_]));
+      reach_.push_back(prev);
+      ++b_.plan.param_gather_buckets;
+    }
+    return done_[k];
+  }
+
+ private:
+  /// The chunk's buckets in forward order and the bucket of each of its units.
+  void cut(int chunk, const OpCost& c) {
+    const int n = static_cast<int>(c.units.size());
+    std::vector<int> of(n, 0);  // bucket of each unit, counted in backward order
+    int buckets = 0;
+    if (per_layer_) {
+      int first_layer = -1;
+      for (int u = 0; u < n && first_layer < 0; ++u)
+        if (c.units[u].layer) first_layer = u;
+      for (int u = n - 1; u >= 0; --u)
+        if (c.units[u].layer && u != first_layer) of[u] = buckets++;
+      for (int u = 0; u < n; ++u)
+        if (!c.units[u].layer || u == first_layer) of[u] = buckets;  // the rest: the first layer's
+      ++buckets;
+    } else {
+      double acc = 0;
+      for (int u = n - 1; u >= 0; --u) {
+        of[u] = buckets;
+        acc += c.units[u].params;
+        if (acc >= bucket_ && u > 0) {
+          ++buckets;
+          acc = 0;
+        }
+      }
+      ++buckets;
+    }
+    first_[chunk] = static_cast<int>(size_.size());
+    size_.resize(size_.size() + buckets, 0.0);
+    for (int u = 0; u < n; ++u) {
+      unit_bucket_[chunk].push_back(buckets - 1 - of[u]);  // forward order
+      size_[first_[chunk] + buckets - 1 - of[u]] += c.units[u].params;
+    }
+  }
+
+  Builder& b_;
+  int s_;
+  bool on_ = false, per_layer_ = false;
+  double bucket_ = 0;
+  std::vector<int> first_;                     ///< [chunk]: index of its first bucket
+  std::vector<std::vector<int>> unit_bucket_;  ///< [chunk][unit]: its bucket (chunk-relative, forward order)
+  std::vector<double> size_;                   ///< parameters of each bucket
+  std::vector<std::vector<int>> done_;         ///< representative GPU's transfers of each issued bucket
+  std::vector<int> reach_;                     ///< activity before the first unit needing each bucket
+  GpuStream stream_;
+};
+
 void emit_stage(Builder& b, int s) {
   const auto& par = b.job.par;
   auto& plan = b.plan;
@@ -96,15 +188,22 @@ void emit_stage(Builder& b, int s) {
   for (int k = 0; k < static_cast<int>(order.size()); ++k)
     if (!order[k].forward) last_b_pos[order[k].chunk] = k;
   StageTraffic traffic(b, s);
+  ParamGather gather(b, s);
   int prev = -1;
   for (int k = 0; k < static_cast<int>(order.size()); ++k) {
     const PipelineOp& o = order[k];
     const OpCost& c = o.forward ? b.fwd[s][o.chunk] : b.bwd[s][o.chunk];
     const int j = o.chunk * b.pp + s;
     const bool last_b = !o.forward && k == last_b_pos[o.chunk];
-    const auto groups = piece_groups(b, c.units.size(), last_b);
+    const bool gated = gather.gates(o.forward, o.microbatch);
+    const auto groups = piece_groups(b, c.units.size(), last_b, gated);
     for (std::size_t q = 0; q < groups.size(); ++q) {
-      const auto wait = traffic.before(o.chunk, groups[q], c, o.forward);
+      auto wait = traffic.before(o.chunk, groups[q], c, o.forward);
+      if (gated)
+        for (int u : groups[q]) {
+          const auto w = gather.before(o.chunk, u, c, prev);
+          wait.insert(wait.end(), w.begin(), w.end());
+        }
       std::vector<int> after;
       if (prev >= 0) after.push_back(prev);
       after.insert(after.end(), wait.begin(), wait.end());

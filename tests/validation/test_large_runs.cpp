@@ -44,9 +44,16 @@ const NemotronRow kNemotron15b[] = {{96, 768, 0.57, 0.343, 384}, {192, 1536, 0.5
 /// Table 1 of the same paper: 32 layers, hidden 6144, 48 heads, 8 KV heads, sequence 4096, vocabulary
 /// 256,000; squared-ReLU MLP (2 matrices, FFN 4h = 24,576 [inferred: 12.5B non-embedding parameters]),
 /// no biases, untied embeddings. §2 "Pre-training": TP 8 + DP, distributed optimizer (ZeRO-1).
-/// style gpt for the 2-matrix MLP (it also ties the output layer, which Nemotron does not: 0.2B fewer
-/// parameters per GPU in the DP collectives). Not in the paper, assumed: microbatch 1, sequence
-/// parallelism on, fp32 gradient reduction (Megatron's default for BF16).
+/// style gpt for the 2-matrix MLP, with untie_embeddings_and_output_weights (Table 1; NeMo's Nemotron-4 15B
+/// recipe, NVIDIA/NeMo-Framework-Launcher launcher_scripts/conf/training/nemotron/nemotron_15b.yaml at
+/// 089b90e: share_embeddings_and_output_weights: false).
+/// The same recipe runs Apex's distributed_fused_adam with overlap_param_sync: true, which NeMo buckets
+/// one transformer layer per bucket, everything outside the layers in the first layer's bucket
+/// (NeMo megatron_gpt_model.py configure_optimizers): overlap_param_gather with param_gather_buckets
+/// "layer"; and Transformer Engine's TP comm-GEMM overlap, ub_tp_comm_overlap: true (tp_comm_overlap,
+/// TE's default per-GEMM methods). Not in the paper, assumed: that the paper's run used that recipe's
+/// DP and TP-overlap settings; microbatch 1; sequence parallelism on (the recipe's too); fp32 gradient
+/// reduction (Megatron's default for BF16).
 workload::JobSpec nemotron15b_job(const NemotronRow& r) {
   workload::JobSpec j;
   j.model.layers = 32;
@@ -61,6 +68,10 @@ workload::JobSpec nemotron15b_job(const NemotronRow& r) {
   j.par.dp = r.dp;
   j.par.zero = "zero1";
   j.global_batch = r.batch;
+  j.model.untie_embeddings_and_output_weights = true;
+  j.par.overlap_param_gather = true;
+  j.par.param_gather_buckets = "layer";
+  j.par.tp_comm_overlap = true;
   return j;
 }
 
@@ -203,9 +214,9 @@ double error(double predicted, double published) { return predicted / published 
 }  // namespace
 
 TEST_CASE("Nemotron-4 15B Table 2: iteration time per row (H100, TP 8, DP 96-288)", "[validation][large_runs][nemotron]") {
-  // Rows 2-3 (1,536 and 2,304 GPUs) within 10 %; row 1 is a known miss (+11 %, docs/validation-large-runs.md
-  // "Why rows miss"): the bounds below hold it where the model is today so a change shows.
-  const double lo[] = {0.10, -0.10, -0.10}, hi[] = {0.20, 0.10, 0.10};
+  // Every row within 10 % (docs/validation-large-runs.md).
+  const double lo[] = {-0.10, -0.10, -0.10}, hi[] = {0.10, 0.10, 0.10};
+  double first = 0, last = 0;
   int i = 0;
   for (const auto& r : kNemotron15b) {
     const auto p = predict(nemotron15b_job(r), dgx_h100_superpod(r.gpus));
@@ -216,8 +227,13 @@ TEST_CASE("Nemotron-4 15B Table 2: iteration time per row (H100, TP 8, DP 96-288
     INFO(r.gpus << " GPUs: predicted " << p.step_time << " s, published " << r.iteration_s << " s");
     CHECK(error(p.step_time, r.iteration_s) >= lo[i]);
     CHECK(error(p.step_time, r.iteration_s) <= hi[i]);
+    (i == 0 ? first : last) = p.step_time;
     ++i;
   }
+  // weak scaling 768 -> 2,304 GPUs: published 0.57 -> 0.64 s (+12.3 %)
+  std::printf("[nemotron15b] 768 -> 2304 GPUs: predicted %+.1f %%, published %+.1f %%\n", 100 * (last / first - 1),
+              100 * (kNemotron15b[2].iteration_s / kNemotron15b[0].iteration_s - 1));
+  CHECK(last > first);
 }
 
 TEST_CASE("Llama 3 405B Table 4: TFLOP/s per GPU at 8K and 16K H100, and the drop between them",

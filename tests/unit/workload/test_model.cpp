@@ -200,3 +200,35 @@ TEST_CASE("layer time: flash attention costed on the causal half, fused softmax 
   CHECK(layer_forward_flops_per_token(j.model) - 2 * layer_parameters(j.model) ==
         Approx(4.0 * 8192 * 4096).epsilon(0.01));
 }
+
+TEST_CASE("tp_comm_overlap_time: TE userbuffers pipelining of TP collectives with their GEMMs, closed form",
+          "[tp_comm_overlap]") {
+  LayerTime lt;
+  lt.qkv = 1;  // GEMM seconds (any unit): QKV and projection shorter than a collective chunk, MLP longer
+  lt.proj = 1;
+  lt.fc1 = 4;
+  lt.fc2 = 4;
+  auto gpu = testing::h100_like();
+  gpu.sms = 132;
+  const double C = 2;  // one all-gather or reduce-scatter
+  const auto t = tp_comm_overlap_time(lt, C, 8, gpu);
+  const double slow = 132.0 / 116;
+  // ring exchange, 8 chunks: 7 x max(0, 2/7 - G/8) -> QKV 1.125, fc1 0
+  const double ring_qkv = 7 * (2.0 / 7 - 1.0 / 8);
+  // pipeline, 4 splits on 116 of 132 SMs: g + 3 max(g, c) + c - G
+  const double pipe_proj = slow / 4 + 3 * 0.5 + 0.5 - 1;
+  const double pipe_fc2 = slow + 3 * slow + 0.5 - 4;
+  CHECK(t.forward == Approx(ring_qkv + pipe_proj + 0.0 + pipe_fc2));
+  CHECK(t.forward == Approx(3.4612069).epsilon(1e-6));
+  // backward: fc2 dgrad ring (0), fc1 bulk x2 (max(2, 4 slow) - 4), proj dgrad ring, QKV bulk x2 (max(2, slow) - 1)
+  CHECK(t.backward == Approx(0.0 + 2 * (4 * slow - 4) + ring_qkv + 2 * (2.0 - 1)));
+  CHECK(t.forward < 4 * C);  // hides part of the 4 collectives of the forward
+  CHECK(t.backward < 4 * C);
+  // SMs not given: no GEMM slowdown
+  gpu.sms = 0;
+  const auto u = tp_comm_overlap_time(lt, C, 8, gpu);
+  CHECK(u.forward == Approx(ring_qkv + (0.25 + 1.5 + 0.5 - 1) + (1 + 3 + 0.5 - 4)));
+  // collectives much shorter than the GEMMs: only the last reduce-scatter split of each pipeline
+  const auto v = tp_comm_overlap_time(lt, 0.01, 8, gpu);
+  CHECK(v.forward == Approx(2 * 0.01 / 4));
+}

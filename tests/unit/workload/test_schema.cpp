@@ -109,3 +109,31 @@ TEST_CASE("schema declares the new keys") {
   CHECK(zero);
   CHECK(cp);
 }
+
+TEST_CASE("overlap_param_gather needs the distributed optimizer and the overlapped reduction, as Megatron asserts") {
+  auto p = scenario();
+  p.set("workload.parallelism.overlap_param_gather", true);
+  CHECK(key_of(p) == "workload.parallelism.overlap_param_gather");  // zero: none
+  p.set("workload.parallelism.zero", std::string("zero1"));
+  CHECK(key_of(p) == "");
+  CHECK(workload::spec_from(p).par.overlap_param_gather);
+  p.set("workload.parallelism.dp_overlap", false);
+  CHECK(key_of(p) == "workload.parallelism.overlap_param_gather");
+  p = scenario();
+  p.set("workload.model.untie_embeddings_and_output_weights", true);
+  p.set("workload.parallelism.param_gather_buckets", std::string("layer"));
+  p.set("workload.parallelism.ddp_bucket_size", 26214400.0);
+  const auto j = workload::spec_from(p);
+  CHECK(j.model.untie_embeddings_and_output_weights);
+  CHECK(j.par.param_gather_buckets == "layer");
+  CHECK(j.par.ddp_bucket_size == 26214400.0);
+}
+
+TEST_CASE("tp_comm_overlap needs sequence parallelism") {
+  auto p = scenario();
+  p.set("workload.parallelism.tp_comm_overlap", true);
+  CHECK(key_of(p) == "");
+  CHECK(workload::spec_from(p).par.tp_comm_overlap);
+  p.set("workload.parallelism.sequence_parallel", false);
+  CHECK(key_of(p) == "workload.parallelism.tp_comm_overlap");
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 
 #include "models/topology/fabric.hpp"
 #include "models/workload/model.hpp"
@@ -232,4 +233,123 @@ TEST_CASE("FSDP: microbatches beyond the simulated ones add the measured steady-
   const auto b_part = analyse_step(part, evaluate(part.schedule, fabric));
   CHECK(b_part.step_time == Approx(b_all.step_time).epsilon(0.02));
   CHECK(b_part.exposed_dp == Approx(b_all.exposed_dp).epsilon(0.1));
+}
+
+namespace {
+
+/// Seconds of the activities of `plan` tagged `tag` on `gpu`, in schedule order.
+std::vector<double> durations(const StepPlan& plan, const network::RunResult& run, int tag, int gpu) {
+  std::vector<double> d;
+  for (std::size_t i = 0; i < plan.schedule.activities.size(); ++i) {
+    const auto& a = plan.schedule.activities[i];
+    if (a.tag == tag && a.gpu == gpu && a.kind == network::Activity::Kind::Compute) d.push_back(run.finish[i] - run.start[i]);
+  }
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("overlap_param_gather: the ZeRO-1 parameter all-gather moves under the first forward, bucket by bucket",
+          "[overlap_param_gather]") {
+  const auto a100 = testing::a100_like();
+  SECTION("gathers faster than the forward: only the first bucket is exposed") {
+    // tp 1, dp 2 on one node: each layer's gather (201M parameters, NVLink) is shorter than its forward
+    const auto fabric = topology::build_fabric(small_fabric(8));
+    JobSpec j = gpt_job(1, 1, 2, 1, 4);
+    j.par.zero = "zero1";
+    const auto p0 = plan_step(j, a100, fabric, {});
+    const auto r0 = evaluate(p0.schedule, fabric);
+    // the all-gather after the optimizer: the end of the step
+    const double g_all = r0.makespan - r0.finish[p0.stage_optimizer[0]];
+    REQUIRE(g_all > 0);
+    j.par.overlap_param_gather = true;
+    j.par.param_gather_buckets = "layer";
+    const auto p1 = plan_step(j, a100, fabric, {});
+    const auto r1 = evaluate(p1.schedule, fabric);
+    CHECK(p1.param_gather_buckets == j.model.layers);
+    CHECK(p1.stage_after_optimizer[0].empty());
+    // bucket 0 (NeMo): the first layer's parameters and everything outside the layers (embedding)
+    const double all = chunk_parameters(j, j.model.layers, true, true, false);
+    const double first = all - (j.model.layers - 1) * chunk_parameters(j, 1, false, false, false);
+    // closed form: the step loses the whole gather and waits for the first bucket only (transfer
+    // time proportional to bytes in this contention-free schedule)
+    CHECK(r1.makespan == Approx(r0.makespan - g_all + g_all * first / all).epsilon(1e-9));
+    const auto b1 = analyse_step(p1, r1);
+    CHECK(b1.exposed_dp < analyse_step(p0, r0).exposed_dp);
+    CHECK(b1.compute + b1.exposed_dp + b1.exposed_tp + b1.exposed_pp + b1.bubble == Approx(b1.step_time).epsilon(1e-9));
+    // one bucket of every parameter: the whole gather is exposed again, at the start of the step
+    j.par.param_gather_buckets = "size";
+    j.par.ddp_bucket_size = 1e12;
+    const auto p2 = plan_step(j, a100, fabric, {});
+    CHECK(p2.param_gather_buckets == 1);
+    CHECK(evaluate(p2.schedule, fabric).makespan == Approx(r0.makespan).epsilon(1e-9));
+  }
+  SECTION("gathers slower than the forward: the first microbatch's forward hides all but its last bucket's units") {
+    // tp 8, dp 2 across two nodes at 25 Gb/s per NIC: each layer's gather outlasts its forward
+    const auto fabric = topology::build_fabric(small_fabric(16));
+    JobSpec j = gpt_job(8, 1, 2, 1, 4);
+    j.par.zero = "zero1";
+    const auto p0 = plan_step(j, a100, fabric, {});
+    const auto r0 = evaluate(p0.schedule, fabric);
+    j.par.overlap_param_gather = true;
+    j.par.param_gather_buckets = "layer";
+    const auto p1 = plan_step(j, a100, fabric, {});
+    const auto r1 = evaluate(p1.schedule, fabric);
+    // microbatch 0's forward as pieces: the embedding (bucket 0), layer 0 (bucket 0), layer k
+    // (bucket k), the output layer (tied, pp 1: no parameters of its own; bucket 0)
+    const int L = j.model.layers;
+    const auto f = durations(p1, r1, kTagForward, p1.stage_gpu[0]);
+    REQUIRE(f.size() >= static_cast<std::size_t>(L + 2));
+    std::vector<int> bucket(L + 2, 0);
+    for (int k = 1; k < L; ++k) bucket[k + 1] = k;
+    // each bucket's time on the wire, from the run (transfers of a bucket start together)
+    std::map<double, double> on_wire;  // start -> finish
+    for (std::size_t i = 0; i < p1.schedule.activities.size(); ++i) {
+      const auto& a = p1.schedule.activities[i];
+      if (a.tag == kTagDpGather && (a.gpu == p1.stage_gpu[0] || a.dst_gpu == p1.stage_gpu[0]))
+        on_wire[r1.start[i]] = std::max(on_wire[r1.start[i]], r1.finish[i]);
+    }
+    REQUIRE(static_cast<int>(on_wire.size()) == L);
+    std::vector<double> g;
+    for (const auto& [t0, t1] : on_wire) g.push_back(t1 - t0);
+    // the mechanism, replayed: bucket k + 1 issued when bucket k has arrived and the forward reaches
+    // the first unit of bucket k; a unit starts when the one before ends and its bucket has arrived
+    std::vector<double> done(L, 0), reach(L, 0);
+    done[0] = g[0];
+    double t = 0, forward = 0;
+    int issued = 1;
+    for (int u = 0; u < L + 2; ++u) {
+      const int k = bucket[u];
+      if (k == issued) {  // first unit of bucket k: reach[k] = the end of the unit before
+        done[k] = std::max(done[k - 1], reach[k - 1]) + g[k];
+        ++issued;
+      }
+      if (u == 0 || bucket[u - 1] != k) reach[k] = t;
+      t = std::max(t, done[k]) + f[u];
+      forward += f[u];
+    }
+    const double g_all = r0.makespan - r0.finish[p0.stage_optimizer[0]];
+    REQUIRE(t - forward > 0);
+    REQUIRE(t - forward < g_all);
+    CHECK(r1.makespan == Approx(r0.makespan - g_all + (t - forward)).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("untie_embeddings_and_output_weights: one more V x h matrix of parameters, same FLOPs, no embedding all-reduce",
+          "[untie]") {
+  JobSpec j = gpt_job(2, 2, 2, 1, 8);
+  const double V = j.model.vocab, h = j.model.hidden;
+  const double tied = parameters(j.model), flops = model_flops(j.model, 1e6);
+  const double last_pp1 = chunk_parameters(j, 2, false, true, false);
+  j.model.untie_embeddings_and_output_weights = true;
+  CHECK(parameters(j.model) - tied == Approx(V * h));
+  CHECK(model_flops(j.model, 1e6) == flops);
+  CHECK(chunk_parameters(j, 2, false, true, false) - last_pp1 == Approx(V * h / 2));
+  // pipelined: the last stage holds an output layer of its own either way, but no tied copy to all-reduce
+  CHECK(chunk_parameters(j, 2, false, true, true) == Approx(chunk_parameters(j, 2, false, true, false)));
+  const auto fabric = topology::build_fabric(small_fabric(8));
+  const auto a100 = testing::a100_like();
+  CHECK(plan_step(j, a100, fabric, {}).embedding_transfers.empty());
+  j.model.untie_embeddings_and_output_weights = false;
+  CHECK_FALSE(plan_step(j, a100, fabric, {}).embedding_transfers.empty());
 }
