@@ -870,6 +870,11 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
                     "the 80 % alarm of the checklist counts links in the busiest time bin); "
                     "every rail carries its own DP flows; NVLink links carry PP/DP flows only (TP collectives are "
                     "analytic)");
+  if (head.repetitions_fast_forwarded > 0)
+    r.notes.push_back("network: " + std::to_string(head.repetitions_fast_forwarded) +
+                      " repetitions of the step's ring / pipeline transfers were not simulated one by one: they "
+                      "repeat an exact template once the fabric's state repeats (fast-forward by whole periods; "
+                      "same times, link bytes and timeline as the unrolled run, tests/unit/network/test_repetition.cpp)");
   if (outcomes.size() > 1) {
     char batches[160];
     std::snprintf(batches, sizeof batches, "%.3gM tokens in %s to %.3gM in %s",

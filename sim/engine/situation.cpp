@@ -142,6 +142,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   // Utilization over the whole step: the fabric's average load while the step runs.
   out.congestion = network::congestion(fabric, step.run, out.step.step_time);
   out.timeline = network::congestion_timeline(fabric, step.run);
+  out.repetitions_fast_forwarded = step.run.repetitions_fast_forwarded;
   for (int d : out.timeline.hot)
     out.timeline_hot_names.push_back(fabric.link(d / 2).name + (d % 2 == 0 ? " (up)" : " (down)"));
   const int links = fabric.link_count();

@@ -73,6 +73,9 @@ struct SituationOutcome {
   /// A checkpoint written to the fabric's storage servers (fabric.storage), alone and alongside
   /// training steps; has_checkpoint_write false without storage servers.
   bool has_checkpoint_write = false;
+  /// Repetitions of the final step's transfers taken as whole periods of an exact template
+  /// (network::RunResult::repetitions_fast_forwarded), for the run's notes.
+  long long repetitions_fast_forwarded = 0;
   CheckpointWrite checkpoint_write;
 };
 
