@@ -25,7 +25,6 @@ using detail::Unit;
 
 namespace {
 
-bool llama(const ModelDims& m) { return m.style == "llama"; }
 
 /// Analytic costs of the communication inside one layer's ops, for one microbatch (s).
 struct LayerComm {
