@@ -25,7 +25,6 @@ using detail::Unit;
 
 namespace {
 
-
 /// Analytic costs of the communication inside one layer's ops, for one microbatch (s).
 struct LayerComm {
   double tp_allreduce = 0;  ///< one TP all-reduce of the layer's activations
