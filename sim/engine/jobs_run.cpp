@@ -256,14 +256,7 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
     return b;
   };
   auto add1 = [&](const std::string& path, double v, const std::string& unit, const std::string& what) {
-    Dataset d;
-    d.path = path;
-    d.shape = {1};
-    d.data = {v};
-    d.unit = unit;
-    d.description = what;
-    d.dims = {"value"};
-    r.datasets.push_back(std::move(d));
+    r.datasets.push_back(Dataset{path, {1}, {v}, unit, what, {"value"}});
   };
   for (std::size_t k = 0; k < training.size(); ++k) {
     const std::size_t j = training[k];
@@ -287,23 +280,12 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
     add1(p + "gpus", e.gpus, "1", "GPUs of the job");
     add1(p + "start", e.start, "s", "Offset of its first step");
     add1(p + "priority", e.priority, "1", "Share weight of its flows");
-    Dataset steps;
-    steps.path = p + "step_times";
-    steps.shape = {all.size()};
-    steps.data = all;
-    steps.unit = "s";
-    steps.description = "Every simulated step of the job in the shared run, in order (edges included)";
-    steps.dims = {"step"};
-    r.datasets.push_back(std::move(steps));
+    r.datasets.push_back(Dataset{p + "step_times", {all.size()}, all, "s",
+                                 "Every simulated step of the job in the shared run, in order (edges included)",
+                                 {"step"}});
     std::vector<double> gl(placed.gpus[j].begin(), placed.gpus[j].end());
-    Dataset gd;
-    gd.path = p + "gpu";
-    gd.shape = {gl.size()};
-    gd.data = std::move(gl);
-    gd.unit = "1";
-    gd.description = "Cluster GPU of each rank (the placement table)";
-    gd.dims = {"rank"};
-    r.datasets.push_back(std::move(gd));
+    r.datasets.push_back(
+        Dataset{p + "gpu", {gl.size()}, std::move(gl), "1", "Cluster GPU of each rank (the placement table)", {"rank"}});
     r.add("jobs." + e.name + ".step_time", shared, "s", "Step time shared with the other jobs");
     r.add("jobs." + e.name + ".step_time_alone", alone[j], "s", "Step time alone (same placement)");
     r.add("jobs." + e.name + ".slowdown", slowdown, "1", "Shared / alone");
@@ -371,30 +353,14 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
     tier[l] = static_cast<double>(fabric.link(static_cast<int>(l)).tier);
     link_names[l] = fabric.link(static_cast<int>(l)).name;
   }
-  Dataset bj;
-  bj.path = "/network/link_bytes_by_job";
-  bj.shape = {jobs.size(), L};
-  bj.data = std::move(by_job);
-  bj.unit = "B";
-  bj.description = "Bytes per fabric link (both directions) sent by each job over the shared run; rows add up to "
-                   "/network/link_bytes";
-  bj.dims = {"job", "link"};
-  r.datasets.push_back(std::move(bj));
-  Dataset lb;
-  lb.path = "/network/link_bytes";
-  lb.shape = {L};
-  lb.data = std::move(total);
-  lb.unit = "B";
-  lb.description = "Bytes per fabric link (both directions) over the shared run";
-  lb.dims = {"link"};
-  r.datasets.push_back(std::move(lb));
-  Dataset td;
-  td.path = "/network/link_tier";
-  td.shape = {L};
-  td.data = std::move(tier);
-  td.unit = "1";
-  td.description = "Per fabric link: tier code (flag_meanings: NVLink, access NIC-leaf, leaf-spine, spine-core)";
-  td.dims = {"link"};
+  r.datasets.push_back(Dataset{"/network/link_bytes_by_job", {jobs.size(), L}, std::move(by_job), "B",
+                               "Bytes per fabric link (both directions) sent by each job over the shared run; rows "
+                               "add up to /network/link_bytes",
+                               {"job", "link"}});
+  r.datasets.push_back(Dataset{"/network/link_bytes", {L}, std::move(total), "B",
+                               "Bytes per fabric link (both directions) over the shared run", {"link"}});
+  Dataset td{"/network/link_tier", {L}, std::move(tier), "1",
+             "Per fabric link: tier code (flag_meanings: NVLink, access NIC-leaf, leaf-spine, spine-core)", {"link"}};
   for (auto t : {topology::Tier::NvLink, topology::Tier::Access, topology::Tier::LeafSpine, topology::Tier::SpineCore})
     td.flag_meanings.emplace_back(topology::tier_name(t));
   r.datasets.push_back(std::move(td));

@@ -30,7 +30,7 @@ void schedule(FaultState& st, const FaultSpec& f, const std::vector<int>& cs) {
   });
 }
 
-std::string where(const FaultSpec& f) { return f.target < 0 ? " on every CDU" : fmt::format(" on CDU {}", f.target); }
+std::string where(const FaultSpec& f) { return on_target(f, "CDU"); }
 
 std::optional<ChecklistItem> rule(const CoolingSpec& spec, const TransientResult& r) {
   const auto& lim = spec.limits;

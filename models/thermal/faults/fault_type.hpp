@@ -55,6 +55,9 @@ const std::vector<FaultType>& fault_types();
 /// The type named `name`; throws InvalidParameter(key, name, the list of names) when unknown.
 const FaultType& fault_type(const std::string& name, const std::string& key = "cooling.faults[].type");
 
+/// " on every <unit>" for target -1, else " on <unit> <target>": where a targeted fault strikes.
+std::string on_target(const FaultSpec& f, const std::string& unit);
+
 /// The registered names, in order.
 std::vector<std::string> fault_type_names();
 

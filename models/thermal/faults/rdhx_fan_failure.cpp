@@ -20,7 +20,7 @@ void schedule(FaultState& st, const FaultSpec& f, const std::vector<int>& rs) {
   });
 }
 
-std::string where(const FaultSpec& f) { return f.target < 0 ? " on every rack" : fmt::format(" on rack {}", f.target); }
+std::string where(const FaultSpec& f) { return on_target(f, "rack"); }
 
 }  // namespace
 

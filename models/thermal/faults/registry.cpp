@@ -18,6 +18,10 @@ std::vector<std::string> fault_type_names() {
   return out;
 }
 
+std::string on_target(const FaultSpec& f, const std::string& unit) {
+  return f.target < 0 ? " on every " + unit : fmt::format(" on {} {}", unit, f.target);
+}
+
 std::string fault_types_doc() {
   std::string out;
   for (const auto& t : fault_types()) out += (out.empty() ? "" : "; ") + std::string(t.name) + ": " + t.description;
