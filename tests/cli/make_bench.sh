@@ -16,5 +16,11 @@ for src in "$SRC"/bench/*.cpp; do
   n=$((n + 1))
 done
 [ "$n" -ge 6 ] || fail "expected at least 6 bench programs, found $n"
+# `make bench` runs every bench/*.sh with the aidcsim binary as its only argument: a script that
+# needs more (a tool such as tools/side_by_side.sh) belongs under bench/tools/.
+for s in "$SRC"/bench/*.sh; do
+  [ -e "$s" ] || continue
+  grep -qE 'usage: .*(OLD|ROUNDS|SCENARIO)' "$s" && fail "$(basename "$s") takes more than the aidcsim binary: move it to bench/tools/"
+done
 grep -q "aidcsim-bench" out.txt && fail "make bench still runs the nonexistent aidcsim-bench"
 echo "ok: make bench runs $n programs"

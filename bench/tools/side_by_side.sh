@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Benchmark (prints figures; not a timed test): two aidcsim builds side by side on the same
+# Benchmark tool (prints figures; not a timed test; in bench/tools/ so `make bench`, which runs every
+# bench/*.sh with the one aidcsim binary, does not run it): two aidcsim builds side by side on the same
 # scenarios, alternating old, new, old, new ... so that the machine's load drifts alike for both.
 # Per run: user and system CPU seconds and peak RSS (kernel accounting of the finished process,
 # /usr/bin/time), the load average; per round whether the two JSON summaries are identical
-# (git_sha aside). Usage: bench/side_by_side.sh OLD_BIN NEW_BIN ROUNDS SCENARIO...
+# (git_sha aside). Usage: bench/tools/side_by_side.sh OLD_BIN NEW_BIN ROUNDS SCENARIO...
 set -euo pipefail
 [ $# -ge 4 ] || { echo "usage: $0 OLD_BIN NEW_BIN ROUNDS SCENARIO..." >&2; exit 64; }
 OLD=$1 NEW=$2 ROUNDS=$3
