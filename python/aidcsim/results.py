@@ -14,7 +14,7 @@ from .errors import FileError
 
 
 class Results:
-    """Output of one simulation (C++ ``aidcsim::Results``, sim/results/results.hpp).
+    """Output of one simulation (C++ ``aidcsim::Results``, models/common/results.hpp).
 
     Attributes
     ----------

@@ -3,7 +3,7 @@
 // Defined in results.cpp; used by engine.cpp.
 #include <pybind11/pybind11.h>
 
-#include "sim/results/results.hpp"
+#include "models/common/results.hpp"
 
 namespace aidcsim::bind {
 

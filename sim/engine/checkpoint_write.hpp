@@ -40,6 +40,13 @@ struct CheckpointWrite {
   double step_time_alone = 0, step_time_with_write = 0;  ///< s, the simulated part of one step
 };
 
+/// Write time of a simulated checkpoint as the time-to-train model uses it, s: `async`
+/// (reliability.checkpoint_mode), the write alongside training when it was simulated; sync, alone
+/// (training waits for it).
+inline double checkpoint_time_used(const CheckpointWrite& w, bool async) {
+  return async && w.training_time > 0 ? w.training_time : w.idle_time;
+}
+
 /// Most training steps simulated alongside one checkpoint write (each step is one FlowNetwork
 /// schedule copy; beyond this the rest of the write runs on an idle fabric, said in the notes).
 constexpr int kMaxStepsAlongside = 8;

@@ -15,7 +15,7 @@
 #include "models/topology/fabric.hpp"
 #include "models/workload/jobs.hpp"
 #include "models/workload/step.hpp"
-#include "sim/results/results.hpp"
+#include "models/common/results.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace aidcsim {

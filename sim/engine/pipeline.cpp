@@ -24,7 +24,7 @@ reliability::Situation reliability_situation(const Scenario& sc, const Situation
   if (o.has_checkpoint_write) {  // storage on the fabric: the simulated write sets the bandwidth
     const CheckpointWrite& w = o.checkpoint_write;
     const bool async = sc.training.reliability.mode == reliability::CheckpointMode::Async;
-    const double t = async && w.training_time > 0 ? w.training_time : w.idle_time;
+    const double t = checkpoint_time_used(w, async);
     if (t > 0) s.storage_bandwidth = w.bytes / t;
   }
   s.counts.gpus = o.fabric_spec.gpus;

@@ -4,7 +4,7 @@
 #include <functional>
 #include <string>
 
-#include "sim/results/results.hpp"
+#include "models/common/results.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace aidcsim {

@@ -8,7 +8,7 @@
 
 #include "models/reliability/time_to_train.hpp"
 #include "sim/engine/situation.hpp"
-#include "sim/results/results.hpp"
+#include "models/common/results.hpp"
 
 namespace aidcsim {
 

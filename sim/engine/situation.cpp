@@ -139,27 +139,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   }
 
   report("congestion", 0.95);
-  // Utilization over the whole step: the fabric's average load while the step runs.
-  out.congestion = network::congestion(fabric, step.run, out.step.step_time);
-  out.timeline = network::congestion_timeline(fabric, step.run);
-  out.repetitions_fast_forwarded = step.run.repetitions_fast_forwarded;
-  for (int d : out.timeline.hot)
-    out.timeline_hot_names.push_back(fabric.link(d / 2).name + (d % 2 == 0 ? " (up)" : " (down)"));
-  const int links = fabric.link_count();
-  out.link_utilization.resize(static_cast<std::size_t>(links));
-  out.link_bytes.resize(static_cast<std::size_t>(links));
-  out.link_names.resize(static_cast<std::size_t>(links));
-  out.link_tiers.resize(static_cast<std::size_t>(links));
-  for (int l = 0; l < links; ++l) {
-    const auto& link = fabric.link(l);
-    const double fwd = l < static_cast<int>(step.run.link_bytes_fwd.size()) ? step.run.link_bytes_fwd[l] : 0.0;
-    const double rev = l < static_cast<int>(step.run.link_bytes_rev.size()) ? step.run.link_bytes_rev[l] : 0.0;
-    out.link_bytes[l] = fwd + rev;
-    out.link_utilization[l] =
-        out.step.step_time > 0 && link.rate > 0 ? std::max(fwd, rev) / (link.rate * out.step.step_time) : 0.0;
-    out.link_names[l] = link.name;
-    out.link_tiers[l] = static_cast<int>(link.tier);
-  }
+  out.traffic = network::step_traffic(fabric, step.run, out.step.step_time);
   if (fabric.storage_count() > 0) {
     // The checkpoint as flows to the storage servers: alone (a sync checkpoint: training waits),
     // and for an async one alongside back-to-back steps (it persists while training goes on).
@@ -180,7 +160,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   }
   if (sc.training.reliability.link_mode == reliability::LinkFailureMode::Degrade) {
     report("step with a link down (flows)", 0.97);
-    out.link_down = degraded_link_step(ctx, out.link_utilization, out.step.step_time);
+    out.link_down = degraded_link_step(ctx, out.traffic.link_utilization, out.step.step_time);
   }
   report("timed fabric failures (flows)", 0.98);
   out.fabric_events = fabric_event_steps(ctx, out.plan);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/network/flow_network.hpp"
+#include "models/network/step_traffic.hpp"
 #include "models/thermal/site.hpp"
 #include "models/thermal/transient.hpp"
 #include "models/thermal/verdict.hpp"
@@ -28,13 +29,7 @@ struct SituationOutcome {
   workload::StepPlan plan;                  ///< at the final (possibly throttled) clocks
   workload::StepBreakdown step;             ///< at the final clocks
   workload::StepBreakdown step_unthrottled; ///< at full clocks
-  network::Congestion congestion;
-  network::CongestionTimeline timeline;     ///< utilization over the (final) step
-  std::vector<std::string> timeline_hot_names;  ///< names of timeline.hot: "link (up)" = a->b, "(down)" = b->a
-  std::vector<double> link_utilization;     ///< per fabric link, max of both directions, fraction
-  std::vector<double> link_bytes;           ///< per fabric link, both directions, B
-  std::vector<std::string> link_names;
-  std::vector<int> link_tiers;              ///< topology::Tier as int
+  network::StepTraffic traffic;             ///< the (final) step's load on the fabric
   thermal::SiteLayout layout;
   thermal::SiteReport thermal;              ///< at the final clocks
   double shutdown_temperature = 0;          ///< K, GPU thermal shutdown used
@@ -73,9 +68,6 @@ struct SituationOutcome {
   /// A checkpoint written to the fabric's storage servers (fabric.storage), alone and alongside
   /// training steps; has_checkpoint_write false without storage servers.
   bool has_checkpoint_write = false;
-  /// Repetitions of the final step's transfers taken as whole periods of an exact template
-  /// (network::RunResult::repetitions_fast_forwarded), for the run's notes.
-  long long repetitions_fast_forwarded = 0;
   CheckpointWrite checkpoint_write;
 };
 

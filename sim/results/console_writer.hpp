@@ -5,7 +5,7 @@
 // under "network"); then the checklist with pass/fail and headroom; then the notes.
 #include <string>
 
-#include "sim/results/results.hpp"
+#include "models/common/results.hpp"
 
 namespace aidcsim {
 

@@ -37,7 +37,7 @@
 // same Results and date_created give the same bytes.
 #include <string>
 
-#include "sim/results/results.hpp"
+#include "models/common/results.hpp"
 
 namespace aidcsim {
 

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sim/results/results.hpp"
+#include "models/common/results.hpp"
 
 namespace aidcsim {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/results/results.hpp"
+#include "models/common/results.hpp"
 
 namespace aidcsim::test {
 

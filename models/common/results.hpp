@@ -1,7 +1,9 @@
 #pragma once
 // Results: the self-describing output of one run. Every number carries its unit and a one-line
 // description, so the HDF5, JSON, console and Python writers need no knowledge of the models.
-// Filled by sim/engine; written by sim/results/*_writer.cpp.
+// Plain data in models/common so that each area reports its own figures into it (the
+// models/<area>/*_report.hpp functions); sim/engine orders the areas' reports, and
+// sim/results/*_writer.cpp write it.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,5 +70,13 @@ struct Results {
   double scalar(const std::string& key) const;
   void add(std::string key, double value, std::string unit, std::string description);
 };
+
+/// A 1-D dataset of data.size() values along the axis `dim`.
+Dataset vector_dataset(std::string path, std::vector<double> data, std::string unit, std::string description,
+                       std::string dim);
+
+/// A 2-D dataset, row-major, rows x cols values (throws aidcsim::Error when data.size() != rows x cols).
+Dataset matrix_dataset(std::string path, std::vector<double> data, std::size_t rows, std::size_t cols, std::string unit,
+                       std::string description, std::vector<std::string> dims);
 
 }  // namespace aidcsim

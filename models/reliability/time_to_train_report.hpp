@@ -1,0 +1,18 @@
+#pragma once
+// The reliability area's part of the results: time-to-train (ideal, expected, percentiles), ETTR,
+// interruptions, job MTBF, the Monte Carlo draws and the GPU-hours lost per cause, with the
+// reliability notes and the model's warnings. Adding a reliability output metric means adding it
+// here (and to docs/outputs.md).
+#include "models/common/results.hpp"
+#include "models/reliability/spec.hpp"
+#include "models/reliability/time_to_train.hpp"
+
+namespace aidcsim::reliability {
+
+/// Writes `p.overall` into `r`: summary figures (days, hours, minutes as labelled),
+/// /reliability/time_to_train_samples (d, draw order), /reliability/lost_gpu_hours per cause, the
+/// notes (failure rates left at 0 in `spec`, the checkpoint stall and interval), and appends
+/// p.overall.warnings to r.warnings.
+void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySpec& spec);
+
+}  // namespace aidcsim::reliability

@@ -1,0 +1,43 @@
+#pragma once
+// The thermal area's part of the results: the site's steady state (temperatures, flows, power,
+// PUE, the brief's cooling checklist), the cooling-fault and daily-cycle transients, each fault's
+// verdict and the monitoring actions, with their notes. Adding a thermal output metric means
+// adding it here (and to docs/outputs.md).
+#include <vector>
+
+#include "models/common/results.hpp"
+#include "models/thermal/site.hpp"
+#include "models/thermal/transient.hpp"
+#include "models/thermal/verdict.hpp"
+
+namespace aidcsim::thermal {
+
+/// A checklist item (SI: K, m^3/s, W, s, B/s) in the brief's display units: absolute temperatures
+/// in degC (told from temperature differences by magnitude: no datacenter ΔT reaches 200 K, no
+/// absolute temperature is below it; headroom stays in K), flows in L/min, sub-millisecond times
+/// in us, B/s in Gb/s, W in kW. Used for every area's checklist items.
+Check display_check(const ChecklistItem& c);
+
+/// The steady state at the final clocks: summary temperatures (degC), power (MW), PUE, power
+/// swing; per-GPU and per-rack datasets under /thermal/; the cooling checklist; the thermal note.
+/// `clocks`: per GPU clock factor (size = GPUs, non-empty); `shutdown_temperature` in K.
+void report_site(Results& r, const SiteReport& t, const std::vector<double>& clocks, double shutdown_temperature,
+                 int throttle_iterations);
+
+/// The scheduled cooling faults' transient (transient.hpp) over `duration` s: summary figures,
+/// /thermal/transient/* series, the alert log; `step_time_during_fault` in s (the step at the
+/// transient's lowest clock).
+void report_fault_transient(Results& r, const TransientResult& t, double duration, double step_time_during_fault);
+
+/// Each fault's verdict (verdict.hpp): /thermal/faults/*, the faults' checks in the checklist
+/// ("NAME: item"), the monitoring actions under /thermal/actions/; `clock_sensitivity` (share of
+/// the step that scales with 1/clock) and whether it was measured, for the note.
+void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& verdicts,
+                           const std::vector<ActionVerdict>& actions, double clock_sensitivity,
+                           bool clock_sensitivity_measured);
+
+/// The daily outdoor cycle's 24 h transient from midnight: summary figures, /thermal/daily/*
+/// series; `step_time_daily_worst` in s (the step at the day's lowest clock).
+void report_daily_transient(Results& r, const TransientResult& t, double step_time_daily_worst);
+
+}  // namespace aidcsim::thermal

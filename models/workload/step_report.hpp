@@ -1,0 +1,33 @@
+#pragma once
+// The workload area's part of the results: the training step (time, throughput, MFU, TFLOP/s, its
+// breakdown), HBM per GPU by component, the stragglers' speeds, and the step's fidelity note.
+// Adding a step output metric means adding it here (and to docs/outputs.md).
+#include <cstdint>
+
+#include "models/common/results.hpp"
+#include "models/compute/spec.hpp"
+#include "models/workload/spec.hpp"
+#include "models/workload/step.hpp"
+
+namespace aidcsim::workload {
+
+/// What the step stage produced for one job (references into the caller's data).
+struct StepReportInput {
+  int gpus = 0;                        ///< GPUs of the job
+  int gpus_per_node = 0;               ///< for the stragglers' per-node draws
+  const JobSpec& job;
+  const StepPlan& plan;                ///< at the final clocks
+  const StepBreakdown& step;           ///< at the final (possibly throttled) clocks
+  const StepBreakdown& unthrottled;    ///< at full clocks
+};
+
+/// Summary figures of the step (s, tokens, %, TFLOP/s), HBM per GPU of the most loaded stage (GB)
+/// and /memory/by_stage (B), /step/gpu_speed and min_gpu_speed with stragglers (`seed` draws
+/// them as the step did), the step's fidelity note. MFU against the dense peak of `gpu` at the
+/// job's precision (PaLM's definition: model FLOPs without recompute).
+void report_step(Results& r, const StepReportInput& in, const compute::GpuSpec& gpu, std::uint64_t seed);
+
+/// /step/breakdown: compute, exposed TP/PP/DP/CP/EP communication and bubble per step (s).
+void report_step_breakdown(Results& r, const StepReportInput& in);
+
+}  // namespace aidcsim::workload
