@@ -7,7 +7,7 @@
 #include "models/collectives/algorithm_registry.hpp"
 #include "models/collectives/flow_plan.hpp"
 #include "models/common/errors.hpp"
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 #include "models/topology/fabric.hpp"
 
 namespace aidcsim::collectives {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "models/common/params.hpp"
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 
 namespace aidcsim::compute {
 

@@ -8,7 +8,7 @@
 
 #include "models/common/params.hpp"
 #include "models/common/schema.hpp"
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 
 namespace aidcsim::compute {
 

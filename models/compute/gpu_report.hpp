@@ -2,7 +2,7 @@
 // The compute area's part of the results: which GPU figures the run used, and which of them are
 // estimates rather than published figures (docs/gpus.md).
 #include "models/common/results.hpp"
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 
 namespace aidcsim::compute {
 

@@ -2,7 +2,7 @@
 // Time of the kernels a training step is made of, on one GPU: GEMMs at an achievable-matmul
 // efficiency, flash attention at the GPU's measured FlashAttention rate, memory-bound element-wise
 // work at HBM rate. A clock factor (DVFS, from the thermal model) scales the compute-bound parts.
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 
 namespace aidcsim::compute {
 

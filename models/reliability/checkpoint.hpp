@@ -1,7 +1,7 @@
 #pragma once
 // Checkpoint interval and cost: Young (1974) / Daly (2006) optimum, write/read times from the
 // storage bandwidth.
-#include "models/reliability/spec.hpp"
+#include "models/reliability/training_spec.hpp"
 
 namespace aidcsim::reliability {
 

@@ -22,7 +22,7 @@
 // Critical Batch Size Scale in Pre-training?", arXiv:2410.21676; Merrill et al., arXiv:2505.23971).
 #include <vector>
 
-#include "models/reliability/spec.hpp"
+#include "models/reliability/training_spec.hpp"
 
 namespace aidcsim::reliability {
 

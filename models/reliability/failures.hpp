@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "models/reliability/spec.hpp"
+#include "models/reliability/training_spec.hpp"
 
 namespace aidcsim::reliability {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Training target from a loss: the Chinchilla parametric fit.
-#include "models/reliability/spec.hpp"
+#include "models/reliability/training_spec.hpp"
 
 namespace aidcsim::reliability {
 

@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "models/reliability/failures.hpp"
-#include "models/reliability/spec.hpp"
+#include "models/reliability/training_spec.hpp"
 
 namespace aidcsim::reliability {
 

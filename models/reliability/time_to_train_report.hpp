@@ -4,7 +4,7 @@
 // reliability notes and the model's warnings. Adding a reliability output metric means adding it
 // here (and to docs/outputs.md).
 #include "models/common/results.hpp"
-#include "models/reliability/spec.hpp"
+#include "models/reliability/training_spec.hpp"
 #include "models/reliability/time_to_train.hpp"
 
 namespace aidcsim::reliability {

@@ -3,7 +3,7 @@
 // point between the training step and the steady state, the cooling-fault transient, and the daily
 // outdoor cycle. The engine orders these runs; their windows and resolutions are the thermal
 // area's choice and live here.
-#include "models/thermal/spec.hpp"
+#include "models/thermal/cooling_spec.hpp"
 #include "models/thermal/transient.hpp"
 #include "models/thermal/verdict.hpp"
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "models/thermal/power.hpp"
-#include "models/thermal/spec.hpp"
+#include "models/thermal/cooling_spec.hpp"
 
 namespace aidcsim::thermal {
 

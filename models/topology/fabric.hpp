@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "models/topology/spec.hpp"
+#include "models/topology/fabric_spec.hpp"
 
 namespace aidcsim::topology {
 

@@ -235,9 +235,8 @@ void check(bool ok, const char* key, double value, const std::string& expected) 
   if (!ok) throw InvalidParameter(key, num(value), expected);
 }
 
-}  // namespace
-
-Fabric build_fabric(const FabricSpec& s) {
+// The spec's ranges, each error naming its scenario key.
+void check_spec(const FabricSpec& s) {
   check(s.gpus >= 1, "cluster.gpus", s.gpus, "at least 1 GPU");
   check(s.gpus_per_node >= 1, "cluster.gpus_per_node", s.gpus_per_node, "at least 1");
   check(s.gpus % s.gpus_per_node == 0, "cluster.gpus", s.gpus, "a multiple of cluster.gpus_per_node");
@@ -258,7 +257,12 @@ Fabric build_fabric(const FabricSpec& s) {
   check(s.gpus_per_leaf >= 0, "fabric.gpus_per_leaf", s.gpus_per_leaf, "0 (derived) or a port count");
   check(s.flows_per_pair >= 1, "fabric.ecmp.flows_per_pair", s.flows_per_pair, "at least 1");
   check(s.planes >= 1, "fabric.planes", s.planes, "at least 1 plane");
+}
 
+// The layout for the spec's radix, or an error naming the key to change (with the smallest radix
+// that would build the fabric when the radix is what falls short). Deviations from the spec are
+// errors under fabric.exact, warnings otherwise.
+Derived derive_or_throw(const FabricSpec& s) {
   Derived d = derive(s, s.switch_radix);
   if (!d.ok) {
     if (d.bad_key != "fabric.switch_radix")
@@ -280,18 +284,17 @@ Fabric build_fabric(const FabricSpec& s) {
     const Deviation& x = d.deviations.front();
     throw InvalidParameter(x.key, x.value, x.expected + " (fabric.exact: true asks for the fabric exactly as written)");
   }
+  return d;
+}
 
-  auto impl = std::make_shared<Fabric::Impl>();
-  Fabric::Impl& f = *impl;
-  f.spec = s;
-  f.layout = d.l;
-  for (Deviation& x : d.deviations) f.warnings.push_back(std::move(x.message));
+// Node ids and names: GPUs, NVSwitches, then leaves, spines, cores of every plane (kind-major,
+// plane-major within a kind, so [first_leaf, first_spine) are all the leaves); the GPUs' leaves.
+void add_nodes(Fabric::Impl& f) {
+  const FabricSpec& s = f.spec;
   const Layout& l = f.layout;
   const int G = s.gpus, gpn = s.gpus_per_node;
   const int spines = l.pods * l.spines_per_pod;
   const int cores = l.pods > 1 ? l.spines_per_pod * l.cores_per_plane : 0;
-  // Node ids: GPUs, NVSwitches, then leaves, spines, cores of every plane (kind-major, plane-major
-  // within a kind, so [first_leaf, first_spine) are all the leaves).
   const int P = s.planes;
   const int L = l.leaves;
   f.planes = P;
@@ -334,7 +337,17 @@ Fabric build_fabric(const FabricSpec& s) {
                                                prefix(q) + "core" + std::to_string(i)};
   }
   f.node_ok.assign(f.n_nodes, 1);
+}
 
+// The links in id order: NVLink, access (one per GPU and plane), leaf-spine, spine-core, then the
+// storage servers' (wire_storage). Returns nothing; f.links and the GPUs' link ids are filled.
+void add_links(Fabric::Impl& f) {
+  const FabricSpec& s = f.spec;
+  const Layout& l = f.layout;
+  const int G = s.gpus, P = s.planes, L = l.leaves;
+  const int spines = l.pods * l.spines_per_pod;
+  const int cores = l.pods > 1 ? l.spines_per_pod * l.cores_per_plane : 0;
+  auto leaf_pod = [&](int leaf) { return l.pods > 1 ? leaf / l.leaves_per_pod : 0; };
   const double lat = s.link_latency + s.switch_latency;
   auto add = [&](int a, int b, double rate, Tier t, int k, int mult) {
     Link x;
@@ -385,7 +398,10 @@ Fabric build_fabric(const FabricSpec& s) {
   f.node_ok.assign(f.n_nodes, 1);
   f.built_rate.reserve(f.links.size());
   for (const Link& x : f.links) f.built_rate.push_back(x.rate);
+}
 
+// The Boost graphs (every link; switches only, for routing) and the per-node and per-link state.
+void build_graphs(Fabric::Impl& f) {
   f.g = Graph(f.n_nodes);
   std::vector<std::pair<int, int>> sw_edges;
   std::vector<EdgeProp> sw_props;
@@ -406,6 +422,21 @@ Fabric build_fabric(const FabricSpec& s) {
   for (int id = 0; id < f.n_nodes; ++id) f.by_name.emplace(f.nodes[id].name, id);
   f.dist.resize(static_cast<std::size_t>(f.switch_count()));  // any leaf (GPU or storage) may be a destination
   f.built_dist.resize(static_cast<std::size_t>(f.switch_count()));
+}
+
+}  // namespace
+
+Fabric build_fabric(const FabricSpec& s) {
+  check_spec(s);
+  Derived d = derive_or_throw(s);
+  auto impl = std::make_shared<Fabric::Impl>();
+  Fabric::Impl& f = *impl;
+  f.spec = s;
+  f.layout = d.l;
+  for (Deviation& x : d.deviations) f.warnings.push_back(std::move(x.message));
+  add_nodes(f);
+  add_links(f);
+  build_graphs(f);
 
   Fabric fabric(impl);
   for (const FailureSpec& x : s.failures) {

@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "models/workload/schema.hpp"
+#include "models/workload/workload_schema.hpp"
 
 namespace aidcsim::workload {
 

@@ -12,8 +12,8 @@
 
 #include "models/common/params.hpp"
 #include "models/common/schema.hpp"
-#include "models/compute/spec.hpp"
-#include "models/workload/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
+#include "models/workload/job_spec.hpp"
 
 namespace aidcsim::workload {
 

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "models/workload/spec.hpp"
+#include "models/workload/job_spec.hpp"
 
 namespace aidcsim::workload {
 

@@ -4,8 +4,8 @@
 // generalised for GQA, SwiGLU and MoE; activation memory from Korthikanti et al. 2022
 // ("Reducing Activation Recomputation in Large Transformer Models"), Table 2.
 #include "models/compute/kernels.hpp"
-#include "models/compute/spec.hpp"
-#include "models/workload/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
+#include "models/workload/job_spec.hpp"
 
 namespace aidcsim::workload {
 

@@ -4,7 +4,7 @@
 // an NVLink domain first when tp x cp divides the domain.
 #include <vector>
 
-#include "models/workload/spec.hpp"
+#include "models/workload/job_spec.hpp"
 
 namespace aidcsim::workload {
 

@@ -23,10 +23,10 @@
 
 #include "models/collectives/collective.hpp"
 #include "models/compute/kernels.hpp"
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 #include "models/network/schedule.hpp"
 #include "models/topology/fabric.hpp"
-#include "models/workload/spec.hpp"
+#include "models/workload/job_spec.hpp"
 
 namespace aidcsim::workload {
 

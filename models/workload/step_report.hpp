@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "models/common/results.hpp"
-#include "models/compute/spec.hpp"
-#include "models/workload/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
+#include "models/workload/job_spec.hpp"
 #include "models/workload/step.hpp"
 
 namespace aidcsim::workload {

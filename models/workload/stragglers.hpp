@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/workload/spec.hpp"
+#include "models/workload/job_spec.hpp"
 
 namespace aidcsim::workload {
 

@@ -36,6 +36,7 @@ void check_gpu(const Fabric& f, int gpu) {
 
 }  // namespace
 
+// The module's topology bindings (long by nature: one .def per bound member).
 void register_topology(py::module_& m) {
   using namespace py::literals;
   py::class_<Fabric>(m, "FabricCore", "C++ topology::Fabric; use aidcsim.Fabric.")

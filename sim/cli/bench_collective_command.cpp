@@ -13,7 +13,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/compute/catalogue.hpp"
-#include "models/topology/schema.hpp"
+#include "models/topology/topology_schema.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/engine/collective_bench.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
@@ -129,7 +129,7 @@ int parse_factor(const std::string& text) {
 }
 
 // The options describe the cluster a scenario's keys do, so each takes its key's range from the
-// scenario schema (models/topology/schema.cpp): beyond it a fabric would not be built in bounded
+// scenario schema (models/topology/topology_schema.cpp): beyond it a fabric would not be built in bounded
 // time (--radix 1000000 ran for minutes) or a count would overflow (-N 1000000000).
 void check_in_schema_range(const std::string& opt, const std::string& key, double si, const std::string& given) {
   static const Schema fields = topology::schema();

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "models/collectives/collective.hpp"
-#include "models/compute/spec.hpp"
-#include "models/topology/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
+#include "models/topology/fabric_spec.hpp"
 
 namespace aidcsim {
 

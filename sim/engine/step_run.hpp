@@ -5,10 +5,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
-#include "models/workload/spec.hpp"
+#include "models/workload/job_spec.hpp"
 #include "models/workload/step.hpp"
 
 namespace aidcsim {

@@ -1,7 +1,7 @@
 #include "sim/scenario/gpu_catalogue.hpp"
 
 #include "models/compute/gpu_fields.hpp"
-#include "models/compute/schema.hpp"
+#include "models/compute/compute_schema.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/units.hpp"
 #include "sim/scenario/validate.hpp"

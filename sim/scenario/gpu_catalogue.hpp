@@ -4,7 +4,7 @@
 #include <string>
 
 #include "models/compute/catalogue.hpp"
-#include "models/topology/spec.hpp"
+#include "models/topology/fabric_spec.hpp"
 
 namespace aidcsim {
 

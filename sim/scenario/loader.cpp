@@ -9,11 +9,11 @@
 #include <vector>
 #include <set>
 
-#include "models/compute/schema.hpp"
-#include "models/reliability/schema.hpp"
-#include "models/thermal/schema.hpp"
-#include "models/topology/schema.hpp"
-#include "models/workload/schema.hpp"
+#include "models/compute/compute_schema.hpp"
+#include "models/reliability/reliability_schema.hpp"
+#include "models/thermal/thermal_schema.hpp"
+#include "models/topology/topology_schema.hpp"
+#include "models/workload/workload_schema.hpp"
 #include "sim/scenario/default_scenario.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "models/topology/bom_schema.hpp"

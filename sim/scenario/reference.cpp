@@ -83,7 +83,7 @@ std::string scenario_reference_markdown() {
   std::string out;
   out +=
       "# Scenario reference\n\n"
-      "<!-- Generated from the schemas in models/*/schema.cpp and sim/scenario/schema_registry.cpp by\n"
+      "<!-- Generated from the schemas in models/*/*_schema.cpp and sim/scenario/schema_registry.cpp by\n"
       "     scenario_reference_markdown() (sim/scenario/reference.cpp). Do not edit by hand; regenerate with\n"
       "     AIDCSIM_UPDATE_DOCS=1 build/bin/test_scenario \"[reference]\" -->\n\n"
       "A scenario is one YAML file (see `scenarios/stargate-uk-8k.yaml`). This page lists every key the\n"

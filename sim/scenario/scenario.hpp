@@ -6,12 +6,12 @@
 
 #include "models/common/errors.hpp"
 #include "models/common/params.hpp"
-#include "models/compute/spec.hpp"
-#include "models/reliability/spec.hpp"
-#include "models/thermal/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
+#include "models/reliability/training_spec.hpp"
+#include "models/thermal/cooling_spec.hpp"
 #include "models/topology/bom_spec.hpp"
-#include "models/topology/spec.hpp"
-#include "models/workload/spec.hpp"
+#include "models/topology/fabric_spec.hpp"
+#include "models/workload/job_spec.hpp"
 
 namespace aidcsim {
 

@@ -3,12 +3,12 @@
 #include <set>
 #include <string>
 
-#include "models/compute/schema.hpp"
-#include "models/reliability/schema.hpp"
-#include "models/thermal/schema.hpp"
-#include "models/topology/schema.hpp"
+#include "models/compute/compute_schema.hpp"
+#include "models/reliability/reliability_schema.hpp"
+#include "models/thermal/thermal_schema.hpp"
+#include "models/topology/topology_schema.hpp"
 #include "models/workload/jobs.hpp"
-#include "models/workload/schema.hpp"
+#include "models/workload/workload_schema.hpp"
 #include "sim/scenario/input_limits.hpp"
 
 namespace aidcsim {

@@ -45,6 +45,7 @@ void add_prefixed(std::vector<UnitDef>& t, Quantity q, const std::vector<Prefix>
       t.push_back({pr.p + s, q, pr.f * base, 0.0, family, pr.nice && s == nice_suffix});
 }
 
+// The unit table (long by nature: one line per unit family).
 const std::vector<UnitDef>& table() {
   static const std::vector<UnitDef> t = [] {
     using Q = Quantity;

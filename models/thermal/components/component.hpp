@@ -21,7 +21,7 @@
 #include "models/common/schema.hpp"
 #include "models/thermal/coolant.hpp"
 #include "models/thermal/network.hpp"
-#include "models/thermal/spec.hpp"
+#include "models/thermal/cooling_spec.hpp"
 
 namespace aidcsim::thermal {
 

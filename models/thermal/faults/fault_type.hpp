@@ -11,7 +11,7 @@
 
 #include "models/thermal/checks.hpp"
 #include "models/thermal/site_model.hpp"
-#include "models/thermal/spec.hpp"
+#include "models/thermal/cooling_spec.hpp"
 
 namespace aidcsim::thermal {
 

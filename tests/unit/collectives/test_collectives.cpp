@@ -6,7 +6,7 @@
 #include "models/collectives/collective.hpp"
 #include "models/collectives/flow_plan.hpp"
 #include "models/common/errors.hpp"
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "models/common/errors.hpp"
-#include "models/reliability/schema.hpp"
+#include "models/reliability/reliability_schema.hpp"
 
 using aidcsim::InvalidParameter;
 using aidcsim::Params;

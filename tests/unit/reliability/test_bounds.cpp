@@ -8,7 +8,7 @@
 #include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
 #include "models/reliability/checkpoint.hpp"
-#include "models/reliability/schema.hpp"
+#include "models/reliability/reliability_schema.hpp"
 #include "models/reliability/time_to_train.hpp"
 
 using namespace aidcsim;

@@ -6,7 +6,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/reliability/scaling_law.hpp"
-#include "models/reliability/schema.hpp"
+#include "models/reliability/reliability_schema.hpp"
 
 using aidcsim::InvalidParameter;
 using aidcsim::Params;

@@ -8,7 +8,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/thermal/faults/fault_type.hpp"
-#include "models/thermal/schema.hpp"
+#include "models/thermal/thermal_schema.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::thermal;

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
-#include "models/thermal/schema.hpp"
+#include "models/thermal/thermal_schema.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::thermal;

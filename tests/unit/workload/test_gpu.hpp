@@ -1,7 +1,7 @@
 #pragma once
 // A GPU for workload unit tests, written out so that test_workload links models/workload only (the
 // catalogue parser lives in sim/scenario). Figures of the built-in A100 and H100 (models/compute/gpus.yaml).
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 
 namespace aidcsim::workload::testing {
 

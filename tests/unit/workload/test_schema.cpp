@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/common/errors.hpp"
-#include "models/workload/schema.hpp"
+#include "models/workload/workload_schema.hpp"
 #include "test_gpu.hpp"
 
 using namespace aidcsim;

@@ -1,7 +1,7 @@
 #pragma once
 #include "models/common/params.hpp"
 #include "models/common/schema.hpp"
-#include "models/thermal/spec.hpp"
+#include "models/thermal/cooling_spec.hpp"
 
 namespace aidcsim::thermal {
 /// Scenario keys read by the thermal/power model (cooling.*, power.*).

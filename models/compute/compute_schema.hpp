@@ -2,7 +2,7 @@
 #include "models/common/params.hpp"
 #include "models/common/schema.hpp"
 #include "models/compute/catalogue.hpp"
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 
 namespace aidcsim::compute {
 /// Scenario keys read by the compute model: cluster.gpu and the scenario's own GPU definitions

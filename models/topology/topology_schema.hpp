@@ -1,7 +1,7 @@
 #pragma once
 #include "models/common/params.hpp"
 #include "models/common/schema.hpp"
-#include "models/topology/spec.hpp"
+#include "models/topology/fabric_spec.hpp"
 
 namespace aidcsim::topology {
 /// Scenario keys read by the topology model (cluster.gpus, cluster.gpus_per_node,

@@ -1,7 +1,7 @@
 // Scenario keys of the thermal/power model: cooling.*, cooling_monitoring.* (the brief's policy as
 // written) and power.*. Each plant component declares its own keys (components/*.cpp, collected
 // through the registry); the shared ones are here.
-#include "models/thermal/schema.hpp"
+#include "models/thermal/thermal_schema.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -44,6 +44,8 @@ std::string plant_doc(const std::string& slot, const std::string& what) {
 
 }  // namespace
 
+// One table of the area's keys (long by nature: one entry per key, in the order the reference
+// page lists them).
 Schema schema() {
   using Q = Quantity;
   std::vector<std::string> kLocations;
@@ -206,6 +208,7 @@ std::string fmt_num(double x) {
 }
 }  // namespace
 
+// One assignment per key of schema() (long by nature; kept in the table's order).
 CoolingSpec spec_from(const Params& root) {
   CoolingSpec c;
   c.coolant = text(root, "cooling.coolant", c.coolant);
@@ -314,6 +317,7 @@ CoolingSpec spec_from(const Params& root) {
   return c;
 }
 
+// One check per cross-key rule (long by nature: a list of independent rules).
 void validate(const CoolingSpec& c) {
   auto bad = [](const std::string& key, double v, const std::string& expected) {
     throw InvalidParameter(key, std::to_string(v), expected);

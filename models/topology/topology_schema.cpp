@@ -1,4 +1,4 @@
-#include "models/topology/schema.hpp"
+#include "models/topology/topology_schema.hpp"
 
 #include "models/topology/bom_schema.hpp"
 

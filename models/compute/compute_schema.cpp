@@ -1,4 +1,4 @@
-#include "models/compute/schema.hpp"
+#include "models/compute/compute_schema.hpp"
 
 #include "models/compute/gpu_fields.hpp"
 

@@ -1,4 +1,4 @@
-#include "models/workload/schema.hpp"
+#include "models/workload/workload_schema.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -10,6 +10,8 @@
 
 namespace aidcsim::workload {
 
+// One table of the area's keys (long by nature: one entry per key, in the order the reference
+// page lists them).
 Schema schema() {
   using Q = Quantity;
   return {
@@ -177,6 +179,7 @@ void read_stragglers(const Params& root, JobSpec& j, long long gpus) {
 
 }  // namespace
 
+// One assignment per key of schema() (long by nature; kept in the table's order).
 JobSpec spec_from(const Params& root) {
   JobSpec j;
   auto i = [&](const char* k) { return static_cast<int>(root.integer(k)); };

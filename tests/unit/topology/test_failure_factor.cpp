@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/topology/fabric.hpp"
-#include "models/topology/schema.hpp"
+#include "models/topology/topology_schema.hpp"
 #include "tests/unit/topology/helpers.hpp"
 
 using namespace aidcsim;

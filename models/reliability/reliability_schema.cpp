@@ -1,4 +1,4 @@
-#include "models/reliability/schema.hpp"
+#include "models/reliability/reliability_schema.hpp"
 
 #include <string>
 
@@ -18,6 +18,8 @@ Component component_from(const std::string& s) {
 }
 }  // namespace
 
+// One table of the area's keys (long by nature: one entry per key, in the order the reference
+// page lists them).
 Schema schema() {
   using Q = Quantity;
   return {
@@ -114,6 +116,7 @@ Schema schema() {
   };
 }
 
+// One assignment per key of schema() (long by nature; kept in the table's order).
 TrainingSpec spec_from(const Params& root) {
   TrainingSpec t;
   const bool has_tokens = root.has("training.tokens");
