@@ -23,16 +23,6 @@ FlowPlan nvls_tree(const EmitContext& ctx, const Domains& d) { return plan_nvls(
 FlowPlan collnet(const EmitContext& ctx, const Domains& d) { return plan_collnet(ctx, d); }
 FlowPlan pat(const EmitContext& ctx, const Domains&) { return plan_pat(ctx); }
 FlowPlan halving_doubling(const EmitContext& ctx, const Domains&) { return plan_halving_doubling(ctx); }
-// Hierarchical on unequal domains falls back to a ring (its phases are emitted by emit()).
-FlowPlan hierarchical(const EmitContext& ctx, const Domains&) { return plan_ring(ctx, ctx.c.op); }
-FlowPlan direct(const EmitContext& ctx, const Domains&) {
-  if (ctx.c.op != Op::SendRecv) return plan_alltoall(ctx, 1 << 18);
-  FlowPlan plan;
-  plan.per_port_efficiency = true;
-  const auto& g = ctx.c.gpus;
-  if (g.front() != g.back()) plan.done.push_back(plan.add(g.front(), g.back(), ctx.c.bytes, 0));
-  return plan;
-}
 
 std::vector<AlgorithmEntry> make_registry() {
   const std::vector<Op> all = {kAllReduce, kAllGather, kReduceScatter, kAllToAll, kBroadcast, kReduce, kSendRecv};
@@ -58,11 +48,11 @@ std::vector<AlgorithmEntry> make_registry() {
        {kAllReduce}, {nccl::kCollNetDirect, nccl::kCollNetChain, nccl::kNvls}, nullptr},
       {A::Hierarchical, "hierarchical",
        "Reduce-scatter in each NVLink domain, all-reduce across domains per rail, all-gather back (ring phases)", {},
-       {kAllReduce}, {}, hierarchical},
+       {kAllReduce}, {}, plan_hierarchical, estimate_hierarchical, emit_hierarchical},
       {A::HalvingDoubling, "halving_doubling", "Rabenseifner's recursive halving / doubling (power-of-two groups)",
-       {}, {kAllReduce}, {}, halving_doubling},
+       {}, {kAllReduce}, {}, halving_doubling, estimate_halving_doubling},
       {A::Direct, "direct", "Point to point: every pair directly (all-to-all, send/recv; broadcast/reduce as ring)",
-       {}, {kAllToAll, kBroadcast, kReduce, kSendRecv}, {}, direct},
+       {}, {kAllToAll, kBroadcast, kReduce, kSendRecv}, {}, plan_direct, estimate_direct},
   };
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "models/collectives/algorithm_registry.hpp"
+#include "models/collectives/estimate.hpp"
 #include "models/collectives/flow_plan.hpp"
 #include "models/common/errors.hpp"
 #include "models/compute/gpu_spec.hpp"
@@ -257,6 +258,10 @@ nccl::Allowed allowed_for(Algorithm a, const Protocol& p) {
   return al;
 }
 
+}  // namespace
+
+namespace detail {
+
 /// Execution model of an NCCL algorithm chosen by the tuner (see collective.hpp).
 Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p, const nccl::System& sys,
                          Algorithm requested) {
@@ -353,7 +358,7 @@ void p2p_efficiency(const Layout& l, const nccl::System& sys, double* nv, double
   *nic = std::min(1.0, std::min(sys.nic_bw, sys.pci_bw) / sys.nic_bw);
 }
 
-}  // namespace
+}  // namespace detail
 
 Selection select(const Collective& c, const Layout& l, const Protocol& p) {
   Selection s;
@@ -376,105 +381,15 @@ Selection select(const Collective& c, const Layout& l, const Protocol& p) {
   }
   const std::string why = a == Algorithm::Auto ? "" : why_not(a, c, l, p, sys);
   if (!why.empty()) throw Error(why);
-  if (is_nccl(a)) return nccl_selection(c, l, p, sys, a);
-
-  // Other stacks and point to point: NCCL's Simple-protocol constants (tuning.cc).
+  const auto& entry = detail::algorithm_entry(a);
+  if (!entry.estimate) return detail::nccl_selection(c, l, p, sys, a);
   const auto doms = by_domain(c.gpus, l);
-  const bool one = doms.size() == 1;
-  const double hop = (one ? (sys.nvlink ? 3.4 : 5.7) : 14.0) * 1e-6;  // hwLat Ring/Simple NVLINK, PCI, NET
-  const double base = 8.4e-6;                                          // baseLat Ring/Simple
-  s.algorithm = a;
-  s.proto = Proto::Simple;
-  s.channels = 1;
-  if (a == Algorithm::Direct) {
-    double nv = 0, nic = 0;
-    p2p_efficiency(l, sys, &nv, &nic);
-    const int g = static_cast<int>(doms[0].size());
-    if (c.op == Op::SendRecv) {
-      const bool same = l.domain_of(c.gpus.front()) == l.domain_of(c.gpus.back());
-      s.bw_time = c.bytes / (same ? nv * l.nvlink_rate : nic * l.nic_rate);
-      s.latency = base + (same ? hop : 14e-6);
-    } else {
-      s.bw_time = std::max(c.bytes * (g - 1) / n / (nv * l.nvlink_rate), c.bytes * (n - g) / n / (nic * l.nic_rate));
-      s.latency = base + hop;
-    }
-    s.nccl_time = s.time();
-    return s;
-  }
-  if (a == Algorithm::HalvingDoubling) {
-    const nccl::Model m = nccl::build_model(sys);
-    const double ring_bus = m.bandwidth[nccl::kAllReduce][nccl::kRing][nccl::kSimple] * 2.0 * (n - 1) / n;  // GB/s
-    s.bw_time = 2.0 * (n - 1) / n * c.bytes / (ring_bus * 1e9);
-    s.latency = base + 2 * std::log2(double(n)) * hop;
-    s.nccl_time = s.time();
-    return s;
-  }
-  // Hierarchical: ring reduce-scatter in each domain, ring all-reduce across domains per rail,
-  // ring all-gather in each domain (sequential phases).
-  const int g = static_cast<int>(doms[0].size());
-  bool equal = true;
-  for (auto& d : doms) equal = equal && static_cast<int>(d.size()) == g;
-  Collective ring = c;
-  ring.algorithm = Algorithm::Ring;
-  if (one || !equal || g == 1) {
-    Selection r = nccl_selection(ring, l, p, sys, Algorithm::Ring);
-    r.algorithm = Algorithm::Hierarchical;
-    return r;
-  }
-  Collective intra = ring, across = ring;
-  intra.gpus = doms[0];
-  intra.op = Op::ReduceScatter;
-  across.gpus.clear();
-  for (auto& d : doms) across.gpus.push_back(d[0]);
-  across.bytes = c.bytes / g;
-  const Selection rs = select(intra, l, p);
-  const Selection ar = select(across, l, p);
-  s.latency = 2 * rs.latency + ar.latency;
-  s.bw_time = 2 * rs.bw_time + ar.bw_time;
-  s.nccl_time = 2 * rs.nccl_time + ar.nccl_time;
-  s.channels = rs.channels;
-  return s;
+  return entry.estimate(detail::EstimateContext{c, l, p, sys, doms});
 }
 
 Algorithm choose_algorithm(const Collective& c, const Layout& l, const Protocol& p) { return select(c, l, p).algorithm; }
 
 double estimate_time(const Collective& c, const Layout& l, const Protocol& p) { return select(c, l, p).time(); }
-
-namespace {
-
-std::vector<int> emit_hierarchical(network::Schedule& s, const Collective& c, const Layout& l, const Protocol& p,
-                                   const std::vector<std::vector<int>>& doms) {
-  const int g = static_cast<int>(doms[0].size());
-  auto sub = [&](Op op, const std::vector<int>& gpus, double bytes, std::vector<int> after, int salt) {
-    Collective x = c;
-    x.op = op;
-    x.algorithm = Algorithm::Ring;
-    x.gpus = gpus;
-    x.bytes = bytes;
-    x.after = std::move(after);
-    x.hash = c.hash * 31 + salt;
-    return emit(s, x, l, p).done;
-  };
-  std::vector<int> p1, p2, out;
-  int salt = 0;
-  for (auto& d : doms) {
-    auto r = sub(Op::ReduceScatter, d, c.bytes, c.after, ++salt);
-    p1.insert(p1.end(), r.begin(), r.end());
-  }
-  for (int j = 0; j < g; ++j) {
-    std::vector<int> rail;
-    for (auto& d : doms) rail.push_back(d[j]);
-    auto r = sub(Op::AllReduce, rail, c.bytes / g, p1, ++salt);
-    p2.insert(p2.end(), r.begin(), r.end());
-  }
-  for (auto& d : doms) {
-    auto r = sub(Op::AllGather, d, c.bytes, p2, ++salt);
-    out.insert(out.end(), r.begin(), r.end());
-  }
-  return out;
-}
-
-}  // namespace
 
 Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const Protocol& p) {
   Emitted out;
@@ -489,20 +404,14 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
   out.time = sel.time();
   const detail::EmitContext ctx{c, l, p};
   const auto doms = by_domain(c.gpus, l);
-  if (sel.algorithm == Algorithm::Hierarchical) {  // phases of ring collectives, on equal domains
-    const int g = static_cast<int>(doms[0].size());
-    bool equal = doms.size() > 1 && g > 1;
-    for (auto& d : doms) equal = equal && static_cast<int>(d.size()) == g;
-    if (equal) {
-      out.done = emit_hierarchical(s, c, l, p, doms);
-      out.last = static_cast<int>(s.activities.size());
-      return out;
-    }
-  }
   const auto& entry = detail::algorithm_entry(sel.algorithm);
+  if (entry.emit_phases && entry.emit_phases(s, ctx, doms, &out.done)) {  // e.g. hierarchical's ring phases
+    out.last = static_cast<int>(s.activities.size());
+    return out;
+  }
   const detail::FlowPlan plan = entry.plan ? entry.plan(ctx, doms) : detail::plan_ring(ctx, c.op);
   double nv = 1, nic = 1;
-  if (plan.per_port_efficiency) p2p_efficiency(l, nccl_system(c.gpus, l, p), &nv, &nic);
+  if (plan.per_port_efficiency) detail::p2p_efficiency(l, nccl_system(c.gpus, l, p), &nv, &nic);
   out.done = detail::materialize(s, plan, ctx, sel.bw_time, sel.latency, nv, nic);
   out.note = plan.note;
   out.last = static_cast<int>(s.activities.size());

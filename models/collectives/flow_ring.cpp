@@ -1,5 +1,5 @@
-// Ring-family traffic: NCCL rings (rail-aligned channels), PAT, halving-doubling, pipelined
-// chains (broadcast / reduce).
+// Ring-family traffic: NCCL rings (rail-aligned channels), PAT, pipelined chains (broadcast /
+// reduce).
 #include <cmath>
 
 #include "models/collectives/flow_plan.hpp"
@@ -80,28 +80,6 @@ FlowPlan plan_pat(const EmitContext& ctx) {
     into = cur;
   }
   if (!c.collapse) plan.done = into;
-  return plan;
-}
-
-FlowPlan plan_halving_doubling(const EmitContext& ctx) {
-  const auto& c = ctx.c;
-  const int n = static_cast<int>(c.gpus.size());
-  const int lg = static_cast<int>(std::lround(std::log2(double(n))));
-  FlowPlan plan;
-  std::vector<std::vector<int>> into(n);
-  int wave = 0;
-  auto step = [&](int dist, double data) {
-    std::vector<std::vector<int>> cur(n);
-    for (int i = 0; i < n; ++i) {
-      const int j = i ^ dist;
-      cur[j].push_back(plan.add(c.gpus[i], c.gpus[j], data, wave, into[i]));
-    }
-    into = cur;
-    ++wave;
-  };
-  for (int k = 0; k < lg; ++k) step(n >> (k + 1), c.bytes / (2 << k));      // reduce-scatter, halving
-  for (int k = lg - 1; k >= 0; --k) step(n >> (k + 1), c.bytes / (2 << k));  // all-gather, doubling
-  for (auto& v : into) plan.done.insert(plan.done.end(), v.begin(), v.end());
   return plan;
 }
 

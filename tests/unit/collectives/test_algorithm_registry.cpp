@@ -24,6 +24,31 @@ TEST_CASE("every algorithm is registered once, in enum order", "[collectives][re
     CHECK(std::string(algorithm_name(reg[i].id)) == reg[i].name);
     // Every algorithm but the two that only choose (auto, sharp) plans its own flows.
     CHECK((reg[i].plan != nullptr) == (reg[i].id != Algorithm::Auto && reg[i].id != Algorithm::Sharp));
+    // Its time: NCCL's cost model for NCCL's algorithms, its own estimate for the others.
+    CHECK((reg[i].estimate != nullptr) == reg[i].nccl.empty());
+  }
+}
+
+TEST_CASE("an algorithm outside NCCL's tuner is timed by its registered estimate", "[collectives][registry]") {
+  Layout l;
+  l.domain_of = [](int g) { return g / 8; };
+  l.gpus_per_node = 8;
+  Collective c;
+  c.op = Op::AllReduce;
+  c.bytes = 1 << 30;
+  for (int g = 0; g < 32; ++g) c.gpus.push_back(g);
+  for (Algorithm a : {Algorithm::HalvingDoubling, Algorithm::Hierarchical}) {
+    c.algorithm = a;
+    const Selection s = select(c, l);
+    CAPTURE(algorithm_name(a));
+    CHECK(s.algorithm == a);
+    const auto& e = detail::algorithm_entry(a);
+    REQUIRE(e.estimate != nullptr);
+    const nccl::System sys = nccl_system(c.gpus, l);
+    const auto doms = detail::by_domain(c.gpus, l);
+    const Selection t = e.estimate(detail::EstimateContext{c, l, Protocol{}, sys, doms});
+    CHECK(t.time() == s.time());
+    CHECK(t.time() > 0);
   }
 }
 
