@@ -60,16 +60,11 @@ void choose_switch(const FabricSpec& fs, const BomSpec& spec, FabricCost& c) {
                     std::to_string(fs.switch_radix) + " ports (estimate; add the model to bom.switches)");
 }
 
-}  // namespace
-
-FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec) {
-  const Fabric::Impl& f = *fabric.impl_;
+// Racks and rows of the layout model (c.gpus_per_rack, compute_racks, rows, network_racks), and
+// where every GPU and switch sits: compute racks in rows, switches in a network row in the middle
+// of the hall, except rack-local leaves (top of rack, in the rack of their first GPU).
+std::vector<Place> place_nodes(const Fabric::Impl& f, const PhysicalLayout& L, FabricCost& c) {
   const FabricSpec& fs = f.spec;
-  const PhysicalLayout& L = spec.layout;
-  FabricCost c;
-  choose_switch(fs, spec, c);
-
-  // Racks and rows.
   const int gpus = fs.gpus;
   c.gpus_per_rack = L.gpus_per_rack > 0 ? L.gpus_per_rack : (fs.nvlink_domain >= 32 ? fs.nvlink_domain : 32);
   c.compute_racks = (gpus + c.gpus_per_rack - 1) / c.gpus_per_rack;
@@ -98,8 +93,15 @@ FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec) {
     place[n] = Place{rack * L.rack_pitch, net_row * L.row_pitch, c.compute_racks + rack};
   }
   c.network_racks = (slot + L.switches_per_rack - 1) / L.switches_per_rack;
+  return place;
+}
 
-  // Links: length, medium, parts at each end.
+// Every scale-out link's length (Manhattan distance between its ends' racks + slack), its medium
+// (the cheapest reach that covers it: copper, multimode, single-mode) and the parts at its ends,
+// into c.media, c.optics and their power and cost; links no part reaches or prices are counted
+// and noted.
+void price_links(const Fabric::Impl& f, const BomSpec& spec, const std::vector<Place>& place, FabricCost& c) {
+  const PhysicalLayout& L = spec.layout;
   const auto& parts = spec.optics;
   std::vector<long long> nic_ports(parts.size(), 0);
   std::map<std::pair<int, std::size_t>, long long> switch_ports;  // (switch node, part) -> ports
@@ -175,8 +177,11 @@ FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec) {
     c.notes.push_back(std::to_string(c.links_beyond_reach) +
                       " links are longer than every part's reach at their rate (the longest-reach parts are counted): "
                       "the layout needs a closer switch placement or longer-reach optics");
+}
 
-  // Switches, NICs, totals.
+// Switches and NICs, their power and cost, and the totals.
+void add_totals(const Fabric::Impl& f, const BomSpec& spec, FabricCost& c) {
+  const int gpus = f.spec.gpus;
   c.switches = f.n_nodes - f.first_leaf;
   c.nics = gpus;
   c.nic_power = spec.nic_power;
@@ -191,6 +196,17 @@ FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec) {
   c.cost_total = c.cost_switches + c.cost_optics + c.cost_nics;
   c.notes.push_back("prices are indicative (models/topology/bom_parts.yaml sources); fibre, patch panels, "
                     "management network, installation and NVLink-domain cabling are not priced");
+}
+
+}  // namespace
+
+FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec) {
+  const Fabric::Impl& f = *fabric.impl_;
+  FabricCost c;
+  choose_switch(f.spec, spec, c);
+  const std::vector<Place> place = place_nodes(f, spec.layout, c);
+  price_links(f, spec, place, c);
+  add_totals(f, spec, c);
   return c;
 }
 

@@ -97,15 +97,19 @@ struct Derived {
   std::vector<Deviation> deviations;
 };
 
-Derived derive(const FabricSpec& s, int R) {
-  Derived r;
+// Marks `r` as failed on `key` (the scenario key to change) with what it should be; returns false.
+bool fail(Derived& r, std::string key, std::string why) {
+  r.ok = false;
+  r.bad_key = std::move(key);
+  r.why = std::move(why);
+  return false;
+}
+
+// Leaf ports: GPU ports (down) and uplinks (up) at the leaf's oversubscription, from
+// fabric.gpus_per_leaf when given, else from the radix; a ratio whole ports cannot give is a
+// deviation (the nearest below is built).
+bool derive_leaf_ports(const FabricSpec& s, int R, Derived& r) {
   Layout& l = r.l;
-  auto fail = [&](std::string key, std::string why) {
-    r.ok = false;
-    r.bad_key = std::move(key);
-    r.why = std::move(why);
-    return r;
-  };
   if (s.gpus_per_leaf > 0) {
     l.leaf_down = s.gpus_per_leaf;
     l.leaf_up = static_cast<int>(std::ceil(s.gpus_per_leaf / s.oversub_leaf - 1e-9));
@@ -135,73 +139,45 @@ Derived derive(const FabricSpec& s, int R) {
     }
   }
   if (l.leaf_up < 1 || l.leaf_down < 1)
-    return fail("fabric.oversubscription.leaf", "an oversubscription leaving a radix-" + num(R) +
-                                                    " leaf at least one uplink and one GPU port");
+    return fail(r, "fabric.oversubscription.leaf", "an oversubscription leaving a radix-" + num(R) +
+                                                       " leaf at least one uplink and one GPU port");
   if (l.leaf_down + l.leaf_up > R)
-    return fail("fabric.gpus_per_leaf", "at most " + num(R) + " leaf ports: gpus_per_leaf + " +
-                                            "gpus_per_leaf/oversubscription.leaf <= switch_radix");
-  const int gpn = s.gpus_per_node;
-  if (s.wiring == Wiring::RailOptimized) {
-    const long long nodes = ceil_div(s.gpus, gpn);
-    l.scalable_units = static_cast<int>(ceil_div(nodes, l.leaf_down));
-    l.leaves = l.scalable_units * gpn;
-  } else {
-    l.leaves = static_cast<int>(ceil_div(s.gpus, l.leaf_down));
-    l.scalable_units = l.leaves;
-  }
-  l.nvlink_domains = s.nvlink_domain > 1 ? static_cast<int>(ceil_div(s.gpus, s.nvlink_domain)) : 0;
-  const int L = l.leaves, u = l.leaf_up;
-  const char* asked = s.kind == FabricKind::LeafSpine ? "leaf_spine" : "clos3";
-  auto leaf_spine = [&](int leaves_per_pod) -> bool {
-    l.pods = 1;
-    l.leaves_per_pod = leaves_per_pod;
-    if (leaves_per_pod == 1) {  // a single switch: nothing above it
-      l.spines_per_pod = 0;
-      l.leaf_spine_links = 0;
-      r.deviations.push_back(
-          {"fabric.topology", asked,
-           "more than one leaf (" + num(s.gpus) + " GPUs fit on one leaf of " + num(l.leaf_down) +
-               " GPU ports), or fabric.exact: false",
-           std::string("fabric.topology: ") + asked + " asked, built a single leaf switch: all " + num(s.gpus) +
-               " GPUs fit on one leaf of " + num(l.leaf_down) + " GPU ports, so there is no spine tier"});
-      return true;
-    }
-    l.spines_per_pod = divisor_at_least(u, static_cast<int>(ceil_div(1LL * leaves_per_pod * u, R)));
-    if (l.spines_per_pod == 0) return false;
-    l.leaf_spine_links = u / l.spines_per_pod;
+    return fail(r, "fabric.gpus_per_leaf", "at most " + num(R) + " leaf ports: gpus_per_leaf + " +
+                                               "gpus_per_leaf/oversubscription.leaf <= switch_radix");
+  return true;
+}
+
+// One pod of `leaves_per_pod` leaves under spines that take every leaf uplink (a single leaf: no
+// spine tier, a deviation from the topology asked). False when radix-R spines cannot reach them.
+bool derive_leaf_spine(const FabricSpec& s, int R, int leaves_per_pod, Derived& r) {
+  Layout& l = r.l;
+  l.pods = 1;
+  l.leaves_per_pod = leaves_per_pod;
+  if (leaves_per_pod == 1) {  // a single switch: nothing above it
+    const char* asked = s.kind == FabricKind::LeafSpine ? "leaf_spine" : "clos3";
+    l.spines_per_pod = 0;
+    l.leaf_spine_links = 0;
+    r.deviations.push_back(
+        {"fabric.topology", asked,
+         "more than one leaf (" + num(s.gpus) + " GPUs fit on one leaf of " + num(l.leaf_down) +
+             " GPU ports), or fabric.exact: false",
+         std::string("fabric.topology: ") + asked + " asked, built a single leaf switch: all " + num(s.gpus) +
+             " GPUs fit on one leaf of " + num(l.leaf_down) + " GPU ports, so there is no spine tier"});
     return true;
-  };
-  if (s.kind == FabricKind::LeafSpine) {
-    if (!leaf_spine(L))
-      return fail("fabric.switch_radix", "radix-" + num(R) + " spines reach at most " + num(R) +
-                                             " leaves, " + num(L) + " needed");
-    return r;
   }
-  // clos3: the spine's port budget at its ratio sizes the pod.
-  const Split spine = split_ports(R, s.oversub_spine);
-  l.spine_up = spine.up;
-  l.spine_down = spine.down;
-  if (l.spine_up < 1 || l.spine_down < 1)
-    return fail("fabric.oversubscription.spine", "an oversubscription leaving a radix-" + num(R) +
-                                                     " spine at least one uplink");
-  int lp = l.spine_down;
-  if (s.wiring == Wiring::RailOptimized && lp >= gpn) lp -= lp % gpn;  // whole SUs per pod
-  // A pod's spines must take its leaves' uplinks: Sp*sd >= lp*u with Sp <= u -> lp <= sd.
-  if (L <= lp) {
-    if (!leaf_spine(L)) return fail("fabric.switch_radix", "a larger radix");
-    if (L > 1) {
-      const std::string spine_note =
-          s.oversub_spine != 1.0 ? " and fabric.oversubscription.spine (" + ratio(s.oversub_spine) + ") has no effect" : "";
-      r.deviations.push_back(
-          {"fabric.topology", "clos3",
-           "more than " + num(lp) + " leaves for 3 tiers (a pod holds " + num(lp) + " leaves with radix-" + num(R) +
-               " spines at " + ratio(s.oversub_spine) + "; here " + num(L) + "), topology: leaf_spine, or fabric.exact: false",
-           "fabric.topology: clos3 asked, built a 2-tier leaf-spine: the " + num(L) + " leaves fit in one pod (up to " +
-               num(lp) + " leaves with radix-" + num(R) + " spines at " + ratio(s.oversub_spine) +
-               "), so there is no core tier" + spine_note});
-    }
-    return r;
-  }
+  const int u = l.leaf_up;
+  l.spines_per_pod = divisor_at_least(u, static_cast<int>(ceil_div(1LL * leaves_per_pod * u, R)));
+  if (l.spines_per_pod == 0) return false;
+  l.leaf_spine_links = u / l.spines_per_pod;
+  return true;
+}
+
+// The 3-tier part of a Clos whose leaves fill more than one pod of `lp` leaves: spines per pod,
+// the spine's uplinks at its oversubscription (a ratio whole ports cannot give is a deviation),
+// cores per plane.
+bool derive_core_tier(const FabricSpec& s, int R, int lp, Derived& r) {
+  Layout& l = r.l;
+  const int L = l.leaves, u = l.leaf_up;
   l.pods = static_cast<int>(ceil_div(L, lp));
   l.leaves_per_pod = lp;
   l.spines_per_pod = divisor_at_least(u, static_cast<int>(ceil_div(1LL * lp * u, l.spine_down)));
@@ -225,9 +201,64 @@ Derived derive(const FabricSpec& s, int R) {
   const int su = l.spine_up;
   l.cores_per_plane = divisor_at_least(su, static_cast<int>(ceil_div(1LL * l.pods * su, R)));
   if (l.cores_per_plane == 0)
-    return fail("fabric.switch_radix", "radix-" + num(R) + " cores reach at most " + num(R) +
-                                           " pods, " + num(l.pods) + " needed");
+    return fail(r, "fabric.switch_radix", "radix-" + num(R) + " cores reach at most " + num(R) +
+                                              " pods, " + num(l.pods) + " needed");
   l.spine_core_links = su / l.cores_per_plane;
+  return true;
+}
+
+Derived derive(const FabricSpec& s, int R) {
+  Derived r;
+  Layout& l = r.l;
+  if (!derive_leaf_ports(s, R, r)) return r;
+  const int gpn = s.gpus_per_node;
+  if (s.wiring == Wiring::RailOptimized) {
+    const long long nodes = ceil_div(s.gpus, gpn);
+    l.scalable_units = static_cast<int>(ceil_div(nodes, l.leaf_down));
+    l.leaves = l.scalable_units * gpn;
+  } else {
+    l.leaves = static_cast<int>(ceil_div(s.gpus, l.leaf_down));
+    l.scalable_units = l.leaves;
+  }
+  l.nvlink_domains = s.nvlink_domain > 1 ? static_cast<int>(ceil_div(s.gpus, s.nvlink_domain)) : 0;
+  const int L = l.leaves;
+  if (s.kind == FabricKind::LeafSpine) {
+    if (!derive_leaf_spine(s, R, L, r))
+      fail(r, "fabric.switch_radix", "radix-" + num(R) + " spines reach at most " + num(R) + " leaves, " + num(L) +
+                                         " needed");
+    return r;
+  }
+  // clos3: the spine's port budget at its ratio sizes the pod.
+  const Split spine = split_ports(R, s.oversub_spine);
+  l.spine_up = spine.up;
+  l.spine_down = spine.down;
+  if (l.spine_up < 1 || l.spine_down < 1) {
+    fail(r, "fabric.oversubscription.spine", "an oversubscription leaving a radix-" + num(R) +
+                                                 " spine at least one uplink");
+    return r;
+  }
+  int lp = l.spine_down;
+  if (s.wiring == Wiring::RailOptimized && lp >= gpn) lp -= lp % gpn;  // whole SUs per pod
+  // A pod's spines must take its leaves' uplinks: Sp*sd >= lp*u with Sp <= u -> lp <= sd.
+  if (L > lp) {
+    derive_core_tier(s, R, lp, r);
+    return r;
+  }
+  if (!derive_leaf_spine(s, R, L, r)) {
+    fail(r, "fabric.switch_radix", "a larger radix");
+    return r;
+  }
+  if (L > 1) {
+    const std::string spine_note =
+        s.oversub_spine != 1.0 ? " and fabric.oversubscription.spine (" + ratio(s.oversub_spine) + ") has no effect" : "";
+    r.deviations.push_back(
+        {"fabric.topology", "clos3",
+         "more than " + num(lp) + " leaves for 3 tiers (a pod holds " + num(lp) + " leaves with radix-" + num(R) +
+             " spines at " + ratio(s.oversub_spine) + "; here " + num(L) + "), topology: leaf_spine, or fabric.exact: false",
+         "fabric.topology: clos3 asked, built a 2-tier leaf-spine: the " + num(L) + " leaves fit in one pod (up to " +
+             num(lp) + " leaves with radix-" + num(R) + " spines at " + ratio(s.oversub_spine) +
+             "), so there is no core tier" + spine_note});
+  }
   return r;
 }
 
