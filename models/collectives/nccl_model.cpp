@@ -172,6 +172,8 @@ int compute_capability(int gen) {
   }
 }
 
+// Kept in one piece (about 200 lines) because it follows NCCL's ncclTopoTuneModel (tuning.cc)
+// block by block, so that it can be read against that source side by side.
 Model build_model(const System& s) {
   if (s.ranks < 1 || s.nodes < 1 || s.ranks % s.nodes != 0)
     throw Error("NCCL model: " + std::to_string(s.ranks) + " ranks on " + std::to_string(s.nodes) +

@@ -146,6 +146,7 @@ void check_in_schema_range(const std::string& opt, const std::string& key, doubl
   throw std::logic_error("bench-collective: no schema key " + key);
 }
 
+// Long by nature: one validation and assignment per command-line option, in --help order.
 BenchOptions options_from(const BenchArgs& a) {
   BenchOptions o;
   if (!a.scenario.empty()) {

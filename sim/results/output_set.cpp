@@ -204,6 +204,8 @@ void OutputSet::discard() {
   pending_.clear();
 }
 
+// Kept in one piece: the order of its steps (write every temporary, sync, then rename all, undo on
+// any failure or signal) is what makes the set all-or-nothing, and is easier to check in one place.
 void OutputSet::commit() {
   throw_if_cancelled();
   pending_.assign(targets_.size(), Pending{});
