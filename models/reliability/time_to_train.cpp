@@ -111,7 +111,7 @@ double exponential(std::mt19937_64& rng, double rate) {
 /// (amortised O(1) per edge instead of a binary search over the ~1e5 edges of a spelled-out year),
 /// falling back to the binary search when time went back or the period wrapped. Same answer as
 /// without a cursor.
-double profile_at(const StepTimeProfile& p, double t, double& next_edge, std::size_t* cursor = nullptr) {
+inline double profile_at(const StepTimeProfile& p, double t, double& next_edge, std::size_t* cursor = nullptr) {
   const auto& ts = p.times;
   const std::size_t n = ts.size();
   double base = 0, tl = t;
@@ -376,15 +376,20 @@ class Draw {
 
   /// The bound on every loop of a draw: events, and simulated time.
   void count_event() {
-    if (++events_ > max_events_)
+    if (++events_ > max_events_ || (t_ > kMaxWall && std::isinf(horizon_))) [[unlikely]]
+      runaway();
+  }
+
+  /// Why a draw stopped (count_event), out of the loop's way.
+  [[noreturn, gnu::noinline, gnu::cold]] void runaway() const {
+    if (events_ > max_events_)
       throw SimulationError("reliability: a Monte Carlo draw needed more than " + std::to_string(static_cast<long long>(max_events_)) +
                             " events (checkpoints, failures, restarts) and stopped: the job makes almost no progress at " +
                             std::to_string(static_cast<long long>(k_)) + " tokens after " + seconds_text(t_) +
                             " (failures faster than restarts and checkpoints can complete?)");
-    if (t_ > kMaxWall && std::isinf(horizon_))
-      throw SimulationError("reliability: training did not finish within " + seconds_text(kMaxWall) +
-                            " of simulated time (" + std::to_string(static_cast<long long>(k_)) + " of " +
-                            std::to_string(static_cast<long long>(K_)) + " tokens)");
+    throw SimulationError("reliability: training did not finish within " + seconds_text(kMaxWall) +
+                          " of simulated time (" + std::to_string(static_cast<long long>(k_)) + " of " +
+                          std::to_string(static_cast<long long>(K_)) + " tokens)");
   }
 
   /// First multiple of the planned interval after t (no loop: a tiny interval cannot hang it).
