@@ -492,22 +492,29 @@ class Draw {
   /// Between two other events, training at a constant rate goes through identical checkpoint
   /// periods (work to the next checkpoint, then its stall): their n complete periods are taken at
   /// once instead of one loop iteration each, with the state each would leave (exact up to the
-  /// rounding of n x period; the rollout's draws have ~1e5 checkpoints each). Only where nothing
-  /// else can happen meanwhile: no step-time profile, no degraded link, one batch regime, an async
-  /// write that ends before the next checkpoint, and a margin of one period before the next
-  /// failure, phase end, planned stop, horizon or regime edge.
+  /// rounding of n x period; the rollout's draws have ~3e5 checkpoints each). Only where nothing
+  /// else can happen meanwhile: a flat stretch of the step-time profiles (none, or the segment the
+  /// draw is in, e.g. past the end of a spelled-out year), no degraded link, one batch regime, an
+  /// async write that ends before the next checkpoint, and a margin of one period before the next
+  /// failure, phase end, planned stop, horizon, profile edge or regime edge.
   void skip_steady_checkpoints() {
     const Stage& S = *S_;
-    if (!g_batch_checkpoints || ideal_ || S.profile || S.fabric_profile || t_ < deg_until_ || !std::isfinite(k_ckpt_))
-      return;
+    if (!g_batch_checkpoints || ideal_ || t_ < deg_until_ || !std::isfinite(k_ckpt_)) return;
+    // The profiles' multipliers where the draw is, and how long they hold (as advance() finds them).
+    double t_flat = kInf, thermal_edge = kInf, fabric_edge = kInf;
+    const double m_thermal = S.profile ? profile_at(*S.profile, t_, thermal_edge, cursor(prof_i_)) : 1.0;
+    const double m_fabric = S.fabric_profile ? profile_at(*S.fabric_profile, t_, fabric_edge, cursor(fab_i_)) : 1.0;
+    t_flat = std::min(thermal_edge, fabric_edge);
+    const double m = m_thermal * m_fabric;
     const std::size_t reg = regime(k_);
-    const double I = k_ckpt_ - k_, tps = S.tps[reg];
-    if (!(I > 0) || !(tps > 0)) return;
+    const double I = k_ckpt_ - k_, rate = S.tps[reg] / m;
+    if (!(I > 0) || !(rate > 0)) return;
     const bool async = r_.mode != CheckpointMode::Sync;
-    const double work = I / tps, P = work + S.cost.stall;
-    if (async && !(S.cost.write <= work)) return;  // the write would add to the next stall
+    const double dt = I / rate, P = dt + S.cost.stall;  // wall s of training, of a period
+    const double work = dt / m;                          // nominal work s of a period
+    if (async && !(S.cost.write <= dt)) return;  // the write would add to the next stall
     const double k_edge = reg + 1 < S.from_tokens.size() ? S.from_tokens[reg + 1] : kInf;
-    const double t_limit = std::min({next_fail_, S.t_end, horizon_, next_planned_});
+    const double t_limit = std::min({next_fail_, S.t_end, horizon_, next_planned_, t_flat});
     const double n = std::min(std::floor((t_limit - t_) / P), std::floor((std::min(K_, k_edge) - k_) / I)) - 1;
     if (!(n >= 2)) return;
     events_ += 2 * n;
@@ -516,6 +523,11 @@ class Draw {
     w_ += n * work;
     a_ += n * I * S.token_cost[reg];  // one regime: one token cost
     out_.lost[kCheckpoint] += n * S.cost.stall * S.gpus;
+    if (S.profile || S.fabric_profile) {  // the slowdown split as advance() splits it
+      const double a = m_thermal, ab = m_thermal * m_fabric;
+      out_.lost[kThrottling] += n * (dt - dt / a) * S.gpus;
+      out_.lost[kFabricEvents] += n * (dt / a - dt / ab) * S.gpus;
+    }
     if (async) {  // the last checkpoint's write is pending, the one before it is durable
       kd_ = k_ - I;
       wd_ = w_ - work;

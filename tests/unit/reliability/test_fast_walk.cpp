@@ -1,7 +1,8 @@
-// The Monte Carlo's fast walk (set_fast_walk, time_to_train.cpp) against the reference walk: same
-// draws bit for bit, on inputs that exercise every path of a draw (long spelled-out and periodic
-// step-time profiles, timed fabric failures, degraded links, batch regimes cut by the convergence
-// grid, rollout phases, planned stops, spare waits, sync and async checkpoints).
+// The Monte Carlo's fast paths against its reference loop, on inputs that exercise every path of a
+// draw (long spelled-out and periodic step-time profiles, timed fabric failures, degraded links,
+// batch regimes cut by the convergence grid, rollout phases, planned stops, spare waits, sync and
+// async checkpoints): the fast walk (set_fast_walk) bit for bit, checkpoint periods taken at once
+// in flat stretches of a profile (set_checkpoint_batching) to 1e-9.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -65,6 +66,14 @@ TrainingSpec spec(double tokens, CheckpointMode mode) {
   t.reliability.planned_interval = 20 * kDay;
   t.reliability.failures.push_back({Component::Cdu, 50000 * 3600.0, -1, ""});
   return t;
+}
+
+/// Index of the "throttling" cause in a result's lost GPU-hours.
+std::size_t throttling_index(const TimeToTrainResult& r) {
+  for (std::size_t c = 0; c < r.lost_gpu_hours_by_cause.size(); ++c)
+    if (r.lost_gpu_hours_by_cause[c].first == "throttling") return c;
+  FAIL("no throttling cause");
+  return 0;
 }
 
 bool same(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
@@ -135,4 +144,41 @@ TEST_CASE("Fast walk: periodic profile and a batch schedule, bit for bit", "[rel
   const PhasedResult ref = run(false, t, {{"job", 0, s}});
   REQUIRE(fast.overall.expected_interruptions > 1);
   require_identical(fast, ref);
+}
+
+TEST_CASE("Checkpoint periods taken at once in a profile's flat stretches match one-by-one checkpoints",
+          "[reliability][fast_walk]") {
+  // skip_steady_checkpoints inside the segments of the profiles (the rollout's last phase runs
+  // past its 40-day profile: one flat stretch, throttled by the daily mean) against the loop that
+  // takes every checkpoint: every draw's wall time, the lost time per cause (throttling and fabric
+  // failures included), tokens trained, per phase.
+  for (CheckpointMode mode : {CheckpointMode::Async, CheckpointMode::Sync}) {
+    TrainingSpec t = spec(2.5e13, mode);
+    t.reliability.planned_interval = 0;
+    const std::vector<PhaseSituation> ps{{"8K", 0, situation(8064, 5.0, 16.5e6, 10)},
+                                         {"16K", 15 * kDay, situation(16128, 5.1, 33e6, 10)},
+                                         {"31K", 30 * kDay, situation(31104, 5.3, 63.7e6, 10)}};
+    set_checkpoint_batching(false);
+    const PhasedResult ref = time_to_train_phased(t, ps, 42);
+    set_checkpoint_batching(true);
+    const PhasedResult fast = time_to_train_phased(t, ps, 42);
+    const auto &x = fast.overall, &y = ref.overall;
+    REQUIRE(x.samples.size() == y.samples.size());
+    for (std::size_t i = 0; i < x.samples.size(); ++i) CHECK(x.samples[i] == Approx(y.samples[i]).epsilon(1e-9));
+    CHECK(x.expected_interruptions == y.expected_interruptions);
+    CHECK(x.expected_degradations == y.expected_degradations);
+    CHECK(x.ettr == Approx(y.ettr).epsilon(1e-9));
+    CHECK(x.tokens_trained == Approx(y.tokens_trained).epsilon(1e-9));
+    for (std::size_t c = 0; c < x.lost_gpu_hours_by_cause.size(); ++c) {
+      INFO(x.lost_gpu_hours_by_cause[c].first);
+      CHECK(x.lost_gpu_hours_by_cause[c].second ==
+            Approx(y.lost_gpu_hours_by_cause[c].second).epsilon(1e-9).margin(1e-6));
+    }
+    for (std::size_t p = 0; p < ps.size(); ++p) {
+      CHECK(fast.phases[p].mean_wall == Approx(ref.phases[p].mean_wall).epsilon(1e-9));
+      CHECK(fast.phases[p].mean_tokens_trained == Approx(ref.phases[p].mean_tokens_trained).epsilon(1e-9));
+    }
+    // the throttling of the flat stretch (daily mean) is counted in both
+    REQUIRE(x.lost_gpu_hours_by_cause[throttling_index(x)].second > 0);
+  }
 }
