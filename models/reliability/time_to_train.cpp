@@ -494,18 +494,24 @@ class Draw {
   /// once instead of one loop iteration each, with the state each would leave (exact up to the
   /// rounding of n x period; the rollout's draws have ~3e5 checkpoints each). Only where nothing
   /// else can happen meanwhile: a flat stretch of the step-time profiles (none, or the segment the
-  /// draw is in, e.g. past the end of a spelled-out year), no degraded link, one batch regime, an
-  /// async write that ends before the next checkpoint, and a margin of one period before the next
-  /// failure, phase end, planned stop, horizon, profile edge or regime edge.
+  /// draw is in, e.g. after a fault transient), one batch regime, an async write that ends before
+  /// the next checkpoint, and a margin of one period before the next failure, phase end, planned
+  /// stop, horizon, profile edge, regime edge or repair of a degraded link.
   void skip_steady_checkpoints() {
     const Stage& S = *S_;
-    if (!g_batch_checkpoints || ideal_ || t_ < deg_until_ || !std::isfinite(k_ckpt_)) return;
-    // The profiles' multipliers where the draw is, and how long they hold (as advance() finds them).
+    if (!g_batch_checkpoints || ideal_ || !std::isfinite(k_ckpt_)) return;
+    // The multipliers where the draw is (profiles, degraded link) and how long they hold, as
+    // advance() finds them.
     double t_flat = kInf, thermal_edge = kInf, fabric_edge = kInf;
     const double m_thermal = S.profile ? profile_at(*S.profile, t_, thermal_edge, cursor(prof_i_)) : 1.0;
     const double m_fabric = S.fabric_profile ? profile_at(*S.fabric_profile, t_, fabric_edge, cursor(fab_i_)) : 1.0;
     t_flat = std::min(thermal_edge, fabric_edge);
-    const double m = m_thermal * m_fabric;
+    double m = m_thermal * m_fabric;
+    const bool degraded = t_ < deg_until_;
+    if (degraded) {
+      m *= S.degraded_factor;
+      t_flat = std::min(t_flat, deg_until_);
+    }
     const std::size_t reg = regime(k_);
     const double I = k_ckpt_ - k_, rate = S.tps[reg] / m;
     if (!(I > 0) || !(rate > 0)) return;
@@ -523,10 +529,11 @@ class Draw {
     w_ += n * work;
     a_ += n * I * S.token_cost[reg];  // one regime: one token cost
     out_.lost[kCheckpoint] += n * S.cost.stall * S.gpus;
-    if (S.profile || S.fabric_profile) {  // the slowdown split as advance() splits it
+    if (S.profile || S.fabric_profile || degraded) {  // the slowdown split as advance() splits it
       const double a = m_thermal, ab = m_thermal * m_fabric;
       out_.lost[kThrottling] += n * (dt - dt / a) * S.gpus;
       out_.lost[kFabricEvents] += n * (dt / a - dt / ab) * S.gpus;
+      out_.lost[static_cast<int>(Component::Link)] += n * (dt / ab - dt / m) * S.gpus;
     }
     if (async) {  // the last checkpoint's write is pending, the one before it is durable
       kd_ = k_ - I;

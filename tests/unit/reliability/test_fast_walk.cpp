@@ -148,10 +148,10 @@ TEST_CASE("Fast walk: periodic profile and a batch schedule, bit for bit", "[rel
 
 TEST_CASE("Checkpoint periods taken at once in a profile's flat stretches match one-by-one checkpoints",
           "[reliability][fast_walk]") {
-  // skip_steady_checkpoints inside the segments of the profiles (the rollout's last phase runs
-  // past its 40-day profile: one flat stretch, throttled by the daily mean) against the loop that
-  // takes every checkpoint: every draw's wall time, the lost time per cause (throttling and fabric
-  // failures included), tokens trained, per phase.
+  // skip_steady_checkpoints inside the segments of the profiles (the phases run past their 10-day
+  // profiles: one flat stretch, throttled by the daily mean) and while a link is degraded, against
+  // the loop that takes every checkpoint: every draw's wall time, the lost time per cause
+  // (throttling, fabric failures and degraded links included), tokens trained, per phase.
   for (CheckpointMode mode : {CheckpointMode::Async, CheckpointMode::Sync}) {
     TrainingSpec t = spec(2.5e13, mode);
     t.reliability.planned_interval = 0;
@@ -178,7 +178,8 @@ TEST_CASE("Checkpoint periods taken at once in a profile's flat stretches match 
       CHECK(fast.phases[p].mean_wall == Approx(ref.phases[p].mean_wall).epsilon(1e-9));
       CHECK(fast.phases[p].mean_tokens_trained == Approx(ref.phases[p].mean_tokens_trained).epsilon(1e-9));
     }
-    // the throttling of the flat stretch (daily mean) is counted in both
+    // the throttling of the flat stretch (daily mean) is counted in both, degraded links happen
     REQUIRE(x.lost_gpu_hours_by_cause[throttling_index(x)].second > 0);
+    REQUIRE(x.expected_degradations > 1);
   }
 }
