@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +23,11 @@ Registry& registry() {
 
 int& state() {  // -1: not decided yet, 0 off, 1 on
   static int s = -1;
+  return s;
+}
+
+std::atomic<double>& worker_cpu() {  // s, finished worker threads (add_worker_cpu)
+  static std::atomic<double> s{0.0};
   return s;
 }
 
@@ -68,14 +74,23 @@ void reset() {
 double thread_cpu_seconds() { return clock_s(CLOCK_THREAD_CPUTIME_ID); }
 double wall_seconds() { return clock_s(CLOCK_MONOTONIC); }
 
+double cpu_seconds() { return thread_cpu_seconds() + worker_cpu().load(); }
+
+void add_worker_cpu(double cpu_s) {
+  auto& w = worker_cpu();
+  double old = w.load();
+  while (!w.compare_exchange_weak(old, old + cpu_s)) {
+  }
+}
+
 Scope::Scope(const char* name) : name_(name), on_(enabled()) {
   if (!on_) return;
-  cpu0_ = thread_cpu_seconds();
+  cpu0_ = cpu_seconds();
   wall0_ = wall_seconds();
 }
 
 Scope::~Scope() {
-  if (on_) add(name_, thread_cpu_seconds() - cpu0_, wall_seconds() - wall0_);
+  if (on_) add(name_, cpu_seconds() - cpu0_, wall_seconds() - wall0_);
 }
 
 std::string format_table() {
@@ -83,7 +98,7 @@ std::string format_table() {
   double total = 0;
   for (const auto& e : all)
     if (e.stage) total += e.cpu;
-  std::string out = "Profile: CPU and wall seconds (this thread); parts are measured inside the stages\n";
+  std::string out = "Profile: CPU seconds (this thread and the worker threads it waited for) and wall seconds; parts are measured inside the stages\n";
   char line[256];
   for (bool stages : {true, false}) {
     std::snprintf(line, sizeof line, "  %-50s %9s %9s %9s %7s\n", stages ? "stage" : "part", "CPU s", "wall s",

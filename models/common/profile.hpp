@@ -1,6 +1,6 @@
 #pragma once
 // Where a run's time goes (issue 13: `aidcsim run --profile`, or AIDCSIM_PROFILE=1): named
-// counters of CPU seconds (this thread), wall seconds and calls, filled by the pipeline's stages
+// counters of CPU seconds (this thread and the worker threads it waited for), wall seconds and calls, filled by the pipeline's stages
 // and the network engine's parts, printed at the end of the run. Off by default: when off,
 // Scope costs one branch.
 #include <string>
@@ -32,10 +32,19 @@ void reset();
 
 /// CPU seconds used by the calling thread so far (CLOCK_THREAD_CPUTIME_ID).
 double thread_cpu_seconds();
+/// CPU seconds of the calling thread plus those of every worker thread that has finished and
+/// reported them (add_worker_cpu): a stage whose work runs on a worker thread (FlowNetwork::run on
+/// its large stack, models/network/large_stack.hpp) is charged that work. Exact for workers that
+/// run while the caller waits for them, the only use today; workers running beside the caller
+/// would be charged to every stage open meanwhile.
+double cpu_seconds();
+/// Reports the CPU seconds a worker thread used (its thread_cpu_seconds() as it ends); thread-safe.
+void add_worker_cpu(double cpu_s);
 /// Wall seconds from an arbitrary origin (CLOCK_MONOTONIC).
 double wall_seconds();
 
-/// Adds the CPU and wall time of its lifetime to counter `name` (nothing when profiling is off).
+/// Adds the CPU (cpu_seconds()) and wall time of its lifetime to counter `name` (nothing when
+/// profiling is off).
 class Scope {
  public:
   explicit Scope(const char* name);

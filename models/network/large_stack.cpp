@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/common/errors.hpp"
+#include "models/common/profile.hpp"
 
 namespace aidcsim::network::detail {
 namespace {
@@ -27,6 +28,9 @@ void* trampoline(void* arg) {
   } catch (...) {
     job->error = std::current_exception();
   }
+  // This thread's CPU for the run profile (profile::cpu_seconds), read here because a thread's
+  // CPU clock cannot be read once it has ended.
+  if (profile::enabled()) profile::add_worker_cpu(profile::thread_cpu_seconds());
   return nullptr;
 }
 

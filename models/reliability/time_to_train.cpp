@@ -36,6 +36,8 @@ constexpr double kMinEventsPerDraw = 1e6;
 constexpr double kMaxWall = 1000 * units::kJulianYear;  // s: 1000 years
 
 bool g_batch_checkpoints = true;  // set_checkpoint_batching
+bool g_fast_walk = true;          // set_fast_walk
+constexpr std::size_t kNoCursor = static_cast<std::size_t>(-1);
 
 // Causes of lost GPU time: the components, then the overheads that are not failures.
 enum Overhead { kCheckpoint = kComponents, kSpareWait, kTransition, kThrottling, kFabricEvents, kPlanned, kCauses };
@@ -78,6 +80,16 @@ struct Stage {
     return static_cast<std::size_t>(std::upper_bound(from_tokens.begin(), from_tokens.end(), k) -
                                     from_tokens.begin()) - 1;
   }
+  /// regime(k), checking the regime `hint` (the previous answer) and its successor first: progress
+  /// mostly stays in a regime or moves to the next one. Same answer as regime(k).
+  std::size_t regime(double k, std::size_t hint) const {
+    const std::size_t n = from_tokens.size();
+    if (hint < n && from_tokens[hint] <= k) {
+      if (hint + 1 == n || k < from_tokens[hint + 1]) return hint;
+      if (hint + 2 == n || (hint + 2 < n && k < from_tokens[hint + 2])) return hint + 1;
+    }
+    return regime(k);
+  }
 };
 
 std::uint64_t splitmix64(std::uint64_t x) {
@@ -94,8 +106,12 @@ double exponential(std::mt19937_64& rng, double rate) {
   return -std::log1p(-uniform01(rng)) / rate;
 }
 
-/// m(t) and the next time it changes (> t).
-double profile_at(const StepTimeProfile& p, double t, double& next_edge) {
+/// m(t) and the next time it changes (> t). `cursor`: the index found by the previous call on the
+/// same profile (SIZE_MAX: none); a draw's time only moves forward, so the walk goes on from it
+/// (amortised O(1) per edge instead of a binary search over the ~1e5 edges of a spelled-out year),
+/// falling back to the binary search when time went back or the period wrapped. Same answer as
+/// without a cursor.
+inline double profile_at(const StepTimeProfile& p, double t, double& next_edge, std::size_t* cursor = nullptr) {
   const auto& ts = p.times;
   const std::size_t n = ts.size();
   double base = 0, tl = t;
@@ -103,8 +119,15 @@ double profile_at(const StepTimeProfile& p, double t, double& next_edge) {
     base = std::floor(t / p.period) * p.period;
     tl = t - base;
   }
-  std::size_t i = static_cast<std::size_t>(std::upper_bound(ts.begin(), ts.end(), tl) - ts.begin());
-  i = i == 0 ? 0 : i - 1;
+  std::size_t i;
+  if (cursor != nullptr && *cursor < n && ts[*cursor] <= tl) {
+    i = *cursor;  // ts[i] <= tl: the last such i, as upper_bound - 1 finds it
+    while (i + 1 < n && ts[i + 1] <= tl) ++i;
+  } else {
+    i = static_cast<std::size_t>(std::upper_bound(ts.begin(), ts.end(), tl) - ts.begin());
+    i = i == 0 ? 0 : i - 1;
+  }
+  if (cursor != nullptr) *cursor = i;
   if (i + 1 < n) next_edge = base + ts[i + 1];
   else next_edge = p.period > 0 ? base + p.period : kInf;
   if (!(next_edge > t)) next_edge = std::nextafter(t, kInf);  // rounding at an edge
@@ -341,17 +364,32 @@ class Draw {
   }
 
  private:
+  /// The profile cursor to use (profile_at), none for the reference walk (set_fast_walk(false)).
+  std::size_t* cursor(std::size_t& c) const { return g_fast_walk ? &c : nullptr; }
+
+  /// The current stage's regime at progress k (Stage::regime), from the previous answer.
+  std::size_t regime(double k) {
+    if (!g_fast_walk) return S_->regime(k);
+    reg_i_ = S_->regime(k, reg_i_);
+    return reg_i_;
+  }
+
   /// The bound on every loop of a draw: events, and simulated time.
   void count_event() {
-    if (++events_ > max_events_)
+    if (++events_ > max_events_ || (t_ > kMaxWall && std::isinf(horizon_))) [[unlikely]]
+      runaway();
+  }
+
+  /// Why a draw stopped (count_event), out of the loop's way.
+  [[noreturn, gnu::noinline, gnu::cold]] void runaway() const {
+    if (events_ > max_events_)
       throw SimulationError("reliability: a Monte Carlo draw needed more than " + std::to_string(static_cast<long long>(max_events_)) +
                             " events (checkpoints, failures, restarts) and stopped: the job makes almost no progress at " +
                             std::to_string(static_cast<long long>(k_)) + " tokens after " + seconds_text(t_) +
                             " (failures faster than restarts and checkpoints can complete?)");
-    if (t_ > kMaxWall && std::isinf(horizon_))
-      throw SimulationError("reliability: training did not finish within " + seconds_text(kMaxWall) +
-                            " of simulated time (" + std::to_string(static_cast<long long>(k_)) + " of " +
-                            std::to_string(static_cast<long long>(K_)) + " tokens)");
+    throw SimulationError("reliability: training did not finish within " + seconds_text(kMaxWall) +
+                          " of simulated time (" + std::to_string(static_cast<long long>(k_)) + " of " +
+                          std::to_string(static_cast<long long>(K_)) + " tokens)");
   }
 
   /// First multiple of the planned interval after t (no loop: a tiny interval cannot hang it).
@@ -363,7 +401,7 @@ class Draw {
   }
 
   void schedule_checkpoint() {
-    k_ckpt_ = ideal_ || !std::isfinite(S_->interval) ? kInf : k_ + S_->interval * S_->tps[S_->regime(k_)];
+    k_ckpt_ = ideal_ || !std::isfinite(S_->interval) ? kInf : k_ + S_->interval * S_->tps[regime(k_)];
   }
 
   /// Train from (t_, k_) towards k_goal tokens, stopping at wall time t_limit.
@@ -372,9 +410,10 @@ class Draw {
     while (k_ < k_goal && t_ < t_limit) {
       count_event();
       double t_edge = kInf;
-      const double m_thermal = (S.profile && !ideal_) ? profile_at(*S.profile, t_, t_edge) : 1.0;
+      const double m_thermal = (S.profile && !ideal_) ? profile_at(*S.profile, t_, t_edge, cursor(prof_i_)) : 1.0;
       double fabric_edge = kInf;
-      const double m_fabric = (S.fabric_profile && !ideal_) ? profile_at(*S.fabric_profile, t_, fabric_edge) : 1.0;
+      const double m_fabric =
+          (S.fabric_profile && !ideal_) ? profile_at(*S.fabric_profile, t_, fabric_edge, cursor(fab_i_)) : 1.0;
       t_edge = std::min(t_edge, fabric_edge);
       double m = m_thermal * m_fabric;
       const bool degraded = t_ < deg_until_;
@@ -382,7 +421,7 @@ class Draw {
         m *= S.degraded_factor;
         t_edge = std::min(t_edge, deg_until_);
       }
-      const std::size_t reg = S.regime(k_);
+      const std::size_t reg = regime(k_);
       const double tps = S.tps[reg];
       const double k_edge = reg + 1 < S.from_tokens.size() ? S.from_tokens[reg + 1] : kInf;
       const double rate = tps / m;
@@ -453,22 +492,35 @@ class Draw {
   /// Between two other events, training at a constant rate goes through identical checkpoint
   /// periods (work to the next checkpoint, then its stall): their n complete periods are taken at
   /// once instead of one loop iteration each, with the state each would leave (exact up to the
-  /// rounding of n x period; the rollout's draws have ~1e5 checkpoints each). Only where nothing
-  /// else can happen meanwhile: no step-time profile, no degraded link, one batch regime, an async
-  /// write that ends before the next checkpoint, and a margin of one period before the next
-  /// failure, phase end, planned stop, horizon or regime edge.
+  /// rounding of n x period; the rollout's draws have ~3e5 checkpoints each). Only where nothing
+  /// else can happen meanwhile: a flat stretch of the step-time profiles (none, or the segment the
+  /// draw is in, e.g. after a fault transient), one batch regime, an async write that ends before
+  /// the next checkpoint, and a margin of one period before the next failure, phase end, planned
+  /// stop, horizon, profile edge, regime edge or repair of a degraded link.
   void skip_steady_checkpoints() {
     const Stage& S = *S_;
-    if (!g_batch_checkpoints || ideal_ || S.profile || S.fabric_profile || t_ < deg_until_ || !std::isfinite(k_ckpt_))
-      return;
-    const std::size_t reg = S.regime(k_);
-    const double I = k_ckpt_ - k_, tps = S.tps[reg];
-    if (!(I > 0) || !(tps > 0)) return;
+    if (!g_batch_checkpoints || ideal_ || !std::isfinite(k_ckpt_)) return;
+    // The multipliers where the draw is (profiles, degraded link) and how long they hold, as
+    // advance() finds them.
+    double t_flat = kInf, thermal_edge = kInf, fabric_edge = kInf;
+    const double m_thermal = S.profile ? profile_at(*S.profile, t_, thermal_edge, cursor(prof_i_)) : 1.0;
+    const double m_fabric = S.fabric_profile ? profile_at(*S.fabric_profile, t_, fabric_edge, cursor(fab_i_)) : 1.0;
+    t_flat = std::min(thermal_edge, fabric_edge);
+    double m = m_thermal * m_fabric;
+    const bool degraded = t_ < deg_until_;
+    if (degraded) {
+      m *= S.degraded_factor;
+      t_flat = std::min(t_flat, deg_until_);
+    }
+    const std::size_t reg = regime(k_);
+    const double I = k_ckpt_ - k_, rate = S.tps[reg] / m;
+    if (!(I > 0) || !(rate > 0)) return;
     const bool async = r_.mode != CheckpointMode::Sync;
-    const double work = I / tps, P = work + S.cost.stall;
-    if (async && !(S.cost.write <= work)) return;  // the write would add to the next stall
+    const double dt = I / rate, P = dt + S.cost.stall;  // wall s of training, of a period
+    const double work = dt / m;                          // nominal work s of a period
+    if (async && !(S.cost.write <= dt)) return;  // the write would add to the next stall
     const double k_edge = reg + 1 < S.from_tokens.size() ? S.from_tokens[reg + 1] : kInf;
-    const double t_limit = std::min({next_fail_, S.t_end, horizon_, next_planned_});
+    const double t_limit = std::min({next_fail_, S.t_end, horizon_, next_planned_, t_flat});
     const double n = std::min(std::floor((t_limit - t_) / P), std::floor((std::min(K_, k_edge) - k_) / I)) - 1;
     if (!(n >= 2)) return;
     events_ += 2 * n;
@@ -477,6 +529,12 @@ class Draw {
     w_ += n * work;
     a_ += n * I * S.token_cost[reg];  // one regime: one token cost
     out_.lost[kCheckpoint] += n * S.cost.stall * S.gpus;
+    if (S.profile || S.fabric_profile || degraded) {  // the slowdown split as advance() splits it
+      const double a = m_thermal, ab = m_thermal * m_fabric;
+      out_.lost[kThrottling] += n * (dt - dt / a) * S.gpus;
+      out_.lost[kFabricEvents] += n * (dt / a - dt / ab) * S.gpus;
+      out_.lost[static_cast<int>(Component::Link)] += n * (dt / ab - dt / m) * S.gpus;
+    }
     if (async) {  // the last checkpoint's write is pending, the one before it is durable
       kd_ = k_ - I;
       wd_ = w_ - work;
@@ -502,6 +560,7 @@ class Draw {
     pending_ = false;
     ++p_;
     S_ = &stages_[p_];
+    prof_i_ = fab_i_ = kNoCursor;  // the new stage's own profiles
     const double dt = ideal_ ? 0 : S_->cost.write + S_->restart;
     out_.lost[kTransition] += dt * S_->gpus;
     t_ += dt;
@@ -631,6 +690,8 @@ class Draw {
   double next_planned_ = kInf;
   double deg_until_ = -1;
   int peeked_ = 0;
+  std::size_t prof_i_ = kNoCursor, fab_i_ = kNoCursor;  // profile cursors (profile_at)
+  std::size_t reg_i_ = 0;                                // last regime (Stage::regime)
   std::priority_queue<double, std::vector<double>, std::greater<>> repairs_;
   DrawOut out_;
 };
@@ -794,6 +855,7 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
 }  // namespace
 
 void set_checkpoint_batching(bool on) { g_batch_checkpoints = on; }
+void set_fast_walk(bool on) { g_fast_walk = on; }
 
 TimeToTrainResult time_to_train(const TrainingSpec& spec, const Situation& situation, std::uint64_t seed) {
   PhaseSituation p;

@@ -146,6 +146,11 @@ TimeToTrainResult time_to_train(const TrainingSpec& spec, const Situation& situa
 /// reference the tests compare it with. Process-wide; default true.
 void set_checkpoint_batching(bool on);
 
+/// The Monte Carlo walks the step-time profiles and batch regimes from where it last was instead
+/// of searching them at every event; its results are bit-identical to the reference walk
+/// (false: a binary search per event), which the tests compare it with. Process-wide; default true.
+void set_fast_walk(bool on);
+
 /// Same over rollout phases (the job grows at each phase start). phases[0].start is the job
 /// start; starts must increase and GPU counts must not shrink (InvalidParameter with the
 /// "rollout.phases[i].*" key otherwise).

@@ -45,7 +45,7 @@ class StageClock {
  public:
   void mark(const std::string& next) {
     if (!profile::enabled()) return;
-    const double c = profile::thread_cpu_seconds(), w = profile::wall_seconds();
+    const double c = profile::cpu_seconds(), w = profile::wall_seconds();
     if (!stage_.empty()) profile::add(stage_, c - cpu_, w - wall_, 1, true);
     stage_ = next;
     cpu_ = c;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "models/common/errors.hpp"
+#include "models/common/profile.hpp"
 #include "models/network/large_stack.hpp"
 
 using namespace aidcsim;
@@ -39,4 +40,24 @@ TEST_CASE("large-stack run thread: a recursion 8 x deeper than the default stack
   std::size_t r = 0;
   run_on_large_stack([&] { r = deep(16384); });
   CHECK(r > 0);
+}
+
+TEST_CASE("large-stack run thread: its CPU time counts in the run profile", "[network][large_stack][profile]") {
+  // The profile's stages measure profile::cpu_seconds(): the calling thread's CPU clock alone
+  // would not see the run thread's work (the caller sleeps in pthread_join meanwhile).
+  profile::enable(true);
+  const double total0 = profile::cpu_seconds(), own0 = profile::thread_cpu_seconds();
+  double worked = 0;
+  run_on_large_stack([&] {
+    const double c0 = profile::thread_cpu_seconds();
+    volatile double x = 0;
+    while (profile::thread_cpu_seconds() - c0 < 0.05) x = x + 1;  // 50 ms of CPU on the run thread
+    worked = profile::thread_cpu_seconds() - c0;
+  });
+  const double total = profile::cpu_seconds() - total0, own = profile::thread_cpu_seconds() - own0;
+  profile::enable(false);
+  CHECK(worked >= 0.05);
+  CHECK(total >= worked);      // the run thread's CPU is charged to the caller's stage
+  CHECK(own < 0.5 * worked);   // which its own clock does not see
+  CHECK(total - own >= worked);
 }
