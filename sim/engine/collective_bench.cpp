@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "models/common/errors.hpp"
+#include "models/common/profile.hpp"
 #include "models/common/units.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
@@ -77,8 +79,10 @@ std::vector<BenchRow> bench_collective(const BenchOptions& o) {
     c.redop = o.redop;
     network::Schedule sched;
     sched.gpu_flops = {o.gpu.bf16_flops > 0 ? o.gpu.bf16_flops : 1e15};
+    std::optional<profile::Scope> emit_scope(std::in_place, "collectives: emit (tuner + flows)");
     const auto e = collectives::emit(sched, c, layout, o.protocol);
     const auto sel = collectives::select(c, layout, o.protocol);
+    emit_scope.reset();
     const network::RunResult r = net.run(sched);
     row.time = r.makespan;
     row.algorithm = collectives::algorithm_name(e.algorithm);
