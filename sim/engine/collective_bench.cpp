@@ -11,6 +11,7 @@
 #include "models/common/profile.hpp"
 #include "models/common/units.hpp"
 #include "models/network/flow_network.hpp"
+#include "models/network/fluid_bound.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
 
@@ -32,6 +33,10 @@ std::string nccl_tests_name(Op op) {
 }
 
 namespace {
+
+/// Largest relative difference between the fluid bound and the simulated run measured by the
+/// tests (tests/unit/collectives/test_fluid_bound.cpp, "[fluid]"), quoted in the rows' notes.
+constexpr double kFluidMeasuredError = 0.02;
 
 bool per_rank_count(Op op) { return op == Op::AllGather || op == Op::ReduceScatter || op == Op::AllToAll; }
 
@@ -83,14 +88,22 @@ std::vector<BenchRow> bench_collective(const BenchOptions& o) {
     const auto e = collectives::emit(sched, c, layout, o.protocol);
     const auto sel = collectives::select(c, layout, o.protocol);
     emit_scope.reset();
-    const network::RunResult r = net.run(sched);
-    row.time = r.makespan;
+    if (o.fluid_above >= 0 && static_cast<long long>(sched.activities.size()) > o.fluid_above &&
+        network::single_wave(sched)) {
+      row.time = network::fluid_bound(fabric, sched, net.spray_subflows()).makespan;
+      row.note = (e.note.empty() ? "" : e.note + "; ") +
+                 fmt::format("fluid estimate of {} concurrent transfers: busiest link's bytes / rate after the "
+                             "flows' latency, not simulated (equal to the max-min run within {:g} % where measured, "
+                             "64-256 GPUs)", sched.activities.size(), kFluidMeasuredError * 100);
+    } else {
+      row.time = net.run(sched).makespan;
+      row.note = e.note;
+    }
     row.algorithm = collectives::algorithm_name(e.algorithm);
     row.proto = collectives::proto_name(e.proto);
     row.channels = e.channels;
     row.nccl_time = sel.nccl_time;
     row.model_time = sel.time();
-    row.note = e.note;
     const int ranks = static_cast<int>(c.gpus.size());
     row.algbw = collectives::algbw(row.size, row.time);
     row.busbw = collectives::busbw(o.op, o.op == Op::SendRecv ? 2 : ranks, row.size, row.time);
