@@ -34,10 +34,6 @@ std::string nccl_tests_name(Op op) {
 
 namespace {
 
-/// Largest relative difference between the fluid bound and the simulated run measured by the
-/// tests (tests/unit/collectives/test_fluid_bound.cpp, "[fluid]"), quoted in the rows' notes.
-constexpr double kFluidMeasuredError = 0.02;
-
 bool per_rank_count(Op op) { return op == Op::AllGather || op == Op::ReduceScatter || op == Op::AllToAll; }
 
 /// nccl-tests' element count and printed size for a requested size (its *GetCollByteCount): per
@@ -94,7 +90,7 @@ std::vector<BenchRow> bench_collective(const BenchOptions& o) {
       row.note = (e.note.empty() ? "" : e.note + "; ") +
                  fmt::format("fluid estimate of {} concurrent transfers: busiest link's bytes / rate after the "
                              "flows' latency, not simulated (equal to the max-min run within {:g} % where measured, "
-                             "64-256 GPUs)", sched.activities.size(), kFluidMeasuredError * 100);
+                             "64-256 GPUs)", sched.activities.size(), network::kFluidBoundTolerance * 100);
     } else {
       row.time = net.run(sched).makespan;
       row.note = e.note;

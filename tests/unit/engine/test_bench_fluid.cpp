@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "models/network/fluid_bound.hpp"
 #include "sim/engine/collective_bench.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
 
@@ -59,25 +60,25 @@ TEST_CASE("bench fluid estimate: PAT within 2 % of the simulated run", "[fluid]"
       o.op = op;
       o.algorithm = Algorithm::Pat;
       INFO(collectives::op_name(op) << " on " << nodes << " GPUs, clos3");
-      CHECK(worst_gap(o) <= 0.02);
+      CHECK(worst_gap(o) <= network::kFluidBoundTolerance);
     }
   }
   BenchOptions o = cluster(128, 1, topology::FabricKind::LeafSpine, 2);
   o.op = Op::AllGather;
   o.algorithm = Algorithm::Pat;
   INFO("all_gather on 128 GPUs, leaf-spine 2:1");
-  CHECK(worst_gap(o) <= 0.02);
+  CHECK(worst_gap(o) <= network::kFluidBoundTolerance);
 }
 
 TEST_CASE("bench fluid estimate: all-to-all within 2 % of the simulated run", "[fluid]") {
   BenchOptions o = cluster(8, 8, topology::FabricKind::Clos3, 1);
   o.op = Op::AllToAll;
   INFO("alltoall on 64 GPUs (8 x 8), clos3");
-  CHECK(worst_gap(o) <= 0.02);
+  CHECK(worst_gap(o) <= network::kFluidBoundTolerance);
   BenchOptions l = cluster(16, 4, topology::FabricKind::LeafSpine, 2);
   l.op = Op::AllToAll;
   INFO("alltoall on 64 GPUs (16 x 4), leaf-spine 2:1");
-  CHECK(worst_gap(l) <= 0.02);
+  CHECK(worst_gap(l) <= network::kFluidBoundTolerance);
 }
 
 TEST_CASE("bench fluid estimate: only above the threshold, only for one wave", "[fluid]") {
