@@ -7,6 +7,7 @@
 #include <numeric>
 #include <optional>
 
+#include "models/collectives/ring_symmetry.hpp"
 #include "models/common/errors.hpp"
 #include "models/common/profile.hpp"
 #include "models/common/units.hpp"
@@ -94,6 +95,14 @@ std::vector<BenchRow> bench_collective(const BenchOptions& o) {
                  fmt::format("fluid estimate of {} concurrent transfers: busiest link's bytes / rate after the "
                              "flows' latency, not simulated (equal to the max-min run within {:g} % where measured, "
                              "64-256 GPUs)", sched.activities.size(), network::kFluidBoundTolerance * 100);
+    } else if (const auto one = !o.collapse && e.algorithm == collectives::Algorithm::Ring
+                                    ? collectives::ring_one_channel(sched, e, static_cast<int>(c.gpus.size()), fabric)
+                                    : std::nullopt) {
+      row.time = net.run(*one).makespan;
+      row.note = (e.note.empty() ? "" : e.note + "; ") +
+                 fmt::format("every step simulated on channel 0 of {}: the channels are images of each other on "
+                             "this fabric, link by link (exact)",
+                             (e.last - e.first) / static_cast<int>(c.gpus.size()));
     } else {
       row.time = net.run(sched).makespan;
       row.note = e.note;
