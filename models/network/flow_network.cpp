@@ -333,6 +333,7 @@ void simulate(RunCtx& c) {
   }
   if (c.tl) tl_finish(c);
   profile::add("network: solver (SimGrid max-min, incl. reading rates)", c.solve_cpu, c.solve_wall, c.solves);
+  profile::add("network: loop iterations (count)", 0, 0, c.events);
   if (c.skipped_reps > 0) profile::add("network: repetitions fast-forwarded (count)", 0, 0, c.skipped_reps);
   if (c.periodic_reps > 0) profile::add("network: repetitions skipped as whole periods (count)", 0, 0, c.periodic_reps);
 }

@@ -186,6 +186,7 @@ struct RunCtx {
     bool dirty = false;                ///< not a template: shared resources, rate changes, ...
   };
   std::vector<Wave> waves;
+  std::size_t waves_compact_at = 4096;  ///< waves' size at which unreferenced ones are dropped
   std::vector<int> res_count;          ///< per solver resource: items on it (with repetitions)
   std::vector<int> res_wave;           ///< per solver resource: wave of its items, -1 foreign
   std::vector<int> res_group;          ///< per solver resource: fast-forwarded group owning it, -1
@@ -199,6 +200,7 @@ struct RunCtx {
   std::vector<Group> groups;
   int active_groups = 0;               ///< groups fast-forwarded now (not ended or materialised)
   long long skipped_reps = 0;          ///< activity repetitions not simulated one by one (profile)
+  std::vector<char> in_group;          ///< begin_batch's scratch: per activity, in the group at hand
 
   // Periodic fast-forward (periodic.cpp).
   int single_busy = 0;                 ///< activities without repeat begun and not finished

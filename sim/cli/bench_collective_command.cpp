@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "models/common/errors.hpp"
+#include "models/common/profile.hpp"
 #include "models/compute/catalogue.hpp"
 #include "models/topology/topology_schema.hpp"
 #include "sim/cli/commands.hpp"
@@ -56,6 +57,7 @@ struct BenchArgs {
   int warmup = 5;
   int check = 1;
   bool steps = false;
+  bool profile = false;
 };
 
 std::string squash(std::string s) {
@@ -279,8 +281,10 @@ int bench(const BenchArgs& a) {
       return kExitUsage;
     }
     try {
+      if (a.profile) profile::enable(true);
       const auto rows = bench_collective(o);
       std::cout << format_bench(o, rows);
+      if (profile::enabled()) std::cerr << profile::format_table();
     } catch (const SimulationError&) {
       throw;
     } catch (const Error& e) {  // the algorithm cannot run on these GPUs / this fabric, bad fabric options
@@ -356,6 +360,8 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
   sub->add_option("--proto", a->proto, "NCCL protocol: auto, LL, LL128, Simple")->capture_default_str();
   sub->add_option("--max-channels", a->max_channels, "NCCL_MAX_NCHANNELS (0: NCCL's)");
   sub->add_flag("--steps", a->steps, "Simulate every ring/tree step (default: steps collapsed, exact on an idle fabric)");
+  sub->add_flag("--profile", a->profile,
+                "Print CPU and wall time of the network engine's parts on stderr (also AIDCSIM_PROFILE=1)");
   // nccl-tests' own flags
   sub->add_option("-b,--minbytes", a->min_bytes, "Smallest size (nccl-tests -b; K/M/G are binary)")->capture_default_str();
   sub->add_option("-e,--maxbytes", a->max_bytes, "Largest size (nccl-tests -e)")->capture_default_str();

@@ -35,6 +35,12 @@ struct BenchOptions {
   /// fabric); false: every step simulated.
   bool collapse = true;
   int iters = 20, warmup_iters = 5;  ///< nccl-tests -n / -w: printed; the simulation is deterministic
+  /// A collapsed PAT or an all-to-all emitted as one wave of independent transfers with more
+  /// transfers than this is estimated by the fluid bound (network::fluid_bound: its busiest
+  /// link direction's bytes / rate after the flows' latency) instead of simulated: the max-min
+  /// run of 10K such transfers takes a minute, of 0.5 M hours. Measured against the simulated
+  /// run in tests (the row's note says so). < 0: always simulate.
+  long long fluid_above = 8192;
 };
 
 struct BenchRow {

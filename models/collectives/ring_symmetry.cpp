@@ -1,0 +1,101 @@
+// A stepped ring run as its channel 0 when the channels are images of each other (ring_symmetry.hpp).
+#include "models/collectives/ring_symmetry.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "models/topology/fabric.hpp"
+
+namespace aidcsim::collectives {
+
+namespace {
+
+using network::Activity;
+
+bool same_transfer(const Activity& a, const Activity& b) {
+  return a.kind == b.kind && a.amount == b.amount && a.delay == b.delay && a.weight == b.weight &&
+         a.rate_limit == b.rate_limit && a.group == b.group && a.repeat == b.repeat && a.tag == b.tag;
+}
+
+/// Per link direction (2 l + d) the ring positions of the flows crossing it, sorted.
+using Uses = std::unordered_map<std::int64_t, std::vector<int>>;
+
+std::int64_t dir(const topology::Hop& h) { return 2 * static_cast<std::int64_t>(h.link) + (h.forward ? 0 : 1); }
+
+void add_uses(Uses& u, const std::vector<topology::Hop>& route, int pos) {
+  for (const auto& h : route) u[dir(h)].push_back(pos);
+}
+
+void sort_uses(Uses& u) {
+  for (auto& [d, v] : u) std::sort(v.begin(), v.end());
+}
+
+}  // namespace
+
+std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, const Emitted& e, int n,
+                                                  const topology::Fabric& fab) {
+  const int total = e.last - e.first;
+  if (n < 2 || total < 2 * n || total % n != 0 || e.first < 0 || e.last > static_cast<int>(s.activities.size()))
+    return std::nullopt;
+  const auto& spec = fab.spec();
+  if (spec.ecmp != topology::EcmpMode::Hash || spec.flows_per_pair > 1) return std::nullopt;
+  const int C = total / n;
+  auto act = [&](int c, int i) -> const Activity& { return s.activities[e.first + c * n + i]; };
+  // The same repeated transfers in every channel, each after the previous position of its own.
+  for (int c = 0; c < C; ++c)
+    for (int i = 0; i < n; ++i) {
+      const Activity& a = act(c, i);
+      if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu || !a.after.empty() || !a.after_same.empty() ||
+          a.after_previous != std::vector<int>{e.first + c * n + (i + n - 1) % n} || !same_transfer(a, act(0, i)))
+        return std::nullopt;
+    }
+  // Routes of the full ring and of the reduced one (NVLink hops of a domain through one pair).
+  std::vector<std::vector<std::vector<topology::Hop>>> full(C, std::vector<std::vector<topology::Hop>>(n));
+  Uses full_uses, red_uses;
+  auto nvlink_only = [&](const std::vector<topology::Hop>& r) {
+    for (const auto& h : r)
+      if (fab.link(h.link).tier != topology::Tier::NvLink) return false;
+    return !r.empty();
+  };
+  for (int c = 0; c < C; ++c)
+    for (int i = 0; i < n; ++i) {
+      full[c][i] = fab.route(act(c, i).gpu, act(c, i).dst_gpu, act(c, i).flow_hash);
+      add_uses(full_uses, full[c][i], i);
+    }
+  network::Schedule out;
+  out.gpu_flops = s.gpu_flops;
+  out.activities.reserve(n);
+  std::unordered_map<int, std::pair<int, int>> pair_of_domain;  // NVLink domain -> (src, dst)
+  std::vector<std::vector<topology::Hop>> red(n);
+  for (int i = 0; i < n; ++i) {
+    Activity a = act(0, i);
+    if (nvlink_only(full[0][i])) {
+      const auto it = pair_of_domain.emplace(fab.nvlink_domain_of(a.gpu), std::make_pair(a.gpu, a.dst_gpu)).first;
+      a.gpu = it->second.first;
+      a.dst_gpu = it->second.second;
+    }
+    a.after_previous = {(i + n - 1) % n};
+    red[i] = fab.route(a.gpu, a.dst_gpu, a.flow_hash);
+    add_uses(red_uses, red[i], i);
+    out.activities.push_back(std::move(a));
+  }
+  sort_uses(full_uses);
+  sort_uses(red_uses);
+  // Link by link: the same rates, latencies and positions sharing each link direction.
+  for (int c = 0; c < C; ++c)
+    for (int i = 0; i < n; ++i) {
+      const auto& f = full[c][i];
+      const auto& r = red[i];
+      if (f.size() != r.size() || fab.latency(f) != fab.latency(r)) return std::nullopt;
+      for (std::size_t h = 0; h < f.size(); ++h) {
+        if (fab.link(f[h].link).rate != fab.link(r[h].link).rate || fab.link(f[h].link).tier != fab.link(r[h].link).tier)
+          return std::nullopt;
+        if (full_uses.at(dir(f[h])) != red_uses.at(dir(r[h]))) return std::nullopt;
+      }
+    }
+  return out;
+}
+
+}  // namespace aidcsim::collectives

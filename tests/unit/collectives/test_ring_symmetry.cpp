@@ -1,0 +1,127 @@
+// A stepped ring run as its channel 0 (models/collectives/ring_symmetry.hpp) against the full
+// stepped ring: every position's start and finish equal to 1e-9 on fabrics where the channels are
+// images of each other (one leaf; leaves and spines; three tiers with cross-leaf and cross-pod
+// hops of other latencies), and no reduction where they are not. (A radix-16 clos3 of 8-GPU nodes
+// fails the check, so bench-collective simulates its rings in full.)
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numeric>
+
+#include "models/collectives/collective.hpp"
+#include "models/collectives/ring_symmetry.hpp"
+#include "models/compute/spec.hpp"
+#include "models/network/flow_network.hpp"
+#include "models/topology/fabric.hpp"
+
+using namespace aidcsim;
+using namespace aidcsim::collectives;
+
+namespace {
+
+topology::FabricSpec cluster(int nodes, topology::FabricKind kind, int radix, int gpn = 8) {
+  topology::FabricSpec fs;
+  fs.gpus = nodes * gpn;
+  fs.gpus_per_node = gpn;
+  fs.nvlink_domain = gpn;
+  fs.nvlink_bandwidth = 450e9;
+  fs.kind = kind;
+  fs.wiring = topology::Wiring::RailOptimized;
+  fs.switch_radix = radix;
+  fs.nic_rate = fs.link_rate = 50e9;
+  return fs;
+}
+
+struct Ring {
+  network::Schedule s;
+  Emitted e;
+  int n = 0;
+};
+
+Ring stepped(const topology::Fabric& fabric, Op op, double bytes) {
+  compute::GpuSpec h100;
+  h100.nvlink_generation = 4;
+  h100.nvls = true;
+  const auto l = Layout::from(fabric, h100);
+  Collective c;
+  c.op = op;
+  c.algorithm = Algorithm::Ring;
+  c.gpus.resize(fabric.gpu_count());
+  std::iota(c.gpus.begin(), c.gpus.end(), 0);
+  c.bytes = bytes;
+  c.collapse = false;
+  c.hash = 17;
+  Ring r;
+  r.s.gpu_flops = {1e15};
+  r.e = emit(r.s, c, l);
+  r.n = fabric.gpu_count();
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("stepped ring on channel 0: the same times as all channels", "[ring_symmetry]") {
+  struct Case {
+    const char* what;
+    topology::FabricSpec fs;
+  };
+  const Case cases[] = {
+      {"4 nodes, one leaf per rail", cluster(4, topology::FabricKind::LeafSpine, 64)},
+      {"16 nodes, leaf-spine of radix 16 (cross-leaf hops)", cluster(16, topology::FabricKind::LeafSpine, 16)},
+      {"32 nodes, clos3 of radix 32", cluster(32, topology::FabricKind::Clos3, 32)},
+      {"64 nodes of 2 GPUs, clos3 of radix 16 (cross-leaf and cross-pod hops)",
+       cluster(64, topology::FabricKind::Clos3, 16, 2)},
+  };
+
+  for (const auto& k : cases) {
+    const auto fabric = topology::build_fabric(k.fs);
+    network::FlowNetwork net(fabric);
+    for (Op op : {Op::AllReduce, Op::AllGather})
+      for (double bytes : {1e6, 256e6}) {
+        INFO(k.what << ", " << op_name(op) << ", " << bytes << " B");
+        const Ring r = stepped(fabric, op, bytes);
+        const auto one = ring_one_channel(r.s, r.e, r.n, fabric);
+        REQUIRE(one.has_value());
+        REQUIRE(static_cast<int>(one->activities.size()) == r.n);
+        const auto full = net.run(r.s);
+        const auto red = net.run(*one);
+        CHECK(red.makespan == Approx(full.makespan).epsilon(1e-9));
+        const int channels = (r.e.last - r.e.first) / r.n;
+        CHECK(channels == k.fs.gpus_per_node);
+        double worst = 0;
+        for (int c = 0; c < channels; ++c)
+          for (int i = 0; i < r.n; ++i) {
+            const int a = r.e.first + c * r.n + i;
+            worst = std::max(worst, std::abs(full.finish[a] - red.finish[i]) / full.makespan);
+            worst = std::max(worst, std::abs(full.start[a] - red.start[i]) / full.makespan);
+          }
+        CHECK(worst <= 1e-9);
+      }
+  }
+}
+
+TEST_CASE("stepped ring on channel 0: not where the channels differ", "[ring_symmetry]") {
+  SECTION("two flows per pair (sub-flows)") {
+    auto fs = cluster(4, topology::FabricKind::LeafSpine, 64);
+    fs.flows_per_pair = 2;
+    const auto fabric = topology::build_fabric(fs);
+    const Ring r = stepped(fabric, Op::AllReduce, 1e6);
+    CHECK_FALSE(ring_one_channel(r.s, r.e, r.n, fabric).has_value());
+  }
+  SECTION("channels colliding on an oversubscribed leaf-spine") {
+    // Rack-local wiring: every node on its own leaf, 4:1 uplinks hashed over few spines: some
+    // channels' cross-leaf hops share a leaf-spine link, others do not.
+    auto fs = cluster(8, topology::FabricKind::LeafSpine, 16);
+    fs.wiring = topology::Wiring::RackLocal;
+    fs.gpus_per_leaf = 8;
+    fs.oversub_leaf = 4;
+    const auto fabric = topology::build_fabric(fs);
+    const Ring r = stepped(fabric, Op::AllReduce, 1e6);
+    CHECK_FALSE(ring_one_channel(r.s, r.e, r.n, fabric).has_value());
+  }
+  SECTION("collapsed or one channel") {
+    const auto fabric = topology::build_fabric(cluster(1, topology::FabricKind::LeafSpine, 64));
+    const Ring r = stepped(fabric, Op::AllReduce, 1e6);  // one node: a single ring
+    CHECK_FALSE(ring_one_channel(r.s, r.e, r.n, fabric).has_value());
+  }
+}

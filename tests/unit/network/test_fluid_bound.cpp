@@ -1,0 +1,99 @@
+// The fluid bound (models/network/fluid_bound.hpp): a lower bound of the simulated run, equal to
+// it when the busiest link stays saturated; hand-computed cases and a random wave against
+// FlowNetwork::run.
+#include <catch2/catch.hpp>
+
+#include "models/common/errors.hpp"
+#include "models/network/flow_network.hpp"
+#include "models/network/fluid_bound.hpp"
+
+using namespace aidcsim;
+using network::Activity;
+
+namespace {
+
+topology::Fabric one_switch(int gpus) {
+  topology::FabricSpec spec;
+  spec.gpus = gpus;
+  spec.gpus_per_node = 1;
+  spec.nvlink_domain = 1;
+  spec.kind = topology::FabricKind::LeafSpine;
+  spec.wiring = topology::Wiring::RackLocal;
+  spec.switch_radix = 2 * gpus;
+  spec.gpus_per_leaf = gpus;
+  spec.link_rate = spec.nic_rate = 50e9;
+  return topology::build_fabric(spec);
+}
+
+Activity transfer(int src, int dst, double bytes, std::uint64_t hash = 0) {
+  Activity a;
+  a.kind = Activity::Kind::Transfer;
+  a.gpu = src;
+  a.dst_gpu = dst;
+  a.amount = bytes;
+  a.flow_hash = hash;
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("fluid bound: flows sharing a NIC drain it, a lone flow takes its own time", "[fluid]") {
+  const auto fab = one_switch(4);
+  network::Schedule s;
+  s.activities = {transfer(0, 1, 1e9), transfer(0, 2, 3e9), transfer(3, 2, 1e6)};
+  s.activities[2].delay = 1e-3;
+  const auto b = network::fluid_bound(fab, s);
+  const double lat = fab.latency(fab.route(0, 1, 0));
+  CHECK(b.makespan == Approx(lat + 4e9 / 50e9).epsilon(1e-12));  // GPU 0's NIC carries 4 GB
+  CHECK(b.busiest_link >= 0);
+  network::FlowNetwork net(fab);
+  const auto r = net.run(s);
+  CHECK(r.makespan == Approx(b.makespan).epsilon(1e-9));
+  for (int l = 0; l < fab.link_count(); ++l) {
+    CHECK(b.link_bytes_fwd[l] == Approx(r.link_bytes_fwd[l]));
+    CHECK(b.link_bytes_rev[l] == Approx(r.link_bytes_rev[l]));
+  }
+}
+
+TEST_CASE("fluid bound: a rate limit bounds a lone flow", "[fluid]") {
+  const auto fab = one_switch(2);
+  network::Schedule s;
+  s.activities = {transfer(0, 1, 1e9)};
+  s.activities[0].rate_limit = 10e9;
+  const double lat = fab.latency(fab.route(0, 1, 0));
+  CHECK(network::fluid_bound(fab, s).makespan == Approx(lat + 0.1).epsilon(1e-12));
+  CHECK(network::fluid_bound(fab, s).busiest_link == -1);
+}
+
+TEST_CASE("fluid bound: never above the simulated run; equal on a permutation", "[fluid]") {
+  const auto fab = one_switch(16);
+  network::FlowNetwork net(fab);
+  network::Schedule perm, random;
+  for (int i = 0; i < 16; ++i) perm.activities.push_back(transfer(i, (i + 5) % 16, 1e8 * (1 + i % 3)));
+  std::uint64_t x = 7;
+  for (int i = 0; i < 60; ++i) {
+    x = topology::splitmix64(x);
+    const int a = static_cast<int>(x % 16), b = static_cast<int>((x >> 8) % 16);
+    random.activities.push_back(transfer(a, b, 1e6 * (1 + (x >> 16) % 100), x));
+    random.activities.back().delay = 1e-6 * ((x >> 32) % 7);
+  }
+  CHECK(network::fluid_bound(fab, perm).makespan == Approx(net.run(perm).makespan).epsilon(1e-12));
+  CHECK(network::fluid_bound(fab, random).makespan <= net.run(random).makespan * (1 + 1e-12));
+}
+
+TEST_CASE("fluid bound: only one wave of transfers", "[fluid]") {
+  const auto fab = one_switch(2);
+  network::Schedule s;
+  s.activities = {transfer(0, 1, 1e6), transfer(1, 0, 1e6)};
+  CHECK(network::single_wave(s));
+  s.activities[1].after = {0};
+  CHECK_FALSE(network::single_wave(s));
+  CHECK_THROWS_AS(network::fluid_bound(fab, s), InvalidParameter);
+  s.activities[1].after.clear();
+  s.activities[1].repeat = 2;
+  CHECK_THROWS_AS(network::fluid_bound(fab, s), InvalidParameter);
+  s.activities[1].repeat = 1;
+  s.activities[1].kind = Activity::Kind::Compute;
+  CHECK_FALSE(network::single_wave(s));
+  CHECK_THROWS_AS(network::fluid_bound(fab, s), InvalidParameter);
+}
