@@ -107,6 +107,12 @@ Schema schema() {
        "Collective algorithm of the DP traffic: the gradient all-reduce (zero: none) or reduce-scatter and parameter "
        "all-gather (zero1, fsdp); auto = ring across NVLink domains (NCCL's large-message choice). With zero1/fsdp "
        "only ring and auto are modelled for reduce-scatter / all-gather (NCCL has no tree for them); others are rejected."},
+      {"workload.parallelism.overlap_p2p_comm", Q::Bool, "true", false, {}, {}, false, {},
+       "Pipeline sends and receives overlapped with compute (Megatron-core overlap_p2p_comm true; a stage's op "
+       "waits only for its own input). false: blocking exchanges as Megatron-core runs them without it (its "
+       "default): after each op (1F1B), or after each warm-up forward, forward + backward pair and cool-down "
+       "backward (interleaved); a transfer starts when the sender and the receiver have both reached their "
+       "exchange, and both GPUs' next ops wait for it."},
       {"workload.parallelism.tp_comm_overlap", Q::Bool, "false", false, {}, {}, false, {},
        "Transformer Engine userbuffers TP comm-GEMM overlap (NeMo ub_tp_comm_overlap, Megatron --tp-comm-overlap; "
        "default off): each TP all-gather / reduce-scatter split and pipelined with its GEMM with TE's default "
@@ -222,6 +228,7 @@ JobSpec spec_from(const Params& root) {
                  "false unless workload.parallelism.dp_overlap is true (Megatron asserts --overlap-grad-reduce)");
   j.par.order = opt_t("workload.parallelism.order", "tp,cp,pp,dp");
   j.par.tp_comm_overlap = opt_b("workload.parallelism.tp_comm_overlap", false);
+  j.par.overlap_p2p_comm = opt_b("workload.parallelism.overlap_p2p_comm", true);
   if (j.par.tp_comm_overlap && !j.par.sequence_parallel)
     root.invalid("workload.parallelism.tp_comm_overlap",
                  "false unless workload.parallelism.sequence_parallel is true (TE overlaps sequence-parallel TP only)");

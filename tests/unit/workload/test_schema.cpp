@@ -137,3 +137,11 @@ TEST_CASE("tp_comm_overlap needs sequence parallelism") {
   p.set("workload.parallelism.sequence_parallel", false);
   CHECK(key_of(p) == "workload.parallelism.tp_comm_overlap");
 }
+
+TEST_CASE("overlap_p2p_comm: overlapped by default, blocking when false") {
+  auto p = scenario();
+  CHECK(workload::spec_from(p).par.overlap_p2p_comm);
+  p.set("workload.parallelism.overlap_p2p_comm", false);
+  CHECK(key_of(p) == "");
+  CHECK_FALSE(workload::spec_from(p).par.overlap_p2p_comm);
+}
