@@ -267,7 +267,10 @@ JobSpec spec_from(const Params& root) {
   if (j.model.experts > 1 && j.model.experts % j.par.ep != 0)
     root.invalid("workload.parallelism.ep", "a divisor of workload.model.experts");
   if (j.model.top_k > j.model.experts) root.invalid("workload.model.top_k", "at most workload.model.experts");
-  if (1LL * j.par.pp * j.par.virtual_stages > j.model.layers)
+  // With first/last_stage_layers the embedding and the loss count as chunk slots (virtual_stage_layers
+  // checks each stage), so pp x v may exceed the layers (Llama 3: 126 layers, pp 16, v 8, 7 + 7).
+  if (j.par.first_stage_layers == 0 && j.par.last_stage_layers == 0 &&
+      1LL * j.par.pp * j.par.virtual_stages > j.model.layers)
     root.invalid("workload.parallelism.virtual_stages", "pp x virtual_stages <= workload.model.layers");
   try {
     virtual_stage_layers(j.model.layers, j.par.pp, j.par.virtual_stages, j.par.first_stage_layers,
@@ -304,9 +307,9 @@ JobSpec spec_from(const Params& root) {
   return j;
 }
 
-void check_against_gpu(const Params& root, const JobSpec& j, const compute::GpuSpec& gpu) {
+void check_against_gpu(const Params& root, const JobSpec& j, const compute::GpuSpec& gpu, bool check_hbm_fit) {
   const MemoryBreakdown mem = peak_memory(j);
-  if (mem.total() > gpu.hbm_bytes)
+  if (check_hbm_fit && mem.total() > gpu.hbm_bytes)
     root.invalid("workload.parallelism.tp",
                  "a layout that fits " + gb(gpu.hbm_bytes) + " of HBM per " + gpu.name + "; it needs " + describe(mem) +
                      ": raise tp/pp, use zero1/fsdp, recompute_granularity selective/full or a smaller microbatch");
