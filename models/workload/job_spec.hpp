@@ -65,6 +65,11 @@ struct Parallelism {
   /// --tp-comm-overlap; needs sequence parallelism and TP inside the NVLink domain): TP all-gathers
   /// and reduce-scatters pipelined with the GEMMs (workload::tp_comm_overlap_time).
   bool tp_comm_overlap = false;
+  /// Pipeline point-to-point sends and receives overlapped with compute (Megatron-core
+  /// overlap_p2p_comm true: a stage's op waits only for its own input). false = Megatron-core's
+  /// default: blocking exchanges at fixed points of each stage's op order, the sender's and the
+  /// receiver's next ops wait for them (models/workload/step_ops.cpp, ExchangePoints).
+  bool overlap_p2p_comm = true;
   /// Rank order, innermost first: "tp,cp,pp,dp" (Megatron default) or "tp,cp,dp,pp".
   std::string order = "tp,cp,pp,dp";
 };

@@ -286,7 +286,9 @@ void steady_state_extension(Builder& b) {
 std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
   std::string f = "pipeline of 1 DP replica (#" + std::to_string(b.rep) + ", TP/CP rank 0, " + std::to_string(b.pp) + " stages x " +
                   std::to_string(b.v) + " chunks, " + std::to_string(b.msim) + " of " + std::to_string(b.m) +
-                  " microbatches) simulated op by op with PP flows; " + b.layer_flows.note + "; " + dp_part;
+                  " microbatches) simulated op by op with PP flows" +
+                  (b.job.par.overlap_p2p_comm || b.pp <= 1 ? std::string() : " (blocking exchanges: overlap_p2p_comm false)") +
+                  "; " + b.layer_flows.note + "; " + dp_part;
   if (b.m > b.msim) f += "; remaining microbatches added analytically at steady state";
   if (b.plan.stragglers > 0)
     f += "; " + std::to_string(b.plan.stragglers) + " GPUs below nominal speed: the representative is the slowest "

@@ -1,6 +1,7 @@
 // The representative pipeline's compute ops in schedule order, and the traffic that runs between
 // them: pipeline sends between stages, and the per-unit ZeRO-2 / FSDP collectives.
 #include <algorithm>
+#include <array>
 
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
@@ -247,11 +248,82 @@ void emit_compute_ops(Builder& b) {
   for (int s = 0; s < b.pp; ++s) emit_stage(b, s);
 }
 
+namespace {
+
+/// Blocking point-to-point (Megatron-core overlap_p2p_comm false: p2p_communication.py
+/// _communicate(wait_on_reqs=True), NVIDIA/Megatron-LM megatron/core/pipeline_parallel/schedules.py).
+/// A stage exchanges activations and gradients with its neighbours at fixed points of its op order
+/// and the next op waits until that exchange's sends and receives are done:
+/// - interleaved (forward_backward_pipelining_with_interleaving): after each warm-up forward
+///   (send_forward_recv_forward), after each forward + backward pair of the steady state
+///   (send_forward_backward_recv_forward_backward: a forward directly followed by a backward has no
+///   exchange of its own) and after each cool-down backward (send_backward_recv_backward);
+/// - 1F1B (forward_backward_pipelining_without_interleaving): after every op
+///   (send_forward_recv_backward, send_backward_recv_forward, ...).
+/// A NCCL send completes only once the peer's matching receive runs, so a transfer starts when the
+/// sender has reached the exchange after the op that produced it and the receiver the exchange
+/// before the op that consumes it; both GPUs' next ops wait for it.
+struct ExchangePoints {
+  std::vector<int> end;       ///< [exchange]: the stage's last activity before it
+  std::vector<int> next;      ///< [exchange]: the first activity after it (-1: none)
+  std::vector<int> after_op;  ///< [op k]: the exchange that sends op k's output
+  std::vector<int> before_op; ///< [op k]: the exchange that receives op k's input (-1: before the first op)
+};
+
+ExchangePoints exchange_points(const Builder& b, int s) {
+  const auto order = pipeline_order(s, b.pp, b.msim, b.v, b.job.par.microbatch_group_size);
+  const int n = static_cast<int>(order.size());
+  auto first = [&](int k) {
+    const auto& o = order[k];
+    return (o.forward ? b.f_in : b.b_in)[o.chunk * b.pp + s][o.microbatch];
+  };
+  auto last = [&](int k) {
+    const auto& o = order[k];
+    return (o.forward ? b.f_idx : b.b_out)[o.chunk * b.pp + s][o.microbatch];
+  };
+  ExchangePoints x;
+  x.after_op.assign(n, -1);
+  x.before_op.assign(n, -1);
+  int open = -1;  // the exchange before the current op
+  for (int k = 0; k < n; ++k) {
+    x.before_op[k] = open;
+    const bool paired = b.v > 1 && order[k].forward && k + 1 < n && !order[k + 1].forward;
+    if (paired) continue;
+    x.end.push_back(last(k));
+    x.next.push_back(k + 1 < n ? first(k + 1) : -1);
+    open = static_cast<int>(x.end.size()) - 1;
+    x.after_op[k] = open;
+    if (k > 0 && x.after_op[k - 1] < 0) x.after_op[k - 1] = open;  // the pair's forward
+  }
+  return x;
+}
+
+/// Op index in stage s's order of each (virtual stage, microbatch, forward) op.
+std::vector<std::vector<std::array<int, 2>>> op_positions(const Builder& b, int s) {
+  const auto order = pipeline_order(s, b.pp, b.msim, b.v, b.job.par.microbatch_group_size);
+  std::vector<std::vector<std::array<int, 2>>> pos(b.v, std::vector<std::array<int, 2>>(b.msim, {-1, -1}));
+  for (int k = 0; k < static_cast<int>(order.size()); ++k)
+    pos[order[k].chunk][order[k].microbatch][order[k].forward ? 0 : 1] = k;
+  return pos;
+}
+
+}  // namespace
+
 void link_pipeline(Builder& b) {
   const auto& md = b.job.model;
   const double tokens_mb = b.job.microbatch_size * double(md.sequence_length) / b.job.par.cp;
   const double act_bytes = tokens_mb * md.hidden * 2.0 / b.job.par.tp;
-  auto link = [&](int from_act, int to_act, int from_gpu, int to_gpu) {
+  const bool blocking = !b.job.par.overlap_p2p_comm && b.pp > 1;
+  std::vector<ExchangePoints> xp;
+  std::vector<std::vector<std::vector<std::array<int, 2>>>> pos;
+  if (blocking)
+    for (int s = 0; s < b.pp; ++s) {
+      xp.push_back(exchange_points(b, s));
+      pos.push_back(op_positions(b, s));
+    }
+  // an op's position: stage, op index in the stage's order
+  auto where = [&](int j, int mb, bool forward) { return std::pair{j % b.pp, pos[j % b.pp][j / b.pp][mb][forward ? 0 : 1]}; };
+  auto link = [&](int from_act, int to_act, int from_gpu, int to_gpu, int from_j, int to_j, int mb, bool forward) {
     if (from_gpu == to_gpu) {
       b.acts()[to_act].after.push_back(from_act);
       return;
@@ -263,17 +335,31 @@ void link_pipeline(Builder& b) {
     c.after = {from_act};
     c.tag = kTagPp;
     c.hash = b.opt.seed * 1000003ULL + b.acts().size();
+    std::vector<int> also;  // the other GPUs' next ops that wait for the transfer (blocking)
+    if (blocking) {
+      const auto [fs, fk] = where(from_j, mb, forward);
+      const auto [ts, tk] = where(to_j, mb, forward);
+      const int xs = xp[fs].after_op[fk], xr = xp[ts].before_op[tk];
+      c.after = {xp[fs].end[xs]};
+      if (xr >= 0) c.after.push_back(xp[ts].end[xr]);
+      if (xp[fs].next[xs] >= 0) also.push_back(xp[fs].next[xs]);
+      if (xr >= 0 && xp[ts].next[xr] >= 0 && xp[ts].next[xr] != to_act) also.push_back(xp[ts].next[xr]);
+    }
     auto e = collectives::emit(b.plan.schedule, c, b.layout, b.opt.protocol);
     for (int d : e.done) b.acts()[to_act].after.push_back(d);
     if (!e.done.empty()) b.plan.waits.push_back({e.done, to_act, b.prev_on_gpu[to_act], kTagPp});
+    for (int a : also) {
+      for (int d : e.done) b.acts()[a].after.push_back(d);
+      if (!e.done.empty()) b.plan.waits.push_back({e.done, a, b.prev_on_gpu[a], kTagPp});
+    }
   };
   const auto& sg = b.plan.stage_gpu;
   for (int j = 0; j < b.VS; ++j)
     for (int mb = 0; mb < b.msim; ++mb) {
       const int gj = sg[j % b.pp];
       // an op waits for its input at its first activity (with pieces or layer chains, not its last)
-      if (j > 0) link(b.f_idx[j - 1][mb], b.f_in[j][mb], sg[(j - 1) % b.pp], gj);
-      if (j < b.VS - 1) link(b.b_out[j + 1][mb], b.b_in[j][mb], sg[(j + 1) % b.pp], gj);
+      if (j > 0) link(b.f_idx[j - 1][mb], b.f_in[j][mb], sg[(j - 1) % b.pp], gj, j - 1, j, mb, true);
+      if (j < b.VS - 1) link(b.b_out[j + 1][mb], b.b_in[j][mb], sg[(j + 1) % b.pp], gj, j + 1, j, mb, false);
       else b.acts()[b.b_in[j][mb]].after.push_back(b.f_idx[j][mb]);
     }
 }

@@ -109,6 +109,12 @@ Schema schema() {
        "Collective algorithm of the DP traffic: the gradient all-reduce (zero: none) or reduce-scatter and parameter "
        "all-gather (zero1, fsdp); auto = ring across NVLink domains (NCCL's large-message choice). With zero1/fsdp "
        "only ring and auto are modelled for reduce-scatter / all-gather (NCCL has no tree for them); others are rejected."},
+      {"workload.parallelism.overlap_p2p_comm", Q::Bool, "true", false, {}, {}, false, {},
+       "Pipeline sends and receives overlapped with compute (Megatron-core overlap_p2p_comm true; a stage's op "
+       "waits only for its own input). false: blocking exchanges as Megatron-core runs them without it (its "
+       "default): after each op (1F1B), or after each warm-up forward, forward + backward pair and cool-down "
+       "backward (interleaved); a transfer starts when the sender and the receiver have both reached their "
+       "exchange, and both GPUs' next ops wait for it."},
       {"workload.parallelism.tp_comm_overlap", Q::Bool, "false", false, {}, {}, false, {},
        "Transformer Engine userbuffers TP comm-GEMM overlap (NeMo ub_tp_comm_overlap, Megatron --tp-comm-overlap; "
        "default off): each TP all-gather / reduce-scatter split and pipelined with its GEMM with TE's default "
@@ -225,6 +231,7 @@ JobSpec spec_from(const Params& root) {
                  "false unless workload.parallelism.dp_overlap is true (Megatron asserts --overlap-grad-reduce)");
   j.par.order = opt_t("workload.parallelism.order", "tp,cp,pp,dp");
   j.par.tp_comm_overlap = opt_b("workload.parallelism.tp_comm_overlap", false);
+  j.par.overlap_p2p_comm = opt_b("workload.parallelism.overlap_p2p_comm", true);
   if (j.par.tp_comm_overlap && !j.par.sequence_parallel)
     root.invalid("workload.parallelism.tp_comm_overlap",
                  "false unless workload.parallelism.sequence_parallel is true (TE overlaps sequence-parallel TP only)");
@@ -263,7 +270,10 @@ JobSpec spec_from(const Params& root) {
   if (j.model.experts > 1 && j.model.experts % j.par.ep != 0)
     root.invalid("workload.parallelism.ep", "a divisor of workload.model.experts");
   if (j.model.top_k > j.model.experts) root.invalid("workload.model.top_k", "at most workload.model.experts");
-  if (1LL * j.par.pp * j.par.virtual_stages > j.model.layers)
+  // With first/last_stage_layers the embedding and the loss count as chunk slots (virtual_stage_layers
+  // checks each stage), so pp x v may exceed the layers (Llama 3: 126 layers, pp 16, v 8, 7 + 7).
+  if (j.par.first_stage_layers == 0 && j.par.last_stage_layers == 0 &&
+      1LL * j.par.pp * j.par.virtual_stages > j.model.layers)
     root.invalid("workload.parallelism.virtual_stages", "pp x virtual_stages <= workload.model.layers");
   try {
     virtual_stage_layers(j.model.layers, j.par.pp, j.par.virtual_stages, j.par.first_stage_layers,
@@ -300,9 +310,9 @@ JobSpec spec_from(const Params& root) {
   return j;
 }
 
-void check_against_gpu(const Params& root, const JobSpec& j, const compute::GpuSpec& gpu) {
+void check_against_gpu(const Params& root, const JobSpec& j, const compute::GpuSpec& gpu, bool check_hbm_fit) {
   const MemoryBreakdown mem = peak_memory(j);
-  if (mem.total() > gpu.hbm_bytes)
+  if (check_hbm_fit && mem.total() > gpu.hbm_bytes)
     root.invalid("workload.parallelism.tp",
                  "a layout that fits " + gb(gpu.hbm_bytes) + " of HBM per " + gpu.name + "; it needs " + describe(mem) +
                      ": raise tp/pp, use zero1/fsdp, recompute_granularity selective/full or a smaller microbatch");

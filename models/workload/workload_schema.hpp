@@ -10,6 +10,7 @@ Schema schema();
 /// Builds the JobSpec; throws InvalidParameter when sizes do not divide (e.g. tp*pp*dp != gpus).
 JobSpec spec_from(const Params& root);
 /// Checks the job against the GPU model (cluster.gpu, resolved by sim/scenario): the memory per GPU
-/// fits its HBM; dp_algorithm nvls needs an NVLS-capable GPU. Throws InvalidParameter.
-void check_against_gpu(const Params& root, const JobSpec& job, const compute::GpuSpec& gpu);
+/// fits its HBM (unless check_hbm_fit is false); dp_algorithm nvls needs an NVLS-capable GPU. Throws
+/// InvalidParameter.
+void check_against_gpu(const Params& root, const JobSpec& job, const compute::GpuSpec& gpu, bool check_hbm_fit = true);
 }  // namespace aidcsim::workload

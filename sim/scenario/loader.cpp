@@ -419,7 +419,7 @@ Params validate_scenario_text(const std::string& text, const std::string& name, 
   return params;
 }
 
-Scenario load_scenario_text(const std::string& text, const std::string& name) {
+Scenario load_scenario_text(const std::string& text, const std::string& name, const LoadOptions& options) {
   Scenario s;
   s.file = name;
   s.text = text;
@@ -434,8 +434,8 @@ Scenario load_scenario_text(const std::string& text, const std::string& name) {
   fit_fabric_to_gpu(s.fabric, s.gpu);
   if (!s.params.has("jobs")) {  // jobs: read by sim/engine (their placement needs the fabric)
     s.job = located(s, workload::spec_from);
-    located(s, [&s](const Params& root) {
-      workload::check_against_gpu(root, s.job, s.gpu);
+    located(s, [&s, &options](const Params& root) {
+      workload::check_against_gpu(root, s.job, s.gpu, options.check_hbm_fit);
       return 0;
     });
   }
@@ -449,7 +449,9 @@ Scenario load_scenario_text(const std::string& text, const std::string& name) {
   return s;
 }
 
-Scenario load_scenario_file(const std::string& path) { return load_scenario_text(read_scenario_file(path), path); }
+Scenario load_scenario_file(const std::string& path, const LoadOptions& options) {
+  return load_scenario_text(read_scenario_file(path), path, options);
+}
 
 Scenario load_default_scenario() { return load_scenario_text(default_scenario_text(), default_scenario_name()); }
 

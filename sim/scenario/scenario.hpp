@@ -68,13 +68,21 @@ struct Scenario {
   SourceLocation location_of(const std::string& key) const;
 };
 
+/// What the loader checks beyond the schema; the default is everything.
+struct LoadOptions {
+  /// Reject a workload whose peak HBM per GPU (workload::peak_memory) exceeds the GPU's. false only for
+  /// a caller that runs, on purpose and saying so, a published job the memory model over-counts
+  /// (tests/validation/test_large_runs.cpp); aidcsim run and validate always check.
+  bool check_hbm_fit = true;
+};
+
 /// Loads and validates a scenario file. Throws ScenarioError (file:line:column) on any bad input:
 /// YAML syntax, unknown key (with a "did you mean" hint), value without or with the wrong unit,
 /// out of range, not one of the choices, or inconsistent across keys; aidcsim::Error if the file
 /// cannot be read.
-Scenario load_scenario_file(const std::string& path);
+Scenario load_scenario_file(const std::string& path, const LoadOptions& options = {});
 /// Same from text; `name` is used as the file name in messages.
-Scenario load_scenario_text(const std::string& text, const std::string& name);
+Scenario load_scenario_text(const std::string& text, const std::string& name, const LoadOptions& options = {});
 /// The built-in default scenario (scenarios/stargate-uk-8k.yaml).
 Scenario load_default_scenario();
 

@@ -86,6 +86,18 @@ TEST_CASE("bad layouts name the key that is wrong") {
   p = scenario();
   p.set("workload.parallelism.first_stage_layers", 120.0);  // leaves 6 layers for 8 stages
   CHECK(key_of(p) == "workload.parallelism.first_stage_layers");
+  p = scenario();  // Llama 3 405B's layout (§3.3.2): 16 x 8 chunks > 126 layers, the embedding and loss take a slot
+  p.set("workload.parallelism.pp", 16.0);
+  p.set("workload.parallelism.dp", 63.0);
+  p.set("workload.global_batch", 63.0 * 16);
+  p.set("workload.parallelism.virtual_stages", 8.0);
+  CHECK(key_of(p) == "workload.parallelism.virtual_stages");  // even split: 126 layers < 128 chunks
+  p.set("workload.parallelism.first_stage_layers", 7.0);
+  p.set("workload.parallelism.last_stage_layers", 7.0);
+  CHECK(key_of(p) == "");
+  p.set("workload.parallelism.first_stage_layers", 6.0);  // stage 0: 6 layers + the embedding < 8 chunks
+  p.set("workload.parallelism.last_stage_layers", 6.0);
+  CHECK(key_of(p) == "workload.parallelism.virtual_stages");
   p = scenario();
   p.set("workload.parallelism.zero", std::string("zero1"));
   p.set("workload.parallelism.dp_algorithm", std::string("sharp"));  // case step/01: was silently ring
@@ -136,4 +148,12 @@ TEST_CASE("tp_comm_overlap needs sequence parallelism") {
   CHECK(workload::spec_from(p).par.tp_comm_overlap);
   p.set("workload.parallelism.sequence_parallel", false);
   CHECK(key_of(p) == "workload.parallelism.tp_comm_overlap");
+}
+
+TEST_CASE("overlap_p2p_comm: overlapped by default, blocking when false") {
+  auto p = scenario();
+  CHECK(workload::spec_from(p).par.overlap_p2p_comm);
+  p.set("workload.parallelism.overlap_p2p_comm", false);
+  CHECK(key_of(p) == "");
+  CHECK_FALSE(workload::spec_from(p).par.overlap_p2p_comm);
 }

@@ -353,3 +353,47 @@ TEST_CASE("untie_embeddings_and_output_weights: one more V x h matrix of paramet
   j.model.untie_embeddings_and_output_weights = false;
   CHECK_FALSE(plan_step(j, a100, fabric, {}).embedding_transfers.empty());
 }
+
+TEST_CASE("overlap_p2p_comm false: blocking pipeline exchanges as Megatron-core runs them", "[overlap_p2p_comm]") {
+  const auto fabric = topology::build_fabric(small_fabric(16));
+  const auto a100 = testing::a100_like();
+  auto run = [&](const JobSpec& j) {
+    const StepPlan p = plan_step(j, a100, fabric, {});
+    return std::pair{p, evaluate(p.schedule, fabric)};  // evaluate throws on a deadlock (a cycle)
+  };
+  // 1F1B, PP 2 (one stage per node: every send crosses the NIC), 2 microbatches. Stage 0 runs F0 F1
+  // B0 B1, stage 1 F0 B0 F1 B1. With f, b the forward / backward of a stage and x one transfer,
+  // overlapped sends give 3f + 2x + 3b; blocking ones (an exchange after every op) delay stage 0's F1
+  // until its F0 output has arrived, which moves stage 1's F1 input and every later op by x:
+  // 3f + 3x + 3b.
+  JobSpec j = gpt_job(8, 2, 1, 1, 2);
+  j.model.vocab = 128;  // stages balanced up to the embedding and the loss
+  j.activation_recompute = false;
+  const auto [pa, ra] = run(j);
+  j.par.overlap_p2p_comm = false;
+  const auto [pb, rb] = run(j);
+  // x: one send as emitted (the activation b s h / t at 2 B, with NCCL's protocol overhead)
+  double x = 0;
+  for (std::size_t i = 0; i < pb.schedule.activities.size(); ++i)
+    if (pb.schedule.activities[i].tag == kTagPp) x = rb.finish[i] - rb.start[i];
+  CHECK(x > j.model.sequence_length * double(j.model.hidden) * 2.0 / j.par.tp / fabric.spec().nic_rate);
+  CHECK(rb.makespan - ra.makespan == Approx(x).epsilon(0.01));
+  CHECK(analyse_step(pb, rb).exposed_pp > analyse_step(pa, ra).exposed_pp);
+  // interleaved (exchanges after warm-up forwards, forward + backward pairs, cool-down backwards):
+  // the schedule stays acyclic, and blocking never makes it faster
+  for (int v : {2, 3}) {
+    JobSpec k = gpt_job(8, 2, 1, v, 4);
+    k.model.layers = 12;
+    const auto [qa, sa] = run(k);
+    k.par.overlap_p2p_comm = false;
+    const auto [qb, sb] = run(k);
+    CHECK(sb.makespan > sa.makespan);
+    CHECK(analyse_step(qb, sb).exposed_pp > analyse_step(qa, sa).exposed_pp);
+  }
+  // no pipeline: nothing to block
+  JobSpec n = gpt_job(8, 1, 2, 1, 4);
+  const auto [na, ta] = run(n);
+  n.par.overlap_p2p_comm = false;
+  const auto [nb, tb] = run(n);
+  CHECK(tb.makespan == ta.makespan);
+}
