@@ -10,7 +10,7 @@
 
 #include "models/collectives/collective.hpp"
 #include "models/collectives/ring_symmetry.hpp"
-#include "models/compute/spec.hpp"
+#include "models/compute/gpu_spec.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 
