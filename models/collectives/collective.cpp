@@ -207,7 +207,6 @@ Algorithm from_nccl(nccl::Algo a) {
 
 Proto from_nccl(nccl::Proto p) { return p == nccl::kLL ? Proto::LL : p == nccl::kLL128 ? Proto::LL128 : Proto::Simple; }
 
-bool is_nccl(Algorithm a) { return !detail::algorithm_entry(a).nccl.empty(); }
 
 /// Why `a` cannot run for `c` here ("" when nothing obvious forbids it).
 std::string why_not(Algorithm a, const Collective& c, const Layout& l, const Protocol& p, const nccl::System& s) {

@@ -60,20 +60,35 @@ bool emit_hierarchical(network::Schedule& s, const EmitContext& ctx, const std::
     x.hash = c.hash * 31 + salt;
     return emit(s, x, ctx.layout, ctx.protocol).done;
   };
+  // A phase waits for the whole previous one through one zero-length Delay (a barrier: it ends
+  // when the last of them does, so the times are the same): with every first transfer listing
+  // all of the previous phase's activities, 32K GPUs made 2 x 32,768^2 dependencies (8.8 GB, then
+  // an overflow of the engine's successor count).
+  auto barrier = [&](std::vector<int> after) {
+    network::Activity b;
+    b.kind = network::Activity::Kind::Delay;
+    b.amount = 0;
+    b.after = std::move(after);
+    b.tag = c.tag;
+    s.activities.push_back(std::move(b));
+    return std::vector<int>{static_cast<int>(s.activities.size()) - 1};
+  };
   std::vector<int> p1, p2, out;
   int salt = 0;
   for (auto& d : doms) {
     auto r = sub(Op::ReduceScatter, d, c.bytes, c.after, ++salt);
     p1.insert(p1.end(), r.begin(), r.end());
   }
+  const std::vector<int> b1 = barrier(std::move(p1));
   for (int j = 0; j < g; ++j) {
     std::vector<int> rail;
     for (auto& d : doms) rail.push_back(d[j]);
-    auto r = sub(Op::AllReduce, rail, c.bytes / g, p1, ++salt);
+    auto r = sub(Op::AllReduce, rail, c.bytes / g, b1, ++salt);
     p2.insert(p2.end(), r.begin(), r.end());
   }
+  const std::vector<int> b2 = barrier(std::move(p2));
   for (auto& d : doms) {
-    auto r = sub(Op::AllGather, d, c.bytes, p2, ++salt);
+    auto r = sub(Op::AllGather, d, c.bytes, b2, ++salt);
     out.insert(out.end(), r.begin(), r.end());
   }
   *done = std::move(out);
