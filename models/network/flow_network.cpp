@@ -377,6 +377,8 @@ double stop_flow(RunCtx& c, int f) {
 
 RunResult FlowNetwork::run(const Schedule& schedule) { return run(schedule, {}); }
 
+// The event loop, kept in one function (~180 lines): its hot state (clock, completion heap, solver,
+// per-flow slots) stays in locals the compiler keeps close, and one reading shows every event's order.
 RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFailure>& events) {
   if (!detail::on_large_stack()) {  // SimGrid's solver recurses deeply on large runs (large_stack.hpp)
     RunResult out;
