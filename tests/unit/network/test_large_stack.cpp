@@ -2,8 +2,12 @@
 // solver recursion overflowed the default 8 MiB stack at ~0.5 M transfers in flight.
 #include <catch2/catch.hpp>
 
+#include <pthread.h>
+
+#include <atomic>
 #include <cstddef>
 #include <cstring>
+#include <thread>
 
 #include "models/common/errors.hpp"
 #include "models/common/profile.hpp"
@@ -60,4 +64,29 @@ TEST_CASE("large-stack run thread: its CPU time counts in the run profile", "[ne
   CHECK(total >= worked);      // the run thread's CPU is charged to the caller's stage
   CHECK(own < 0.5 * worked);   // which its own clock does not see
   CHECK(total - own >= worked);
+}
+
+TEST_CASE("large-stack run thread: one long-lived thread, a spare one when it is busy", "[network][large_stack]") {
+  // Runs one after the other reuse the same thread (its stack and allocator cache stay mapped:
+  // no page faults again for every run); a caller that finds it busy gets a thread of its own.
+  pthread_t first{}, second{};
+  run_on_large_stack([&] { first = pthread_self(); });
+  run_on_large_stack([&] { second = pthread_self(); });
+  CHECK(pthread_equal(first, second));
+  CHECK_FALSE(pthread_equal(first, pthread_self()));
+
+  std::atomic<int> inside{0}, both{0};
+  auto body = [&] {
+    if (on_large_stack()) ++inside;
+    ++both;
+    while (both.load() < 2) std::this_thread::yield();  // both runs at once: one cannot wait for the other
+  };
+  std::thread a([&] { run_on_large_stack(body); }), b([&] { run_on_large_stack(body); });
+  a.join();
+  b.join();
+  CHECK(inside == 2);
+  // and a run inside a run stays on its large stack
+  bool nested = false;
+  run_on_large_stack([&] { run_on_large_stack([&] { nested = on_large_stack(); }); });
+  CHECK(nested);
 }
