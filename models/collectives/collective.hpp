@@ -26,7 +26,7 @@
 
 #include "models/collectives/closed_form.hpp"
 #include "models/collectives/nccl_model.hpp"
-#include "models/network/schedule.hpp"
+#include "models/common/schedule.hpp"
 
 namespace aidcsim::topology { class Fabric; }
 namespace aidcsim::compute { struct GpuSpec; }

@@ -8,7 +8,7 @@
 #include "models/collectives/collective.hpp"
 #include "models/collectives/flow_plan.hpp"
 #include "models/collectives/nccl_model.hpp"
-#include "models/network/schedule.hpp"
+#include "models/common/schedule.hpp"
 
 namespace aidcsim::collectives::detail {
 

@@ -19,7 +19,7 @@
 #include <optional>
 
 #include "models/collectives/collective.hpp"
-#include "models/network/schedule.hpp"
+#include "models/common/schedule.hpp"
 
 namespace aidcsim::topology { class Fabric; }
 

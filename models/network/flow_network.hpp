@@ -22,7 +22,7 @@
 #include <memory>
 #include <vector>
 
-#include "models/network/schedule.hpp"
+#include "models/common/schedule.hpp"
 #include "models/topology/fabric.hpp"
 
 namespace aidcsim::network {

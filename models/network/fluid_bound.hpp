@@ -12,7 +12,7 @@
 // its notes which rows are estimated this way.
 #include <vector>
 
-#include "models/network/schedule.hpp"
+#include "models/common/schedule.hpp"
 #include "models/topology/fabric.hpp"
 
 namespace aidcsim::network {

@@ -24,7 +24,7 @@
 #include "models/collectives/collective.hpp"
 #include "models/compute/kernels.hpp"
 #include "models/compute/gpu_spec.hpp"
-#include "models/network/schedule.hpp"
+#include "models/common/schedule.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/job_spec.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "models/network/schedule.hpp"
+#include "models/common/schedule.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/jobs.hpp"
 #include "models/workload/step.hpp"

@@ -1,7 +1,9 @@
 #pragma once
 // A schedule of activities for one simulated interval (typically one training step): computations
-// on GPUs and transfers between GPUs, with dependencies. Plain data, no SimGrid: built by
-// models/workload and models/collectives, executed on SimGrid by network::FlowNetwork.
+// on GPUs and transfers between GPUs, with dependencies, and the result of running it. Plain data,
+// no SimGrid: built by models/workload and models/collectives, executed on SimGrid by
+// network::FlowNetwork. It lives in models/common so that the areas that build schedules do not
+// depend on the network engine; its namespace stays `network`, the area that runs it.
 #include <cstdint>
 #include <string>
 #include <vector>
