@@ -144,6 +144,79 @@ LayerComm layer_comm(const Builder& b, int s) {
   return lc;
 }
 
+// The layer's op as stage s's GPU runs it when some of its collectives run as flows
+// (b.layer_flows): the attention core (overlapped by the CP ring), the rest of the compute in two
+// halves (attention block, MLP) around Megatron's TP all-reduces and the EP dispatch / combine;
+// backward in reverse, after the recomputed forward (with its own collectives) under full
+// recompute. Analytic parts (lf, lb) go first. `sel`: selective recompute's extra attention (s),
+// `rc` 1 under full recompute, `spd` the stage's speed factor.
+void add_layer_segments(Builder& b, int s, const LayerTime& lt, const OpCost& lf, const OpCost& lb, double sel, int rc,
+                        double spd, double tokens_mb) {
+  const auto& job = b.job;
+  const auto& md = job.model;
+  const LayerFlows& fl = b.layer_flows;
+  const double block = 2.0 * tokens_mb * md.hidden * (md.kv_heads > 0 ? double(md.kv_heads) / md.heads : 1.0) *
+                       2.0 / job.par.tp;  // K and V of the local block (as layer_comm)
+  auto forward = [&](std::vector<LayerSeg>& v, double analytic) {
+    const double att = lt.attention / spd, rest = (lt.forward() - lt.attention) / spd;
+    if (fl.cp) v.push_back({LayerSeg::CpRing, att, block});
+    v.push_back({LayerSeg::Compute, (fl.cp ? 0.0 : att) + rest / 2 + analytic, 0});
+    if (fl.tp) v.push_back({LayerSeg::Tp, 0, 0});
+    if (fl.ep) v.push_back({LayerSeg::Ep, 0, 0});
+    v.push_back({LayerSeg::Compute, rest / 2, 0});
+    if (fl.ep) v.push_back({LayerSeg::Ep, 0, 0});
+    if (fl.tp) v.push_back({LayerSeg::Tp, 0, 0});
+  };
+  auto& fs = b.layer_segs[s][0];
+  auto& bs = b.layer_segs[s][1];
+  forward(fs, lf.tp + lf.cp + lf.ep);
+  if (rc) forward(bs, lb.tp + lb.cp + lb.ep);
+  const double att = (lt.attention_backward + sel) / spd, rest = (lt.backward() - lt.attention_backward) / spd;
+  bs.push_back({LayerSeg::Compute, rc ? 0.0 : lb.tp + lb.cp + lb.ep, 0});
+  if (fl.tp) bs.push_back({LayerSeg::Tp, 0, 0});
+  if (fl.ep) bs.push_back({LayerSeg::Ep, 0, 0});
+  bs.push_back({LayerSeg::Compute, rest / 2, 0});
+  if (fl.ep) bs.push_back({LayerSeg::Ep, 0, 0});
+  if (fl.tp) bs.push_back({LayerSeg::Tp, 0, 0});
+  bs.push_back({LayerSeg::Compute, rest / 2 + (fl.cp ? 0.0 : att), 0});
+  if (fl.cp) bs.push_back({LayerSeg::CpRing, att, 2 * block});  // K, V and their gradients
+}
+
+// Forward and backward costs of stage s's chunks for one microbatch, unit by unit (the input
+// embedding on the first virtual stage, the layers, the output layer and the loss on the last),
+// from one layer's costs (lf, lb) and the embedding / logit / loss times (s); the stage's
+// parameters.
+void add_chunk_costs(Builder& b, int s, const OpCost& lf, const OpCost& lb, double embed, double logit, double loss,
+                     double spd, double embed_tp) {
+  const auto& job = b.job;
+  const double layer_params = chunk_parameters(job, 1, false, false, b.pp > 1);
+  const double first_params = chunk_parameters(job, 0, true, false, b.pp > 1);
+  const double last_params = chunk_parameters(job, 0, false, true, b.pp > 1);
+  for (int c = 0; c < b.v; ++c) {
+      const int j = c * b.pp + s;
+      const int nl = b.plan.layers[j];
+      const bool first = j == 0, last = j == b.VS - 1;
+      OpCost& f = b.fwd[s][c];
+      OpCost& k = b.bwd[s][c];
+      auto add = [](OpCost& op, double compute, double tp, double cp, double ep, double params, bool layer) {
+        op.compute += compute;
+        op.tp += tp;
+        op.cp += cp;
+        op.ep += ep;
+        op.units.push_back({compute + tp + cp + ep, params, layer});
+      };
+      // the vocabulary-parallel embedding's TP all-reduce runs in its forward (analytic: one per
+      // microbatch, against two per layer)
+      if (first) add(f, embed / spd, embed_tp, 0, 0, first_params, false);
+      for (int l = 0; l < nl; ++l) add(f, lf.compute, lf.tp, lf.cp, lf.ep, layer_params, true);
+      if (last) add(f, (logit + loss) / spd, 0, 0, 0, last_params, false);
+      if (last) add(k, (2 * logit + loss) / spd, 0, 0, 0, last_params, false);
+      for (int l = 0; l < nl; ++l) add(k, lb.compute, lb.tp, lb.cp, lb.ep, layer_params, true);
+      if (first) add(k, embed / spd, 0, 0, 0, first_params, false);
+      b.stage_params[s] += b.chunk_params(j);
+  }
+}
+
 /// Forward and backward costs of every chunk of every stage, for one microbatch, unit by unit: the
 /// input embedding on the first virtual stage, the layers, the output layer and the loss on the last.
 void op_costs(Builder& b) {
@@ -151,9 +224,6 @@ void op_costs(Builder& b) {
   const auto& md = job.model;
   const auto& eff = b.opt.efficiency;
   const double tokens_mb = job.microbatch_size * double(md.sequence_length) / job.par.cp;
-  const double layer_params = chunk_parameters(job, 1, false, false, b.pp > 1);
-  const double first_params = chunk_parameters(job, 0, true, false, b.pp > 1);
-  const double last_params = chunk_parameters(job, 0, false, true, b.pp > 1);
   b.fwd.assign(b.pp, std::vector<OpCost>(b.v));
   b.bwd.assign(b.pp, std::vector<OpCost>(b.v));
   b.stage_params.assign(b.pp, 0);
@@ -195,60 +265,8 @@ void op_costs(Builder& b) {
       lf.ep = 2 * lc.ep_alltoall;
       lb.ep = 2 * lc.ep_alltoall * (1 + rc);
     }
-    if (fl.any()) {
-      // The layer's op as the stage's GPU runs it: the attention core (overlapped by the CP ring),
-      // the rest of the compute in two halves (attention block, MLP) around Megatron's TP
-      // all-reduces and the EP dispatch / combine; backward in reverse, after the recomputed
-      // forward (with its own collectives) under full recompute. Analytic parts go first.
-      const double block = 2.0 * tokens_mb * md.hidden * (md.kv_heads > 0 ? double(md.kv_heads) / md.heads : 1.0) *
-                           2.0 / job.par.tp;  // K and V of the local block (as layer_comm)
-      auto forward = [&](std::vector<LayerSeg>& v, double analytic) {
-        const double att = lt.attention / spd, rest = (lt.forward() - lt.attention) / spd;
-        if (fl.cp) v.push_back({LayerSeg::CpRing, att, block});
-        v.push_back({LayerSeg::Compute, (fl.cp ? 0.0 : att) + rest / 2 + analytic, 0});
-        if (fl.tp) v.push_back({LayerSeg::Tp, 0, 0});
-        if (fl.ep) v.push_back({LayerSeg::Ep, 0, 0});
-        v.push_back({LayerSeg::Compute, rest / 2, 0});
-        if (fl.ep) v.push_back({LayerSeg::Ep, 0, 0});
-        if (fl.tp) v.push_back({LayerSeg::Tp, 0, 0});
-      };
-      auto& fs = b.layer_segs[s][0];
-      auto& bs = b.layer_segs[s][1];
-      forward(fs, lf.tp + lf.cp + lf.ep);
-      if (rc) forward(bs, lb.tp + lb.cp + lb.ep);
-      const double att = (lt.attention_backward + sel) / spd, rest = (lt.backward() - lt.attention_backward) / spd;
-      bs.push_back({LayerSeg::Compute, rc ? 0.0 : lb.tp + lb.cp + lb.ep, 0});
-      if (fl.tp) bs.push_back({LayerSeg::Tp, 0, 0});
-      if (fl.ep) bs.push_back({LayerSeg::Ep, 0, 0});
-      bs.push_back({LayerSeg::Compute, rest / 2, 0});
-      if (fl.ep) bs.push_back({LayerSeg::Ep, 0, 0});
-      if (fl.tp) bs.push_back({LayerSeg::Tp, 0, 0});
-      bs.push_back({LayerSeg::Compute, rest / 2 + (fl.cp ? 0.0 : att), 0});
-      if (fl.cp) bs.push_back({LayerSeg::CpRing, att, 2 * block});  // K, V and their gradients
-    }
-    for (int c = 0; c < b.v; ++c) {
-      const int j = c * b.pp + s;
-      const int nl = b.plan.layers[j];
-      const bool first = j == 0, last = j == b.VS - 1;
-      OpCost& f = b.fwd[s][c];
-      OpCost& k = b.bwd[s][c];
-      auto add = [](OpCost& op, double compute, double tp, double cp, double ep, double params, bool layer) {
-        op.compute += compute;
-        op.tp += tp;
-        op.cp += cp;
-        op.ep += ep;
-        op.units.push_back({compute + tp + cp + ep, params, layer});
-      };
-      // the vocabulary-parallel embedding's TP all-reduce runs in its forward (analytic: one per
-      // microbatch, against two per layer)
-      if (first) add(f, embed / spd, lc.tp_allreduce, 0, 0, first_params, false);
-      for (int l = 0; l < nl; ++l) add(f, lf.compute, lf.tp, lf.cp, lf.ep, layer_params, true);
-      if (last) add(f, (logit + loss) / spd, 0, 0, 0, last_params, false);
-      if (last) add(k, (2 * logit + loss) / spd, 0, 0, 0, last_params, false);
-      for (int l = 0; l < nl; ++l) add(k, lb.compute, lb.tp, lb.cp, lb.ep, layer_params, true);
-      if (first) add(k, embed / spd, 0, 0, 0, first_params, false);
-      b.stage_params[s] += b.chunk_params(j);
-    }
+    if (fl.any()) add_layer_segments(b, s, lt, lf, lb, sel, rc, spd, tokens_mb);
+    add_chunk_costs(b, s, lf, lb, embed, logit, loss, spd, lc.tp_allreduce);
   }
 }
 

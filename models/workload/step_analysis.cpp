@@ -112,6 +112,43 @@ double extension(const StepPlan& plan, const network::RunResult& run, double ext
   return std::max(extra_time, plan.extra_microbatches * period);
 }
 
+// DP flows of the representative GPUs: from the first to the last on the wire, separately for
+// the parameter gathers and for the gradient reduction (+ embedding all-reduce): with
+// overlap_param_gather the gathers open the step and the reduction ends it. Adds their busy time
+// (s, summed over stages) to `busy`.
+void add_dp_busy(const StepPlan& plan, const network::RunResult& run, double& comm_busy) {
+  for (int s = 0; s < plan.pp; ++s) {
+    double lo[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()}, hi[2] = {0, 0};
+    for (std::size_t i = 0; i < plan.schedule.activities.size(); ++i) {
+      const auto& a = plan.schedule.activities[i];
+      if ((a.tag == kTagDp || a.tag == kTagDpGather || a.tag == kTagEmbedding) && a.gpu == plan.stage_gpu[s]) {
+        const int k = a.tag == kTagDpGather && plan.param_gather_buckets > 0 ? 1 : 0;
+        lo[k] = std::min(lo[k], run.start[i]);
+        hi[k] = std::max(hi[k], run.finish[i]);
+      }
+    }
+    for (int k = 0; k < 2; ++k)
+      if (hi[k] > lo[k]) comm_busy += hi[k] - lo[k];
+  }
+}
+
+// The per-stage sums of `r` become means over the `pp` stages (rounding residue of the interval
+// sums zeroed), and the GPU busy fractions follow from them and `comm_busy` (s, summed over stages).
+void average_over_stages(StepBreakdown& r, int pp, double comm_busy) {
+  const double n = pp;
+  r.compute /= n;
+  r.exposed_tp /= n;
+  r.exposed_cp /= n;
+  r.exposed_ep /= n;
+  r.bubble /= n;
+  r.exposed_pp /= n;
+  r.exposed_dp /= n;
+  for (double* x : {&r.compute, &r.exposed_tp, &r.exposed_cp, &r.exposed_ep, &r.bubble, &r.exposed_pp, &r.exposed_dp})
+    if (std::abs(*x) < 1e-12 * r.step_time) *x = 0;  // rounding residue of the interval sums
+  r.gpu_busy_compute_fraction = std::min(1.0, r.compute / r.step_time);
+  r.gpu_busy_comm_fraction = std::min(1.0, comm_busy / n / r.step_time);
+}
+
 }  // namespace
 
 StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) {
@@ -185,34 +222,8 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     r.exposed_ep += plan.ep[s] + plan.extra_ep[s] + layer_ep[s];
     comm_busy += plan.tp[s] + plan.cp[s] + plan.ep[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
   }
-  // DP flows of the representative GPUs: from the first to the last on the wire, separately for
-  // the parameter gathers and for the gradient reduction (+ embedding all-reduce): with
-  // overlap_param_gather the gathers open the step and the reduction ends it.
-  for (int s = 0; s < plan.pp; ++s) {
-    double lo[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()}, hi[2] = {0, 0};
-    for (std::size_t i = 0; i < plan.schedule.activities.size(); ++i) {
-      const auto& a = plan.schedule.activities[i];
-      if ((a.tag == kTagDp || a.tag == kTagDpGather || a.tag == kTagEmbedding) && a.gpu == plan.stage_gpu[s]) {
-        const int k = a.tag == kTagDpGather && plan.param_gather_buckets > 0 ? 1 : 0;
-        lo[k] = std::min(lo[k], run.start[i]);
-        hi[k] = std::max(hi[k], run.finish[i]);
-      }
-    }
-    for (int k = 0; k < 2; ++k)
-      if (hi[k] > lo[k]) comm_busy += hi[k] - lo[k];
-  }
-  const double n = plan.pp;
-  r.compute /= n;
-  r.exposed_tp /= n;
-  r.exposed_cp /= n;
-  r.exposed_ep /= n;
-  r.bubble /= n;
-  r.exposed_pp /= n;
-  r.exposed_dp /= n;
-  for (double* x : {&r.compute, &r.exposed_tp, &r.exposed_cp, &r.exposed_ep, &r.bubble, &r.exposed_pp, &r.exposed_dp})
-    if (std::abs(*x) < 1e-12 * r.step_time) *x = 0;  // rounding residue of the interval sums
-  r.gpu_busy_compute_fraction = std::min(1.0, r.compute / r.step_time);
-  r.gpu_busy_comm_fraction = std::min(1.0, comm_busy / n / r.step_time);
+  add_dp_busy(plan, run, comm_busy);
+  average_over_stages(r, plan.pp, comm_busy);
   return r;
 }
 
