@@ -361,6 +361,8 @@ std::string unit_syntax(Quantity q) {
   return {};
 }
 
+// Long by nature: one case per kind of quantity (dimensionless, ratio, date, bool, ... then the
+// dimensioned ones through the unit table), each with its own error text.
 double parse_quantity(Quantity q, std::string_view text, std::string_view key, DisplayUnit* used) {
   const std::string_view t = trim(text);
   if (used) *used = DisplayUnit{};
