@@ -7,7 +7,7 @@ PY      := /usr/bin/python3
 BUILD   := build
 export PYTHONPATH := $(CURDIR)/$(BUILD)/python
 
-.PHONY: deps configure build run test ctest pytest bench validate-large bless sanitize fuzz clean
+.PHONY: deps configure build run test ctest pytest bench validate-large bless format sanitize fuzz clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -40,6 +40,11 @@ validate-large: build
 # from this build after an intended change of the numbers; commit the diff with the change.
 bless: build
 	$(PY) tests/regression/regress.py $(BUILD)/bin/aidcsim --update
+
+# Reformat every C++ file of the tree as .clang-format says (clang-format 14, Debian 12's); the
+# ctest lint_format checks it.
+format: deps
+	git ls-files '*.cpp' '*.hpp' | xargs clang-format-14 -i --style=file
 
 # Every bench/*.cpp is an executable named after its file in $(BUILD)/bin (bench/CMakeLists.txt),
 # every bench/*.sh a script taking the aidcsim binary; each prints its own figures (CPU time,

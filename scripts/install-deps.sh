@@ -11,6 +11,7 @@ PACKAGES=(
   python3-yaml python3-distributed python3-dask python3-xarray python3-h5netcdf python3-netcdf4 python3-tqdm
   python3-nbformat python3-nbclient python3-nbconvert python3-ipykernel
   clang libclang-rt-14-dev                 # make sanitize / make fuzz: ASan+UBSan and libFuzzer (asan preset)
+  clang-format                             # make format and the lint_format test (clang-format 14)
   strace                                   # tests/cli/signals.sh: signals injected at each write
 )
 
