@@ -102,6 +102,9 @@ struct JobSpec {
   bool selective_recompute = false;
   /// Gradient buffer / DP reduction type: "auto" (fp32 for bf16/fp8, fp16 for fp16), "fp32", "bf16".
   std::string grad_reduce_dtype = "auto";
+  /// Type of the optimizer states (master weights, Adam m and v): "fp32" or "bf16" (Apex
+  /// DistributedFusedAdam `dtype`, NeMo optim.dtype).
+  std::string optimizer_dtype = "fp32";
   /// HBM kept for the CUDA context, NCCL buffers, allocator fragmentation and workspaces (B).
   double memory_reserve = 2e9;
   /// "flash": fused flash attention (no s^2 tensors in HBM); "fused_softmax": Megatron-LM 2021

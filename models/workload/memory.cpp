@@ -11,12 +11,15 @@ namespace {
 
 bool gpt(const JobSpec& j) { return j.model.style != "llama"; }
 
-/// Bytes per parameter of the optimizer states: fp32 master weights + Adam m and v (12 B), and
-/// Megatron's fp32 main gradients when the gradient buffer is 16-bit (none / zero1: Megatron's
-/// optimizers; zero2 / fsdp: DeepSpeed / PyTorch FSDP, ZeRO's K = 12).
+/// Bytes per parameter of the optimizer states: master weights + Adam m and v, 3 x 4 B in fp32
+/// (ZeRO's K = 12), 3 x 2 B with optimizer_dtype bf16 (Apex DistributedFusedAdam StateBucket:
+/// params_shard, exp_avg_shard, exp_avg_sq_shard all of `dtype`); and Megatron's fp32 main
+/// gradients when the gradient buffer is 16-bit (none / zero1: Megatron's optimizers; zero2 / fsdp:
+/// DeepSpeed / PyTorch FSDP keep none).
 double optimizer_bytes(const JobSpec& j) {
   const bool megatron = j.par.zero == "none" || j.par.zero == "zero1";
-  return 12.0 + (megatron && gradient_bytes(j) == 2.0 ? 4.0 : 0.0);
+  const double state = j.optimizer_dtype == "bf16" ? 2.0 : 4.0;
+  return 3 * state + (megatron && gradient_bytes(j) == 2.0 ? 4.0 : 0.0);
 }
 
 /// Model states of a GPU holding `params` parameters; `unit` is the largest FSDP unit on it (a

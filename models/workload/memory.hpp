@@ -8,7 +8,10 @@
 //   developer-guide/latest/api-guide/dist_optimizer.html): bf16 params + fp32 grads 18 B
 //   (distributed: 6 + 12/d), fp16 params + fp16 grads 20 B (4 + 16/d); ZeRO (Rajbhandari et al.
 //   2020, Fig. 1, K = 12): P_os+g 2 + 14/Nd, P_os+g+p 16/Nd (DeepSpeed / PyTorch FSDP keep no
-//   separate fp32 gradient copy).
+//   separate fp32 gradient copy). workload.optimizer_dtype bf16 holds master weights and Adam
+//   moments in bf16, 6 B instead of 12 (Apex contrib/optimizers/distributed_fused_adam.py,
+//   DistributedFusedAdam `dtype`: "datatype for optimizer state"; StateBucket's params_shard,
+//   exp_avg_shard and exp_avg_sq_shard are all of that type).
 // - activations per layer: Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
 //   Transformer Models") §4, Table 2: s b h (34 + 5 a s / h) bytes, split into attention 11 s b h
 //   + 5 a s^2 b, MLP 19 s b h, LayerNorms 4 s b h; generalised here to GQA (K, V: 2 s b h kv/heads
@@ -35,7 +38,7 @@ struct MemoryBreakdown {
   int stage = 0;
   double weights = 0;      ///< 16-bit parameters as held during the step (FSDP: shard + gathered units)
   double gradients = 0;    ///< gradient buffer (sharded for zero2 / fsdp)
-  double optimizer = 0;    ///< fp32 master weights + Adam moments (+ Megatron's fp32 main grads for 16-bit grads)
+  double optimizer = 0;    ///< master weights + Adam moments (fp32, or bf16 with optimizer_dtype) (+ Megatron's fp32 main grads for 16-bit grads)
   double activations = 0;  ///< saved for backward, peak over the stage's schedule
   double logits = 0;       ///< output layer logits kept for the loss's backward (last stage)
   double reserve = 0;      ///< CUDA context, NCCL buffers, allocator slack (JobSpec::memory_reserve)

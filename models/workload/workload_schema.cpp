@@ -134,6 +134,11 @@ Schema schema() {
       {"workload.grad_reduce_dtype", Q::String, "auto", false, {}, {}, false, {"auto", "fp32", "bf16"},
        "Gradient buffer and DP reduction type; auto = fp32 for bf16/fp8 training (Megatron-LM arguments.py: "
        "bfloat16 requires gradient accumulation and all-reduce in fp32), 16-bit for fp16."},
+      {"workload.optimizer_dtype", Q::String, "fp32", false, {}, {}, false, {"fp32", "bf16"},
+       "Type of the optimizer states (master weights and Adam m, v: 12 B per parameter in fp32, 6 B in bf16), "
+       "as Apex DistributedFusedAdam's `dtype` (NeMo optim.dtype; apex/contrib/optimizers/distributed_fused_adam.py: "
+       "the parameter shard and both moments are held in `dtype`). Memory only; Megatron's fp32 main gradients "
+       "(16-bit gradients with zero none / zero1) stay counted."},
       {"workload.memory_reserve", Q::DataSize, "2 GB", false, 0, 1e12, false, {},
        "HBM per GPU kept for the CUDA context, NCCL buffers, allocator fragmentation and workspaces (an estimate, "
        "not from a published source; set it from your own profiles)."},
@@ -245,6 +250,7 @@ JobSpec spec_from(const Params& root) {
   j.activation_recompute = j.activation_recompute || granularity == "full";
   j.selective_recompute = granularity == "selective";
   j.grad_reduce_dtype = opt_t("workload.grad_reduce_dtype", "auto");
+  j.optimizer_dtype = opt_t("workload.optimizer_dtype", "fp32");
   if (root.has("workload.memory_reserve")) j.memory_reserve = root.number("workload.memory_reserve");
   j.attention = opt_t("workload.attention", "flash");
   if (root.has("workload.layer_flow_budget")) j.layer_flow_budget = root.integer("workload.layer_flow_budget");

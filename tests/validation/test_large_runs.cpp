@@ -236,10 +236,10 @@ TEST_CASE("NVIDIA DGXC Nemotron4 340B BF16: step time per row (H100, TP 8, PP 8,
   // Every row within 10 % (docs/validation-large-runs.md); the weak-scaling growth is not (below).
   double first = 0, last = 0;
   for (const auto& r : kDgxc340b) {
-    // Known limit of the memory model: at DP 2 it counts Megatron's 12 B of fp32 optimizer state + 4 B
-    // of fp32 main gradient per parameter, sharded over 2: 101 GB. The benchmark ran there with Apex's
-    // DistributedFusedAdam (optim.dtype bf16, bf16 gradients), which keeps less; not modelled. So the
-    // DP 2 row loads without the HBM check, the others with it (they fit).
+    // Known limit of the memory model: at DP 2 it counts 6 B of bf16 optimizer state (optimizer_dtype
+    // bf16, the benchmark's optim.dtype) + Megatron's 4 B of fp32 main gradient per parameter, sharded
+    // over 2: 83.5 GB. Apex's DistributedFusedAdam keeps no fp32 main-gradient copy; not modelled. So
+    // the DP 2 row loads without the HBM check, the others with it (they fit).
     const Scenario sc = row_scenario(r.file, r.gpus / 64 >= 4);
     REQUIRE(sc.fabric.gpus == r.gpus);
     const auto p = predict(sc);

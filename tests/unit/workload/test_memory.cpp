@@ -52,6 +52,26 @@ TEST_CASE("model states: Megatron Core's distributed-optimizer table (bytes per 
   CHECK(bytes_per_param(j) == Approx(20));
 }
 
+TEST_CASE("model states: optimizer_dtype bf16 holds master weights and Adam moments in 2 B each") {
+  // Apex DistributedFusedAdam (contrib/optimizers/distributed_fused_adam.py): `dtype` is the
+  // "datatype for optimizer state"; StateBucket keeps params_shard, exp_avg_shard and
+  // exp_avg_sq_shard in it: 3 x 2 B in bf16 against 3 x 4 B in fp32.
+  JobSpec j = gpt_job(4, 1024, 16);
+  j.par.dp = 8;
+  j.global_batch = 8;
+  j.par.zero = "zero1";
+  j.grad_reduce_dtype = "bf16";  // 16-bit gradients: Megatron's 4 B fp32 main gradients stay counted
+  CHECK(bytes_per_param(j) == Approx(2 + 2 + 16.0 / 8));
+  j.optimizer_dtype = "bf16";
+  CHECK(bytes_per_param(j) == Approx(2 + 2 + (6.0 + 4) / 8));
+  const double p = chunk_parameters(j, j.model.layers, true, true, false);
+  CHECK(peak_memory(j).optimizer == Approx(10.0 * p / 8));
+  j.par.zero = "none";
+  CHECK(bytes_per_param(j) == Approx(2 + 2 + 6 + 4));
+  j.grad_reduce_dtype = "fp32";  // no main-gradient copy: the state alone
+  CHECK(peak_memory(j).optimizer == Approx(6.0 * p));
+}
+
 TEST_CASE("model states: ZeRO Fig. 1 (7.5B parameters, K = 12, Nd = 64)") {
   // Rajbhandari et al. 2020, Fig. 1: baseline (2 + 2 + K) psi = 120 GB, P_os 31.4 GB, P_os+g 16.6 GB,
   // P_os+g+p 1.9 GB. ZeRO's accounting (fp16 gradients, K = 12) is DeepSpeed's: zero2 and fsdp here
