@@ -45,7 +45,7 @@ void add_memory(Results& r, const StepReportInput& o, const compute::GpuSpec& gp
   r.add("hbm_peak_stage", peak.stage, "1", "Pipeline stage of the most loaded GPU");
   r.add("hbm_weights", peak.weights / units::kGiga, "GB", "16-bit weights held during the step (FSDP: shard + gathered units)");
   r.add("hbm_gradients", peak.gradients / units::kGiga, "GB", "Gradient buffer (fp32 for bf16 by default; sharded for zero2/fsdp)");
-  r.add("hbm_optimizer", peak.optimizer / units::kGiga, "GB", "fp32 master weights and Adam moments (sharded for zero1+)");
+  r.add("hbm_optimizer", peak.optimizer / units::kGiga, "GB", "Master weights and Adam moments (fp32, or workload.optimizer_dtype; sharded for zero1+)");
   r.add("hbm_activations", peak.activations / units::kGiga, "GB",
         "Activations saved for backward at the schedule's peak (Korthikanti et al. 2022, microbatches in flight)");
   r.add("hbm_logits", peak.logits / units::kGiga, "GB", "Output-layer logits kept for the loss's backward");
