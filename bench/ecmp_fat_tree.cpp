@@ -112,7 +112,8 @@ Figures measure(int k, topology::EcmpMode mode, const std::vector<int>& perm, st
   if (mode == topology::EcmpMode::Hash) {
     std::vector<std::vector<int>> routes(n);
     for (int g = 0; g < n; ++g)
-      for (const auto& h : f.route(g, perm[g], s.activities[g].flow_hash)) routes[g].push_back(2 * h.link + (h.forward ? 0 : 1));
+      for (const auto& h : f.route(g, perm[g], s.activities[g].flow_hash))
+        routes[g].push_back(2 * h.link + (h.forward ? 0 : 1));
     std::vector<double> cap(2 * static_cast<std::size_t>(f.link_count()));
     for (int l = 0; l < f.link_count(); ++l) cap[2 * l] = cap[2 * l + 1] = f.link(l).rate;
     const auto rates = max_min_rates(routes, cap);
@@ -134,7 +135,9 @@ int main(int argc, char** argv) {
   std::printf("ECMP on k-ary fat trees (clos3, radix k, k^3/4 hosts, 1:1, 400G), random permutation, seed %llu\n",
               static_cast<unsigned long long>(seed));
   std::printf("throughput as a fraction of line rate (ideal for a permutation on a non-blocking fat tree = 1)\n\n");
-  std::printf("   k  hosts | hash ECMP: steady  mean-FCT  phase | spray: mean-FCT  phase | steady ECMP/ideal | wall s (hash, spray)\n");
+  std::printf(
+      "   k  hosts | hash ECMP: steady  mean-FCT  phase | spray: mean-FCT  phase | steady ECMP/ideal | wall s (hash, "
+      "spray)\n");
   for (int k : ks) {
     const int n = k * k * k / 4;
     std::mt19937_64 rng(seed * 1000003ull + static_cast<std::uint64_t>(k));
@@ -147,14 +150,16 @@ int main(int argc, char** argv) {
     const char* env = std::getenv("AIDCSIM_SPRAY_MAX_K");
     const bool spray = k <= (env ? std::atoi(env) : 8);
     const Figures sp = spray ? measure(k, topology::EcmpMode::Spray, perm, seed) : Figures{1.0, 1.0, 1.0, 0.0};
-    std::printf("%4d %6d |            %6.3f    %6.3f %6.3f |          %6.3f %6.3f%s |            %6.3f | %6.2f %6.2f\n", k,
-                n, h.steady, h.mean_fct, h.phase, sp.mean_fct, sp.phase, spray ? " " : "*", h.steady / 1.0, h.seconds,
-                sp.seconds);
+    std::printf("%4d %6d |            %6.3f    %6.3f %6.3f |          %6.3f %6.3f%s |            %6.3f | %6.2f %6.2f\n",
+                k, n, h.steady, h.mean_fct, h.phase, sp.mean_fct, sp.phase, spray ? " " : "*", h.steady / 1.0,
+                h.seconds, sp.seconds);
     std::fflush(stdout);
   }
-  std::printf("\nspray: each flow over all (k/2)^2 equal-cost paths; * = not simulated (AIDCSIM_SPRAY_MAX_K), analytic\n");
+  std::printf(
+      "\nspray: each flow over all (k/2)^2 equal-cost paths; * = not simulated (AIDCSIM_SPRAY_MAX_K), analytic\n");
   std::printf("ideal 1.0 (a permutation on a non-blocking fat tree, split evenly at every hop, loads no link above\n");
-  std::printf("its rate). hash mean-FCT = steady: with equal sizes a flow never shares its max-min bottleneck with a\n");
+  std::printf(
+      "its rate). hash mean-FCT = steady: with equal sizes a flow never shares its max-min bottleneck with a\n");
   std::printf("faster flow, so no flow speeds up before it ends (SimGrid vs progressive filling cross-check).\n");
   std::printf("Published (quoted from memory, check the papers before citing):\n");
   std::printf("  Al-Fares, Loukissas, Vahdat, SIGCOMM 2008: per-flow hashing / static multipath on a fat tree\n");

@@ -15,9 +15,7 @@
 using namespace aidcsim::topology;
 using Clock = std::chrono::steady_clock;
 
-static double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+static double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 /// Process CPU time, s: on a shared machine wall time includes waiting for a core.
 static double cpu() {
@@ -58,13 +56,13 @@ int main() {
 
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
-  std::printf("fabric_build: %d GPUs (%d NVL72 racks), %d nodes, %d links\n", f.gpu_count(),
-              s.gpus / 72, f.node_count(), f.link_count());
+  std::printf("fabric_build: %d GPUs (%d NVL72 racks), %d nodes, %d links\n", f.gpu_count(), s.gpus / 72,
+              f.node_count(), f.link_count());
   std::printf("                                   wall s    CPU s\n");
   std::printf("  build_fabric                  %8.3f %8.3f\n", t_build, c_build);
   std::printf("  %6d routes (cold, incl. BFS) %8.3f %8.3f\n", s.gpus, t_cold, c_cold);
-  std::printf("  %6d routes (warm)            %8.3f %8.3f  (%.2f us CPU/route, %zu hops)\n",
-              3 * s.gpus, t_warm, c_warm, 1e6 * c_warm / (3.0 * s.gpus), hops);
+  std::printf("  %6d routes (warm)            %8.3f %8.3f  (%.2f us CPU/route, %zu hops)\n", 3 * s.gpus, t_warm, c_warm,
+              1e6 * c_warm / (3.0 * s.gpus), hops);
   std::printf("  bom()                         %8.3f %8.3f\n", t_bom, c_bom);
   std::printf("  route lengths (links):");
   for (auto [len, n] : lengths) std::printf(" %zu:%d", len, n);

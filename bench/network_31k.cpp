@@ -101,13 +101,13 @@ int main(int argc, char** argv) {
   std::printf("  run               %8.3f %8.3f   simulated makespan %.6f s (ideal %.6f s)\n", t_run, c_run, r.makespan,
               network::isolated_time(fabric, 0, gpus / 2, bytes, s.activities[0].flow_hash));
   std::printf("  total             %8.3f %8.3f   (target <= 5 s)\n", t_total, c_fabric + c_platform + c_run);
-  std::printf("  second run        %8.3f %8.3f   max |finish difference| %.3g s (%s)\n", t_inproc, c_inproc,
-              max_diff, r2.finish == r.finish ? "bit-identical" : "DIFFERENT: a bug");
+  std::printf("  second run        %8.3f %8.3f   max |finish difference| %.3g s (%s)\n", t_inproc, c_inproc, max_diff,
+              r2.finish == r.finish ? "bit-identical" : "DIFFERENT: a bug");
   std::printf("  peak RSS          %8.3f GiB (target <= 2 GiB)\n", peak_rss_gib());
-  std::printf("  congestion: max %.3f, p99 %.3f, link directions > 80 %%: %d; by tier max access %.3f, "
-              "leaf-spine %.3f, spine-core %.3f\n",
-              c.max_utilization, c.p99_utilization, c.links_above_80, c.max_by_tier[1], c.max_by_tier[2],
-              c.max_by_tier[3]);
+  std::printf(
+      "  congestion: max %.3f, p99 %.3f, link directions > 80 %%: %d; by tier max access %.3f, "
+      "leaf-spine %.3f, spine-core %.3f\n",
+      c.max_utilization, c.p99_utilization, c.links_above_80, c.max_by_tier[1], c.max_by_tier[2], c.max_by_tier[3]);
   std::printf("  slowdown (FCT / isolated FCT): mean %.3f, max %.3f (ECMP hash collisions)\n", sl_mean, sl_max);
 
   // Many small activities: a GPipe-like pipeline on 256 GPUs of the same fabric (32 stages x 8

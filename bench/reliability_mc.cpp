@@ -18,10 +18,10 @@ int main() {
   const double pi = std::acos(-1.0);
   Situation s;
   s.gpus = 31104;
-  s.step_time = 5.5;                    // s, illustrative 405B-class step on 31K GPUs
-  s.tokens_per_step = 1792.0 * 8192;    // 14.7M tokens per step
-  s.checkpoint_bytes = 405e9 * 16;      // bf16 weights + fp32 master + Adam moments
-  s.counts.nodes = 31104 / 4;           // compute trays
+  s.step_time = 5.5;                  // s, illustrative 405B-class step on 31K GPUs
+  s.tokens_per_step = 1792.0 * 8192;  // 14.7M tokens per step
+  s.checkpoint_bytes = 405e9 * 16;    // bf16 weights + fp32 master + Adam moments
+  s.counts.nodes = 31104 / 4;         // compute trays
   s.counts.nics = 31104;
   s.counts.links = 3 * 31104;           // NIC-leaf, leaf-spine, spine-core, non-blocking
   s.counts.switches = 972 + 972 + 486;  // 64-port leaves, spines, cores

@@ -77,9 +77,10 @@ int main(int argc, char** argv) {
   const auto r = net.run(ring(n, bytes, false));
   const double c_rep = cpu_now() - c0;
   const double busbw = 2.0 * (n - 1) / n * bytes / r.makespan;
-  std::printf("  repeated steps:  %8.3f s CPU, simulated %.6f s, busbw %.1f GB/s, %lld of %lld step transfers "
-              "fast-forwarded\n",
-              c_rep, r.makespan, busbw / 1e9, r.repetitions_fast_forwarded, 2LL * (n - 1) * n);
+  std::printf(
+      "  repeated steps:  %8.3f s CPU, simulated %.6f s, busbw %.1f GB/s, %lld of %lld step transfers "
+      "fast-forwarded\n",
+      c_rep, r.makespan, busbw / 1e9, r.repetitions_fast_forwarded, 2LL * (n - 1) * n);
   if (n <= 256) {
     c0 = cpu_now();
     const auto u = net.run(ring(n, bytes, true));

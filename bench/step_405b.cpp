@@ -62,8 +62,8 @@ int main(int argc, char** argv) {
   std::printf("fidelity: %s\n", plan.fidelity.c_str());
   std::printf("wall: build fabric %.2f s, platform %.2f s, plan %.2f s, SimGrid run %.2f s; plan + run %.2f s\n",
               sec(t0, t1), sec(t1, t2), sec(t2, t3), sec(t3, t4), sec(t2, t4));
-  std::printf("step %.2f s: compute %.2f, exposed TP %.2f, PP %.3f, DP %.3f, bubble %.2f s\n", b.step_time,
-              b.compute, b.exposed_tp, b.exposed_pp, b.exposed_dp, b.bubble);
+  std::printf("step %.2f s: compute %.2f, exposed TP %.2f, PP %.3f, DP %.3f, bubble %.2f s\n", b.step_time, b.compute,
+              b.exposed_tp, b.exposed_pp, b.exposed_dp, b.bubble);
   const double mfu = plan.model_flops_per_step / b.step_time / fs.gpus / h100.bf16_flops;
   std::printf("params %.1f B, %.0f TFLOP/s per GPU (model FLOPs), MFU %.1f %% (Llama 3 reports 38-43 %%)\n",
               plan.parameters / 1e9, plan.model_flops_per_step / b.step_time / fs.gpus / 1e12, 100 * mfu);

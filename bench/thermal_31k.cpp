@@ -5,8 +5,8 @@
 // of the per-GPU tier (every GPU its own 3 nodes) extrapolated to the same run.
 // Not a test: figures only.
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 
 #include "models/common/units.hpp"
 #include "models/thermal/transient.hpp"
@@ -40,8 +40,10 @@ int main() {
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
   std::printf("thermal_31k: %d GPUs, %d racks, grouped tier\n", layout.gpus, layout.racks());
-  std::printf("  simulated          %.0f h at dt = %.0f s (%ld implicit steps)\n", opt.duration / 3600, opt.dt, r.steps);
-  std::printf("  wall time          %.2f s (target <= 10 s); CPU time %.2f s (wall > CPU on a shared machine)\n", wall, cpu);
+  std::printf("  simulated          %.0f h at dt = %.0f s (%ld implicit steps)\n", opt.duration / 3600, opt.dt,
+              r.steps);
+  std::printf("  wall time          %.2f s (target <= 10 s); CPU time %.2f s (wall > CPU on a shared machine)\n", wall,
+              cpu);
   std::printf("  network nodes      %d (max over the run; per-GPU tier would be ~%d)\n", r.max_network_nodes,
               3 * layout.gpus + layout.racks() + 2 * ((layout.racks() + 7) / 8) + 1);
   std::printf("  factorizations     %d, rebuilds %d\n", r.factorizations, r.rebuilds);

@@ -18,10 +18,10 @@ using Domains = std::vector<std::vector<int>>;
 
 struct AlgorithmEntry {
   Algorithm id = Algorithm::Auto;
-  const char* name = "";              ///< canonical name (lower case, underscores)
-  const char* description = "";       ///< one line: what it does and whose it is
-  std::vector<const char*> aliases;   ///< other accepted spellings (matched like the name)
-  std::vector<Op> ops;                ///< operations it implements
+  const char* name = "";             ///< canonical name (lower case, underscores)
+  const char* description = "";      ///< one line: what it does and whose it is
+  std::vector<const char*> aliases;  ///< other accepted spellings (matched like the name)
+  std::vector<Op> ops;               ///< operations it implements
   /// NCCL algorithms the tuner may choose from for it (NCCL_ALGO); empty: not one of NCCL's, its
   /// time comes from `estimate`.
   std::vector<nccl::Algo> nccl;
@@ -32,7 +32,8 @@ struct AlgorithmEntry {
   Selection (*estimate)(const EstimateContext& x) = nullptr;
   /// Traffic emitted as phases of other collectives instead of `plan` (hierarchical): returns false
   /// when the phases do not apply and `plan` runs; null when `plan` always runs.
-  bool (*emit_phases)(network::Schedule& s, const EmitContext& ctx, const Domains& doms, std::vector<int>* done) = nullptr;
+  bool (*emit_phases)(network::Schedule& s, const EmitContext& ctx, const Domains& doms,
+                      std::vector<int>* done) = nullptr;
 };
 
 /// Every algorithm, Auto first, in the order of the Algorithm enum.

@@ -6,24 +6,34 @@ namespace aidcsim::collectives {
 
 const char* op_name(Op op) {
   switch (op) {
-    case Op::AllReduce: return "all_reduce";
-    case Op::AllGather: return "all_gather";
-    case Op::ReduceScatter: return "reduce_scatter";
-    case Op::AllToAll: return "alltoall";
-    case Op::Broadcast: return "broadcast";
-    case Op::Reduce: return "reduce";
-    case Op::SendRecv: return "sendrecv";
+    case Op::AllReduce:
+      return "all_reduce";
+    case Op::AllGather:
+      return "all_gather";
+    case Op::ReduceScatter:
+      return "reduce_scatter";
+    case Op::AllToAll:
+      return "alltoall";
+    case Op::Broadcast:
+      return "broadcast";
+    case Op::Reduce:
+      return "reduce";
+    case Op::SendRecv:
+      return "sendrecv";
   }
   return "?";
 }
 
 double busbw_factor(Op op, int n) {
   switch (op) {
-    case Op::AllReduce: return 2.0 * (n - 1) / n;
+    case Op::AllReduce:
+      return 2.0 * (n - 1) / n;
     case Op::AllGather:
     case Op::ReduceScatter:
-    case Op::AllToAll: return double(n - 1) / n;
-    default: return 1.0;
+    case Op::AllToAll:
+      return double(n - 1) / n;
+    default:
+      return 1.0;
   }
 }
 

@@ -40,18 +40,30 @@ Algorithm algorithm_from(const std::string& name) {
 
 const char* type_name(DataType t) {
   switch (t) {
-    case DataType::Int8: return "int8";
-    case DataType::Uint8: return "uint8";
-    case DataType::Int32: return "int32";
-    case DataType::Uint32: return "uint32";
-    case DataType::Int64: return "int64";
-    case DataType::Uint64: return "uint64";
-    case DataType::Half: return "half";
-    case DataType::Float: return "float";
-    case DataType::Double: return "double";
-    case DataType::Bfloat16: return "bfloat16";
-    case DataType::F8e4m3: return "f8e4m3";
-    case DataType::F8e5m2: return "f8e5m2";
+    case DataType::Int8:
+      return "int8";
+    case DataType::Uint8:
+      return "uint8";
+    case DataType::Int32:
+      return "int32";
+    case DataType::Uint32:
+      return "uint32";
+    case DataType::Int64:
+      return "int64";
+    case DataType::Uint64:
+      return "uint64";
+    case DataType::Half:
+      return "half";
+    case DataType::Float:
+      return "float";
+    case DataType::Double:
+      return "double";
+    case DataType::Bfloat16:
+      return "bfloat16";
+    case DataType::F8e4m3:
+      return "f8e4m3";
+    case DataType::F8e5m2:
+      return "f8e5m2";
   }
   return "?";
 }
@@ -61,21 +73,25 @@ int type_bytes(DataType t) {
     case DataType::Int8:
     case DataType::Uint8:
     case DataType::F8e4m3:
-    case DataType::F8e5m2: return 1;
+    case DataType::F8e5m2:
+      return 1;
     case DataType::Half:
-    case DataType::Bfloat16: return 2;
+    case DataType::Bfloat16:
+      return 2;
     case DataType::Int64:
     case DataType::Uint64:
-    case DataType::Double: return 8;
-    default: return 4;
+    case DataType::Double:
+      return 8;
+    default:
+      return 4;
   }
 }
 
 DataType type_from(const std::string& name) {
   const std::string n = squash(name);
-  for (DataType t : {DataType::Int8, DataType::Uint8, DataType::Int32, DataType::Uint32, DataType::Int64,
-                     DataType::Uint64, DataType::Half, DataType::Float, DataType::Double, DataType::Bfloat16,
-                     DataType::F8e4m3, DataType::F8e5m2})
+  for (DataType t :
+       {DataType::Int8, DataType::Uint8, DataType::Int32, DataType::Uint32, DataType::Int64, DataType::Uint64,
+        DataType::Half, DataType::Float, DataType::Double, DataType::Bfloat16, DataType::F8e4m3, DataType::F8e5m2})
     if (n == type_name(t)) return t;
   if (n == "char") return DataType::Int8;
   if (n == "int") return DataType::Int32;
@@ -89,11 +105,16 @@ DataType type_from(const std::string& name) {
 
 const char* redop_name(RedOp r) {
   switch (r) {
-    case RedOp::Sum: return "sum";
-    case RedOp::Prod: return "prod";
-    case RedOp::Max: return "max";
-    case RedOp::Min: return "min";
-    case RedOp::Avg: return "avg";
+    case RedOp::Sum:
+      return "sum";
+    case RedOp::Prod:
+      return "prod";
+    case RedOp::Max:
+      return "max";
+    case RedOp::Min:
+      return "min";
+    case RedOp::Avg:
+      return "avg";
   }
   return "?";
 }
@@ -112,19 +133,26 @@ bool nvls_supported(RedOp r, DataType t) {
     case DataType::Int64:
     case DataType::Uint64:
     case DataType::Half:
-    case DataType::Bfloat16: return r == RedOp::Sum || r == RedOp::Max || r == RedOp::Min;
+    case DataType::Bfloat16:
+      return r == RedOp::Sum || r == RedOp::Max || r == RedOp::Min;
     case DataType::Float:
-    case DataType::Double: return r == RedOp::Sum;
-    default: return false;
+    case DataType::Double:
+      return r == RedOp::Sum;
+    default:
+      return false;
   }
 }
 
 const char* proto_name(Proto p) {
   switch (p) {
-    case Proto::Auto: return "auto";
-    case Proto::LL: return "LL";
-    case Proto::LL128: return "LL128";
-    case Proto::Simple: return "Simple";
+    case Proto::Auto:
+      return "auto";
+    case Proto::LL:
+      return "LL";
+    case Proto::LL128:
+      return "LL128";
+    case Proto::Simple:
+      return "Simple";
   }
   return "?";
 }
@@ -151,9 +179,12 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
   if (n > 1 && fabric.nvlink_domain_of(1) == fabric.nvlink_domain_of(0)) l.nvlink_latency = latency(0, 1);
   // typical scale-out hop of a rail-aligned ring: GPU 0 to the same local GPU of the next domain
   const int next = fabric.spec().nvlink_domain;
-  if (next > 0 && next < n && fabric.nvlink_domain_of(next) != fabric.nvlink_domain_of(0)) l.net_latency = latency(0, next);
-  else if (n > 1 && fabric.nvlink_domain_of(n - 1) != fabric.nvlink_domain_of(0)) l.net_latency = latency(0, n - 1);
-  else l.net_latency = l.nvlink_latency;
+  if (next > 0 && next < n && fabric.nvlink_domain_of(next) != fabric.nvlink_domain_of(0))
+    l.net_latency = latency(0, next);
+  else if (n > 1 && fabric.nvlink_domain_of(n - 1) != fabric.nvlink_domain_of(0))
+    l.net_latency = latency(0, n - 1);
+  else
+    l.net_latency = l.nvlink_latency;
   return l;
 }
 
@@ -189,12 +220,18 @@ namespace {
 
 nccl::Func func_of(Op op) {
   switch (op) {
-    case Op::AllReduce: return nccl::kAllReduce;
-    case Op::AllGather: return nccl::kAllGather;
-    case Op::ReduceScatter: return nccl::kReduceScatter;
-    case Op::Broadcast: return nccl::kBroadcast;
-    case Op::Reduce: return nccl::kReduce;
-    default: return nccl::kAllReduce;
+    case Op::AllReduce:
+      return nccl::kAllReduce;
+    case Op::AllGather:
+      return nccl::kAllGather;
+    case Op::ReduceScatter:
+      return nccl::kReduceScatter;
+    case Op::Broadcast:
+      return nccl::kBroadcast;
+    case Op::Reduce:
+      return nccl::kReduce;
+    default:
+      return nccl::kAllReduce;
   }
 }
 
@@ -207,7 +244,6 @@ Algorithm from_nccl(nccl::Algo a) {
 
 Proto from_nccl(nccl::Proto p) { return p == nccl::kLL ? Proto::LL : p == nccl::kLL128 ? Proto::LL128 : Proto::Simple; }
 
-
 /// Why `a` cannot run for `c` here ("" when nothing obvious forbids it).
 std::string why_not(Algorithm a, const Collective& c, const Layout& l, const Protocol& p, const nccl::System& s) {
   const std::string name = algorithm_name(a);
@@ -215,7 +251,8 @@ std::string why_not(Algorithm a, const Collective& c, const Layout& l, const Pro
   if ((c.op == Op::AllToAll || c.op == Op::SendRecv) && !implements(a, c.op))
     return std::string(op_name(c.op)) + " is point to point: algorithm 'direct' (or auto), not " + name;
   if (!implements(a, c.op)) {
-    if (a == Algorithm::Pat) return "pat implements all-gather and reduce-scatter only (NCCL 2.23), not " + std::string(op_name(c.op));
+    if (a == Algorithm::Pat)
+      return "pat implements all-gather and reduce-scatter only (NCCL 2.23), not " + std::string(op_name(c.op));
     if (a == Algorithm::Direct) return "direct is for all-to-all and send/recv, not " + std::string(op_name(c.op));
     if (c.op == Op::AllReduce) return name + " does not implement all_reduce";
     return name + (c.op == Op::AllGather || c.op == Op::ReduceScatter
@@ -231,7 +268,8 @@ std::string why_not(Algorithm a, const Collective& c, const Layout& l, const Pro
     if (!p.nvls) return name + " is disabled (NCCL_NVLS_ENABLE=0)";
     if (s.ranks / s.nodes <= 2) return name + " needs more than 2 GPUs per NVLink domain (NCCL transport/nvls.cc)";
   }
-  if (a == Algorithm::NvlsTree && !multi) return "nvls_tree needs more than one NVLink domain (NCCL disables it on one node)";
+  if (a == Algorithm::NvlsTree && !multi)
+    return "nvls_tree needs more than one NVLink domain (NCCL disables it on one node)";
   if (a == Algorithm::Nvls && multi && !s.collnet)
     return "nvls across NVLink domains needs in-network reduction in the fabric (fabric.sharp: true)";
   if (a == Algorithm::CollNetDirect || a == Algorithm::CollNetChain || a == Algorithm::Sharp) {
@@ -270,9 +308,9 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
   if (!ch.valid) {
     std::string why = why_not(requested, c, l, p, sys);
     if (why.empty())
-      why = std::string(algorithm_name(requested)) + " with protocol " + proto_name(p.proto) + " is not available for " +
-            op_name(c.op) + " on " + std::to_string(sys.ranks) + " GPUs in " + std::to_string(sys.nodes) +
-            " NVLink domain(s) (NCCL tuning.cc)";
+      why = std::string(algorithm_name(requested)) + " with protocol " + proto_name(p.proto) +
+            " is not available for " + op_name(c.op) + " on " + std::to_string(sys.ranks) + " GPUs in " +
+            std::to_string(sys.nodes) + " NVLink domain(s) (NCCL tuning.cc)";
     throw Error(why);
   }
   if (p.max_channels > 0) ch.channels = std::min(ch.channels, p.max_channels);
@@ -368,7 +406,8 @@ Selection select(const Collective& c, const Layout& l, const Protocol& p) {
   if (reduction && !nvls_supported(c.redop, c.type)) {
     if ((c.algorithm == Algorithm::Nvls || c.algorithm == Algorithm::NvlsTree) && l.nvls)
       throw Error(std::string(algorithm_name(c.algorithm)) + " does not reduce " + type_name(c.type) + " with " +
-                  redop_name(c.redop) + " (NCCL ncclNvlsSupported: sum/min/max of 16-64-bit integers, half, "
+                  redop_name(c.redop) +
+                  " (NCCL ncclNvlsSupported: sum/min/max of 16-64-bit integers, half, "
                   "bfloat16; sum of float, double)");
     sys.nvls = false;
   }
@@ -386,7 +425,9 @@ Selection select(const Collective& c, const Layout& l, const Protocol& p) {
   return entry.estimate(detail::EstimateContext{c, l, p, sys, doms});
 }
 
-Algorithm choose_algorithm(const Collective& c, const Layout& l, const Protocol& p) { return select(c, l, p).algorithm; }
+Algorithm choose_algorithm(const Collective& c, const Layout& l, const Protocol& p) {
+  return select(c, l, p).algorithm;
+}
 
 double estimate_time(const Collective& c, const Layout& l, const Protocol& p) { return select(c, l, p).time(); }
 

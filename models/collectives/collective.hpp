@@ -28,8 +28,12 @@
 #include "models/collectives/nccl_model.hpp"
 #include "models/common/schedule.hpp"
 
-namespace aidcsim::topology { class Fabric; }
-namespace aidcsim::compute { struct GpuSpec; }
+namespace aidcsim::topology {
+class Fabric;
+}
+namespace aidcsim::compute {
+struct GpuSpec;
+}
 
 namespace aidcsim::collectives {
 
@@ -38,7 +42,18 @@ namespace aidcsim::collectives {
 /// domain, all-reduce across, all-gather back) and HalvingDoubling (Rabenseifner) are those of
 /// other stacks; Direct is point to point (all-to-all, send/recv).
 enum class Algorithm {
-  Auto, Ring, Tree, Nvls, NvlsTree, CollNetDirect, CollNetChain, Pat, Sharp, Hierarchical, HalvingDoubling, Direct
+  Auto,
+  Ring,
+  Tree,
+  Nvls,
+  NvlsTree,
+  CollNetDirect,
+  CollNetChain,
+  Pat,
+  Sharp,
+  Hierarchical,
+  HalvingDoubling,
+  Direct
 };
 const char* algorithm_name(Algorithm a);
 /// "auto", "ring", "tree", "nvls", "nvls_tree", "collnet_direct", "collnet_chain", "pat", "sharp",
@@ -61,7 +76,7 @@ const char* type_name(DataType t);  ///< nccl-tests names: "int8", ..., "half", 
 int type_bytes(DataType t);         ///< 1, 2, 4 or 8
 /// nccl-tests names and common aliases ("fp32", "bf16", "fp16", "int", "char"); throws Error otherwise.
 DataType type_from(const std::string& name);
-const char* redop_name(RedOp r);    ///< "sum", "prod", "max", "min", "avg"
+const char* redop_name(RedOp r);            ///< "sum", "prod", "max", "min", "avg"
 RedOp redop_from(const std::string& name);  ///< throws Error for an unknown operation
 bool nvls_supported(RedOp r, DataType t);
 
@@ -105,18 +120,18 @@ struct Layout {
 struct Collective {
   Op op = Op::AllReduce;
   Algorithm algorithm = Algorithm::Auto;
-  std::vector<int> gpus;          ///< members in rank order (size n >= 1); root = gpus[0]
-  double bytes = 0;               ///< nccl-tests size S (see closed_form.hpp), B
+  std::vector<int> gpus;  ///< members in rank order (size n >= 1); root = gpus[0]
+  double bytes = 0;       ///< nccl-tests size S (see closed_form.hpp), B
   /// true: ring / tree / PAT steps collapsed into one transfer per pair carrying every step
   /// (exact on an idle fabric; see the header comment). false: one transfer per step (ring,
   /// PAT) or per pipeline chunk (tree, chain) with the true dependencies.
   bool collapse = true;
-  int chunks = 8;                 ///< pipeline chunks of tree / chain emitted step by step
-  std::vector<int> after;         ///< activities every first transfer waits for
-  int tag = 0;                    ///< copied to every activity
-  std::uint64_t hash = 0;         ///< ECMP hash seed of this collective's flows
+  int chunks = 8;                      ///< pipeline chunks of tree / chain emitted step by step
+  std::vector<int> after;              ///< activities every first transfer waits for
+  int tag = 0;                         ///< copied to every activity
+  std::uint64_t hash = 0;              ///< ECMP hash seed of this collective's flows
   DataType type = DataType::Bfloat16;  ///< element type (NVLS support)
-  RedOp redop = RedOp::Sum;       ///< reduction (NVLS support; ignored by non-reductions)
+  RedOp redop = RedOp::Sum;            ///< reduction (NVLS support; ignored by non-reductions)
 };
 
 /// The algorithm, protocol and channels NCCL picks for a collective, and what it costs.
@@ -124,21 +139,21 @@ struct Selection {
   Algorithm algorithm = Algorithm::Ring;
   Proto proto = Proto::Simple;
   int channels = 1;
-  double nccl_time = 0;  ///< s, NCCL's own prediction (its tuner's model)
-  double latency = 0;    ///< s, latency part of the execution model (incl. pipeline fill)
-  double bw_time = 0;    ///< s, bandwidth part of the execution model
+  double nccl_time = 0;                              ///< s, NCCL's own prediction (its tuner's model)
+  double latency = 0;                                ///< s, latency part of the execution model (incl. pipeline fill)
+  double bw_time = 0;                                ///< s, bandwidth part of the execution model
   double time() const { return latency + bw_time; }  ///< s, on an idle fabric
 };
 
 /// Indices of what was emitted.
 struct Emitted {
-  std::vector<int> done;          ///< activities whose completion means the collective is done
-  int first = 0, last = 0;        ///< [first, last) activity index range
+  std::vector<int> done;                  ///< activities whose completion means the collective is done
+  int first = 0, last = 0;                ///< [first, last) activity index range
   Algorithm algorithm = Algorithm::Ring;  ///< the algorithm used (Auto resolved)
-  Proto proto = Proto::Simple;    ///< the protocol used
-  int channels = 1;               ///< NCCL channels
-  double time = 0;                ///< s, the execution model's time on an idle fabric
-  std::string note;               ///< what was approximated ("" when exact), e.g. sampled all-to-all
+  Proto proto = Proto::Simple;            ///< the protocol used
+  int channels = 1;                       ///< NCCL channels
+  double time = 0;                        ///< s, the execution model's time on an idle fabric
+  std::string note;                       ///< what was approximated ("" when exact), e.g. sampled all-to-all
 };
 
 /// Whether emit() implements `op` with algorithm `a` at all (whatever the GPUs and fabric; Auto:

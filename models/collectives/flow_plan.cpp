@@ -72,7 +72,8 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   int dmax = 1;
   for (int i = 0; i < F; ++i) {
     rate[i] = nv[i] ? ctx.layout.nvlink_rate : ctx.layout.nic_rate;
-    share[i] = std::max(count[key(fl[i].wave, fl[i].src, nv[i], true)], count[key(fl[i].wave, fl[i].dst, nv[i], false)]);
+    share[i] =
+        std::max(count[key(fl[i].wave, fl[i].src, nv[i], true)], count[key(fl[i].wave, fl[i].dst, nv[i], false)]);
     // Dependency chains at line rate (a port's concurrent share is bounded by its total below).
     line[i] = fl[i].payload / rate[i];
   }
@@ -105,7 +106,8 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
       dmax = Dl[i];
     }
   // A port carries its waves one after the other: the critical time is at least its total.
-  for (const auto& [k, bytes] : port_bytes) tmax = std::max(tmax, bytes / ((k & 2u) ? ctx.layout.nvlink_rate : ctx.layout.nic_rate));
+  for (const auto& [k, bytes] : port_bytes)
+    tmax = std::max(tmax, bytes / ((k & 2u) ? ctx.layout.nvlink_rate : ctx.layout.nic_rate));
   const double scale = tmax > 0 ? bw_time / tmax : 1.0;
   const double lat_per_hop = latency / std::max(1, dmax);
   const int base = static_cast<int>(s.activities.size());
@@ -120,8 +122,8 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     a.gpu = fl[i].src;
     a.dst_gpu = fl[i].dst;
     const double route = nv[i] ? ctx.layout.nvlink_latency : ctx.layout.net_latency;
-    const double payload = plan.per_port_efficiency ? fl[i].payload / (nv[i] ? nvlink_eff : nic_eff)
-                                                    : fl[i].payload * scale;
+    const double payload =
+        plan.per_port_efficiency ? fl[i].payload / (nv[i] ? nvlink_eff : nic_eff) : fl[i].payload * scale;
     a.amount = payload;
     a.delay = std::max(0.0, lat_per_hop - route);
     a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (++counter);

@@ -11,10 +11,10 @@
 namespace aidcsim::collectives::detail {
 
 struct PlannedFlow {
-  int src = 0, dst = 0;      ///< GPUs (src != dst)
-  double payload = 0;        ///< B of the algorithm's data this transfer carries (per repetition)
-  int wave = 0;              ///< flows of one wave run at the same time (one ring step, ...)
-  std::vector<int> deps;     ///< indices of earlier planned flows it waits for (all repetitions)
+  int src = 0, dst = 0;   ///< GPUs (src != dst)
+  double payload = 0;     ///< B of the algorithm's data this transfer carries (per repetition)
+  int wave = 0;           ///< flows of one wave run at the same time (one ring step, ...)
+  std::vector<int> deps;  ///< indices of earlier planned flows it waits for (all repetitions)
   /// Repetitions (network::Activity::repeat): identical steps of one transfer, repetition r + 1
   /// after repetition r; after_previous / after_same as network::Activity's (same repeat).
   int repeat = 1;
@@ -23,8 +23,8 @@ struct PlannedFlow {
 
 struct FlowPlan {
   std::vector<PlannedFlow> flows;
-  std::vector<int> done;     ///< planned flows whose completion ends the collective
-  std::string note;          ///< approximation made ("" when exact)
+  std::vector<int> done;  ///< planned flows whose completion ends the collective
+  std::string note;       ///< approximation made ("" when exact)
   /// Point-to-point operations (all-to-all, send/recv): each transfer runs at the port's NCCL
   /// efficiency instead of being scaled to the collective's bandwidth time.
   bool per_port_efficiency = false;
@@ -60,13 +60,14 @@ std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layo
 /// takes bw_time + latency on an idle fabric and congestion slows the bytes, not the latency. With per_port_efficiency the payload
 /// is divided by the port's efficiency (`nvlink_eff`, `nic_eff`) instead. Returns the activity
 /// indices of plan.done.
-std::vector<int> materialize(network::Schedule& schedule, const FlowPlan& plan, const EmitContext& ctx,
-                             double bw_time, double latency, double nvlink_eff = 1, double nic_eff = 1);
+std::vector<int> materialize(network::Schedule& schedule, const FlowPlan& plan, const EmitContext& ctx, double bw_time,
+                             double latency, double nvlink_eff = 1, double nic_eff = 1);
 
 // Emitters (flow_*.cpp). `n` = group size >= 2.
 FlowPlan plan_ring(const EmitContext& ctx, Op op);
 FlowPlan plan_tree(const EmitContext& ctx, const std::vector<std::vector<int>>& doms);
-FlowPlan plan_nvls(const EmitContext& ctx, const std::vector<std::vector<int>>& doms, bool across_sharp, bool across_tree);
+FlowPlan plan_nvls(const EmitContext& ctx, const std::vector<std::vector<int>>& doms, bool across_sharp,
+                   bool across_tree);
 FlowPlan plan_collnet(const EmitContext& ctx, const std::vector<std::vector<int>>& doms);
 FlowPlan plan_pat(const EmitContext& ctx);
 FlowPlan plan_halving_doubling(const EmitContext& ctx);

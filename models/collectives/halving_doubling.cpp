@@ -42,7 +42,7 @@ FlowPlan plan_halving_doubling(const EmitContext& ctx) {
     into = cur;
     ++wave;
   };
-  for (int k = 0; k < lg; ++k) step(n >> (k + 1), c.bytes / (2 << k));      // reduce-scatter, halving
+  for (int k = 0; k < lg; ++k) step(n >> (k + 1), c.bytes / (2 << k));       // reduce-scatter, halving
   for (int k = lg - 1; k >= 0; --k) step(n >> (k + 1), c.bytes / (2 << k));  // all-gather, doubling
   for (auto& v : into) plan.done.insert(plan.done.end(), v.begin(), v.end());
   return plan;

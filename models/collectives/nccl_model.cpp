@@ -14,8 +14,8 @@ namespace {
 
 // --- src/graph/tuning.cc (2.23) ------------------------------------------------------------
 // Latencies in us. Tree { LL, LL128, Simple }, Ring { LL, LL128, Simple }, CollNet, NVLS: 0.
-constexpr double kBaseLat[kNumAlgos][kNumProtos] = {
-    {6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+constexpr double kBaseLat[kNumAlgos][kNumProtos] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0},
+                                                    {0, 0, 0},        {0, 0, 0},        {0, 0, 0}};
 enum Hw { kHwNvlink = 0, kHwPci = 1, kHwNet = 2 };
 // hwLat[NVLINK | PCI | NET][algo][proto] (PAT has no entry in 2.23: 0).
 constexpr double kHwLat[3][kNumAlgos][kNumProtos] = {
@@ -40,19 +40,19 @@ constexpr double kTreeCorrection[kNumProtos][23] = {
     {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
 
 // --- src/include/device.h, comm.h, graph/topo.h (2.23) ---------------------------------------
-constexpr int kMaxChannels = 32;            // MAXCHANNELS
-constexpr int kMaxNthreads = 640;           // NCCL_MAX_NTHREADS
-constexpr int kSimpleMaxNthreads = 512;     // NCCL_SIMPLE_MAX_NTHREADS
-constexpr int kLLMaxNthreads = 512;         // NCCL_LL_MAX_NTHREADS
-constexpr int kLL128MaxNthreads = 640;      // NCCL_LL128_MAX_NTHREADS
-constexpr long kLLThreadThreshold = 8;      // NCCL_LL_THREAD_THRESHOLD
-constexpr long kLL128ThreadThreshold = 8;   // NCCL_LL128_THREAD_THRESHOLD
-constexpr long kSimpleThreadThreshold = 64; // NCCL_SIMPLE_THREAD_THRESHOLD
-constexpr double kPciBw = 12.0;             // PCI_BW (Gen3 x16), for the default thread count
+constexpr int kMaxChannels = 32;             // MAXCHANNELS
+constexpr int kMaxNthreads = 640;            // NCCL_MAX_NTHREADS
+constexpr int kSimpleMaxNthreads = 512;      // NCCL_SIMPLE_MAX_NTHREADS
+constexpr int kLLMaxNthreads = 512;          // NCCL_LL_MAX_NTHREADS
+constexpr int kLL128MaxNthreads = 640;       // NCCL_LL128_MAX_NTHREADS
+constexpr long kLLThreadThreshold = 8;       // NCCL_LL_THREAD_THRESHOLD
+constexpr long kLL128ThreadThreshold = 8;    // NCCL_LL128_THREAD_THRESHOLD
+constexpr long kSimpleThreadThreshold = 64;  // NCCL_SIMPLE_THREAD_THRESHOLD
+constexpr double kPciBw = 12.0;              // PCI_BW (Gen3 x16), for the default thread count
 constexpr int kWarp = 32;
-constexpr int kNvlsChannels = 16;           // NCCL_NVLS_NCHANNELS default (transport/nvls.cc)
+constexpr int kNvlsChannels = 16;              // NCCL_NVLS_NCHANNELS default (transport/nvls.cc)
 constexpr double kNvlsChunkSize = 128 * 1024;  // NCCL_NVLS_CHUNKSIZE default (transport/nvls.cc)
-constexpr int kMaxNvlsArity = 32;           // NCCL_MAX_NVLS_ARITY (2.27 device.h)
+constexpr int kMaxNvlsArity = 32;              // NCCL_MAX_NVLS_ARITY (2.27 device.h)
 
 // --- src/graph/search.cc: speeds tried by the topology search (GB/s per channel) -------------
 const std::vector<double> kSpeedIntra = {40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0};
@@ -92,8 +92,8 @@ struct SearchResult {
   double bw = 0;
 };
 template <class Fits>
-SearchResult search(const std::vector<double>& sp, double max_bw, double total_bw, int min_ch, int max_ch,
-                    Fits fits, bool dup, int cc, bool raise) {
+SearchResult search(const std::vector<double>& sp, double max_bw, double total_bw, int min_ch, int max_ch, Fits fits,
+                    bool dup, int cc, bool raise) {
   const int n = static_cast<int>(sp.size());
   int i = 0;
   while ((sp[i] > max_bw + kEps || sp[i] * min_ch > total_bw + kEps) && i < n - 1) ++i;
@@ -130,45 +130,67 @@ int floor_div(double cap, double s) { return s > 0 ? static_cast<int>(std::floor
 
 const char* algo_name(Algo a) {
   switch (a) {
-    case kTree: return "tree";
-    case kRing: return "ring";
-    case kCollNetDirect: return "collnet_direct";
-    case kCollNetChain: return "collnet_chain";
-    case kNvls: return "nvls";
-    case kNvlsTree: return "nvls_tree";
-    case kPat: return "pat";
-    default: return "?";
+    case kTree:
+      return "tree";
+    case kRing:
+      return "ring";
+    case kCollNetDirect:
+      return "collnet_direct";
+    case kCollNetChain:
+      return "collnet_chain";
+    case kNvls:
+      return "nvls";
+    case kNvlsTree:
+      return "nvls_tree";
+    case kPat:
+      return "pat";
+    default:
+      return "?";
   }
 }
 
 const char* proto_name(Proto p) {
   switch (p) {
-    case kLL: return "LL";
-    case kLL128: return "LL128";
-    case kSimple: return "Simple";
-    default: return "?";
+    case kLL:
+      return "LL";
+    case kLL128:
+      return "LL128";
+    case kSimple:
+      return "Simple";
+    default:
+      return "?";
   }
 }
 
 double nvlink_link_bw(int gen) {
   // src/graph/topo.h: SM70/SM80_NVLINK_BW 20.0, SM90 20.6 (2.23), SM100 40.1 (2.27).
   switch (gen) {
-    case 0: return 0;
-    case 1: return 18.0;  // SM60_NVLINK_BW
+    case 0:
+      return 0;
+    case 1:
+      return 18.0;  // SM60_NVLINK_BW
     case 2:
-    case 3: return 20.0;
-    case 4: return 20.6;
-    default: return 40.1;
+    case 3:
+      return 20.0;
+    case 4:
+      return 20.6;
+    default:
+      return 40.1;
   }
 }
 
 int compute_capability(int gen) {
   switch (gen) {
-    case 2: return 70;
-    case 3: return 80;
-    case 4: return 90;
-    case 5: return 100;
-    default: return gen > 5 ? 100 : 80;
+    case 2:
+      return 70;
+    case 3:
+      return 80;
+    case 4:
+      return 90;
+    case 5:
+      return 100;
+    default:
+      return gen > 5 ? 100 : 80;
   }
 }
 
@@ -238,7 +260,10 @@ Model build_model(const System& s) {
     const int heads = std::min(s.nics, g);
     double v = 0;
     for (double x : sp)
-      if (x <= std::min(s.nic_bw, s.pci_bw) + kEps) { v = x; break; }
+      if (x <= std::min(s.nic_bw, s.pci_bw) + kEps) {
+        v = x;
+        break;
+      }
     m.graph[kCollNetDirect] = {heads, v, v};
     m.graph[kCollNetChain] = rg;
   }
@@ -278,10 +303,13 @@ Model build_model(const System& s) {
   const double net_overhead = s.amd_cpu ? 2.0 : 1.0;  // getNetOverhead (us)
 
   for (int f = 0; f < kNumFuncs; ++f) {
-    const int nsteps = f == kAllReduce ? 2 * (s.ranks - 1) : (f == kReduceScatter || f == kAllGather) ? s.ranks - 1 : s.ranks;
+    const int nsteps = f == kAllReduce                            ? 2 * (s.ranks - 1)
+                       : (f == kReduceScatter || f == kAllGather) ? s.ranks - 1
+                                                                  : s.ranks;
     for (int a = 0; a < kNumAlgos; ++a) {
       if ((f == kBroadcast || f == kReduce) && a != kRing) continue;
-      if ((f == kReduceScatter || f == kAllGather) && a != kPat && a != kRing && a != kNvls && a != kCollNetDirect) continue;
+      if ((f == kReduceScatter || f == kAllGather) && a != kPat && a != kRing && a != kNvls && a != kCollNetDirect)
+        continue;
       if (f == kAllReduce && a == kPat) continue;
       const Graph& gr = m.graph[a];
       for (int p = 0; p < kNumProtos; ++p) {
@@ -296,7 +324,8 @@ Model build_model(const System& s) {
         if (a == kRing && p == kLL128) bus = std::min(bus * 0.92, gr.channels * ring_ll128_max);
         if (a == kTree && f == kAllReduce) bus = std::min(bus * .92, gr.channels * tree_max);
         if (a == kTree && p == kLL) bus = std::min(bus * 1.0 / 3.8, ll_max_bw);
-        if (a == kTree && p == kLL128) bus = std::min(bus * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), gr.channels * tree_ll128_max);
+        if (a == kTree && p == kLL128)
+          bus = std::min(bus * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), gr.channels * tree_ll128_max);
         if (a == kPat) bus *= .85;
         if (collnet && p != kSimple) bus = 0;
         if (a == kCollNetDirect && p == kSimple) {
@@ -312,9 +341,12 @@ Model build_model(const System& s) {
         // bus bandwidth -> algorithm bandwidth
         if (!(a != kRing && (f == kAllGather || f == kReduceScatter))) {
           double ratio = 1.0;
-          if (a == kRing) ratio *= double(s.ranks) / nsteps;
-          else if (a == kNvls || a == kNvlsTree) ratio *= 5.0 / 6.0;
-          else ratio *= .5;
+          if (a == kRing)
+            ratio *= double(s.ranks) / nsteps;
+          else if (a == kNvls || a == kNvlsTree)
+            ratio *= 5.0 / 6.0;
+          else
+            ratio *= .5;
           bus *= ratio;
         }
         m.bandwidth[f][a][p] = bus;
@@ -383,7 +415,8 @@ bool time_parts(const Model& m, Func f, Algo a, Proto p, double bytes, double* l
   const int log_size = n64 > 0 ? log2i(n64) : -1;
   if (a == kTree && f == kAllReduce && log_size >= 0 && log_size < 23) bw *= kTreeCorrection[p][log_size];
   // "Plateau effect of ring" (tuning.cc ncclTopoGetAlgoTime)
-  if (a == kRing && p == kSimple && m.sys.nodes > 1 && f == kAllReduce && bytes / (m.channels * double(m.sys.ranks)) >= 64)
+  if (a == kRing && p == kSimple && m.sys.nodes > 1 && f == kAllReduce &&
+      bytes / (m.channels * double(m.sys.ranks)) >= 64)
     lat *= m.sys.compute_capability < 80 ? 1.9 : 1.4;
   *latency_us = lat;
   *bandwidth = bw;

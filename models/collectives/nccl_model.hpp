@@ -30,19 +30,19 @@ const char* proto_name(Proto p);  ///< "LL", "LL128", "Simple"
 
 /// What NCCL's topology detection finds, per node (all nodes alike). Units: GB/s, us.
 struct System {
-  int ranks = 1;               ///< nRanks
-  int nodes = 1;               ///< nNodes (ranks per node = ranks / nodes)
-  int compute_capability = 90; ///< 70 Volta, 80 Ampere, 90 Hopper, 100 Blackwell
-  bool nvlink = true;          ///< GPUs of a node joined by NVLink (else PCIe)
-  bool nvswitch = true;        ///< through NVSwitches (an NVS node in NCCL's topology)
-  double nvlink_bw = 370.8;    ///< per GPU and direction as NCCL counts it: links x SMxx_NVLINK_BW
-  double pci_bw = 48;          ///< GPU <-> NIC PCIe (Gen5 x16: NCCL reports 48)
-  int nics = 8;                ///< scale-out NICs per node
-  double nic_bw = 50;          ///< per NIC (NCCL NET bw = port speed: 400 Gb/s -> 50)
-  double net_latency = 0;      ///< graph latencyInter: the net plugin's latency (IB reports 0)
-  bool nvls = false;           ///< NVLS multicast: GPU and NVSwitch capable, > 2 GPUs per node
-  bool collnet = false;        ///< CollNet (SHARP) usable: the fabric reduces in its switches
-  bool amd_cpu = false;        ///< network post overhead 2 us instead of 1 us (tuning.cc)
+  int ranks = 1;                ///< nRanks
+  int nodes = 1;                ///< nNodes (ranks per node = ranks / nodes)
+  int compute_capability = 90;  ///< 70 Volta, 80 Ampere, 90 Hopper, 100 Blackwell
+  bool nvlink = true;           ///< GPUs of a node joined by NVLink (else PCIe)
+  bool nvswitch = true;         ///< through NVSwitches (an NVS node in NCCL's topology)
+  double nvlink_bw = 370.8;     ///< per GPU and direction as NCCL counts it: links x SMxx_NVLINK_BW
+  double pci_bw = 48;           ///< GPU <-> NIC PCIe (Gen5 x16: NCCL reports 48)
+  int nics = 8;                 ///< scale-out NICs per node
+  double nic_bw = 50;           ///< per NIC (NCCL NET bw = port speed: 400 Gb/s -> 50)
+  double net_latency = 0;       ///< graph latencyInter: the net plugin's latency (IB reports 0)
+  bool nvls = false;            ///< NVLS multicast: GPU and NVSwitch capable, > 2 GPUs per node
+  bool collnet = false;         ///< CollNet (SHARP) usable: the fabric reduces in its switches
+  bool amd_cpu = false;         ///< network post overhead 2 us instead of 1 us (tuning.cc)
   /// Per-hop latency of LL over NVLink for the ring (us); < 0: NCCL's hwLat (0.6 us). The
   /// execution model passes a measured value here (collectives::Protocol::nvlink_ll_hop); the
   /// tree keeps NCCL's 0.6 us, which matches measured tree/LL times (nccl_model.cpp).
@@ -62,8 +62,8 @@ struct Model {
   std::array<Graph, kNumAlgos> graph{};  ///< graph used by each algorithm (NVLSTree = NVLS's, PAT = tree's)
   double bandwidth[kNumFuncs][kNumAlgos][kNumProtos] = {};  ///< GB/s as algbw; 0 = not available
   double latency[kNumFuncs][kNumAlgos][kNumProtos] = {};    ///< us
-  int channels = 0;       ///< comm->nChannels after ncclTopoPostset doubles them
-  int nvls_channels = 0;  ///< comm->nvlsChannels (NCCL_NVLS_NCHANNELS, 16)
+  int channels = 0;                                         ///< comm->nChannels after ncclTopoPostset doubles them
+  int nvls_channels = 0;                                    ///< comm->nvlsChannels (NCCL_NVLS_NCHANNELS, 16)
   int max_threads[kNumAlgos][kNumProtos] = {};
   long thread_threshold[kNumAlgos][kNumProtos] = {};
 };

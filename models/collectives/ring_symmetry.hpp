@@ -21,7 +21,9 @@
 #include "models/collectives/collective.hpp"
 #include "models/common/schedule.hpp"
 
-namespace aidcsim::topology { class Fabric; }
+namespace aidcsim::topology {
+class Fabric;
+}
 
 namespace aidcsim::collectives {
 

@@ -65,8 +65,10 @@ void Params::invalid(std::string_view key, std::string_view expected) const {
   if (shown.empty()) {
     auto it = values_.find(key);
     if (it != values_.end()) {
-      if (const double* d = std::get_if<double>(&it->second)) shown = std::to_string(*d);
-      else if (const auto* s = std::get_if<std::string>(&it->second)) shown = *s;
+      if (const double* d = std::get_if<double>(&it->second))
+        shown = std::to_string(*d);
+      else if (const auto* s = std::get_if<std::string>(&it->second))
+        shown = *s;
     }
   }
   throw InvalidParameter(full_key(key), shown, std::string(expected));

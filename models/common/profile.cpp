@@ -98,11 +98,13 @@ std::string format_table() {
   double total = 0;
   for (const auto& e : all)
     if (e.stage) total += e.cpu;
-  std::string out = "Profile: CPU seconds (this thread and the worker threads it waited for) and wall seconds; parts are measured inside the stages\n";
+  std::string out =
+      "Profile: CPU seconds (this thread and the worker threads it waited for) and wall seconds; parts are measured "
+      "inside the stages\n";
   char line[256];
   for (bool stages : {true, false}) {
-    std::snprintf(line, sizeof line, "  %-50s %9s %9s %9s %7s\n", stages ? "stage" : "part", "CPU s", "wall s",
-                  "calls", "CPU %");
+    std::snprintf(line, sizeof line, "  %-50s %9s %9s %9s %7s\n", stages ? "stage" : "part", "CPU s", "wall s", "calls",
+                  "CPU %");
     out += line;
     for (const auto& e : all) {
       if (e.stage != stages) continue;

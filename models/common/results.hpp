@@ -12,20 +12,20 @@ namespace aidcsim {
 
 /// One headline number of the summary ("step_time", 12.3, "s", "Simulated time of one step").
 struct Scalar {
-  std::string key;          ///< snake_case, unique within the summary
+  std::string key;  ///< snake_case, unique within the summary
   double value = 0;
-  std::string unit;         ///< "s", "%", "degC", "MW", "1" for dimensionless
+  std::string unit;  ///< "s", "%", "degC", "MW", "1" for dimensionless
   std::string description;
 };
 
 /// A numeric array: time series, per-link or per-GPU values. Row-major, `shape` gives the extents.
 struct Dataset {
-  std::string path;                 ///< HDF5 path, e.g. "/network/link_utilization"
+  std::string path;  ///< HDF5 path, e.g. "/network/link_utilization"
   std::vector<std::size_t> shape;
   std::vector<double> data;
   std::string unit;
   std::string description;
-  std::vector<std::string> dims;    ///< name of each axis, e.g. {"link"} or {"time", "gpu"}
+  std::vector<std::string> dims;  ///< name of each axis, e.g. {"link"} or {"time", "gpu"}
   /// Non-empty for integer codes: value i means flag_meanings[i] (one word each, e.g. the tiers
   /// "nvlink access leaf_spine spine_core"). Written as integers with CF flag_values/flag_meanings.
   std::vector<std::string> flag_meanings = {};
@@ -35,19 +35,19 @@ struct Dataset {
 /// whose leaf name is the axis name ("/network/link" for the axis "link" of /network/*) is that
 /// axis's coordinate (netCDF coordinate variable); others name their axis in `dim`.
 struct Labels {
-  std::string path;                 ///< e.g. "/network/link"
+  std::string path;  ///< e.g. "/network/link"
   std::vector<std::string> values;
   std::string description;
-  std::string dim = {};             ///< axis the values run along; empty: the leaf name of `path`
+  std::string dim = {};  ///< axis the values run along; empty: the leaf name of `path`
 };
 
 /// One checklist item of the product brief: value against limit, pass or fail.
 struct Check {
-  std::string item;         ///< "coolant outlet < 40 degC"
+  std::string item;  ///< "coolant outlet < 40 degC"
   double value = 0;
   double limit = 0;
   std::string unit;
-  double headroom = 0;      ///< limit - value in the direction of safety (negative = violated)
+  double headroom = 0;  ///< limit - value in the direction of safety (negative = violated)
   bool pass = true;
   std::string note;
 };

@@ -15,16 +15,16 @@ struct Activity {
   /// between a background source's bursts); `gpu` is ignored.
   enum class Kind { Compute, Transfer, Delay };
   Kind kind = Kind::Compute;
-  int gpu = 0;          ///< Compute: the GPU; Transfer: source GPU
-  int dst_gpu = -1;     ///< Transfer: destination GPU
-  double amount = 0;    ///< Compute: FLOP; Transfer: bytes; Delay: s
+  int gpu = 0;                  ///< Compute: the GPU; Transfer: source GPU
+  int dst_gpu = -1;             ///< Transfer: destination GPU
+  double amount = 0;            ///< Compute: FLOP; Transfer: bytes; Delay: s
   std::uint64_t flow_hash = 0;  ///< Transfer: ECMP hash input (flows with equal hash share a path)
   /// Transfer: s it waits after its dependencies, on top of its route latency, before its bytes
   /// flow (a protocol's software latency: not slowed by the sharing of links; paid by every
   /// repetition). >= 0.
   double delay = 0;
-  std::vector<int> after;       ///< indices of activities that must finish (all repetitions) before this one starts
-  int tag = 0;          ///< caller's category (e.g. workload's compute / dp / tp / pp), reported back
+  std::vector<int> after;  ///< indices of activities that must finish (all repetitions) before this one starts
+  int tag = 0;             ///< caller's category (e.g. workload's compute / dp / tp / pp), reported back
   /// Transfer: max-min share weight (> 0, finite; 1 = plain max-min): on a saturated link, flows
   /// get rates in proportion to their weights (weighted max-min, Bertsekas & Gallager, Data
   /// Networks, §6.5.2; traffic classes share a port this way: IB VL arbitration weights,

@@ -17,25 +17,42 @@ namespace aidcsim {
 /// Fraction -> number in [0,1] (also "40 %"), Date -> seconds since 1970-01-01 UTC ("2026-03-01"),
 /// Length -> m, Money -> USD (prices: "36000 USD", "1.2 kUSD", "3.5 MUSD").
 enum class Quantity {
-  Number, Integer, Count, Ratio, Fraction,
-  DataRate, DataSize, Power, Temperature, TemperatureDelta, VolumeFlow, Time,
-  FlopRate, ThermalResistance, Energy, Pressure, Date, Length, Money,
-  String, Bool,
+  Number,
+  Integer,
+  Count,
+  Ratio,
+  Fraction,
+  DataRate,
+  DataSize,
+  Power,
+  Temperature,
+  TemperatureDelta,
+  VolumeFlow,
+  Time,
+  FlopRate,
+  ThermalResistance,
+  Energy,
+  Pressure,
+  Date,
+  Length,
+  Money,
+  String,
+  Bool,
   List,  ///< a YAML sequence of mappings; its item fields are keyed "<key>[].<field>"
   Map    ///< a YAML mapping that only groups other fields (documented, holds no value)
 };
 
 /// One scenario key.
 struct Field {
-  std::string key;              ///< dotted path; list items as "rollout.phases[].gpus"
+  std::string key;  ///< dotted path; list items as "rollout.phases[].gpus"
   Quantity quantity = Quantity::Number;
-  std::string default_value;    ///< in scenario syntax ("1 L/min"); empty: no default
-  bool required = false;        ///< must be given (ignored when default_value is set)
-  std::optional<double> min;    ///< inclusive lower bound, SI
-  std::optional<double> max;    ///< inclusive upper bound, SI
-  bool min_exclusive = false;   ///< lower bound is exclusive (e.g. effectiveness in (0, 1])
+  std::string default_value;         ///< in scenario syntax ("1 L/min"); empty: no default
+  bool required = false;             ///< must be given (ignored when default_value is set)
+  std::optional<double> min;         ///< inclusive lower bound, SI
+  std::optional<double> max;         ///< inclusive upper bound, SI
+  bool min_exclusive = false;        ///< lower bound is exclusive (e.g. effectiveness in (0, 1])
   std::vector<std::string> choices;  ///< allowed values of a String field
-  std::string doc;              ///< meaning, and the source of the default (paper/table, datasheet)
+  std::string doc;                   ///< meaning, and the source of the default (paper/table, datasheet)
 };
 
 using Schema = std::vector<Field>;

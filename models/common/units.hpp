@@ -11,16 +11,16 @@
 // expression too (numbers, + - * /, and names defined above it).
 namespace aidcsim::units {
 
-inline constexpr double kZeroCelsius = 273.15;  ///< K at 0 °C (SI Brochure, 9th ed., 2.3.1)
-inline constexpr double kMinute = 60.0;         ///< s
-inline constexpr double kHour = 3600.0;         ///< s
-inline constexpr double kDay = 86400.0;         ///< s (a civil day without leap seconds)
-inline constexpr double kWeek = 7 * kDay;       ///< s
+inline constexpr double kZeroCelsius = 273.15;        ///< K at 0 °C (SI Brochure, 9th ed., 2.3.1)
+inline constexpr double kMinute = 60.0;               ///< s
+inline constexpr double kHour = 3600.0;               ///< s
+inline constexpr double kDay = 86400.0;               ///< s (a civil day without leap seconds)
+inline constexpr double kWeek = 7 * kDay;             ///< s
 inline constexpr double kJulianYear = 365.25 * kDay;  ///< s (IAU Julian year)
-inline constexpr double kLitre = 1e-3;          ///< m^3 (SI Brochure, 9th ed., Table 8)
-inline constexpr double kMega = 1e6;            ///< SI prefix M (SI Brochure, 9th ed., 3)
-inline constexpr double kGiga = 1e9;            ///< SI prefix G (SI Brochure, 9th ed., 3)
-inline constexpr double kBitsPerByte = 8.0;     ///< bit/B (an octet, IEC 80000-13)
+inline constexpr double kLitre = 1e-3;                ///< m^3 (SI Brochure, 9th ed., Table 8)
+inline constexpr double kMega = 1e6;                  ///< SI prefix M (SI Brochure, 9th ed., 3)
+inline constexpr double kGiga = 1e9;                  ///< SI prefix G (SI Brochure, 9th ed., 3)
+inline constexpr double kBitsPerByte = 8.0;           ///< bit/B (an octet, IEC 80000-13)
 
 /// K -> °C (exact: t - 273.15).
 constexpr double to_celsius(double kelvin) { return kelvin - kZeroCelsius; }

@@ -26,7 +26,8 @@ void derive(GpuSpec& g, const GpuSpec* base, double GpuSpec::*figure, const char
   if (base && base->*figure > 0 && base->*peak > 0) {
     if (base->*peak == g.*peak) return;  // inherited as measured
     g.*figure = base->*figure * (g.*peak / base->*peak);
-    g.sources[key] = fmt::format("estimate: {}'s {} x {} ratio {:.4g}", base->name, key, peak_key, g.*peak / base->*peak);
+    g.sources[key] =
+        fmt::format("estimate: {}'s {} x {} ratio {:.4g}", base->name, key, peak_key, g.*peak / base->*peak);
     return;
   }
   g.*figure = of_peak * (g.*peak);
@@ -68,8 +69,9 @@ void Catalogue::add(const Params::List& items, const std::string& origin) {
     if (!missing.empty()) {
       std::string keys;
       for (const auto& k : missing) keys += (keys.empty() ? "" : ", ") + k;
-      throw InvalidParameter(item.path(), name,
-                             "a complete definition of a new GPU (missing " + keys + "), or base: one of " + names_text());
+      throw InvalidParameter(
+          item.path(), name,
+          "a complete definition of a new GPU (missing " + keys + "), or base: one of " + names_text());
     }
     const GpuSpec* scale_from = base ? &before : nullptr;
     if (!item.has("bf16_mamf"))
@@ -90,12 +92,15 @@ void Catalogue::add(const Params::List& items, const std::string& origin) {
     check(g.attention_flops <= g.bf16_flops, "attention_flops", "at most bf16_flops");
     check(g.shutdown_temperature > g.throttle_temperature, "shutdown_temperature", "above throttle_temperature");
     check(g.idle_power < g.tdp, "idle_power", "below tdp");
-    check(!g.nvls || g.nvlink_generation >= 4, "nvls", "false below NVLink generation 4 (NVLink SHARP came with NVSwitch gen 3 / NVLink4)");
+    check(!g.nvls || g.nvlink_generation >= 4, "nvls",
+          "false below NVLink generation 4 (NVLink SHARP came with NVSwitch gen 3 / NVLink4)");
     check(g.nvlink_generation == 0 || g.nvlink_bandwidth > 0, "nvlink_bandwidth", "above 0 with NVLink");
 
     auto it = std::find_if(gpus_.begin(), gpus_.end(), [&](const GpuSpec& x) { return x.name == name; });
-    if (it != gpus_.end()) *it = g;
-    else gpus_.push_back(g);
+    if (it != gpus_.end())
+      *it = g;
+    else
+      gpus_.push_back(g);
   }
 }
 

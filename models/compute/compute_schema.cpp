@@ -12,7 +12,14 @@ const char* kListDoc =
 Schema schema() {
   using Q = Quantity;
   Schema s = {
-      {"cluster.gpu", Q::String, "GB200", false, {}, {}, false, {},
+      {"cluster.gpu",
+       Q::String,
+       "GB200",
+       false,
+       {},
+       {},
+       false,
+       {},
        "GPU model: a name of the built-in catalogue (docs/gpus.md lists every figure and its source) or of an "
        "item of `gpus`."},
   };

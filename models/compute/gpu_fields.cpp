@@ -15,8 +15,7 @@ const std::vector<GpuField>& gpu_fields() {
   static const std::vector<GpuField> f = {
       {"name", Q::String, &GpuSpec::name, true, 0, 0, "Name the GPU is referred to by (cluster.gpu)."},
       {"description", Q::String, &GpuSpec::description, false, 0, 0, "Product name and variant."},
-      {"bf16_flops", Q::FlopRate, &GpuSpec::bf16_flops, true, 1e12, 1e17,
-       "Dense BF16/FP16 tensor peak (no sparsity)."},
+      {"bf16_flops", Q::FlopRate, &GpuSpec::bf16_flops, true, 1e12, 1e17, "Dense BF16/FP16 tensor peak (no sparsity)."},
       {"fp8_flops", Q::FlopRate, &GpuSpec::fp8_flops, false, 0, 1e17,
        "Dense FP8 tensor peak; 0 (the default) = no FP8 tensor cores: FP8 runs at the BF16 rate."},
       {"bf16_mamf", Q::FlopRate, &GpuSpec::bf16_mamf, false, 0, 1e17,
@@ -34,7 +33,8 @@ const std::vector<GpuField>& gpu_fields() {
       {"nvlink_bandwidth", Q::DataRate, &GpuSpec::nvlink_bandwidth, true, 0, 1e13,
        "Scale-up bandwidth per GPU per direction inside the NVLink domain (AMD: Infinity Fabric all-to-all)."},
       {"nvls", Q::Bool, &GpuSpec::nvls, false, 0, 0,
-       "NVLink SHARP (in-switch reduction, NCCL's NVLS algorithm) capable; needs nvlink_generation >= 4. Default false."},
+       "NVLink SHARP (in-switch reduction, NCCL's NVLS algorithm) capable; needs nvlink_generation >= 4. Default "
+       "false."},
       {"sms", Q::Integer, &GpuSpec::sms, false, 0, 10000,
        "Streaming multiprocessors; 0 (the default) = not given: the SMs that TP communication kernels overlapped "
        "with GEMMs take (workload.parallelism.tp_comm_overlap) are then not modelled."},
@@ -65,12 +65,26 @@ Schema gpu_list_schema(const std::string& list_key, const std::string& doc) {
     k.doc = f.doc;
     s.push_back(k);
     if (f.key == "name") {
-      s.push_back({item + "base", Q::String, "", false, {}, {}, false, {},
+      s.push_back({item + "base",
+                   Q::String,
+                   "",
+                   false,
+                   {},
+                   {},
+                   false,
+                   {},
                    "A GPU (built in, or defined earlier in the list) whose figures this one starts from; without "
                    "it a new name needs every required figure, and a built-in name is overridden in place."});
     }
   }
-  s.push_back({item + "sources", Q::Map, "", false, {}, {}, false, {},
+  s.push_back({item + "sources",
+               Q::Map,
+               "",
+               false,
+               {},
+               {},
+               false,
+               {},
                "Where each figure comes from (paper and table, datasheet); one string per figure key."});
   for (const GpuField& f : gpu_fields())
     if (f.key != "name" && f.key != "description")
@@ -86,10 +100,14 @@ double field_number(const GpuSpec& g, const GpuField& f) {
 }
 
 void set_field(GpuSpec& g, const GpuField& f, const Params& p) {
-  if (auto s = std::get_if<std::string GpuSpec::*>(&f.member)) g.**s = p.text(f.key);
-  else if (auto d = std::get_if<double GpuSpec::*>(&f.member)) g.**d = p.number(f.key);
-  else if (auto i = std::get_if<int GpuSpec::*>(&f.member)) g.**i = static_cast<int>(p.integer(f.key));
-  else if (auto b = std::get_if<bool GpuSpec::*>(&f.member)) g.**b = p.flag(f.key);
+  if (auto s = std::get_if<std::string GpuSpec::*>(&f.member))
+    g.** s = p.text(f.key);
+  else if (auto d = std::get_if<double GpuSpec::*>(&f.member))
+    g.** d = p.number(f.key);
+  else if (auto i = std::get_if<int GpuSpec::*>(&f.member))
+    g.** i = static_cast<int>(p.integer(f.key));
+  else if (auto b = std::get_if<bool GpuSpec::*>(&f.member))
+    g.** b = p.flag(f.key);
 }
 
 }  // namespace aidcsim::compute

@@ -15,12 +15,12 @@ namespace aidcsim::compute {
 /// One figure of a GpuSpec as a scenario/catalogue key.
 struct GpuField {
   using Member = std::variant<std::string GpuSpec::*, double GpuSpec::*, int GpuSpec::*, bool GpuSpec::*>;
-  std::string key;          ///< same as the GpuSpec member name
+  std::string key;  ///< same as the GpuSpec member name
   Quantity quantity;
   Member member;
   /// Needed for a GPU defined without `base` (the others have a stated default or estimate).
   bool required;
-  double min, max;          ///< SI range (ignored for String/Bool)
+  double min, max;  ///< SI range (ignored for String/Bool)
   std::string doc;
 };
 

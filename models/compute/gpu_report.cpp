@@ -9,7 +9,8 @@ void report_gpu(Results& r, const GpuSpec& g) {
   for (const auto& [field, source] : g.sources)
     if (g.estimated(field)) est += (est.empty() ? "" : ", ") + field;
   r.notes.push_back("gpu: " + g.name + (g.description.empty() ? "" : " (" + g.description + ")") +
-                    "; figures and sources in docs/gpus.md" + (est.empty() ? "" : "; estimated (not published): " + est));
+                    "; figures and sources in docs/gpus.md" +
+                    (est.empty() ? "" : "; estimated (not published): " + est));
 }
 
 }  // namespace aidcsim::compute

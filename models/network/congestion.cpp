@@ -32,7 +32,8 @@ double percentile(std::vector<double> v, double p) {
 
 std::vector<double> link_utilization(const Fabric& fabric, const RunResult& run, double interval) {
   const int L = fabric.link_count();
-  if (run.link_bytes_fwd.size() != static_cast<std::size_t>(L) || run.link_bytes_rev.size() != static_cast<std::size_t>(L))
+  if (run.link_bytes_fwd.size() != static_cast<std::size_t>(L) ||
+      run.link_bytes_rev.size() != static_cast<std::size_t>(L))
     throw SimulationError("network: run result does not match the fabric (" +
                           std::to_string(run.link_bytes_fwd.size()) + " links vs " + std::to_string(L) + ")");
   std::vector<double> u(2 * static_cast<std::size_t>(L), 0.0);

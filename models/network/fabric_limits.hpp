@@ -9,11 +9,11 @@ namespace aidcsim::network {
 /// node", "when network utilization passes 80 % ... adjust the batch size", "non-blocking paths
 /// are the default aim" (full bisection: ratio 1).
 struct FabricLimits {
-  double port_rate_min = 400e9 / units::kBitsPerByte;          ///< B/s per switch port and per GPU NIC
-  double node_injection_min = 200e9 / units::kBitsPerByte;     ///< B/s per node (all its NICs)
-  double utilization_alarm = 0.8;            ///< fraction of a link direction's rate
-  double bisection_ratio_min = 1.0;          ///< bisection / (GPUs x NIC rate / 2)
-  double latency_p99_max = 5e-6;             ///< s, "p99 tail latency <= 5 us"
+  double port_rate_min = 400e9 / units::kBitsPerByte;       ///< B/s per switch port and per GPU NIC
+  double node_injection_min = 200e9 / units::kBitsPerByte;  ///< B/s per node (all its NICs)
+  double utilization_alarm = 0.8;                           ///< fraction of a link direction's rate
+  double bisection_ratio_min = 1.0;                         ///< bisection / (GPUs x NIC rate / 2)
+  double latency_p99_max = 5e-6;                            ///< s, "p99 tail latency <= 5 us"
 };
 
 }  // namespace aidcsim::network

@@ -130,8 +130,10 @@ void start_transfer_flows(RunCtx& c, int a) {
 void begin(RunCtx& c, int a) {
   const Activity& act = c.s->activities[a];
   if (c.rep_begun[a]++ == 0) c.start[a] = c.now;
-  if (act.repeat == 1) ++c.single_busy;  // until rep_finished
-  else if (a == c.anchor) c.anchor_began = c.now;
+  if (act.repeat == 1)
+    ++c.single_busy;  // until rep_finished
+  else if (a == c.anchor)
+    c.anchor_began = c.now;
   if (act.kind == Activity::Kind::Delay) {  // no flows: the Start event finishes it
     c.left[a] = 0;
     if (act.amount > 0)
@@ -177,8 +179,7 @@ void begin(RunCtx& c, int a) {
   if (lat > 0) {
     c.start_at[a] = c.now + lat;
     c.push_timed(c.start_at[a], Timed::Start, a);
-  }
-  else
+  } else
     start_transfer_flows(c, a);
 }
 
@@ -215,11 +216,23 @@ void complete_slot(RunCtx& c, int s) {
 
 void handle_timed(RunCtx& c, const Timed& e) {
   switch (e.kind) {
-    case Timed::Failure: --c.daemon_events; apply_failure(c, e.id); break;
-    case Timed::Bin: --c.daemon_events; tl_boundary(c); break;
-    case Timed::GroupEnd: group_end(c, e.id); break;
-    case Timed::Start: start_transfer_flows(c, e.id); break;
-    case Timed::Restart: restart_flow(c, e.id); break;
+    case Timed::Failure:
+      --c.daemon_events;
+      apply_failure(c, e.id);
+      break;
+    case Timed::Bin:
+      --c.daemon_events;
+      tl_boundary(c);
+      break;
+    case Timed::GroupEnd:
+      group_end(c, e.id);
+      break;
+    case Timed::Start:
+      start_transfer_flows(c, e.id);
+      break;
+    case Timed::Restart:
+      restart_flow(c, e.id);
+      break;
   }
 }
 
@@ -248,16 +261,15 @@ void check_schedule(const Schedule& s, const Fabric& fab) {
     if (a.group < 0) throw InvalidParameter(key + ".group", std::to_string(a.group), "a group id >= 0");
     for (int p : a.after)
       if (p < 0 || p >= n || p == i)
-        throw InvalidParameter(key + ".after", std::to_string(p), "an index of another activity in [0, " +
-                                                                      std::to_string(n) + ")");
-    if (a.repeat < 1)
-      throw InvalidParameter(key + ".repeat", std::to_string(a.repeat), "an integer >= 1");
+        throw InvalidParameter(key + ".after", std::to_string(p),
+                               "an index of another activity in [0, " + std::to_string(n) + ")");
+    if (a.repeat < 1) throw InvalidParameter(key + ".repeat", std::to_string(a.repeat), "an integer >= 1");
     for (const auto* list : {&a.after_previous, &a.after_same})
       for (int p : *list)
         if (p < 0 || p >= n || (p == i && list == &a.after_same) || a.repeat < 2 || s.activities[p].repeat != a.repeat)
-          throw InvalidParameter(key + (list == &a.after_same ? ".after_same" : ".after_previous"), std::to_string(p),
-                                 "an index of an activity with the same repeat > 1 (this one has " +
-                                     std::to_string(a.repeat) + ")");
+          throw InvalidParameter(
+              key + (list == &a.after_same ? ".after_same" : ".after_previous"), std::to_string(p),
+              "an index of an activity with the same repeat > 1 (this one has " + std::to_string(a.repeat) + ")");
   }
   bool any_compute = false;
   for (const auto& a : s.activities) any_compute |= a.kind == Activity::Kind::Compute && a.amount > 0;
@@ -427,8 +439,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     if (static_cast<int>(queue.size()) != n) {
       int bad = 0;
       while (deg[bad] == 0) ++bad;
-      throw SimulationError("network: the schedule's dependencies form a cycle (activity " +
-                            std::to_string(bad) + " can never start)");
+      throw SimulationError("network: the schedule's dependencies form a cycle (activity " + std::to_string(bad) +
+                            " can never start)");
     }
   }
 
@@ -513,7 +525,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     c->bytes_rev.assign(fab.link_count(), 0.0);
     c->gbytes_fwd.assign(res.link_bytes_group_fwd.size(), 0.0);
     c->gbytes_rev.assign(res.link_bytes_group_rev.size(), 0.0);
-    for (std::size_t i = 0; i < c->failures.size(); ++i) c->push_timed(c->failures[i].time, Timed::Failure, static_cast<int>(i));
+    for (std::size_t i = 0; i < c->failures.size(); ++i)
+      c->push_timed(c->failures[i].time, Timed::Failure, static_cast<int>(i));
   }
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
 

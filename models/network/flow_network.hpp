@@ -108,9 +108,9 @@ class FlowNetwork {
 
 /// Link-utilization figures of one run (product brief alarm threshold: 80 %).
 struct Congestion {
-  double max_utilization = 0;   ///< fraction, busiest link direction over the run's makespan
-  double p99_utilization = 0;   ///< fraction, 99th percentile over fabric link directions that carried traffic
-  int links_above_80 = 0;       ///< link directions with utilization > 0.8
+  double max_utilization = 0;  ///< fraction, busiest link direction over the run's makespan
+  double p99_utilization = 0;  ///< fraction, 99th percentile over fabric link directions that carried traffic
+  int links_above_80 = 0;      ///< link directions with utilization > 0.8
   /// Same per tier, indexed by topology::Tier.
   double max_by_tier[4] = {0, 0, 0, 0};
   double p99_by_tier[4] = {0, 0, 0, 0};
@@ -153,19 +153,16 @@ CongestionTimeline congestion_timeline(const topology::Fabric& fabric, const Run
 /// Mean utilization (fraction) of every link direction over `interval` s (defaults to the
 /// makespan): 2 entries per link, [2*l] = Link::a -> Link::b, [2*l+1] = b -> a; bytes from
 /// RunResult::link_bytes_fwd/rev, rate = current Link::rate. Size 2 x fabric.link_count().
-std::vector<double> link_utilization(const topology::Fabric& fabric, const RunResult& run,
-                                     double interval = 0);
+std::vector<double> link_utilization(const topology::Fabric& fabric, const RunResult& run, double interval = 0);
 
 /// Completion time of a transfer alone on the fabric, s: latency(route) + bytes / the smallest
 /// Link::rate on route(src, dst, flow_hash) (the alpha-beta model of one flow; 0 for src == dst).
-double isolated_time(const topology::Fabric& fabric, int src, int dst, double bytes,
-                     std::uint64_t flow_hash);
+double isolated_time(const topology::Fabric& fabric, int src, int dst, double bytes, std::uint64_t flow_hash);
 
 /// Slowdown of every activity of a run: (finish - start) / isolated_time for transfers (the
 /// congestion metric of Alizadeh et al., pFabric, SIGCOMM 2013: "FCT normalised to the best
 /// possible FCT"), 0 for computations and for zero-time transfers. Size = activity count.
 /// Uses the fabric's current routes: call it before changing the fabric.
-std::vector<double> slowdowns(const topology::Fabric& fabric, const Schedule& schedule,
-                              const RunResult& run);
+std::vector<double> slowdowns(const topology::Fabric& fabric, const Schedule& schedule, const RunResult& run);
 
 }  // namespace aidcsim::network

@@ -18,15 +18,15 @@ using topology::Hop;
 /// One flow handed to the solver: a transfer or one of its ECMP / spray sub-flows.
 struct SubFlow {
   int activity = 0;
-  double bytes = 0;         ///< B to send on the current route (after a reroute: what was left)
-  double latency = 0;       ///< s, sum of the route's link latencies
+  double bytes = 0;    ///< B to send on the current route (after a reroute: what was left)
+  double latency = 0;  ///< s, sum of the route's link latencies
   std::vector<Hop> hops;
-  int index = 0, of = 1;    ///< sub-flow `index` of the transfer's `of` (to recompute its route)
-  int epoch = 0;            ///< RunCtx::epoch when `hops` was last checked against failures
+  int index = 0, of = 1;  ///< sub-flow `index` of the transfer's `of` (to recompute its route)
+  int epoch = 0;          ///< RunCtx::epoch when `hops` was last checked against failures
   // While it sends (slot >= 0): remaining bytes `remains` at time `last`, sent at `rate`.
-  int slot = -1;            ///< its solver item (Slot index), -1 when not sending
-  double done_bytes = 0;    ///< B sent by its completed repetitions (timeline)
-  double last_rate = 0;     ///< B/s of its last completed send (a repetition group's template)
+  int slot = -1;          ///< its solver item (Slot index), -1 when not sending
+  double done_bytes = 0;  ///< B sent by its completed repetitions (timeline)
+  double last_rate = 0;   ///< B/s of its last completed send (a repetition group's template)
 };
 
 /// Routes of the sub-flows of transfer `a` on the fabric's current state: emit(j, m, hops) for
@@ -35,14 +35,14 @@ struct SubFlow {
 /// recomputation keeps the count) else min(paths, spray_n), evenly spaced over Fabric::routes.
 /// Throws SimulationError (Fabric::route) when src and dst are disconnected.
 template <class Emit>
-void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, int spray_n, int m_fixed,
-                    int only, Emit&& emit) {
+void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, int spray_n, int m_fixed, int only,
+                    Emit&& emit) {
   if (spray) {
     auto paths = fab.routes(a.gpu, a.dst_gpu, 4096);
     if (paths.empty()) paths.push_back(fab.route(a.gpu, a.dst_gpu, a.flow_hash));  // NVLink / throws
     const std::size_t np = paths.size();
-    const std::size_t m = m_fixed > 0 ? static_cast<std::size_t>(m_fixed)
-                                      : std::min<std::size_t>(np, static_cast<std::size_t>(spray_n));
+    const std::size_t m =
+        m_fixed > 0 ? static_cast<std::size_t>(m_fixed) : std::min<std::size_t>(np, static_cast<std::size_t>(spray_n));
     // m of np paths (routes() lists them first hop slowest): rank j x (np/m + 1) mod np walks the
     // first hops and the later hops together (on a k-ary fat tree 16 of 256 paths use 16
     // distinct aggregation switches AND 16 distinct core positions), all paths when m = np.
@@ -64,10 +64,10 @@ void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, i
 
 /// A failure checked against the fabric: what it acts on.
 struct ResolvedFailure {
-  double time = 0;                  ///< s from the run's start
+  double time = 0;  ///< s from the run's start
   topology::FailureSpec::Type type = topology::FailureSpec::Type::LinkDown;
-  int node = -1;                    ///< SwitchDown
-  std::vector<int> links;           ///< LinkDown / Degrade
+  int node = -1;           ///< SwitchDown
+  std::vector<int> links;  ///< LinkDown / Degrade
   double factor = 1;
   std::string element;
 };
@@ -79,29 +79,29 @@ struct ResolvedFailure {
 /// (at 31K GPUs a rows x 2B table zeroed up front, half of it never used, and its trimmed copy
 /// were 8 % of the run's CPU time).
 struct Timeline {
-  int target = 0;                  ///< B
-  double w = 0;                    ///< s, current bin width
-  int used = 0;                    ///< bins in the result (after the run)
-  std::vector<int> row_of;         ///< per link direction (2 l + d): row, or -1 if no flow uses it
-  std::vector<int> links;          ///< per row: link direction
+  int target = 0;           ///< B
+  double w = 0;             ///< s, current bin width
+  int used = 0;             ///< bins in the result (after the run)
+  std::vector<int> row_of;  ///< per link direction (2 l + d): row, or -1 if no flow uses it
+  std::vector<int> links;   ///< per row: link direction
   /// Bins x rows, bytes per bin ([bin * rows + row]); bins past its size hold 0 (during the run).
   std::vector<double> bytes;
-  std::vector<double> sent;        ///< per flow: bytes credited so far
-  double next = 0;                 ///< s, time of the pending boundary event
+  std::vector<double> sent;  ///< per flow: bytes credited so far
+  double next = 0;           ///< s, time of the pending boundary event
   int capacity() const { return 2 * target; }
 };
 
 /// What a solver item stands for, and its progress: `remains` units (B or FLOP) left at time
 /// `last`, at `rate` units/s since then; `version` invalidates older entries of the due heap.
 struct Slot {
-  int flow = -1;          ///< sub-flow index, or -1 for a computation
-  int activity = -1;      ///< the computation's activity (flow == -1)
-  std::uint32_t item = 0; ///< MaxMinSharing handle
+  int flow = -1;           ///< sub-flow index, or -1 for a computation
+  int activity = -1;       ///< the computation's activity (flow == -1)
+  std::uint32_t item = 0;  ///< MaxMinSharing handle
   double remains = 0, rate = 0, last = 0;
   std::uint32_t version = 0;
   bool used = false;
-  int wave = -1;          ///< repetition wave of its activity (repetition.cpp), -1: none
-  int reports = 0;        ///< times the solver reported its rate
+  int wave = -1;    ///< repetition wave of its activity (repetition.cpp), -1: none
+  int reports = 0;  ///< times the solver reported its rate
 };
 
 /// Due heap entry: the predicted completion of a slot (stale when versions differ).
@@ -118,7 +118,7 @@ struct Timed {
   enum Kind { Failure = 0, Bin = 1, GroupEnd = 2, Start = 3, Restart = 4 };
   double t;
   int kind;
-  int id;              ///< activity (Start), flow (Restart), failure index (Failure), 0 (Bin), group (GroupEnd)
+  int id;  ///< activity (Start), flow (Restart), failure index (Failure), 0 (Bin), group (GroupEnd)
   std::uint64_t seq;
   bool operator>(const Timed& o) const {
     if (t != o.t) return t > o.t;
@@ -130,91 +130,91 @@ struct Timed {
 /// State of one run.
 struct RunCtx {
   const Schedule* s = nullptr;
-  std::vector<double> flops;           ///< per GPU, FLOP/s
+  std::vector<double> flops;  ///< per GPU, FLOP/s
   std::vector<SubFlow> flows;
-  std::vector<int> first_flow;         ///< per activity, index in flows (transfers), size n+1
-  std::vector<int> succ_off, succ;     ///< CSR successor lists
-  std::vector<int> pending;            ///< unfinished predecessors per activity
-  std::vector<int> left;               ///< per activity: sub-flows still sending or waiting (this repetition)
+  std::vector<int> first_flow;      ///< per activity, index in flows (transfers), size n+1
+  std::vector<int> succ_off, succ;  ///< CSR successor lists
+  std::vector<int> pending;         ///< unfinished predecessors per activity
+  std::vector<int> left;            ///< per activity: sub-flows still sending or waiting (this repetition)
   std::vector<double> start, finish;
   std::string error;
 
   // The event loop (flow_network.cpp).
-  double now = 0;                      ///< s from the run's start
+  double now = 0;  ///< s from the run's start
   MaxMinSharing sharing;
-  const Fabric* fab = nullptr;         ///< the fabric routes and rates come from (see `live`)
-  std::vector<double> link_rate;       ///< per link, B/s: the fabric's rate, then degradations
-  std::vector<int> link_res;           ///< per link direction (2 l + d): solver resource or -1
-  std::vector<int> res_buf;            ///< scratch: resources of the route being started
-  std::vector<int> gpu_res;            ///< per GPU: solver resource of its compute, or -1
+  const Fabric* fab = nullptr;    ///< the fabric routes and rates come from (see `live`)
+  std::vector<double> link_rate;  ///< per link, B/s: the fabric's rate, then degradations
+  std::vector<int> link_res;      ///< per link direction (2 l + d): solver resource or -1
+  std::vector<int> res_buf;       ///< scratch: resources of the route being started
+  std::vector<int> gpu_res;       ///< per GPU: solver resource of its compute, or -1
   std::vector<Slot> slots;
   std::vector<int> free_slots;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due;
   std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>> timed;
   std::uint64_t seq = 0;
-  std::vector<int> ready;              ///< activities (their next repetition) ready to begin now
-  std::vector<char> queued;            ///< per activity: in `ready`
-  std::size_t daemon_events = 0;       ///< timed events that do not keep the run alive (Bin, Failure)
-  long long solves = 0, events = 0;    ///< counters for the profile
+  std::vector<int> ready;                ///< activities (their next repetition) ready to begin now
+  std::vector<char> queued;              ///< per activity: in `ready`
+  std::size_t daemon_events = 0;         ///< timed events that do not keep the run alive (Bin, Failure)
+  long long solves = 0, events = 0;      ///< counters for the profile
   double solve_cpu = 0, solve_wall = 0;  ///< s in the solver (profile only)
 
   // Failures during the run (run_failures.cpp); unused when `events` is false.
   bool events_mode = false;
   std::vector<ResolvedFailure> failures;  ///< in time order
-  Fabric* live = nullptr;              ///< private fabric, as the failures so far leave it
+  Fabric* live = nullptr;                 ///< private fabric, as the failures so far leave it
   bool spray = false;
   int fpp = 1, spray_n = 16;
-  int epoch = 0;                       ///< link/switch-down events applied so far
-  std::string down_log;                ///< "leaf3 down at 0.01 s, ..." for error messages
-  std::vector<int> reroutes;           ///< per activity
+  int epoch = 0;                             ///< link/switch-down events applied so far
+  std::string down_log;                      ///< "leaf3 down at 0.01 s, ..." for error messages
+  std::vector<int> reroutes;                 ///< per activity
   std::vector<double> bytes_fwd, bytes_rev;  ///< per link: bytes sent
   /// Bytes by group (RunResult::groups): per activity its group's index k, or -1 when bytes are
   /// not split; events mode: per [k * links + l], bytes sent.
   std::vector<int> group_of;
   std::vector<double> gbytes_fwd, gbytes_rev;
 
-  std::unique_ptr<Timeline> tl;        ///< null unless FlowNetwork::set_timeline_bins > 0 (no events)
+  std::unique_ptr<Timeline> tl;  ///< null unless FlowNetwork::set_timeline_bins > 0 (no events)
 
   // Repetitions (Activity::repeat) and their fast-forward (repetition.cpp).
   bool any_repeat = false;
   std::vector<int> rep_done, rep_begun;  ///< per activity: repetitions finished / begun
   std::vector<int> rsucc_off, rsucc;     ///< CSR: activities waiting for a repetition of this one
-  std::vector<int> wave;               ///< per activity: wave of its current repetition, -1 none
+  std::vector<int> wave;                 ///< per activity: wave of its current repetition, -1 none
   struct Wave {
     double begin = 0, start = -1, done = -1;  ///< s: repetition begun, flows started, flows done
     int members = 0, finished = 0;
-    bool dirty = false;                ///< not a template: shared resources, rate changes, ...
+    bool dirty = false;  ///< not a template: shared resources, rate changes, ...
   };
   std::vector<Wave> waves;
   std::size_t waves_compact_at = 4096;  ///< waves' size at which unreferenced ones are dropped
-  std::vector<int> res_count;          ///< per solver resource: items on it (with repetitions)
-  std::vector<int> res_wave;           ///< per solver resource: wave of its items, -1 foreign
-  std::vector<int> res_group;          ///< per solver resource: fast-forwarded group owning it, -1
-  struct Group {                       ///< repetitions fast-forwarded as a whole (repetition.cpp)
-    std::vector<int> members;          ///< activities
+  std::vector<int> res_count;           ///< per solver resource: items on it (with repetitions)
+  std::vector<int> res_wave;            ///< per solver resource: wave of its items, -1 foreign
+  std::vector<int> res_group;           ///< per solver resource: fast-forwarded group owning it, -1
+  struct Group {                        ///< repetitions fast-forwarded as a whole (repetition.cpp)
+    std::vector<int> members;           ///< activities
     std::vector<int> resources;
     double t0 = 0, period = 0, latency = 0;
-    int r0 = 0, reps = 0;              ///< first repetition skipped, repetitions skipped
+    int r0 = 0, reps = 0;  ///< first repetition skipped, repetitions skipped
     bool active = false;
   };
   std::vector<Group> groups;
-  int active_groups = 0;               ///< groups fast-forwarded now (not ended or materialised)
-  long long skipped_reps = 0;          ///< activity repetitions not simulated one by one (profile)
-  std::vector<char> in_group;          ///< begin_batch's scratch: per activity, in the group at hand
+  int active_groups = 0;       ///< groups fast-forwarded now (not ended or materialised)
+  long long skipped_reps = 0;  ///< activity repetitions not simulated one by one (profile)
+  std::vector<char> in_group;  ///< begin_batch's scratch: per activity, in the group at hand
 
   // Periodic fast-forward (periodic.cpp).
-  int single_busy = 0;                 ///< activities without repeat begun and not finished
-  std::vector<int> rep_acts;           ///< activities with repeat > 1, in index order
-  std::vector<double> start_at;        ///< per activity: s, its pending Start event, -1 none
-  int anchor = -1;                     ///< live repeated activity whose begins trigger snapshots
-  double anchor_began = -1;            ///< s, when the anchor last began a repetition
-  struct Snapshot {                    ///< the state of the live repeated activities at t
+  int single_busy = 0;           ///< activities without repeat begun and not finished
+  std::vector<int> rep_acts;     ///< activities with repeat > 1, in index order
+  std::vector<double> start_at;  ///< per activity: s, its pending Start event, -1 none
+  int anchor = -1;               ///< live repeated activity whose begins trigger snapshots
+  double anchor_began = -1;      ///< s, when the anchor last began a repetition
+  struct Snapshot {              ///< the state of the live repeated activities at t
     double t = 0;
     std::vector<int> acts, done, begun, left;
-    std::vector<double> timer;         ///< per activity: s left of its latency phase, -1 none
-    std::vector<double> rem;           ///< per sub-flow of acts: B left, -1 when not sending
+    std::vector<double> timer;  ///< per activity: s left of its latency phase, -1 none
+    std::vector<double> rem;    ///< per sub-flow of acts: B left, -1 when not sending
   };
-  std::vector<Snapshot> snaps;         ///< the last few, oldest first
+  std::vector<Snapshot> snaps;                      ///< the last few, oldest first
   long long periodic_reps = 0, periodic_jumps = 0;  ///< repetitions skipped, jumps (profile)
 
   void push_timed(double t, int kind, int id) {

@@ -22,7 +22,8 @@ FluidBound fluid_bound(const topology::Fabric& fab, const Schedule& s, int spray
   for (int i = 0; i < n; ++i) {
     const Activity& a = s.activities[i];
     const std::string key = "schedule.activities[" + std::to_string(i) + "]";
-    if (a.kind != Activity::Kind::Transfer) throw InvalidParameter(key + ".kind", "not a transfer", "a transfer (fluid bound)");
+    if (a.kind != Activity::Kind::Transfer)
+      throw InvalidParameter(key + ".kind", "not a transfer", "a transfer (fluid bound)");
     if (!a.after.empty()) throw InvalidParameter(key + ".after", "dependencies", "none (fluid bound: one wave)");
     if (a.repeat != 1) throw InvalidParameter(key + ".repeat", std::to_string(a.repeat), "1 (fluid bound: one wave)");
     if (!fab.is_endpoint(a.gpu) || !fab.is_endpoint(a.dst_gpu))
@@ -58,7 +59,8 @@ FluidBound fluid_bound(const topology::Fabric& fab, const Schedule& s, int spray
       double rate = a.rate_limit > 0 ? a.rate_limit / of[k] : 0;
       for (const topology::Hop& h : routes[k]) {
         const double r = fab.link(h.link).rate;
-        if (!(r > 0)) throw SimulationError("network: link " + fab.link(h.link).name + " has rate " + std::to_string(r));
+        if (!(r > 0))
+          throw SimulationError("network: link " + fab.link(h.link).name + " has rate " + std::to_string(r));
         rate = rate > 0 ? std::min(rate, r) : r;
         (h.forward ? out.link_bytes_fwd : out.link_bytes_rev)[h.link] += bytes;
         uses.emplace_back(start, bytes);

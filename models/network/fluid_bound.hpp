@@ -29,7 +29,7 @@ struct FluidBound {
   /// longest route latency of its sub-flows + Activity::delay), as FlowNetwork::run starts it.
   double makespan = 0;
   std::vector<double> link_bytes_fwd, link_bytes_rev;  ///< B per link, as RunResult's
-  int busiest_link = -1;       ///< link of the bound (-1: a single flow's own time bounds it)
+  int busiest_link = -1;                               ///< link of the bound (-1: a single flow's own time bounds it)
   bool busiest_forward = true;
 };
 

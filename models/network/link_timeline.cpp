@@ -36,7 +36,8 @@ void tl_credit(const RunCtx& c, Timeline& t, int f, double upto, int k) {
   const std::size_t rows = t.links.size(), off = static_cast<std::size_t>(k) * rows;
   if (t.bytes.size() < off + rows) t.bytes.resize(off + rows, 0.0);  // bins up to k, zeroed
   double* bin = t.bytes.data() + off;
-  for (const Hop& h : c.flows[f].hops) bin[t.row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)]] += delta;
+  for (const Hop& h : c.flows[f].hops)
+    bin[t.row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)]] += delta;
 }
 
 /// The next boundary after now (now may sit on a boundary, up to rounding).

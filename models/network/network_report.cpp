@@ -44,15 +44,17 @@ void add_timeline(Results& r, const StepTraffic& traffic, double step_time) {
 }
 
 void add_notes(Results& r, const StepTraffic& traffic) {
-  r.notes.push_back("network: link utilization is averaged over the simulated step (/network/timeline/* over time; "
-                    "the 80 % alarm of the checklist counts links in the busiest time bin); "
-                    "every rail carries its own DP flows; NVLink links carry PP/DP flows only (TP collectives are "
-                    "analytic)");
+  r.notes.push_back(
+      "network: link utilization is averaged over the simulated step (/network/timeline/* over time; "
+      "the 80 % alarm of the checklist counts links in the busiest time bin); "
+      "every rail carries its own DP flows; NVLink links carry PP/DP flows only (TP collectives are "
+      "analytic)");
   if (traffic.repetitions_fast_forwarded > 0)
-    r.notes.push_back("network: " + std::to_string(traffic.repetitions_fast_forwarded) +
-                      " repetitions of the step's ring / pipeline transfers were not simulated one by one: they "
-                      "repeat an exact template once the fabric's state repeats (fast-forward by whole periods; "
-                      "same times, link bytes and timeline as the unrolled run, tests/unit/network/test_repetition.cpp)");
+    r.notes.push_back(
+        "network: " + std::to_string(traffic.repetitions_fast_forwarded) +
+        " repetitions of the step's ring / pipeline transfers were not simulated one by one: they "
+        "repeat an exact template once the fabric's state repeats (fast-forward by whole periods; "
+        "same times, link bytes and timeline as the unrolled run, tests/unit/network/test_repetition.cpp)");
 }
 
 }  // namespace
@@ -79,21 +81,22 @@ void report_step_traffic(Results& r, const StepTraffic& traffic, const topology:
         "Estimate: p99 one-way RDMA latency on the longest path, switches and cables + M/M/1 queueing at each "
         "tier's p99 link utilization (models/network/rdma_latency.hpp)");
   r.datasets.push_back(vector_dataset("/network/link_utilization", traffic.link_utilization, "1",
-                                      "Per fabric link: max over both directions of bytes / (rate x step time)", "link"));
+                                      "Per fabric link: max over both directions of bytes / (rate x step time)",
+                                      "link"));
   r.datasets.push_back(vector_dataset("/network/link_bytes", traffic.link_bytes, "B",
                                       "Per fabric link: bytes carried in one step, both directions", "link"));
   std::vector<double> tiers(traffic.link_tiers.begin(), traffic.link_tiers.end());
-  Dataset tier = vector_dataset("/network/link_tier", tiers, "1",
-                                "Per fabric link: tier code (flag_meanings: NVLink, access NIC-leaf, leaf-spine, spine-core)",
-                                "link");
+  Dataset tier = vector_dataset(
+      "/network/link_tier", tiers, "1",
+      "Per fabric link: tier code (flag_meanings: NVLink, access NIC-leaf, leaf-spine, spine-core)", "link");
   tier.flag_meanings = tier_names();
   r.datasets.push_back(std::move(tier));
   r.labels.push_back({"/network/link", traffic.link_names, "Per fabric link: name (endpoints)"});
   std::vector<double> max_by_tier(std::begin(c.max_by_tier), std::end(c.max_by_tier));
   std::vector<double> p99_by_tier(std::begin(c.p99_by_tier), std::end(c.p99_by_tier));
-  r.datasets.push_back(vector_dataset("/network/max_utilization_by_tier", max_by_tier, "1",
-                                      "Max link-direction utilization per tier (NVLink, access, leaf-spine, spine-core)",
-                                      "tier"));
+  r.datasets.push_back(
+      vector_dataset("/network/max_utilization_by_tier", max_by_tier, "1",
+                     "Max link-direction utilization per tier (NVLink, access, leaf-spine, spine-core)", "tier"));
   r.datasets.push_back(vector_dataset("/network/p99_utilization_by_tier", p99_by_tier, "1",
                                       "p99 link-direction utilization per tier", "tier"));
   std::vector<double> bytes_by_tier(4, 0.0);
@@ -101,7 +104,8 @@ void report_step_traffic(Results& r, const StepTraffic& traffic, const topology:
     bytes_by_tier.at(static_cast<std::size_t>(traffic.link_tiers[l])) += traffic.link_bytes[l];
   r.datasets.push_back(vector_dataset("/network/bytes_by_tier", bytes_by_tier, "B",
                                       "Bytes the tier's links carry in one step, both directions (sum of "
-                                      "/network/link_bytes over the tier's links)", "tier"));
+                                      "/network/link_bytes over the tier's links)",
+                                      "tier"));
   r.labels.push_back({"/network/tier", tier_names(), "Fabric tiers"});
   add_timeline(r, traffic, step_time);
   add_notes(r, traffic);

@@ -25,7 +25,6 @@ inline constexpr double kRdmaMtu = 4096.0;  // B
 /// Lossless flow control (PFC, credits) and congestion control (DCQCN) are not modelled.
 /// Returns {base, queue}.
 std::pair<double, double> rdma_latency_p99_estimate(const topology::FabricSpec& spec,
-                                                    const topology::BillOfMaterials& bom,
-                                                    const Congestion& congestion);
+                                                    const topology::BillOfMaterials& bom, const Congestion& congestion);
 
 }  // namespace aidcsim::network

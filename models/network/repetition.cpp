@@ -77,8 +77,10 @@ int new_wave(RunCtx& c, const RunCtx::Wave& wave) {
     for (Slot& x : c.slots)
       if (x.used) remap(x.wave);
     for (std::size_t r = 0; r < c.res_wave.size(); ++r) {
-      if (r < c.res_count.size() && c.res_count[r] > 0) remap(c.res_wave[r]);
-      else c.res_wave[r] = -1;  // overwritten by the next item on it (on_item_added)
+      if (r < c.res_count.size() && c.res_count[r] > 0)
+        remap(c.res_wave[r]);
+      else
+        c.res_wave[r] = -1;  // overwritten by the next item on it (on_item_added)
     }
     c.waves_compact_at = std::max<std::size_t>(4096, 2 * static_cast<std::size_t>(live));
   }
@@ -92,14 +94,13 @@ void mark_dirty(RunCtx& c, int w) {
 
 /// Whether the group G (activities beginning their next repetition now) can skip its remaining
 /// repetitions; sets the template's period and latency.
-bool repeats_template(RunCtx& c, const std::vector<int>& G, std::vector<char>& in_g, double& period,
-                      double& latency, std::vector<int>& res) {
+bool repeats_template(RunCtx& c, const std::vector<int>& G, std::vector<char>& in_g, double& period, double& latency,
+                      std::vector<int>& res) {
   const Activity& a0 = c.s->activities[G[0]];
   const int w = c.wave[G[0]];
   if (w < 0 || c.rep_done[G[0]] < 1) return false;
   const RunCtx::Wave& t = c.waves[w];
-  if (t.dirty || t.members != static_cast<int>(G.size()) || t.finished != t.members || t.done != c.now ||
-      t.start < 0)
+  if (t.dirty || t.members != static_cast<int>(G.size()) || t.finished != t.members || t.done != c.now || t.start < 0)
     return false;
   for (int a : G) {
     const Activity& x = c.s->activities[a];
@@ -328,8 +329,10 @@ void on_item_added(RunCtx& c, int slot, const int* res, int n) {
   }
   if (w >= 0) {
     RunCtx::Wave& t = c.waves[w];
-    if (t.start < 0) t.start = c.now;
-    else if (t.start != c.now) t.dirty = true;
+    if (t.start < 0)
+      t.start = c.now;
+    else if (t.start != c.now)
+      t.dirty = true;
   }
 }
 
@@ -343,8 +346,10 @@ void on_item_removed(RunCtx& c, int slot) {
   }
   if (x.wave >= 0) {
     RunCtx::Wave& t = c.waves[x.wave];
-    if (t.done < 0) t.done = c.now;
-    else if (t.done != c.now) t.dirty = true;
+    if (t.done < 0)
+      t.done = c.now;
+    else if (t.done != c.now)
+      t.dirty = true;
   }
 }
 

@@ -109,7 +109,8 @@ void apply_failure(RunCtx& c, int i) {
       c.live->set_link_rate_factor(l, ev.factor);
       c.link_rate[l] = c.live->link(l).rate;
       for (int d = 0; d < 2; ++d)
-        if (const int r = c.link_res[2 * static_cast<std::size_t>(l) + d]; r >= 0) c.sharing.set_capacity(r, c.link_rate[l]);
+        if (const int r = c.link_res[2 * static_cast<std::size_t>(l) + d]; r >= 0)
+          c.sharing.set_capacity(r, c.link_rate[l]);
     }
     return;
   }

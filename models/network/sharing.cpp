@@ -38,7 +38,7 @@ struct MaxMinSharing::Impl {
   SharingModel model;
   lmm::System* sys = nullptr;
   std::vector<lmm::Constraint*> cnst;
-  std::vector<Item*> items;            ///< by handle; null when free
+  std::vector<Item*> items;  ///< by handle; null when free
   std::vector<std::uint32_t> free_handles;
 };
 

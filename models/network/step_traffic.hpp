@@ -11,13 +11,13 @@
 namespace aidcsim::network {
 
 struct StepTraffic {
-  Congestion congestion;                    ///< utilization averaged over the step
-  CongestionTimeline timeline;              ///< utilization over the step (empty without a timeline)
+  Congestion congestion;                        ///< utilization averaged over the step
+  CongestionTimeline timeline;                  ///< utilization over the step (empty without a timeline)
   std::vector<std::string> timeline_hot_names;  ///< names of timeline.hot: "link (up)" = a->b, "(down)" = b->a
-  std::vector<double> link_utilization;     ///< per fabric link, max of both directions, fraction
-  std::vector<double> link_bytes;           ///< per fabric link, both directions, B
-  std::vector<std::string> link_names;      ///< per fabric link, topology::Link::name
-  std::vector<int> link_tiers;              ///< per fabric link, topology::Tier as int
+  std::vector<double> link_utilization;         ///< per fabric link, max of both directions, fraction
+  std::vector<double> link_bytes;               ///< per fabric link, both directions, B
+  std::vector<std::string> link_names;          ///< per fabric link, topology::Link::name
+  std::vector<int> link_tiers;                  ///< per fabric link, topology::Tier as int
   /// Repetitions of the step's transfers taken as whole periods of an exact template
   /// (RunResult::repetitions_fast_forwarded), for the run's notes.
   long long repetitions_fast_forwarded = 0;

@@ -27,9 +27,9 @@ double daly_interval(double delta, double mtbf);
 
 /// Checkpoint timing of a situation (all s).
 struct CheckpointCost {
-  double write = 0;   ///< bytes / storage_bandwidth: time until a checkpoint is durable
-  double stall = 0;   ///< training stalled per checkpoint (sync: write; async: async_stall, <= write)
-  double load = 0;    ///< bytes / storage_bandwidth: reading it back at restart
+  double write = 0;  ///< bytes / storage_bandwidth: time until a checkpoint is durable
+  double stall = 0;  ///< training stalled per checkpoint (sync: write; async: async_stall, <= write)
+  double load = 0;   ///< bytes / storage_bandwidth: reading it back at restart
 };
 /// Write/stall/load times for `bytes` of model state (B) and the spec's storage bandwidth
 /// (Llama 3 §3.3.1: Tectonic 2 TB/s sustained, published-figures.md §2.2).

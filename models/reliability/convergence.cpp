@@ -39,9 +39,12 @@ double CriticalBatch::loss_at(double reference_tokens) const {
 
 double CriticalBatch::at(double reference_tokens) const {
   switch (spec_.model) {
-    case ConvergenceModel::None: return std::numeric_limits<double>::infinity();
-    case ConvergenceModel::Fixed: return spec_.critical_batch;
-    case ConvergenceModel::Kaplan: return kaplan_critical_batch(loss_at(reference_tokens), spec_.b_star, spec_.alpha_b);
+    case ConvergenceModel::None:
+      return std::numeric_limits<double>::infinity();
+    case ConvergenceModel::Fixed:
+      return spec_.critical_batch;
+    case ConvergenceModel::Kaplan:
+      return kaplan_critical_batch(loss_at(reference_tokens), spec_.b_star, spec_.alpha_b);
   }
   return 0;
 }

@@ -17,9 +17,12 @@ std::string fmt_number(double v) {
 std::string tokens_text(double t) {
   char buf[48];
   if (t == 0) return "0";
-  if (std::fabs(t) >= 1e12) std::snprintf(buf, sizeof buf, "%.3gT", t / 1e12);
-  else if (std::fabs(t) >= 1e9) std::snprintf(buf, sizeof buf, "%.3gB", t / 1e9);
-  else std::snprintf(buf, sizeof buf, "%.3gM", t / 1e6);
+  if (std::fabs(t) >= 1e12)
+    std::snprintf(buf, sizeof buf, "%.3gT", t / 1e12);
+  else if (std::fabs(t) >= 1e9)
+    std::snprintf(buf, sizeof buf, "%.3gB", t / 1e9);
+  else
+    std::snprintf(buf, sizeof buf, "%.3gM", t / 1e6);
   return buf;
 }
 
@@ -64,18 +67,22 @@ void report_convergence(Results& r, const ConvergenceSpec& conv, double lo, doub
     }
     r.datasets.push_back(vector_dataset("/phases/extra_tokens", extra, "1",
                                         "Mean tokens the phase's batch costs beyond the reference batch's for the same "
-                                        "progress (critical batch size model)", "phase"));
+                                        "progress (critical batch size model)",
+                                        "phase"));
     r.datasets.push_back(vector_dataset("/phases/critical_batch", crit, "1",
                                         "Critical batch (tokens) where the phase starts on average", "phase"));
     r.datasets.push_back(vector_dataset("/phases/progress_tokens", progress, "1",
                                         "Mean progress of the phase in tokens at the reference batch", "phase"));
   }
   char head[240];
-  std::snprintf(head, sizeof head, "convergence vs batch size: %s tokens at the reference batch of %s tokens take %s tokens (%+.1f %%)",
+  std::snprintf(head, sizeof head,
+                "convergence vs batch size: %s tokens at the reference batch of %s tokens take %s tokens (%+.1f %%)",
                 tokens_text(t.tokens).c_str(), tokens_text(t.reference_batch).c_str(),
                 tokens_text(t.tokens_trained).c_str(), 100.0 * (t.tokens_trained / t.tokens - 1));
-  r.notes.push_back(std::string(head) + ", E = E_min (1 + B/B_crit) (McCandlish et al. 2018 eq. 2.11, which assumes "
-                    "a learning rate tuned at each batch) with " + model + phases +
+  r.notes.push_back(std::string(head) +
+                    ", E = E_min (1 + B/B_crit) (McCandlish et al. 2018 eq. 2.11, which assumes "
+                    "a learning rate tuned at each batch) with " +
+                    model + phases +
                     (conv.model == ConvergenceModel::Kaplan
                          ? ". Kaplan's fit is from WebText2 losses of models up to 1.5B parameters, applied here to "
                            "Chinchilla's loss (other data, other tokenizer): an estimate (Zhang et al. 2024, "
@@ -83,6 +90,5 @@ void report_convergence(Results& r, const ConvergenceSpec& conv, double lo, doub
                            "training.convergence.b_star/alpha_b or model: fixed take a measured value"
                          : ""));
 }
-
 
 }  // namespace aidcsim::reliability

@@ -3,8 +3,8 @@
 // what the batches above the reference batch cost in tokens, per phase, or a note that the run
 // assumes they cost nothing. Adding a convergence output metric means adding it here.
 #include "models/common/results.hpp"
-#include "models/reliability/training_spec.hpp"
 #include "models/reliability/time_to_train.hpp"
+#include "models/reliability/training_spec.hpp"
 
 namespace aidcsim::reliability {
 

@@ -15,16 +15,26 @@ constexpr double kMonth = 30.4375;
 
 const char* component_name(Component c) {
   switch (c) {
-    case Component::Gpu: return "gpu";
-    case Component::Hbm: return "hbm";
-    case Component::Nic: return "nic";
-    case Component::Host: return "host";
-    case Component::Switch: return "switch";
-    case Component::Link: return "link";
-    case Component::Pump: return "pump";
-    case Component::Cdu: return "cdu";
-    case Component::Software: return "software";
-    case Component::Node: return "node";
+    case Component::Gpu:
+      return "gpu";
+    case Component::Hbm:
+      return "hbm";
+    case Component::Nic:
+      return "nic";
+    case Component::Host:
+      return "host";
+    case Component::Switch:
+      return "switch";
+    case Component::Link:
+      return "link";
+    case Component::Pump:
+      return "pump";
+    case Component::Cdu:
+      return "cdu";
+    case Component::Software:
+      return "software";
+    case Component::Node:
+      return "node";
   }
   return "?";
 }
@@ -34,19 +44,40 @@ double default_rate(FailurePreset preset, Component c) {
   switch (preset) {
     case FailurePreset::Llama3:
       switch (c) {
-        case Component::Gpu: per_day = 196.0 / kLlamaGpuDays; break;
-        case Component::Hbm: per_day = 72.0 / kLlamaGpuDays; break;
-        case Component::Software: per_day = 63.0 / kLlamaGpuDays; break;
-        case Component::Host: per_day = 46.0 / kLlamaNodeDays; break;
-        case Component::Nic: per_day = 7.0 / kLlamaGpuDays; break;
-        case Component::Link: per_day = 0.00057 / kMonth; break;
-        case Component::Switch: per_day = 0.00051 / kMonth; break;
-        default: per_day = 0;
+        case Component::Gpu:
+          per_day = 196.0 / kLlamaGpuDays;
+          break;
+        case Component::Hbm:
+          per_day = 72.0 / kLlamaGpuDays;
+          break;
+        case Component::Software:
+          per_day = 63.0 / kLlamaGpuDays;
+          break;
+        case Component::Host:
+          per_day = 46.0 / kLlamaNodeDays;
+          break;
+        case Component::Nic:
+          per_day = 7.0 / kLlamaGpuDays;
+          break;
+        case Component::Link:
+          per_day = 0.00057 / kMonth;
+          break;
+        case Component::Switch:
+          per_day = 0.00051 / kMonth;
+          break;
+        default:
+          per_day = 0;
       }
       break;
-    case FailurePreset::Rsc1: per_day = c == Component::Node ? 6.50e-3 : 0; break;
-    case FailurePreset::Rsc2: per_day = c == Component::Node ? 2.34e-3 : 0; break;
-    case FailurePreset::None: per_day = 0; break;
+    case FailurePreset::Rsc1:
+      per_day = c == Component::Node ? 6.50e-3 : 0;
+      break;
+    case FailurePreset::Rsc2:
+      per_day = c == Component::Node ? 2.34e-3 : 0;
+      break;
+    case FailurePreset::None:
+      per_day = 0;
+      break;
   }
   return per_day / kDay;
 }
@@ -58,14 +89,32 @@ std::vector<FailureProcess> failure_processes(const ReliabilitySpec& spec, const
     double per_component = default_rate(spec.preset, c);
     double count = 0;
     switch (c) {
-      case Component::Gpu: case Component::Hbm: case Component::Software: count = n.gpus; break;
-      case Component::Nic: count = n.nics > 0 ? n.nics : n.gpus; break;
-      case Component::Host: count = n.nodes; break;
-      case Component::Switch: count = n.switches; break;
-      case Component::Link: count = n.links; break;
-      case Component::Pump: count = n.pumps; break;
-      case Component::Cdu: count = n.cdus; break;
-      case Component::Node: count = n.gpus / 8.0; break;  // 8-GPU node equivalents (Kokolis et al.)
+      case Component::Gpu:
+      case Component::Hbm:
+      case Component::Software:
+        count = n.gpus;
+        break;
+      case Component::Nic:
+        count = n.nics > 0 ? n.nics : n.gpus;
+        break;
+      case Component::Host:
+        count = n.nodes;
+        break;
+      case Component::Switch:
+        count = n.switches;
+        break;
+      case Component::Link:
+        count = n.links;
+        break;
+      case Component::Pump:
+        count = n.pumps;
+        break;
+      case Component::Cdu:
+        count = n.cdus;
+        break;
+      case Component::Node:
+        count = n.gpus / 8.0;
+        break;  // 8-GPU node equivalents (Kokolis et al.)
     }
     for (const auto& o : spec.failures) {
       if (o.component != c) continue;

@@ -42,8 +42,8 @@ double default_rate(FailurePreset preset, Component c);
 /// One failure process of a situation: its total rate and what it does.
 struct FailureProcess {
   Component component = Component::Gpu;
-  double rate = 0;        ///< failures per second for all components of this class together
-  bool degrades = false;  ///< true: link failure degrades the fabric instead of stopping the job
+  double rate = 0;           ///< failures per second for all components of this class together
+  bool degrades = false;     ///< true: link failure degrades the fabric instead of stopping the job
   bool needs_spare = false;  ///< true: a hardware failure that consumes a (hot) spare node
 };
 

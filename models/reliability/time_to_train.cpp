@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -43,13 +43,20 @@ constexpr std::size_t kNoCursor = static_cast<std::size_t>(-1);
 enum Overhead { kCheckpoint = kComponents, kSpareWait, kTransition, kThrottling, kFabricEvents, kPlanned, kCauses };
 const char* cause_name(int c) {
   switch (c) {
-    case kCheckpoint: return "checkpoint";
-    case kSpareWait: return "spare_wait";
-    case kTransition: return "phase_transition";
-    case kThrottling: return "throttling";
-    case kFabricEvents: return "fabric_failures";
-    case kPlanned: return "planned";
-    default: return component_name(static_cast<Component>(c));
+    case kCheckpoint:
+      return "checkpoint";
+    case kSpareWait:
+      return "spare_wait";
+    case kTransition:
+      return "phase_transition";
+    case kThrottling:
+      return "throttling";
+    case kFabricEvents:
+      return "fabric_failures";
+    case kPlanned:
+      return "planned";
+    default:
+      return component_name(static_cast<Component>(c));
   }
 }
 
@@ -62,23 +69,23 @@ struct Stage {
   // Regimes of progress k (tokens at the reference batch with a convergence model, else tokens):
   // the batch schedule's, cut further by the convergence grid. from_tokens[0] = 0.
   std::vector<double> from_tokens;
-  std::vector<double> tps;          // nominal progress/s of each regime (tokens/s over `token_cost`)
-  std::vector<double> token_cost;   // tokens trained per unit of progress in each regime (1: none)
-  std::vector<double> batch;        // tokens per step of each regime
-  double degraded_factor = 1;       // step-time factor while a link is down (degrade mode)
+  std::vector<double> tps;         // nominal progress/s of each regime (tokens/s over `token_cost`)
+  std::vector<double> token_cost;  // tokens trained per unit of progress in each regime (1: none)
+  std::vector<double> batch;       // tokens per step of each regime
+  double degraded_factor = 1;      // step-time factor while a link is down (degrade mode)
   std::vector<FailureProcess> procs;
-  std::vector<double> cum_rate;     // cumulative rates of procs, for drawing the cause
-  double total_rate = 0;            // all processes (stop + degrade), 1/s
+  std::vector<double> cum_rate;  // cumulative rates of procs, for drawing the cause
+  double total_rate = 0;         // all processes (stop + degrade), 1/s
   double stop_rate = 0;
   CheckpointCost cost;
-  double interval = kInf;           // s of nominal work between checkpoints
-  double restart = 0;               // s: restart_time + checkpoint load
-  const StepTimeProfile* profile = nullptr;  // null = constant 1
+  double interval = kInf;                           // s of nominal work between checkpoints
+  double restart = 0;                               // s: restart_time + checkpoint load
+  const StepTimeProfile* profile = nullptr;         // null = constant 1
   const StepTimeProfile* fabric_profile = nullptr;  // timed fabric failures; null = constant 1
 
   std::size_t regime(double k) const {
-    return static_cast<std::size_t>(std::upper_bound(from_tokens.begin(), from_tokens.end(), k) -
-                                    from_tokens.begin()) - 1;
+    return static_cast<std::size_t>(std::upper_bound(from_tokens.begin(), from_tokens.end(), k) - from_tokens.begin()) -
+           1;
   }
   /// regime(k), checking the regime `hint` (the previous answer) and its successor first: progress
   /// mostly stays in a regime or moves to the next one. Same answer as regime(k).
@@ -128,8 +135,10 @@ inline double profile_at(const StepTimeProfile& p, double t, double& next_edge, 
     i = i == 0 ? 0 : i - 1;
   }
   if (cursor != nullptr) *cursor = i;
-  if (i + 1 < n) next_edge = base + ts[i + 1];
-  else next_edge = p.period > 0 ? base + p.period : kInf;
+  if (i + 1 < n)
+    next_edge = base + ts[i + 1];
+  else
+    next_edge = p.period > 0 ? base + p.period : kInf;
   if (!(next_edge > t)) next_edge = std::nextafter(t, kInf);  // rounding at an edge
   return p.multipliers[i];
 }
@@ -164,11 +173,16 @@ void validate_profile(const StepTimeProfile& p, const std::string& what) {
 
 std::string seconds_text(double s) {
   char buf[64];
-  if (s >= units::kJulianYear) std::snprintf(buf, sizeof buf, "%.3g years", s / units::kJulianYear);
-  else if (s >= units::kDay) std::snprintf(buf, sizeof buf, "%.3g d", s / units::kDay);
-  else if (s >= units::kHour) std::snprintf(buf, sizeof buf, "%.3g h", s / units::kHour);
-  else if (s >= 60) std::snprintf(buf, sizeof buf, "%.3g min", s / 60);
-  else std::snprintf(buf, sizeof buf, "%.3g s", s);
+  if (s >= units::kJulianYear)
+    std::snprintf(buf, sizeof buf, "%.3g years", s / units::kJulianYear);
+  else if (s >= units::kDay)
+    std::snprintf(buf, sizeof buf, "%.3g d", s / units::kDay);
+  else if (s >= units::kHour)
+    std::snprintf(buf, sizeof buf, "%.3g h", s / units::kHour);
+  else if (s >= 60)
+    std::snprintf(buf, sizeof buf, "%.3g min", s / 60);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g s", s);
   return buf;
 }
 
@@ -180,13 +194,13 @@ void warn(std::vector<std::string>& warnings, const std::string& w) {
 /// batch, and the progress grid over [0, target] (empty: no convergence model, a token is a token).
 struct Convergence {
   const CriticalBatch* critical = nullptr;
-  double reference = 0;        // tokens per step
-  std::vector<double> grid;    // progress edges
+  double reference = 0;      // tokens per step
+  std::vector<double> grid;  // progress edges
   double target = 0;
 };
 
-Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& name, double t_start,
-              double t_end, std::vector<std::string>& warnings, const Convergence& conv) {
+Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& name, double t_start, double t_end,
+              std::vector<std::string>& warnings, const Convergence& conv) {
   if (!(s.step_time > 0)) throw SimulationError("reliability: step time of situation '" + name + "' is not positive");
   if (!(s.tokens_per_step > 0))
     throw SimulationError("reliability: tokens per step of situation '" + name + "' is not positive");
@@ -250,7 +264,8 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   const double bytes = r.checkpoint_bytes > 0 ? r.checkpoint_bytes : s.checkpoint_bytes;
   ReliabilitySpec storage = r;
   if (s.storage_bandwidth > 0)
-    storage.storage_bandwidth = r.storage_bandwidth_given ? std::min(r.storage_bandwidth, s.storage_bandwidth) : s.storage_bandwidth;
+    storage.storage_bandwidth =
+        r.storage_bandwidth_given ? std::min(r.storage_bandwidth, s.storage_bandwidth) : s.storage_bandwidth;
   st.cost = checkpoint_cost(storage, bytes);
   st.interval = checkpoint_interval(r, st.cost, st.stop_rate > 0 ? 1.0 / st.stop_rate : kInf, s.step_time);
   st.restart = r.restart_time + st.cost.load;
@@ -297,14 +312,14 @@ double events_in(const Stage& st, double work, double planned_interval, std::str
 }
 
 struct DrawOut {
-  double wall = 0;         // s
-  double retained = 0;     // s of nominal work kept
-  double tokens = 0;       // progress (reference tokens with a convergence model)
-  double trained = 0;      // tokens trained on the retained trajectory
+  double wall = 0;      // s
+  double retained = 0;  // s of nominal work kept
+  double tokens = 0;    // progress (reference tokens with a convergence model)
+  double trained = 0;   // tokens trained on the retained trajectory
   int interruptions = 0;
   int degradations = 0;
   int planned = 0;
-  std::array<double, kCauses> lost{};  // GPU-s
+  std::array<double, kCauses> lost{};       // GPU-s
   std::array<double, kComponents> count{};  // stopping failures by component
   std::vector<double> phase_tokens, phase_wall, phase_interruptions, phase_trained;
 };
@@ -313,9 +328,14 @@ struct DrawOut {
 class Draw {
  public:
   /// `max_events`: loop iterations allowed before the draw stops with a SimulationError.
-  Draw(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon,
-       std::uint64_t seed, bool ideal, double max_events = kInf)
-      : r_(spec.reliability), stages_(stages), K_(target), horizon_(horizon), rng_(seed), ideal_(ideal),
+  Draw(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon, std::uint64_t seed,
+       bool ideal, double max_events = kInf)
+      : r_(spec.reliability),
+        stages_(stages),
+        K_(target),
+        horizon_(horizon),
+        rng_(seed),
+        ideal_(ideal),
         max_events_(max_events) {
     out_.phase_tokens.assign(stages.size(), 0);
     out_.phase_wall.assign(stages.size(), 0);
@@ -383,10 +403,11 @@ class Draw {
   /// Why a draw stopped (count_event), out of the loop's way.
   [[noreturn, gnu::noinline, gnu::cold]] void runaway() const {
     if (events_ > max_events_)
-      throw SimulationError("reliability: a Monte Carlo draw needed more than " + std::to_string(static_cast<long long>(max_events_)) +
-                            " events (checkpoints, failures, restarts) and stopped: the job makes almost no progress at " +
-                            std::to_string(static_cast<long long>(k_)) + " tokens after " + seconds_text(t_) +
-                            " (failures faster than restarts and checkpoints can complete?)");
+      throw SimulationError(
+          "reliability: a Monte Carlo draw needed more than " + std::to_string(static_cast<long long>(max_events_)) +
+          " events (checkpoints, failures, restarts) and stopped: the job makes almost no progress at " +
+          std::to_string(static_cast<long long>(k_)) + " tokens after " + seconds_text(t_) +
+          " (failures faster than restarts and checkpoints can complete?)");
     throw SimulationError("reliability: training did not finish within " + seconds_text(kMaxWall) +
                           " of simulated time (" + std::to_string(static_cast<long long>(k_)) + " of " +
                           std::to_string(static_cast<long long>(K_)) + " tokens)");
@@ -517,8 +538,8 @@ class Draw {
     if (!(I > 0) || !(rate > 0)) return;
     const bool async = r_.mode != CheckpointMode::Sync;
     const double dt = I / rate, P = dt + S.cost.stall;  // wall s of training, of a period
-    const double work = dt / m;                          // nominal work s of a period
-    if (async && !(S.cost.write <= dt)) return;  // the write would add to the next stall
+    const double work = dt / m;                         // nominal work s of a period
+    if (async && !(S.cost.write <= dt)) return;         // the write would add to the next stall
     const double k_edge = reg + 1 < S.from_tokens.size() ? S.from_tokens[reg + 1] : kInf;
     const double t_limit = std::min({next_fail_, S.t_end, horizon_, next_planned_, t_flat});
     const double n = std::min(std::floor((t_limit - t_) / P), std::floor((std::min(K_, k_edge) - k_) / I)) - 1;
@@ -680,10 +701,10 @@ class Draw {
   double events_ = 0;
   const Stage* S_ = nullptr;
   std::size_t p_ = 0;
-  double t_ = 0, k_ = 0, w_ = 0;  // wall time, progress, nominal work s
-  double a_ = 0;                  // tokens trained (= progress without a convergence model)
+  double t_ = 0, k_ = 0, w_ = 0;     // wall time, progress, nominal work s
+  double a_ = 0;                     // tokens trained (= progress without a convergence model)
   double kd_ = 0, wd_ = 0, ad_ = 0;  // at the last durable checkpoint
-  bool pending_ = false;          // async checkpoint being written
+  bool pending_ = false;             // async checkpoint being written
   double pend_t_ = 0, pend_k_ = 0, pend_w_ = 0, pend_a_ = 0;
   double k_ckpt_ = kInf;
   double next_fail_ = kInf;
@@ -691,7 +712,7 @@ class Draw {
   double deg_until_ = -1;
   int peeked_ = 0;
   std::size_t prof_i_ = kNoCursor, fab_i_ = kNoCursor;  // profile cursors (profile_at)
-  std::size_t reg_i_ = 0;                                // last regime (Stage::regime)
+  std::size_t reg_i_ = 0;                               // last regime (Stage::regime)
   std::priority_queue<double, std::vector<double>, std::greater<>> repairs_;
   DrawOut out_;
 };
@@ -708,7 +729,8 @@ double target_tokens(const TrainingSpec& spec) {
   if (!(spec.tokens > 0) && spec.target_loss > 0)
     throw InvalidParameter("training.parameters", "",
                            "a parameter count to turn training.target_loss into tokens (or call resolve_target)");
-  if (!(spec.tokens > 0)) throw InvalidParameter("training.tokens", std::to_string(spec.tokens), "a positive token count");
+  if (!(spec.tokens > 0))
+    throw InvalidParameter("training.tokens", std::to_string(spec.tokens), "a positive token count");
   return spec.tokens;
 }
 
@@ -719,7 +741,8 @@ void check_spec(const TrainingSpec& spec) {
     throw InvalidParameter("reliability.checkpoint_interval", std::to_string(r.checkpoint_interval),
                            "a positive interval such as \"30 min\"");
   if (!(r.storage_bandwidth > 0))
-    throw InvalidParameter("reliability.storage_bandwidth", std::to_string(r.storage_bandwidth), "a positive data rate");
+    throw InvalidParameter("reliability.storage_bandwidth", std::to_string(r.storage_bandwidth),
+                           "a positive data rate");
 }
 
 std::uint64_t draw_seed(std::uint64_t seed, int d) {
@@ -890,8 +913,8 @@ PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<Ph
     conv.grid = spec.convergence.model == ConvergenceModel::Kaplan ? convergence_grid(target, spec.convergence.cells)
                                                                    : std::vector<double>{0.0};
     conv.reference = spec.convergence.reference_batch > 0 ? spec.convergence.reference_batch
-                     : !spec.batch_schedule.empty()      ? spec.batch_schedule.front().global_batch
-                                                         : phases.front().situation.tokens_per_step;
+                     : !spec.batch_schedule.empty()       ? spec.batch_schedule.front().global_batch
+                                                          : phases.front().situation.tokens_per_step;
   }
   for (std::size_t i = 0; i < phases.size(); ++i) {
     const double end = i + 1 < phases.size() ? phases[i + 1].start - t0 : kInf;

@@ -52,20 +52,20 @@ struct BatchStepTime {
 
 /// One cluster state as simulated by the engine.
 struct Situation {
-  int gpus = 0;                  ///< GPUs in the job
-  double step_time = 0;          ///< s per optimizer step at `tokens_per_step`
-  double tokens_per_step = 0;    ///< global batch in tokens
-  double checkpoint_bytes = 0;   ///< B of model state (weights + optimizer); overridden by reliability.checkpoint_bytes
+  int gpus = 0;                 ///< GPUs in the job
+  double step_time = 0;         ///< s per optimizer step at `tokens_per_step`
+  double tokens_per_step = 0;   ///< global batch in tokens
+  double checkpoint_bytes = 0;  ///< B of model state (weights + optimizer); overridden by reliability.checkpoint_bytes
   /// B/s the checkpoint traffic actually gets when storage shares the fabric (engine: checkpoint
   /// bytes / simulated write time); 0 = use reliability.storage_bandwidth. When set, it is used
   /// alone, or the smaller of the two when reliability.storage_bandwidth is written in the scenario.
   double storage_bandwidth = 0;
-  ComponentCounts counts;        ///< for the failure rates (counts.gpus = 0 -> gpus)
+  ComponentCounts counts;  ///< for the failure rates (counts.gpus = 0 -> gpus)
   /// Step time with one link down (degrade mode); 0 = step_time * (1 + reliability.link_degrade_penalty).
   double degraded_step_time = 0;
   /// Step times for other global batches (batch schedule); empty = same tokens/s at every batch.
   std::vector<BatchStepTime> step_time_by_batch;
-  StepTimeProfile profile;       ///< throttling over time; empty = none
+  StepTimeProfile profile;  ///< throttling over time; empty = none
   /// Step-time multiplier of timed fabric failures (fabric.failures[] with at > 0) over time,
   /// multiplying `profile`; its slowdown is lost GPU time of cause "fabric_failures". Empty = none.
   StepTimeProfile fabric_profile;
@@ -74,22 +74,22 @@ struct Situation {
 /// A rollout phase as the engine simulated it.
 struct PhaseSituation {
   std::string name;
-  double start = 0;      ///< s since 1970-01-01 UTC (rollout.phases[i].start)
+  double start = 0;  ///< s since 1970-01-01 UTC (rollout.phases[i].start)
   Situation situation;
 };
 
 struct TimeToTrainResult {
-  double tokens = 0;            ///< tokens trained (target; at the reference batch with a convergence model)
+  double tokens = 0;  ///< tokens trained (target; at the reference batch with a convergence model)
   /// Mean tokens actually trained to reach the target (kept work only, not the work failures
   /// lost): = tokens without a convergence model, more when batches above the reference cost more
   /// (TrainingSpec::convergence). tokens_trained - tokens = the extra tokens of the larger batches.
   double tokens_trained = 0;
-  double reference_batch = 0;   ///< tokens per step the target counts in (0 without a convergence model)
-  double ideal = 0;             ///< s without failures or checkpoints: sum of tokens / (tokens/s), unthrottled
-  double expected_mean = 0;     ///< s, Monte Carlo mean wall time to train
+  double reference_batch = 0;        ///< tokens per step the target counts in (0 without a convergence model)
+  double ideal = 0;                  ///< s without failures or checkpoints: sum of tokens / (tokens/s), unthrottled
+  double expected_mean = 0;          ///< s, Monte Carlo mean wall time to train
   double p10 = 0, p50 = 0, p90 = 0;  ///< s, quantiles of the draws (linear interpolation)
-  double ettr = 0;              ///< effective training time ratio: mean over draws of retained work time / wall time
-  double goodput = 0;           ///< tokens per s of wall time: tokens / expected_mean
+  double ettr = 0;     ///< effective training time ratio: mean over draws of retained work time / wall time
+  double goodput = 0;  ///< tokens per s of wall time: tokens / expected_mean
   double expected_interruptions = 0;  ///< mean stopping failures per draw (restarts included)
   double expected_degradations = 0;   ///< mean link failures absorbed in degrade mode per draw
   double expected_planned = 0;        ///< mean planned interruptions per draw (reliability.planned_interval)
@@ -111,17 +111,17 @@ struct TimeToTrainResult {
 struct PhaseReport {
   std::string name;
   int gpus = 0;
-  double start = 0;          ///< s since epoch
-  double step_time = 0;      ///< s
-  double tokens_per_s = 0;   ///< nominal throughput
-  double job_mtbf = 0;       ///< s
+  double start = 0;                ///< s since epoch
+  double step_time = 0;            ///< s
+  double tokens_per_s = 0;         ///< nominal throughput
+  double job_mtbf = 0;             ///< s
   double checkpoint_interval = 0;  ///< s of work
-  double mean_tokens = 0;    ///< tokens trained in this phase (mean over draws)
-  double mean_wall = 0;      ///< s the job spent in this phase (mean over draws)
+  double mean_tokens = 0;          ///< tokens trained in this phase (mean over draws)
+  double mean_wall = 0;            ///< s the job spent in this phase (mean over draws)
   double mean_interruptions = 0;
   double mean_tokens_trained = 0;  ///< tokens actually trained in the phase (mean over draws)
-  double batch = 0;          ///< tokens per step where the phase starts on average (batch schedule at its mean start)
-  double critical_batch = 0; ///< tokens, B_crit where the phase starts on average (0: no convergence model)
+  double batch = 0;           ///< tokens per step where the phase starts on average (batch schedule at its mean start)
+  double critical_batch = 0;  ///< tokens, B_crit where the phase starts on average (0: no convergence model)
 };
 
 struct PhasedResult {

@@ -17,14 +17,16 @@ void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySp
   r.add("time_to_train_ideal", t.ideal / kDay, "d",
         "Time-to-train without failures or checkpoints: tokens over the simulated throughput of each batch size "
         "and rollout phase");
-  r.add("time_to_train", t.expected_mean / kDay, "d", "Expected time-to-train with failures, restarts and checkpoints (Monte Carlo mean)");
+  r.add("time_to_train", t.expected_mean / kDay, "d",
+        "Expected time-to-train with failures, restarts and checkpoints (Monte Carlo mean)");
   r.add("time_to_train_p10", t.p10 / kDay, "d", "Time-to-train, 10th percentile of the draws");
   r.add("time_to_train_p50", t.p50 / kDay, "d", "Time-to-train, median of the draws");
   r.add("time_to_train_p90", t.p90 / kDay, "d", "Time-to-train, 90th percentile of the draws");
   r.add("ettr", t.ettr, "1", "Effective training time ratio (productive time / wall time)");
   r.add("expected_interruptions", t.expected_interruptions, "1", "Mean job interruptions over the training run");
   r.add("job_mtbf", t.job_mtbf / units::kHour, "h", "Mean time between job-stopping failures");
-  r.add("checkpoint_interval", t.checkpoint_interval / 60.0, "min", "Checkpoint interval used (training work between checkpoints)");
+  r.add("checkpoint_interval", t.checkpoint_interval / 60.0, "min",
+        "Checkpoint interval used (training work between checkpoints)");
   std::vector<double> days(t.samples.size());
   std::transform(t.samples.begin(), t.samples.end(), days.begin(), [](double s) { return s / kDay; });
   r.datasets.push_back(vector_dataset("/reliability/time_to_train_samples", days, "d",
@@ -45,7 +47,10 @@ void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySp
     cdu = cdu || (f.component == Component::Cdu && f.mtbf > 0);
   }
   if (!pump || !cdu)
-    r.notes.push_back(std::string("reliability: ") + (!pump && !cdu ? "pump and CDU" : !pump ? "pump" : "CDU") +
+    r.notes.push_back(std::string("reliability: ") +
+                      (!pump && !cdu ? "pump and CDU"
+                       : !pump       ? "pump"
+                                     : "CDU") +
                       " failure rates are 0 (no published rate; set reliability.failures[].mtbf): time-to-train "
                       "draws no such failure; cooling.faults are judged for their thermal effect only");
   char stall[160];

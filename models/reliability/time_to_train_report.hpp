@@ -4,8 +4,8 @@
 // reliability notes and the model's warnings. Adding a reliability output metric means adding it
 // here (and to docs/outputs.md).
 #include "models/common/results.hpp"
-#include "models/reliability/training_spec.hpp"
 #include "models/reliability/time_to_train.hpp"
+#include "models/reliability/training_spec.hpp"
 
 namespace aidcsim::reliability {
 

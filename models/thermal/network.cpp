@@ -70,8 +70,10 @@ void RcNetwork::factorize(double dt) {
   std::vector<Eigen::Triplet<double>> trip;
   trip.reserve(n + 4 * terms_.size());
   for (int i = 0; i < n; ++i) {
-    if (boundary_[i]) trip.emplace_back(i, i, 1.0);
-    else if (dt > 0 && cap_[i] > 0) trip.emplace_back(i, i, copies_[i] * cap_[i] / dt);
+    if (boundary_[i])
+      trip.emplace_back(i, i, 1.0);
+    else if (dt > 0 && cap_[i] > 0)
+      trip.emplace_back(i, i, copies_[i] * cap_[i] / dt);
   }
   // Row r of "M C dT/dt - sum(flows) = M P": a flow w = g (T_a - T_b) into r adds -g, +g.
   auto add = [&](int row, int a, int b, double coef) {

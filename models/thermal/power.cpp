@@ -14,8 +14,8 @@ double gpu_power(double tdp, double idle, double utilization, double clock, doub
   return idle + (tdp - idle) * utilization * fn;
 }
 
-double clock_for_power_cap(double power_cap, double tdp, double idle, double utilization,
-                           double exponent, double min_clock) {
+double clock_for_power_cap(double power_cap, double tdp, double idle, double utilization, double exponent,
+                           double min_clock) {
   const double dyn = (tdp - idle) * utilization;
   if (dyn <= 0 || power_cap >= idle + dyn) return 1.0;
   const double x = std::max(0.0, (power_cap - idle) / dyn);

@@ -23,15 +23,14 @@ double gpu_power(double tdp, double idle, double utilization, double clock, doub
 
 /// Clock factor at which gpu_power() equals `power_cap` (W), clamped to [min_clock, 1].
 /// Used for "reduce GPU power limit" (nvidia-smi -pl lowers clocks until the cap holds).
-double clock_for_power_cap(double power_cap, double tdp, double idle, double utilization,
-                           double exponent, double min_clock);
+double clock_for_power_cap(double power_cap, double tdp, double idle, double utilization, double exponent,
+                           double min_clock);
 
 /// DVFS: clock factor a GPU runs at given its junction temperature (K). 1 at or below `limit`
 /// (K, throttle threshold), falling linearly to `min_clock` at limit + band (K) and held there.
 /// A static map for a fixed-point iteration clocks <-> temperatures; its loop gain is large (a
 /// 1200 W GPU moves ~150 K per unit clock), so iterate with damping, or use
 /// solve_throttled_clocks() (site.hpp), which solves T_j(f) = limit per GPU directly.
-double throttle_clock_factor(double junction_temp, double limit, double band = 5.0,
-                             double min_clock = 0.5);
+double throttle_clock_factor(double junction_temp, double limit, double band = 5.0, double min_clock = 0.5);
 
 }  // namespace aidcsim::thermal

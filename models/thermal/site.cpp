@@ -10,8 +10,8 @@
 
 namespace aidcsim::thermal {
 
-SiteLayout make_layout(const CoolingSpec& spec, int gpus, int gpus_per_rack, double gpu_tdp,
-                       double gpu_idle_power, int switches) {
+SiteLayout make_layout(const CoolingSpec& spec, int gpus, int gpus_per_rack, double gpu_tdp, double gpu_idle_power,
+                       int switches) {
   SiteLayout l;
   l.gpus = gpus;
   l.gpus_per_rack = gpus_per_rack;
@@ -138,8 +138,8 @@ PowerSwing power_swing(const SiteLayout& layout, const std::vector<GpuLoad>& loa
   for (int g = 0; g < layout.gpus; ++g) {
     const GpuLoad& l = loads.size() == 1 ? loads[0] : loads[g];
     s.peak += gpu_power(layout.gpu_tdp, layout.gpu_idle_power, 1.0, f[g], n);
-    s.trough += gpu_power(layout.gpu_tdp, layout.gpu_idle_power, l.comm_busy > 0 ? layout.comm_power_factor : 0.0,
-                          f[g], n);
+    s.trough +=
+        gpu_power(layout.gpu_tdp, layout.gpu_idle_power, l.comm_busy > 0 ? layout.comm_power_factor : 0.0, f[g], n);
     s.mean += gpu_power(layout.gpu_tdp, layout.gpu_idle_power, u[g], f[g], n);
   }
   s.peak /= eff;
@@ -147,7 +147,8 @@ PowerSwing power_swing(const SiteLayout& layout, const std::vector<GpuLoad>& loa
   s.mean /= eff;
   s.amplitude = s.peak - s.trough;
   const double rest = (layout.gpus * (layout.cpu_power_per_gpu + layout.nic_power_per_gpu) +
-                       layout.rack_overhead_power * layout.gpus / layout.gpus_per_rack) / eff +
+                       layout.rack_overhead_power * layout.gpus / layout.gpus_per_rack) /
+                          eff +
                       layout.switches * layout.switch_power;
   s.peak += rest;
   s.trough += rest;

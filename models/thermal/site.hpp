@@ -20,22 +20,22 @@
 #include <string>
 #include <vector>
 
-#include "models/thermal/power.hpp"
 #include "models/thermal/cooling_spec.hpp"
+#include "models/thermal/power.hpp"
 
 namespace aidcsim::thermal {
 
 /// What the thermal model needs to know about the site (counts and per-component power, W).
 struct SiteLayout {
   int gpus = 8064;
-  int gpus_per_rack = 72;           ///< NVLink domain = rack for NVL72
-  int switches = 0;                 ///< scale-out switches (air-cooled, in network racks)
-  double gpu_tdp = 1200.0;          ///< W (GB200, published-figures §5.1)
-  double gpu_idle_power = 150.0;    ///< W (catalogue estimate)
-  double cpu_power_per_gpu = 150.0; ///< W
-  double nic_power_per_gpu = 25.0;  ///< W
+  int gpus_per_rack = 72;               ///< NVLink domain = rack for NVL72
+  int switches = 0;                     ///< scale-out switches (air-cooled, in network racks)
+  double gpu_tdp = 1200.0;              ///< W (GB200, published-figures §5.1)
+  double gpu_idle_power = 150.0;        ///< W (catalogue estimate)
+  double cpu_power_per_gpu = 150.0;     ///< W
+  double nic_power_per_gpu = 25.0;      ///< W
   double rack_overhead_power = 9000.0;  ///< W per full rack (NVLink switch trays, mgmt, fans)
-  double switch_power = 1000.0;     ///< W per scale-out switch
+  double switch_power = 1000.0;         ///< W per scale-out switch
   double psu_efficiency = 0.95;
   double comm_power_factor = 0.35;  ///< k_comm of gpu_utilization()
   int racks() const { return (gpus + gpus_per_rack - 1) / gpus_per_rack; }
@@ -43,8 +43,8 @@ struct SiteLayout {
 
 /// Layout from the cluster counts (cluster.gpus, cluster.nvlink_domain, GPU catalogue TDP/idle)
 /// and the power.* keys held in `spec.power`.
-SiteLayout make_layout(const CoolingSpec& spec, int gpus, int gpus_per_rack, double gpu_tdp,
-                       double gpu_idle_power, int switches = 0);
+SiteLayout make_layout(const CoolingSpec& spec, int gpus, int gpus_per_rack, double gpu_tdp, double gpu_idle_power,
+                       int switches = 0);
 
 /// One line of the brief's cooling checklist. Temperatures K, flows m^3/s, power W (SI); `note`
 /// restates it in °C / L/min / kW for people. headroom = limit - value in the direction of safety
@@ -63,14 +63,14 @@ struct ChecklistItem {
 /// Site power, W.
 struct PowerBreakdown {
   double gpu = 0, cpu = 0, nic = 0, rack_overhead = 0, psu_loss = 0, switches = 0;
-  double it = 0;                 ///< sum of the above
+  double it = 0;  ///< sum of the above
   double cdu_pumps = 0, cdu_fans = 0, facility_pumps = 0, rack_cooler_fans = 0, rejection_fans = 0, chiller = 0,
          crah = 0;
-  double cooling = 0;            ///< sum of the cooling terms (rack_cooler_fans: rear-door or in-row fans)
-  double distribution_loss = 0;  ///< UPS/transformers
-  double facility = 0;           ///< it + cooling + distribution_loss
-  double pue = 0;                ///< facility / it
-  double brief_estimate = 0;     ///< brief: GPUs x TDP x 1.2 (server overhead ~20 %)
+  double cooling = 0;                 ///< sum of the cooling terms (rack_cooler_fans: rear-door or in-row fans)
+  double distribution_loss = 0;       ///< UPS/transformers
+  double facility = 0;                ///< it + cooling + distribution_loss
+  double pue = 0;                     ///< facility / it
+  double brief_estimate = 0;          ///< brief: GPUs x TDP x 1.2 (server overhead ~20 %)
   double heat_to_facility_water = 0;  ///< W taken by the facility water (CDUs, rack coolers)
   double heat_to_room = 0;            ///< W taken by the hall air (the room cooler's duty; negative when rear
                                       ///< doors on cold water return air below the cold aisle)
@@ -87,12 +87,12 @@ struct PowerSwing {
 /// CDU vectors are empty without a liquid loop.
 struct SiteState {
   std::vector<double> gpu_junction, gpu_cold_plate, gpu_outlet, gpu_heatsink, gpu_power, gpu_clock;
-  std::vector<double> rack_inlet, rack_outlet, rack_power, rack_liquid_heat, rack_air_heat,
-      rack_rdhx_heat, rack_room_heat;  ///< rack_rdhx_heat: taken by the rack cooler; rack_room_heat: left to the hall
+  std::vector<double> rack_inlet, rack_outlet, rack_power, rack_liquid_heat, rack_air_heat, rack_rdhx_heat,
+      rack_room_heat;  ///< rack_rdhx_heat: taken by the rack cooler; rack_room_heat: left to the hall
   std::vector<double> rack_air_inlet, rack_exhaust;  ///< K, server inlet air and exhaust before the rack cooler
   std::vector<double> cdu_supply, cdu_return, cdu_heat, cdu_flow;  ///< cdu_flow: m^3/s rack side
-  double facility_supply = 0, facility_return = 0;  ///< K
-  double flow_per_gpu = 0;                          ///< m^3/s, lowest of all CDUs
+  double facility_supply = 0, facility_return = 0;                 ///< K
+  double flow_per_gpu = 0;                                         ///< m^3/s, lowest of all CDUs
   PowerBreakdown power;
 };
 
@@ -104,33 +104,32 @@ struct SiteReport {
   double coolant_outlet = 0;       ///< K, hottest rack return (manifold)
   double loop_delta_t = 0;         ///< K, largest rack return - supply
   double max_cold_plate_temp = 0;  ///< K hot spot (cold plate / case); NaN on air-cooled GPUs
-  double max_air_inlet = std::numeric_limits<double>::quiet_NaN();  ///< K hottest server inlet air (NaN without server air)
+  double max_air_inlet =
+      std::numeric_limits<double>::quiet_NaN();  ///< K hottest server inlet air (NaN without server air)
   double it_power = 0, cooling_power = 0, facility_power = 0, pue = 0;  ///< W
-  double min_clock = 1;            ///< lowest clock factor given
-  int gpus_over_limit = 0;         ///< GPUs with junction above gpu_temp_limit
-  PowerSwing swing;                ///< period 0 (set by power_swing() with a step time)
-  int network_nodes = 0;           ///< size of the solved RC network (tier figure)
+  double min_clock = 1;                                                 ///< lowest clock factor given
+  int gpus_over_limit = 0;                                              ///< GPUs with junction above gpu_temp_limit
+  PowerSwing swing;       ///< period 0 (set by power_swing() with a step time)
+  int network_nodes = 0;  ///< size of the solved RC network (tier figure)
   SiteState state;
   std::vector<ChecklistItem> checklist;
 };
 
 struct SolveOptions {
-  bool group_identical = true;     ///< grouped tier (exact for identical members); false: per GPU
+  bool group_identical = true;  ///< grouped tier (exact for identical members); false: per GPU
 };
 
 /// Steady state of the whole site. loads: size gpus, or 1 (uniform); clock_factor: size gpus, 1,
 /// or empty (= 1). Throws InvalidParameter for a bad spec (validate()), SimulationError for
 /// inconsistent sizes or a singular network.
-SiteReport steady_state(const CoolingSpec& spec, const SiteLayout& layout,
-                        const std::vector<GpuLoad>& loads, const std::vector<double>& clock_factor,
-                        const SolveOptions& options = {});
+SiteReport steady_state(const CoolingSpec& spec, const SiteLayout& layout, const std::vector<GpuLoad>& loads,
+                        const std::vector<double>& clock_factor, const SolveOptions& options = {});
 
 /// Clock factor per GPU such that no junction exceeds limits.gpu_temp_limit (the governor holds
 /// the limit), clamped to [throttle.min_clock, 1]; 1 where the GPU is below the limit. Solves
 /// T_j(f) = limit by Newton steps on the steady network (converges to 1e-6 K). Size gpus.
 std::vector<double> solve_throttled_clocks(const CoolingSpec& spec, const SiteLayout& layout,
-                                           const std::vector<GpuLoad>& loads,
-                                           const SolveOptions& options = {});
+                                           const std::vector<GpuLoad>& loads, const SolveOptions& options = {});
 
 /// Synchronized swing for a step of `step_time` s: peak = every GPU compute-busy (u = 1), trough
 /// = every GPU at its communication level (k_comm if it communicates, else idle); mean from the

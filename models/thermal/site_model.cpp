@@ -35,8 +35,9 @@ SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
   // Design point: every GPU at TDP, design flows. Sizes the CDU (UA from its approach), the server
   // fans (air rise server_air.delta_t at the design air heat) and the GPU heatsinks.
   const double gpr = layout_.gpus_per_rack;
-  const double rack_heat = (gpr * (layout_.gpu_tdp + layout_.cpu_power_per_gpu + layout_.nic_power_per_gpu) +
-                            layout_.rack_overhead_power) / layout_.psu_efficiency;
+  const double rack_heat =
+      (gpr * (layout_.gpu_tdp + layout_.cpu_power_per_gpu + layout_.nic_power_per_gpu) + layout_.rack_overhead_power) /
+      layout_.psu_efficiency;
   const double dt_air = spec_.server_air.delta_t;
   if (air_) {
     c_air_ = (1 - cover_) * rack_heat / dt_air;
@@ -50,11 +51,13 @@ SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
   }
   c_switch_ = layout_.switches * layout_.switch_power / dt_air;
   c_facility_ = liquid_ && plant_.cdu->to_facility_water() ? n_cdu_ * plant_.cdu->cold_side_rate()
-                                                            : n_rack_ * rack_heat / kFacilityDeltaT;
+                                                           : n_rack_ * rack_heat / kFacilityDeltaT;
   // Design heat reaching the hall air: what the rack coolers leave (estimated at their design
   // effectiveness, or all of it), network racks, liquid-to-air CDUs.
   design_room_heat_ = layout_.switches * layout_.switch_power;
-  if (air_) design_room_heat_ += n_rack_ * (1 - cover_) * rack_heat * (spec_.plant.rack == "none" ? 1.0 : 1.0 - spec_.rdhx_effectiveness);
+  if (air_)
+    design_room_heat_ +=
+        n_rack_ * (1 - cover_) * rack_heat * (spec_.plant.rack == "none" ? 1.0 : 1.0 - spec_.rdhx_effectiveness);
   if (liquid_ && !plant_.cdu->to_facility_water()) design_room_heat_ += n_rack_ * cover_ * rack_heat;
   if (liquid_) size_cdus(rack_heat);
 }
@@ -225,7 +228,7 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
     double t0 = level == Level::Rack && kind != "manifold" ? t_room : t_liquid;
     if (temps) {
       const auto& m = level == Level::Gpu ? temps->gpu : level == Level::Rack ? temps->rack : temps->cdu;
-      const auto& members = level == Level::Gpu ? gg_[group_index].members
+      const auto& members = level == Level::Gpu    ? gg_[group_index].members
                             : level == Level::Rack ? rg_[group_index].members
                                                    : cg_[group_index].members;
       const auto it = m.find(kind);
@@ -238,8 +241,7 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
   BuildContext b{net_, spec_, *fluid_, fws_, room_, node};
   // Auxiliary air on a rack loop: removes capacity_per_rack when the rack return is at the outlet
   // limit (air-to-liquid coils fed by hall air) - a linear stand-in for the brief's air fallback.
-  const double g_fallback =
-      spec_.air_fallback.capacity_per_rack / std::max(1.0, spec_.limits.outlet_max - t_room);
+  const double g_fallback = spec_.air_fallback.capacity_per_rack / std::max(1.0, spec_.limits.outlet_max - t_room);
   const double rho_cp = fluid_->density * fluid_->cp;
   const double recirc = spec_.server_air.recirculation;
   for (size_t ci = 0; ci < cg_.size(); ++ci) {
@@ -314,8 +316,9 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
 void SiteModel::update_sources() {
   const double gpr = layout_.gpus_per_rack;
   for (auto& g : gg_)  // clock 0 = GPU off after a thermal shutdown
-    g.power = g.clock <= 0 ? 0.0
-                           : gpu_power(layout_.gpu_tdp, layout_.gpu_idle_power, g.util, g.clock, spec_.throttle.power_exponent);
+    g.power = g.clock <= 0
+                  ? 0.0
+                  : gpu_power(layout_.gpu_tdp, layout_.gpu_idle_power, g.util, g.clock, spec_.throttle.power_exponent);
   for (auto& r : rg_) {
     double gsum = 0;
     for (int ggi : r.gpu_groups) {
@@ -323,7 +326,8 @@ void SiteModel::update_sources() {
       net_.set_source(gg_[ggi].J, gg_[ggi].power);
     }
     r.heat = (gsum + r.ngpus * (layout_.cpu_power_per_gpu + layout_.nic_power_per_gpu) +
-              layout_.rack_overhead_power * r.ngpus / gpr) / layout_.psu_efficiency;
+              layout_.rack_overhead_power * r.ngpus / gpr) /
+             layout_.psu_efficiency;
     // CPUs, NICs, switch trays, PSU losses: their cold plates take the covered share into the rack's
     // liquid, the rest heats the server air.
     r.other = r.heat - gsum;
@@ -361,8 +365,8 @@ PowerBreakdown SiteModel::power() const {
   const double q_fw_raw = net_.heat_into(fws_), q_room_raw = net_.heat_into(room_);
   const double q_fw = std::max(0.0, q_fw_raw), q_room = std::max(0.0, q_room_raw);
   const double t_sup = cond_.facility_supply;
-  const auto rej = plant_.rejection->power(q_fw, t_sup, t_sup + q_fw / c_facility_, cond_.outdoor_temp,
-                                           spec_.rejection.outdoor_rh);
+  const auto rej =
+      plant_.rejection->power(q_fw, t_sup, t_sup + q_fw / c_facility_, cond_.outdoor_temp, spec_.rejection.outdoor_rh);
   p.facility_pumps = rej.pumps;
   p.rejection_fans = rej.fans;
   p.chiller = rej.chiller;

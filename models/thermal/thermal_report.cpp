@@ -65,28 +65,34 @@ Check display_check(const ChecklistItem& c) {
 void report_site(Results& r, const SiteReport& t, const std::vector<double>& clocks, double shutdown_temperature,
                  int throttle_iterations) {
   r.add("max_gpu_temperature", celsius(t.max_gpu_temp), "degC", "Hottest GPU junction");
-  r.add("gpu_temperature_headroom", t.gpu_temp_limit - t.max_gpu_temp, "K", "Throttle limit minus hottest GPU junction");
+  r.add("gpu_temperature_headroom", t.gpu_temp_limit - t.max_gpu_temp, "K",
+        "Throttle limit minus hottest GPU junction");
   r.add("coolant_inlet", celsius(t.coolant_inlet), "degC", "Hottest rack-loop supply to the cold plates");
   r.add("coolant_outlet", celsius(t.coolant_outlet), "degC", "Hottest rack-loop return");
   r.add("coolant_delta_t", t.loop_delta_t, "K", "Largest rack-loop ΔT (return - supply)");
   r.add("max_cold_plate_temperature", celsius(t.max_cold_plate_temp), "degC", "Hottest cold plate (hot spot)");
-  r.add("max_server_inlet_air", celsius(t.max_air_inlet), "degC", "Hottest server inlet air (cold aisle + recirculation)");
-  r.add("gpu_throttle_temperature", celsius(t.gpu_temp_limit), "degC", "GPU junction throttle limit (the GPU's, or cooling.limits.gpu_temp_limit)");
+  r.add("max_server_inlet_air", celsius(t.max_air_inlet), "degC",
+        "Hottest server inlet air (cold aisle + recirculation)");
+  r.add("gpu_throttle_temperature", celsius(t.gpu_temp_limit), "degC",
+        "GPU junction throttle limit (the GPU's, or cooling.limits.gpu_temp_limit)");
   r.add("gpu_shutdown_temperature", celsius(shutdown_temperature), "degC",
         "GPU thermal shutdown (the GPU's, or cooling.throttle.shutdown_temp)");
   r.add("throttled_gpus", t.gpus_over_limit, "1", "GPUs above their temperature limit at full clock");
-  r.add("min_gpu_clock", 100.0 * *std::min_element(clocks.begin(), clocks.end()), "%", "Lowest GPU clock after throttling");
+  r.add("min_gpu_clock", 100.0 * *std::min_element(clocks.begin(), clocks.end()), "%",
+        "Lowest GPU clock after throttling");
   r.add("it_power", t.it_power / kMega, "MW", "IT power: GPUs, CPUs, NICs, switches, rack overhead, PSU losses");
   r.add("cooling_power", t.cooling_power / kMega, "MW", "Pumps, rear-door fans, heat rejection");
   r.add("facility_power", t.facility_power / kMega, "MW", "IT + cooling + distribution losses");
   r.add("pue", t.pue, "1", "Power usage effectiveness = facility / IT");
-  r.add("power_swing_amplitude", t.swing.amplitude / kMega, "MW", "Synchronized power swing of a training step, peak - trough");
+  r.add("power_swing_amplitude", t.swing.amplitude / kMega, "MW",
+        "Synchronized power swing of a training step, peak - trough");
   r.add("power_swing_period", t.swing.period, "s", "Period of the power swing (= step time)");
   const auto& st = t.state;
   r.datasets.push_back(vector_dataset("/thermal/gpu_junction_temperature", to_celsius(st.gpu_junction), "degC",
                                       "Per GPU junction temperature, steady state", "gpu"));
   r.datasets.push_back(vector_dataset("/thermal/gpu_power", st.gpu_power, "W", "Per GPU electrical power", "gpu"));
-  r.datasets.push_back(vector_dataset("/thermal/gpu_clock", clocks, "1", "Per GPU clock factor (1 = full clock)", "gpu"));
+  r.datasets.push_back(
+      vector_dataset("/thermal/gpu_clock", clocks, "1", "Per GPU clock factor (1 = full clock)", "gpu"));
   r.datasets.push_back(vector_dataset("/thermal/rack_inlet_temperature", to_celsius(st.rack_inlet), "degC",
                                       "Per rack coolant supply temperature", "rack"));
   r.datasets.push_back(vector_dataset("/thermal/rack_outlet_temperature", to_celsius(st.rack_outlet), "degC",
@@ -98,38 +104,53 @@ void report_site(Results& r, const SiteReport& t, const std::vector<double>& clo
 }
 
 void report_fault_transient(Results& r, const TransientResult& t, double duration, double step_time_during_fault) {
-  r.add("fault_max_gpu_temperature", celsius(t.max_gpu_temp), "degC", "Hottest GPU junction during the scheduled cooling faults");
+  r.add("fault_max_gpu_temperature", celsius(t.max_gpu_temp), "degC",
+        "Hottest GPU junction during the scheduled cooling faults");
   r.add("fault_min_gpu_clock", 100.0 * t.min_clock, "%", "Lowest GPU clock during the cooling faults");
   r.add("fault_throttled_time", t.throttled_time, "s", "Time with any GPU throttled during the fault transient");
-  r.add("fault_halted_time", t.halted_time, "s", "Time with a GPU at its shutdown temperature (the synchronous job stops)");
+  r.add("fault_halted_time", t.halted_time, "s",
+        "Time with a GPU at its shutdown temperature (the synchronous job stops)");
   r.add("step_time_during_fault", step_time_during_fault, "s",
         "Step time re-simulated at the lowest clock reached during the cooling faults");
-  r.add("fault_energy_error", t.energy_error, "1", "Energy balance of the transient: |dissipated - stored - removed| / dissipated");
+  r.add("fault_energy_error", t.energy_error, "1",
+        "Energy balance of the transient: |dissipated - stored - removed| / dissipated");
   const auto& x = t.samples;
   const std::string g = "/thermal/transient/";
-  add_series(r, g + "time", x, [](const Sample& s) { return s.time; }, "s", "Sample times of the cooling-fault transient");
-  add_series(r, g + "max_gpu_temperature", x, [](const Sample& s) { return celsius(s.max_gpu_temp); }, "degC",
-             "Hottest GPU junction over time");
-  add_series(r, g + "max_cold_plate_temperature", x, [](const Sample& s) { return celsius(s.max_cold_plate_temp); },
-             "degC", "Hottest cold plate over time");
-  add_series(r, g + "coolant_inlet", x, [](const Sample& s) { return celsius(s.coolant_inlet); }, "degC",
-             "Hottest rack-loop supply over time");
-  add_series(r, g + "coolant_outlet", x, [](const Sample& s) { return celsius(s.coolant_outlet); }, "degC",
-             "Hottest rack-loop return over time");
-  add_series(r, g + "min_flow_per_gpu", x, [](const Sample& s) { return s.min_flow_per_gpu * (units::kMinute / units::kLitre); }, "L/min",
-             "Lowest coolant flow per GPU over time");
-  add_series(r, g + "min_gpu_clock", x, [](const Sample& s) { return s.min_clock; }, "1", "Lowest GPU clock factor over time");
-  add_series(r, g + "it_power", x, [](const Sample& s) { return s.it_power / kMega; }, "MW", "IT power over time");
-  add_series(r, g + "facility_power", x, [](const Sample& s) { return s.facility_power / kMega; }, "MW",
-             "Facility power over time");
-  add_series(r, g + "pue", x, [](const Sample& s) { return s.pue; }, "1", "PUE over time");
+  add_series(
+      r, g + "time", x, [](const Sample& s) { return s.time; }, "s", "Sample times of the cooling-fault transient");
+  add_series(
+      r, g + "max_gpu_temperature", x, [](const Sample& s) { return celsius(s.max_gpu_temp); }, "degC",
+      "Hottest GPU junction over time");
+  add_series(
+      r, g + "max_cold_plate_temperature", x, [](const Sample& s) { return celsius(s.max_cold_plate_temp); }, "degC",
+      "Hottest cold plate over time");
+  add_series(
+      r, g + "coolant_inlet", x, [](const Sample& s) { return celsius(s.coolant_inlet); }, "degC",
+      "Hottest rack-loop supply over time");
+  add_series(
+      r, g + "coolant_outlet", x, [](const Sample& s) { return celsius(s.coolant_outlet); }, "degC",
+      "Hottest rack-loop return over time");
+  add_series(
+      r, g + "min_flow_per_gpu", x,
+      [](const Sample& s) { return s.min_flow_per_gpu * (units::kMinute / units::kLitre); }, "L/min",
+      "Lowest coolant flow per GPU over time");
+  add_series(
+      r, g + "min_gpu_clock", x, [](const Sample& s) { return s.min_clock; }, "1", "Lowest GPU clock factor over time");
+  add_series(
+      r, g + "it_power", x, [](const Sample& s) { return s.it_power / kMega; }, "MW", "IT power over time");
+  add_series(
+      r, g + "facility_power", x, [](const Sample& s) { return s.facility_power / kMega; }, "MW",
+      "Facility power over time");
+  add_series(
+      r, g + "pue", x, [](const Sample& s) { return s.pue; }, "1", "PUE over time");
   std::vector<double> alert_time;
   std::vector<std::string> alert_text;
   for (const auto& a : t.alerts) {
     alert_time.push_back(a.time);
     alert_text.push_back(a.level + " [" + a.source + "] " + a.message);
   }
-  r.datasets.push_back(vector_dataset("/thermal/alerts/time", alert_time, "s", "Time of each monitoring alert or action", "alert"));
+  r.datasets.push_back(
+      vector_dataset("/thermal/alerts/time", alert_time, "s", "Time of each monitoring alert or action", "alert"));
   r.labels.push_back({"/thermal/alerts/message", alert_text, "Alert log: level [source] message", "alert"});
   r.notes.push_back("cooling faults: implicit thermal transient over " + std::to_string(static_cast<long>(duration)) +
                     " s at 1 s steps, " + std::to_string(t.alerts.size()) + " alerts");
@@ -170,54 +191,74 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
     }
     const std::string g = "/thermal/faults/fault_" + std::to_string(v.index + 1) + "/";
     const auto& x = v.transient.samples;
-    add_series(r, g + "time", x, [](const Sample& s) { return s.time; }, "s", v.name + " (" + v.description + "): sample times");
-    add_series(r, g + "max_gpu_temperature", x, [](const Sample& s) { return celsius(s.max_gpu_temp); }, "degC",
-               "Hottest GPU junction, this fault alone");
-    add_series(r, g + "max_cold_plate_temperature", x, [](const Sample& s) { return celsius(s.max_cold_plate_temp); },
-               "degC", "Hottest cold plate, this fault alone");
-    add_series(r, g + "coolant_inlet", x, [](const Sample& s) { return celsius(s.coolant_inlet); }, "degC",
-               "Hottest rack-loop supply, this fault alone");
-    add_series(r, g + "coolant_outlet", x, [](const Sample& s) { return celsius(s.coolant_outlet); }, "degC",
-               "Hottest rack-loop return, this fault alone");
-    add_series(r, g + "max_server_inlet_air", x, [](const Sample& s) { return celsius(s.max_air_inlet); }, "degC",
-               "Hottest server inlet air, this fault alone");
-    add_series(r, g + "min_gpu_clock", x, [](const Sample& s) { return s.min_clock; }, "1",
-               "Lowest GPU clock factor (0 while a GPU is shut down), this fault alone");
+    add_series(
+        r, g + "time", x, [](const Sample& s) { return s.time; }, "s",
+        v.name + " (" + v.description + "): sample times");
+    add_series(
+        r, g + "max_gpu_temperature", x, [](const Sample& s) { return celsius(s.max_gpu_temp); }, "degC",
+        "Hottest GPU junction, this fault alone");
+    add_series(
+        r, g + "max_cold_plate_temperature", x, [](const Sample& s) { return celsius(s.max_cold_plate_temp); }, "degC",
+        "Hottest cold plate, this fault alone");
+    add_series(
+        r, g + "coolant_inlet", x, [](const Sample& s) { return celsius(s.coolant_inlet); }, "degC",
+        "Hottest rack-loop supply, this fault alone");
+    add_series(
+        r, g + "coolant_outlet", x, [](const Sample& s) { return celsius(s.coolant_outlet); }, "degC",
+        "Hottest rack-loop return, this fault alone");
+    add_series(
+        r, g + "max_server_inlet_air", x, [](const Sample& s) { return celsius(s.max_air_inlet); }, "degC",
+        "Hottest server inlet air, this fault alone");
+    add_series(
+        r, g + "min_gpu_clock", x, [](const Sample& s) { return s.min_clock; }, "1",
+        "Lowest GPU clock factor (0 while a GPU is shut down), this fault alone");
   }
   const std::string f = "/thermal/faults/";
   r.labels.push_back({f + "name", name, "Cooling faults judged, one row each (cooling.faults order)", "fault"});
   r.labels.push_back({f + "description", description, "What each fault is, where and when", "fault"});
-  r.labels.push_back({f + "failed", failed, "Checks that fail the fault's verdict (comma-separated; empty: pass)", "fault"});
+  r.labels.push_back(
+      {f + "failed", failed, "Checks that fail the fault's verdict (comma-separated; empty: pass)", "fault"});
   r.labels.push_back({f + "inherited", inherited,
-                      "Checks failing already before the fault (steady state): reported, not counted in the verdict", "fault"});
+                      "Checks failing already before the fault (steady state): reported, not counted in the verdict",
+                      "fault"});
   r.datasets.push_back(vector_dataset(f + "start", start, "s", "Fault start, from the training start", "fault"));
   r.datasets.push_back(vector_dataset(f + "duration", duration, "s", "Fault duration (inf: not repaired)", "fault"));
-  r.datasets.push_back(vector_dataset(f + "peak_gpu_temperature", peak, "degC", "Hottest GPU junction in the fault's run", "fault"));
-  r.datasets.push_back(vector_dataset(f + "time_above_throttle", above, "s", "Time with a GPU junction above its throttle limit", "fault"));
+  r.datasets.push_back(
+      vector_dataset(f + "peak_gpu_temperature", peak, "degC", "Hottest GPU junction in the fault's run", "fault"));
+  r.datasets.push_back(vector_dataset(f + "time_above_throttle", above, "s",
+                                      "Time with a GPU junction above its throttle limit", "fault"));
   r.datasets.push_back(vector_dataset(f + "time_at_shutdown", shutdown, "s",
-                                      "Time with a GPU at its shutdown temperature (the synchronous job halted)", "fault"));
-  r.datasets.push_back(vector_dataset(f + "gpus_at_shutdown", gpus_off, "1", "GPU thermal shutdowns in the fault's run", "fault"));
-  r.datasets.push_back(vector_dataset(f + "lost_training_time", lost_h, "h",
-                                      "Training time lost: sum of dt (1 - 1/m), m the step-time multiplier of the slowest GPU's clock "
-                                      "(1 while halted)", "fault"));
+                                      "Time with a GPU at its shutdown temperature (the synchronous job halted)",
+                                      "fault"));
+  r.datasets.push_back(
+      vector_dataset(f + "gpus_at_shutdown", gpus_off, "1", "GPU thermal shutdowns in the fault's run", "fault"));
+  r.datasets.push_back(
+      vector_dataset(f + "lost_training_time", lost_h, "h",
+                     "Training time lost: sum of dt (1 - 1/m), m the step-time multiplier of the slowest GPU's clock "
+                     "(1 while halted)",
+                     "fault"));
   r.datasets.push_back(vector_dataset(f + "lost_gpu_hours", lost_gpu_h, "h",
-                                      "GPU-hours lost: the job's GPUs x training time lost (they wait on the slowest)", "fault"));
-  r.datasets.push_back(vector_dataset(f + "min_gpu_clock", clock, "1", "Lowest GPU clock factor in the fault's run", "fault"));
+                                      "GPU-hours lost: the job's GPUs x training time lost (they wait on the slowest)",
+                                      "fault"));
+  r.datasets.push_back(
+      vector_dataset(f + "min_gpu_clock", clock, "1", "Lowest GPU clock factor in the fault's run", "fault"));
   Dataset verdict = vector_dataset(f + "pass", pass, "1", "Verdict: 1 when every check of the fault passes", "fault");
   verdict.flag_meanings = {"fail", "pass"};
   r.datasets.push_back(std::move(verdict));
   r.add("cooling_faults", static_cast<double>(vs.size()), "1", "Cooling faults judged, each in its own transient");
-  r.add("cooling_faults_passed", passed, "1", "Cooling faults that break no limit the site met before them, with no "
-                                              "throttling, no shutdown, failover < 10 s, interruption < 5 min");
+  r.add("cooling_faults_passed", passed, "1",
+        "Cooling faults that break no limit the site met before them, with no "
+        "throttling, no shutdown, failover < 10 s, interruption < 5 min");
   r.add("cooling_faults_lost_gpu_hours", total_gpu_h, "h", "GPU-hours lost over all cooling faults, each judged alone");
 
   char k[160];
   std::snprintf(k, sizeof k, "%.3f of the step scales with 1/clock (%s)", clock_sensitivity,
                 clock_sensitivity_measured ? "measured: step re-simulated at the faults' lowest clock"
                                            : "estimated: compute share of the step");
-  r.notes.push_back("cooling-fault verdicts: each fault simulated alone from the steady state 60 s before it to 30 min "
-                    "after it ends (1 s steps), with the governor and the monitoring policy; training time lost: " +
-                    std::string(k) + "; GPU-hours lost = the job's GPUs x time lost (synchronous training)");
+  r.notes.push_back(
+      "cooling-fault verdicts: each fault simulated alone from the steady state 60 s before it to 30 min "
+      "after it ends (1 s steps), with the governor and the monitoring policy; training time lost: " +
+      std::string(k) + "; GPU-hours lost = the job's GPUs x time lost (synchronous training)");
 
   std::vector<double> at, fault, lost, peak_after, off_after, cleared, apass;
   std::vector<std::string> aname, anote;
@@ -234,42 +275,57 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
   }
   if (aname.empty()) return;
   const std::string g = "/thermal/actions/";
-  r.labels.push_back({g + "name", aname, "Monitoring response actions that fired: alert level, sensor, action", "action"});
+  r.labels.push_back(
+      {g + "name", aname, "Monitoring response actions that fired: alert level, sensor, action", "action"});
   r.labels.push_back({g + "note", anote, "What followed each action", "action"});
   r.datasets.push_back(vector_dataset(g + "time", at, "s", "When the action fired, from the training start", "action"));
-  r.datasets.push_back(vector_dataset(g + "fault", fault, "1", "Fault (1-based, /thermal/faults/name) during whose run it fired", "action"));
-  r.datasets.push_back(vector_dataset(g + "cleared_after", cleared, "s", "Time until the alert it answered cleared (inf: not in the run)", "action"));
-  r.datasets.push_back(vector_dataset(g + "lost_training_time", lost, "h", "Training time lost from its firing to the end of the run", "action"));
-  r.datasets.push_back(vector_dataset(g + "peak_gpu_temperature", peak_after, "degC", "Hottest GPU junction after it fired", "action"));
-  r.datasets.push_back(vector_dataset(g + "time_at_shutdown", off_after, "s", "Time with a GPU shut down after it fired", "action"));
-  Dataset answered = vector_dataset(g + "pass", apass, "1", "1 when its alert cleared in the run and no GPU was at shutdown after it",
-                                    "action");
+  r.datasets.push_back(vector_dataset(g + "fault", fault, "1",
+                                      "Fault (1-based, /thermal/faults/name) during whose run it fired", "action"));
+  r.datasets.push_back(vector_dataset(g + "cleared_after", cleared, "s",
+                                      "Time until the alert it answered cleared (inf: not in the run)", "action"));
+  r.datasets.push_back(vector_dataset(g + "lost_training_time", lost, "h",
+                                      "Training time lost from its firing to the end of the run", "action"));
+  r.datasets.push_back(
+      vector_dataset(g + "peak_gpu_temperature", peak_after, "degC", "Hottest GPU junction after it fired", "action"));
+  r.datasets.push_back(
+      vector_dataset(g + "time_at_shutdown", off_after, "s", "Time with a GPU shut down after it fired", "action"));
+  Dataset answered = vector_dataset(
+      g + "pass", apass, "1", "1 when its alert cleared in the run and no GPU was at shutdown after it", "action");
   answered.flag_meanings = {"fail", "pass"};
   r.datasets.push_back(std::move(answered));
 }
 
-
 void report_daily_transient(Results& r, const TransientResult& t, double step_time_daily_worst) {
-  r.add("daily_max_gpu_temperature", celsius(t.max_gpu_temp), "degC", "Hottest GPU junction over the daily outdoor cycle");
+  r.add("daily_max_gpu_temperature", celsius(t.max_gpu_temp), "degC",
+        "Hottest GPU junction over the daily outdoor cycle");
   r.add("daily_min_gpu_clock", 100.0 * t.min_clock, "%", "Lowest GPU clock over the daily outdoor cycle");
   r.add("daily_throttled_time", t.throttled_time, "s", "Time per day with any GPU throttled by the outdoor cycle");
   r.add("step_time_daily_worst", step_time_daily_worst, "s",
         "Step time re-simulated at the lowest clock of the daily outdoor cycle");
   const auto& x = t.samples;
   const std::string g = "/thermal/daily/";
-  add_series(r, g + "time", x, [](const Sample& s) { return s.time; }, "s", "Sample times of the daily cycle (0 = midnight)");
-  add_series(r, g + "outdoor_temperature", x, [](const Sample& s) { return celsius(s.outdoor_temp); }, "degC",
-             "Outdoor dry-bulb over the day");
-  add_series(r, g + "facility_supply", x, [](const Sample& s) { return celsius(s.facility_supply); }, "degC",
-             "Facility water supply over the day");
-  add_series(r, g + "max_gpu_temperature", x, [](const Sample& s) { return celsius(s.max_gpu_temp); }, "degC",
-             "Hottest GPU junction over the day");
-  add_series(r, g + "min_gpu_clock", x, [](const Sample& s) { return s.min_clock; }, "1", "Lowest GPU clock factor over the day");
-  add_series(r, g + "facility_power", x, [](const Sample& s) { return s.facility_power / kMega; }, "MW",
-             "Facility power over the day");
-  add_series(r, g + "pue", x, [](const Sample& s) { return s.pue; }, "1", "PUE over the day");
-  r.notes.push_back("daily outdoor cycle: 24 h thermal transient at 1 s steps from midnight; time-to-train sees its "
-                    "step-time profile every day (after the cooling-fault transient, which already includes the cycle)");
+  add_series(
+      r, g + "time", x, [](const Sample& s) { return s.time; }, "s", "Sample times of the daily cycle (0 = midnight)");
+  add_series(
+      r, g + "outdoor_temperature", x, [](const Sample& s) { return celsius(s.outdoor_temp); }, "degC",
+      "Outdoor dry-bulb over the day");
+  add_series(
+      r, g + "facility_supply", x, [](const Sample& s) { return celsius(s.facility_supply); }, "degC",
+      "Facility water supply over the day");
+  add_series(
+      r, g + "max_gpu_temperature", x, [](const Sample& s) { return celsius(s.max_gpu_temp); }, "degC",
+      "Hottest GPU junction over the day");
+  add_series(
+      r, g + "min_gpu_clock", x, [](const Sample& s) { return s.min_clock; }, "1",
+      "Lowest GPU clock factor over the day");
+  add_series(
+      r, g + "facility_power", x, [](const Sample& s) { return s.facility_power / kMega; }, "MW",
+      "Facility power over the day");
+  add_series(
+      r, g + "pue", x, [](const Sample& s) { return s.pue; }, "1", "PUE over the day");
+  r.notes.push_back(
+      "daily outdoor cycle: 24 h thermal transient at 1 s steps from midnight; time-to-train sees its "
+      "step-time profile every day (after the cooling-fault transient, which already includes the cycle)");
 }
 
 }  // namespace aidcsim::thermal

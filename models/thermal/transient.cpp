@@ -23,8 +23,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 struct Monitor {
   std::string location, level, message;
   double threshold;
-  bool below;       // alert when the value falls below the threshold (flow)
-  bool policy;      // from cooling_monitoring (triggers response actions)
+  bool below;   // alert when the value falls below the threshold (flow)
+  bool policy;  // from cooling_monitoring (triggers response actions)
   bool active = false;
 };
 
@@ -72,7 +72,8 @@ Readings read(const SiteModel& m, const PowerBreakdown& p) {
   for (const auto& rg : m.rack_groups()) {
     raise(r.manifold, net, rg.M);
     raise(r.air_inlet, net, rg.I);
-    if (rg.M >= 0) r.delta_t = std::fmax(r.delta_t, net.temperature(rg.M) - net.temperature(m.cdu_groups()[rg.cdu_group].S));
+    if (rg.M >= 0)
+      r.delta_t = std::fmax(r.delta_t, net.temperature(rg.M) - net.temperature(m.cdu_groups()[rg.cdu_group].S));
     r.rack_power = std::max(r.rack_power, rg.heat);
   }
   if (m.liquid()) {
@@ -114,8 +115,8 @@ void check_fault_targets(const CoolingSpec& spec, int racks, int cdus) {
   }
 }
 
-TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& layout,
-                                   const std::vector<GpuLoad>& loads, const TransientOptions& opt) {
+TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& layout, const std::vector<GpuLoad>& loads,
+                                   const TransientOptions& opt) {
   if (!(opt.dt > 0) || !(opt.duration >= 0) || !(opt.start >= 0))
     throw SimulationError("thermal transient: dt must be > 0, duration and start >= 0");
   SiteModel m(spec, layout);
@@ -186,7 +187,8 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
   const auto& lim = spec.limits;
   std::vector<Monitor> mons = {
       {"GPU junction", "critical", "GPU junction above the throttle limit", lim.gpu_temp_limit, false, false},
-      {"GPU junction", "critical", "GPU junction at the shutdown temperature", spec.throttle.shutdown_temp, false, false},
+      {"GPU junction", "critical", "GPU junction at the shutdown temperature", spec.throttle.shutdown_temp, false,
+       false},
       {"PUE", "warning", "PUE above limit", lim.pue_max, false, false},
   };
   if (m.liquid()) {
@@ -196,7 +198,8 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     mons.push_back({"loop flow", "warning", "flow per GPU below limit", lim.flow_min, true, false});
   }
   if (m.air())
-    mons.push_back({"server inlet", "warning", "server inlet air above the ASHRAE " + lim.air_inlet_class + " allowable",
+    mons.push_back({"server inlet", "warning",
+                    "server inlet air above the ASHRAE " + lim.air_inlet_class + " allowable",
                     air_inlet_allowable(lim.air_inlet_class).second, false, false});
   for (const auto& s : spec.monitoring.sensors)
     mons.push_back({s.location, s.alert_level, s.type + " sensor threshold crossed", s.threshold,
@@ -213,7 +216,8 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     for (const auto& g : m.gpu_groups()) mean_util.push_back(util[g.members.front()]);
   };
   refresh_mean_util();
-  res.max_cold_plate_temp = res.max_coolant_inlet = res.max_coolant_outlet = res.max_loop_delta_t = res.max_air_inlet = kNaN;
+  res.max_cold_plate_temp = res.max_coolant_inlet = res.max_coolant_outlet = res.max_loop_delta_t = res.max_air_inlet =
+      kNaN;
   res.min_flow_per_gpu = res.min_loop_flow = m.liquid() ? std::numeric_limits<double>::infinity() : 0.0;
   const double design_loop_flow = m.min_loop_flow();
   // Index of the action record each policy monitor raised last (to note when its alert clears).
@@ -242,7 +246,9 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       if (opt.step_time > 0) {
         const GpuLoad& l = loads.size() == 1 ? loads[0] : loads[gg[k].members.front()];
         const double phase = std::fmod(t, opt.step_time) / opt.step_time;
-        gg[k].util = phase < l.compute_busy ? 1.0 : phase < l.compute_busy + l.comm_busy ? layout.comm_power_factor : 0.0;
+        gg[k].util = phase < l.compute_busy                 ? 1.0
+                     : phase < l.compute_busy + l.comm_busy ? layout.comm_power_factor
+                                                            : 0.0;
       } else {
         gg[k].util = mean_util[k];
       }
@@ -298,8 +304,10 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     double fmin_now = 1, fsum = 0, copies = 0;
     bool halted = false;
     for (const auto& g : gg) {
-      if (g.clock <= 0) halted = true;
-      else fmin_now = std::min(fmin_now, g.clock);
+      if (g.clock <= 0)
+        halted = true;
+      else
+        fmin_now = std::min(fmin_now, g.clock);
       fsum += g.clock * g.copies;
       copies += g.copies;
     }
@@ -346,7 +354,8 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
         // integral action raises it. Restart overhead of the job is the reliability model's.
         if (net.temperature(g.J) < limit) {
           g.clock = fmin;
-          log(t + opt.dt, "info", "GPU junction", fmt::format("restart of {} GPU(s) after cooling below the throttle limit", g.copies),
+          log(t + opt.dt, "info", "GPU junction",
+              fmt::format("restart of {} GPU(s) after cooling below the throttle limit", g.copies),
               net.temperature(g.J), limit);
         }
         continue;

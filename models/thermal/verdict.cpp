@@ -90,12 +90,14 @@ std::vector<FaultVerdict> judge_faults(const CoolingSpec& spec, const SiteLayout
       }
       c.push_back(std::move(item));
     };
-    add(limit_below("peak GPU junction vs throttle limit", r.max_gpu_temp, lim.gpu_temp_limit, "K",
-                    fmt::format("{} at the hottest moment (limit < {})", degc(r.max_gpu_temp), degc(lim.gpu_temp_limit))),
+    add(limit_below(
+            "peak GPU junction vs throttle limit", r.max_gpu_temp, lim.gpu_temp_limit, "K",
+            fmt::format("{} at the hottest moment (limit < {})", degc(r.max_gpu_temp), degc(lim.gpu_temp_limit))),
         before.max_gpu_temp >= lim.gpu_temp_limit);
     add(limit_below("time above throttle limit", r.time_above_throttle, 0.0, "s",
                     fmt::format("{:.0f} s with a GPU throttling; lowest clock {:.3f} (brief: training runs without "
-                                "throttling)", r.time_above_throttle, r.min_clock),
+                                "throttling)",
+                                r.time_above_throttle, r.min_clock),
                     false),
         before.max_gpu_temp > lim.gpu_temp_limit);
     add(limit_below("GPUs at shutdown", r.gpus_shutdown, 0.0, "GPUs",
@@ -117,8 +119,9 @@ std::vector<FaultVerdict> judge_faults(const CoolingSpec& spec, const SiteLayout
         add(limit_below("peak hot spot (cold plate)", r.max_cold_plate_temp, lim.hotspot_max, "K",
                         fmt::format("{} (limit < {})", degc(r.max_cold_plate_temp), degc(lim.hotspot_max))),
             before.max_cold_plate_temp >= lim.hotspot_max);
-      add(limit_above("lowest coolant flow per GPU", r.min_flow_per_gpu, lim.flow_min, "m^3/s",
-                      fmt::format("{:.2f} L/min (limit >= {:.2f} L/min)", r.min_flow_per_gpu * 60000, lim.flow_min * 60000)),
+      add(limit_above(
+              "lowest coolant flow per GPU", r.min_flow_per_gpu, lim.flow_min, "m^3/s",
+              fmt::format("{:.2f} L/min (limit >= {:.2f} L/min)", r.min_flow_per_gpu * 60000, lim.flow_min * 60000)),
           before.min_flow_per_gpu < lim.flow_min);
     }
     if (std::isfinite(r.max_air_inlet)) {
@@ -144,11 +147,12 @@ std::vector<ActionVerdict> judge_actions(const std::vector<FaultVerdict>& verdic
       av.record = a;
       const bool cleared = std::isfinite(a.cleared);
       av.pass = cleared && a.shutdown_time_after == 0;
-      av.note = fmt::format("{} alert at {} ({} vs {}), {}; {:.2f} h of training lost from then, peak junction {}{}",
-                            a.alert_level, a.sensor, reading(a.value, a.sensor), reading(a.threshold, a.sensor),
-                            cleared ? "cleared after " + span(a.cleared - a.time) : "not cleared in the run",
-                            a.lost_training_time / units::kHour, degc(a.peak_gpu_temp_after),
-                            a.shutdown_time_after > 0 ? fmt::format(", {:.0f} s at shutdown", a.shutdown_time_after) : "");
+      av.note =
+          fmt::format("{} alert at {} ({} vs {}), {}; {:.2f} h of training lost from then, peak junction {}{}",
+                      a.alert_level, a.sensor, reading(a.value, a.sensor), reading(a.threshold, a.sensor),
+                      cleared ? "cleared after " + span(a.cleared - a.time) : "not cleared in the run",
+                      a.lost_training_time / units::kHour, degc(a.peak_gpu_temp_after),
+                      a.shutdown_time_after > 0 ? fmt::format(", {:.0f} s at shutdown", a.shutdown_time_after) : "");
       out.push_back(std::move(av));
     }
   return out;

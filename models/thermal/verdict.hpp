@@ -23,38 +23,38 @@
 namespace aidcsim::thermal {
 
 struct VerdictOptions {
-  double clock_sensitivity = 1.0;  ///< share of the step that scales with 1/clock (TransientOptions)
-  double lead = 60.0;              ///< s of steady operation simulated before the fault
-  double settle = 1800.0;          ///< s simulated after the fault ends (or after it starts, if permanent)
+  double clock_sensitivity = 1.0;     ///< share of the step that scales with 1/clock (TransientOptions)
+  double lead = 60.0;                 ///< s of steady operation simulated before the fault
+  double settle = 1800.0;             ///< s simulated after the fault ends (or after it starts, if permanent)
   double max_duration = 72 * 3600.0;  ///< s, longest run per fault
-  double dt = 1.0;                 ///< s per implicit step
-  double sample_interval = 10.0;   ///< s between samples kept
+  double dt = 1.0;                    ///< s per implicit step
+  double sample_interval = 10.0;      ///< s between samples kept
 };
 
 struct FaultVerdict {
-  int index = 0;                   ///< position in cooling.faults
-  std::string name;                ///< "fault 1: pump_failure"
-  std::string description;         ///< "pump_failure on CDU 2 at 1 h for 10 min"
+  int index = 0;            ///< position in cooling.faults
+  std::string name;         ///< "fault 1: pump_failure"
+  std::string description;  ///< "pump_failure on CDU 2 at 1 h for 10 min"
   FaultSpec fault;
-  double peak_gpu_temp = 0;        ///< K
-  double time_above_throttle = 0;  ///< s
-  double time_at_shutdown = 0;     ///< s with a GPU shut down (the job halted)
-  int gpus_shutdown = 0;           ///< GPU shutdowns during the run
-  double lost_training_time = 0;   ///< s
-  double lost_gpu_hours = 0;       ///< h x GPUs
-  double min_clock = 1;            ///< lowest clock factor reached
-  std::vector<ChecklistItem> checks;  ///< limits and the brief's rules, SI
-  std::vector<std::string> failed;    ///< items that fail the verdict
-  std::vector<std::string> inherited; ///< items failing already before the fault (not counted)
-  bool pass = true;                ///< no check fails that the site passed before the fault
-  std::vector<ActionRecord> actions;  ///< monitoring actions that fired during this fault's run
-  TransientResult transient;       ///< the fault's own run (samples, alerts)
+  double peak_gpu_temp = 0;            ///< K
+  double time_above_throttle = 0;      ///< s
+  double time_at_shutdown = 0;         ///< s with a GPU shut down (the job halted)
+  int gpus_shutdown = 0;               ///< GPU shutdowns during the run
+  double lost_training_time = 0;       ///< s
+  double lost_gpu_hours = 0;           ///< h x GPUs
+  double min_clock = 1;                ///< lowest clock factor reached
+  std::vector<ChecklistItem> checks;   ///< limits and the brief's rules, SI
+  std::vector<std::string> failed;     ///< items that fail the verdict
+  std::vector<std::string> inherited;  ///< items failing already before the fault (not counted)
+  bool pass = true;                    ///< no check fails that the site passed before the fault
+  std::vector<ActionRecord> actions;   ///< monitoring actions that fired during this fault's run
+  TransientResult transient;           ///< the fault's own run (samples, alerts)
 };
 
 /// Verdict of one response action: its record and whether it did its job (the alert it answered
 /// cleared within the fault's run and no GPU was at shutdown after it fired).
 struct ActionVerdict {
-  int fault = 0;                   ///< index of the fault during whose run it fired
+  int fault = 0;  ///< index of the fault during whose run it fired
   ActionRecord record;
   bool pass = true;
   std::string note;

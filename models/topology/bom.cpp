@@ -26,10 +26,18 @@ BillOfMaterials Fabric::bom() const {
   std::vector<double> down(f.n_nodes, 0), up(f.n_nodes, 0);
   for (const Link& x : f.links) {
     switch (x.tier) {
-      case Tier::NvLink: ++b.nvlink_links; break;
-      case Tier::Access: ++b.access_links; break;
-      case Tier::LeafSpine: ++b.leaf_spine_links; break;
-      case Tier::SpineCore: ++b.spine_core_links; break;
+      case Tier::NvLink:
+        ++b.nvlink_links;
+        break;
+      case Tier::Access:
+        ++b.access_links;
+        break;
+      case Tier::LeafSpine:
+        ++b.leaf_spine_links;
+        break;
+      case Tier::SpineCore:
+        ++b.spine_core_links;
+        break;
     }
     if (!x.up) continue;
     cap[static_cast<int>(x.tier)] += x.rate;

@@ -40,7 +40,8 @@ void choose_switch(const FabricSpec& fs, const BomSpec& spec, FabricCost& c) {
     c.switch_power = pick->power;
     c.switch_price = pick->price;
     if (pick->source.find("estimate") != std::string::npos)
-      c.notes.push_back("switch " + pick->name + " has estimated figures (its source in bom_parts.yaml or the scenario says which)");
+      c.notes.push_back("switch " + pick->name +
+                        " has estimated figures (its source in bom_parts.yaml or the scenario says which)");
     return;
   }
   if (spec.switches.empty()) {
@@ -123,7 +124,8 @@ void price_links(const Fabric::Impl& f, const BomSpec& spec, const std::vector<P
     const bool nic = k.tier == Tier::Access;
     const Place& pa = place[k.a];
     const Place& pb = place[k.b];
-    const double length = pa.rack == pb.rack ? L.in_rack_length : std::abs(pa.x - pb.x) + std::abs(pa.y - pb.y) + L.cable_slack;
+    const double length =
+        pa.rack == pb.rack ? L.in_rack_length : std::abs(pa.x - pb.x) + std::abs(pa.y - pb.y) + L.cable_slack;
     int lo = -1, hi = -1;
     Medium medium = Medium::Singlemode;
     for (Medium m : {Medium::Copper, Medium::Multimode, Medium::Singlemode}) {
@@ -154,12 +156,15 @@ void price_links(const Fabric::Impl& f, const BomSpec& spec, const std::vector<P
     ++ml.links;
     ml.length += length;
     ml.longest = std::max(ml.longest, length);
-    if (nic) ++nic_ports[static_cast<std::size_t>(lo)];
-    else ++switch_ports[{k.a, static_cast<std::size_t>(lo)}];
+    if (nic)
+      ++nic_ports[static_cast<std::size_t>(lo)];
+    else
+      ++switch_ports[{k.a, static_cast<std::size_t>(lo)}];
     ++switch_ports[{k.b, static_cast<std::size_t>(hi)}];
   }
   std::vector<long long> modules(parts.size(), 0);
-  for (const auto& [key, n] : switch_ports) modules[key.second] += (n + parts[key.second].ports - 1) / parts[key.second].ports;
+  for (const auto& [key, n] : switch_ports)
+    modules[key.second] += (n + parts[key.second].ports - 1) / parts[key.second].ports;
   for (std::size_t i = 0; i < parts.size(); ++i) modules[i] += (nic_ports[i] + parts[i].ports - 1) / parts[i].ports;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     if (modules[i] == 0) continue;
@@ -194,8 +199,9 @@ void add_totals(const Fabric::Impl& f, const BomSpec& spec, FabricCost& c) {
   c.cost_nics = c.nics * c.nic_price;
   c.power_total = c.power_switches + c.power_optics + c.power_nics;
   c.cost_total = c.cost_switches + c.cost_optics + c.cost_nics;
-  c.notes.push_back("prices are indicative (models/topology/bom_parts.yaml sources); fibre, patch panels, "
-                    "management network, installation and NVLink-domain cabling are not priced");
+  c.notes.push_back(
+      "prices are indicative (models/topology/bom_parts.yaml sources); fibre, patch panels, "
+      "management network, installation and NVLink-domain cabling are not priced");
 }
 
 }  // namespace
@@ -228,9 +234,12 @@ std::string format_fabric_cost(const FabricCost& c) {
   row("network racks (one row, mid-hall)", std::to_string(c.network_racks));
   for (Medium m : {Medium::Copper, Medium::Multimode, Medium::Singlemode}) {
     const MediumLinks& ml = c.media[static_cast<int>(m)];
-    const std::string name = m == Medium::Copper ? "copper (DAC) links" : m == Medium::Multimode ? "multimode links" : "single-mode links";
-    row(name + " (count, mean m, longest m)",
-        std::to_string(ml.links) + ", " + num(ml.links ? ml.length / ml.links : 0, "%.1f") + ", " + num(ml.longest, "%.1f"));
+    const std::string name = m == Medium::Copper      ? "copper (DAC) links"
+                             : m == Medium::Multimode ? "multimode links"
+                                                      : "single-mode links";
+    row(name + " (count, mean m, longest m)", std::to_string(ml.links) + ", " +
+                                                  num(ml.links ? ml.length / ml.links : 0, "%.1f") + ", " +
+                                                  num(ml.longest, "%.1f"));
   }
   if (c.links_unpriced) row("links without parts at their rate", std::to_string(c.links_unpriced));
   for (const auto& o : c.optics) {

@@ -14,38 +14,38 @@ namespace aidcsim::topology {
 struct OpticsLine {
   std::string name;
   Medium medium = Medium::Multimode;
-  double rate = 0;          ///< B/s per port
-  int ports = 1;            ///< ports per module
+  double rate = 0;  ///< B/s per port
+  int ports = 1;    ///< ports per module
   std::string form_factor;
   bool switch_end = true;
   long long modules = 0;
-  double power = 0;         ///< W per module
-  double price = 0;         ///< USD per module
+  double power = 0;  ///< W per module
+  double price = 0;  ///< USD per module
 };
 
 /// Scale-out links of one medium.
 struct MediumLinks {
   long long links = 0;
-  double length = 0;        ///< m, total cable length
-  double longest = 0;       ///< m
+  double length = 0;   ///< m, total cable length
+  double longest = 0;  ///< m
 };
 
 struct FabricCost {
   std::string switch_model;       ///< model priced (or "<nearest> scaled" when estimated)
   bool switch_estimated = false;  ///< no model with the fabric's radix and port rate: per-port scaling
   int switches = 0;
-  double switch_power = 0;        ///< W per switch, without optics
-  double switch_price = 0;        ///< USD per switch
-  int nics = 0;                   ///< one per GPU
+  double switch_power = 0;  ///< W per switch, without optics
+  double switch_price = 0;  ///< USD per switch
+  int nics = 0;             ///< one per GPU
   double nic_power = 0, nic_price = 0;
   int gpus_per_rack = 0, compute_racks = 0, network_racks = 0, rows = 0;
-  MediumLinks media[3];           ///< indexed by Medium
+  MediumLinks media[3];              ///< indexed by Medium
   long long links_beyond_reach = 0;  ///< longer than every part at their rate: priced with the longest reach
   long long links_unpriced = 0;      ///< no part at their rate: not in optics power and cost
-  std::vector<OpticsLine> optics; ///< parts with modules > 0, in bom.optics order
+  std::vector<OpticsLine> optics;    ///< parts with modules > 0, in bom.optics order
   double power_switches = 0, power_optics = 0, power_nics = 0, power_total = 0;  ///< W
   double cost_switches = 0, cost_optics = 0, cost_nics = 0, cost_total = 0;      ///< USD, indicative
-  std::vector<std::string> notes; ///< what was estimated or left out, one sentence each
+  std::vector<std::string> notes;  ///< what was estimated or left out, one sentence each
 };
 
 /// Prices the fabric as built (failed links and switches are still bought).

@@ -19,7 +19,6 @@ auto node_map(const Fabric& f, F fn) {
 
 }  // namespace
 
-
 void write_graphml(const Fabric& f, std::ostream& os) {
   Graph g(f.node_count());
   for (int id = 0; id < f.link_count(); ++id) boost::add_edge(f.link(id).a, f.link(id).b, EdgeProp{id}, g);
@@ -44,11 +43,10 @@ void write_dot(const Fabric& f, std::ostream& os) {
   for (int id = 0; id < f.link_count(); ++id) boost::add_edge(f.link(id).a, f.link(id).b, EdgeProp{id}, g);
   boost::dynamic_properties dp;
   dp.property("node_id", node_map(f, [](const Node& n) { return n.name; }));
-  dp.property("label", boost::make_function_property_map<Graph::edge_descriptor>(
-                           [&g, &f](Graph::edge_descriptor e) {
-                             const Link& l = f.link(g[e].link);
-                             return std::string(tier_name(l.tier)) + (l.up ? "" : " (down)");
-                           }));
+  dp.property("label", boost::make_function_property_map<Graph::edge_descriptor>([&g, &f](Graph::edge_descriptor e) {
+                const Link& l = f.link(g[e].link);
+                return std::string(tier_name(l.tier)) + (l.up ? "" : " (down)");
+              }));
   boost::write_graphviz_dp(os, g, dp);
 }
 

@@ -9,22 +9,32 @@ namespace aidcsim::topology {
 
 const char* tier_name(Tier t) {
   switch (t) {
-    case Tier::NvLink: return "nvlink";
-    case Tier::Access: return "access";
-    case Tier::LeafSpine: return "leaf_spine";
-    case Tier::SpineCore: return "spine_core";
+    case Tier::NvLink:
+      return "nvlink";
+    case Tier::Access:
+      return "access";
+    case Tier::LeafSpine:
+      return "leaf_spine";
+    case Tier::SpineCore:
+      return "spine_core";
   }
   return "?";
 }
 
 const char* kind_name(NodeKind k) {
   switch (k) {
-    case NodeKind::Gpu: return "gpu";
-    case NodeKind::NvSwitch: return "nvswitch";
-    case NodeKind::Leaf: return "leaf";
-    case NodeKind::Spine: return "spine";
-    case NodeKind::Core: return "core";
-    case NodeKind::Storage: return "storage";
+    case NodeKind::Gpu:
+      return "gpu";
+    case NodeKind::NvSwitch:
+      return "nvswitch";
+    case NodeKind::Leaf:
+      return "leaf";
+    case NodeKind::Spine:
+      return "spine";
+    case NodeKind::Core:
+      return "core";
+    case NodeKind::Storage:
+      return "storage";
   }
   return "?";
 }
@@ -45,8 +55,7 @@ const std::vector<std::string>& Fabric::warnings() const { return impl_->warning
 
 static void check_gpu(const Fabric::Impl& f, int gpu) {
   if (gpu < 0 || gpu >= f.spec.gpus)
-    throw std::out_of_range("GPU rank " + std::to_string(gpu) + " outside [0, " +
-                            std::to_string(f.spec.gpus) + ")");
+    throw std::out_of_range("GPU rank " + std::to_string(gpu) + " outside [0, " + std::to_string(f.spec.gpus) + ")");
 }
 
 int Fabric::gpu_node(int gpu) const {

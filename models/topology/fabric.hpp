@@ -38,19 +38,19 @@ const char* kind_name(NodeKind k);
 
 struct Node {
   NodeKind kind = NodeKind::Gpu;
-  int index = 0;       ///< index within its kind (GPU rank for GPUs)
-  int pod = -1;        ///< pod / scalable unit, -1 if none
-  std::string name;    ///< unique, e.g. "gpu17", "leaf3", "spine2.5", "core12"
+  int index = 0;     ///< index within its kind (GPU rank for GPUs)
+  int pod = -1;      ///< pod / scalable unit, -1 if none
+  std::string name;  ///< unique, e.g. "gpu17", "leaf3", "spine2.5", "core12"
 };
 
 /// A full-duplex link: `rate` in each direction.
 struct Link {
-  int a = 0, b = 0;          ///< node ids; a is the lower tier end
-  double rate = 0;           ///< B/s per direction
-  double latency = 0;        ///< s (cable + the switch at its upper end)
+  int a = 0, b = 0;    ///< node ids; a is the lower tier end
+  double rate = 0;     ///< B/s per direction
+  double latency = 0;  ///< s (cable + the switch at its upper end)
   Tier tier = Tier::Access;
-  std::string name;          ///< e.g. "gpu17-leaf3"; parallel links get "/k" ("leaf0-spine0.1/3")
-  bool up = true;            ///< false once failed
+  std::string name;  ///< e.g. "gpu17-leaf3"; parallel links get "/k" ("leaf0-spine0.1/3")
+  bool up = true;    ///< false once failed
 };
 
 /// One hop of a route: a link and the direction it is crossed.
@@ -62,39 +62,39 @@ struct Hop {
 /// The sizes build_fabric derived for ONE fabric plane (see build_fabric for the rules); a
 /// multi-plane fabric has FabricSpec::planes copies of the leaves, spines and cores.
 struct Layout {
-  int leaf_down = 0;        ///< leaf ports for GPU NICs (d); rail_optimized: nodes per scalable unit
-  int leaf_up = 0;          ///< leaf uplinks (u), d/u = oversub_leaf
+  int leaf_down = 0;  ///< leaf ports for GPU NICs (d); rail_optimized: nodes per scalable unit
+  int leaf_up = 0;    ///< leaf uplinks (u), d/u = oversub_leaf
   int leaves = 0;
-  int pods = 1;             ///< clos3 pods (1 for leaf_spine)
-  int leaves_per_pod = 0;   ///< in a full pod
-  int spines_per_pod = 0;   ///< leaf_spine: all spines
-  int leaf_spine_links = 0; ///< parallel links between a leaf and each spine of its pod (u / spines)
-  int spine_down = 0;       ///< clos3 spine ports towards leaves (sd)
-  int spine_up = 0;         ///< clos3 spine ports towards cores (su), sd/su = oversub_spine
-  int cores_per_plane = 0;  ///< cores reached by spine j of every pod (Clos "plane" j of spines and
-                            ///< cores inside one fabric plane; not FabricSpec::planes)
-  int spine_core_links = 0; ///< parallel links between a spine and each core of its plane (su / C)
+  int pods = 1;              ///< clos3 pods (1 for leaf_spine)
+  int leaves_per_pod = 0;    ///< in a full pod
+  int spines_per_pod = 0;    ///< leaf_spine: all spines
+  int leaf_spine_links = 0;  ///< parallel links between a leaf and each spine of its pod (u / spines)
+  int spine_down = 0;        ///< clos3 spine ports towards leaves (sd)
+  int spine_up = 0;          ///< clos3 spine ports towards cores (su), sd/su = oversub_spine
+  int cores_per_plane = 0;   ///< cores reached by spine j of every pod (Clos "plane" j of spines and
+                             ///< cores inside one fabric plane; not FabricSpec::planes)
+  int spine_core_links = 0;  ///< parallel links between a spine and each core of its plane (su / C)
   int nvlink_domains = 0;
-  int scalable_units = 0;   ///< rail_optimized: groups of leaf_down nodes; rack_local: leaves
-  int storage_leaves = 0;   ///< storage leaves per plane (FabricSpec::storage), all pods together
-  int storage_spines = 0;   ///< spines of the storage pod per plane (clos3, attach: own_leaves)
+  int scalable_units = 0;  ///< rail_optimized: groups of leaf_down nodes; rack_local: leaves
+  int storage_leaves = 0;  ///< storage leaves per plane (FabricSpec::storage), all pods together
+  int storage_spines = 0;  ///< spines of the storage pod per plane (clos3, attach: own_leaves)
 };
 
 /// Bill of materials and structure figures of a built fabric.
 struct BillOfMaterials {
   int gpus = 0;
-  int nvswitches = 0;      ///< logical NVLink switches (one per NVLink domain)
+  int nvswitches = 0;  ///< logical NVLink switches (one per NVLink domain)
   int leaves = 0, spines = 0, cores = 0;
-  int switches = 0;        ///< leaves + spines + cores (scale-out switches)
+  int switches = 0;  ///< leaves + spines + cores (scale-out switches)
   int nvlink_links = 0, access_links = 0, leaf_spine_links = 0, spine_core_links = 0;
-  int optical_cables = 0;  ///< access + leaf-spine + spine-core links (one cable each)
-  int copper_cables = 0;   ///< NVLink links (copper inside the NVLink domain, e.g. NVL72 spine)
-  int transceivers = 0;    ///< 2 per optical cable (one per end)
+  int optical_cables = 0;          ///< access + leaf-spine + spine-core links (one cable each)
+  int copper_cables = 0;           ///< NVLink links (copper inside the NVLink domain, e.g. NVL72 spine)
+  int transceivers = 0;            ///< 2 per optical cable (one per end)
   double bisection_bandwidth = 0;  ///< B/s, one direction (see Fabric::bom)
-  int diameter = 0;        ///< switches crossed on the longest shortest GPU-GPU scale-out path
-  int tiers = 0;           ///< switch tiers as built: 1 (one leaf), 2 (leaf-spine), 3 (with cores)
-  double oversub_leaf = 0; ///< as built: max over leaves of GPU-side / uplink capacity
-  double oversub_spine = 0;///< as built: max over spines of down / up capacity (0: no core tier)
+  int diameter = 0;                ///< switches crossed on the longest shortest GPU-GPU scale-out path
+  int tiers = 0;                   ///< switch tiers as built: 1 (one leaf), 2 (leaf-spine), 3 (with cores)
+  double oversub_leaf = 0;         ///< as built: max over leaves of GPU-side / uplink capacity
+  double oversub_spine = 0;        ///< as built: max over spines of down / up capacity (0: no core tier)
 };
 
 class Fabric {
@@ -112,10 +112,10 @@ class Fabric {
   /// was asked, what was built and why (a ratio whole ports cannot give, a clos3 whose leaves fit in
   /// one pod, a fabric of one leaf). Empty when built as asked. FabricSpec::exact makes these errors.
   const std::vector<std::string>& warnings() const;
-  int planes() const;                   ///< disjoint fabric planes (FabricSpec::planes)
+  int planes() const;                             ///< disjoint fabric planes (FabricSpec::planes)
   int leaf_of(int gpu, int plane = 0) const;      ///< node id of the leaf a GPU's NIC port is wired to
   int access_link(int gpu, int plane = 0) const;  ///< link id GPU NIC port -> leaf
-  int nvlink_link(int gpu) const;       ///< link id GPU -> NVSwitch, -1 without NVLink
+  int nvlink_link(int gpu) const;                 ///< link id GPU -> NVSwitch, -1 without NVLink
 
   /// Storage servers (FabricSpec::storage): how many, node id of server i (NodeKind::Storage).
   int storage_count() const;
@@ -186,6 +186,7 @@ class Fabric {
 
   struct Impl;
   explicit Fabric(std::shared_ptr<Impl> impl);
+
  private:
   friend FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec);  // bom_price.cpp: built rates
   std::vector<Hop> compute_route(int src, int dst, std::uint64_t flow_hash) const;

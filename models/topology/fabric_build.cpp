@@ -115,13 +115,12 @@ bool derive_leaf_ports(const FabricSpec& s, int R, Derived& r) {
     l.leaf_up = static_cast<int>(std::ceil(s.gpus_per_leaf / s.oversub_leaf - 1e-9));
     if (l.leaf_up >= 1 && !whole(s.gpus_per_leaf / s.oversub_leaf)) {
       const double built = static_cast<double>(l.leaf_down) / l.leaf_up;
-      r.deviations.push_back(
-          {"fabric.oversubscription.leaf", ratio(s.oversub_leaf),
-           "a ratio that divides fabric.gpus_per_leaf (" + num(s.gpus_per_leaf) + ") into whole uplinks (nearest: " +
-               ratio(built) + "), or fabric.exact: false",
-           "fabric.oversubscription.leaf: asked " + ratio(s.oversub_leaf) + ", built " + ratio(built) + ": " +
-               num(s.gpus_per_leaf) + " GPU ports (fabric.gpus_per_leaf) / " + ratio(s.oversub_leaf) +
-               " is not a whole number of uplinks, so " + num(l.leaf_up)});
+      r.deviations.push_back({"fabric.oversubscription.leaf", ratio(s.oversub_leaf),
+                              "a ratio that divides fabric.gpus_per_leaf (" + num(s.gpus_per_leaf) +
+                                  ") into whole uplinks (nearest: " + ratio(built) + "), or fabric.exact: false",
+                              "fabric.oversubscription.leaf: asked " + ratio(s.oversub_leaf) + ", built " +
+                                  ratio(built) + ": " + num(s.gpus_per_leaf) + " GPU ports (fabric.gpus_per_leaf) / " +
+                                  ratio(s.oversub_leaf) + " is not a whole number of uplinks, so " + num(l.leaf_up)});
     }
   } else {
     const Split leaf = split_ports(R, s.oversub_leaf);
@@ -134,16 +133,17 @@ bool derive_leaf_ports(const FabricSpec& s, int R, Derived& r) {
            "a ratio whole ports of a radix-" + num(R) + " leaf can give (nearest below: " + ratio(built) + " with " +
                num(leaf.up) + " up / " + num(leaf.down) + " down), or fabric.exact: false",
            "fabric.oversubscription.leaf: asked " + ratio(s.oversub_leaf) + ", built " + ratio(built) +
-               ": no split of a radix-" + num(R) + " leaf into whole up and down ports gives " +
-               ratio(s.oversub_leaf) + ", so " + num(leaf.up) + " uplinks and " + num(leaf.down) + " GPU ports"});
+               ": no split of a radix-" + num(R) + " leaf into whole up and down ports gives " + ratio(s.oversub_leaf) +
+               ", so " + num(leaf.up) + " uplinks and " + num(leaf.down) + " GPU ports"});
     }
   }
   if (l.leaf_up < 1 || l.leaf_down < 1)
-    return fail(r, "fabric.oversubscription.leaf", "an oversubscription leaving a radix-" + num(R) +
-                                                       " leaf at least one uplink and one GPU port");
+    return fail(r, "fabric.oversubscription.leaf",
+                "an oversubscription leaving a radix-" + num(R) + " leaf at least one uplink and one GPU port");
   if (l.leaf_down + l.leaf_up > R)
-    return fail(r, "fabric.gpus_per_leaf", "at most " + num(R) + " leaf ports: gpus_per_leaf + " +
-                                               "gpus_per_leaf/oversubscription.leaf <= switch_radix");
+    return fail(
+        r, "fabric.gpus_per_leaf",
+        "at most " + num(R) + " leaf ports: gpus_per_leaf + " + "gpus_per_leaf/oversubscription.leaf <= switch_radix");
   return true;
 }
 
@@ -157,12 +157,12 @@ bool derive_leaf_spine(const FabricSpec& s, int R, int leaves_per_pod, Derived& 
     const char* asked = s.kind == FabricKind::LeafSpine ? "leaf_spine" : "clos3";
     l.spines_per_pod = 0;
     l.leaf_spine_links = 0;
-    r.deviations.push_back(
-        {"fabric.topology", asked,
-         "more than one leaf (" + num(s.gpus) + " GPUs fit on one leaf of " + num(l.leaf_down) +
-             " GPU ports), or fabric.exact: false",
-         std::string("fabric.topology: ") + asked + " asked, built a single leaf switch: all " + num(s.gpus) +
-             " GPUs fit on one leaf of " + num(l.leaf_down) + " GPU ports, so there is no spine tier"});
+    r.deviations.push_back({"fabric.topology", asked,
+                            "more than one leaf (" + num(s.gpus) + " GPUs fit on one leaf of " + num(l.leaf_down) +
+                                " GPU ports), or fabric.exact: false",
+                            std::string("fabric.topology: ") + asked + " asked, built a single leaf switch: all " +
+                                num(s.gpus) + " GPUs fit on one leaf of " + num(l.leaf_down) +
+                                " GPU ports, so there is no spine tier"});
     return true;
   }
   const int u = l.leaf_up;
@@ -190,19 +190,20 @@ bool derive_core_tier(const FabricSpec& s, int R, int lp, Derived& r) {
   } else {
     l.spine_up = static_cast<int>(std::ceil(D / s.oversub_spine - 1e-9));
     const double built = static_cast<double>(D) / l.spine_up;
-    r.deviations.push_back(
-        {"fabric.oversubscription.spine", ratio(s.oversub_spine),
-         "a ratio that divides the " + num(D) + " leaf links of a spine into whole uplinks (nearest: " + ratio(built) +
-             "), or fabric.exact: false",
-         "fabric.oversubscription.spine: asked " + ratio(s.oversub_spine) + ", built " + ratio(built) + ": a spine has " +
-             num(D) + " leaf links (" + num(lp) + " leaves per pod x " + num(l.leaf_spine_links) + "), and " + num(D) +
-             " / " + ratio(s.oversub_spine) + " is not a whole number of uplinks, so " + num(l.spine_up)});
+    r.deviations.push_back({"fabric.oversubscription.spine", ratio(s.oversub_spine),
+                            "a ratio that divides the " + num(D) +
+                                " leaf links of a spine into whole uplinks (nearest: " + ratio(built) +
+                                "), or fabric.exact: false",
+                            "fabric.oversubscription.spine: asked " + ratio(s.oversub_spine) + ", built " +
+                                ratio(built) + ": a spine has " + num(D) + " leaf links (" + num(lp) +
+                                " leaves per pod x " + num(l.leaf_spine_links) + "), and " + num(D) + " / " +
+                                ratio(s.oversub_spine) + " is not a whole number of uplinks, so " + num(l.spine_up)});
   }
   const int su = l.spine_up;
   l.cores_per_plane = divisor_at_least(su, static_cast<int>(ceil_div(1LL * l.pods * su, R)));
   if (l.cores_per_plane == 0)
-    return fail(r, "fabric.switch_radix", "radix-" + num(R) + " cores reach at most " + num(R) +
-                                              " pods, " + num(l.pods) + " needed");
+    return fail(r, "fabric.switch_radix",
+                "radix-" + num(R) + " cores reach at most " + num(R) + " pods, " + num(l.pods) + " needed");
   l.spine_core_links = su / l.cores_per_plane;
   return true;
 }
@@ -224,8 +225,8 @@ Derived derive(const FabricSpec& s, int R) {
   const int L = l.leaves;
   if (s.kind == FabricKind::LeafSpine) {
     if (!derive_leaf_spine(s, R, L, r))
-      fail(r, "fabric.switch_radix", "radix-" + num(R) + " spines reach at most " + num(R) + " leaves, " + num(L) +
-                                         " needed");
+      fail(r, "fabric.switch_radix",
+           "radix-" + num(R) + " spines reach at most " + num(R) + " leaves, " + num(L) + " needed");
     return r;
   }
   // clos3: the spine's port budget at its ratio sizes the pod.
@@ -233,8 +234,8 @@ Derived derive(const FabricSpec& s, int R) {
   l.spine_up = spine.up;
   l.spine_down = spine.down;
   if (l.spine_up < 1 || l.spine_down < 1) {
-    fail(r, "fabric.oversubscription.spine", "an oversubscription leaving a radix-" + num(R) +
-                                                 " spine at least one uplink");
+    fail(r, "fabric.oversubscription.spine",
+         "an oversubscription leaving a radix-" + num(R) + " spine at least one uplink");
     return r;
   }
   int lp = l.spine_down;
@@ -250,14 +251,15 @@ Derived derive(const FabricSpec& s, int R) {
   }
   if (L > 1) {
     const std::string spine_note =
-        s.oversub_spine != 1.0 ? " and fabric.oversubscription.spine (" + ratio(s.oversub_spine) + ") has no effect" : "";
-    r.deviations.push_back(
-        {"fabric.topology", "clos3",
-         "more than " + num(lp) + " leaves for 3 tiers (a pod holds " + num(lp) + " leaves with radix-" + num(R) +
-             " spines at " + ratio(s.oversub_spine) + "; here " + num(L) + "), topology: leaf_spine, or fabric.exact: false",
-         "fabric.topology: clos3 asked, built a 2-tier leaf-spine: the " + num(L) + " leaves fit in one pod (up to " +
-             num(lp) + " leaves with radix-" + num(R) + " spines at " + ratio(s.oversub_spine) +
-             "), so there is no core tier" + spine_note});
+        s.oversub_spine != 1.0 ? " and fabric.oversubscription.spine (" + ratio(s.oversub_spine) + ") has no effect"
+                               : "";
+    r.deviations.push_back({"fabric.topology", "clos3",
+                            "more than " + num(lp) + " leaves for 3 tiers (a pod holds " + num(lp) +
+                                " leaves with radix-" + num(R) + " spines at " + ratio(s.oversub_spine) + "; here " +
+                                num(L) + "), topology: leaf_spine, or fabric.exact: false",
+                            "fabric.topology: clos3 asked, built a 2-tier leaf-spine: the " + num(L) +
+                                " leaves fit in one pod (up to " + num(lp) + " leaves with radix-" + num(R) +
+                                " spines at " + ratio(s.oversub_spine) + "), so there is no core tier" + spine_note});
   }
   return r;
 }
@@ -297,18 +299,18 @@ Derived derive_or_throw(const FabricSpec& s) {
   Derived d = derive(s, s.switch_radix);
   if (!d.ok) {
     if (d.bad_key != "fabric.switch_radix")
-      throw InvalidParameter(d.bad_key, d.bad_key == "fabric.gpus_per_leaf" ? num(s.gpus_per_leaf)
-                                        : d.bad_key == "fabric.oversubscription.leaf" ? num(s.oversub_leaf)
-                                                                                      : num(s.oversub_spine),
+      throw InvalidParameter(d.bad_key,
+                             d.bad_key == "fabric.gpus_per_leaf"           ? num(s.gpus_per_leaf)
+                             : d.bad_key == "fabric.oversubscription.leaf" ? num(s.oversub_leaf)
+                                                                           : num(s.oversub_spine),
                              d.why);
     int need = 0;
     for (int r = s.switch_radix + 1; r <= 65536 && need == 0; ++r)
       if (derive(s, r).ok) need = r;
     const char* tiers = s.kind == FabricKind::LeafSpine ? "2-tier" : "3-tier";
-    throw InvalidParameter(
-        "fabric.switch_radix", num(s.switch_radix),
-        (need ? "a radix of at least " + num(need) : std::string("a larger radix")) + " for " +
-            num(s.gpus) + " GPUs in a " + tiers + " Clos (" + d.why + "), or fewer GPUs");
+    throw InvalidParameter("fabric.switch_radix", num(s.switch_radix),
+                           (need ? "a radix of at least " + num(need) : std::string("a larger radix")) + " for " +
+                               num(s.gpus) + " GPUs in a " + tiers + " Clos (" + d.why + "), or fewer GPUs");
   }
 
   if (s.exact && !d.deviations.empty()) {
@@ -345,9 +347,7 @@ void add_nodes(Fabric::Impl& f) {
   };
   f.gpu_leaf.resize(static_cast<std::size_t>(G) * P);
   for (int g = 0; g < G; ++g) {
-    int leaf = s.wiring == Wiring::RailOptimized
-                   ? (g / gpn / l.leaf_down) * gpn + g % gpn
-                   : g / l.leaf_down;
+    int leaf = s.wiring == Wiring::RailOptimized ? (g / gpn / l.leaf_down) * gpn + g % gpn : g / l.leaf_down;
     for (int q = 0; q < P; ++q) f.gpu_leaf[static_cast<std::size_t>(g) * P + q] = f.first_leaf + q * L + leaf;
     f.nodes[g] = {NodeKind::Gpu, g, leaf_pod(leaf), "gpu" + std::to_string(g)};
   }
@@ -408,22 +408,20 @@ void add_links(Fabric::Impl& f) {
       f.gpu_access[i] = add(g, f.gpu_leaf[i], s.nic_rate / P, Tier::Access, 0, 1);
     }
   for (int q = 0; q < P; ++q) {
-    const int leaf0 = f.first_leaf + q * L, spine0 = f.first_spine + q * spines,
-              core0 = f.first_core + q * cores;
+    const int leaf0 = f.first_leaf + q * L, spine0 = f.first_spine + q * spines, core0 = f.first_core + q * cores;
     for (int i = 0; i < L; ++i) {
       const int p = leaf_pod(i);
       for (int j = 0; j < l.spines_per_pod; ++j)
         for (int k = 0; k < l.leaf_spine_links; ++k)
-          add(leaf0 + i, spine0 + p * l.spines_per_pod + j, s.link_rate, Tier::LeafSpine, k,
-              l.leaf_spine_links);
+          add(leaf0 + i, spine0 + p * l.spines_per_pod + j, s.link_rate, Tier::LeafSpine, k, l.leaf_spine_links);
     }
     if (cores > 0)
       for (int p = 0; p < l.pods; ++p)
         for (int j = 0; j < l.spines_per_pod; ++j)
           for (int c = 0; c < l.cores_per_plane; ++c)
             for (int k = 0; k < l.spine_core_links; ++k)
-              add(spine0 + p * l.spines_per_pod + j, core0 + j * l.cores_per_plane + c, s.link_rate,
-                  Tier::SpineCore, k, l.spine_core_links);
+              add(spine0 + p * l.spines_per_pod + j, core0 + j * l.cores_per_plane + c, s.link_rate, Tier::SpineCore, k,
+                  l.spine_core_links);
   }
   wire_storage(f, lat);  // after the GPU fabric: its node and link ids are unchanged by storage
   f.node_ok.assign(f.n_nodes, 1);
@@ -447,8 +445,8 @@ void build_graphs(Fabric::Impl& f) {
       sw_props.push_back({id});
     }
   }
-  f.sw = SwitchGraph(boost::edges_are_unsorted_multi_pass, sw_edges.begin(), sw_edges.end(),
-                     sw_props.begin(), f.switch_count());
+  f.sw = SwitchGraph(boost::edges_are_unsorted_multi_pass, sw_edges.begin(), sw_edges.end(), sw_props.begin(),
+                     f.switch_count());
   f.link_up.assign(f.links.size(), 1);
   for (int id = 0; id < f.n_nodes; ++id) f.by_name.emplace(f.nodes[id].name, id);
   f.dist.resize(static_cast<std::size_t>(f.switch_count()));  // any leaf (GPU or storage) may be a destination

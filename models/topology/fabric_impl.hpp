@@ -18,8 +18,7 @@ struct EdgeProp {
 };
 /// Undirected multigraph (parallel links are parallel edges); vertex id == node id (full graph)
 /// or switch index (switch graph).
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS,
-                                    boost::no_property, EdgeProp>;
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property, EdgeProp>;
 /// Switch-only graph for routing: static CSR (both directions of every switch-switch link), read
 /// by every BFS, so it is kept compact; failures only flip Impl::link_up.
 using SwitchGraph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, EdgeProp>;
@@ -37,20 +36,20 @@ struct Fabric::Impl {
   /// cores, in that order: [first_sleaf, first_storage) are switches (in the switch graph),
   /// [first_storage, n_nodes) the servers. first_storage == n_nodes without storage.
   int first_sleaf = 0, first_sspine = 0, first_storage = 0;
-  std::vector<int> stor_leaf;      ///< leaf node id per server and NIC: [server * nics + k]; -1 attach: separate
-  std::vector<int> stor_access;    ///< NIC link per server and NIC: [server * nics + k]
+  std::vector<int> stor_leaf;    ///< leaf node id per server and NIC: [server * nics + k]; -1 attach: separate
+  std::vector<int> stor_access;  ///< NIC link per server and NIC: [server * nics + k]
   std::vector<int> stor_write, stor_read;  ///< media link ids per server
   /// Links that are not cables of the fabric (ids links.size() + i): storage media, and the NICs
   /// of separately attached storage. Fabric::link/link_count include them; bom(), the exports and
   /// the name lookup see only `links`. Always up, never failed.
   std::vector<Link> side_links;
-  int planes = 1;                  ///< disjoint fabric planes
-  std::vector<int> gpu_leaf;       ///< leaf node id per GPU and plane: [gpu * planes + plane]
-  std::vector<int> gpu_access;     ///< access link per GPU and plane: [gpu * planes + plane]
-  std::vector<int> gpu_nvlink;     ///< NVLink link per GPU, -1 if none
-  Graph g;                         ///< every node and link
-  SwitchGraph sw;                  ///< switches only (vertex = node id - first_leaf)
-  std::vector<char> link_up;       ///< mirror of Link::up, compact for the BFS filter
+  int planes = 1;               ///< disjoint fabric planes
+  std::vector<int> gpu_leaf;    ///< leaf node id per GPU and plane: [gpu * planes + plane]
+  std::vector<int> gpu_access;  ///< access link per GPU and plane: [gpu * planes + plane]
+  std::vector<int> gpu_nvlink;  ///< NVLink link per GPU, -1 if none
+  Graph g;                      ///< every node and link
+  SwitchGraph sw;               ///< switches only (vertex = node id - first_leaf)
+  std::vector<char> link_up;    ///< mirror of Link::up, compact for the BFS filter
   std::map<std::string, int, std::less<>> by_name;
   /// Per leaf of every plane (index = leaf node - first_leaf): hops from every switch to it over up links
   /// (kUnreachable if none); empty until first needed.
@@ -73,7 +72,9 @@ struct Fabric::Impl {
   };
   struct RouteKeyHash {
     std::size_t operator()(const RouteKey& k) const {
-      return static_cast<std::size_t>(k.hash ^ (static_cast<std::uint64_t>(k.src) << 32 | static_cast<std::uint32_t>(k.dst)) * 0x9E3779B97F4A7C15ull);
+      return static_cast<std::size_t>(k.hash ^
+                                      (static_cast<std::uint64_t>(k.src) << 32 | static_cast<std::uint32_t>(k.dst)) *
+                                          0x9E3779B97F4A7C15ull);
     }
   };
   mutable std::unordered_map<RouteKey, std::vector<Hop>, RouteKeyHash> route_cache;

@@ -10,7 +10,8 @@ void add_cost(Results& r, const FabricCost& c) {
   long long optical = 0;
   for (const auto& x : c.optics)
     if (x.medium != Medium::Copper) optical += x.modules;
-  r.add("links_copper", static_cast<double>(m[0].links), "1", "Scale-out links on copper (DAC), in-reach by the layout model");
+  r.add("links_copper", static_cast<double>(m[0].links), "1",
+        "Scale-out links on copper (DAC), in-reach by the layout model");
   r.add("links_multimode", static_cast<double>(m[1].links), "1", "Scale-out links on multimode optics (SR, <= 50 m)");
   r.add("links_singlemode", static_cast<double>(m[2].links), "1", "Scale-out links on single-mode optics (DR/FR)");
   r.add("optical_modules", static_cast<double>(optical), "1",
@@ -20,7 +21,8 @@ void add_cost(Results& r, const FabricCost& c) {
   r.add("fabric_power_switches", c.power_switches / 1e3, "kW", "Switches without optics (" + c.switch_model + ")");
   r.add("fabric_power_optics", c.power_optics / 1e3, "kW", "Pluggable optics at both ends of every link");
   r.add("fabric_power_nics", c.power_nics / 1e3, "kW", "GPU scale-out NICs without modules");
-  r.add("fabric_cost", c.cost_total / 1e6, "MUSD", "INDICATIVE fabric CAPEX: switches + optics + NICs (bom_parts.yaml prices)");
+  r.add("fabric_cost", c.cost_total / 1e6, "MUSD",
+        "INDICATIVE fabric CAPEX: switches + optics + NICs (bom_parts.yaml prices)");
   r.add("fabric_cost_switches", c.cost_switches / 1e6, "MUSD", "INDICATIVE switch cost");
   r.add("fabric_cost_optics", c.cost_optics / 1e6, "MUSD", "INDICATIVE optics and copper cable cost");
   r.add("fabric_cost_nics", c.cost_nics / 1e6, "MUSD", "INDICATIVE NIC cost");
@@ -34,15 +36,18 @@ void report_fabric(Results& r, const BillOfMaterials& bom, const FabricCost& cos
   r.add("fabric_tiers", bom.tiers, "1", "Switch tiers as built (2: leaf-spine, 3: with a core tier)");
   r.add("oversubscription_leaf", bom.oversub_leaf, "1", "Leaf downlink:uplink capacity as built (max over leaves)");
   if (bom.tiers == 3)
-    r.add("oversubscription_spine", bom.oversub_spine, "1", "Spine downlink:uplink capacity as built (max over spines)");
+    r.add("oversubscription_spine", bom.oversub_spine, "1",
+          "Spine downlink:uplink capacity as built (max over spines)");
   r.add("bisection_bandwidth", bom.bisection_bandwidth * units::kBitsPerByte / 1e12, "Tb/s",
         "Fabric bisection bandwidth, one direction");
   add_cost(r, cost);
-  r.notes.push_back("fabric BOM: cable lengths from a layout model (" + std::to_string(cost.compute_racks) +
-                    " compute racks in " + std::to_string(cost.rows) + " rows, switches in a mid-hall network row), "
-                    "media by reach, power and INDICATIVE prices from models/topology/bom_parts.yaml unless the scenario's "
-                    "bom: section sets them; switch and NIC power with optics feed IT power unless power.switch_power / "
-                    "power.nic_per_gpu are given (estimate)");
+  r.notes.push_back(
+      "fabric BOM: cable lengths from a layout model (" + std::to_string(cost.compute_racks) + " compute racks in " +
+      std::to_string(cost.rows) +
+      " rows, switches in a mid-hall network row), "
+      "media by reach, power and INDICATIVE prices from models/topology/bom_parts.yaml unless the scenario's "
+      "bom: section sets them; switch and NIC power with optics feed IT power unless power.switch_power / "
+      "power.nic_per_gpu are given (estimate)");
   for (const auto& n : cost.notes) r.notes.push_back("fabric BOM: " + n);
 }
 

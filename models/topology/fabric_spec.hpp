@@ -31,18 +31,18 @@ struct StorageSpec {
   /// leaves wired to that pod's spines. separate: a storage network of its own, not modelled beyond
   /// the NICs (non-blocking): the storage flows share only the GPUs' NICs with training traffic.
   enum class Attach { OwnLeaves, PerPod, Separate };
-  int nodes = 0;                  ///< storage servers; 0 = no storage on the fabric
-  int nics_per_node = 1;          ///< NICs per storage server (spread over the planes: NIC k on plane k % planes)
-  double nic_rate = 50e9;         ///< B/s per storage NIC per direction
+  int nodes = 0;           ///< storage servers; 0 = no storage on the fabric
+  int nics_per_node = 1;   ///< NICs per storage server (spread over the planes: NIC k on plane k % planes)
+  double nic_rate = 50e9;  ///< B/s per storage NIC per direction
   Attach attach = Attach::OwnLeaves;
-  double write_bandwidth = 0;     ///< B/s a storage server's media absorbs (writes)
-  double read_bandwidth = 0;      ///< B/s a storage server's media delivers (reads)
+  double write_bandwidth = 0;  ///< B/s a storage server's media absorbs (writes)
+  double read_bandwidth = 0;   ///< B/s a storage server's media delivers (reads)
 };
 
 struct FabricSpec {
-  int gpus = 0;                   ///< total GPUs
-  int gpus_per_node = 4;          ///< GPUs (and NICs, rails) per server / compute tray
-  int nvlink_domain = 72;         ///< GPUs per NVLink domain (8 HGX, 72 NVL72); 1 = no NVLink
+  int gpus = 0;            ///< total GPUs
+  int gpus_per_node = 4;   ///< GPUs (and NICs, rails) per server / compute tray
+  int nvlink_domain = 72;  ///< GPUs per NVLink domain (8 HGX, 72 NVL72); 1 = no NVLink
   /// B/s per GPU per direction inside the domain. Not a topology key: sim/scenario copies it from
   /// the GPU model (compute::GpuSpec::nvlink_bandwidth, aidcsim::fit_fabric_to_gpu); default
   /// GB200/B200 NVLink5 1.8 TB/s bidirectional = 900 GB/s per direction (published-figures.md §5.1).
@@ -57,14 +57,14 @@ struct FabricSpec {
   /// (d = floor(u * oversub_leaf), u = floor(radix / (1 + oversub_leaf))). With rail_optimized
   /// wiring it is also the number of nodes in a scalable unit.
   int gpus_per_leaf = 0;
-  double link_rate = 50e9;        ///< B/s per switch port (400 Gb/s = 50e9 B/s)
-  double nic_rate = 50e9;         ///< B/s per GPU NIC (all planes together)
+  double link_rate = 50e9;  ///< B/s per switch port (400 Gb/s = 50e9 B/s)
+  double nic_rate = 50e9;   ///< B/s per GPU NIC (all planes together)
   /// Disjoint, identical fabric planes; each GPU has one NIC port of nic_rate / planes per plane.
   int planes = 1;
-  double oversub_leaf = 1.0;      ///< leaf downlink : uplink capacity
-  double oversub_spine = 1.0;     ///< spine (aggregation) downlink : uplink capacity
-  double switch_latency = 600e-9; ///< s per switch traversal
-  double link_latency = 100e-9;   ///< s per cable
+  double oversub_leaf = 1.0;       ///< leaf downlink : uplink capacity
+  double oversub_spine = 1.0;      ///< spine (aggregation) downlink : uplink capacity
+  double switch_latency = 600e-9;  ///< s per switch traversal
+  double link_latency = 100e-9;    ///< s per cable
   /// In-network reduction in the scale-out switches (NVIDIA SHARP, e.g. Quantum-2 SHARPv3): the
   /// collectives may use NCCL's CollNet algorithms and multi-node NVLS.
   bool sharp = false;

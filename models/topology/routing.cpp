@@ -150,7 +150,8 @@ Ends plane_ends(const Fabric::Impl& f, int src, int dst, int plane) {
   for (int g : {src, dst}) {
     const std::size_t i = static_cast<std::size_t>(g) * f.planes + plane;
     const int leaf = f.gpu_leaf[i];
-    if (!f.node_ok[leaf]) e.why = f.nodes[g].name + "'s leaf " + f.nodes[leaf].name + " is down";
+    if (!f.node_ok[leaf])
+      e.why = f.nodes[g].name + "'s leaf " + f.nodes[leaf].name + " is down";
     else if (!f.links[f.gpu_access[i]].up)
       e.why = f.nodes[g].name + "'s NIC link " + f.links[f.gpu_access[i]].name + " is down";
     if (!e.why.empty()) {
@@ -160,8 +161,8 @@ Ends plane_ends(const Fabric::Impl& f, int src, int dst, int plane) {
   }
   const auto& d = f.dist_to_leaf(e.d_leaf);
   if (d[e.s_leaf - f.first_leaf] == Fabric::Impl::kUnreachable) {
-    e.why = "no up path between " + f.nodes[e.s_leaf].name + " and " + f.nodes[e.d_leaf].name +
-            " (failed links/switches)";
+    e.why =
+        "no up path between " + f.nodes[e.s_leaf].name + " and " + f.nodes[e.d_leaf].name + " (failed links/switches)";
     return e;
   }
   e.dist = &d;
@@ -329,8 +330,7 @@ std::vector<Hop> Fabric::compute_route(int src, int dst, std::uint64_t flow_hash
     hops.push_back({f.gpu_nvlink[dst], false});
     return hops;
   }
-  const int first_plane =
-      f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0;
+  const int first_plane = f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0;
   Ends e;
   std::string why;
   for (int i = 0; i < f.planes && !e.dist; ++i) {
@@ -349,8 +349,7 @@ std::vector<Hop> Fabric::compute_route(int src, int dst, std::uint64_t flow_hash
 std::vector<Hop> Fabric::storage_route(int src, int dst, std::uint64_t flow_hash) const {
   const Impl& f = *impl_;
   const int G = f.spec.gpus;
-  if (src >= G && dst >= G)
-    f.disconnected(src, dst, "flows between storage servers are not modelled");
+  if (src >= G && dst >= G) f.disconnected(src, dst, "flows between storage servers are not modelled");
   const bool write = dst >= G;
   const int server = (write ? dst : src) - f.first_storage, gpu = write ? src : dst;
   const StorageSpec& st = f.spec.storage;
@@ -358,8 +357,9 @@ std::vector<Hop> Fabric::storage_route(int src, int dst, std::uint64_t flow_hash
   const int k = static_cast<int>(flow_hash % static_cast<std::uint64_t>(nics));
   const bool separate = st.attach == StorageSpec::Attach::Separate;
   // The GPU's port: on the plane of the server's NIC; separate storage: the GPU's plane by hash, as GPU flows.
-  const int q = separate ? (f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0)
-                         : k % f.planes;
+  const int q = separate
+                    ? (f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0)
+                    : k % f.planes;
   const std::size_t gi = static_cast<std::size_t>(gpu) * f.planes + q, si = static_cast<std::size_t>(server) * nics + k;
   const int g_access = f.gpu_access[gi], s_access = f.stor_access[si];
   std::vector<Hop> mid;
@@ -368,7 +368,8 @@ std::vector<Hop> Fabric::storage_route(int src, int dst, std::uint64_t flow_hash
   if (!separate) {
     const int g_leaf = f.gpu_leaf[gi], s_leaf = f.stor_leaf[si];
     if (!f.node_ok[g_leaf]) why = f.nodes[gpu].name + "'s leaf " + f.nodes[g_leaf].name + " is down";
-    if (!f.node_ok[s_leaf]) why = f.nodes[f.first_storage + server].name + "'s leaf " + f.nodes[s_leaf].name + " is down";
+    if (!f.node_ok[s_leaf])
+      why = f.nodes[f.first_storage + server].name + "'s leaf " + f.nodes[s_leaf].name + " is down";
     if (!f.links[s_access].up) why = "storage NIC link " + f.links[s_access].name + " is down";
     if (why.empty()) {
       const int from = write ? g_leaf : s_leaf, to = write ? s_leaf : g_leaf;

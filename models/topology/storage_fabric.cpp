@@ -81,7 +81,8 @@ void wire_storage(Fabric::Impl& f, double lat) {
         f.nodes[f.first_sleaf + q * SL + i] = {NodeKind::Leaf, P * l.leaves + q * SL + i, pod_of_group(p),
                                                prefix(q) + "sleaf" + std::to_string(i)};
     for (int j = 0; j < SS; ++j)
-      f.nodes[f.first_sspine + q * SS + j] = {NodeKind::Spine, P * l.pods * l.spines_per_pod + q * SS + j, l.pods, prefix(q) + "sspine" + std::to_string(j)};
+      f.nodes[f.first_sspine + q * SS + j] = {NodeKind::Spine, P * l.pods * l.spines_per_pod + q * SS + j, l.pods,
+                                              prefix(q) + "sspine" + std::to_string(j)};
   }
   for (int i = 0; i < S; ++i)
     f.nodes[f.first_storage + i] = {NodeKind::Storage, i, separate ? -1 : pod_of_group(i % groups),
@@ -118,7 +119,8 @@ void wire_storage(Fabric::Impl& f, double lat) {
       const int q = k % P, j = k / P;
       const int port = local * npp + j, leaf_index = port / l.leaf_down;
       // NICs of this server on the same leaf and plane are parallel links: "/m" among them.
-      const int lo = std::max(0, leaf_index * l.leaf_down - local * npp), hi = std::min(npp, (leaf_index + 1) * l.leaf_down - local * npp);
+      const int lo = std::max(0, leaf_index * l.leaf_down - local * npp),
+                hi = std::min(npp, (leaf_index + 1) * l.leaf_down - local * npp);
       const int leaf = f.first_sleaf + q * SL + first_leaf_of[p] + leaf_index;
       f.stor_leaf[at] = leaf;
       f.stor_access[at] = cable(node, leaf, st.nic_rate / P, Tier::Access, j - lo, hi - lo);
@@ -131,8 +133,9 @@ void wire_storage(Fabric::Impl& f, double lat) {
       for (int p = 0; p < groups; ++p)
         for (int i = first_leaf_of[p]; i < first_leaf_of[p + 1]; ++i)
           for (int j = 0; j < l.spines_per_pod; ++j) {
-            const int spine = storage_pod ? f.first_sspine + q * SS + j
-                                          : f.first_spine + q * spines + (st.attach == A::PerPod ? p : 0) * l.spines_per_pod + j;
+            const int spine =
+                storage_pod ? f.first_sspine + q * SS + j
+                            : f.first_spine + q * spines + (st.attach == A::PerPod ? p : 0) * l.spines_per_pod + j;
             for (int k = 0; k < l.leaf_spine_links; ++k)
               cable(f.first_sleaf + q * SL + i, spine, f.spec.link_rate, Tier::LeafSpine, k, l.leaf_spine_links);
           }
@@ -149,11 +152,14 @@ void wire_storage(Fabric::Impl& f, double lat) {
     for (int p = 0; p < groups; ++p) {
       if (storage_pod) break;
       const int gpu_leaves = three_tiers ? l.leaves_per_pod : l.leaves;
-      spine_ports = std::max(spine_ports, (gpu_leaves + leaves_in[p]) * l.leaf_spine_links + (three_tiers ? l.spine_up : 0));
+      spine_ports =
+          std::max(spine_ports, (gpu_leaves + leaves_in[p]) * l.leaf_spine_links + (three_tiers ? l.spine_up : 0));
     }
     if (spine_ports > R)
-      f.warnings.push_back("fabric.storage: the " + num(SL) + " storage leaves per plane take spine ports beyond "
-                           "fabric.switch_radix: " + num(spine_ports) + " ports on a spine of radix " + num(R) +
+      f.warnings.push_back("fabric.storage: the " + num(SL) +
+                           " storage leaves per plane take spine ports beyond "
+                           "fabric.switch_radix: " +
+                           num(spine_ports) + " ports on a spine of radix " + num(R) +
                            " (the spine tier is not re-sized for storage)");
     if (storage_pod && (l.pods + 1) * l.spine_core_links > R)
       f.warnings.push_back("fabric.storage: the storage pod takes core ports beyond fabric.switch_radix: " +

@@ -17,9 +17,9 @@ struct ModelDims {
   /// more V x h matrix of parameters, gradients and optimizer state on the last stage; the output
   /// layer's FLOPs are unchanged. llama style is always untied.
   bool untie_embeddings_and_output_weights = false;
-  int experts = 1;          ///< MoE experts per layer (1 = dense)
-  int top_k = 1;            ///< experts per token (MoE)
-  int moe_ffn_hidden = 0;   ///< FFN inner size of one expert (0 = ffn_hidden)
+  int experts = 1;         ///< MoE experts per layer (1 = dense)
+  int top_k = 1;           ///< experts per token (MoE)
+  int moe_ffn_hidden = 0;  ///< FFN inner size of one expert (0 = ffn_hidden)
 };
 
 struct Parallelism {
@@ -44,7 +44,7 @@ struct Parallelism {
   /// re-gathered for every use, every microbatch).
   std::string fsdp_style = "pytorch";
   bool reshard_after_forward = true;  ///< PyTorch FSDP: free gathered parameters after forward
-  bool dp_overlap = true;                ///< DP reduction bucketed per model chunk, overlapped with backward
+  bool dp_overlap = true;             ///< DP reduction bucketed per model chunk, overlapped with backward
   /// zero1 (Megatron's distributed optimizer): the parameter all-gather issued bucket by bucket under
   /// the next step's first forward instead of after the optimizer (Megatron-LM --overlap-param-gather;
   /// Apex/NeMo DistributedFusedAdam overlap_param_sync). One bucket in flight: bucket k + 1 is issued
@@ -60,7 +60,7 @@ struct Parallelism {
   /// transformer layer, the embedding and output layer in the first layer's; NeMo
   /// megatron_gpt_model.py configure_optimizers).
   std::string param_gather_buckets = "size";
-  std::string dp_algorithm = "auto";     ///< collectives::Algorithm name for the DP reduction
+  std::string dp_algorithm = "auto";  ///< collectives::Algorithm name for the DP reduction
   /// Transformer Engine userbuffers TP comm-GEMM overlap (NeMo ub_tp_comm_overlap, Megatron
   /// --tp-comm-overlap; needs sequence parallelism and TP inside the NVLink domain): TP all-gathers
   /// and reduce-scatters pipelined with the GEMMs (workload::tp_comm_overlap_time).
@@ -93,8 +93,8 @@ struct SpeedDistribution {
 struct JobSpec {
   ModelDims model;
   Parallelism par;
-  int microbatch_size = 1;     ///< sequences per microbatch
-  int global_batch = 0;        ///< sequences per step (optimizer update)
+  int microbatch_size = 1;  ///< sequences per microbatch
+  int global_batch = 0;     ///< sequences per step (optimizer update)
   std::string precision = "bf16";
   bool activation_recompute = false;  ///< full recomputation (Megatron --recompute-granularity full)
   /// Selective recomputation (Korthikanti et al. 2022 §5): the attention core (scores, softmax,
@@ -113,8 +113,8 @@ struct JobSpec {
   /// Flows per step (transfers x repetitions) for the layer collectives that leave the NVLink
   /// domain (EP all-to-all, CP ring, TP all-reduce); 0 = no budget. See StepOptions::max_layer_flows.
   long long layer_flow_budget = 250000;
-  std::vector<GpuSpeed> gpu_speed;        ///< persistent stragglers (applied after the distribution)
-  SpeedDistribution speed_distribution;   ///< per-GPU / per-node speed variation
+  std::vector<GpuSpeed> gpu_speed;       ///< persistent stragglers (applied after the distribution)
+  SpeedDistribution speed_distribution;  ///< per-GPU / per-node speed variation
 };
 
 }  // namespace aidcsim::workload

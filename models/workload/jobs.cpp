@@ -53,7 +53,8 @@ bool is_training_key(const std::string& k) {
 void check_whole_domains(const JobEntry& e, const std::vector<int>& l, int D) {
   const std::string key = e.key + ".placement";
   if (static_cast<int>(l.size()) % D != 0)
-    throw InvalidParameter(key, std::to_string(l.size()) + " GPUs", "whole NVLink domains of " + std::to_string(D) + " GPUs");
+    throw InvalidParameter(key, std::to_string(l.size()) + " GPUs",
+                           "whole NVLink domains of " + std::to_string(D) + " GPUs");
   for (std::size_t k = 0; k < l.size(); k += D)
     for (std::size_t r = k; r < k + D; ++r)
       if (l[r] / D != l[k] / D)
@@ -67,27 +68,69 @@ void check_whole_domains(const JobEntry& e, const std::vector<int>& l, int D) {
 Schema jobs_schema() {
   using Q = Quantity;
   Schema s = {
-      {"jobs", Q::List, "", false, {}, {}, false, {},
+      {"jobs",
+       Q::List,
+       "",
+       false,
+       {},
+       {},
+       false,
+       {},
        "Several jobs sharing the cluster and its fabric (instead of `workload:`, the one-job shorthand; a "
        "`workloads:` list is read as `jobs:`). Each training job takes the `workload` keys (model, parallelism, "
        "global_batch, ...) plus the keys below; its steps run repeatedly with the other jobs' traffic on the same "
        "links, and the results give its step time shared and alone (docs/site-jobs-storage.md)."},
       {"jobs[].name", Q::String, "", false, {}, {}, false, {}, "Name in the results (default job<i>)."},
-      {"jobs[].kind", Q::String, "training", false, {}, {}, false, {"training", "background"},
+      {"jobs[].kind",
+       Q::String,
+       "training",
+       false,
+       {},
+       {},
+       false,
+       {"training", "background"},
        "training (a workload) or background (a rate between two GPU groups: inference, evaluation or other "
        "tenants' traffic, as rate-bounded flows)."},
-      {"jobs[].gpus", Q::Integer, "", false, 1, 1e7, false, {},
+      {"jobs[].gpus",
+       Q::Integer,
+       "",
+       false,
+       1,
+       1e7,
+       false,
+       {},
        "Training: GPUs of the job (default and only valid value: tp x cp x pp x dp)."},
-      {"jobs[].placement", Q::String, "contiguous", false, {}, {}, false, {},
+      {"jobs[].placement",
+       Q::String,
+       "contiguous",
+       false,
+       {},
+       {},
+       false,
+       {},
        "Training: contiguous (lowest free NVLink domains), per_pod (all in one pod: clos3 pod, else scalable "
        "unit), scattered (domains round robin over the pods), or an explicit GPU list in rank order "
        "(\"0-63, 128-191\", \"pod 2\"). Whole NVLink domains only: two jobs in one domain are refused (TP is "
        "analytic on NVLink)."},
       {"jobs[].start", Q::Time, "0 s", false, 0, 86400, false, {}, "Offset of the job's first step."},
-      {"jobs[].priority", Q::Number, "1", false, 0.001, 1000, false, {},
+      {"jobs[].priority",
+       Q::Number,
+       "1",
+       false,
+       0.001,
+       1000,
+       false,
+       {},
        "Share weight of its flows where links saturate (weighted max-min: traffic classes, IB VL arbitration / "
        "Ethernet ETS, IEEE 802.1Qaz); 1 = equal share."},
-      {"jobs[].rate", Q::DataRate, "", false, 1e3, 1e15, false, {},
+      {"jobs[].rate",
+       Q::DataRate,
+       "",
+       false,
+       1e3,
+       1e15,
+       false,
+       {},
        "Background: offered rate from `from` to `to` in total, spread evenly over one flow per source GPU "
        "(source k sends to to[k mod |to|]), each bounded at its share."},
       {"jobs[].from", Q::String, "", false, {}, {}, false, {}, "Background: source GPUs (\"0-63\", \"pod 1\")."},
@@ -108,8 +151,8 @@ std::vector<int> parse_gpu_list(const std::string& text, const std::string& key,
   std::vector<char> seen(G, 0);
   auto add = [&](long long g) {
     if (g < 0 || g >= G)
-      throw InvalidParameter(key, text, "GPUs in [0, " + std::to_string(G) + ") (cluster.gpus); got GPU " +
-                                            std::to_string(g));
+      throw InvalidParameter(key, text,
+                             "GPUs in [0, " + std::to_string(G) + ") (cluster.gpus); got GPU " + std::to_string(g));
     if (seen[g]) throw InvalidParameter(key, text, "each GPU once (GPU " + std::to_string(g) + " is listed twice)");
     seen[g] = 1;
     out.push_back(static_cast<int>(g));
@@ -121,9 +164,11 @@ std::vector<int> parse_gpu_list(const std::string& text, const std::string& key,
   };
   auto number = [&]() -> long long {
     skip();
-    if (p >= text.size() || !std::isdigit(static_cast<unsigned char>(text[p]))) throw InvalidParameter(key, text, syntax);
+    if (p >= text.size() || !std::isdigit(static_cast<unsigned char>(text[p])))
+      throw InvalidParameter(key, text, syntax);
     long long v = 0;
-    while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])) && v < 1e12) v = 10 * v + (text[p++] - '0');
+    while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])) && v < 1e12)
+      v = 10 * v + (text[p++] - '0');
     return v;
   };
   for (;;) {
@@ -192,12 +237,12 @@ std::vector<JobEntry> jobs_from(const Params& root, const std::vector<int>& pods
     }
     for (const char* k : {"rate", "from", "to"})
       if (it.has(k)) it.invalid(k, "no background key in a training job (or kind: background)");
-    for (const char* k : {"model.layers", "model.hidden", "model.heads", "model.vocab", "model.sequence_length",
-                          "global_batch"})
+    for (const char* k :
+         {"model.layers", "model.hidden", "model.heads", "model.vocab", "model.sequence_length", "global_batch"})
       if (!it.has(k)) throw InvalidParameter(it.full_key(k), "", "a value (required key of a training job)");
     auto opt = [&](const char* k) { return it.has(k) ? static_cast<long long>(it.integer(k)) : 1LL; };
-    const long long product = opt("parallelism.tp") * opt("parallelism.cp") * opt("parallelism.pp") *
-                              opt("parallelism.dp");
+    const long long product =
+        opt("parallelism.tp") * opt("parallelism.cp") * opt("parallelism.pp") * opt("parallelism.dp");
     if (it.has("gpus") && it.integer("gpus") != product)
       it.invalid("gpus", "tp x cp x pp x dp of the job (" + std::to_string(product) + ")");
     if (product > static_cast<long long>(pods.size()))
@@ -239,8 +284,9 @@ std::vector<std::vector<int>> place_jobs(const std::vector<JobEntry>& jobs, int 
   auto take = [&](std::size_t j, const std::vector<int>& gpus, const std::string& key) {
     for (int g : gpus) {
       if (owner[g] >= 0 && owner[g] != static_cast<int>(j))
-        throw InvalidParameter(key, jobs[j].key + " GPU " + std::to_string(g),
-                               "GPUs no other job uses (GPU " + std::to_string(g) + " is " + jobs[owner[g]].name + "'s)");
+        throw InvalidParameter(
+            key, jobs[j].key + " GPU " + std::to_string(g),
+            "GPUs no other job uses (GPU " + std::to_string(g) + " is " + jobs[owner[g]].name + "'s)");
       owner[g] = static_cast<int>(j);
     }
   };
@@ -317,7 +363,8 @@ std::vector<std::vector<int>> place_jobs(const std::vector<JobEntry>& jobs, int 
       for (int g = d * D; g < std::min(G, (d + 1) * D); ++g)
         if (owner[g] != static_cast<int>(j))
           throw InvalidParameter(key, "GPU " + std::to_string(l[k]),
-                                 "NVLink domains no other job uses (GPU " + std::to_string(g) + " of the same domain is " +
+                                 "NVLink domains no other job uses (GPU " + std::to_string(g) +
+                                     " of the same domain is " +
                                      (owner[g] < 0 ? std::string("left free") : jobs[owner[g]].name + "'s") +
                                      "; two jobs in one domain cannot be simulated: TP is analytic on NVLink)");
     }

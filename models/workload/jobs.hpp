@@ -24,18 +24,18 @@ inline constexpr int kMaxStepsPerJobInRun = 64;
 struct JobEntry {
   enum class Kind { Training, Background };
   Kind kind = Kind::Training;
-  std::string name;        ///< jobs[i].name, default "job<i>"
-  std::string key;         ///< "jobs[i]", for errors
-  double start = 0;        ///< s after the run's start
-  double priority = 1;     ///< share weight of its flows on saturated links (> 0)
+  std::string name;     ///< jobs[i].name, default "job<i>"
+  std::string key;      ///< "jobs[i]", for errors
+  double start = 0;     ///< s after the run's start
+  double priority = 1;  ///< share weight of its flows on saturated links (> 0)
   // Training
-  JobSpec spec;            ///< the workload of `gpus` GPUs (DP as written)
-  int gpus = 0;            ///< tp x cp x pp x dp
+  JobSpec spec;                          ///< the workload of `gpus` GPUs (DP as written)
+  int gpus = 0;                          ///< tp x cp x pp x dp
   std::string placement = "contiguous";  ///< contiguous | per_pod | scattered | explicit
   std::vector<int> explicit_gpus;        ///< placement "explicit": the GPUs, in rank order
   // Background
-  double rate = 0;                       ///< B/s offered from `from` to `to` in total
-  std::vector<int> from, to;             ///< cluster GPUs
+  double rate = 0;            ///< B/s offered from `from` to `to` in total
+  std::vector<int> from, to;  ///< cluster GPUs
 };
 
 /// Scenario keys of `jobs:` (the workload keys under jobs[], plus the job keys).

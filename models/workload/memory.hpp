@@ -36,9 +36,10 @@ namespace aidcsim::workload {
 /// HBM of one GPU of one pipeline stage (B).
 struct MemoryBreakdown {
   int stage = 0;
-  double weights = 0;      ///< 16-bit parameters as held during the step (FSDP: shard + gathered units)
-  double gradients = 0;    ///< gradient buffer (sharded for zero2 / fsdp)
-  double optimizer = 0;    ///< master weights + Adam moments (fp32, or bf16 with optimizer_dtype) (+ Megatron's fp32 main grads for 16-bit grads)
+  double weights = 0;    ///< 16-bit parameters as held during the step (FSDP: shard + gathered units)
+  double gradients = 0;  ///< gradient buffer (sharded for zero2 / fsdp)
+  double optimizer =
+      0;  ///< master weights + Adam moments (fp32, or bf16 with optimizer_dtype) (+ Megatron's fp32 main grads for 16-bit grads)
   double activations = 0;  ///< saved for backward, peak over the stage's schedule
   double logits = 0;       ///< output layer logits kept for the loss's backward (last stage)
   double reserve = 0;      ///< CUDA context, NCCL buffers, allocator slack (JobSpec::memory_reserve)

@@ -26,7 +26,7 @@ double layer_parameters(const ModelDims& m) {
   double p = attention_weights(m) + mlp_weights(m, E);
   if (E > 1) p += h * E;  // router
   if (gpt(m)) {
-    p += 4 * h;                                                   // two LayerNorms (gain + bias)
+    p += 4 * h;                                                       // two LayerNorms (gain + bias)
     p += (h + 2 * h * kv_fraction(m)) + h + E * (expert_ffn(m) + h);  // linear biases
   } else {
     p += 2 * h;  // two RMSNorms

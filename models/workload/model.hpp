@@ -3,8 +3,8 @@
 // memory per GPU. Formulas: Narayanan et al. SC21 (Megatron-LM) eq. 2-3 and appendix,
 // generalised for GQA, SwiGLU and MoE; activation memory from Korthikanti et al. 2022
 // ("Reducing Activation Recomputation in Large Transformer Models"), Table 2.
-#include "models/compute/kernels.hpp"
 #include "models/compute/gpu_spec.hpp"
+#include "models/compute/kernels.hpp"
 #include "models/workload/job_spec.hpp"
 
 namespace aidcsim::workload {

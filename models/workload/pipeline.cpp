@@ -133,11 +133,13 @@ std::vector<int> virtual_stage_layers(int layers, int pp, int v, int first, int 
     throw InvalidParameter(key + (last > 0 ? "last_stage_layers" : "first_stage_layers"),
                            std::to_string(last > 0 ? last : first),
                            "first_stage_layers + last_stage_layers leaving at least virtual_stages layers for each "
-                           "other stage (" + std::to_string(layers) + " layers, pp " + std::to_string(pp) + ")");
+                           "other stage (" +
+                               std::to_string(layers) + " layers, pp " + std::to_string(pp) + ")");
   }
   int k = 0;
   for (int s = 0; s < pp; ++s)
-    if (!((s == 0 && first > 0) || (s == pp - 1 && last > 0))) stage[s] = rest / free_stages + (k++ < rest % free_stages);
+    if (!((s == 0 && first > 0) || (s == pp - 1 && last > 0)))
+      stage[s] = rest / free_stages + (k++ < rest % free_stages);
   std::vector<int> out(pp * v, 0);
   for (int s = 0; s < pp; ++s) {
     // A first / last stage set explicitly counts the embedding / the output layer + loss as one
@@ -151,8 +153,8 @@ std::vector<int> virtual_stage_layers(int layers, int pp, int v, int first, int 
                              "at most the layers of each pipeline stage (stage " + std::to_string(s) + " has " +
                                  std::to_string(stage[s]) + ")");
     for (int c = 0; c < v; ++c) out[c * pp + s] = slots / v + (c < slots % v);
-    if (emb) --out[s];                       // chunk 0 of stage 0
-    if (loss) --out[(v - 1) * pp + s];       // chunk v-1 of the last stage
+    if (emb) --out[s];                  // chunk 0 of stage 0
+    if (loss) --out[(v - 1) * pp + s];  // chunk v-1 of the last stage
   }
   return out;
 }

@@ -5,9 +5,12 @@
 namespace aidcsim::workload {
 
 Placement::Placement(const Parallelism& p) : p_(p) {
-  if (p.order == "tp,cp,pp,dp") pp_inner_ = true;
-  else if (p.order == "tp,cp,dp,pp") pp_inner_ = false;
-  else throw Error("unknown rank order '" + p.order + "'");
+  if (p.order == "tp,cp,pp,dp")
+    pp_inner_ = true;
+  else if (p.order == "tp,cp,dp,pp")
+    pp_inner_ = false;
+  else
+    throw Error("unknown rank order '" + p.order + "'");
 }
 
 int Placement::gpu(const Coord& c) const {

@@ -16,12 +16,12 @@ namespace aidcsim::workload {
 using collectives::Algorithm;
 using collectives::Collective;
 using collectives::Op;
-using network::Activity;
 using detail::Builder;
 using detail::LayerFlows;
 using detail::LayerSeg;
 using detail::OpCost;
 using detail::Unit;
+using network::Activity;
 
 namespace {
 
@@ -45,7 +45,8 @@ void size_step(Builder& b) {
   b.VS = b.pp * b.v;
   const int mb = job.microbatch_size;
   if (job.global_batch % (par.dp * mb) != 0 || job.global_batch < par.dp * mb)
-    throw InvalidParameter("workload.global_batch", std::to_string(job.global_batch), "a multiple of dp x microbatch_size");
+    throw InvalidParameter("workload.global_batch", std::to_string(job.global_batch),
+                           "a multiple of dp x microbatch_size");
   b.m = job.global_batch / (par.dp * mb);
   const std::string why = interleaving_error(b.pp, b.v, par.microbatch_group_size, b.m);
   if (!why.empty()) throw InvalidParameter("workload.global_batch", std::to_string(job.global_batch), why);
@@ -78,8 +79,7 @@ void size_step(Builder& b) {
 void stage_clocks(Builder& b) {
   const auto& par = b.job.par;
   const auto& cf = b.opt.clock_factor;
-  const std::vector<double> speed =
-      gpu_speed_factors(b.job, b.plan.gpus, b.fabric.spec().gpus_per_node, b.opt.seed);
+  const std::vector<double> speed = gpu_speed_factors(b.job, b.plan.gpus, b.fabric.spec().gpus_per_node, b.opt.seed);
   std::vector<std::vector<double>> clk(par.dp, std::vector<double>(b.pp, 1.0)), spd = clk;
   for (int g = 0; g < b.plan.gpus; ++g) {
     const Coord c = b.place.coord(g);
@@ -155,8 +155,8 @@ void add_layer_segments(Builder& b, int s, const LayerTime& lt, const OpCost& lf
   const auto& job = b.job;
   const auto& md = job.model;
   const LayerFlows& fl = b.layer_flows;
-  const double block = 2.0 * tokens_mb * md.hidden * (md.kv_heads > 0 ? double(md.kv_heads) / md.heads : 1.0) *
-                       2.0 / job.par.tp;  // K and V of the local block (as layer_comm)
+  const double block = 2.0 * tokens_mb * md.hidden * (md.kv_heads > 0 ? double(md.kv_heads) / md.heads : 1.0) * 2.0 /
+                       job.par.tp;  // K and V of the local block (as layer_comm)
   auto forward = [&](std::vector<LayerSeg>& v, double analytic) {
     const double att = lt.attention / spd, rest = (lt.forward() - lt.attention) / spd;
     if (fl.cp) v.push_back({LayerSeg::CpRing, att, block});
@@ -193,27 +193,27 @@ void add_chunk_costs(Builder& b, int s, const OpCost& lf, const OpCost& lb, doub
   const double first_params = chunk_parameters(job, 0, true, false, b.pp > 1);
   const double last_params = chunk_parameters(job, 0, false, true, b.pp > 1);
   for (int c = 0; c < b.v; ++c) {
-      const int j = c * b.pp + s;
-      const int nl = b.plan.layers[j];
-      const bool first = j == 0, last = j == b.VS - 1;
-      OpCost& f = b.fwd[s][c];
-      OpCost& k = b.bwd[s][c];
-      auto add = [](OpCost& op, double compute, double tp, double cp, double ep, double params, bool layer) {
-        op.compute += compute;
-        op.tp += tp;
-        op.cp += cp;
-        op.ep += ep;
-        op.units.push_back({compute + tp + cp + ep, params, layer});
-      };
-      // the vocabulary-parallel embedding's TP all-reduce runs in its forward (analytic: one per
-      // microbatch, against two per layer)
-      if (first) add(f, embed / spd, embed_tp, 0, 0, first_params, false);
-      for (int l = 0; l < nl; ++l) add(f, lf.compute, lf.tp, lf.cp, lf.ep, layer_params, true);
-      if (last) add(f, (logit + loss) / spd, 0, 0, 0, last_params, false);
-      if (last) add(k, (2 * logit + loss) / spd, 0, 0, 0, last_params, false);
-      for (int l = 0; l < nl; ++l) add(k, lb.compute, lb.tp, lb.cp, lb.ep, layer_params, true);
-      if (first) add(k, embed / spd, 0, 0, 0, first_params, false);
-      b.stage_params[s] += b.chunk_params(j);
+    const int j = c * b.pp + s;
+    const int nl = b.plan.layers[j];
+    const bool first = j == 0, last = j == b.VS - 1;
+    OpCost& f = b.fwd[s][c];
+    OpCost& k = b.bwd[s][c];
+    auto add = [](OpCost& op, double compute, double tp, double cp, double ep, double params, bool layer) {
+      op.compute += compute;
+      op.tp += tp;
+      op.cp += cp;
+      op.ep += ep;
+      op.units.push_back({compute + tp + cp + ep, params, layer});
+    };
+    // the vocabulary-parallel embedding's TP all-reduce runs in its forward (analytic: one per
+    // microbatch, against two per layer)
+    if (first) add(f, embed / spd, embed_tp, 0, 0, first_params, false);
+    for (int l = 0; l < nl; ++l) add(f, lf.compute, lf.tp, lf.cp, lf.ep, layer_params, true);
+    if (last) add(f, (logit + loss) / spd, 0, 0, 0, last_params, false);
+    if (last) add(k, (2 * logit + loss) / spd, 0, 0, 0, last_params, false);
+    for (int l = 0; l < nl; ++l) add(k, lb.compute, lb.tp, lb.cp, lb.ep, layer_params, true);
+    if (first) add(k, embed / spd, 0, 0, 0, first_params, false);
+    b.stage_params[s] += b.chunk_params(j);
   }
 }
 
@@ -259,7 +259,8 @@ void op_costs(Builder& b) {
     }
     if (!fl.cp) {
       lf.cp = std::max(0.0, lc.cp_exchange - lt.attention);
-      lb.cp = std::max(0.0, 2 * lc.cp_exchange - lt.attention_backward) + rc * std::max(0.0, lc.cp_exchange - lt.attention);
+      lb.cp =
+          std::max(0.0, 2 * lc.cp_exchange - lt.attention_backward) + rc * std::max(0.0, lc.cp_exchange - lt.attention);
     }
     if (!fl.ep) {
       lf.ep = 2 * lc.ep_alltoall;
@@ -302,14 +303,16 @@ void steady_state_extension(Builder& b) {
 }
 
 std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
-  std::string f = "pipeline of 1 DP replica (#" + std::to_string(b.rep) + ", TP/CP rank 0, " + std::to_string(b.pp) + " stages x " +
-                  std::to_string(b.v) + " chunks, " + std::to_string(b.msim) + " of " + std::to_string(b.m) +
-                  " microbatches) simulated op by op with PP flows" +
-                  (b.job.par.overlap_p2p_comm || b.pp <= 1 ? std::string() : " (blocking exchanges: overlap_p2p_comm false)") +
-                  "; " + b.layer_flows.note + "; " + dp_part;
+  std::string f =
+      "pipeline of 1 DP replica (#" + std::to_string(b.rep) + ", TP/CP rank 0, " + std::to_string(b.pp) + " stages x " +
+      std::to_string(b.v) + " chunks, " + std::to_string(b.msim) + " of " + std::to_string(b.m) +
+      " microbatches) simulated op by op with PP flows" +
+      (b.job.par.overlap_p2p_comm || b.pp <= 1 ? std::string() : " (blocking exchanges: overlap_p2p_comm false)") +
+      "; " + b.layer_flows.note + "; " + dp_part;
   if (b.m > b.msim) f += "; remaining microbatches added analytically at steady state";
   if (b.plan.stragglers > 0)
-    f += "; " + std::to_string(b.plan.stragglers) + " GPUs below nominal speed: the representative is the slowest "
+    f += "; " + std::to_string(b.plan.stragglers) +
+         " GPUs below nominal speed: the representative is the slowest "
          "replica by estimate, each stage at its slowest GPU's speed; other replicas' stragglers act through it only";
   return f;
 }
@@ -320,11 +323,13 @@ std::string describe_dp(const Builder& b) {
   const std::string all = " as flows for all " + std::to_string(b.plan.gpus) + " GPUs (" +
                           (b.opt.collapse_collectives ? "ring steps collapsed" : "every ring/tree step simulated");
   if (par.zero == "fsdp")
-    return "FSDP (" + par.fsdp_style + (par.fsdp_style == "pytorch" && !par.reshard_after_forward ? ", no reshard after forward" : "") +
-           "): per-layer parameter all-gathers (one layer prefetched) and gradient reduce-scatters every microbatch" + all +
-           ")" + (b.m > b.msim ? "; the remaining microbatches each add the simulated steady-state period" : "");
+    return "FSDP (" + par.fsdp_style +
+           (par.fsdp_style == "pytorch" && !par.reshard_after_forward ? ", no reshard after forward" : "") +
+           "): per-layer parameter all-gathers (one layer prefetched) and gradient reduce-scatters every microbatch" +
+           all + ")" + (b.m > b.msim ? "; the remaining microbatches each add the simulated steady-state period" : "");
   if (par.zero == "zero2")
-    return "ZeRO-2: per-layer gradient reduce-scatters every microbatch and the parameter all-gather after the optimizer" +
+    return "ZeRO-2: per-layer gradient reduce-scatters every microbatch and the parameter all-gather after the "
+           "optimizer" +
            all + ")" + (b.m > b.msim ? "; the remaining microbatches each add the simulated steady-state period" : "");
   const Op reduce_op = par.zero == "none" ? Op::AllReduce : Op::ReduceScatter;
   std::string gather;
@@ -356,6 +361,5 @@ StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topolo
   plan.fidelity = describe_fidelity(b, describe_dp(b));
   return plan;
 }
-
 
 }  // namespace aidcsim::workload

@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "models/collectives/collective.hpp"
-#include "models/compute/kernels.hpp"
-#include "models/compute/gpu_spec.hpp"
 #include "models/common/schedule.hpp"
+#include "models/compute/gpu_spec.hpp"
+#include "models/compute/kernels.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/job_spec.hpp"
 
@@ -32,11 +32,18 @@ namespace aidcsim::workload {
 
 /// Activity tags of a step schedule (network::Activity::tag).
 enum StepTag {
-  kTagForward = 1, kTagBackward = 2, kTagPp = 3, kTagDp = 4, kTagOptimizer = 5, kTagDpGather = 6,
+  kTagForward = 1,
+  kTagBackward = 2,
+  kTagPp = 3,
+  kTagDp = 4,
+  kTagOptimizer = 5,
+  kTagDpGather = 6,
   kTagEmbedding = 7,  ///< tied word-embedding gradient all-reduce between the first and last stage
   /// layer collectives run as flows (StepPlan::fidelity says which): EP all-to-all, CP ring
   /// exchange, TP all-reduce of a TP group that leaves its NVLink domain
-  kTagEp = 8, kTagCp = 9, kTagTp = 10,
+  kTagEp = 8,
+  kTagCp = 9,
+  kTagTp = 10,
 };
 constexpr int kStepTags = 11;  ///< tags are < kStepTags
 
@@ -73,39 +80,39 @@ struct StepWait {
 };
 
 struct StepPlan {
-  network::Schedule schedule;     ///< one training step (representative pipeline + all DP flows)
-  double tokens_per_step = 0;     ///< global_batch x sequence_length
+  network::Schedule schedule;          ///< one training step (representative pipeline + all DP flows)
+  double tokens_per_step = 0;          ///< global_batch x sequence_length
   double model_flops_per_step = 0;     ///< 6ND-style model FLOPs without recompute (MFU)
   double hardware_flops_per_step = 0;  ///< including recompute when enabled (Megatron eq. 3)
-  double parameters = 0;          ///< Megatron eq. 2 generalised (GQA, SwiGLU, MoE)
-  std::string fidelity;           ///< which parts are simulated vs analytic, one line
-  int gpus = 0;                   ///< GPUs of the job
-  int representative_replica = 0; ///< DP replica whose pipeline is simulated op by op (the slowest)
-  int stragglers = 0;             ///< GPUs below nominal speed (workload::gpu_speed_factors)
+  double parameters = 0;               ///< Megatron eq. 2 generalised (GQA, SwiGLU, MoE)
+  std::string fidelity;                ///< which parts are simulated vs analytic, one line
+  int gpus = 0;                        ///< GPUs of the job
+  int representative_replica = 0;      ///< DP replica whose pipeline is simulated op by op (the slowest)
+  int stragglers = 0;                  ///< GPUs below nominal speed (workload::gpu_speed_factors)
 
   // --- what analyse_step needs ---
   int pp = 1, chunks = 1, microbatches = 1, simulated_microbatches = 1;
-  std::vector<int> layers;                 ///< transformer layers of each virtual stage (chunk x pp + stage)
-  std::vector<int> stage_gpu;              ///< representative GPU of each stage
-  std::vector<int> stage_last_backward;    ///< activity index of each stage's last backward op
-  std::vector<int> stage_optimizer;        ///< activity index of each stage's optimizer step
+  std::vector<int> layers;                      ///< transformer layers of each virtual stage (chunk x pp + stage)
+  std::vector<int> stage_gpu;                   ///< representative GPU of each stage
+  std::vector<int> stage_last_backward;         ///< activity index of each stage's last backward op
+  std::vector<int> stage_optimizer;             ///< activity index of each stage's optimizer step
   std::vector<std::vector<int>> stage_dp_done;  ///< per stage: transfers ending its DP gradient reduction
-  std::vector<int> embedding_transfers;    ///< tied-embedding gradient all-reduce (stages 0 and pp-1)
+  std::vector<int> embedding_transfers;         ///< tied-embedding gradient all-reduce (stages 0 and pp-1)
   /// Per stage: activities after the optimizer step that end the stage's step (ZeRO parameter
   /// all-gathers); the stage's step ends when they and the optimizer have finished.
   std::vector<std::vector<int>> stage_after_optimizer;
   /// Per stage, seconds of the simulated part: pure compute, exposed TP / CP / EP inside ops,
   /// optimizer step; and the analytic steady-state extension's parts.
   std::vector<double> compute, tp, cp, ep, optimizer;
-  std::vector<StepWait> waits;             ///< ops that waited for transfers (PP sends, FSDP gathers, ...)
-  double extra_time = 0;                   ///< s added after the simulated part (analytic extension)
+  std::vector<StepWait> waits;  ///< ops that waited for transfers (PP sends, FSDP gathers, ...)
+  double extra_time = 0;        ///< s added after the simulated part (analytic extension)
   /// zero2 / fsdp: the extension is measured instead: each microbatch beyond the simulated ones adds
   /// the simulated steady-state period (stage 0's backward completions, `microbatch_done`), which
   /// includes the per-microbatch gathers and reduce-scatters it waits for.
   bool measured_extension = false;
   int extra_microbatches = 0;
-  std::vector<int> microbatch_done;        ///< stage 0: activity ending each microbatch's last backward
-  int param_gather_buckets = 0;            ///< overlap_param_gather: parameter all-gather buckets (all stages)
+  std::vector<int> microbatch_done;  ///< stage 0: activity ending each microbatch's last backward
+  int param_gather_buckets = 0;      ///< overlap_param_gather: parameter all-gather buckets (all stages)
   std::vector<double> extra_compute, extra_tp, extra_cp, extra_ep;  ///< per stage, parts of extra_time
   /// Per stage: one microbatch's ops without the layer collectives run as flows (s; what
   /// extra_time counts per extra microbatch). analyse_step adds those collectives' mean wait per
@@ -131,8 +138,8 @@ StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topolo
 ///   pipeline drain is never booked as DP, and DP hidden behind the drain is not exposed.
 /// Fractions are of step_time (power model input).
 struct StepBreakdown {
-  double step_time = 0, compute = 0, exposed_tp = 0, exposed_pp = 0, exposed_dp = 0, exposed_cp = 0,
-         exposed_ep = 0, bubble = 0;
+  double step_time = 0, compute = 0, exposed_tp = 0, exposed_pp = 0, exposed_dp = 0, exposed_cp = 0, exposed_ep = 0,
+         bubble = 0;
   double gpu_busy_compute_fraction = 0, gpu_busy_comm_fraction = 0;
 };
 

@@ -57,7 +57,9 @@ double stage_end(const StepPlan& plan, const network::RunResult& run, int s) {
   return end;
 }
 
-double overlap(double a0, double a1, double b0, double b1) { return std::max(0.0, std::min(a1, b1) - std::max(a0, b0)); }
+double overlap(double a0, double a1, double b0, double b1) {
+  return std::max(0.0, std::min(a1, b1) - std::max(a0, b0));
+}
 
 /// The tail of a stage after its last backward, as intervals: before the optimizer it waits for
 /// its DP reduction (from the last backward to the reduction's end) and, on the first and last
@@ -65,8 +67,8 @@ double overlap(double a0, double a1, double b0, double b1) { return std::max(0.0
 /// other stage's pipeline drain. Then the optimizer, then the ZeRO all-gather up to `end`.
 struct Tail {
   double last_b = 0, opt0 = 0, opt1 = 0, end = 0;
-  double dp_end = 0;            ///< end of the stage's DP reduction (<= last_b when hidden)
-  double emb0 = 0, emb1 = 0;    ///< embedding all-reduce on the wire (empty when none)
+  double dp_end = 0;          ///< end of the stage's DP reduction (<= last_b when hidden)
+  double emb0 = 0, emb1 = 0;  ///< embedding all-reduce on the wire (empty when none)
   /// Seconds of [x0, x1] spent waiting for DP traffic: the reduction and the ZeRO all-gather.
   double dp_in(double x0, double x1) const {
     return overlap(x0, x1, last_b, std::min(dp_end, opt0)) + overlap(x0, x1, opt1, end);
@@ -220,7 +222,8 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     r.exposed_tp += plan.tp[s] + plan.extra_tp[s] + layer_tp[s];
     r.exposed_cp += plan.cp[s] + plan.extra_cp[s] + layer_cp[s];
     r.exposed_ep += plan.ep[s] + plan.extra_ep[s] + layer_ep[s];
-    comm_busy += plan.tp[s] + plan.cp[s] + plan.ep[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
+    comm_busy +=
+        plan.tp[s] + plan.cp[s] + plan.ep[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
   }
   add_dp_busy(plan, run, comm_busy);
   average_over_stages(r, plan.pp, comm_busy);

@@ -16,9 +16,9 @@ namespace aidcsim::workload::detail {
 /// One unit of a model chunk: a transformer layer, the input embedding or the output layer + loss.
 /// FSDP gathers parameters per unit, ZeRO-2 / FSDP reduce gradients per unit.
 struct Unit {
-  double time = 0;    ///< s on one GPU for one microbatch (all of compute and analytic TP/CP/EP)
-  double params = 0;  ///< parameters of the unit on one GPU (TP rank)
-  bool layer = false; ///< a transformer layer: emitted as Builder::layer_segs when those hold flows
+  double time = 0;     ///< s on one GPU for one microbatch (all of compute and analytic TP/CP/EP)
+  double params = 0;   ///< parameters of the unit on one GPU (TP rank)
+  bool layer = false;  ///< a transformer layer: emitted as Builder::layer_segs when those hold flows
 };
 
 /// One step of a transformer layer's forward or backward op on the stage's GPU (step_layers.cpp):
@@ -34,10 +34,10 @@ struct LayerSeg {
 /// groups (step_layers.cpp: plan_layer_flows).
 struct LayerFlows {
   bool ep = false, cp = false, tp = false;  ///< as flows (else analytic inside the op)
-  bool all_groups = true;  ///< every group of the stage; false: only the representative replica's
-  long long flows = 0;     ///< flows simulated per step for them (transfers x repetitions)
-  double ep_bytes = 0, tp_bytes = 0;  ///< nccl-tests sizes of one EP all-to-all, one TP all-reduce
-  std::string note;        ///< for StepPlan::fidelity
+  bool all_groups = true;                   ///< every group of the stage; false: only the representative replica's
+  long long flows = 0;                      ///< flows simulated per step for them (transfers x repetitions)
+  double ep_bytes = 0, tp_bytes = 0;        ///< nccl-tests sizes of one EP all-to-all, one TP all-reduce
+  std::string note;                         ///< for StepPlan::fidelity
   bool any() const { return ep || cp || tp; }
 };
 
@@ -118,8 +118,8 @@ struct PieceActs {
 PieceActs emit_piece(Builder& b, int s, const OpCost& c, const std::vector<int>& group, bool forward,
                      std::vector<int> after, int tag);
 
-void emit_compute_ops(Builder& b);   ///< step_ops.cpp
-void link_pipeline(Builder& b);      ///< step_ops.cpp
+void emit_compute_ops(Builder& b);       ///< step_ops.cpp
+void link_pipeline(Builder& b);          ///< step_ops.cpp
 void emit_dp_and_optimizer(Builder& b);  ///< step_dp.cpp
 
 }  // namespace aidcsim::workload::detail

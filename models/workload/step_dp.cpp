@@ -28,7 +28,8 @@ void emit_dp(Builder& b, int s, Op op, double bytes, std::vector<int> after, int
     c.collapse = b.opt.collapse_collectives;
     c.after = after;
     c.tag = tag;
-    c.hash = b.opt.seed * 0x100000001B3ULL + (static_cast<std::uint64_t>(s) << 20) + (t << 8) + tag;  // NCCL keeps a communicator's connections: one path
+    c.hash = b.opt.seed * 0x100000001B3ULL + (static_cast<std::uint64_t>(s) << 20) + (t << 8) +
+             tag;  // NCCL keeps a communicator's connections: one path
     auto e = collectives::emit(b.plan.schedule, c, b.layout, b.opt.protocol);
     if (done) done->insert(done->end(), e.done.begin(), e.done.end());
     if (!stream) continue;
@@ -143,8 +144,10 @@ void emit_optimizer(Builder& b, const std::vector<std::vector<int>>& stage_done,
 
 void emit_dp_and_optimizer(Builder& b) {
   std::vector<std::vector<int>> stage_done(b.pp);
-  if (b.per_unit_reduction()) stage_done = b.unit_reductions;
-  else if (b.dp_size() > 1) stage_done = emit_reduction(b);
+  if (b.per_unit_reduction())
+    stage_done = b.unit_reductions;
+  else if (b.dp_size() > 1)
+    stage_done = emit_reduction(b);
   b.plan.stage_dp_done = stage_done;
   b.plan.embedding_transfers = emit_embedding_allreduce(b, stage_done);
   emit_optimizer(b, stage_done, b.plan.embedding_transfers);

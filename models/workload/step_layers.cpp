@@ -167,7 +167,7 @@ class Chain {
   std::vector<int> cur_;      ///< what the next activity waits for
   std::vector<int> pending_;  ///< transfers the next activity waits for (a StepWait)
   int pending_kind_ = 0;
-  double acc_ = 0;            ///< s of compute not yet emitted
+  double acc_ = 0;  ///< s of compute not yet emitted
   int first_ = -1, last_ = -1;
 };
 
@@ -223,8 +223,10 @@ void plan_layer_flows(Builder& b) {
     fl.all_groups = false;
     fl.flows = mine;
   } else {
-    fl.note = which + " analytic (alpha-beta, blind to the fabric's load: 35 % short of the flows at 16:1 leaf "
-              "oversubscription on a small case, tests/unit/engine/test_step_traffic.cpp): " + std::to_string(mine) +
+    fl.note = which +
+              " analytic (alpha-beta, blind to the fabric's load: 35 % short of the flows at 16:1 leaf "
+              "oversubscription on a small case, tests/unit/engine/test_step_traffic.cpp): " +
+              std::to_string(mine) +
               " flows per step even for the representative replica's groups alone, above the budget of " +
               std::to_string(budget) + " (workload.layer_flow_budget; " + std::to_string(all) + " for every group)";
     return;
@@ -232,13 +234,15 @@ void plan_layer_flows(Builder& b) {
   fl.ep = ep;
   fl.cp = cp;
   fl.tp = tp;
-  fl.note = which + " as flows on the fabric in every layer (" + std::to_string(fl.flows) + " flows per step, " +
-            (fl.all_groups ? std::string("every group of each stage")
-                           : "only the groups of the representative replica's GPUs: " + std::to_string(all) +
-                                 " for every group exceed the budget of " + std::to_string(budget) + " (workload.layer_flow_budget)" +
-                                 "; the other groups' traffic is missing from the fabric, measured on a small case up to 4 % "
-                                 "short of the step with every group: tests/unit/engine/test_step_traffic.cpp") +
-            "; groups start each collective with the representative GPU, which waits for all of them)";
+  fl.note =
+      which + " as flows on the fabric in every layer (" + std::to_string(fl.flows) + " flows per step, " +
+      (fl.all_groups
+           ? std::string("every group of each stage")
+           : "only the groups of the representative replica's GPUs: " + std::to_string(all) +
+                 " for every group exceed the budget of " + std::to_string(budget) + " (workload.layer_flow_budget)" +
+                 "; the other groups' traffic is missing from the fabric, measured on a small case up to 4 % "
+                 "short of the step with every group: tests/unit/engine/test_step_traffic.cpp") +
+      "; groups start each collective with the representative GPU, which waits for all of them)";
   if (!(ep && cp && tp)) {
     std::string rest;
     if (!tp) rest += "TP";
@@ -258,10 +262,14 @@ PieceActs emit_piece(Builder& b, int s, const OpCost& c, const std::vector<int>&
       continue;
     }
     for (const LayerSeg& g : b.layer_segs[s][forward ? 0 : 1]) {
-      if (g.kind == LayerSeg::Compute) chain.compute(g.time);
-      else chain.collective(g.kind, g.kind == LayerSeg::Ep ? b.layer_flows.ep_bytes
-                                    : g.kind == LayerSeg::Tp ? b.layer_flows.tp_bytes : g.bytes,
-                            g.time);
+      if (g.kind == LayerSeg::Compute)
+        chain.compute(g.time);
+      else
+        chain.collective(g.kind,
+                         g.kind == LayerSeg::Ep   ? b.layer_flows.ep_bytes
+                         : g.kind == LayerSeg::Tp ? b.layer_flows.tp_bytes
+                                                  : g.bytes,
+                         g.time);
     }
   }
   return chain.finish();

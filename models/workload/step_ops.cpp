@@ -20,11 +20,14 @@ namespace {
 /// buckets per stage (Megatron's bucketed overlapped reduction); else one piece per op.
 std::vector<std::vector<int>> piece_groups(const Builder& b, std::size_t units, bool last_backward, bool per_unit) {
   std::size_t pieces = 1;
-  if (b.per_unit_reduction() || per_unit) pieces = units;
-  else if (last_backward) pieces = std::min<std::size_t>(b.pieces_per_chunk, units);
+  if (b.per_unit_reduction() || per_unit)
+    pieces = units;
+  else if (last_backward)
+    pieces = std::min<std::size_t>(b.pieces_per_chunk, units);
   pieces = std::max<std::size_t>(1, pieces);
   std::vector<std::vector<int>> g(pieces);
-  for (std::size_t u = 0; u < units; ++u) g[u * pieces / std::max<std::size_t>(1, units)].push_back(static_cast<int>(u));
+  for (std::size_t u = 0; u < units; ++u)
+    g[u * pieces / std::max<std::size_t>(1, units)].push_back(static_cast<int>(u));
   return g;
 }
 
@@ -208,7 +211,8 @@ void emit_stage(Builder& b, int s) {
       std::vector<int> after;
       if (prev >= 0) after.push_back(prev);
       after.insert(after.end(), wait.begin(), wait.end());
-      const PieceActs p = emit_piece(b, s, c, groups[q], o.forward, std::move(after), o.forward ? kTagForward : kTagBackward);
+      const PieceActs p =
+          emit_piece(b, s, c, groups[q], o.forward, std::move(after), o.forward ? kTagForward : kTagBackward);
       if (b.prev_on_gpu.size() < b.acts().size()) b.prev_on_gpu.resize(b.acts().size(), -1);
       b.prev_on_gpu[p.first] = prev;
       if (!wait.empty()) plan.waits.push_back({wait, p.first, prev, kTagDpGather});
@@ -264,10 +268,10 @@ namespace {
 /// sender has reached the exchange after the op that produced it and the receiver the exchange
 /// before the op that consumes it; both GPUs' next ops wait for it.
 struct ExchangePoints {
-  std::vector<int> end;       ///< [exchange]: the stage's last activity before it
-  std::vector<int> next;      ///< [exchange]: the first activity after it (-1: none)
-  std::vector<int> after_op;  ///< [op k]: the exchange that sends op k's output
-  std::vector<int> before_op; ///< [op k]: the exchange that receives op k's input (-1: before the first op)
+  std::vector<int> end;        ///< [exchange]: the stage's last activity before it
+  std::vector<int> next;       ///< [exchange]: the first activity after it (-1: none)
+  std::vector<int> after_op;   ///< [op k]: the exchange that sends op k's output
+  std::vector<int> before_op;  ///< [op k]: the exchange that receives op k's input (-1: before the first op)
 };
 
 ExchangePoints exchange_points(const Builder& b, int s) {
@@ -322,7 +326,9 @@ void link_pipeline(Builder& b) {
       pos.push_back(op_positions(b, s));
     }
   // an op's position: stage, op index in the stage's order
-  auto where = [&](int j, int mb, bool forward) { return std::pair{j % b.pp, pos[j % b.pp][j / b.pp][mb][forward ? 0 : 1]}; };
+  auto where = [&](int j, int mb, bool forward) {
+    return std::pair{j % b.pp, pos[j % b.pp][j / b.pp][mb][forward ? 0 : 1]};
+  };
   auto link = [&](int from_act, int to_act, int from_gpu, int to_gpu, int from_j, int to_j, int mb, bool forward) {
     if (from_gpu == to_gpu) {
       b.acts()[to_act].after.push_back(from_act);
@@ -359,8 +365,10 @@ void link_pipeline(Builder& b) {
       const int gj = sg[j % b.pp];
       // an op waits for its input at its first activity (with pieces or layer chains, not its last)
       if (j > 0) link(b.f_idx[j - 1][mb], b.f_in[j][mb], sg[(j - 1) % b.pp], gj, j - 1, j, mb, true);
-      if (j < b.VS - 1) link(b.b_out[j + 1][mb], b.b_in[j][mb], sg[(j + 1) % b.pp], gj, j + 1, j, mb, false);
-      else b.acts()[b.b_in[j][mb]].after.push_back(b.f_idx[j][mb]);
+      if (j < b.VS - 1)
+        link(b.b_out[j + 1][mb], b.b_in[j][mb], sg[(j + 1) % b.pp], gj, j + 1, j, mb, false);
+      else
+        b.acts()[b.b_in[j][mb]].after.push_back(b.f_idx[j][mb]);
     }
 }
 

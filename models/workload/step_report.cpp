@@ -36,23 +36,28 @@ void add_step(Results& r, const StepReportInput& o, const compute::GpuSpec& gpu)
 // every stage in /memory.
 void add_memory(Results& r, const StepReportInput& o, const compute::GpuSpec& gpu) {
   const auto stages = memory_per_stage(o.job);
-  const auto peak = *std::max_element(stages.begin(), stages.end(), [](const auto& a, const auto& b) {
-    return a.total() < b.total();
-  });
-  r.add("hbm_per_gpu", peak.total() / units::kGiga, "GB", "Peak HBM per GPU (most loaded pipeline stage): model states, "
+  const auto peak = *std::max_element(stages.begin(), stages.end(),
+                                      [](const auto& a, const auto& b) { return a.total() < b.total(); });
+  r.add("hbm_per_gpu", peak.total() / units::kGiga, "GB",
+        "Peak HBM per GPU (most loaded pipeline stage): model states, "
         "activations at the schedule's peak, logits, reserve");
   r.add("hbm_capacity", gpu.hbm_bytes / units::kGiga, "GB", "HBM per GPU of the GPU model");
   r.add("hbm_peak_stage", peak.stage, "1", "Pipeline stage of the most loaded GPU");
-  r.add("hbm_weights", peak.weights / units::kGiga, "GB", "16-bit weights held during the step (FSDP: shard + gathered units)");
-  r.add("hbm_gradients", peak.gradients / units::kGiga, "GB", "Gradient buffer (fp32 for bf16 by default; sharded for zero2/fsdp)");
-  r.add("hbm_optimizer", peak.optimizer / units::kGiga, "GB", "Master weights and Adam moments (fp32, or workload.optimizer_dtype; sharded for zero1+)");
+  r.add("hbm_weights", peak.weights / units::kGiga, "GB",
+        "16-bit weights held during the step (FSDP: shard + gathered units)");
+  r.add("hbm_gradients", peak.gradients / units::kGiga, "GB",
+        "Gradient buffer (fp32 for bf16 by default; sharded for zero2/fsdp)");
+  r.add("hbm_optimizer", peak.optimizer / units::kGiga, "GB",
+        "Master weights and Adam moments (fp32, or workload.optimizer_dtype; sharded for zero1+)");
   r.add("hbm_activations", peak.activations / units::kGiga, "GB",
         "Activations saved for backward at the schedule's peak (Korthikanti et al. 2022, microbatches in flight)");
   r.add("hbm_logits", peak.logits / units::kGiga, "GB", "Output-layer logits kept for the loss's backward");
-  r.add("hbm_reserve", peak.reserve / units::kGiga, "GB", "CUDA context, NCCL buffers, allocator slack (workload.memory_reserve)");
+  r.add("hbm_reserve", peak.reserve / units::kGiga, "GB",
+        "CUDA context, NCCL buffers, allocator slack (workload.memory_reserve)");
   std::vector<double> m;
   for (const auto& x : stages)
-    for (double v : {x.weights, x.gradients, x.optimizer, x.activations, x.logits, x.reserve, x.total()}) m.push_back(v);
+    for (double v : {x.weights, x.gradients, x.optimizer, x.activations, x.logits, x.reserve, x.total()})
+      m.push_back(v);
   r.datasets.push_back(matrix_dataset("/memory/by_stage", m, stages.size(), 7, "B",
                                       "HBM per GPU of each pipeline stage by component", {"stage", "component"}));
   r.labels.push_back({"/memory/component",
@@ -81,13 +86,12 @@ void report_step(Results& r, const StepReportInput& in, const compute::GpuSpec& 
 
 void report_step_breakdown(Results& r, const StepReportInput& o) {
   const auto& s = o.step;
-  r.datasets.push_back(vector_dataset("/step/breakdown",
-                                      {s.compute, s.exposed_tp, s.exposed_pp, s.exposed_dp, s.exposed_cp, s.exposed_ep, s.bubble},
-                                      "s", "Step time breakdown: compute, exposed TP/PP/DP/CP/EP communication, pipeline bubble",
-                                      "component"));
-  r.labels.push_back({"/step/component", {"compute", "exposed_tp", "exposed_pp", "exposed_dp", "exposed_cp", "exposed_ep", "bubble"},
+  r.datasets.push_back(vector_dataset(
+      "/step/breakdown", {s.compute, s.exposed_tp, s.exposed_pp, s.exposed_dp, s.exposed_cp, s.exposed_ep, s.bubble},
+      "s", "Step time breakdown: compute, exposed TP/PP/DP/CP/EP communication, pipeline bubble", "component"));
+  r.labels.push_back({"/step/component",
+                      {"compute", "exposed_tp", "exposed_pp", "exposed_dp", "exposed_cp", "exposed_ep", "bubble"},
                       "Components of /step/breakdown"});
 }
-
 
 }  // namespace aidcsim::workload

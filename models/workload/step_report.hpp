@@ -13,12 +13,12 @@ namespace aidcsim::workload {
 
 /// What the step stage produced for one job (references into the caller's data).
 struct StepReportInput {
-  int gpus = 0;                        ///< GPUs of the job
-  int gpus_per_node = 0;               ///< for the stragglers' per-node draws
+  int gpus = 0;           ///< GPUs of the job
+  int gpus_per_node = 0;  ///< for the stragglers' per-node draws
   const JobSpec& job;
-  const StepPlan& plan;                ///< at the final clocks
-  const StepBreakdown& step;           ///< at the final (possibly throttled) clocks
-  const StepBreakdown& unthrottled;    ///< at full clocks
+  const StepPlan& plan;              ///< at the final clocks
+  const StepBreakdown& step;         ///< at the final (possibly throttled) clocks
+  const StepBreakdown& unthrottled;  ///< at full clocks
 };
 
 /// Summary figures of the step (s, tokens, %, TFLOP/s), HBM per GPU of the most loaded stage (GB)

@@ -39,9 +39,10 @@ void register_engine(py::module_& m) {
       "raises stops the run and propagates. Returns the results as a dict (see results_to_dict). "
       "Raises aidcsim.ScenarioError, SimulationError, Error; KeyboardInterrupt on Ctrl-C, "
       "aidcsim.Cancelled after request_cancel(). Not thread-safe.");
-  m.def("request_cancel", [] { request_cancel(0); },
-        "Asks the run in progress (any thread) to stop at its next cancellation point: it raises "
-        "aidcsim.Cancelled. Safe to call from another thread, a signal handler or a callback.");
+  m.def(
+      "request_cancel", [] { request_cancel(0); },
+      "Asks the run in progress (any thread) to stop at its next cancellation point: it raises "
+      "aidcsim.Cancelled. Safe to call from another thread, a signal handler or a callback.");
 }
 
 }  // namespace aidcsim::bind

@@ -8,7 +8,6 @@
 #include "python/bindings/bindings.hpp"
 #include "sim/scenario/scenario.hpp"
 
-
 namespace aidcsim::bind {
 namespace {
 
@@ -27,9 +26,8 @@ void register_errors(py::module_& m) {
       if (p) std::rethrow_exception(p);
     } catch (const ScenarioError& e) {
       raise("ScenarioError", py::make_tuple(e.what()),
-            py::dict("file"_a = e.where().file, "line"_a = e.where().line,
-                             "column"_a = e.where().column, "key"_a = e.key(), "value"_a = e.value(),
-                             "expected"_a = e.expected(), "hint"_a = e.hint()));
+            py::dict("file"_a = e.where().file, "line"_a = e.where().line, "column"_a = e.where().column,
+                     "key"_a = e.key(), "value"_a = e.value(), "expected"_a = e.expected(), "hint"_a = e.hint()));
     } catch (const InvalidParameter& e) {
       raise("ParameterError", py::make_tuple(e.what()),
             py::dict("key"_a = e.key(), "value"_a = e.value(), "expected"_a = e.expected()));

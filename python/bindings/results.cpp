@@ -18,14 +18,12 @@ py::dict results_to_py(const Results& r) {
   using namespace py::literals;
   py::list summary, datasets, labels, checks;
   for (const auto& s : r.summary)
-    summary.append(py::dict("key"_a = s.key, "value"_a = s.value, "unit"_a = s.unit,
-                            "description"_a = s.description));
+    summary.append(py::dict("key"_a = s.key, "value"_a = s.value, "unit"_a = s.unit, "description"_a = s.description));
   for (const auto& d : r.datasets) {
     std::vector<py::ssize_t> shape(d.shape.begin(), d.shape.end());
     py::array_t<double> arr(shape);
     if (static_cast<std::size_t>(arr.size()) != d.data.size())
-      throw Error("results: dataset " + d.path + " has " + std::to_string(d.data.size()) +
-                  " values for its shape");
+      throw Error("results: dataset " + d.path + " has " + std::to_string(d.data.size()) + " values for its shape");
     std::copy(d.data.begin(), d.data.end(), arr.mutable_data());
     datasets.append(py::dict("path"_a = d.path, "data"_a = arr, "shape"_a = py::tuple(py::cast(d.shape)),
                              "unit"_a = d.unit, "description"_a = d.description, "dims"_a = d.dims,
@@ -101,35 +99,39 @@ Results results_from_py(const py::dict& d) {
 }
 
 void register_results(py::module_& m) {
-  m.def("write_hdf5",
-        [](const py::dict& raw, const std::string& path) {
-          Results r = results_from_py(raw);
-          py::gil_scoped_release nogil;
-          write_hdf5(r, path);
-        },
-        py::arg("results"), py::arg("path"),
-        "Writes a results dict to HDF5 with the C++ writer (sim/results/hdf5_writer.hpp: root "
-        "attributes, /summary, datasets with `units` attributes on netCDF-4 dimension scales, /checks, "
-        "/notes). Atomic: raises aidcsim.Error and leaves `path` untouched on failure.");
-  m.def("write_json",
-        [](const py::dict& raw, const std::string& path) { write_json(results_from_py(raw), path); },
-        py::arg("results"), py::arg("path"),
-        "Writes the JSON summary (sim/results/json_writer.hpp), as `aidcsim run --json`.");
-  m.def("check_output", [](const std::string& path) { resolve_output(path); }, py::arg("path"),
-        "Checks that `path` can be written (sim/results/output_set.hpp), creating nothing. Raises "
-        "aidcsim.FileError naming the path and the reason.");
-  m.def("write_output",
-        [](const std::string& path, const py::bytes& bytes) { write_output(path, std::string(bytes)); },
-        py::arg("path"), py::arg("bytes"),
-        "Writes `bytes` to `path` like aidcsim run's outputs: complete or not at all, no temporary left, "
-        "special files written through. Raises aidcsim.FileError.");
-  m.def("write_output",
-        [](const std::string& path, const std::string& text) { write_output(path, text); }, py::arg("path"),
-        py::arg("text"), "Same for text (written as UTF-8).");
-  m.def("summary_json", [](const py::dict& raw) { return results_to_json(results_from_py(raw)).dump(); },
-        py::arg("results"), "The JSON summary document as a string.");
-  m.def("results_roundtrip", [](const py::dict& raw) { return results_to_py(results_from_py(raw)); },
-        py::arg("results"), "dict -> C++ Results -> dict (tests the conversion).");
+  m.def(
+      "write_hdf5",
+      [](const py::dict& raw, const std::string& path) {
+        Results r = results_from_py(raw);
+        py::gil_scoped_release nogil;
+        write_hdf5(r, path);
+      },
+      py::arg("results"), py::arg("path"),
+      "Writes a results dict to HDF5 with the C++ writer (sim/results/hdf5_writer.hpp: root "
+      "attributes, /summary, datasets with `units` attributes on netCDF-4 dimension scales, /checks, "
+      "/notes). Atomic: raises aidcsim.Error and leaves `path` untouched on failure.");
+  m.def(
+      "write_json", [](const py::dict& raw, const std::string& path) { write_json(results_from_py(raw), path); },
+      py::arg("results"), py::arg("path"),
+      "Writes the JSON summary (sim/results/json_writer.hpp), as `aidcsim run --json`.");
+  m.def(
+      "check_output", [](const std::string& path) { resolve_output(path); }, py::arg("path"),
+      "Checks that `path` can be written (sim/results/output_set.hpp), creating nothing. Raises "
+      "aidcsim.FileError naming the path and the reason.");
+  m.def(
+      "write_output", [](const std::string& path, const py::bytes& bytes) { write_output(path, std::string(bytes)); },
+      py::arg("path"), py::arg("bytes"),
+      "Writes `bytes` to `path` like aidcsim run's outputs: complete or not at all, no temporary left, "
+      "special files written through. Raises aidcsim.FileError.");
+  m.def(
+      "write_output", [](const std::string& path, const std::string& text) { write_output(path, text); },
+      py::arg("path"), py::arg("text"), "Same for text (written as UTF-8).");
+  m.def(
+      "summary_json", [](const py::dict& raw) { return results_to_json(results_from_py(raw)).dump(); },
+      py::arg("results"), "The JSON summary document as a string.");
+  m.def(
+      "results_roundtrip", [](const py::dict& raw) { return results_to_py(results_from_py(raw)); }, py::arg("results"),
+      "dict -> C++ Results -> dict (tests the conversion).");
 }
 
 }  // namespace aidcsim::bind

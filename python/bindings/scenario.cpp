@@ -46,28 +46,32 @@ py::dict scenario_to_py(const Scenario& s) {
 }  // namespace
 
 void register_scenario(py::module_& m) {
-  m.def("load_text",
-        [](const std::string& text, const std::string& name) { return scenario_to_py(load_scenario_text(text, name)); },
-        py::arg("text"), py::arg("name") = "<string>",
-        "Validates scenario YAML text with the C++ loader (sim/scenario). Returns a dict: name, "
-        "description, file, seed, params {dotted key: SI value (float/str/bool/list of dicts)}, "
-        "locations {dotted key: (line, column)}. Raises aidcsim.ScenarioError.");
-  m.def("load_file", [](const std::string& path) { return scenario_to_py(load_scenario_file(path)); },
-        py::arg("path"), "Same as load_text for a file; aidcsim.Error if it cannot be read.");
-  m.def("limits",
-        [] {
-          py::dict d;
-          d["MAX_SCENARIO_BYTES"] = kMaxScenarioBytes;
-          d["MAX_NESTING_DEPTH"] = kMaxNestingDepth;
-          d["MAX_NODES"] = kMaxNodes;
-          d["MAX_LIST_ITEMS"] = kMaxListItems;
-          d["MAX_SEED"] = kMaxSeed;
-          return d;
-        },
-        "The C++ readers' bounds (sim/scenario/input_limits.hpp), as aidcsim.limits names them.");
-  m.def("default_scenario",
-        [] { return py::make_tuple(std::string(default_scenario_text()), std::string(default_scenario_name())); },
-        "(YAML text, name) of the built-in default scenario (scenarios/stargate-uk-8k.yaml).");
+  m.def(
+      "load_text",
+      [](const std::string& text, const std::string& name) { return scenario_to_py(load_scenario_text(text, name)); },
+      py::arg("text"), py::arg("name") = "<string>",
+      "Validates scenario YAML text with the C++ loader (sim/scenario). Returns a dict: name, "
+      "description, file, seed, params {dotted key: SI value (float/str/bool/list of dicts)}, "
+      "locations {dotted key: (line, column)}. Raises aidcsim.ScenarioError.");
+  m.def(
+      "load_file", [](const std::string& path) { return scenario_to_py(load_scenario_file(path)); }, py::arg("path"),
+      "Same as load_text for a file; aidcsim.Error if it cannot be read.");
+  m.def(
+      "limits",
+      [] {
+        py::dict d;
+        d["MAX_SCENARIO_BYTES"] = kMaxScenarioBytes;
+        d["MAX_NESTING_DEPTH"] = kMaxNestingDepth;
+        d["MAX_NODES"] = kMaxNodes;
+        d["MAX_LIST_ITEMS"] = kMaxListItems;
+        d["MAX_SEED"] = kMaxSeed;
+        return d;
+      },
+      "The C++ readers' bounds (sim/scenario/input_limits.hpp), as aidcsim.limits names them.");
+  m.def(
+      "default_scenario",
+      [] { return py::make_tuple(std::string(default_scenario_text()), std::string(default_scenario_name())); },
+      "(YAML text, name) of the built-in default scenario (scenarios/stargate-uk-8k.yaml).");
 }
 
 }  // namespace aidcsim::bind

@@ -21,23 +21,22 @@ py::dict power_to_py(const thermal::PowerBreakdown& p) {
   using namespace py::literals;
   return py::dict("gpu"_a = p.gpu, "cpu"_a = p.cpu, "nic"_a = p.nic, "rack_overhead"_a = p.rack_overhead,
                   "psu_loss"_a = p.psu_loss, "switches"_a = p.switches, "it"_a = p.it, "cdu_pumps"_a = p.cdu_pumps,
-                  "facility_pumps"_a = p.facility_pumps, "rack_cooler_fans"_a = p.rack_cooler_fans, "cdu_fans"_a = p.cdu_fans,
-                  "rejection_fans"_a = p.rejection_fans, "chiller"_a = p.chiller, "crah"_a = p.crah,
-                  "cooling"_a = p.cooling, "distribution_loss"_a = p.distribution_loss, "facility"_a = p.facility,
-                  "pue"_a = p.pue, "brief_estimate"_a = p.brief_estimate);
+                  "facility_pumps"_a = p.facility_pumps, "rack_cooler_fans"_a = p.rack_cooler_fans,
+                  "cdu_fans"_a = p.cdu_fans, "rejection_fans"_a = p.rejection_fans, "chiller"_a = p.chiller,
+                  "crah"_a = p.crah, "cooling"_a = p.cooling, "distribution_loss"_a = p.distribution_loss,
+                  "facility"_a = p.facility, "pue"_a = p.pue, "brief_estimate"_a = p.brief_estimate);
 }
 
 py::dict report_to_py(const thermal::SiteReport& r) {
   using namespace py::literals;
   const auto& s = r.state;
   py::dict state("gpu_junction"_a = arr(s.gpu_junction), "gpu_cold_plate"_a = arr(s.gpu_cold_plate),
-                 "gpu_outlet"_a = arr(s.gpu_outlet), "gpu_power"_a = arr(s.gpu_power),
-                 "gpu_clock"_a = arr(s.gpu_clock), "rack_inlet"_a = arr(s.rack_inlet),
-                 "rack_outlet"_a = arr(s.rack_outlet), "rack_power"_a = arr(s.rack_power),
-                 "rack_liquid_heat"_a = arr(s.rack_liquid_heat), "rack_air_heat"_a = arr(s.rack_air_heat),
-                 "rack_rdhx_heat"_a = arr(s.rack_rdhx_heat), "rack_room_heat"_a = arr(s.rack_room_heat),
-                 "cdu_supply"_a = arr(s.cdu_supply), "cdu_return"_a = arr(s.cdu_return),
-                 "cdu_heat"_a = arr(s.cdu_heat), "cdu_flow"_a = arr(s.cdu_flow),
+                 "gpu_outlet"_a = arr(s.gpu_outlet), "gpu_power"_a = arr(s.gpu_power), "gpu_clock"_a = arr(s.gpu_clock),
+                 "rack_inlet"_a = arr(s.rack_inlet), "rack_outlet"_a = arr(s.rack_outlet),
+                 "rack_power"_a = arr(s.rack_power), "rack_liquid_heat"_a = arr(s.rack_liquid_heat),
+                 "rack_air_heat"_a = arr(s.rack_air_heat), "rack_rdhx_heat"_a = arr(s.rack_rdhx_heat),
+                 "rack_room_heat"_a = arr(s.rack_room_heat), "cdu_supply"_a = arr(s.cdu_supply),
+                 "cdu_return"_a = arr(s.cdu_return), "cdu_heat"_a = arr(s.cdu_heat), "cdu_flow"_a = arr(s.cdu_flow),
                  "facility_supply"_a = s.facility_supply, "facility_return"_a = s.facility_return,
                  "flow_per_gpu"_a = s.flow_per_gpu);
   py::list checks;
@@ -47,15 +46,14 @@ py::dict report_to_py(const thermal::SiteReport& r) {
   return py::dict("max_gpu_temp"_a = r.max_gpu_temp, "gpu_temp_limit"_a = r.gpu_temp_limit,
                   "coolant_inlet"_a = r.coolant_inlet, "coolant_outlet"_a = r.coolant_outlet,
                   "loop_delta_t"_a = r.loop_delta_t, "max_cold_plate_temp"_a = r.max_cold_plate_temp,
-                  "it_power"_a = r.it_power, "cooling_power"_a = r.cooling_power,
-                  "facility_power"_a = r.facility_power, "pue"_a = r.pue, "min_clock"_a = r.min_clock,
-                  "gpus_over_limit"_a = r.gpus_over_limit, "network_nodes"_a = r.network_nodes,
-                  "power"_a = power_to_py(r.state.power), "state"_a = state, "checklist"_a = checks);
+                  "it_power"_a = r.it_power, "cooling_power"_a = r.cooling_power, "facility_power"_a = r.facility_power,
+                  "pue"_a = r.pue, "min_clock"_a = r.min_clock, "gpus_over_limit"_a = r.gpus_over_limit,
+                  "network_nodes"_a = r.network_nodes, "power"_a = power_to_py(r.state.power), "state"_a = state,
+                  "checklist"_a = checks);
 }
 
 thermal::SiteLayout layout_of(const Scenario& s, int switches) {
-  return thermal::make_layout(s.cooling, s.fabric.gpus, s.fabric.nvlink_domain, s.gpu.tdp, s.gpu.idle_power,
-                              switches);
+  return thermal::make_layout(s.cooling, s.fabric.gpus, s.fabric.nvlink_domain, s.gpu.tdp, s.gpu.idle_power, switches);
 }
 
 }  // namespace
@@ -102,8 +100,7 @@ void register_thermal(py::module_& m) {
         return arr(f);
       },
       py::arg("text"), py::arg("name"), py::arg("compute_busy") = 1.0, py::arg("comm_busy") = 0.0,
-      py::arg("switches") = 0,
-      "Clock factor per GPU that holds every junction at its limit (solve_throttled_clocks).");
+      py::arg("switches") = 0, "Clock factor per GPU that holds every junction at its limit (solve_throttled_clocks).");
 }
 
 }  // namespace aidcsim::bind

@@ -45,93 +45,114 @@ void register_topology(py::module_& m) {
       .def_property_readonly("link_count", &Fabric::link_count)
       .def_property_readonly("warnings", &Fabric::warnings,
                              "What was built otherwise than asked (oversubscription, tiers), one sentence each.")
-      .def("nodes",
-           [](const Fabric& f) {
-             py::list kind, index, pod, name;
-             for (int i = 0; i < f.node_count(); ++i) {
-               const auto& n = f.node(i);
-               kind.append(topology::kind_name(n.kind));
-               index.append(n.index);
-               pod.append(n.pod);
-               name.append(n.name);
-             }
-             return py::dict("kind"_a = kind, "index"_a = index, "pod"_a = pod, "name"_a = name);
-           },
-           "Node table as columns: kind, index (within kind), pod, name; row = node id.")
-      .def("links",
-           [](const Fabric& f) {
-             py::list a, b, rate, latency, tier, name, up;
-             for (int i = 0; i < f.link_count(); ++i) {
-               const auto& l = f.link(i);
-               a.append(f.node(l.a).name);
-               b.append(f.node(l.b).name);
-               rate.append(l.rate);
-               latency.append(l.latency);
-               tier.append(topology::tier_name(l.tier));
-               name.append(l.name);
-               up.append(l.up);
-             }
-             return py::dict("name"_a = name, "a"_a = a, "b"_a = b, "tier"_a = tier, "rate"_a = rate,
-                             "latency"_a = latency, "up"_a = up);
-           },
-           "Link table as columns: name, a, b (node names, a = lower tier), tier, rate [B/s per "
-           "direction], latency [s], up; row = link id.")
-      .def("bom",
-           [](const Fabric& f) {
-             const auto b = f.bom();
-             return py::dict("gpus"_a = b.gpus, "nvswitches"_a = b.nvswitches, "leaves"_a = b.leaves,
-                             "spines"_a = b.spines, "cores"_a = b.cores, "switches"_a = b.switches,
-                             "nvlink_links"_a = b.nvlink_links, "access_links"_a = b.access_links,
-                             "leaf_spine_links"_a = b.leaf_spine_links, "spine_core_links"_a = b.spine_core_links,
-                             "optical_cables"_a = b.optical_cables, "copper_cables"_a = b.copper_cables,
-                             "transceivers"_a = b.transceivers, "bisection_bandwidth"_a = b.bisection_bandwidth,
-                             "diameter"_a = b.diameter, "tiers"_a = b.tiers, "oversub_leaf"_a = b.oversub_leaf,
-                             "oversub_spine"_a = b.oversub_spine);
-           },
-           "Bill of materials (topology::BillOfMaterials): counts, bisection_bandwidth [B/s].")
+      .def(
+          "nodes",
+          [](const Fabric& f) {
+            py::list kind, index, pod, name;
+            for (int i = 0; i < f.node_count(); ++i) {
+              const auto& n = f.node(i);
+              kind.append(topology::kind_name(n.kind));
+              index.append(n.index);
+              pod.append(n.pod);
+              name.append(n.name);
+            }
+            return py::dict("kind"_a = kind, "index"_a = index, "pod"_a = pod, "name"_a = name);
+          },
+          "Node table as columns: kind, index (within kind), pod, name; row = node id.")
+      .def(
+          "links",
+          [](const Fabric& f) {
+            py::list a, b, rate, latency, tier, name, up;
+            for (int i = 0; i < f.link_count(); ++i) {
+              const auto& l = f.link(i);
+              a.append(f.node(l.a).name);
+              b.append(f.node(l.b).name);
+              rate.append(l.rate);
+              latency.append(l.latency);
+              tier.append(topology::tier_name(l.tier));
+              name.append(l.name);
+              up.append(l.up);
+            }
+            return py::dict("name"_a = name, "a"_a = a, "b"_a = b, "tier"_a = tier, "rate"_a = rate,
+                            "latency"_a = latency, "up"_a = up);
+          },
+          "Link table as columns: name, a, b (node names, a = lower tier), tier, rate [B/s per "
+          "direction], latency [s], up; row = link id.")
+      .def(
+          "bom",
+          [](const Fabric& f) {
+            const auto b = f.bom();
+            return py::dict("gpus"_a = b.gpus, "nvswitches"_a = b.nvswitches, "leaves"_a = b.leaves,
+                            "spines"_a = b.spines, "cores"_a = b.cores, "switches"_a = b.switches,
+                            "nvlink_links"_a = b.nvlink_links, "access_links"_a = b.access_links,
+                            "leaf_spine_links"_a = b.leaf_spine_links, "spine_core_links"_a = b.spine_core_links,
+                            "optical_cables"_a = b.optical_cables, "copper_cables"_a = b.copper_cables,
+                            "transceivers"_a = b.transceivers, "bisection_bandwidth"_a = b.bisection_bandwidth,
+                            "diameter"_a = b.diameter, "tiers"_a = b.tiers, "oversub_leaf"_a = b.oversub_leaf,
+                            "oversub_spine"_a = b.oversub_spine);
+          },
+          "Bill of materials (topology::BillOfMaterials): counts, bisection_bandwidth [B/s].")
       .def("bom_text", [](const Fabric& f) { return topology::format_bom(f.bom()); })
-      .def("route",
-           [](const Fabric& f, int src, int dst, std::uint64_t flow_hash) {
-             check_gpu(f, src);
-             check_gpu(f, dst);
-             return hops_to_py(f, f.route(src, dst, flow_hash));
-           },
-           py::arg("src"), py::arg("dst"), py::arg("flow_hash") = 0,
-           "ECMP route of one flow: list of hops {link, name, tier, from, to, forward, rate, latency}.")
-      .def("routes",
-           [](const Fabric& f, int src, int dst, std::size_t limit) {
-             check_gpu(f, src);
-             check_gpu(f, dst);
-             py::list out;
-             for (const auto& r : f.routes(src, dst, limit)) out.append(hops_to_py(f, r));
-             return out;
-           },
-           py::arg("src"), py::arg("dst"), py::arg("limit") = 1024)
-      .def("path_count",
-           [](const Fabric& f, int src, int dst) {
-             check_gpu(f, src);
-             check_gpu(f, dst);
-             return f.path_count(src, dst);
-           },
-           py::arg("src"), py::arg("dst"))
-      .def("nvlink_domain_of", [](const Fabric& f, int gpu) { check_gpu(f, gpu); return f.nvlink_domain_of(gpu); })
-      .def("set_link_up",
-           [](Fabric& f, const std::string& name, bool up) {
-             auto ids = f.find_links(name);
-             if (ids.empty()) throw py::key_error("no link named '" + name + "'");
-             for (int id : ids) f.set_link_up(id, up);
-             return ids.size();
-           },
-           py::arg("name"), py::arg("up"), "Fails (up=False) or restores every link named `name`.")
-      .def("fail_switch",
-           [](Fabric& f, const std::string& name) {
-             int id = f.find_node(name);
-             if (id < 0) throw py::key_error("no node named '" + name + "'");
-             f.fail_switch(id);
-           },
-           py::arg("name"))
-      .def("graphml", [](const Fabric& f) { std::ostringstream os; topology::write_graphml(f, os); return os.str(); })
-      .def("dot", [](const Fabric& f) { std::ostringstream os; topology::write_dot(f, os); return os.str(); });
+      .def(
+          "route",
+          [](const Fabric& f, int src, int dst, std::uint64_t flow_hash) {
+            check_gpu(f, src);
+            check_gpu(f, dst);
+            return hops_to_py(f, f.route(src, dst, flow_hash));
+          },
+          py::arg("src"), py::arg("dst"), py::arg("flow_hash") = 0,
+          "ECMP route of one flow: list of hops {link, name, tier, from, to, forward, rate, latency}.")
+      .def(
+          "routes",
+          [](const Fabric& f, int src, int dst, std::size_t limit) {
+            check_gpu(f, src);
+            check_gpu(f, dst);
+            py::list out;
+            for (const auto& r : f.routes(src, dst, limit)) out.append(hops_to_py(f, r));
+            return out;
+          },
+          py::arg("src"), py::arg("dst"), py::arg("limit") = 1024)
+      .def(
+          "path_count",
+          [](const Fabric& f, int src, int dst) {
+            check_gpu(f, src);
+            check_gpu(f, dst);
+            return f.path_count(src, dst);
+          },
+          py::arg("src"), py::arg("dst"))
+      .def("nvlink_domain_of",
+           [](const Fabric& f, int gpu) {
+             check_gpu(f, gpu);
+             return f.nvlink_domain_of(gpu);
+           })
+      .def(
+          "set_link_up",
+          [](Fabric& f, const std::string& name, bool up) {
+            auto ids = f.find_links(name);
+            if (ids.empty()) throw py::key_error("no link named '" + name + "'");
+            for (int id : ids) f.set_link_up(id, up);
+            return ids.size();
+          },
+          py::arg("name"), py::arg("up"), "Fails (up=False) or restores every link named `name`.")
+      .def(
+          "fail_switch",
+          [](Fabric& f, const std::string& name) {
+            int id = f.find_node(name);
+            if (id < 0) throw py::key_error("no node named '" + name + "'");
+            f.fail_switch(id);
+          },
+          py::arg("name"))
+      .def("graphml",
+           [](const Fabric& f) {
+             std::ostringstream os;
+             topology::write_graphml(f, os);
+             return os.str();
+           })
+      .def("dot", [](const Fabric& f) {
+        std::ostringstream os;
+        topology::write_dot(f, os);
+        return os.str();
+      });
 
   m.def(
       "build_fabric",
@@ -173,11 +194,11 @@ void register_topology(py::module_& m) {
                    "network_racks"_a = c.network_racks, "rows"_a = c.rows,
                    "links_beyond_reach"_a = c.links_beyond_reach, "links_unpriced"_a = c.links_unpriced,
                    "optics"_a = optics, "power_switches"_a = c.power_switches, "power_optics"_a = c.power_optics,
-                   "power_nics"_a = c.power_nics, "power_total"_a = c.power_total,
-                   "cost_switches"_a = c.cost_switches, "cost_optics"_a = c.cost_optics,
-                   "cost_nics"_a = c.cost_nics, "cost_total"_a = c.cost_total, "notes"_a = c.notes,
-                   "text"_a = topology::format_fabric_cost(c));
-        for (topology::Medium med : {topology::Medium::Copper, topology::Medium::Multimode, topology::Medium::Singlemode}) {
+                   "power_nics"_a = c.power_nics, "power_total"_a = c.power_total, "cost_switches"_a = c.cost_switches,
+                   "cost_optics"_a = c.cost_optics, "cost_nics"_a = c.cost_nics, "cost_total"_a = c.cost_total,
+                   "notes"_a = c.notes, "text"_a = topology::format_fabric_cost(c));
+        for (topology::Medium med :
+             {topology::Medium::Copper, topology::Medium::Multimode, topology::Medium::Singlemode}) {
           const auto& ml = c.media[static_cast<int>(med)];
           const std::string k = topology::medium_name(med);
           d[py::str("links_" + k)] = ml.links;

@@ -72,7 +72,8 @@ collectives::Op parse_collective(const std::string& name) {
   std::string known;
   std::string n = squash(name);
   if (n.size() > 4 && n.substr(n.size() - 4) == "perf") n = n.substr(0, n.size() - 4);  // all_reduce_perf
-  for (Op op : {Op::AllReduce, Op::AllGather, Op::ReduceScatter, Op::AllToAll, Op::Broadcast, Op::Reduce, Op::SendRecv}) {
+  for (Op op :
+       {Op::AllReduce, Op::AllGather, Op::ReduceScatter, Op::AllToAll, Op::Broadcast, Op::Reduce, Op::SendRecv}) {
     if (squash(collectives::op_name(op)) == n) return op;
     known += std::string(known.empty() ? "" : ", ") + collectives::op_name(op);
   }
@@ -88,7 +89,9 @@ double parse_size(const std::string& opt, const std::string& text) {
   if (std::regex_match(text, m, nccl)) {
     const std::string suffix = m[2].str();
     const int shift =
-        suffix.empty() ? 0 : 10 * (1 + static_cast<int>(std::string("KMGT").find(static_cast<char>(std::toupper(suffix[0])))));
+        suffix.empty()
+            ? 0
+            : 10 * (1 + static_cast<int>(std::string("KMGT").find(static_cast<char>(std::toupper(suffix[0])))));
     v = std::stod(m[1].str()) * std::ldexp(1.0, shift);
   } else {
     try {
@@ -124,9 +127,11 @@ double parse_ratio(const std::string& opt, const std::string& text) {
 // nccl-tests -f: an integer multiplication factor >= 2 (it parses with strtol).
 int parse_factor(const std::string& text) {
   static const std::regex integer(R"(^\s*[0-9]+\s*$)");
-  if (!std::regex_match(text, integer)) throw CLI::ValidationError("-f", "'" + text + "' is not an integer factor (nccl-tests -f: 2, 4, ...)");
+  if (!std::regex_match(text, integer))
+    throw CLI::ValidationError("-f", "'" + text + "' is not an integer factor (nccl-tests -f: 2, 4, ...)");
   const long f = std::stol(text);
-  if (f < 2 || f > 1024) throw CLI::ValidationError("-f", "'" + text + "' must be an integer from 2 to 1024 (use -i for linear steps)");
+  if (f < 2 || f > 1024)
+    throw CLI::ValidationError("-f", "'" + text + "' must be an integer from 2 to 1024 (use -i for linear steps)");
   return static_cast<int>(f);
 }
 
@@ -174,14 +179,16 @@ BenchOptions options_from(const BenchArgs& a) {
     auto& f = o.fabric;
     f.gpus = a.nodes * gpn;
     f.gpus_per_node = gpn;
-    if (a.nvlink_domain > 0) check_in_schema_range("--nvlink-domain", "cluster.nvlink_domain", a.nvlink_domain,
-                                                   std::to_string(a.nvlink_domain) + " GPUs");
+    if (a.nvlink_domain > 0)
+      check_in_schema_range("--nvlink-domain", "cluster.nvlink_domain", a.nvlink_domain,
+                            std::to_string(a.nvlink_domain) + " GPUs");
     if (a.ranks > f.gpus)
-      throw CLI::ValidationError("--gpus", std::to_string(a.ranks) + " GPUs asked, the cluster has " + std::to_string(f.gpus) +
-                                               " (-N x -g x -t)");
+      throw CLI::ValidationError("--gpus", std::to_string(a.ranks) + " GPUs asked, the cluster has " +
+                                               std::to_string(f.gpus) + " (-N x -g x -t)");
     f.nvlink_domain = a.nvlink_domain > 0 ? a.nvlink_domain : gpn;
     if (f.nvlink_domain % gpn != 0 && gpn % f.nvlink_domain != 0)
-      throw CLI::ValidationError("--nvlink-domain", std::to_string(f.nvlink_domain) + " GPUs: an NVLink domain must be a whole number of nodes (" +
+      throw CLI::ValidationError("--nvlink-domain", std::to_string(f.nvlink_domain) +
+                                                        " GPUs: an NVLink domain must be a whole number of nodes (" +
                                                         std::to_string(gpn) + " GPUs each) or divide a node");
     if (f.nvlink_domain > 1 && o.gpu.nvlink_generation == 0)
       throw CLI::ValidationError("--nvlink-domain", o.gpu.name + " has no NVLink: use --nvlink-domain 1");
@@ -196,24 +203,27 @@ BenchOptions options_from(const BenchArgs& a) {
     const double nic = parse_rate("--nic-rate", a.nic_rate);
     check_in_schema_range("--nic-rate", "fabric.nic_rate", nic, "'" + a.nic_rate + "'");
     if (a.nics_per_node < 0 || a.nics_per_node > gpn)
-      throw CLI::ValidationError("--nics-per-node", std::to_string(a.nics_per_node) + ": from 1 to the GPUs per node (" +
-                                                        std::to_string(gpn) + ")");
+      throw CLI::ValidationError("--nics-per-node", std::to_string(a.nics_per_node) +
+                                                        ": from 1 to the GPUs per node (" + std::to_string(gpn) + ")");
     const int nics = a.nics_per_node > 0 ? a.nics_per_node : gpn;
     if (gpn % nics != 0)
       throw CLI::ValidationError("--nics-per-node", std::to_string(nics) + " NICs cannot be shared evenly by " +
                                                         std::to_string(gpn) + " GPUs per node");
     f.nic_rate = nic * nics / gpn;  // each GPU's share of its node's NICs
     f.link_rate = a.link_rate.empty() ? std::max(nic, 50e9) : parse_rate("--link-rate", a.link_rate);
-    if (!a.link_rate.empty()) check_in_schema_range("--link-rate", "fabric.link_rate", f.link_rate, "'" + a.link_rate + "'");
+    if (!a.link_rate.empty())
+      check_in_schema_range("--link-rate", "fabric.link_rate", f.link_rate, "'" + a.link_rate + "'");
     f.oversub_leaf = parse_ratio("--oversubscription", a.oversub);
     check_in_schema_range("--oversubscription", "fabric.oversubscription.leaf", f.oversub_leaf, "'" + a.oversub + "'");
     f.oversub_spine = parse_ratio("--spine-oversubscription", a.spine_oversub);
     check_in_schema_range("--spine-oversubscription", "fabric.oversubscription.spine", f.oversub_spine,
                           "'" + a.spine_oversub + "'");
-    if (a.radix < 4) throw CLI::ValidationError("--radix", std::to_string(a.radix) + ": a switch needs at least 4 ports");
+    if (a.radix < 4)
+      throw CLI::ValidationError("--radix", std::to_string(a.radix) + ": a switch needs at least 4 ports");
     check_in_schema_range("--radix", "fabric.switch_radix", a.radix, std::to_string(a.radix) + " ports");
     f.switch_radix = a.radix;
-    if (a.planes < 1 || a.planes > 16) throw CLI::ValidationError("--planes", std::to_string(a.planes) + ": from 1 to 16");
+    if (a.planes < 1 || a.planes > 16)
+      throw CLI::ValidationError("--planes", std::to_string(a.planes) + ": from 1 to 16");
     f.planes = a.planes;
     f.sharp = a.sharp;
     o.nics_per_node = a.nics_per_node > 0 && a.nics_per_node < gpn ? a.nics_per_node : 0;
@@ -226,8 +236,8 @@ BenchOptions options_from(const BenchArgs& a) {
     throw CLI::ValidationError("--algo", e.what());
   }
   if (!collectives::implements(o.algorithm, o.op))
-    throw CLI::ValidationError("--algo", std::string(collectives::algorithm_name(o.algorithm)) + " does not implement " +
-                                             collectives::op_name(o.op));
+    throw CLI::ValidationError("--algo", std::string(collectives::algorithm_name(o.algorithm)) +
+                                             " does not implement " + collectives::op_name(o.op));
   try {
     o.protocol.proto = collectives::proto_from(a.proto);
   } catch (const Error& e) {
@@ -249,15 +259,18 @@ BenchOptions options_from(const BenchArgs& a) {
     }
     throw CLI::ValidationError("-o", std::string(e.what()) + hint);
   }
-  if (a.max_channels < 0 || a.max_channels > 32) throw CLI::ValidationError("--max-channels", "from 1 to 32 (0: NCCL's)");
+  if (a.max_channels < 0 || a.max_channels > 32)
+    throw CLI::ValidationError("--max-channels", "from 1 to 32 (0: NCCL's)");
   o.protocol.max_channels = a.max_channels;
   o.collapse = !a.steps;
   o.iters = a.iters;
   o.warmup_iters = a.warmup;
   const int n = o.ranks > 0 ? o.ranks : o.fabric.gpus;
-  if (a.root < 0 || a.root >= n) throw CLI::ValidationError("-r", std::to_string(a.root) + ": a rank from 0 to " + std::to_string(n - 1));
+  if (a.root < 0 || a.root >= n)
+    throw CLI::ValidationError("-r", std::to_string(a.root) + ": a rank from 0 to " + std::to_string(n - 1));
   o.root = a.root;
-  if (n < 2 && o.op == collectives::Op::SendRecv) throw CLI::ValidationError("--nodes/-g", "send/recv needs 2 GPUs or more");
+  if (n < 2 && o.op == collectives::Op::SendRecv)
+    throw CLI::ValidationError("--nodes/-g", "send/recv needs 2 GPUs or more");
   const double lo = parse_size("-b", a.min_bytes), hi = parse_size("-e", a.max_bytes);
   if (hi < lo) throw CLI::ValidationError("-b/-e", "maxBytes " + a.max_bytes + " is below minBytes " + a.min_bytes);
   if (!a.step_bytes.empty()) {
@@ -330,17 +343,22 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
   // the cluster
   sub->add_option("--scenario", a->scenario, "Scenario file: its fabric and GPUs (instead of the options below)");
   sub->add_option("--gpus", a->ranks, "GPUs taking part: the first N of the cluster (default all)")->check(positive);
-  sub->add_option("--gpu", a->gpu, "GPU model: " + builtin_gpus().names_text() + " (docs/gpus.md), or one of --gpu-file")
+  sub->add_option("--gpu", a->gpu,
+                  "GPU model: " + builtin_gpus().names_text() + " (docs/gpus.md), or one of --gpu-file")
       ->capture_default_str();
   sub->add_option("--gpu-file", a->gpu_file,
                   "GPU catalogue file (a `gpus:` list as in docs/gpus.md) adding or overriding GPU models");
   sub->add_option("-N,--nodes", a->nodes, "Nodes (servers)")->capture_default_str()->check(positive);
   sub->add_option("-g,--ngpus,--gpus-per-node", a->ngpus, "GPUs per node (nccl-tests -g: GPUs per process)")
-      ->capture_default_str()->check(positive);
+      ->capture_default_str()
+      ->check(positive);
   sub->add_option("-t,--nthreads", a->nthreads, "nccl-tests -t: threads per process (GPUs per node = t x g)")
-      ->capture_default_str()->check(positive);
-  sub->add_option("--nvlink-domain", a->nvlink_domain, "GPUs per NVLink domain (default: one node; 72 for NVL72)")->check(non_negative);
-  sub->add_option("--nics-per-node", a->nics_per_node, "Scale-out NICs per node (default one per GPU)")->check(non_negative);
+      ->capture_default_str()
+      ->check(positive);
+  sub->add_option("--nvlink-domain", a->nvlink_domain, "GPUs per NVLink domain (default: one node; 72 for NVL72)")
+      ->check(non_negative);
+  sub->add_option("--nics-per-node", a->nics_per_node, "Scale-out NICs per node (default one per GPU)")
+      ->check(non_negative);
   sub->add_option("--nic-rate", a->nic_rate, "Rate of one NIC, e.g. '400 Gbps', '200 Gbps'")->capture_default_str();
   sub->add_option("--link-rate", a->link_rate, "Switch port rate (default: the NIC rate, at least 400 Gbps)");
   sub->add_option("--topology", a->topology, "leaf_spine or clos3")->capture_default_str();
@@ -351,29 +369,41 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
   sub->add_option("--planes", a->planes, "Fabric planes")->capture_default_str();
   sub->add_flag("--sharp", a->sharp, "The switches reduce in the network (SHARP): CollNet / multi-node NVLS");
   // the collective
-  sub->add_option("--collective", a->collective,
-                  "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, sendrecv (or nccl-tests' binary name)")
+  sub->add_option(
+         "--collective", a->collective,
+         "all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce, sendrecv (or nccl-tests' binary name)")
       ->capture_default_str();
   sub->add_option("--algo", a->algo,
                   "auto (NCCL's tuner), ring, tree, nvls, nvls_tree, collnet_direct, collnet_chain, pat, sharp, "
-                  "hierarchical, halving_doubling, direct")->capture_default_str();
+                  "hierarchical, halving_doubling, direct")
+      ->capture_default_str();
   sub->add_option("--proto", a->proto, "NCCL protocol: auto, LL, LL128, Simple")->capture_default_str();
   sub->add_option("--max-channels", a->max_channels, "NCCL_MAX_NCHANNELS (0: NCCL's)");
-  sub->add_flag("--steps", a->steps, "Simulate every ring/tree step (default: steps collapsed, exact on an idle fabric)");
+  sub->add_flag("--steps", a->steps,
+                "Simulate every ring/tree step (default: steps collapsed, exact on an idle fabric)");
   sub->add_flag("--profile", a->profile,
                 "Print CPU and wall time of the network engine's parts on stderr (also AIDCSIM_PROFILE=1)");
   // nccl-tests' own flags
-  sub->add_option("-b,--minbytes", a->min_bytes, "Smallest size (nccl-tests -b; K/M/G are binary)")->capture_default_str();
+  sub->add_option("-b,--minbytes", a->min_bytes, "Smallest size (nccl-tests -b; K/M/G are binary)")
+      ->capture_default_str();
   sub->add_option("-e,--maxbytes", a->max_bytes, "Largest size (nccl-tests -e)")->capture_default_str();
   sub->add_option("-i,--stepbytes", a->step_bytes, "Linear step between sizes (nccl-tests -i)");
   sub->add_option("-f,--stepfactor", a->factor, "Integer factor between sizes (nccl-tests -f)")->capture_default_str();
   sub->add_option("-n,--iters", a->iters, "nccl-tests -n (printed; one deterministic simulation per size)")
-      ->capture_default_str()->check(positive);
-  sub->add_option("-w,--warmup_iters", a->warmup, "nccl-tests -w (printed)")->capture_default_str()->check(non_negative);
-  sub->add_option("-d,--datatype", a->datatype, "Element type (nccl-tests -d): int8, uint8, int32, uint32, int64, "
-                                                "uint64, half, float, double, bfloat16, f8e4m3, f8e5m2")->capture_default_str();
-  sub->add_option("-o,--op", a->redop, "Reduction operation (nccl-tests -o): sum, prod, max, min, avg")->capture_default_str();
-  sub->add_option("-r,--root", a->root, "Root rank of broadcast / reduce (nccl-tests -r)")->capture_default_str()->check(non_negative);
+      ->capture_default_str()
+      ->check(positive);
+  sub->add_option("-w,--warmup_iters", a->warmup, "nccl-tests -w (printed)")
+      ->capture_default_str()
+      ->check(non_negative);
+  sub->add_option("-d,--datatype", a->datatype,
+                  "Element type (nccl-tests -d): int8, uint8, int32, uint32, int64, "
+                  "uint64, half, float, double, bfloat16, f8e4m3, f8e5m2")
+      ->capture_default_str();
+  sub->add_option("-o,--op", a->redop, "Reduction operation (nccl-tests -o): sum, prod, max, min, avg")
+      ->capture_default_str();
+  sub->add_option("-r,--root", a->root, "Root rank of broadcast / reduce (nccl-tests -r)")
+      ->capture_default_str()
+      ->check(non_negative);
   sub->add_option("-c,--check", a->check, "nccl-tests -c (accepted; the simulation moves no data: #wrong is N/A)")
       ->check(CLI::IsMember({0, 1}));
   sub->callback([a, &action] { action = [a] { return bench(*a); }; });

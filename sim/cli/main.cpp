@@ -7,9 +7,10 @@
 
 int main(int argc, char** argv) {
   using namespace aidcsim::cli;
-  CLI::App app{"aidcsim - discrete-event simulator of AI-training datacenters.\n"
-               "One scenario file in: time-to-train, fabric congestion and thermal headroom out.",
-               "aidcsim"};
+  CLI::App app{
+      "aidcsim - discrete-event simulator of AI-training datacenters.\n"
+      "One scenario file in: time-to-train, fabric congestion and thermal headroom out.",
+      "aidcsim"};
   app.footer(
       "Exit codes: 0 success, 1 error, 2 invalid scenario (file:line:column: key: ...),\n"
       "            3 a checklist item failed (run --fail-on-check), 64 usage error,\n"

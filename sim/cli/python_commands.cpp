@@ -61,15 +61,15 @@ int exec_python(const std::string& command, const std::vector<std::string>& args
     for (auto& a : argv_s) argv.push_back(a.data());
     argv.push_back(nullptr);
     ::execvp(python.c_str(), argv.data());
-    throw Error("cannot run " + python + " (set AIDCSIM_PYTHON to a Python 3 with aidcsim's dependencies): " +
-                std::strerror(errno));
+    throw Error("cannot run " + python +
+                " (set AIDCSIM_PYTHON to a Python 3 with aidcsim's dependencies): " + std::strerror(errno));
   });
 }
 
 void add_passthrough(CLI::App& app, Action& action, const std::string& name, const std::string& help) {
   CLI::App* sub = app.add_subcommand(name, help);
-  sub->prefix_command();   // everything after the subcommand goes to Python unparsed
-  sub->set_help_flag();    // so does --help
+  sub->prefix_command();  // everything after the subcommand goes to Python unparsed
+  sub->set_help_flag();   // so does --help
   sub->callback([sub, name, &action] {
     auto args = std::make_shared<std::vector<std::string>>(sub->remaining());
     action = [name, args] { return exec_python(name, *args); };
@@ -82,7 +82,8 @@ void add_python_commands(CLI::App& app, Action& action) {
   add_passthrough(app, action, "report",
                   "Write PNG plots (and an HTML report) of a results file: report RESULTS.h5 [--out DIR] "
                   "[--html FILE] (Python)");
-  add_passthrough(app, action, "sweep", "Run a parameter sweep described in SWEEP.yaml (Python; see `aidcsim sweep --help`)");
+  add_passthrough(app, action, "sweep",
+                  "Run a parameter sweep described in SWEEP.yaml (Python; see `aidcsim sweep --help`)");
   add_passthrough(app, action, "compare",
                   "Compare designs over seeds: compare A.yaml [--set KEY=VALUE].. B.yaml .. [--seeds N] (Python; "
                   "see `aidcsim compare --help`)");

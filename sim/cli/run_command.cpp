@@ -64,8 +64,8 @@ int run(const RunArgs& a) {
 
     (outputs.uses_stdout() ? std::cerr : std::cout) << format_console_summary(results) << std::flush;
     if (!a.output.empty())
-      outputs.set_content(h5, hdf5_image(results, version_line() + " run " +
-                                                      (a.scenario.empty() ? "(default scenario)" : a.scenario)));
+      outputs.set_content(
+          h5, hdf5_image(results, version_line() + " run " + (a.scenario.empty() ? "(default scenario)" : a.scenario)));
     if (!a.json.empty()) outputs.set_content(js, json_text(results));
     outputs.commit();  // all or nothing
     if (!a.quiet)
@@ -102,7 +102,8 @@ void add_run_command(CLI::App& app, Action& action) {
                                      "Write the full results to this HDF5 file ('-' or /dev/stdout: standard output)");
   CLI::Option* json = sub->add_option("--json", args->json,
                                       "Write the summary, checks and notes to this JSON file ('-': standard output)");
-  CLI::Option* seed_opt = sub->add_option("--seed", *seed, "Random seed from 0 to 2^53-1, overriding the scenario's `seed`");
+  CLI::Option* seed_opt =
+      sub->add_option("--seed", *seed, "Random seed from 0 to 2^53-1, overriding the scenario's `seed`");
   sub->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
   sub->add_flag("--fail-on-check", args->fail_on_check, "Exit with code 3 if a checklist item fails");
   sub->add_flag("--profile", args->profile,

@@ -20,29 +20,52 @@ namespace {
 // Kind of value and the SI unit it is stored in (the file may use any unit of that kind).
 std::string kind(Quantity q) {
   switch (q) {
-    case Quantity::Number: return "number";
-    case Quantity::Integer: return "integer";
-    case Quantity::Count: return "count (16M)";
-    case Quantity::Ratio: return "ratio (7:1)";
-    case Quantity::Fraction: return "fraction (40 %)";
-    case Quantity::DataRate: return "data rate [B/s]";
-    case Quantity::DataSize: return "data size [B]";
-    case Quantity::Power: return "power [W]";
-    case Quantity::Temperature: return "temperature [K]";
-    case Quantity::TemperatureDelta: return "temperature difference [K]";
-    case Quantity::VolumeFlow: return "volume flow [m^3/s]";
-    case Quantity::Time: return "time [s]";
-    case Quantity::FlopRate: return "FLOP rate [FLOP/s]";
-    case Quantity::ThermalResistance: return "thermal resistance [K/W]";
-    case Quantity::Energy: return "energy [J]";
-    case Quantity::Pressure: return "pressure [Pa]";
-    case Quantity::Length: return "length [m]";
-    case Quantity::Money: return "price [USD]";
-    case Quantity::Date: return "date";
-    case Quantity::String: return "string";
-    case Quantity::Bool: return "bool";
-    case Quantity::List: return "list";
-    case Quantity::Map: return "section";
+    case Quantity::Number:
+      return "number";
+    case Quantity::Integer:
+      return "integer";
+    case Quantity::Count:
+      return "count (16M)";
+    case Quantity::Ratio:
+      return "ratio (7:1)";
+    case Quantity::Fraction:
+      return "fraction (40 %)";
+    case Quantity::DataRate:
+      return "data rate [B/s]";
+    case Quantity::DataSize:
+      return "data size [B]";
+    case Quantity::Power:
+      return "power [W]";
+    case Quantity::Temperature:
+      return "temperature [K]";
+    case Quantity::TemperatureDelta:
+      return "temperature difference [K]";
+    case Quantity::VolumeFlow:
+      return "volume flow [m^3/s]";
+    case Quantity::Time:
+      return "time [s]";
+    case Quantity::FlopRate:
+      return "FLOP rate [FLOP/s]";
+    case Quantity::ThermalResistance:
+      return "thermal resistance [K/W]";
+    case Quantity::Energy:
+      return "energy [J]";
+    case Quantity::Pressure:
+      return "pressure [Pa]";
+    case Quantity::Length:
+      return "length [m]";
+    case Quantity::Money:
+      return "price [USD]";
+    case Quantity::Date:
+      return "date";
+    case Quantity::String:
+      return "string";
+    case Quantity::Bool:
+      return "bool";
+    case Quantity::List:
+      return "list";
+    case Quantity::Map:
+      return "section";
   }
   return "?";
 }
@@ -60,7 +83,8 @@ std::string allowed(const Field& f) {
   // Absolute temperatures are written in degC far more often than in K: give the range in both.
   if (f.quantity == Quantity::Temperature) {
     auto c = [](double k) { return fmt::format("{:g}", units::to_celsius(k)); };
-    out += " = " + (f.min ? c(*f.min) : std::string("-inf")) + " to " + (f.max ? c(*f.max) : std::string("inf")) + " degC";
+    out +=
+        " = " + (f.min ? c(*f.min) : std::string("-inf")) + " to " + (f.max ? c(*f.max) : std::string("inf")) + " degC";
   }
   return out;
 }
@@ -89,7 +113,8 @@ std::string plain_reference() {
 void add_schema_command(CLI::App& app, Action& action) {
   auto markdown = std::make_shared<bool>(false);
   CLI::App* sub = app.add_subcommand("schema", "Print the scenario reference: every key, its unit, default and range");
-  sub->add_flag("--markdown", *markdown, "Print the full reference page in Markdown (with the documentation of each key)");
+  sub->add_flag("--markdown", *markdown,
+                "Print the full reference page in Markdown (with the documentation of each key)");
   sub->callback([markdown, &action] {
     action = [markdown] {
       return guarded([&] {

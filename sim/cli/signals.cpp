@@ -19,7 +19,8 @@ namespace {
 
 // Self-pipe: the handler writes the signal number, the watcher thread reads it.
 int g_pipe[2] = {-1, -1};
-struct sigaction g_old_int {}, g_old_term {};
+struct sigaction g_old_int {
+}, g_old_term{};
 
 void on_signal(int sig) {
   const int saved = errno;
@@ -55,7 +56,7 @@ void watch() {
     if (r > 0) {
       unsigned char c = 0;
       if (::read(g_pipe[0], &c, 1) == 1 && c == 0) return;  // the command ended by itself
-      force_exit(c);                                          // a second signal
+      force_exit(c);                                        // a second signal
     }
     left -= 100;
   }
@@ -69,9 +70,12 @@ std::thread g_watcher;
 int exit_code_for_signal(int signal) { return signal > 0 ? 128 + signal : 1; }
 
 void print_stopped(int signal, const char* detail) {
-  if (signal == SIGINT) write_err("aidcsim: interrupted (SIGINT)");
-  else if (signal == SIGTERM) write_err("aidcsim: terminated (SIGTERM)");
-  else write_err("aidcsim: stopped");
+  if (signal == SIGINT)
+    write_err("aidcsim: interrupted (SIGINT)");
+  else if (signal == SIGTERM)
+    write_err("aidcsim: terminated (SIGTERM)");
+  else
+    write_err("aidcsim: stopped");
   write_err(detail);
 }
 

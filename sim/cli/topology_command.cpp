@@ -2,10 +2,10 @@
 // prints its bill of materials (switches, links, bisection bandwidth) and its priced BOM (cable
 // lengths, optics by reach and part, power, indicative cost); optionally exports
 // the graph for Gephi/yEd (GraphML) or Graphviz (DOT).
-#include <sstream>
-#include <optional>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 #include "models/common/errors.hpp"
 #include "models/topology/bom_price.hpp"
@@ -42,7 +42,8 @@ int topology(const TopologyArgs& a) {
     }
     for (const auto& w : fabric->warnings()) std::cerr << "aidcsim: warning: " << w << "\n";
     std::ostream& out = outputs.uses_stdout() ? std::cerr : std::cout;
-    out << topology::format_bom(fabric->bom()) << "\n" << topology::format_fabric_cost(topology::price_fabric(*fabric, s.bom));
+    out << topology::format_bom(fabric->bom()) << "\n"
+        << topology::format_fabric_cost(topology::price_fabric(*fabric, s.bom));
     if (!a.graphml.empty())
       outputs.set_content(gml, text_of([&](std::ostream& os) { topology::write_graphml(*fabric, os); }));
     if (!a.dot.empty()) outputs.set_content(dot, text_of([&](std::ostream& os) { topology::write_dot(*fabric, os); }));

@@ -13,7 +13,8 @@ namespace aidcsim::cli {
 
 void add_validate_command(CLI::App& app, Action& action) {
   auto files = std::make_shared<std::vector<std::string>>();
-  CLI::App* sub = app.add_subcommand("validate", "Check scenario files without running them (exit 0 valid, 2 invalid, 1 unreadable)");
+  CLI::App* sub = app.add_subcommand(
+      "validate", "Check scenario files without running them (exit 0 valid, 2 invalid, 1 unreadable)");
   sub->add_option("scenario", *files, "Scenario YAML file(s)")->required();
   sub->callback([files, &action] {
     action = [files] {

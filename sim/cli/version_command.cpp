@@ -1,7 +1,7 @@
 // `aidcsim version`: the aidcsim version and the versions of the libraries that shape its results.
 #include <H5public.h>
-#include <xbt/base.h>  // SG_BEGIN_DECL, needed by simgrid/version.h
 #include <simgrid/version.h>
+#include <xbt/base.h>  // SG_BEGIN_DECL, needed by simgrid/version.h
 
 #include <iostream>
 
@@ -18,7 +18,8 @@ void add_version_command(CLI::App& app, Action& action) {
       std::cout << version_line() << "\n"
                 << fmt::format("SimGrid {}.{}.{}, HDF5 {}.{}.{}, fmt {}.{}.{}, CLI11 {}\n", SIMGRID_VERSION_MAJOR,
                                SIMGRID_VERSION_MINOR, SIMGRID_VERSION_PATCH, H5_VERS_MAJOR, H5_VERS_MINOR,
-                               H5_VERS_RELEASE, FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100, CLI11_VERSION);
+                               H5_VERS_RELEASE, FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100,
+                               CLI11_VERSION);
       return kExitOk;
     };
   });

@@ -10,10 +10,14 @@ namespace aidcsim {
 
 const char* bottleneck_name(StorageBottleneck b) {
   switch (b) {
-    case StorageBottleneck::Media: return "storage media (write bandwidth)";
-    case StorageBottleneck::StorageNics: return "storage NICs";
-    case StorageBottleneck::GpuNics: return "GPU NICs";
-    case StorageBottleneck::Fabric: return "fabric (leaf-spine / spine-core links)";
+    case StorageBottleneck::Media:
+      return "storage media (write bandwidth)";
+    case StorageBottleneck::StorageNics:
+      return "storage NICs";
+    case StorageBottleneck::GpuNics:
+      return "GPU NICs";
+    case StorageBottleneck::Fabric:
+      return "fabric (leaf-spine / spine-core links)";
   }
   return "?";
 }
@@ -22,7 +26,8 @@ network::Schedule checkpoint_schedule(const topology::Fabric& fabric, int gpus, 
   const int S = fabric.storage_count();
   if (S < 1) throw InvalidParameter("fabric.storage.nodes", "0", "storage servers to write a checkpoint to");
   if (gpus < 1 || gpus > fabric.gpu_count())
-    throw InvalidParameter("checkpoint.gpus", std::to_string(gpus), "GPUs in [1, " + std::to_string(fabric.gpu_count()) + "]");
+    throw InvalidParameter("checkpoint.gpus", std::to_string(gpus),
+                           "GPUs in [1, " + std::to_string(fabric.gpu_count()) + "]");
   if (!(bytes >= 0) || !std::isfinite(bytes))
     throw InvalidParameter("checkpoint.bytes", std::to_string(bytes), "a finite size >= 0");
   const auto nics = static_cast<std::uint64_t>(fabric.spec().storage.nics_per_node);
@@ -92,8 +97,8 @@ CheckpointWrite write_checkpoint(const topology::Fabric& fabric, network::FlowNe
   return w;
 }
 
-void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabric, network::FlowNetwork& net,
-                                int gpus, const network::Schedule& step, double step_makespan, std::uint64_t seed) {
+void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabric, network::FlowNetwork& net, int gpus,
+                                const network::Schedule& step, double step_makespan, std::uint64_t seed) {
   const network::Schedule write = checkpoint_schedule(fabric, gpus, w.bytes, seed);
   const int n = static_cast<int>(step.activities.size());
   if (n == 0 || !(step_makespan > 0)) return;
@@ -135,7 +140,8 @@ void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabr
     for (const auto& a : write.activities) s.activities.push_back(a);
     const network::RunResult r = net.run(s);
     double write_end = 0, step0_end = 0;
-    for (int i = first_write; i < static_cast<int>(s.activities.size()); ++i) write_end = std::max(write_end, r.finish[i]);
+    for (int i = first_write; i < static_cast<int>(s.activities.size()); ++i)
+      write_end = std::max(write_end, r.finish[i]);
     for (int i = 0; i < n; ++i) step0_end = std::max(step0_end, r.finish[i]);
     w.training_time = write_end;
     w.step_time_with_write = step0_end;

@@ -22,9 +22,9 @@ enum class StorageBottleneck { Media, StorageNics, GpuNics, Fabric };
 const char* bottleneck_name(StorageBottleneck b);
 
 struct CheckpointWrite {
-  double bytes = 0;        ///< B written (all shards)
-  int shards = 0;          ///< flows: one per GPU rank
-  double idle_time = 0;    ///< s, first byte to last byte durable, nothing else on the fabric
+  double bytes = 0;      ///< B written (all shards)
+  int shards = 0;        ///< flows: one per GPU rank
+  double idle_time = 0;  ///< s, first byte to last byte durable, nothing else on the fabric
   /// Aggregate bandwidth bounds of the idle write, B/s: what each link class could absorb if it
   /// alone limited the write (the closed form's terms, for the shards as placed).
   double media_bound = 0, storage_nic_bound = 0, gpu_nic_bound = 0;
@@ -34,9 +34,9 @@ struct CheckpointWrite {
   /// Alongside training (0 and `steps_alongside` 0 when not simulated): the write starts with a
   /// step and `steps_alongside` steps run back to back meanwhile; its time, and the first step's
   /// time with the write against alone.
-  double training_time = 0;    ///< s
+  double training_time = 0;  ///< s
   int steps_alongside = 0;
-  bool steps_capped = false;   ///< the write outlasted the steps simulated (kMaxStepsAlongside)
+  bool steps_capped = false;  ///< the write outlasted the steps simulated (kMaxStepsAlongside)
   double step_time_alone = 0, step_time_with_write = 0;  ///< s, the simulated part of one step
 };
 
@@ -65,7 +65,7 @@ CheckpointWrite write_checkpoint(const topology::Fabric& fabric, network::FlowNe
 /// previous one's last activities) to cover the idle write time, at most kMaxStepsAlongside, and
 /// the write's flows start with the first. Fills training_time, steps_alongside, steps_capped,
 /// step_time_alone, step_time_with_write of `w` (from write_checkpoint).
-void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabric, network::FlowNetwork& net,
-                                int gpus, const network::Schedule& step, double step_makespan, std::uint64_t seed);
+void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabric, network::FlowNetwork& net, int gpus,
+                                const network::Schedule& step, double step_makespan, std::uint64_t seed);
 
 }  // namespace aidcsim

@@ -22,13 +22,20 @@ using collectives::Op;
 
 std::string nccl_tests_name(Op op) {
   switch (op) {
-    case Op::AllReduce: return "all_reduce_perf";
-    case Op::AllGather: return "all_gather_perf";
-    case Op::ReduceScatter: return "reduce_scatter_perf";
-    case Op::AllToAll: return "alltoall_perf";
-    case Op::Broadcast: return "broadcast_perf";
-    case Op::Reduce: return "reduce_perf";
-    case Op::SendRecv: return "sendrecv_perf";
+    case Op::AllReduce:
+      return "all_reduce_perf";
+    case Op::AllGather:
+      return "all_gather_perf";
+    case Op::ReduceScatter:
+      return "reduce_scatter_perf";
+    case Op::AllToAll:
+      return "alltoall_perf";
+    case Op::Broadcast:
+      return "broadcast_perf";
+    case Op::Reduce:
+      return "reduce_perf";
+    case Op::SendRecv:
+      return "sendrecv_perf";
   }
   return "?";
 }
@@ -92,17 +99,20 @@ std::vector<BenchRow> bench_collective(const BenchOptions& o) {
         network::single_wave(sched)) {
       row.time = network::fluid_bound(fabric, sched, net.spray_subflows()).makespan;
       row.note = (e.note.empty() ? "" : e.note + "; ") +
-                 fmt::format("fluid estimate of {} concurrent transfers: busiest link's bytes / rate after the "
-                             "flows' latency, not simulated (equal to the max-min run within {:g} % where measured, "
-                             "64-256 GPUs)", sched.activities.size(), network::kFluidBoundTolerance * 100);
+                 fmt::format(
+                     "fluid estimate of {} concurrent transfers: busiest link's bytes / rate after the "
+                     "flows' latency, not simulated (equal to the max-min run within {:g} % where measured, "
+                     "64-256 GPUs)",
+                     sched.activities.size(), network::kFluidBoundTolerance * 100);
     } else if (const auto one = !o.collapse && e.algorithm == collectives::Algorithm::Ring
                                     ? collectives::ring_one_channel(sched, e, static_cast<int>(c.gpus.size()), fabric)
                                     : std::nullopt) {
       row.time = net.run(*one).makespan;
       row.note = (e.note.empty() ? "" : e.note + "; ") +
-                 fmt::format("every step simulated on channel 0 of {}: the channels are images of each other on "
-                             "this fabric, link by link (exact)",
-                             (e.last - e.first) / static_cast<int>(c.gpus.size()));
+                 fmt::format(
+                     "every step simulated on channel 0 of {}: the channels are images of each other on "
+                     "this fabric, link by link (exact)",
+                     (e.last - e.first) / static_cast<int>(c.gpus.size()));
     } else {
       row.time = net.run(sched).makespan;
       row.note = e.note;
@@ -144,24 +154,29 @@ std::string format_bench(const BenchOptions& o, const std::vector<BenchRow>& row
   out += fmt::format("# aidcsim bench-collective: {} simulated on the fabric (nccl-tests output format)\n",
                      nccl_tests_name(o.op));
   const double lo = rows.empty() ? 0 : rows.front().size, hi = rows.empty() ? 0 : rows.back().size;
-  out += fmt::format("# nThread 1 nGpus {} minBytes {:.0f} maxBytes {:.0f} step: {} warmup iters: {} iters: {} "
-                     "agg iters: 1 validation: 0 graph: 0\n",
-                     o.op == Op::SendRecv ? 2 : n, lo, hi, rows.size() > 1 ? fmt::format("{:g}(factor)", rows[1].size / std::max(1.0, rows[0].size)) : "1(factor)",
-                     o.warmup_iters, o.iters);
+  out += fmt::format(
+      "# nThread 1 nGpus {} minBytes {:.0f} maxBytes {:.0f} step: {} warmup iters: {} iters: {} "
+      "agg iters: 1 validation: 0 graph: 0\n",
+      o.op == Op::SendRecv ? 2 : n, lo, hi,
+      rows.size() > 1 ? fmt::format("{:g}(factor)", rows[1].size / std::max(1.0, rows[0].size)) : "1(factor)",
+      o.warmup_iters, o.iters);
   out += "#\n# Using devices (simulated)\n";
   const int domain = f.nvlink_domain;
-  out += fmt::format("#  Ranks 0-{}: {} x {}, {} GPUs per node, NVLink domain {} (NVLink{} {:.0f} GB/s per direction{})\n",
-                     n - 1, n, o.gpu.name, f.gpus_per_node, domain, o.gpu.nvlink_generation,
-                     o.gpu.nvlink_bandwidth / 1e9, o.gpu.nvls ? ", NVLS" : "");
+  out +=
+      fmt::format("#  Ranks 0-{}: {} x {}, {} GPUs per node, NVLink domain {} (NVLink{} {:.0f} GB/s per direction{})\n",
+                  n - 1, n, o.gpu.name, f.gpus_per_node, domain, o.gpu.nvlink_generation, o.gpu.nvlink_bandwidth / 1e9,
+                  o.gpu.nvls ? ", NVLS" : "");
   const int nics = o.nics_per_node > 0 ? o.nics_per_node : f.gpus_per_node;
   out += fmt::format("#  Fabric: {} {}, {} NICs per node x {:.0f} Gb/s, leaf oversubscription {:g}:1{}{}\n",
                      f.kind == topology::FabricKind::LeafSpine ? "leaf-spine" : "3-tier Clos",
                      f.wiring == topology::Wiring::RailOptimized ? "rail-optimized" : "rack-local", nics,
                      f.nic_rate * f.gpus_per_node / nics * units::kBitsPerByte / 1e9, f.oversub_leaf,
-                     f.planes > 1 ? fmt::format(", {} planes", f.planes) : "", f.sharp ? ", SHARP in-network reduction" : "");
+                     f.planes > 1 ? fmt::format(", {} planes", f.planes) : "",
+                     f.sharp ? ", SHARP in-network reduction" : "");
   out += fmt::format("#  Collectives: {}emitted as flows ({}), busbw per nccl-tests doc/PERFORMANCE.md\n",
-                     o.algorithm == collectives::Algorithm::Auto ? "NCCL's tuner (NCCL 2.23 cost model), "
-                                                                   : "algorithm " + std::string(collectives::algorithm_name(o.algorithm)) + ", ",
+                     o.algorithm == collectives::Algorithm::Auto
+                         ? "NCCL's tuner (NCCL 2.23 cost model), "
+                         : "algorithm " + std::string(collectives::algorithm_name(o.algorithm)) + ", ",
                      o.collapse ? "ring/tree steps collapsed" : "every step simulated");
   out += "#\n# NCCL's choice per size (algorithm / protocol / channels; NCCL's predicted time, the simulated time)\n";
   for (const auto& r : rows) {
@@ -170,8 +185,9 @@ std::string format_bench(const BenchOptions& o, const std::vector<BenchRow>& row
                        r.note.empty() ? "" : "  (" + r.note + ")");
   }
   out += "#\n";
-  out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}           out-of-place                       in-place          \n",
-                     "", "", "", "", "");
+  out += fmt::format(
+      "# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}           out-of-place                       in-place          \n", "", "",
+      "", "", "");
   out += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6}  {:>7}  {:>6}  {:>6}  {:>6} \n",
                      "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw",
                      "busbw", "#wrong");

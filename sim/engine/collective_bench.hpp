@@ -26,11 +26,11 @@ struct BenchOptions {
   int ranks = 0;
   collectives::Op op = collectives::Op::AllReduce;
   collectives::Algorithm algorithm = collectives::Algorithm::Auto;
-  collectives::Protocol protocol;  ///< NCCL_PROTO, NCCL_MAX_NCHANNELS, ...
+  collectives::Protocol protocol;                             ///< NCCL_PROTO, NCCL_MAX_NCHANNELS, ...
   collectives::DataType type = collectives::DataType::Float;  ///< nccl-tests -d (default float)
   collectives::RedOp redop = collectives::RedOp::Sum;         ///< nccl-tests -o (default sum)
-  int root = 0;                    ///< nccl-tests -r (broadcast, reduce)
-  std::vector<double> sizes;       ///< B, nccl-tests "size" (before its rounding per op)
+  int root = 0;                                               ///< nccl-tests -r (broadcast, reduce)
+  std::vector<double> sizes;                                  ///< B, nccl-tests "size" (before its rounding per op)
   /// true: ring / tree / PAT steps collapsed into one transfer per pair (fast; exact on an idle
   /// fabric); false: every step simulated.
   bool collapse = true;

@@ -30,8 +30,9 @@ std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec&
   using thermal::limit_above;
   using thermal::limit_below;
   std::vector<thermal::ChecklistItem> out;
-  out.push_back(limit_above("switch port rate", spec.link_rate, lim.port_rate_min, "B/s",
-                            fmt::format("{} per port (brief: at least {})", gbps(spec.link_rate), gbps(lim.port_rate_min))));
+  out.push_back(
+      limit_above("switch port rate", spec.link_rate, lim.port_rate_min, "B/s",
+                  fmt::format("{} per port (brief: at least {})", gbps(spec.link_rate), gbps(lim.port_rate_min))));
   out.push_back(limit_above("NIC rate per GPU", spec.nic_rate, lim.port_rate_min, "B/s",
                             fmt::format("{} per GPU over {} plane(s) (brief: at least {})", gbps(spec.nic_rate),
                                         spec.planes, gbps(lim.port_rate_min))));
@@ -50,10 +51,11 @@ std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec&
     const double share = step_time > 0 ? std::min(1.0, timeline.time_above_alarm / step_time) : 0.0;
     out.push_back(limit_below(
         fmt::format("links above {} % (busiest time bin)", pct), links, 0, "1",
-        fmt::format("{} scale-out link direction(s) above {} % in the busiest of {} bins of {:.3g} ms; peak bin "
-                    "utilization {:.0f} %; a link above {} % during {:.1f} % of the step ({} above it on the step average)",
-                    links, pct, timeline.time.size(), timeline.bin * 1e3, 100 * peak, pct, 100 * share,
-                    congestion.links_above_80),
+        fmt::format(
+            "{} scale-out link direction(s) above {} % in the busiest of {} bins of {:.3g} ms; peak bin "
+            "utilization {:.0f} %; a link above {} % during {:.1f} % of the step ({} above it on the step average)",
+            links, pct, timeline.time.size(), timeline.bin * 1e3, 100 * peak, pct, 100 * share,
+            congestion.links_above_80),
         false));
   } else {
     out.push_back(limit_below(fmt::format("links above {} % (step average)", pct), congestion.links_above_80, 0, "1",
@@ -75,10 +77,11 @@ std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec&
   const double full = spec.gpus * spec.nic_rate / 2;
   double ratio = full > 0 ? bom.bisection_bandwidth / full : 0.0;
   if (std::abs(ratio - 1.0) < 1e-9) ratio = 1.0;  // capacity sums over many links: rounding only
-  out.push_back(limit_above("bisection ratio", ratio, lim.bisection_ratio_min, "1",
-                            fmt::format("bisection {:.2f} Tb/s of {:.2f} Tb/s for full bisection (GPUs x NIC / 2); "
-                                        "brief: non-blocking is the default aim",
-                                        bom.bisection_bandwidth * units::kBitsPerByte / 1e12, full * units::kBitsPerByte / 1e12)));
+  out.push_back(limit_above(
+      "bisection ratio", ratio, lim.bisection_ratio_min, "1",
+      fmt::format("bisection {:.2f} Tb/s of {:.2f} Tb/s for full bisection (GPUs x NIC / 2); "
+                  "brief: non-blocking is the default aim",
+                  bom.bisection_bandwidth * units::kBitsPerByte / 1e12, full * units::kBitsPerByte / 1e12)));
   return out;
 }
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "models/network/fabric_limits.hpp"
-#include "models/network/rdma_latency.hpp"
 #include "models/network/flow_network.hpp"
+#include "models/network/rdma_latency.hpp"
 #include "models/thermal/site.hpp"
 #include "models/topology/fabric.hpp"
 

@@ -106,7 +106,8 @@ void check_batch_schedule(const Scenario& sc, const workload::JobSpec& job) {
       std::snprintf(need, sizeof need, "%.0f", minimum);
       throw InvalidParameter(key + ".global_batch", got,
                              std::string("at least one microbatch per DP replica: dp x microbatch_size x "
-                                         "sequence_length = ") + need + " tokens (dp " + std::to_string(job.par.dp) + ")");
+                                         "sequence_length = ") +
+                                 need + " tokens (dp " + std::to_string(job.par.dp) + ")");
     }
 }
 
@@ -119,8 +120,8 @@ reliability::TrainingSpec resolved_training(const Scenario& sc) {
 }
 
 void check_cooling(const Scenario& sc, const topology::Fabric& fabric, int gpus) {
-  const thermal::SiteLayout layout =
-      thermal::make_layout(sc.cooling, gpus, sc.fabric.nvlink_domain, sc.gpu.tdp, sc.gpu.idle_power, fabric.bom().switches);
+  const thermal::SiteLayout layout = thermal::make_layout(sc.cooling, gpus, sc.fabric.nvlink_domain, sc.gpu.tdp,
+                                                          sc.gpu.idle_power, fabric.bom().switches);
   const thermal::SiteModel site(sc.cooling, layout);  // sizes the CDUs: an unreachable approach throws
   thermal::check_fault_targets(sc.cooling, site.racks(), site.cdus());
 }
@@ -130,7 +131,7 @@ void check_scenario(const Scenario& sc) {
     check_jobs(sc);
     return;
   }
-  resolved_training(sc);  // a target loss the model size can reach
+  resolved_training(sc);                                // a target loss the model size can reach
   std::vector<std::pair<int, std::string>> situations;  // (gpus, key)
   if (sc.training.phases.empty()) situations.emplace_back(sc.fabric.gpus, "");
   for (std::size_t i = 0; i < sc.training.phases.size(); ++i) {

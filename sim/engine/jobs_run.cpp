@@ -21,7 +21,6 @@ using workload::JobEntry;
 
 namespace {
 
-
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -47,7 +46,7 @@ std::vector<int> job_units(const topology::Fabric& fabric) {
   const int down = std::max(1, l.leaf_down);
   std::vector<int> u(G);
   for (int g = 0; g < G; ++g)
-    u[g] = l.pods > 1 ? fabric.node(fabric.gpu_node(g)).pod
+    u[g] = l.pods > 1                                       ? fabric.node(fabric.gpu_node(g)).pod
            : spec.wiring == topology::Wiring::RailOptimized ? g / gpn / down
                                                             : g / down;
   return u;
@@ -252,7 +251,8 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
     const auto it = std::find(run.groups.begin(), run.groups.end(), static_cast<int>(j) + 1);
     if (it == run.groups.end()) return b;
     const std::size_t k = static_cast<std::size_t>(it - run.groups.begin());
-    for (std::size_t l = 0; l < L; ++l) b[l] = run.link_bytes_group_fwd[k * L + l] + run.link_bytes_group_rev[k * L + l];
+    for (std::size_t l = 0; l < L; ++l)
+      b[l] = run.link_bytes_group_fwd[k * L + l] + run.link_bytes_group_rev[k * L + l];
     return b;
   };
   auto add1 = [&](const std::string& path, double v, const std::string& unit, const std::string& what) {
@@ -274,18 +274,23 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
     const double shared = median(inside);
     const double slowdown = shared / alone[j];
     const std::string p = "/jobs/" + e.name + "/";
-    add1(p + "step_time", shared, "s", "Step time with the other jobs on the fabric: median of its steps while every job runs");
-    add1(p + "step_time_alone", alone[j], "s", "Step time of the same job, same placement, on an otherwise idle fabric");
+    add1(p + "step_time", shared, "s",
+         "Step time with the other jobs on the fabric: median of its steps while every job runs");
+    add1(p + "step_time_alone", alone[j], "s",
+         "Step time of the same job, same placement, on an otherwise idle fabric");
     add1(p + "slowdown", slowdown, "1", "step_time / step_time_alone");
     add1(p + "gpus", e.gpus, "1", "GPUs of the job");
     add1(p + "start", e.start, "s", "Offset of its first step");
     add1(p + "priority", e.priority, "1", "Share weight of its flows");
-    r.datasets.push_back(Dataset{p + "step_times", {all.size()}, all, "s",
+    r.datasets.push_back(Dataset{p + "step_times",
+                                 {all.size()},
+                                 all,
+                                 "s",
                                  "Every simulated step of the job in the shared run, in order (edges included)",
                                  {"step"}});
     std::vector<double> gl(placed.gpus[j].begin(), placed.gpus[j].end());
-    r.datasets.push_back(
-        Dataset{p + "gpu", {gl.size()}, std::move(gl), "1", "Cluster GPU of each rank (the placement table)", {"rank"}});
+    r.datasets.push_back(Dataset{
+        p + "gpu", {gl.size()}, std::move(gl), "1", "Cluster GPU of each rank (the placement table)", {"rank"}});
     r.add("jobs." + e.name + ".step_time", shared, "s", "Step time shared with the other jobs");
     r.add("jobs." + e.name + ".step_time_alone", alone[j], "s", "Step time alone (same placement)");
     r.add("jobs." + e.name + ".slowdown", slowdown, "1", "Shared / alone");
@@ -353,14 +358,25 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
     tier[l] = static_cast<double>(fabric.link(static_cast<int>(l)).tier);
     link_names[l] = fabric.link(static_cast<int>(l)).name;
   }
-  r.datasets.push_back(Dataset{"/network/link_bytes_by_job", {jobs.size(), L}, std::move(by_job), "B",
+  r.datasets.push_back(Dataset{"/network/link_bytes_by_job",
+                               {jobs.size(), L},
+                               std::move(by_job),
+                               "B",
                                "Bytes per fabric link (both directions) sent by each job over the shared run; rows "
                                "add up to /network/link_bytes",
                                {"job", "link"}});
-  r.datasets.push_back(Dataset{"/network/link_bytes", {L}, std::move(total), "B",
-                               "Bytes per fabric link (both directions) over the shared run", {"link"}});
-  Dataset td{"/network/link_tier", {L}, std::move(tier), "1",
-             "Per fabric link: tier code (flag_meanings: NVLink, access NIC-leaf, leaf-spine, spine-core)", {"link"}};
+  r.datasets.push_back(Dataset{"/network/link_bytes",
+                               {L},
+                               std::move(total),
+                               "B",
+                               "Bytes per fabric link (both directions) over the shared run",
+                               {"link"}});
+  Dataset td{"/network/link_tier",
+             {L},
+             std::move(tier),
+             "1",
+             "Per fabric link: tier code (flag_meanings: NVLink, access NIC-leaf, leaf-spine, spine-core)",
+             {"link"}};
   for (auto t : {topology::Tier::NvLink, topology::Tier::Access, topology::Tier::LeafSpine, topology::Tier::SpineCore})
     td.flag_meanings.emplace_back(topology::tier_name(t));
   r.datasets.push_back(std::move(td));
@@ -368,26 +384,31 @@ Results simulate_jobs(const Scenario& sc, std::uint64_t seed,
   r.labels.push_back({"/jobs/job", names, "Jobs in scenario order", "job"});
   r.add("run_time", run.makespan, "s", "Simulated time of the shared run (every job's steps and the background flows)");
 
-  r.notes.push_back("jobs: " + std::to_string(training.size()) + " training job(s), " + std::to_string(background.size()) +
-                    " background job(s) on one fabric of " + std::to_string(G) +
-                    " GPUs; each training job's step is planned alone on its ranks (plan_step) and renamed through "
-                    "its placement table; all steps and background flows run in one flow simulation, each job's "
-                    "step repeated back to back from its start offset; step time = median of its steps that run "
-                    "entirely while every training job runs; alone = one step of the same plan, same GPUs, idle fabric.");
-  r.notes.push_back("jobs fidelity: the other jobs see one representative DP replica's PP flows and every DP flow of "
-                    "each job (the collapsed symmetry of the one-job step), so PP interference between jobs is "
-                    "under-sampled; TP/CP/EP stay analytic inside each job's NVLink domains (jobs never share one); "
-                    "the analytic steady-state extension of a step (extra microbatches) sends no flows.");
-  r.notes.push_back("jobs: power, thermal, cooling and rollout phases are not simulated for a jobs: scenario (one "
-                    "job's site model); cluster.gpu_speed stragglers are not applied to jobs.");
+  r.notes.push_back(
+      "jobs: " + std::to_string(training.size()) + " training job(s), " + std::to_string(background.size()) +
+      " background job(s) on one fabric of " + std::to_string(G) +
+      " GPUs; each training job's step is planned alone on its ranks (plan_step) and renamed through "
+      "its placement table; all steps and background flows run in one flow simulation, each job's "
+      "step repeated back to back from its start offset; step time = median of its steps that run "
+      "entirely while every training job runs; alone = one step of the same plan, same GPUs, idle fabric.");
+  r.notes.push_back(
+      "jobs fidelity: the other jobs see one representative DP replica's PP flows and every DP flow of "
+      "each job (the collapsed symmetry of the one-job step), so PP interference between jobs is "
+      "under-sampled; TP/CP/EP stay analytic inside each job's NVLink domains (jobs never share one); "
+      "the analytic steady-state extension of a step (extra microbatches) sends no flows.");
+  r.notes.push_back(
+      "jobs: power, thermal, cooling and rollout phases are not simulated for a jobs: scenario (one "
+      "job's site model); cluster.gpu_speed stragglers are not applied to jobs.");
   if (capped)
     r.warnings.push_back("jobs: a job's steps are much shorter than the longest one's; its steps were capped at " +
-                         std::to_string(workload::kMaxStepsPerJobInRun) + " per run, so the measured window covers less than two of the "
+                         std::to_string(workload::kMaxStepsPerJobInRun) +
+                         " per run, so the measured window covers less than two of the "
                          "longest step");
   if (!background.empty())
-    r.notes.push_back("jobs: background traffic = one rate-bounded flow per source GPU (rate / sources each) from its "
-                      "start until the training window ends; it gets less than its rate where links saturate "
-                      "(achieved_rate).");
+    r.notes.push_back(
+        "jobs: background traffic = one rate-bounded flow per source GPU (rate / sources each) from its "
+        "start until the training window ends; it gets less than its rate where links saturate "
+        "(achieved_rate).");
   report("done", 1.0);
   return r;
 }

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "models/common/results.hpp"
 #include "models/common/schedule.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/jobs.hpp"
 #include "models/workload/step.hpp"
-#include "models/common/results.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace aidcsim {
@@ -36,11 +36,11 @@ PlacedJobs place_scenario_jobs(const Scenario& scenario, const topology::Fabric&
 /// One training job's steps in an interleaved run.
 struct InterleavedJob {
   const workload::StepPlan* plan = nullptr;  ///< planned on ranks 0 .. gpus-1
-  std::vector<int> gpus;   ///< rank -> cluster GPU
-  double start = 0;        ///< s, offset of the first step
-  double weight = 1;       ///< Activity::weight of its transfers
-  int reps = 1;            ///< steps back to back
-  int group = 0;           ///< Activity::group of its activities
+  std::vector<int> gpus;                     ///< rank -> cluster GPU
+  double start = 0;                          ///< s, offset of the first step
+  double weight = 1;                         ///< Activity::weight of its transfers
+  int reps = 1;                              ///< steps back to back
+  int group = 0;                             ///< Activity::group of its activities
 };
 
 /// A background job in an interleaved run: one flow per source GPU, from[k] -> to[k mod |to|],

@@ -56,23 +56,29 @@ void report_phases(Results& r, const Scenario& sc, const std::vector<SituationOu
   if (any_failure)
     r.datasets.push_back(vector_dataset("/phases/step_time_after_fabric_failures", step_failed, "s",
                                         "Step time per phase after the timed fabric failures its fabric has "
-                                        "(= step_time when none)", "phase"));
+                                        "(= step_time when none)",
+                                        "phase"));
   if (any_ckpt)
     r.datasets.push_back(vector_dataset("/phases/checkpoint_write_time", ckpt, "s",
                                         "Checkpoint write time simulated on the phase's storage fabric", "phase"));
-  r.datasets.push_back(vector_dataset("/phases/max_link_utilization", util, "%", "Max scale-out link utilization per phase", "phase"));
-  r.datasets.push_back(vector_dataset("/phases/max_gpu_temperature", temp, "degC", "Hottest GPU junction per phase", "phase"));
+  r.datasets.push_back(
+      vector_dataset("/phases/max_link_utilization", util, "%", "Max scale-out link utilization per phase", "phase"));
+  r.datasets.push_back(
+      vector_dataset("/phases/max_gpu_temperature", temp, "degC", "Hottest GPU junction per phase", "phase"));
   r.datasets.push_back(vector_dataset("/phases/it_power", it, "MW", "IT power per phase", "phase"));
   if (any_verdict)
     r.datasets.push_back(vector_dataset("/phases/cooling_faults_failed", faults_failed, "1",
-                                        "Cooling faults failing their verdict in the phase (each judged alone)", "phase"));
+                                        "Cooling faults failing their verdict in the phase (each judged alone)",
+                                        "phase"));
   if (!start.empty()) {
-    r.datasets.push_back(vector_dataset("/phases/start", start, "seconds since 1970-01-01 00:00:00 UTC", "Phase start date", "phase"));
-    r.datasets.push_back(vector_dataset("/phases/tokens_trained", tokens, "1", "Mean tokens trained in the phase", "phase"));
-    r.datasets.push_back(vector_dataset("/phases/wall_time", wall, "d", "Mean days the job spent in the phase", "phase"));
+    r.datasets.push_back(
+        vector_dataset("/phases/start", start, "seconds since 1970-01-01 00:00:00 UTC", "Phase start date", "phase"));
+    r.datasets.push_back(
+        vector_dataset("/phases/tokens_trained", tokens, "1", "Mean tokens trained in the phase", "phase"));
+    r.datasets.push_back(
+        vector_dataset("/phases/wall_time", wall, "d", "Mean days the job spent in the phase", "phase"));
   }
 }
-
 
 // A rollout's earlier phases are judged too (brief: "each phase tested end to end before the
 // next"): their cooling and fabric items, named "phase NAME: item", after the last phase's.

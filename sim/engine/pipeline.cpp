@@ -3,8 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "models/common/profile.hpp"
 #include "models/common/cancel.hpp"
+#include "models/common/profile.hpp"
 #include "models/reliability/time_to_train.hpp"
 #include "sim/engine/feasibility.hpp"
 #include "sim/engine/jobs_run.hpp"
@@ -75,7 +75,7 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
     };
     report("checks", 0.0);
     std::vector<SituationOutcome> outcomes;
-    check_scenario(sc);  // everything that can fail before simulating, with its key
+    check_scenario(sc);           // everything that can fail before simulating, with its key
     if (sc.params.has("jobs")) {  // several jobs on one fabric (sim/engine/jobs_run.hpp)
       Results r = simulate_jobs(sc, seed, [&report](const std::string& stage, double f) { report(stage, f); });
       report("done", 1.0);
@@ -87,8 +87,8 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
     } else {
       for (std::size_t i = 0; i < n; ++i) {
         throw_if_cancelled();
-        outcomes.push_back(simulate_situation(sc, phases[i].gpus, phases[i].name, phases[i].key, seed,
-                                              situation_progress(i)));
+        outcomes.push_back(
+            simulate_situation(sc, phases[i].gpus, phases[i].name, phases[i].key, seed, situation_progress(i)));
       }
     }
     throw_if_cancelled();

@@ -28,10 +28,13 @@ std::pair<double, double> batch_range(const Scenario& sc, const std::vector<Situ
 void add_rollout_notes(Results& r, const std::vector<SituationOutcome>& outcomes) {
   const SituationOutcome& head = outcomes.back();
   char batches[160];
-  std::snprintf(batches, sizeof batches, "%.3gM tokens in %s to %.3gM in %s", outcomes.front().plan.tokens_per_step / 1e6,
-                outcomes.front().name.c_str(), head.plan.tokens_per_step / 1e6, head.name.c_str());
-  r.notes.push_back("rollout: the job grows with each phase at the same microbatches per DP replica (weak scaling), "
-                    "so the global batch grows with DP: " + std::string(batches) + " (/phases/tokens_per_step)");
+  std::snprintf(batches, sizeof batches, "%.3gM tokens in %s to %.3gM in %s",
+                outcomes.front().plan.tokens_per_step / 1e6, outcomes.front().name.c_str(),
+                head.plan.tokens_per_step / 1e6, head.name.c_str());
+  r.notes.push_back(
+      "rollout: the job grows with each phase at the same microbatches per DP replica (weak scaling), "
+      "so the global batch grows with DP: " +
+      std::string(batches) + " (/phases/tokens_per_step)");
   r.notes.push_back("headline step, congestion and thermal figures are those of the last phase (" + head.name +
                     "); the checklist judges every phase (earlier phases' items named 'phase NAME: ...')");
 }
@@ -49,8 +52,8 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   // the engine reports what crosses areas: the fabric checklist, the step variants, storage and
   // the rollout's phases.
   const SituationOutcome& head = outcomes.back();
-  const workload::StepReportInput step{head.fabric_spec.gpus, head.fabric_spec.gpus_per_node, head.job, head.plan,
-                                       head.step, head.step_unthrottled};
+  const workload::StepReportInput step{
+      head.fabric_spec.gpus, head.fabric_spec.gpus_per_node, head.job, head.plan, head.step, head.step_unthrottled};
   compute::report_gpu(r, sc.gpu);
   workload::report_step(r, step, sc.gpu, seed);
   reliability::report_time_to_train(r, ttt, sc.training.reliability);
@@ -78,7 +81,8 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   reliability::report_convergence(r, sc.training.convergence, lo, hi, ttt);
   // The fabric as built, said plainly (topology::Fabric::warnings), per rollout phase.
   for (const auto& o : outcomes)
-    for (const auto& w : o.fabric_warnings) r.warnings.push_back(outcomes.size() > 1 ? "phase " + o.name + ": " + w : w);
+    for (const auto& w : o.fabric_warnings)
+      r.warnings.push_back(outcomes.size() > 1 ? "phase " + o.name + ": " + w : w);
   return r;
 }
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/common/results.hpp"
 #include "models/reliability/time_to_train.hpp"
 #include "sim/engine/situation.hpp"
-#include "models/common/results.hpp"
 
 namespace aidcsim {
 

@@ -22,7 +22,8 @@ void fabric_power_into_layout(const Scenario& sc, const topology::FabricCost& c,
   for (const auto& o : c.optics) (o.switch_end ? switch_optics : nic_optics) += o.modules * o.power;
   if (!sc.params.given("power.switch_power") && c.switches > 0 && !c.switch_model.empty())
     layout.switch_power = (c.power_switches + switch_optics) / c.switches;
-  if (!sc.params.given("power.nic_per_gpu") && c.nics > 0) layout.nic_power_per_gpu = (c.power_nics + nic_optics) / c.nics;
+  if (!sc.params.given("power.nic_per_gpu") && c.nics > 0)
+    layout.nic_power_per_gpu = (c.power_nics + nic_optics) / c.nics;
 }
 
 std::vector<thermal::GpuLoad> loads_of(const workload::StepBreakdown& b) {
@@ -71,8 +72,8 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   out.step_unthrottled = step.breakdown;
 
   report("thermal network", 0.6);
-  out.layout = thermal::make_layout(sc.cooling, gpus, sc.fabric.nvlink_domain, sc.gpu.tdp, sc.gpu.idle_power,
-                                    out.bom.switches);
+  out.layout =
+      thermal::make_layout(sc.cooling, gpus, sc.fabric.nvlink_domain, sc.gpu.tdp, sc.gpu.idle_power, out.bom.switches);
   fabric_power_into_layout(sc, out.cost, out.layout);
   out.clocks.assign(static_cast<std::size_t>(gpus), 1.0);
   out.shutdown_temperature = sc.cooling.throttle.shutdown_temp;
@@ -84,8 +85,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   while (out.thermal.gpus_over_limit > 0 && out.throttle_iterations < loop.max_iterations) {
     ++out.throttle_iterations;
     report("throttled step (flows)", 0.6 + 0.1 * out.throttle_iterations);
-    std::vector<double> clocks =
-        thermal::solve_throttled_clocks(sc.cooling, out.layout, loads_of(step.breakdown));
+    std::vector<double> clocks = thermal::solve_throttled_clocks(sc.cooling, out.layout, loads_of(step.breakdown));
     const double change = max_clock_change(clocks, out.clocks);
     out.clocks = std::move(clocks);
     step = run_step(out.job, sc.gpu, fabric, net, out.clocks, seed);
@@ -128,7 +128,8 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     report("daily outdoor-cycle transient", 0.85);
     thermal::CoolingSpec day = sc.cooling;
     day.faults.clear();  // the faults have their own transient (which also sees the cycle)
-    out.daily_transient = thermal::simulate_transient(day, out.layout, loads_of(out.step), thermal::daily_transient_options());
+    out.daily_transient =
+        thermal::simulate_transient(day, out.layout, loads_of(out.step), thermal::daily_transient_options());
     out.has_daily_transient = true;
     out.step_daily_worst = out.step;
     if (out.daily_transient.min_clock < 1.0) {

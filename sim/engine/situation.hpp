@@ -13,35 +13,35 @@
 #include "models/topology/bom_price.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
-#include "sim/engine/step_variants.hpp"
 #include "sim/engine/checkpoint_write.hpp"
+#include "sim/engine/step_variants.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace aidcsim {
 
 struct SituationOutcome {
-  std::string name;                         ///< phase name, or the scenario name
+  std::string name;  ///< phase name, or the scenario name
   topology::FabricSpec fabric_spec;
   workload::JobSpec job;
   topology::BillOfMaterials bom;
-  topology::FabricCost cost;                ///< priced BOM: media, optics, power, indicative cost
-  std::vector<std::string> fabric_warnings; ///< topology::Fabric::warnings(): built otherwise than asked
-  workload::StepPlan plan;                  ///< at the final (possibly throttled) clocks
-  workload::StepBreakdown step;             ///< at the final clocks
-  workload::StepBreakdown step_unthrottled; ///< at full clocks
-  network::StepTraffic traffic;             ///< the (final) step's load on the fabric
+  topology::FabricCost cost;                 ///< priced BOM: media, optics, power, indicative cost
+  std::vector<std::string> fabric_warnings;  ///< topology::Fabric::warnings(): built otherwise than asked
+  workload::StepPlan plan;                   ///< at the final (possibly throttled) clocks
+  workload::StepBreakdown step;              ///< at the final clocks
+  workload::StepBreakdown step_unthrottled;  ///< at full clocks
+  network::StepTraffic traffic;              ///< the (final) step's load on the fabric
   thermal::SiteLayout layout;
-  thermal::SiteReport thermal;              ///< at the final clocks
-  double shutdown_temperature = 0;          ///< K, GPU thermal shutdown used
-  std::vector<double> clocks;               ///< per GPU clock factor (1 = full clock)
+  thermal::SiteReport thermal;      ///< at the final clocks
+  double shutdown_temperature = 0;  ///< K, GPU thermal shutdown used
+  std::vector<double> clocks;       ///< per GPU clock factor (1 = full clock)
   int throttle_iterations = 0;
   /// Scheduled cooling faults (cooling.faults): the thermal transient through them, and the step
   /// re-simulated at the lowest clock the governor reached (the slowest GPU paces a synchronous
   /// step). Empty when the scenario schedules no fault.
   bool has_fault_transient = false;
   thermal::TransientResult fault_transient;
-  double fault_transient_duration = 0;      ///< s simulated
-  workload::StepBreakdown step_during_fault; ///< at the transient's lowest clock
+  double fault_transient_duration = 0;        ///< s simulated
+  workload::StepBreakdown step_during_fault;  ///< at the transient's lowest clock
   /// Each fault judged in its own transient (thermal/verdict.hpp), and the monitoring actions that
   /// fired in them. clock_sensitivity: share of the step that scales with 1/clock used for the
   /// training time lost (measured from step_during_fault when the faults throttle, else the compute
@@ -55,7 +55,7 @@ struct SituationOutcome {
   /// at the lowest clock the governor reached. Empty otherwise.
   bool has_daily_transient = false;
   thermal::TransientResult daily_transient;
-  workload::StepBreakdown step_daily_worst; ///< at the day's lowest clock (= step when no throttling)
+  workload::StepBreakdown step_daily_worst;  ///< at the day's lowest clock (= step when no throttling)
   /// Step time per global batch of training.batch_schedule (tokens as simulated, increasing);
   /// empty without a schedule.
   std::vector<reliability::BatchStepTime> step_by_batch;
@@ -79,8 +79,8 @@ struct SituationOutcome {
 /// `parameters` (reliability::model_state_bytes).
 double checkpoint_bytes(const Scenario& scenario, double parameters);
 
-SituationOutcome simulate_situation(const Scenario& scenario, int gpus, const std::string& name,
-                                    const std::string& key, std::uint64_t seed,
+SituationOutcome simulate_situation(const Scenario& scenario, int gpus, const std::string& name, const std::string& key,
+                                    std::uint64_t seed,
                                     const std::function<void(const std::string&, double)>& progress);
 
 }  // namespace aidcsim

@@ -50,7 +50,8 @@ reliability::StepTimeProfile step_profile(const SituationOutcome& o) {
     return p;
   }
   if (!fault) return p;
-  append_samples(p, o.fault_transient, 0.0, base, o.step_during_fault.step_time, std::numeric_limits<double>::infinity());
+  append_samples(p, o.fault_transient, 0.0, base, o.step_during_fault.step_time,
+                 std::numeric_limits<double>::infinity());
   if (!daily) return p;
   const double start = std::ceil(o.fault_transient_duration / kDay) * kDay;
   // Between the end of the fault transient and the next midnight: the daily profile, shifted.

@@ -21,7 +21,8 @@ double simulate(const StepContext& ctx, const workload::JobSpec& job) {
 }
 
 /// Transfers of `schedule` whose current route (first ECMP sub-flow) crosses a link in `dead`.
-int crossing_transfers(const topology::Fabric& fabric, const network::Schedule& schedule, const std::vector<char>& dead) {
+int crossing_transfers(const topology::Fabric& fabric, const network::Schedule& schedule,
+                       const std::vector<char>& dead) {
   int n = 0;
   for (const auto& a : schedule.activities) {
     if (a.kind != network::Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
@@ -51,8 +52,10 @@ std::vector<char> links_taken_down(const topology::Fabric& fabric, const Failure
 
 std::string describe(const FailureSpec& f) {
   switch (f.type) {
-    case FailureSpec::Type::LinkDown: return "link_down " + f.element;
-    case FailureSpec::Type::SwitchDown: return "switch_down " + f.element;
+    case FailureSpec::Type::LinkDown:
+      return "link_down " + f.element;
+    case FailureSpec::Type::SwitchDown:
+      return "switch_down " + f.element;
     case FailureSpec::Type::Degrade: {
       char pct[32];
       std::snprintf(pct, sizeof pct, "%g %%", 100.0 * f.factor);
@@ -69,7 +72,7 @@ std::vector<reliability::BatchStepTime> batch_step_times(const StepContext& ctx,
   const workload::JobSpec& job = ctx.job;
   const double seq = job.model.sequence_length;
   const long long unit = 1LL * job.par.dp * job.microbatch_size;  // sequences per microbatch round
-  std::map<long long, double> by_sequences;  // sequences per step -> step time (sorted, distinct)
+  std::map<long long, double> by_sequences;                       // sequences per step -> step time (sorted, distinct)
   by_sequences[job.global_batch] = base_step_time;
   for (double tokens : batches) {
     // whole microbatches per DP replica, as many as the pipeline schedule accepts (interleaved:
@@ -139,7 +142,8 @@ std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, const worklo
   std::vector<const FailureSpec*> timed;
   for (const auto& f : ctx.scenario.fabric.failures)
     if (f.at > 0) timed.push_back(&f);
-  std::stable_sort(timed.begin(), timed.end(), [](const FailureSpec* a, const FailureSpec* b) { return a->at < b->at; });
+  std::stable_sort(timed.begin(), timed.end(),
+                   [](const FailureSpec* a, const FailureSpec* b) { return a->at < b->at; });
   std::vector<FabricEvent> out;
   for (const FailureSpec* f : timed) {
     // A rollout phase may not have the element yet (check_scenario: some phase has it).

@@ -19,9 +19,9 @@ namespace aidcsim {
 /// What a step variant runs on: the situation's job, fabric, platform, clocks and ECMP seed.
 struct StepContext {
   const Scenario& scenario;
-  const workload::JobSpec& job;       ///< scaled to the situation's GPU count
-  topology::Fabric& fabric;           ///< mutated and restored by degraded_link_step; mutated for good by fabric_event_steps
-  network::FlowNetwork& net;          ///< built on `fabric`
+  const workload::JobSpec& job;  ///< scaled to the situation's GPU count
+  topology::Fabric& fabric;      ///< mutated and restored by degraded_link_step; mutated for good by fabric_event_steps
+  network::FlowNetwork& net;     ///< built on `fabric`
   const std::vector<double>& clocks;  ///< per GPU clock factor (final, after throttling)
   std::uint64_t seed;
 };
@@ -60,10 +60,10 @@ LinkDownStep degraded_link_step(const StepContext& ctx, const std::vector<double
 
 /// The fabric after a timed failure, from its time on (failures are cumulative and permanent).
 struct FabricEvent {
-  double at = 0;             ///< s since the training start
-  std::string what;          ///< "link_down leaf2-spine0.3", "switch_down spine0.3", "degrade ... to 50 %"
-  double step_time = 0;      ///< s, with this and every earlier timed failure applied
-  int rerouted_flows = 0;    ///< transfers of the previous step whose route crosses an element now down
+  double at = 0;           ///< s since the training start
+  std::string what;        ///< "link_down leaf2-spine0.3", "switch_down spine0.3", "degrade ... to 50 %"
+  double step_time = 0;    ///< s, with this and every earlier timed failure applied
+  int rerouted_flows = 0;  ///< transfers of the previous step whose route crosses an element now down
 };
 
 /// Applies scenario.fabric.failures with at > 0 in time order (equal times: list order) and

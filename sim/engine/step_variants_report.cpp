@@ -17,9 +17,11 @@ void report_step_variants(Results& r, const Scenario& sc, const SituationOutcome
       step.push_back(b.step_time);
     }
     r.datasets.push_back(vector_dataset("/step/by_batch/global_batch", batch, "1",
-                                        "Global batches of training.batch_schedule as simulated, tokens per step", "global_batch"));
+                                        "Global batches of training.batch_schedule as simulated, tokens per step",
+                                        "global_batch"));
     r.datasets.push_back(vector_dataset("/step/by_batch/step_time", step, "s",
-                                        "Step time at each global batch of /step/by_batch/global_batch", "global_batch"));
+                                        "Step time at each global batch of /step/by_batch/global_batch",
+                                        "global_batch"));
   }
   if (!o.link_down.links.empty()) {
     const auto& d = o.link_down;
@@ -46,7 +48,8 @@ void report_step_variants(Results& r, const Scenario& sc, const SituationOutcome
     r.datasets.push_back(vector_dataset("/network/failures/time", at, "s",
                                         "Time of each timed fabric failure, from the training start", "failure"));
     r.datasets.push_back(vector_dataset("/network/failures/step_time", step, "s",
-                                        "Step time re-simulated with this and every earlier failure applied", "failure"));
+                                        "Step time re-simulated with this and every earlier failure applied",
+                                        "failure"));
     r.datasets.push_back(vector_dataset("/network/failures/rerouted_flows", rerouted, "1",
                                         "Transfers of the step whose route crossed an element this failure took down",
                                         "failure"));
@@ -56,21 +59,25 @@ void report_step_variants(Results& r, const Scenario& sc, const SituationOutcome
     std::string steps;
     for (const auto& b : o.step_by_batch) {
       char item[96];
-      std::snprintf(item, sizeof item, "%s%.3gM tokens %.3f s", steps.empty() ? "" : ", ", b.global_batch / 1e6, b.step_time);
+      std::snprintf(item, sizeof item, "%s%.3gM tokens %.3f s", steps.empty() ? "" : ", ", b.global_batch / 1e6,
+                    b.step_time);
       steps += item;
     }
-    r.notes.push_back("batch schedule: the step is re-simulated at each global batch (whole microbatches per DP "
-                      "replica, a count the pipeline schedule accepts: a multiple of pp when interleaved): " +
-                      steps + "; time-to-train interpolates tokens/s between them (tokens_per_step "
-                      "and tokens_per_second above are the scenario's own batch)");
+    r.notes.push_back(
+        "batch schedule: the step is re-simulated at each global batch (whole microbatches per DP "
+        "replica, a count the pipeline schedule accepts: a multiple of pp when interleaved): " +
+        steps +
+        "; time-to-train interpolates tokens/s between them (tokens_per_step "
+        "and tokens_per_second above are the scenario's own batch)");
   }
   if (!o.link_down.links.empty())
     r.notes.push_back("degrade mode: a link failure costs the mean step with one of " +
                       std::to_string(o.link_down.links.size()) + " sampled loaded fabric links down (of " +
                       std::to_string(o.link_down.loaded) + " loaded), not the default penalty");
   if (!o.fabric_events.empty())
-    r.notes.push_back("timed fabric failures: the step is re-simulated after each (cumulative, not repaired); "
-                      "time-to-train slows from each failure's time (cause fabric_failures)");
+    r.notes.push_back(
+        "timed fabric failures: the step is re-simulated after each (cumulative, not repaired); "
+        "time-to-train slows from each failure's time (cause fabric_failures)");
   for (const auto& f : sc.fabric.failures)
     if (f.at > 0 && f.at >= time_to_train_p90) {
       char when[96];

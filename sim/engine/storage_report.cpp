@@ -7,15 +7,17 @@ namespace aidcsim {
 
 void report_storage(Results& r, const Scenario& sc, const SituationOutcome& o) {
   if (!o.has_checkpoint_write) {
-    r.notes.push_back("storage: not on the fabric (no fabric.storage): a checkpoint takes its bytes / "
-                      "reliability.storage_bandwidth, without contention with training traffic");
+    r.notes.push_back(
+        "storage: not on the fabric (no fabric.storage): a checkpoint takes its bytes / "
+        "reliability.storage_bandwidth, without contention with training traffic");
     return;
   }
   const CheckpointWrite& w = o.checkpoint_write;
   const bool async = sc.training.reliability.mode == reliability::CheckpointMode::Async;
   const double used = checkpoint_time_used(w, async);
-  r.add("checkpoint_write_time", used, "s",
-        "Checkpoint write time simulated as flows to the storage servers (async: alongside training steps; sync: alone)");
+  r.add(
+      "checkpoint_write_time", used, "s",
+      "Checkpoint write time simulated as flows to the storage servers (async: alongside training steps; sync: alone)");
   r.add("checkpoint_write_time_idle", w.idle_time, "s", "Checkpoint write time on an otherwise idle fabric");
   if (w.steps_alongside > 0)
     r.add("checkpoint_write_time_training", w.training_time, "s",
@@ -26,20 +28,25 @@ void report_storage(Results& r, const Scenario& sc, const SituationOutcome& o) {
     r.add("checkpoint_step_slowdown", w.step_time_with_write / w.step_time_alone, "1",
           "Simulated part of the step with the checkpoint write alongside / alone");
   const std::string g = "/storage/";
-  r.labels.push_back({g + "bound", {"media", "storage_nics", "gpu_nics"}, "Link classes of the write's bandwidth bounds"});
-  r.datasets.push_back(vector_dataset(g + "bandwidth_bound", {w.media_bound / 1e9, w.storage_nic_bound / 1e9, w.gpu_nic_bound / 1e9},
-                                      "GB/s", "Checkpoint bytes / the longest time any link of the class needs for its "
-                                      "bytes alone (idle fabric)", "bound"));
-  r.labels.push_back({g + "bottleneck", {bottleneck_name(w.bottleneck)},
-                      "Link class of the busiest link direction while the checkpoint is written on an idle fabric", "bottleneck"});
+  r.labels.push_back(
+      {g + "bound", {"media", "storage_nics", "gpu_nics"}, "Link classes of the write's bandwidth bounds"});
+  r.datasets.push_back(vector_dataset(g + "bandwidth_bound",
+                                      {w.media_bound / 1e9, w.storage_nic_bound / 1e9, w.gpu_nic_bound / 1e9}, "GB/s",
+                                      "Checkpoint bytes / the longest time any link of the class needs for its "
+                                      "bytes alone (idle fabric)",
+                                      "bound"));
+  r.labels.push_back({g + "bottleneck",
+                      {bottleneck_name(w.bottleneck)},
+                      "Link class of the busiest link direction while the checkpoint is written on an idle fabric",
+                      "bottleneck"});
   char line[512];
-  std::snprintf(line, sizeof line,
-                "storage: checkpoint of %.4g TB written as %d flows, one shard of bytes / GPUs per rank (fully sharded "
-                "distributed checkpoint), rank r to storage server r %% %d through its NIC (r / %d) %% %d; alone %.4g s "
-                "(bottleneck: %s, %.0f %% busy)",
-                w.bytes / 1e12, w.shards, o.fabric_spec.storage.nodes, o.fabric_spec.storage.nodes,
-                o.fabric_spec.storage.nics_per_node, w.idle_time, bottleneck_name(w.bottleneck),
-                100 * w.bottleneck_utilization);
+  std::snprintf(
+      line, sizeof line,
+      "storage: checkpoint of %.4g TB written as %d flows, one shard of bytes / GPUs per rank (fully sharded "
+      "distributed checkpoint), rank r to storage server r %% %d through its NIC (r / %d) %% %d; alone %.4g s "
+      "(bottleneck: %s, %.0f %% busy)",
+      w.bytes / 1e12, w.shards, o.fabric_spec.storage.nodes, o.fabric_spec.storage.nodes,
+      o.fabric_spec.storage.nics_per_node, w.idle_time, bottleneck_name(w.bottleneck), 100 * w.bottleneck_utilization);
   std::string note = line;
   if (w.steps_alongside > 0) {
     std::snprintf(line, sizeof line, ", alongside %d back-to-back training step%s %.4g s%s", w.steps_alongside,

@@ -83,7 +83,8 @@ std::string format_phase_table(const Results& r) {
     for (const auto& row : rows) w[c] = std::max(w[c], width(row[c]));
   }
   std::string out = "\nRollout phases\n ";
-  for (std::size_t c = 0; c < header.size(); ++c) out += " " + (c == 0 ? pad(header[c], w[c]) : pad_left(header[c], w[c]));
+  for (std::size_t c = 0; c < header.size(); ++c)
+    out += " " + (c == 0 ? pad(header[c], w[c]) : pad_left(header[c], w[c]));
   out += "\n";
   for (const auto& row : rows) {
     out += " ";
@@ -126,7 +127,8 @@ std::string format_verdicts(const Results& r) {
     }
     out += fmt::format("\nCooling-fault verdicts ({} of {} passed; each fault simulated alone)\n", passed, n);
     for (std::size_t i = 0; i < n; ++i) {
-      std::string line = fmt::format("  {}  {}  {}", pass && pass->data[i] > 0 ? "PASS" : "FAIL", pad((*names)[i], nw), (*what)[i]);
+      std::string line =
+          fmt::format("  {}  {}  {}", pass && pass->data[i] > 0 ? "PASS" : "FAIL", pad((*names)[i], nw), (*what)[i]);
       if (peak) line += ": peak junction " + format_figure(peak->data[i]) + " " + shown_unit(peak->unit);
       if (above) line += ", " + format_figure(above->data[i]) + " s above throttle";
       if (off) line += ", " + format_figure(off->data[i]) + " s at shutdown";
@@ -150,7 +152,8 @@ std::string format_verdicts(const Results& r) {
     out += fmt::format("\nMonitoring actions ({} of {} answered their alert without a GPU at shutdown)\n", passed, n);
     for (std::size_t i = 0; i < n; ++i) {
       std::string line = fmt::format("  {}  {}", pass && pass->data[i] > 0 ? "PASS" : "FAIL", (*actions)[i]);
-      if (fault && at) line += fmt::format(" (fault {}, at {} s)", format_figure(fault->data[i]), format_figure(at->data[i]));
+      if (fault && at)
+        line += fmt::format(" (fault {}, at {} s)", format_figure(fault->data[i]), format_figure(at->data[i]));
       out += line + ": " + (*notes)[i] + "\n";
     }
   }
@@ -161,7 +164,8 @@ std::string format_verdicts(const Results& r) {
 
 std::string format_console_summary(const Results& r) {
   std::string out;
-  out += fmt::format("aidcsim {} - scenario {}", aidcsim::version(), r.scenario_name.empty() ? "(unnamed)" : r.scenario_name);
+  out += fmt::format("aidcsim {} - scenario {}", aidcsim::version(),
+                     r.scenario_name.empty() ? "(unnamed)" : r.scenario_name);
   if (!r.scenario_file.empty() && r.scenario_file != r.scenario_name) out += fmt::format(" ({})", r.scenario_file);
   out += fmt::format(", seed {}\n", r.seed);
 
@@ -185,8 +189,8 @@ std::string format_console_summary(const Results& r) {
     out += fmt::format("\n{}\n", g.empty() ? "Summary" : g);
     for (const Scalar* s : groups[g]) {
       const std::string key = g.empty() ? s->key : s->key.substr(g.size() + 1);
-      std::string line = "  " + pad(key, kw) + "  " + pad_left(format_figure(s->value), vw) + " " +
-                         pad(shown_unit(s->unit), uw);
+      std::string line =
+          "  " + pad(key, kw) + "  " + pad_left(format_figure(s->value), vw) + " " + pad(shown_unit(s->unit), uw);
       if (!s->description.empty()) line += "  " + s->description;
       while (!line.empty() && line.back() == ' ') line.pop_back();
       out += line + "\n";

@@ -108,8 +108,7 @@ Handle string_type() {
 Handle scalar_space() { return Handle(check(H5Screate(H5S_SCALAR), "dataspace"), H5Sclose); }
 
 Handle simple_space(const std::vector<hsize_t>& dims) {
-  return Handle(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), "dataspace"),
-                H5Sclose);
+  return Handle(check(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), "dataspace"), H5Sclose);
 }
 
 // "" is not a unit: dimensionless quantities are written as "1".
@@ -118,8 +117,7 @@ std::string unit_or_one(const std::string& unit) { return unit.empty() ? "1" : u
 void attr_string(hid_t obj, const std::string& name, const std::string& value) {
   Handle type = string_type();
   Handle space = scalar_space();
-  Handle a(check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                 "attribute " + name),
+  Handle a(check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), "attribute " + name),
            H5Aclose);
   const char* p = value.c_str();
   check(H5Awrite(a.get(), type.get(), &p), "attribute " + name);
@@ -127,9 +125,9 @@ void attr_string(hid_t obj, const std::string& name, const std::string& value) {
 
 void attr_u64(hid_t obj, const std::string& name, std::uint64_t value) {
   Handle space = scalar_space();
-  Handle a(check(H5Acreate2(obj, name.c_str(), H5T_STD_U64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                 "attribute " + name),
-           H5Aclose);
+  Handle a(
+      check(H5Acreate2(obj, name.c_str(), H5T_STD_U64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT), "attribute " + name),
+      H5Aclose);
   check(H5Awrite(a.get(), H5T_NATIVE_UINT64, &value), "attribute " + name);
 }
 
@@ -171,8 +169,7 @@ class Writer {
     check(H5Pset_obj_track_times(gcpl_->get(), 0), "property list");
     check(H5Pset_link_creation_order(gcpl_->get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED), "property list");
     file_ = std::make_unique<Handle>(
-        check(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, fcpl_->get(), fapl), "cannot create '" + file + "'"),
-        H5Fclose);
+        check(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, fcpl_->get(), fapl), "cannot create '" + file + "'"), H5Fclose);
   }
 
   hid_t root() const { return file_->get(); }
@@ -205,14 +202,14 @@ class Writer {
 
   Handle group(const std::string& path) {
     auto [parent, leaf] = parent_of(path);
-    return Handle(check(H5Gcreate2(parent.get(), leaf.c_str(), H5P_DEFAULT, gcpl_->get(), H5P_DEFAULT),
-                        "create group " + path),
-                  H5Gclose);
+    return Handle(
+        check(H5Gcreate2(parent.get(), leaf.c_str(), H5P_DEFAULT, gcpl_->get(), H5P_DEFAULT), "create group " + path),
+        H5Gclose);
   }
 
   // Creates a dataset with time tracking off and, when large, shuffle+deflate in chunks.
-  Handle dataset(const std::string& path, hid_t file_type, const std::vector<hsize_t>& dims,
-                 const std::string& units, const std::string& description) {
+  Handle dataset(const std::string& path, hid_t file_type, const std::vector<hsize_t>& dims, const std::string& units,
+                 const std::string& description) {
     auto [parent, leaf] = parent_of(path);
     Handle dcpl(check(H5Pcreate(H5P_DATASET_CREATE), "property list"), H5Pclose);
     check(H5Pset_obj_track_times(dcpl.get(), 0), "property list");
@@ -230,10 +227,10 @@ class Writer {
       check(H5Pset_deflate(dcpl.get(), 4), "deflate " + path);
     }
     Handle space = dims.empty() ? scalar_space() : simple_space(dims);
-    Handle ds(check(H5Dcreate2(parent.get(), leaf.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(),
-                               H5P_DEFAULT),
-                    "create dataset " + path),
-              H5Dclose);
+    Handle ds(
+        check(H5Dcreate2(parent.get(), leaf.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+              "create dataset " + path),
+        H5Dclose);
     attr_string(ds.get(), "units", unit_or_one(units));
     attr_string(ds.get(), "description", description);
     return ds;
@@ -252,8 +249,7 @@ class Writer {
     const ssize_t n = H5Fget_file_image(file_->get(), nullptr, 0);
     check(static_cast<herr_t>(n < 0 ? -1 : 0), "file image size");
     std::string image(static_cast<std::size_t>(n), '\0');
-    check(static_cast<herr_t>(H5Fget_file_image(file_->get(), image.data(), image.size()) == n ? 0 : -1),
-          "file image");
+    check(static_cast<herr_t>(H5Fget_file_image(file_->get(), image.data(), image.size()) == n ? 0 : -1), "file image");
     const hid_t id = file_->release();
     check(H5Fclose(id), "close");
     return image;
@@ -289,12 +285,12 @@ std::string join_words(const std::vector<std::string>& words, const std::string&
 
 // One array object of the file, before it is written: what the dimension pass needs to know.
 struct Array {
-  std::string path;                // absolute, "/network/link"
-  std::string group;               // "/network" ("" for the root group)
-  std::string leaf;                // "link"
+  std::string path;   // absolute, "/network/link"
+  std::string group;  // "/network" ("" for the root group)
+  std::string leaf;   // "link"
   std::vector<hsize_t> extents;
   std::vector<std::string> dims;
-  bool text = false;               // strings, else numbers
+  bool text = false;  // strings, else numbers
   // payload: the pointer, to the Results or to the owned vector below
   const std::vector<double>* doubles = nullptr;
   const std::vector<std::string>* strings = nullptr;
@@ -379,7 +375,8 @@ std::vector<Array> plan_arrays(const Results& r) {
   pass.flags = &pass_flags;
   for (Array* a : {&item, &value, &limit, &unit, &headroom, &pass, &note}) out.push_back(std::move(*a));
 
-  Array notes = make_array("/notes", {r.notes.size()}, {"note"}, "1", "Fidelity tiers and caveats of this run, one per row");
+  Array notes =
+      make_array("/notes", {r.notes.size()}, {"note"}, "1", "Fidelity tiers and caveats of this run, one per row");
   notes.text = true;
   notes.owned_strings = r.notes;
   out.push_back(std::move(notes));
@@ -446,7 +443,8 @@ void write_dimensions(Writer& w, const std::vector<Array>& arrays) {
     for (std::size_t i = 0; i < a.dims.size(); ++i) {
       const auto key = std::make_pair(a.group, a.dims[i]);
       auto [it, fresh] = dims.try_emplace(key, Dim{a.extents[i], a.path});
-      if (fresh) order.push_back(key);
+      if (fresh)
+        order.push_back(key);
       else if (it->second.extent != a.extents[i])
         throw Error("HDF5: axis '" + a.dims[i] + "' of group '" + (a.group.empty() ? "/" : a.group) + "' has " +
                     std::to_string(it->second.extent) + " entries in '" + it->second.first_user + "' but " +
@@ -462,7 +460,8 @@ void write_dimensions(Writer& w, const std::vector<Array>& arrays) {
     if (found != by_path.end()) {
       const Array& c = *found->second;
       if (c.dims.size() != 1 || c.dims[0] != name)
-        throw Error("HDF5: '" + path + "' is named like the axis '" + name + "' of its group but does not run along it");
+        throw Error("HDF5: '" + path + "' is named like the axis '" + name +
+                    "' of its group but does not run along it");
       scale = Handle(check(H5Dopen2(w.file(), path.c_str(), H5P_DEFAULT), "open " + path), H5Dclose);
     } else {
       if (n > static_cast<hsize_t>(INT32_MAX)) throw Error("HDF5: axis '" + path + "' is too long for an int32 index");

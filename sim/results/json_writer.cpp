@@ -15,9 +15,7 @@ using json = nlohmann::ordered_json;
 // nlohmann would write NaN/inf as null anyway; doing it here makes the rule explicit.
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-double number_from(const json& j) {
-  return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>();
-}
+double number_from(const json& j) { return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>(); }
 
 }  // namespace
 
@@ -29,14 +27,18 @@ nlohmann::ordered_json results_to_json(const Results& r) {
   doc["scenario"] = {{"name", r.scenario_name}, {"file", r.scenario_file}, {"seed", r.seed}};
   json summary = json::object();
   for (const auto& s : r.summary)
-    summary[s.key] = {{"value", number(s.value)}, {"unit", s.unit.empty() ? "1" : s.unit},
-                      {"description", s.description}};
+    summary[s.key] = {
+        {"value", number(s.value)}, {"unit", s.unit.empty() ? "1" : s.unit}, {"description", s.description}};
   doc["summary"] = std::move(summary);
   json checks = json::array();
   for (const auto& c : r.checks)
-    checks.push_back({{"item", c.item}, {"value", number(c.value)}, {"limit", number(c.limit)},
-                      {"unit", c.unit.empty() ? "1" : c.unit}, {"headroom", number(c.headroom)},
-                      {"pass", c.pass}, {"note", c.note}});
+    checks.push_back({{"item", c.item},
+                      {"value", number(c.value)},
+                      {"limit", number(c.limit)},
+                      {"unit", c.unit.empty() ? "1" : c.unit},
+                      {"headroom", number(c.headroom)},
+                      {"pass", c.pass},
+                      {"note", c.note}});
   doc["checks"] = std::move(checks);
   // Tables of the HDF5 file small enough for scripts: rollout phases (/phases/*), cooling-fault
   // verdicts (/thermal/faults/*, one row per fault) and the monitoring actions that fired
@@ -73,12 +75,11 @@ Results results_from_json(const nlohmann::ordered_json& doc) {
     r.scenario_file = sc.at("file").get<std::string>();
     r.seed = sc.at("seed").get<std::uint64_t>();
     for (const auto& [key, s] : doc.at("summary").items())
-      r.summary.push_back({key, number_from(s.at("value")), s.at("unit").get<std::string>(),
-                           s.at("description").get<std::string>()});
+      r.summary.push_back(
+          {key, number_from(s.at("value")), s.at("unit").get<std::string>(), s.at("description").get<std::string>()});
     for (const auto& c : doc.at("checks"))
-      r.checks.push_back({c.at("item").get<std::string>(), number_from(c.at("value")),
-                          number_from(c.at("limit")), c.at("unit").get<std::string>(),
-                          number_from(c.at("headroom")), c.at("pass").get<bool>(),
+      r.checks.push_back({c.at("item").get<std::string>(), number_from(c.at("value")), number_from(c.at("limit")),
+                          c.at("unit").get<std::string>(), number_from(c.at("headroom")), c.at("pass").get<bool>(),
                           c.at("note").get<std::string>()});
     r.notes = doc.at("notes").get<std::vector<std::string>>();
     if (doc.contains("warnings")) r.warnings = doc.at("warnings").get<std::vector<std::string>>();

@@ -128,7 +128,8 @@ OutputTarget resolve_output(const std::string& path) {
     t.terminal = ::isatty(fd) == 1;
     return t;
   }
-  struct stat lst {}, st {};
+  struct stat lst {
+  }, st{};
   if (::lstat(path.c_str(), &lst) == 0) {
     if (::stat(path.c_str(), &st) != 0) fail(path, "it is a symbolic link to nothing (" + errno_text(errno) + ")");
     if (S_ISDIR(st.st_mode)) fail(path, "it is a directory");
@@ -297,8 +298,10 @@ void OutputSet::commit() {
     for (std::size_t j = 0; j < failed_at; ++j) {
       const Pending& p = pending_[j];
       if (!p.published) continue;
-      if (p.created) ::unlink(targets_[j].file.c_str());
-      else replaced += (replaced.empty() ? "" : ", ") + targets_[j].path;
+      if (p.created)
+        ::unlink(targets_[j].file.c_str());
+      else
+        replaced += (replaced.empty() ? "" : ", ") + targets_[j].path;
     }
     const std::string path = targets_[failed_at].path;
     discard();

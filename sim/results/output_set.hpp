@@ -36,7 +36,7 @@ enum class OutputKind {
 
 /// One destination, resolved.
 struct OutputTarget {
-  std::string path;       ///< as given
+  std::string path;  ///< as given
   OutputKind kind = OutputKind::File;
   std::string file;       ///< File: the regular file to replace (symlinks resolved)
   int fd = -1;            ///< Stream: the descriptor

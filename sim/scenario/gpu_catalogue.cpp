@@ -1,7 +1,7 @@
 #include "sim/scenario/gpu_catalogue.hpp"
 
-#include "models/compute/gpu_fields.hpp"
 #include "models/compute/compute_schema.hpp"
+#include "models/compute/gpu_fields.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/units.hpp"
 #include "sim/scenario/validate.hpp"
@@ -35,14 +35,18 @@ namespace {
 // Unit each figure is shown in on docs/gpus.md.
 std::string shown(const compute::GpuSpec& g, const compute::GpuField& f) {
   switch (f.quantity) {
-    case Quantity::String: return "";
-    case Quantity::Bool: return compute::field_number(g, f) != 0 ? "yes" : "no";
-    case Quantity::Integer: return format_number(compute::field_number(g, f));
-    default: break;
+    case Quantity::String:
+      return "";
+    case Quantity::Bool:
+      return compute::field_number(g, f) != 0 ? "yes" : "no";
+    case Quantity::Integer:
+      return format_number(compute::field_number(g, f));
+    default:
+      break;
   }
-  const char* example = f.quantity == Quantity::FlopRate    ? "1 TFLOP/s"
-                        : f.quantity == Quantity::DataSize  ? "1 GB"
-                        : f.quantity == Quantity::DataRate  ? (f.key == "hbm_bandwidth" ? "1 TB/s" : "1 GB/s")
+  const char* example = f.quantity == Quantity::FlopRate      ? "1 TFLOP/s"
+                        : f.quantity == Quantity::DataSize    ? "1 GB"
+                        : f.quantity == Quantity::DataRate    ? (f.key == "hbm_bandwidth" ? "1 TB/s" : "1 GB/s")
                         : f.quantity == Quantity::Temperature ? "1 degC"
                                                               : "";
   return format_quantity(f.quantity, compute::field_number(g, f), display_unit(f.quantity, example));

@@ -83,18 +83,22 @@ void check_scenario_text(const std::string& text, const std::string& name) {
     if (b < 0x80) {
       c = b;
     } else {
-      if (b >= 0xC2 && b <= 0xDF) len = 2, c = b & 0x1F;
-      else if (b >= 0xE0 && b <= 0xEF) len = 3, c = b & 0x0F;
-      else if (b >= 0xF0 && b <= 0xF4) len = 4, c = b & 0x07;
-      else len = 0;
+      if (b >= 0xC2 && b <= 0xDF)
+        len = 2, c = b & 0x1F;
+      else if (b >= 0xE0 && b <= 0xEF)
+        len = 3, c = b & 0x0F;
+      else if (b >= 0xF0 && b <= 0xF4)
+        len = 4, c = b & 0x07;
+      else
+        len = 0;
       bool ok = len > 0 && i + len <= n;
       for (std::size_t k = 1; ok && k < len; ++k) {
         ok = (s[i + k] & 0xC0) == 0x80;
         c = (c << 6) | (s[i + k] & 0x3F);
       }
       // Overlong forms, UTF-16 surrogates and code points beyond U+10FFFF are not UTF-8.
-      if (ok && ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
-                 (c >= 0xD800 && c <= 0xDFFF)))
+      if (ok &&
+          ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10FFFF)) || (c >= 0xD800 && c <= 0xDFFF)))
         ok = false;
       if (!ok)
         throw ScenarioError(SourceLocation{name, line, column}, "", "",
@@ -102,8 +106,9 @@ void check_scenario_text(const std::string& text, const std::string& name) {
     }
     const bool bom = c == 0xFEFF && i == 0;
     if (!printable(c) && !bom)
-      throw ScenarioError(SourceLocation{name, line, column}, "", "",
-                          "invalid character " + code_point(c) + " (a control character); scenario files are printable text");
+      throw ScenarioError(
+          SourceLocation{name, line, column}, "", "",
+          "invalid character " + code_point(c) + " (a control character); scenario files are printable text");
     if (c == '\n') {
       ++line;
       column = 1;

@@ -5,20 +5,20 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <vector>
-#include <set>
 
 #include "models/compute/compute_schema.hpp"
 #include "models/reliability/reliability_schema.hpp"
 #include "models/thermal/thermal_schema.hpp"
+#include "models/topology/bom_schema.hpp"
 #include "models/topology/topology_schema.hpp"
 #include "models/workload/workload_schema.hpp"
-#include "sim/scenario/default_scenario.hpp"
-#include "sim/scenario/input_limits.hpp"
-#include "models/topology/bom_schema.hpp"
 #include "sim/scenario/bom_parts.hpp"
+#include "sim/scenario/default_scenario.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
 #include "sim/scenario/suggest.hpp"
@@ -85,7 +85,8 @@ class Walker {
       const std::string actual = join(actual_prefix, name);
       const SourceLocation where = at(k.Mark());
       if (!k.IsScalar() || name.empty())
-        throw ScenarioError(where, join(actual_prefix, "?"), "", "a plain key name (got " + node_kind(k) + " as a key)");
+        throw ScenarioError(where, join(actual_prefix, "?"), "",
+                            "a plain key name (got " + node_kind(k) + " as a key)");
       if (auto s = seen.find(name); s != seen.end())
         throw ScenarioError(where, actual, name,
                             "each key once (already given at line " + std::to_string(s->second) + ")");
@@ -131,8 +132,7 @@ class Walker {
         }
         default:
           if (v.IsNull()) throw ScenarioError(where, actual, "", expectation(*f));
-          if (!v.IsScalar())
-            throw ScenarioError(where, actual, "", expectation(*f) + " (got " + node_kind(v) + ")");
+          if (!v.IsScalar()) throw ScenarioError(where, actual, "", expectation(*f) + " (got " + node_kind(v) + ")");
           set_scalar(*f, v.Scalar(), actual, where, target, rel);
       }
     }
@@ -162,8 +162,8 @@ class Walker {
         for (std::string p = parent_of(actual); !p.empty() && !locations_.count(p); p = parent_of(p)) missing = p;
         const std::string parent = parent_of(actual);
         std::string why = !missing.empty() ? ": no '" + missing + "' section in the file"
-                          : parent.empty()  ? std::string(" at the top level")
-                                            : " under '" + parent + "'";
+                          : parent.empty() ? std::string(" at the top level")
+                                           : " under '" + parent + "'";
         throw ScenarioError(nearest(actual), actual, "", expectation(f) + " (required key missing" + why + ")");
       }
     }
@@ -185,8 +185,10 @@ class Walker {
   SourceLocation nearest(const std::string& key) const {
     for (std::string k = key; !k.empty();) {
       if (auto it = locations_.find(k); it != locations_.end()) return it->second;
-      if (k.back() == ']') k = k.substr(0, k.rfind('['));
-      else k = parent_of(k);
+      if (k.back() == ']')
+        k = k.substr(0, k.rfind('['));
+      else
+        k = parent_of(k);
     }
     if (auto it = locations_.find(""); it != locations_.end()) return it->second;
     return SourceLocation{file_, 0, 0};
@@ -209,7 +211,8 @@ class Walker {
       if (f.quantity == Quantity::Count || f.quantity == Quantity::Ratio || f.quantity == Quantity::Integer ||
           f.quantity == Quantity::Number)
         used = DisplayUnit{};
-      throw InvalidParameter(actual, text, with_article(quantity_name(f.quantity)) + " " + range_phrase(f, used, /*autoscale=*/true));
+      throw InvalidParameter(actual, text,
+                             with_article(quantity_name(f.quantity)) + " " + range_phrase(f, used, /*autoscale=*/true));
     }
     return v;
   }
@@ -252,10 +255,12 @@ class Walker {
             if (lasts[i] == *m) hint = "did you mean '" + fulls[i] + "'?";
     }
     std::string where_text;
-    if (schema_prefix.empty()) where_text = "one of the top-level keys";
+    if (schema_prefix.empty())
+      where_text = "one of the top-level keys";
     else if (ends_with(schema_prefix, "[]"))
       where_text = "one of the keys of a '" + schema_prefix.substr(0, schema_prefix.size() - 2) + "' item";
-    else where_text = "one of the keys of '" + schema_prefix + "'";
+    else
+      where_text = "one of the keys of '" + schema_prefix + "'";
     std::string list;
     for (std::size_t i = 0; i < siblings.size(); ++i) list += (i ? ", " : "") + siblings[i];
     throw ScenarioError(where, actual, name, where_text + (list.empty() ? "" : " (" + list + ")"), hint);
@@ -276,8 +281,9 @@ class DocumentCheck {
   void check(const YAML::Node& n, const std::string& path, int depth) {
     const SourceLocation where = at(n.Mark());
     if (++nodes_ > kMaxNodes)
-      throw ScenarioError(where, path, "", "at most " + std::to_string(kMaxNodes) +
-                                               " values in a scenario, counting each alias as the values it repeats");
+      throw ScenarioError(where, path, "",
+                          "at most " + std::to_string(kMaxNodes) +
+                              " values in a scenario, counting each alias as the values it repeats");
     if (depth > kMaxNestingDepth)
       throw ScenarioError(where, path, "", "at most " + std::to_string(kMaxNestingDepth) + " levels of nesting");
     const std::string& tag = n.Tag();
@@ -336,10 +342,12 @@ void check_single_document(const std::string& text, const std::string& name) {
   const SourceLocation where = m.line < 0 ? SourceLocation{name, 0, 0} : SourceLocation{name, m.line + 1, m.column + 1};
   if (m.pos == docs.starts[0].pos) {
     const std::string c = m.pos >= 0 && static_cast<std::size_t>(m.pos) < text.size() ? text.substr(m.pos, 1) : "?";
-    throw ScenarioError(where, "", "", "invalid YAML: '" + c + "' cannot start a value outside a flow collection ([...] or {...})");
+    throw ScenarioError(where, "", "",
+                        "invalid YAML: '" + c + "' cannot start a value outside a flow collection ([...] or {...})");
   }
-  throw ScenarioError(where, "", "",
-                      "invalid scenario: a second YAML document starts here; a scenario file holds one (a line '---' starts another)");
+  throw ScenarioError(
+      where, "", "",
+      "invalid scenario: a second YAML document starts here; a scenario file holds one (a line '---' starts another)");
 }
 
 /// Where a YAML node starts (for errors about a whole section).
@@ -386,9 +394,9 @@ Params validate_scenario_text(const std::string& text, const std::string& name, 
     std::string keys;
     for (const Field& f : schema)
       if (f.key.find_first_of(".[") == std::string::npos) keys += (keys.empty() ? "" : ", ") + f.key;
-    throw ScenarioError(SourceLocation{name, 1, 1}, "", "",
-                        "invalid scenario: expected a mapping of top-level keys (" + keys + "), got " +
-                            node_kind(root));
+    throw ScenarioError(
+        SourceLocation{name, 1, 1}, "", "",
+        "invalid scenario: expected a mapping of top-level keys (" + keys + "), got " + node_kind(root));
   }
   locations.clear();
   Params params;

@@ -10,35 +10,58 @@ namespace {
 
 std::string si_unit(Quantity q) {
   switch (q) {
-    case Quantity::DataRate: return "B/s";
-    case Quantity::DataSize: return "B";
-    case Quantity::Power: return "W";
-    case Quantity::Temperature: return "K";
-    case Quantity::TemperatureDelta: return "K";
-    case Quantity::VolumeFlow: return "m³/s";
-    case Quantity::Time: return "s";
-    case Quantity::FlopRate: return "FLOP/s";
-    case Quantity::ThermalResistance: return "K/W";
-    case Quantity::Energy: return "J";
-    case Quantity::Pressure: return "Pa";
-    case Quantity::Length: return "m";
-    case Quantity::Money: return "USD";
-    case Quantity::Date: return "s since 1970-01-01 UTC";
-    case Quantity::Fraction: return "number in [0, 1]";
-    case Quantity::Bool: return "true / false";
-    case Quantity::String: return "string";
-    case Quantity::List: return "list of items";
-    case Quantity::Map: return "-";
-    default: return "number";
+    case Quantity::DataRate:
+      return "B/s";
+    case Quantity::DataSize:
+      return "B";
+    case Quantity::Power:
+      return "W";
+    case Quantity::Temperature:
+      return "K";
+    case Quantity::TemperatureDelta:
+      return "K";
+    case Quantity::VolumeFlow:
+      return "m³/s";
+    case Quantity::Time:
+      return "s";
+    case Quantity::FlopRate:
+      return "FLOP/s";
+    case Quantity::ThermalResistance:
+      return "K/W";
+    case Quantity::Energy:
+      return "J";
+    case Quantity::Pressure:
+      return "Pa";
+    case Quantity::Length:
+      return "m";
+    case Quantity::Money:
+      return "USD";
+    case Quantity::Date:
+      return "s since 1970-01-01 UTC";
+    case Quantity::Fraction:
+      return "number in [0, 1]";
+    case Quantity::Bool:
+      return "true / false";
+    case Quantity::String:
+      return "string";
+    case Quantity::List:
+      return "list of items";
+    case Quantity::Map:
+      return "-";
+    default:
+      return "number";
   }
 }
 
 std::string cell(const std::string& s) {
   std::string r;
   for (char c : s) {
-    if (c == '|') r += "\\|";
-    else if (c == '\n') r += ' ';
-    else r += c;
+    if (c == '|')
+      r += "\\|";
+    else if (c == '\n')
+      r += ' ';
+    else
+      r += c;
   }
   return r;
 }
@@ -108,11 +131,17 @@ std::string scenario_reference_markdown() {
       "- Integers are plain (`64`; `3.5`, `1e3` and `64 ports` are errors). Counts take a suffix:\n"
       "  `16M` = 16e6, `15T` = 15e12.\n\n"
       "| Kind | Syntax | Stored as |\n|---|---|---|\n";
-  for (Quantity q : {Quantity::Integer, Quantity::Number, Quantity::Count, Quantity::Ratio, Quantity::Fraction,
-                     Quantity::DataRate, Quantity::DataSize, Quantity::Power, Quantity::Temperature,
-                     Quantity::TemperatureDelta, Quantity::VolumeFlow, Quantity::Time, Quantity::FlopRate,
-                     Quantity::ThermalResistance, Quantity::Energy, Quantity::Pressure, Quantity::Length, Quantity::Money, Quantity::Date,
-                     Quantity::Bool, Quantity::String, Quantity::List})
+  for (Quantity q : {Quantity::Integer,     Quantity::Number,
+                     Quantity::Count,       Quantity::Ratio,
+                     Quantity::Fraction,    Quantity::DataRate,
+                     Quantity::DataSize,    Quantity::Power,
+                     Quantity::Temperature, Quantity::TemperatureDelta,
+                     Quantity::VolumeFlow,  Quantity::Time,
+                     Quantity::FlopRate,    Quantity::ThermalResistance,
+                     Quantity::Energy,      Quantity::Pressure,
+                     Quantity::Length,      Quantity::Money,
+                     Quantity::Date,        Quantity::Bool,
+                     Quantity::String,      Quantity::List})
     out += "| " + quantity_name(q) + " | " + cell(unit_syntax(q)) + " | " + si_unit(q) + " |\n";
   out += "| choice | one of the listed strings, case-sensitive | string |\n";
 
@@ -136,8 +165,10 @@ std::string scenario_reference_markdown() {
     if (const Field* top = find_field(schema, sec); top && !top->doc.empty()) out += top->doc + "\n\n";
     out += header;
     for (const Field& f : schema)
-      if (section_of(f.key) == sec && f.key != sec) row(out, f);
-      else if (f.key == sec && f.quantity == Quantity::List) row(out, f);
+      if (section_of(f.key) == sec && f.key != sec)
+        row(out, f);
+      else if (f.key == sec && f.quantity == Quantity::List)
+        row(out, f);
   }
   return out;
 }

@@ -29,8 +29,7 @@ struct SourceLocation {
 /// is not a mapping) `file:line:column: <expected>`.
 class ScenarioError : public InvalidParameter {
  public:
-  ScenarioError(SourceLocation where, std::string key, std::string value, std::string expected,
-                std::string hint = {});
+  ScenarioError(SourceLocation where, std::string key, std::string value, std::string expected, std::string hint = {});
   const SourceLocation& where() const noexcept { return where_; }
   const std::string& hint() const noexcept { return hint_; }  ///< e.g. "did you mean 'switch_radix'?"
   const char* what() const noexcept override { return message_.c_str(); }
@@ -44,11 +43,11 @@ class ScenarioError : public InvalidParameter {
 struct Scenario {
   std::string name;
   std::string description;
-  std::string file;   ///< path as given, or the built-in name
-  std::string text;   ///< the YAML text as read
+  std::string file;  ///< path as given, or the built-in name
+  std::string text;  ///< the YAML text as read
   std::uint64_t seed = 0;
 
-  Params params;      ///< every validated value (SI), for models that read keys directly
+  Params params;  ///< every validated value (SI), for models that read keys directly
   topology::FabricSpec fabric;
   topology::BomSpec bom;  ///< layout, parts, indicative prices (bom_parts.yaml overridden by `bom:`)
   compute::GpuSpec gpu;

@@ -14,8 +14,10 @@ std::string compose(const SourceLocation& w, const std::string& key, const std::
   m.append(": ");
   if (!key.empty()) {
     m.append(key).append(": got ");
-    if (value.empty()) m.append("(nothing)");
-    else m.append("'").append(value).append("'");
+    if (value.empty())
+      m.append("(nothing)");
+    else
+      m.append("'").append(value).append("'");
     m.append(", expected ");
   }
   m.append(expected);

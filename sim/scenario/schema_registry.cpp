@@ -18,8 +18,7 @@ namespace {
 Schema raw_schema() {
   Schema all = top_level_schema();
   for (Schema part : {topology::schema(), compute::schema(), workload::schema(), workload::jobs_schema(),
-                      thermal::schema(),
-                      reliability::schema()})
+                      thermal::schema(), reliability::schema()})
     all.insert(all.end(), part.begin(), part.end());
   return all;
 }
@@ -35,11 +34,26 @@ std::string parent_of(const std::string& key) {
 Schema top_level_schema() {
   using Q = Quantity;
   return {
-      {"name", Q::String, "", false, {}, {}, false, {},
+      {"name",
+       Q::String,
+       "",
+       false,
+       {},
+       {},
+       false,
+       {},
        "Short name of the scenario, used in reports and result files (default: the file name without extension)."},
       {"description", Q::String, "", false, {}, {}, false, {}, "One-line description of what the scenario models."},
-      {"seed", Q::Integer, "0", false, 0, static_cast<double>(kMaxSeed), false, {},
-       "Seed of every random choice (ECMP hashing, failures): same scenario + seed gives the same results bit for bit."},
+      {"seed",
+       Q::Integer,
+       "0",
+       false,
+       0,
+       static_cast<double>(kMaxSeed),
+       false,
+       {},
+       "Seed of every random choice (ECMP hashing, failures): same scenario + seed gives the same results bit for "
+       "bit."},
   };
 }
 

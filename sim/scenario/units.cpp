@@ -31,18 +31,17 @@ struct Prefix {
   bool nice;
 };
 
-constexpr double kUsGallon = 3.785411784e-3;     // m^3, NIST Handbook 44 App. C
-constexpr double kCubicFoot = 0.028316846592;    // m^3, NIST SP 811 App. B
-constexpr double kPsi = 6894.757293168;          // Pa, NIST SP 811 App. B
-constexpr double kAtm = 101325.0;                // Pa, CGPM 1954
-constexpr double kFoot = 0.3048;                 // m, international foot (1959)
+constexpr double kUsGallon = 3.785411784e-3;   // m^3, NIST Handbook 44 App. C
+constexpr double kCubicFoot = 0.028316846592;  // m^3, NIST SP 811 App. B
+constexpr double kPsi = 6894.757293168;        // Pa, NIST SP 811 App. B
+constexpr double kAtm = 101325.0;              // Pa, CGPM 1954
+constexpr double kFoot = 0.3048;               // m, international foot (1959)
 
 void add_prefixed(std::vector<UnitDef>& t, Quantity q, const std::vector<Prefix>& prefixes,
                   const std::vector<std::string>& suffixes, double base, const std::string& family,
                   const std::string& nice_suffix) {
   for (const auto& pr : prefixes)
-    for (const auto& s : suffixes)
-      t.push_back({pr.p + s, q, pr.f * base, 0.0, family, pr.nice && s == nice_suffix});
+    for (const auto& s : suffixes) t.push_back({pr.p + s, q, pr.f * base, 0.0, family, pr.nice && s == nice_suffix});
 }
 
 // The unit table (long by nature: one line per unit family).
@@ -50,11 +49,10 @@ const std::vector<UnitDef>& table() {
   static const std::vector<UnitDef> t = [] {
     using Q = Quantity;
     std::vector<UnitDef> t;
-    const std::vector<Prefix> dec = {{"", 1, true},    {"k", 1e3, true},   {"K", 1e3, false},
-                                     {"M", 1e6, true}, {"G", 1e9, true},   {"T", 1e12, true},
-                                     {"P", 1e15, true}};
-    const std::vector<Prefix> bin = {{"Ki", 0x1p10, true}, {"Mi", 0x1p20, true}, {"Gi", 0x1p30, true},
-                                     {"Ti", 0x1p40, true}, {"Pi", 0x1p50, true}};
+    const std::vector<Prefix> dec = {{"", 1, true},    {"k", 1e3, true},  {"K", 1e3, false}, {"M", 1e6, true},
+                                     {"G", 1e9, true}, {"T", 1e12, true}, {"P", 1e15, true}};
+    const std::vector<Prefix> bin = {
+        {"Ki", 0x1p10, true}, {"Mi", 0x1p20, true}, {"Gi", 0x1p30, true}, {"Ti", 0x1p40, true}, {"Pi", 0x1p50, true}};
     // Data rate (B/s): bits are 1/8 byte.
     add_prefixed(t, Q::DataRate, dec, {"bps", "b/s", "bit/s", "bits/s"}, 0.125, "bit/s", "bps");
     add_prefixed(t, Q::DataRate, dec, {"B/s", "Bps", "byte/s", "bytes/s"}, 1.0, "B/s", "B/s");
@@ -66,10 +64,10 @@ const std::vector<UnitDef>& table() {
     add_prefixed(t, Q::DataSize, bin, {"B", "byte", "bytes"}, 1.0, "iB", "B");
     add_prefixed(t, Q::DataSize, bin, {"b", "bit", "bits"}, 0.125, "ibit", "bit");
     // Power (W).
-    add_prefixed(t, Q::Power,
-                 {{"m", 1e-3, false}, {"", 1, true}, {"k", 1e3, true}, {"K", 1e3, false},
-                  {"M", 1e6, true}, {"G", 1e9, true}},
-                 {"W"}, 1.0, "W", "W");
+    add_prefixed(
+        t, Q::Power,
+        {{"m", 1e-3, false}, {"", 1, true}, {"k", 1e3, true}, {"K", 1e3, false}, {"M", 1e6, true}, {"G", 1e9, true}},
+        {"W"}, 1.0, "W", "W");
     // Absolute temperature (K): K = degC + 273.15 = (degF + 459.67) * 5/9.
     for (const char* s : {"K", "kelvin"}) t.push_back({s, Q::Temperature, 1, 0, "K", s == std::string("K")});
     for (const char* s : {"degC", "°C", "℃", "C", "deg C", "celsius", "Celsius"})
@@ -86,17 +84,27 @@ const std::vector<UnitDef>& table() {
     // Volume flow (m^3/s).
     for (const char* s : {"L/min", "l/min", "LPM", "lpm", "L/m"})
       t.push_back({s, Q::VolumeFlow, 1e-3 / 60, 0, "L/min", s == std::string("L/min")});
-    for (const char* s : {"mL/min", "ml/min"}) t.push_back({s, Q::VolumeFlow, 1e-6 / 60, 0, "mL/min", s == std::string("mL/min")});
+    for (const char* s : {"mL/min", "ml/min"})
+      t.push_back({s, Q::VolumeFlow, 1e-6 / 60, 0, "mL/min", s == std::string("mL/min")});
     for (const char* s : {"L/s", "l/s"}) t.push_back({s, Q::VolumeFlow, 1e-3, 0, "L/s", s == std::string("L/s")});
-    for (const char* s : {"L/h", "l/h"}) t.push_back({s, Q::VolumeFlow, 1e-3 / 3600, 0, "L/h", s == std::string("L/h")});
-    for (const char* s : {"m3/s", "m^3/s", "m³/s"}) t.push_back({s, Q::VolumeFlow, 1, 0, "m3/s", s == std::string("m3/s")});
-    for (const char* s : {"m3/min", "m^3/min", "m³/min"}) t.push_back({s, Q::VolumeFlow, 1.0 / 60, 0, "m3/min", s == std::string("m3/min")});
-    for (const char* s : {"m3/h", "m^3/h", "m³/h"}) t.push_back({s, Q::VolumeFlow, 1.0 / 3600, 0, "m3/h", s == std::string("m3/h")});
-    for (const char* s : {"gpm", "GPM", "gal/min"}) t.push_back({s, Q::VolumeFlow, kUsGallon / 60, 0, "gpm", s == std::string("gpm")});
+    for (const char* s : {"L/h", "l/h"})
+      t.push_back({s, Q::VolumeFlow, 1e-3 / 3600, 0, "L/h", s == std::string("L/h")});
+    for (const char* s : {"m3/s", "m^3/s", "m³/s"})
+      t.push_back({s, Q::VolumeFlow, 1, 0, "m3/s", s == std::string("m3/s")});
+    for (const char* s : {"m3/min", "m^3/min", "m³/min"})
+      t.push_back({s, Q::VolumeFlow, 1.0 / 60, 0, "m3/min", s == std::string("m3/min")});
+    for (const char* s : {"m3/h", "m^3/h", "m³/h"})
+      t.push_back({s, Q::VolumeFlow, 1.0 / 3600, 0, "m3/h", s == std::string("m3/h")});
+    for (const char* s : {"gpm", "GPM", "gal/min"})
+      t.push_back({s, Q::VolumeFlow, kUsGallon / 60, 0, "gpm", s == std::string("gpm")});
     for (const char* s : {"cfm", "CFM", "ft3/min", "ft^3/min"})
       t.push_back({s, Q::VolumeFlow, kCubicFoot / 60, 0, "cfm", s == std::string("cfm")});
     // Time (s).
-    struct T { std::vector<const char*> s; double f; bool nice; };
+    struct T {
+      std::vector<const char*> s;
+      double f;
+      bool nice;
+    };
     for (const T& u : std::vector<T>{{{"ps"}, 1e-12, false},
                                      {{"ns"}, 1e-9, true},
                                      {{"us", "µs", "μs"}, 1e-6, true},
@@ -110,30 +118,41 @@ const std::vector<UnitDef>& table() {
       for (std::size_t i = 0; i < u.s.size(); ++i) t.push_back({u.s[i], Q::Time, u.f, 0, "s", u.nice && i == 0});
     // FLOP rate (FLOP/s).
     add_prefixed(t, Q::FlopRate,
-                 {{"", 1, false}, {"k", 1e3, false}, {"M", 1e6, false}, {"G", 1e9, true}, {"T", 1e12, true},
-                  {"P", 1e15, true}, {"E", 1e18, true}},
+                 {{"", 1, false},
+                  {"k", 1e3, false},
+                  {"M", 1e6, false},
+                  {"G", 1e9, true},
+                  {"T", 1e12, true},
+                  {"P", 1e15, true},
+                  {"E", 1e18, true}},
                  {"FLOP/s", "FLOPS", "FLOPs/s", "FLOPs", "flop/s", "flops", "Flop/s", "Flops"}, 1.0, "FLOP/s",
                  "FLOP/s");
     // Thermal resistance (K/W).
-    for (const char* s : {"K/W", "degC/W", "°C/W", "C/W"}) t.push_back({s, Q::ThermalResistance, 1, 0, "K/W", s == std::string("K/W")});
+    for (const char* s : {"K/W", "degC/W", "°C/W", "C/W"})
+      t.push_back({s, Q::ThermalResistance, 1, 0, "K/W", s == std::string("K/W")});
     t.push_back({"mK/W", Q::ThermalResistance, 1e-3, 0, "K/W", true});
     t.push_back({"K/kW", Q::ThermalResistance, 1e-3, 0, "K/kW", true});
     // Energy (J).
-    add_prefixed(t, Q::Energy, {{"", 1, true}, {"k", 1e3, true}, {"M", 1e6, true}, {"G", 1e9, true}, {"T", 1e12, true}, {"P", 1e15, true}},
-                 {"J"}, 1.0, "J", "J");
+    add_prefixed(
+        t, Q::Energy,
+        {{"", 1, true}, {"k", 1e3, true}, {"M", 1e6, true}, {"G", 1e9, true}, {"T", 1e12, true}, {"P", 1e15, true}},
+        {"J"}, 1.0, "J", "J");
     add_prefixed(t, Q::Energy, {{"", 1, true}, {"k", 1e3, true}, {"M", 1e6, true}, {"G", 1e9, true}, {"T", 1e12, true}},
                  {"Wh"}, units::kHour, "Wh", "Wh");
     // Pressure (Pa).
-    add_prefixed(t, Q::Pressure, {{"", 1, true}, {"h", 1e2, false}, {"k", 1e3, true}, {"M", 1e6, true}}, {"Pa"}, 1.0, "Pa", "Pa");
+    add_prefixed(t, Q::Pressure, {{"", 1, true}, {"h", 1e2, false}, {"k", 1e3, true}, {"M", 1e6, true}}, {"Pa"}, 1.0,
+                 "Pa", "Pa");
     t.push_back({"bar", Q::Pressure, 1e5, 0, "bar", true});
     t.push_back({"mbar", Q::Pressure, 1e2, 0, "bar", true});
     t.push_back({"psi", Q::Pressure, kPsi, 0, "psi", true});
     t.push_back({"atm", Q::Pressure, kAtm, 0, "atm", true});
     // Length (m).
-    add_prefixed(t, Q::Length, {{"m", 1e-3, true}, {"c", 1e-2, true}, {"", 1, true}, {"k", 1e3, true}}, {"m"}, 1.0, "m", "m");
+    add_prefixed(t, Q::Length, {{"m", 1e-3, true}, {"c", 1e-2, true}, {"", 1, true}, {"k", 1e3, true}}, {"m"}, 1.0, "m",
+                 "m");
     t.push_back({"ft", Q::Length, kFoot, 0, "ft", true});
     // Money (USD; no currency conversion: prices are written in US dollars).
-    add_prefixed(t, Q::Money, {{"", 1, true}, {"k", 1e3, true}, {"M", 1e6, true}, {"G", 1e9, false}}, {"USD"}, 1.0, "USD", "USD");
+    add_prefixed(t, Q::Money, {{"", 1, true}, {"k", 1e3, true}, {"M", 1e6, true}, {"G", 1e9, false}}, {"USD"}, 1.0,
+                 "USD", "USD");
     return t;
   }();
   return t;
@@ -210,8 +229,7 @@ std::string wrong_unit_detail(Quantity q, std::string_view unit) {
   if (unit == "%") return "got a percentage";
   std::vector<std::string> near;
   for (const auto& u : table())
-    if (u.dim == q && lower(u.symbol) == lower(unit) &&
-        std::find(near.begin(), near.end(), u.symbol) == near.end())
+    if (u.dim == q && lower(u.symbol) == lower(unit) && std::find(near.begin(), near.end(), u.symbol) == near.end())
       near.push_back(u.symbol);
   std::string d = "unknown unit '" + std::string(unit) + "'";
   if (!near.empty()) {
@@ -246,7 +264,8 @@ bool parse_date(std::string_view s, double& seconds) {
   }
   const year_month_day ymd{year{static_cast<int>(y)}, month{static_cast<unsigned>(m)}, day{static_cast<unsigned>(d)}};
   if (!ymd.ok() || m < 1 || d < 1) return false;
-  seconds = static_cast<double>(sys_days{ymd}.time_since_epoch().count()) * units::kDay + hh * units::kHour + mm * units::kMinute + ss;
+  seconds = static_cast<double>(sys_days{ymd}.time_since_epoch().count()) * units::kDay + hh * units::kHour +
+            mm * units::kMinute + ss;
   return true;
 }
 
@@ -275,58 +294,104 @@ bool is_numeric(Quantity q) {
 
 std::string quantity_name(Quantity q) {
   switch (q) {
-    case Quantity::Number: return "number";
-    case Quantity::Integer: return "integer";
-    case Quantity::Count: return "count";
-    case Quantity::Ratio: return "ratio";
-    case Quantity::Fraction: return "fraction";
-    case Quantity::DataRate: return "data rate";
-    case Quantity::DataSize: return "data size";
-    case Quantity::Power: return "power";
-    case Quantity::Temperature: return "temperature";
-    case Quantity::TemperatureDelta: return "temperature difference";
-    case Quantity::VolumeFlow: return "volume flow";
-    case Quantity::Time: return "time";
-    case Quantity::FlopRate: return "FLOP rate";
-    case Quantity::ThermalResistance: return "thermal resistance";
-    case Quantity::Energy: return "energy";
-    case Quantity::Pressure: return "pressure";
-    case Quantity::Length: return "length";
-    case Quantity::Money: return "price";
-    case Quantity::Date: return "date";
-    case Quantity::String: return "string";
-    case Quantity::Bool: return "boolean";
-    case Quantity::List: return "list";
-    case Quantity::Map: return "mapping";
+    case Quantity::Number:
+      return "number";
+    case Quantity::Integer:
+      return "integer";
+    case Quantity::Count:
+      return "count";
+    case Quantity::Ratio:
+      return "ratio";
+    case Quantity::Fraction:
+      return "fraction";
+    case Quantity::DataRate:
+      return "data rate";
+    case Quantity::DataSize:
+      return "data size";
+    case Quantity::Power:
+      return "power";
+    case Quantity::Temperature:
+      return "temperature";
+    case Quantity::TemperatureDelta:
+      return "temperature difference";
+    case Quantity::VolumeFlow:
+      return "volume flow";
+    case Quantity::Time:
+      return "time";
+    case Quantity::FlopRate:
+      return "FLOP rate";
+    case Quantity::ThermalResistance:
+      return "thermal resistance";
+    case Quantity::Energy:
+      return "energy";
+    case Quantity::Pressure:
+      return "pressure";
+    case Quantity::Length:
+      return "length";
+    case Quantity::Money:
+      return "price";
+    case Quantity::Date:
+      return "date";
+    case Quantity::String:
+      return "string";
+    case Quantity::Bool:
+      return "boolean";
+    case Quantity::List:
+      return "list";
+    case Quantity::Map:
+      return "mapping";
   }
   return "value";
 }
 
 std::string quantity_expectation(Quantity q) {
   switch (q) {
-    case Quantity::Number: return "a plain number such as 1.5";
-    case Quantity::Integer: return "a plain integer such as 64";
-    case Quantity::Count: return "a count such as 8064, '16M' or '15T'";
-    case Quantity::Ratio: return "a downlink:uplink ratio >= 1 such as 2, '2:1' or '7:1'";
-    case Quantity::Fraction: return "a fraction such as 0.85 or '85 %'";
-    case Quantity::DataRate: return "a data rate such as '400 Gbps' or '50 GB/s'";
-    case Quantity::DataSize: return "a data size such as '80 GB' or '512 MiB'";
-    case Quantity::Power: return "a power such as '700 W' or '1.2 kW'";
-    case Quantity::Temperature: return "a temperature such as '25 degC' or '298.15 K'";
-    case Quantity::TemperatureDelta: return "a temperature difference such as '15 K' or '15 delta_degC'";
-    case Quantity::VolumeFlow: return "a volume flow such as '1 L/min' or '100 m3/h'";
-    case Quantity::Time: return "a time such as '600 ns', '5 min' or '54 d'";
-    case Quantity::FlopRate: return "a FLOP rate such as '989 TFLOP/s' or '2.5 PFLOPS'";
-    case Quantity::ThermalResistance: return "a thermal resistance such as '0.02 K/W'";
-    case Quantity::Energy: return "an energy such as '1 kWh' or '3.6 MJ'";
-    case Quantity::Pressure: return "a pressure such as '200 kPa', '2 bar' or '30 psi'";
-    case Quantity::Length: return "a length such as '3 m', '50 cm' or '10 ft'";
-    case Quantity::Money: return "a price in US dollars such as '36000 USD' or '1.2 kUSD'";
-    case Quantity::Date: return "a date such as 2026-03-01";
-    case Quantity::String: return "a string";
-    case Quantity::Bool: return "true or false";
-    case Quantity::List: return "a list of mappings";
-    case Quantity::Map: return "a mapping of keys";
+    case Quantity::Number:
+      return "a plain number such as 1.5";
+    case Quantity::Integer:
+      return "a plain integer such as 64";
+    case Quantity::Count:
+      return "a count such as 8064, '16M' or '15T'";
+    case Quantity::Ratio:
+      return "a downlink:uplink ratio >= 1 such as 2, '2:1' or '7:1'";
+    case Quantity::Fraction:
+      return "a fraction such as 0.85 or '85 %'";
+    case Quantity::DataRate:
+      return "a data rate such as '400 Gbps' or '50 GB/s'";
+    case Quantity::DataSize:
+      return "a data size such as '80 GB' or '512 MiB'";
+    case Quantity::Power:
+      return "a power such as '700 W' or '1.2 kW'";
+    case Quantity::Temperature:
+      return "a temperature such as '25 degC' or '298.15 K'";
+    case Quantity::TemperatureDelta:
+      return "a temperature difference such as '15 K' or '15 delta_degC'";
+    case Quantity::VolumeFlow:
+      return "a volume flow such as '1 L/min' or '100 m3/h'";
+    case Quantity::Time:
+      return "a time such as '600 ns', '5 min' or '54 d'";
+    case Quantity::FlopRate:
+      return "a FLOP rate such as '989 TFLOP/s' or '2.5 PFLOPS'";
+    case Quantity::ThermalResistance:
+      return "a thermal resistance such as '0.02 K/W'";
+    case Quantity::Energy:
+      return "an energy such as '1 kWh' or '3.6 MJ'";
+    case Quantity::Pressure:
+      return "a pressure such as '200 kPa', '2 bar' or '30 psi'";
+    case Quantity::Length:
+      return "a length such as '3 m', '50 cm' or '10 ft'";
+    case Quantity::Money:
+      return "a price in US dollars such as '36000 USD' or '1.2 kUSD'";
+    case Quantity::Date:
+      return "a date such as 2026-03-01";
+    case Quantity::String:
+      return "a string";
+    case Quantity::Bool:
+      return "true or false";
+    case Quantity::List:
+      return "a list of mappings";
+    case Quantity::Map:
+      return "a mapping of keys";
   }
   return "a value";
 }
@@ -334,29 +399,57 @@ std::string quantity_expectation(Quantity q) {
 std::string unit_syntax(Quantity q) {
   const std::string dec = "a prefix k, M, G, T, P (powers of 1000) or Ki, Mi, Gi, Ti, Pi (powers of 1024)";
   switch (q) {
-    case Quantity::Number: return "plain number: `1.5`, `-3`, `2e-3`";
-    case Quantity::Integer: return "plain integer: `64`, `-8` (no fraction, no exponent, no unit)";
-    case Quantity::Count: return "number with optional suffix K (1e3), M (1e6), B (1e9), T (1e12): `8064`, `4K`, `16M`, `2.5B`, `15T`, `1e6`";
-    case Quantity::Ratio: return "number or `a:b` = a/b, downlink:uplink, a >= b: `7:1` = 7, `1:1` = 1 (`1:7` is an error)";
-    case Quantity::Fraction: return "number in [0, 1] or percentage: `0.85`, `85 %`, `85%`";
-    case Quantity::DataRate: return "bits: `bps`, `b/s`, `bit/s`; bytes: `Bps`, `B/s`, `byte/s`; with " + dec + ": `400 Gbps`, `400 Gb/s`, `50 GB/s`, `1.8 TB/s`";
-    case Quantity::DataSize: return "bytes: `B`, `byte`; bits: `b`, `bit`; with " + dec + ": `80 GB`, `80 GiB`, `512 MiB`, `1.5 TB`";
-    case Quantity::Power: return "`mW`, `W`, `kW`, `MW`, `GW`: `700 W`, `1.2 kW`, `230 MW`";
-    case Quantity::Temperature: return "`K`, `degC` (`°C`, `C`), `degF` (`°F`, `F`): `25 degC`, `298.15 K`, `77 degF`";
-    case Quantity::TemperatureDelta: return "`K`, `mK`, `delta_degC` (`degC`, `°C`, `C`), `delta_degF` (`degF`, `°F`, `F`; 1 degF = 5/9 K): `15 K`, `15 delta_degC`";
-    case Quantity::VolumeFlow: return "`L/min` (`l/min`, `LPM`), `mL/min`, `L/s`, `L/h`, `m3/s`, `m3/min`, `m3/h` (`m^3/h`, `m³/h`), `gpm` (US gallon), `cfm`: `1 L/min`, `100 m3/h`, `26 gpm`";
-    case Quantity::Time: return "`ps`, `ns`, `us` (`µs`), `ms`, `s`, `min`, `h`, `d` (`day`, `days`), `w` (`week`), `yr` (Julian year, 365.25 d): `600 ns`, `5 min`, `54 d`";
-    case Quantity::FlopRate: return "`FLOP/s` (`FLOPS`, `flop/s`) with a prefix k, M, G, T, P, E: `989 TFLOP/s`, `2.5 PFLOPS`";
-    case Quantity::ThermalResistance: return "`K/W` (`degC/W`, `°C/W`), `mK/W`, `K/kW`: `0.02 K/W`";
-    case Quantity::Energy: return "`J`, `kJ`, `MJ`, `GJ`, `TJ`, `PJ`, `Wh`, `kWh`, `MWh`, `GWh`, `TWh`: `1 kWh`, `3.6 MJ`";
-    case Quantity::Pressure: return "`Pa`, `hPa`, `kPa`, `MPa`, `mbar`, `bar`, `psi`, `atm`: `200 kPa`, `2 bar`, `30 psi`";
-    case Quantity::Length: return "`mm`, `cm`, `m`, `km`, `ft`: `3 m`, `50 cm`, `10 ft`";
-    case Quantity::Money: return "`USD`, `kUSD`, `MUSD` (US dollars, no conversion): `36000 USD`, `1.2 kUSD`";
-    case Quantity::Date: return "ISO 8601 date, UTC: `2026-03-01`, or `2026-03-01T12:00Z`";
-    case Quantity::String: return "text";
-    case Quantity::Bool: return "`true` / `false` (also `yes`/`no`, `on`/`off`)";
-    case Quantity::List: return "a YAML sequence of mappings (`- key: value` items)";
-    case Quantity::Map: return "a YAML mapping grouping the keys below it";
+    case Quantity::Number:
+      return "plain number: `1.5`, `-3`, `2e-3`";
+    case Quantity::Integer:
+      return "plain integer: `64`, `-8` (no fraction, no exponent, no unit)";
+    case Quantity::Count:
+      return "number with optional suffix K (1e3), M (1e6), B (1e9), T (1e12): `8064`, `4K`, `16M`, `2.5B`, `15T`, "
+             "`1e6`";
+    case Quantity::Ratio:
+      return "number or `a:b` = a/b, downlink:uplink, a >= b: `7:1` = 7, `1:1` = 1 (`1:7` is an error)";
+    case Quantity::Fraction:
+      return "number in [0, 1] or percentage: `0.85`, `85 %`, `85%`";
+    case Quantity::DataRate:
+      return "bits: `bps`, `b/s`, `bit/s`; bytes: `Bps`, `B/s`, `byte/s`; with " + dec +
+             ": `400 Gbps`, `400 Gb/s`, `50 GB/s`, `1.8 TB/s`";
+    case Quantity::DataSize:
+      return "bytes: `B`, `byte`; bits: `b`, `bit`; with " + dec + ": `80 GB`, `80 GiB`, `512 MiB`, `1.5 TB`";
+    case Quantity::Power:
+      return "`mW`, `W`, `kW`, `MW`, `GW`: `700 W`, `1.2 kW`, `230 MW`";
+    case Quantity::Temperature:
+      return "`K`, `degC` (`°C`, `C`), `degF` (`°F`, `F`): `25 degC`, `298.15 K`, `77 degF`";
+    case Quantity::TemperatureDelta:
+      return "`K`, `mK`, `delta_degC` (`degC`, `°C`, `C`), `delta_degF` (`degF`, `°F`, `F`; 1 degF = 5/9 K): `15 K`, "
+             "`15 delta_degC`";
+    case Quantity::VolumeFlow:
+      return "`L/min` (`l/min`, `LPM`), `mL/min`, `L/s`, `L/h`, `m3/s`, `m3/min`, `m3/h` (`m^3/h`, `m³/h`), `gpm` (US "
+             "gallon), `cfm`: `1 L/min`, `100 m3/h`, `26 gpm`";
+    case Quantity::Time:
+      return "`ps`, `ns`, `us` (`µs`), `ms`, `s`, `min`, `h`, `d` (`day`, `days`), `w` (`week`), `yr` (Julian year, "
+             "365.25 d): `600 ns`, `5 min`, `54 d`";
+    case Quantity::FlopRate:
+      return "`FLOP/s` (`FLOPS`, `flop/s`) with a prefix k, M, G, T, P, E: `989 TFLOP/s`, `2.5 PFLOPS`";
+    case Quantity::ThermalResistance:
+      return "`K/W` (`degC/W`, `°C/W`), `mK/W`, `K/kW`: `0.02 K/W`";
+    case Quantity::Energy:
+      return "`J`, `kJ`, `MJ`, `GJ`, `TJ`, `PJ`, `Wh`, `kWh`, `MWh`, `GWh`, `TWh`: `1 kWh`, `3.6 MJ`";
+    case Quantity::Pressure:
+      return "`Pa`, `hPa`, `kPa`, `MPa`, `mbar`, `bar`, `psi`, `atm`: `200 kPa`, `2 bar`, `30 psi`";
+    case Quantity::Length:
+      return "`mm`, `cm`, `m`, `km`, `ft`: `3 m`, `50 cm`, `10 ft`";
+    case Quantity::Money:
+      return "`USD`, `kUSD`, `MUSD` (US dollars, no conversion): `36000 USD`, `1.2 kUSD`";
+    case Quantity::Date:
+      return "ISO 8601 date, UTC: `2026-03-01`, or `2026-03-01T12:00Z`";
+    case Quantity::String:
+      return "text";
+    case Quantity::Bool:
+      return "`true` / `false` (also `yes`/`no`, `on`/`off`)";
+    case Quantity::List:
+      return "a YAML sequence of mappings (`- key: value` items)";
+    case Quantity::Map:
+      return "a YAML mapping grouping the keys below it";
   }
   return {};
 }
@@ -407,7 +500,8 @@ double parse_quantity(Quantity q, std::string_view text, std::string_view key, D
           if (!std::isfinite(v * f)) fail(q, key, text, "too large");  // "1e300T" overflows
           return v * f;
         }
-      if (const UnitDef* other = find_any_unit(rest)) fail(q, key, text, "got " + with_article(quantity_name(other->dim)));
+      if (const UnitDef* other = find_any_unit(rest))
+        fail(q, key, text, "got " + with_article(quantity_name(other->dim)));
       fail(q, key, text, "unknown suffix '" + std::string(rest) + "'; use K, M, B or T");
     }
 
@@ -415,8 +509,8 @@ double parse_quantity(Quantity q, std::string_view text, std::string_view key, D
       if (const auto colon = t.find(':'); colon != std::string_view::npos) {
         double a = 0, b = 0;
         std::string_view ra, rb;
-        if (!lex_number(trim(t.substr(0, colon)), a, ra) || !ra.empty() || !lex_number(trim(t.substr(colon + 1)), b, rb) ||
-            !rb.empty())
+        if (!lex_number(trim(t.substr(0, colon)), a, ra) || !ra.empty() ||
+            !lex_number(trim(t.substr(colon + 1)), b, rb) || !rb.empty())
           fail(q, key, text, "'a:b' needs two plain numbers");
         if (a <= 0 || b <= 0) fail(q, key, text, "both sides of 'a:b' must be positive");
         // Oversubscription is downlink:uplink capacity ("7:1" = 7). A smaller first side would be
@@ -448,7 +542,8 @@ double parse_quantity(Quantity q, std::string_view text, std::string_view key, D
       return v;
     }
 
-    default: break;  // dimensioned quantities below
+    default:
+      break;  // dimensioned quantities below
   }
   if (!lex_number(t, v, rest)) fail(q, key, text, "not a number followed by a unit");
   if (rest.empty()) fail(q, key, text, "got a plain number without a unit");
@@ -485,18 +580,30 @@ DisplayUnit display_unit(Quantity q, std::string_view example) {
     return u ? DisplayUnit{u->symbol, u->factor, u->offset} : DisplayUnit{};
   };
   switch (q) {
-    case Quantity::DataRate: return canonical("Gbps");
-    case Quantity::DataSize: return canonical("GB");
-    case Quantity::Power: return canonical("W");
-    case Quantity::Temperature: return canonical("degC");
-    case Quantity::TemperatureDelta: return canonical("K");
-    case Quantity::VolumeFlow: return canonical("L/min");
-    case Quantity::Time: return canonical("s");
-    case Quantity::FlopRate: return canonical("TFLOP/s");
-    case Quantity::ThermalResistance: return canonical("K/W");
-    case Quantity::Energy: return canonical("kWh");
-    case Quantity::Pressure: return canonical("kPa");
-    default: return DisplayUnit{};
+    case Quantity::DataRate:
+      return canonical("Gbps");
+    case Quantity::DataSize:
+      return canonical("GB");
+    case Quantity::Power:
+      return canonical("W");
+    case Quantity::Temperature:
+      return canonical("degC");
+    case Quantity::TemperatureDelta:
+      return canonical("K");
+    case Quantity::VolumeFlow:
+      return canonical("L/min");
+    case Quantity::Time:
+      return canonical("s");
+    case Quantity::FlopRate:
+      return canonical("TFLOP/s");
+    case Quantity::ThermalResistance:
+      return canonical("K/W");
+    case Quantity::Energy:
+      return canonical("kWh");
+    case Quantity::Pressure:
+      return canonical("kPa");
+    default:
+      return DisplayUnit{};
   }
 }
 
@@ -543,7 +650,9 @@ std::string range_phrase(const Field& f, const DisplayUnit& unit, bool autoscale
     if (f.min_exclusive) return (before ? "after " : "greater than ") + show(*f.min) + " and at most " + show(*f.max);
     return "from " + show(*f.min) + " to " + show(*f.max);
   }
-  if (f.min) return (f.min_exclusive ? (before ? "after " : "greater than ") : (before ? "on or after " : "at least ")) + show(*f.min);
+  if (f.min)
+    return (f.min_exclusive ? (before ? "after " : "greater than ") : (before ? "on or after " : "at least ")) +
+           show(*f.min);
   if (f.max) return (before ? "on or before " : "at most ") + show(*f.max);
   return {};
 }

@@ -34,8 +34,7 @@ bool is_numeric(Quantity q);
 /// that echo the user's unit). Throws InvalidParameter(key, text, expected), e.g. expected =
 /// "a data rate such as '400 Gbps' or '50 GB/s' (got a data size)". Fraction values are checked
 /// to lie in [0, 1]; other ranges are the caller's (schema min/max).
-double parse_quantity(Quantity q, std::string_view text, std::string_view key = {},
-                      DisplayUnit* used = nullptr);
+double parse_quantity(Quantity q, std::string_view text, std::string_view key = {}, DisplayUnit* used = nullptr);
 
 /// YAML booleans: true/false, yes/no, on/off (any of lower, Capitalised or UPPER case).
 /// Throws InvalidParameter(key, text, "true or false").

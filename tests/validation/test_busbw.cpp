@@ -10,8 +10,8 @@
 #include "models/collectives/collective.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
-#include "sim/scenario/gpu_catalogue.hpp"
 #include "sim/engine/collective_bench.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
 
 using namespace aidcsim;
 using collectives::Algorithm;
@@ -61,11 +61,10 @@ TEST_CASE("8 x H200 all-reduce sweep, 32 KiB to 16 GiB, auto (case step/16)", "[
   // Issue 12: within 15 % in busbw from 1 MiB up, within 30 % in time below (latency-bound).
   // 0.1.0 was 3.6x / 2.8x / 1.9x / 1.32x too fast at 1 / 4 / 16 / 64 MiB (no NVLS start-up cost).
   const std::pair<double, double> measured[] = {
-      {32768, 1.44},       {65536, 2.93},        {131072, 5.73},      {262144, 11.74},
-      {524288, 23.94},     {1048576, 39.93},     {2097152, 64.53},    {4194304, 107.16},
-      {8388608, 155.53},   {16777216, 219.89},   {33554432, 275.84},  {67108864, 346.51},
-      {134217728, 401.93}, {268435456, 436.15},  {536870912, 450.29}, {1073741824, 463.58},
-      {2147483648, 469.17}, {4294967296, 473.10}, {8589934592, 477.45}, {17179869184, 482.26}};
+      {32768, 1.44},        {65536, 2.93},        {131072, 5.73},       {262144, 11.74},      {524288, 23.94},
+      {1048576, 39.93},     {2097152, 64.53},     {4194304, 107.16},    {8388608, 155.53},    {16777216, 219.89},
+      {33554432, 275.84},   {67108864, 346.51},   {134217728, 401.93},  {268435456, 436.15},  {536870912, 450.29},
+      {1073741824, 463.58}, {2147483648, 469.17}, {4294967296, 473.10}, {8589934592, 477.45}, {17179869184, 482.26}};
   auto o = dgx("H200", 1, Algorithm::Auto);
   o.sizes.clear();
   for (const auto& m : measured) o.sizes.push_back(m.first);
@@ -101,7 +100,8 @@ TEST_CASE("bench rows follow nccl-tests definitions", "[validation][busbw]") {
   CHECK(table.find("67108864") != std::string::npos);
 }
 
-TEST_CASE("ring alpha-beta closed form with NCCL's constants holds on an idle fabric within 1 %", "[validation][closed-form]") {
+TEST_CASE("ring alpha-beta closed form with NCCL's constants holds on an idle fabric within 1 %",
+          "[validation][closed-form]") {
   topology::FabricSpec fs;
   fs.gpus = 32;
   fs.gpus_per_node = 8;
@@ -129,9 +129,11 @@ TEST_CASE("ring alpha-beta closed form with NCCL's constants holds on an idle fa
         const double sim = net.run(s).makespan;
         // NCCL's ring: latency base + steps x hop, bandwidth = channels x speed x n / steps
         const auto m = collectives::nccl::build_model(collectives::nccl_system(c.gpus, layout, p));
-        const auto f = op == Op::AllReduce ? collectives::nccl::kAllReduce
-                       : op == Op::AllGather ? collectives::nccl::kAllGather : collectives::nccl::kReduceScatter;
-        const double cf = collectives::nccl::predicted_time(m, f, collectives::nccl::kRing, collectives::nccl::kSimple, size) * 1e-6;
+        const auto f = op == Op::AllReduce   ? collectives::nccl::kAllReduce
+                       : op == Op::AllGather ? collectives::nccl::kAllGather
+                                             : collectives::nccl::kReduceScatter;
+        const double cf =
+            collectives::nccl::predicted_time(m, f, collectives::nccl::kRing, collectives::nccl::kSimple, size) * 1e-6;
         INFO(collectives::op_name(op) << " n=" << n << " size=" << size);
         CHECK(sim == Approx(cf).epsilon(0.01));
         CHECK(collectives::estimate_time(c, layout, p) == Approx(cf).epsilon(0.01));

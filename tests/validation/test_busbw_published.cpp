@@ -58,7 +58,8 @@ TEST_CASE("8 x H100 all-reduce busbw by GPUs per node, ring and NVLS (NVIDIA/ncc
   CHECK(def.busbw / 1e9 == Approx(476).epsilon(0.10));
 }
 
-TEST_CASE("248 x 8 H200 all-reduce at 512 MiB, NCCL's default algorithm (NVIDIA/nccl-tests#283)", "[validation][busbw]") {
+TEST_CASE("248 x 8 H200 all-reduce at 512 MiB, NCCL's default algorithm (NVIDIA/nccl-tests#283)",
+          "[validation][busbw]") {
   // NVIDIA/nccl-tests#283 (2025-01-18): 248 servers x 8 H200, 8 HCAs per server (mlx5_1..8),
   // default NCCL_ALGO, `all_reduce_perf --minbytes 512M --maxbytes 512M`: busbw "typically around
   // 350G". NIC speed not stated: 400 Gb/s NDR taken (the H200 server's standard NIC).
@@ -68,7 +69,8 @@ TEST_CASE("248 x 8 H200 all-reduce at 512 MiB, NCCL's default algorithm (NVIDIA/
   CHECK(r.busbw / 1e9 == Approx(350).epsilon(0.10));
 }
 
-TEST_CASE("8 x H100 over 8 x 400G RoCE, 1 to 4 nodes: a known miss with a bound (NVIDIA/nccl#1221)", "[validation][busbw]") {
+TEST_CASE("8 x H100 over 8 x 400G RoCE, 1 to 4 nodes: a known miss with a bound (NVIDIA/nccl#1221)",
+          "[validation][busbw]") {
   // NVIDIA/nccl#1221 (2024-03-13): 8 x H100 per node, 8 x 400 Gb RoCE, NCCL 2.19.3,
   // `all_reduce_perf -b 4G -e 8G`: 1 or 2 nodes 330 GB/s with NVLS off, 430 with NVLS on;
   // 4 nodes 320 either way. Its one-node ring (330, NVLink only) is already 11 % under NVIDIA's
@@ -85,7 +87,8 @@ TEST_CASE("8 x H100 over 8 x 400G RoCE, 1 to 4 nodes: a known miss with a bound 
   const auto four = run(hgx("H100", 4, 8, Algorithm::Auto, 8 * GiB));
   INFO("2 nodes " << two.algorithm << " " << two.busbw / 1e9 << ", NVLS off " << two_off.algorithm << " "
                   << two_off.busbw / 1e9);
-  INFO("1 node ring " << one_ring << ", NVLS " << one_nvls << "; 4 nodes " << four.algorithm << " " << four.busbw / 1e9);
+  INFO("1 node ring " << one_ring << ", NVLS " << one_nvls << "; 4 nodes " << four.algorithm << " "
+                      << four.busbw / 1e9);
   CHECK(one_ring == Approx(330).epsilon(0.10));
   CHECK(one_nvls == Approx(430).epsilon(0.12));
   CHECK(four.algorithm == "ring");  // NCCL 2.19 picks ring at 4 nodes too: NVLS on/off changes nothing
@@ -96,7 +99,8 @@ TEST_CASE("8 x H100 over 8 x 400G RoCE, 1 to 4 nodes: a known miss with a bound 
   CHECK(two_off.busbw / 1e9 == Approx(330).epsilon(0.20));
 }
 
-TEST_CASE("tuner at 1,024 to 32,768 H100: tree/LL for latency, NVLSTree for bandwidth, busbw holds", "[validation][busbw][scale]") {
+TEST_CASE("tuner at 1,024 to 32,768 H100: tree/LL for latency, NVLSTree for bandwidth, busbw holds",
+          "[validation][busbw][scale]") {
   // NCCL's tuner (tuning.cc / enqueue.cc v2.23.4-1, nccl_model.cpp) over 8-GPU NVLink domains on
   // 8 x 400G per node: small messages on the double binary tree with LL (latency 2 log2(nodes)
   // network hops, not a ring's 2(n-1)); large ones on NVLSTree (NVLS in the node, trees across).
@@ -138,7 +142,7 @@ TEST_CASE("8 x H100 + 8 x 400G IB, 2 and 4 nodes, 64 MiB to 16 GiB (NVIDIA/nccl-
   // `all_reduce_perf_mpi -b 8 -e 16g -f 2 -g 1`, out-of-place busbw GB/s. Issue 12: within 10 % at
   // >= 64 MiB. The 4-node run is on VMs of the same hardware (kiskra-nvidia: "a good number ...
   // with 8 400 Gbps NICs your peak would be at 400 GB/s").
-  const double size[] = {67108864,   134217728,  268435456,  536870912, 1073741824,
+  const double size[] = {67108864,   134217728,  268435456,  536870912,  1073741824,
                          2147483648, 4294967296, 8589934592, 17179869184};
   const double two[] = {269.98, 336.29, 392.35, 426.97, 448.90, 461.24, 466.52, 468.46, 469.21};
   const double four[] = {224.53, 262.48, 294.16, 334.58, 358.14, 361.56, 363.54, 364.93, 365.84};
@@ -161,7 +165,8 @@ TEST_CASE("8 x H100 + 8 x 400G IB, 2 and 4 nodes, 64 MiB to 16 GiB (NVIDIA/nccl-
   CHECK(s4.time * 1e6 == Approx(34.6).epsilon(0.30));
 }
 
-TEST_CASE("8 x H100 + 8 x 400G IB at 8 nodes: tuned run reproduced, default run a known miss (NVIDIA/nccl-tests#309)", "[validation][busbw]") {
+TEST_CASE("8 x H100 + 8 x 400G IB at 8 nodes: tuned run reproduced, default run a known miss (NVIDIA/nccl-tests#309)",
+          "[validation][busbw]") {
   // Same thread (gj-aion, 2025-06-18), 8 nodes x 8 H100, 400G IB, NCCL version not given:
   // default 320.70 GB/s at 8 GiB (2 of those nodes: 466.73, 4 nodes: 324.52); with
   // NCCL_MIN_CTAS=24 NCCL_IB_QPS_PER_CONNECTION=2, as NVIDIA suggested there: 385.17 / 386.42 /

@@ -120,7 +120,8 @@ double error(double predicted, double published) { return predicted / published 
 
 }  // namespace
 
-TEST_CASE("Nemotron-4 15B Table 2: iteration time per row (H100, TP 8, DP 96-288)", "[validation][large_runs][nemotron]") {
+TEST_CASE("Nemotron-4 15B Table 2: iteration time per row (H100, TP 8, DP 96-288)",
+          "[validation][large_runs][nemotron]") {
   // Every row within 10 % (docs/validation-large-runs.md).
   double first = 0, last = 0;
   int i = 0;
@@ -128,10 +129,11 @@ TEST_CASE("Nemotron-4 15B Table 2: iteration time per row (H100, TP 8, DP 96-288
     const Scenario sc = row_scenario(r.file);
     REQUIRE(sc.fabric.gpus == r.gpus);
     const auto p = predict(sc);
-    std::printf("[nemotron15b] %d GPUs: predicted %.3f s (published %.2f, %+.1f %%), MFU %.3f (published %.3f);"
-                " compute %.3f TP %.3f DP %.3f bubble %.3f s\n",
-                r.gpus, p.step_time, r.iteration_s, 100 * error(p.step_time, r.iteration_s), p.model_tflops / 989,
-                r.mfu, p.b.compute, p.b.exposed_tp, p.b.exposed_dp, p.b.bubble);
+    std::printf(
+        "[nemotron15b] %d GPUs: predicted %.3f s (published %.2f, %+.1f %%), MFU %.3f (published %.3f);"
+        " compute %.3f TP %.3f DP %.3f bubble %.3f s\n",
+        r.gpus, p.step_time, r.iteration_s, 100 * error(p.step_time, r.iteration_s), p.model_tflops / 989, r.mfu,
+        p.b.compute, p.b.exposed_tp, p.b.exposed_dp, p.b.bubble);
     INFO(r.file << ": predicted " << p.step_time << " s, published " << r.iteration_s << " s");
     CHECK(error(p.step_time, r.iteration_s) >= -0.10);
     CHECK(error(p.step_time, r.iteration_s) <= 0.10);
@@ -160,10 +162,11 @@ TEST_CASE("Llama 3 405B Table 4: TFLOP/s per GPU at 8K and 16K H100, and the dro
     const Scenario sc = row_scenario(r.file, false);
     REQUIRE(sc.fabric.gpus == r.gpus);
     const auto p = predict(sc);
-    std::printf("[llama3] %d GPUs: step %.2f s, %.0f TFLOP/s per GPU (published %.0f, %+.1f %%);"
-                " compute %.2f TP %.2f PP %.2f DP %.2f bubble %.2f s\n",
-                r.gpus, p.step_time, p.model_tflops, r.tflops, 100 * error(p.model_tflops, r.tflops), p.b.compute,
-                p.b.exposed_tp, p.b.exposed_pp, p.b.exposed_dp, p.b.bubble);
+    std::printf(
+        "[llama3] %d GPUs: step %.2f s, %.0f TFLOP/s per GPU (published %.0f, %+.1f %%);"
+        " compute %.2f TP %.2f PP %.2f DP %.2f bubble %.2f s\n",
+        r.gpus, p.step_time, p.model_tflops, r.tflops, 100 * error(p.model_tflops, r.tflops), p.b.compute,
+        p.b.exposed_tp, p.b.exposed_pp, p.b.exposed_dp, p.b.bubble);
     INFO(r.file << ": predicted " << p.model_tflops << " TFLOP/s, published " << r.tflops);
     CHECK(error(p.model_tflops, r.tflops) >= lo);
     CHECK(error(p.model_tflops, r.tflops) <= hi);
@@ -189,10 +192,11 @@ TEST_CASE("MT-NLG 530B: iteration time per GPU count (A100, TP 8, PP 35, DP 8-12
     const Scenario sc = row_scenario(r.file);
     REQUIRE(sc.fabric.gpus == r.gpus);
     const auto p = predict(sc);
-    std::printf("[mtnlg] %d GPUs: predicted %.2f s (published %.1f, %+.1f %%), %.1f TFLOP/s per GPU (published %.0f);"
-                " compute %.2f TP %.2f PP %.2f DP %.2f bubble %.2f s\n",
-                r.gpus, p.step_time, r.iteration_s, 100 * error(p.step_time, r.iteration_s), p.hardware_tflops,
-                r.tflops, p.b.compute, p.b.exposed_tp, p.b.exposed_pp, p.b.exposed_dp, p.b.bubble);
+    std::printf(
+        "[mtnlg] %d GPUs: predicted %.2f s (published %.1f, %+.1f %%), %.1f TFLOP/s per GPU (published %.0f);"
+        " compute %.2f TP %.2f PP %.2f DP %.2f bubble %.2f s\n",
+        r.gpus, p.step_time, r.iteration_s, 100 * error(p.step_time, r.iteration_s), p.hardware_tflops, r.tflops,
+        p.b.compute, p.b.exposed_tp, p.b.exposed_pp, p.b.exposed_dp, p.b.bubble);
     INFO(r.file << ": predicted " << p.step_time << " s, published " << r.iteration_s << " s");
     CHECK(error(p.step_time, r.iteration_s) >= lo);
     CHECK(error(p.step_time, r.iteration_s) <= hi);
@@ -213,10 +217,11 @@ TEST_CASE("Nemotron-4 340B Table 2: iteration time per row (H100, TP 8, PP 12, D
     REQUIRE(sc.fabric.gpus == r.gpus);
     const auto mem = workload::peak_memory(sc.job);
     const auto p = predict(sc);
-    std::printf("[nemotron340b] %d GPUs: predicted %.2f s (published %.1f, %+.1f %%), MFU %.3f (published %.3f);"
-                " compute %.2f TP %.2f PP %.2f DP %.2f bubble %.2f s; peak HBM %.1f GB\n",
-                r.gpus, p.step_time, r.iteration_s, 100 * error(p.step_time, r.iteration_s), p.model_tflops / 989,
-                r.mfu, p.b.compute, p.b.exposed_tp, p.b.exposed_pp, p.b.exposed_dp, p.b.bubble, mem.total() / 1e9);
+    std::printf(
+        "[nemotron340b] %d GPUs: predicted %.2f s (published %.1f, %+.1f %%), MFU %.3f (published %.3f);"
+        " compute %.2f TP %.2f PP %.2f DP %.2f bubble %.2f s; peak HBM %.1f GB\n",
+        r.gpus, p.step_time, r.iteration_s, 100 * error(p.step_time, r.iteration_s), p.model_tflops / 989, r.mfu,
+        p.b.compute, p.b.exposed_tp, p.b.exposed_pp, p.b.exposed_dp, p.b.bubble, mem.total() / 1e9);
     INFO(r.file << ": predicted " << p.step_time << " s, published " << r.iteration_s << " s");
     CHECK(error(p.step_time, r.iteration_s) >= -0.10);
     CHECK(error(p.step_time, r.iteration_s) <= 0.10);
@@ -243,17 +248,18 @@ TEST_CASE("NVIDIA DGXC Nemotron4 340B BF16: step time per row (H100, TP 8, PP 8,
     const Scenario sc = row_scenario(r.file, r.gpus / 64 >= 4);
     REQUIRE(sc.fabric.gpus == r.gpus);
     const auto p = predict(sc);
-    std::printf("[dgxc340b] %d GPUs: predicted %.2f s (published %.2f, %+.1f %%); compute %.2f TP %.2f PP %.2f DP %.2f"
-                " bubble %.2f s\n",
-                r.gpus, p.step_time, r.step_s, 100 * error(p.step_time, r.step_s), p.b.compute, p.b.exposed_tp,
-                p.b.exposed_pp, p.b.exposed_dp, p.b.bubble);
+    std::printf(
+        "[dgxc340b] %d GPUs: predicted %.2f s (published %.2f, %+.1f %%); compute %.2f TP %.2f PP %.2f DP %.2f"
+        " bubble %.2f s\n",
+        r.gpus, p.step_time, r.step_s, 100 * error(p.step_time, r.step_s), p.b.compute, p.b.exposed_tp, p.b.exposed_pp,
+        p.b.exposed_dp, p.b.bubble);
     INFO(r.file << ": predicted " << p.step_time << " s, published " << r.step_s << " s");
     CHECK(error(p.step_time, r.step_s) >= -0.10);
     CHECK(error(p.step_time, r.step_s) <= 0.10);
     (r.gpus == kDgxc340b[0].gpus ? first : last) = p.step_time;
   }
-  std::printf("[dgxc340b] 128 -> 2,048 GPUs: step time %+.1f %% predicted, %+.1f %% published\n", 100 * (last / first - 1),
-              100 * (kDgxc340b[4].step_s / kDgxc340b[0].step_s - 1));
+  std::printf("[dgxc340b] 128 -> 2,048 GPUs: step time %+.1f %% predicted, %+.1f %% published\n",
+              100 * (last / first - 1), 100 * (kDgxc340b[4].step_s / kDgxc340b[0].step_s - 1));
   CHECK(last >= first);
 }
 
@@ -264,6 +270,7 @@ TEST_CASE("The large-run scenarios the memory model rejects are exactly the docu
   CHECK_THROWS_AS(row_scenario("dgxc-nemotron4-340b/128-gpus.yaml"), ScenarioError);
   CHECK_THROWS_AS(row_scenario("llama3-405b/8192-gpus.yaml"), ScenarioError);
   CHECK_THROWS_AS(row_scenario("llama3-405b/16384-gpus.yaml"), ScenarioError);
-  for (const char* f : {"dgxc-nemotron4-340b/256-gpus.yaml", "nemotron4-15b/768-gpus.yaml", "mtnlg-530b/2240-gpus.yaml"})
+  for (const char* f :
+       {"dgxc-nemotron4-340b/256-gpus.yaml", "nemotron4-15b/768-gpus.yaml", "mtnlg-530b/2240-gpus.yaml"})
     CHECK_NOTHROW(row_scenario(f));
 }

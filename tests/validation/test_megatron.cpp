@@ -19,10 +19,10 @@ struct Row {
   double tflops;
 };
 const Row kTable1[] = {
-    {1.7, 24, 2304, 24, 1, 1, 32, 512, 137},        {3.6, 32, 3072, 30, 2, 1, 64, 512, 138},
-    {7.5, 32, 4096, 36, 4, 1, 128, 512, 142},       {18.4, 48, 6144, 40, 8, 1, 256, 1024, 135},
-    {39.1, 64, 8192, 48, 8, 2, 512, 1536, 138},     {76.1, 80, 10240, 60, 8, 4, 1024, 1792, 140},
-    {145.6, 96, 12288, 80, 8, 8, 1536, 2304, 148},  {310.1, 128, 16384, 96, 8, 16, 1920, 2160, 155},
+    {1.7, 24, 2304, 24, 1, 1, 32, 512, 137},          {3.6, 32, 3072, 30, 2, 1, 64, 512, 138},
+    {7.5, 32, 4096, 36, 4, 1, 128, 512, 142},         {18.4, 48, 6144, 40, 8, 1, 256, 1024, 135},
+    {39.1, 64, 8192, 48, 8, 2, 512, 1536, 138},       {76.1, 80, 10240, 60, 8, 4, 1024, 1792, 140},
+    {145.6, 96, 12288, 80, 8, 8, 1536, 2304, 148},    {310.1, 128, 16384, 96, 8, 16, 1920, 2160, 155},
     {529.6, 128, 20480, 105, 8, 35, 2520, 2520, 163}, {1008.0, 160, 25600, 128, 8, 64, 3072, 3072, 163},
 };
 
@@ -80,10 +80,11 @@ TEST_CASE("Megatron-LM SC21 Table 1: TFLOP/s per GPU within 10 % for all ten row
     CHECK(plan.parameters / 1e9 == Approx(r.params_b).epsilon(0.03));  // eq. 2 vs the table rounded to 0.1B
     const auto b = workload::analyse_step(plan, net.run(plan.schedule));
     const double tflops = plan.hardware_flops_per_step / b.step_time / r.gpus / 1e12;
-    std::printf("[megatron] %.1fB: %.1f TFLOP/s per GPU (published %.0f, %+.1f %%); step %.2f s, compute %.2f TP %.2f"
-                " DP %.2f bubble %.2f s\n",
-                r.params_b, tflops, r.tflops, 100 * (tflops / r.tflops - 1), b.step_time, b.compute, b.exposed_tp,
-                b.exposed_dp, b.bubble);
+    std::printf(
+        "[megatron] %.1fB: %.1f TFLOP/s per GPU (published %.0f, %+.1f %%); step %.2f s, compute %.2f TP %.2f"
+        " DP %.2f bubble %.2f s\n",
+        r.params_b, tflops, r.tflops, 100 * (tflops / r.tflops - 1), b.step_time, b.compute, b.exposed_tp, b.exposed_dp,
+        b.bubble);
     INFO(r.params_b << "B: predicted " << tflops << " TFLOP/s, published " << r.tflops);
     CHECK(tflops == Approx(r.tflops).epsilon(0.10));
     CHECK(b.compute + b.exposed_tp + b.exposed_pp + b.exposed_dp + b.bubble == Approx(b.step_time));

@@ -70,28 +70,32 @@ double find(const std::vector<std::pair<std::string, double>>& v, const std::str
 }
 }  // namespace
 
-TEST_CASE("Meta RSC ETTR: 16K GPUs, 60-min vs 5-min checkpoints -> 0.7 and 0.93 (+-0.05)", "[validation][reliability]") {
+TEST_CASE("Meta RSC ETTR: 16K GPUs, 60-min vs 5-min checkpoints -> 0.7 and 0.93 (+-0.05)",
+          "[validation][reliability]") {
   const Situation s = rsc_situation();
   const double window = 30 * kDay;
   const auto r60 = simulate_window(rsc_spec(60), s, window, 2024);
   const auto r5 = simulate_window(rsc_spec(5), s, window, 2024);
-  std::printf("[reliability] RSC ETTR model (16,384 GPUs, r_f 5e-3/node-day, u0 12 min): job MTBF %.2f h, "
-              "ETTR 60 min = %.3f (published 0.70), 5 min = %.3f (published 0.93)\n",
-              r60.job_mtbf / 3600, r60.ettr, r5.ettr);
+  std::printf(
+      "[reliability] RSC ETTR model (16,384 GPUs, r_f 5e-3/node-day, u0 12 min): job MTBF %.2f h, "
+      "ETTR 60 min = %.3f (published 0.70), 5 min = %.3f (published 0.93)\n",
+      r60.job_mtbf / 3600, r60.ettr, r5.ettr);
   REQUIRE(r60.job_mtbf / 3600 == Approx(24.0 / (2048 * 5e-3)).epsilon(1e-9));  // 2.34 h
   REQUIRE(r60.ettr == Approx(0.70).margin(0.05));
   REQUIRE(r5.ettr == Approx(0.93).margin(0.05));
 }
 
-TEST_CASE("Llama 3 defaults at 16,384 GPUs over 54 days -> 419 unexpected interruptions (+-10 %)", "[validation][reliability]") {
+TEST_CASE("Llama 3 defaults at 16,384 GPUs over 54 days -> 419 unexpected interruptions (+-10 %)",
+          "[validation][reliability]") {
   TrainingSpec t;
   t.tokens = 1;
   t.reliability.draws = 200;  // preset llama3 is the default
   const auto r = simulate_window(t, llama3_situation(), 54 * kDay, 54);
   const double gpu_cat = find(r.interruptions_by_cause, "gpu") + find(r.interruptions_by_cause, "hbm");
-  std::printf("[reliability] Llama 3 defaults, 16,384 GPUs, 54 days: %.1f unexpected interruptions "
-              "(published 419), GPU+HBM %.1f (Table 5: 268), one per %.2f h\n",
-              r.expected_interruptions, gpu_cat, r.job_mtbf / 3600);
+  std::printf(
+      "[reliability] Llama 3 defaults, 16,384 GPUs, 54 days: %.1f unexpected interruptions "
+      "(published 419), GPU+HBM %.1f (Table 5: 268), one per %.2f h\n",
+      r.expected_interruptions, gpu_cat, r.job_mtbf / 3600);
   REQUIRE(r.expected_interruptions == Approx(419).epsilon(0.10));
   REQUIRE(gpu_cat == Approx(268).epsilon(0.10));
   REQUIRE(find(r.interruptions_by_cause, "software") == Approx(63).epsilon(0.25));

@@ -49,9 +49,9 @@ TEST_CASE("Rollout scenario loads with three phases", "[validation][reliability]
   const Scenario sc = load_scenario_file(kRollout);
   const auto& ph = sc.training.phases;
   REQUIRE(ph.size() == 3);
-  REQUIRE(ph[0].gpus == 8064);    // 112 NVL72 racks
-  REQUIRE(ph[1].gpus == 16128);   // 224
-  REQUIRE(ph[2].gpus == 31104);   // 432
+  REQUIRE(ph[0].gpus == 8064);           // 112 NVL72 racks
+  REQUIRE(ph[1].gpus == 16128);          // 224
+  REQUIRE(ph[2].gpus == 31104);          // 432
   REQUIRE(ph[0].start == 1772323200.0);  // 2026-03-01T00:00Z
   REQUIRE(ph[1].start == 1788220800.0);  // 2026-09-01
   REQUIRE(ph[2].start == 1803859200.0);  // 2027-03-01
@@ -91,15 +91,18 @@ TEST_CASE("Phased time-to-train of the rollout is reproducible bit for bit", "[v
   const auto b = reliability::time_to_train_phased(training, ps, sc.seed);
   REQUIRE(a.overall.samples == b.overall.samples);
   REQUIRE(a.overall.p90 == b.overall.p90);
-  std::printf("[reliability] stargate-uk-rollout (illustrative step times): %.0fT tokens (%.0fT trained at the "
-              "phases' batches), p10 %.1f d, p50 %.1f d, p90 %.1f d, ETTR %.3f\n", sc.training.tokens / 1e12,
-              a.overall.tokens_trained / 1e12, a.overall.p10 / 86400, a.overall.p50 / 86400, a.overall.p90 / 86400,
-              a.overall.ettr);
+  std::printf(
+      "[reliability] stargate-uk-rollout (illustrative step times): %.0fT tokens (%.0fT trained at the "
+      "phases' batches), p10 %.1f d, p50 %.1f d, p90 %.1f d, ETTR %.3f\n",
+      sc.training.tokens / 1e12, a.overall.tokens_trained / 1e12, a.overall.p10 / 86400, a.overall.p50 / 86400,
+      a.overall.p90 / 86400, a.overall.ettr);
   double tokens = 0;
   for (const auto& p : a.phases) {
-    std::printf("[reliability]   phase %-4s %6d GPUs  MTBF %5.2f h  ckpt every %4.0f s  %6.2fT tokens  %6.1f d  "
-                "%6.1f interruptions\n", p.name.c_str(), p.gpus, p.job_mtbf / 3600, p.checkpoint_interval,
-                p.mean_tokens / 1e12, p.mean_wall / 86400, p.mean_interruptions);
+    std::printf(
+        "[reliability]   phase %-4s %6d GPUs  MTBF %5.2f h  ckpt every %4.0f s  %6.2fT tokens  %6.1f d  "
+        "%6.1f interruptions\n",
+        p.name.c_str(), p.gpus, p.job_mtbf / 3600, p.checkpoint_interval, p.mean_tokens / 1e12, p.mean_wall / 86400,
+        p.mean_interruptions);
     tokens += p.mean_tokens;
   }
   REQUIRE(tokens == Approx(sc.training.tokens).epsilon(1e-9));
@@ -111,7 +114,8 @@ TEST_CASE("Phased time-to-train of the rollout is reproducible bit for bit", "[v
   REQUIRE(a.phases[0].mean_wall == Approx(184 * 86400.0).epsilon(1e-6));  // 2026-03-01 .. 09-01
 }
 
-TEST_CASE("Rollout: the 31K phase's batch beyond the critical batch lengthens time-to-train", "[validation][reliability]") {
+TEST_CASE("Rollout: the 31K phase's batch beyond the critical batch lengthens time-to-train",
+          "[validation][reliability]") {
   // The rollout grows the global batch with DP (16.5M -> 33M -> 64M tokens per step) while the
   // Kaplan critical batch at the loss reached is ~12M tokens (eq. 1.4 at the Chinchilla loss of a
   // 405.9B model): the 16K and 31K phases train beyond it, and their tokens cost more.
@@ -124,12 +128,15 @@ TEST_CASE("Rollout: the 31K phase's batch beyond the critical batch lengthens ti
   none.convergence.model = reliability::ConvergenceModel::None;
   const auto k = reliability::time_to_train_phased(kaplan, ps, sc.seed);
   const auto n = reliability::time_to_train_phased(none, ps, sc.seed);
-  std::printf("[reliability] rollout convergence: no model ideal %.1f d, p50 %.1f d; kaplan ideal %.1f d, p50 %.1f d, "
-              "%.0fT tokens trained for %.0fT at the 8K batch\n", n.overall.ideal / 86400, n.overall.p50 / 86400,
-              k.overall.ideal / 86400, k.overall.p50 / 86400, k.overall.tokens_trained / 1e12, kaplan.tokens / 1e12);
+  std::printf(
+      "[reliability] rollout convergence: no model ideal %.1f d, p50 %.1f d; kaplan ideal %.1f d, p50 %.1f d, "
+      "%.0fT tokens trained for %.0fT at the 8K batch\n",
+      n.overall.ideal / 86400, n.overall.p50 / 86400, k.overall.ideal / 86400, k.overall.p50 / 86400,
+      k.overall.tokens_trained / 1e12, kaplan.tokens / 1e12);
   for (const auto& p : k.phases)
     std::printf("[reliability]   phase %-4s batch %5.1fM  B_crit at start %5.1fM  %6.2fT progress  %6.2fT trained\n",
-                p.name.c_str(), p.batch / 1e6, p.critical_batch / 1e6, p.mean_tokens / 1e12, p.mean_tokens_trained / 1e12);
+                p.name.c_str(), p.batch / 1e6, p.critical_batch / 1e6, p.mean_tokens / 1e12,
+                p.mean_tokens_trained / 1e12);
   REQUIRE(n.overall.tokens_trained == Approx(kaplan.tokens).epsilon(1e-9));
   REQUIRE(k.overall.ideal > 1.2 * n.overall.ideal);
   REQUIRE(k.overall.p50 > n.overall.p50);
@@ -137,9 +144,10 @@ TEST_CASE("Rollout: the 31K phase's batch beyond the critical batch lengthens ti
   // of a reference token, between the costs at the two ends of the phase's B_crit range.
   const auto& p31 = k.phases[2];
   REQUIRE(p31.batch > 4 * p31.critical_batch);
-  const double b_end = reliability::kaplan_critical_batch(
-      reliability::chinchilla_loss(kaplan.parameters, kaplan.tokens));
-  const double cost_start = reliability::batch_token_cost(p31.batch, ps[0].situation.tokens_per_step, p31.critical_batch);
+  const double b_end =
+      reliability::kaplan_critical_batch(reliability::chinchilla_loss(kaplan.parameters, kaplan.tokens));
+  const double cost_start =
+      reliability::batch_token_cost(p31.batch, ps[0].situation.tokens_per_step, p31.critical_batch);
   const double cost_end = reliability::batch_token_cost(p31.batch, ps[0].situation.tokens_per_step, b_end);
   const double cost = p31.mean_tokens_trained / p31.mean_tokens;
   REQUIRE(cost <= cost_start * (1 + 1e-3));

@@ -68,9 +68,9 @@ TEST_CASE("OCP 1 kW OAM cold plate: case-to-inlet resistance with water and PG25
 TEST_CASE("air-cooled HGX H100 rack at ASHRAE A1 inlet: junctions 54-72 °C under load (Latif et al. 2025)",
           "[validation][thermal]") {
   SiteLayout l;
-  l.gpus = 4 * 32;          // four racks of four 8-GPU HGX H100 servers
+  l.gpus = 4 * 32;  // four racks of four 8-GPU HGX H100 servers
   l.gpus_per_rack = 32;
-  l.gpu_tdp = 700;          // H100 SXM5
+  l.gpu_tdp = 700;  // H100 SXM5
   l.gpu_idle_power = 90;
   l.cpu_power_per_gpu = 100;  // 2 x Xeon 8480C per 8 GPUs
   l.nic_power_per_gpu = 25;
@@ -78,8 +78,8 @@ TEST_CASE("air-cooled HGX H100 rack at ASHRAE A1 inlet: junctions 54-72 °C unde
   l.psu_efficiency = 0.95;
   for (double inlet_c : {18.0, 22.0, 25.0, 27.0}) {
     CoolingSpec s;
-    s.liquid_fraction = 0;           // air-cooled
-    s.plant.rack = "none";           // classic hot/cold aisle hall
+    s.liquid_fraction = 0;  // air-cooled
+    s.plant.rack = "none";  // classic hot/cold aisle hall
     s.room.temperature = 273.15 + inlet_c;
     const SiteReport r = steady_state(s, l, {GpuLoad{1, 0}}, {});
     const double tj = r.max_gpu_temp - 273.15;

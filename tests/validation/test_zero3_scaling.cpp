@@ -9,8 +9,8 @@
 #include "models/compute/catalogue.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
-#include "sim/scenario/gpu_catalogue.hpp"
 #include "models/workload/step.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
 
 using namespace aidcsim;
 
@@ -57,9 +57,9 @@ TEST_CASE("ZeRO-3 throughput per GPU falls steeply with the GPU count at a const
   const double z3_64 = tflops(64, "fsdp"), z3_512 = tflops(512, "fsdp");
   const double z1_64 = tflops(64, "zero1"), z1_512 = tflops(512, "zero1");
   const double ds_512 = tflops(512, "fsdp", "deepspeed");
-  INFO("TFLOP/s per GPU, 64 -> 512 GPUs: fsdp " << z3_64 << " -> " << z3_512 << ", zero1 " << z1_64 << " -> "
-                                                << z1_512 << ", deepspeed ZeRO-3 at 512: " << ds_512);
-  CHECK(z3_512 < 0.6 * z3_64);              // steep: 8 sequences -> 1 per GPU
-  CHECK(z1_512 / z1_64 > z3_512 / z3_64);   // ZeRO-1 keeps more of its throughput
-  CHECK(z3_64 > 0.7 * z1_64);               // with 8 sequences per GPU the gathers mostly hide behind compute
+  INFO("TFLOP/s per GPU, 64 -> 512 GPUs: fsdp " << z3_64 << " -> " << z3_512 << ", zero1 " << z1_64 << " -> " << z1_512
+                                                << ", deepspeed ZeRO-3 at 512: " << ds_512);
+  CHECK(z3_512 < 0.6 * z3_64);             // steep: 8 sequences -> 1 per GPU
+  CHECK(z1_512 / z1_64 > z3_512 / z3_64);  // ZeRO-1 keeps more of its throughput
+  CHECK(z3_64 > 0.7 * z1_64);              // with 8 sequences per GPU the gathers mostly hide behind compute
 }

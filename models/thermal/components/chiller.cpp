@@ -22,8 +22,8 @@ class Chiller final : public HeatRejection {
     if (q <= 0) return p;
     p.fans = r_.fan_power_fraction * q;
     p.pumps = r_.facility_pump_fraction * q;
-    const double mech = t_ret > t_sup ? std::clamp((t_out + r_.dry_cooler_approach - t_sup) / (t_ret - t_sup), 0.0, 1.0)
-                                      : 1.0;
+    const double mech =
+        t_ret > t_sup ? std::clamp((t_out + r_.dry_cooler_approach - t_sup) / (t_ret - t_sup), 0.0, 1.0) : 1.0;
     p.chiller = mech * q / r_.chiller_cop;
     return p;
   }

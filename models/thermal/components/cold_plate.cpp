@@ -22,7 +22,9 @@ namespace {
 class ColdPlate final : public ChipCooler {
  public:
   ColdPlate(const CoolingSpec& s)
-      : p_(s.cold_plate), cover_(s.liquid_fraction), fluid_(coolant(s.coolant)),
+      : p_(s.cold_plate),
+        cover_(s.liquid_fraction),
+        fluid_(coolant(s.coolant)),
         manifold_(fluid_.density * fluid_.cp * s.cdu.rack_manifold_volume) {}
 
   double coverage() const override { return cover_; }
@@ -68,21 +70,67 @@ void install_cold_plate(const CoolingSpec& s, Plant& p) { p.chip = std::make_uni
 
 void cold_plate_schema(Schema& out) {
   using Q = Quantity;
-  out.insert(out.end(), {
-      {"cooling.cold_plate", Q::Map, "", false, {}, {}, false, {}, "GPU cold plate (junction -> plate -> coolant); plant.chip cold_plate."},
-      {"cooling.cold_plate.r_junction_plate", Q::ThermalResistance, "0.02 K/W", false, 1e-3, 1, false, {},
-       "Junction to cold-plate base (case) incl. TIM [estimate; not published for B200/GB200]."},
-      {"cooling.cold_plate.r_convection", Q::ThermalResistance, "0.0135 K/W", false, 1e-3, 1, false, {},
-       "1/hA of the plate with water at cooling.cold_plate.ref_flow (OCP 1 kW OAM cold plate: hA = 74 W/K, "
-       "Chen et al. 2023 Fig. 8)."},
-      {"cooling.cold_plate.ref_flow", Q::VolumeFlow, "1 L/min", false, 0.05e-3 / 60, 1e-2, false, {}, "Flow at which r_convection holds."},
-      {"cooling.cold_plate.flow_exponent", Q::Number, "0", false, 0, 2, false, {},
-       "hA ~ flow^n: 0 = laminar microchannels (the OCP plate's hA does not change with flow), 0.8 = turbulent "
-       "(Dittus-Boelter, Incropera & DeWitt eq. 8.60)."},
-      {"cooling.cold_plate.prandtl_exponent", Q::Number, "0", false, 0, 1, false, {},
-       "m in Nu ~ Re^n Pr^m for other coolants than water: 0 = fully developed laminar (hA ~ conductivity), 0.4 = "
-       "Dittus-Boelter."},
-  });
+  out.insert(
+      out.end(),
+      {
+          {"cooling.cold_plate",
+           Q::Map,
+           "",
+           false,
+           {},
+           {},
+           false,
+           {},
+           "GPU cold plate (junction -> plate -> coolant); plant.chip cold_plate."},
+          {"cooling.cold_plate.r_junction_plate",
+           Q::ThermalResistance,
+           "0.02 K/W",
+           false,
+           1e-3,
+           1,
+           false,
+           {},
+           "Junction to cold-plate base (case) incl. TIM [estimate; not published for B200/GB200]."},
+          {"cooling.cold_plate.r_convection",
+           Q::ThermalResistance,
+           "0.0135 K/W",
+           false,
+           1e-3,
+           1,
+           false,
+           {},
+           "1/hA of the plate with water at cooling.cold_plate.ref_flow (OCP 1 kW OAM cold plate: hA = 74 W/K, "
+           "Chen et al. 2023 Fig. 8)."},
+          {"cooling.cold_plate.ref_flow",
+           Q::VolumeFlow,
+           "1 L/min",
+           false,
+           0.05e-3 / 60,
+           1e-2,
+           false,
+           {},
+           "Flow at which r_convection holds."},
+          {"cooling.cold_plate.flow_exponent",
+           Q::Number,
+           "0",
+           false,
+           0,
+           2,
+           false,
+           {},
+           "hA ~ flow^n: 0 = laminar microchannels (the OCP plate's hA does not change with flow), 0.8 = turbulent "
+           "(Dittus-Boelter, Incropera & DeWitt eq. 8.60)."},
+          {"cooling.cold_plate.prandtl_exponent",
+           Q::Number,
+           "0",
+           false,
+           0,
+           1,
+           false,
+           {},
+           "m in Nu ~ Re^n Pr^m for other coolants than water: 0 = fully developed laminar (hA ~ conductivity), 0.4 = "
+           "Dittus-Boelter."},
+      });
 }
 
 void read_cold_plate(const Params& root, CoolingSpec& c) {

@@ -20,8 +20,8 @@
 #include "models/common/params.hpp"
 #include "models/common/schema.hpp"
 #include "models/thermal/coolant.hpp"
-#include "models/thermal/network.hpp"
 #include "models/thermal/cooling_spec.hpp"
+#include "models/thermal/network.hpp"
 
 namespace aidcsim::thermal {
 
@@ -43,8 +43,8 @@ struct BuildContext {
 
 /// Nodes and terms of one GPU group's liquid path (-1 = none).
 struct GpuLiquidPath {
-  int plate = -1;        ///< node whose temperature is the "cold plate / case" reading
-  int outlet = -1;       ///< node of the coolant leaving this GPU (for the outlet sensor)
+  int plate = -1;   ///< node whose temperature is the "cold plate / case" reading
+  int outlet = -1;  ///< node of the coolant leaving this GPU (for the outlet sensor)
 };
 
 /// Chip slot: the path from a GPU junction into the rack's liquid node.

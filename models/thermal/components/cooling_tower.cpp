@@ -17,7 +17,9 @@ namespace {
 class CoolingTower final : public HeatRejection {
  public:
   CoolingTower(const CoolingSpec& s) : r_(s.rejection), set_(s.facility_supply) {}
-  double supply(double t_out, double rh) const override { return std::max(set_, wet_bulb(t_out, rh) + r_.tower_approach); }
+  double supply(double t_out, double rh) const override {
+    return std::max(set_, wet_bulb(t_out, rh) + r_.tower_approach);
+  }
   Power power(double q, double, double, double, double) const override {
     Power p;
     if (q <= 0) return p;
@@ -38,7 +40,14 @@ void install_cooling_tower(const CoolingSpec& s, Plant& p) { p.rejection = std::
 
 void cooling_tower_schema(Schema& out) {
   using Q = Quantity;
-  out.push_back({"cooling.heat_rejection.tower_approach", Q::TemperatureDelta, "4 K", false, 0, 30, false, {},
+  out.push_back({"cooling.heat_rejection.tower_approach",
+                 Q::TemperatureDelta,
+                 "4 K",
+                 false,
+                 0,
+                 30,
+                 false,
+                 {},
                  "cooling_tower: facility supply above the outdoor wet bulb, tower + plate HX [estimate]."});
 }
 

@@ -28,12 +28,29 @@ void install_crah(const CoolingSpec& s, Plant& p) { p.room = std::make_unique<Cr
 
 void crah_schema(Schema& out) {
   using Q = Quantity;
-  out.insert(out.end(), {
-      {"cooling.crah", Q::Map, "", false, {}, {}, false, {}, "Computer-room air handlers (plant.room crah)."},
-      {"cooling.crah.fan_power_fraction", Q::Fraction, "0.05", false, 0, 1, false, {}, "CRAH fan power / hall heat [estimate]."},
-      {"cooling.crah.capacity", Q::Power, "0 W", false, 0, 1e10, false, {},
-       "Rated CRAH capacity for the hall; 0 = sized to the design heat that reaches the hall air (checked)."},
-  });
+  out.insert(
+      out.end(),
+      {
+          {"cooling.crah", Q::Map, "", false, {}, {}, false, {}, "Computer-room air handlers (plant.room crah)."},
+          {"cooling.crah.fan_power_fraction",
+           Q::Fraction,
+           "0.05",
+           false,
+           0,
+           1,
+           false,
+           {},
+           "CRAH fan power / hall heat [estimate]."},
+          {"cooling.crah.capacity",
+           Q::Power,
+           "0 W",
+           false,
+           0,
+           1e10,
+           false,
+           {},
+           "Rated CRAH capacity for the hall; 0 = sized to the design heat that reaches the hall air (checked)."},
+      });
 }
 
 void read_crah(const Params& root, CoolingSpec& c) {

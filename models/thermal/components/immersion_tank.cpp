@@ -45,9 +45,14 @@ class ImmersionTank final : public ChipCooler {
 
 void install_immersion_tank(const CoolingSpec& s, Plant& p) {
   const auto& t = s.immersion;
-  if (!(t.r_junction_case > 0)) throw InvalidParameter("cooling.immersion_tank.r_junction_case", std::to_string(t.r_junction_case), "a positive resistance");
-  if (!(t.r_case_fluid > 0)) throw InvalidParameter("cooling.immersion_tank.r_case_fluid", std::to_string(t.r_case_fluid), "a positive resistance");
-  if (!(t.fluid_volume > 0)) throw InvalidParameter("cooling.immersion_tank.fluid_volume", std::to_string(t.fluid_volume), "a positive volume");
+  if (!(t.r_junction_case > 0))
+    throw InvalidParameter("cooling.immersion_tank.r_junction_case", std::to_string(t.r_junction_case),
+                           "a positive resistance");
+  if (!(t.r_case_fluid > 0))
+    throw InvalidParameter("cooling.immersion_tank.r_case_fluid", std::to_string(t.r_case_fluid),
+                           "a positive resistance");
+  if (!(t.fluid_volume > 0))
+    throw InvalidParameter("cooling.immersion_tank.fluid_volume", std::to_string(t.fluid_volume), "a positive volume");
   if (s.coolant == "water" || s.coolant == "pg25")
     throw InvalidParameter("cooling.coolant", s.coolant,
                            "a dielectric coolant for plant.chip immersion_tank (pao or fluorinated)");
@@ -56,16 +61,45 @@ void install_immersion_tank(const CoolingSpec& s, Plant& p) {
 
 void immersion_tank_schema(Schema& out) {
   using Q = Quantity;
-  out.insert(out.end(), {
-      {"cooling.immersion_tank", Q::Map, "", false, {}, {}, false, {},
-       "Single-phase immersion tank per rack (plant.chip immersion_tank; coolant pao or fluorinated)."},
-      {"cooling.immersion_tank.r_junction_case", Q::ThermalResistance, "0.02 K/W", false, 1e-3, 1, false, {},
-       "GPU junction to case incl. TIM [estimate]."},
-      {"cooling.immersion_tank.r_case_fluid", Q::ThermalResistance, "0.04 K/W", false, 1e-3, 1, false, {},
-       "Case to dielectric bath through an immersed heatsink [estimate: PAO-class fluid, forced flow]."},
-      {"cooling.immersion_tank.fluid_volume", Q::Number, "1.2", false, 0.05, 100, false, {},
-       "Dielectric in one tank, m^3 [estimate: 42U single-phase tank 1-1.5 m^3]."},
-  });
+  out.insert(out.end(),
+             {
+                 {"cooling.immersion_tank",
+                  Q::Map,
+                  "",
+                  false,
+                  {},
+                  {},
+                  false,
+                  {},
+                  "Single-phase immersion tank per rack (plant.chip immersion_tank; coolant pao or fluorinated)."},
+                 {"cooling.immersion_tank.r_junction_case",
+                  Q::ThermalResistance,
+                  "0.02 K/W",
+                  false,
+                  1e-3,
+                  1,
+                  false,
+                  {},
+                  "GPU junction to case incl. TIM [estimate]."},
+                 {"cooling.immersion_tank.r_case_fluid",
+                  Q::ThermalResistance,
+                  "0.04 K/W",
+                  false,
+                  1e-3,
+                  1,
+                  false,
+                  {},
+                  "Case to dielectric bath through an immersed heatsink [estimate: PAO-class fluid, forced flow]."},
+                 {"cooling.immersion_tank.fluid_volume",
+                  Q::Number,
+                  "1.2",
+                  false,
+                  0.05,
+                  100,
+                  false,
+                  {},
+                  "Dielectric in one tank, m^3 [estimate: 42U single-phase tank 1-1.5 m^3]."},
+             });
 }
 
 void read_immersion_tank(const Params& root, CoolingSpec& c) {

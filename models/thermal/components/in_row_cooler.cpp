@@ -21,8 +21,8 @@ class InRowCooler final : public RackCooler {
   int build(BuildContext& b, int x, double copies, double c_air, bool fans_ok, int& term) const override {
     const int d = b.node(BuildContext::Level::Rack, "air_out", kAirRhoCp * 0.1 * air_volume_, copies);
     b.net.add_advection(x, d, c_air, copies);
-    term = b.net.add_transfer(d, b.facility, x, b.facility, (fans_ok ? p_.effectiveness : p_.failed_effectiveness) * c_air,
-                              copies);
+    term = b.net.add_transfer(d, b.facility, x, b.facility,
+                              (fans_ok ? p_.effectiveness : p_.failed_effectiveness) * c_air, copies);
     return d;
   }
   double fan_power(bool fans_ok) const override { return fans_ok ? p_.fan_power / p_.racks_per_unit : 0.0; }
@@ -37,25 +37,73 @@ class InRowCooler final : public RackCooler {
 
 void install_in_row_cooler(const CoolingSpec& s, Plant& p) {
   if (!(s.in_row.effectiveness > 0 && s.in_row.effectiveness <= 1))
-    throw InvalidParameter("cooling.in_row_cooler.effectiveness", std::to_string(s.in_row.effectiveness), "an effectiveness in (0, 1]");
+    throw InvalidParameter("cooling.in_row_cooler.effectiveness", std::to_string(s.in_row.effectiveness),
+                           "an effectiveness in (0, 1]");
   if (s.in_row.racks_per_unit < 1)
-    throw InvalidParameter("cooling.in_row_cooler.racks_per_unit", std::to_string(s.in_row.racks_per_unit), "at least 1");
+    throw InvalidParameter("cooling.in_row_cooler.racks_per_unit", std::to_string(s.in_row.racks_per_unit),
+                           "at least 1");
   p.rack = std::make_unique<InRowCooler>(s);
 }
 
 void in_row_cooler_schema(Schema& out) {
   using Q = Quantity;
-  out.insert(out.end(), {
-      {"cooling.in_row_cooler", Q::Map, "", false, {}, {}, false, {}, "In-row chilled-water cooler (plant.rack in_row_cooler)."},
-      {"cooling.in_row_cooler.effectiveness", Q::Fraction, "0.75", false, 0.05, 1, false, {},
-       "Air-side effectiveness with its fans running [estimate]."},
-      {"cooling.in_row_cooler.failed_effectiveness", Q::Fraction, "0.1", false, 0, 1, false, {},
-       "Effectiveness with its fans failed (rdhx_fan_failure fault) [estimate]."},
-      {"cooling.in_row_cooler.racks_per_unit", Q::Integer, "2", false, 1, 100, false, {}, "Racks served by one unit [estimate]."},
-      {"cooling.in_row_cooler.capacity", Q::Power, "60 kW", false, 1e3, 1e7, false, {},
-       "Rated capacity of one unit, checked against the heat it takes [estimate: vendor range 30-70 kW]."},
-      {"cooling.in_row_cooler.fan_power", Q::Power, "1.5 kW", false, 0, 1e5, false, {}, "Fan power of one unit [estimate]."},
-  });
+  out.insert(out.end(),
+             {
+                 {"cooling.in_row_cooler",
+                  Q::Map,
+                  "",
+                  false,
+                  {},
+                  {},
+                  false,
+                  {},
+                  "In-row chilled-water cooler (plant.rack in_row_cooler)."},
+                 {"cooling.in_row_cooler.effectiveness",
+                  Q::Fraction,
+                  "0.75",
+                  false,
+                  0.05,
+                  1,
+                  false,
+                  {},
+                  "Air-side effectiveness with its fans running [estimate]."},
+                 {"cooling.in_row_cooler.failed_effectiveness",
+                  Q::Fraction,
+                  "0.1",
+                  false,
+                  0,
+                  1,
+                  false,
+                  {},
+                  "Effectiveness with its fans failed (rdhx_fan_failure fault) [estimate]."},
+                 {"cooling.in_row_cooler.racks_per_unit",
+                  Q::Integer,
+                  "2",
+                  false,
+                  1,
+                  100,
+                  false,
+                  {},
+                  "Racks served by one unit [estimate]."},
+                 {"cooling.in_row_cooler.capacity",
+                  Q::Power,
+                  "60 kW",
+                  false,
+                  1e3,
+                  1e7,
+                  false,
+                  {},
+                  "Rated capacity of one unit, checked against the heat it takes [estimate: vendor range 30-70 kW]."},
+                 {"cooling.in_row_cooler.fan_power",
+                  Q::Power,
+                  "1.5 kW",
+                  false,
+                  0,
+                  1e5,
+                  false,
+                  {},
+                  "Fan power of one unit [estimate]."},
+             });
 }
 
 void read_in_row_cooler(const Params& root, CoolingSpec& c) {

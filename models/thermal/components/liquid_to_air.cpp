@@ -25,8 +25,9 @@ class LiquidToAir final : public Cdu {
     try {
       ua_ = cdu_ua_from_approach(design_heat, p_.air_approach, ch, cc_);
     } catch (const SimulationError&) {
-      throw InvalidParameter("cooling.cdu.air_approach", std::to_string(p_.air_approach) + " K",
-                             "an approach reachable with the coil's air flow (raise cooling.cdu.air_approach or air_delta_t)");
+      throw InvalidParameter(
+          "cooling.cdu.air_approach", std::to_string(p_.air_approach) + " K",
+          "an approach reachable with the coil's air flow (raise cooling.cdu.air_approach or air_delta_t)");
     }
   }
   int build(BuildContext& b, int s, int r, double copies, double ch, bool lost) const override {
@@ -53,13 +54,34 @@ void install_liquid_to_air(const CoolingSpec& s, Plant& p) { p.cdu = std::make_u
 void liquid_to_air_schema(Schema& out) {
   using Q = Quantity;
   out.insert(out.end(), {
-      {"cooling.cdu.air_approach", Q::TemperatureDelta, "12 K", false, 0.5, 60, false, {},
-       "liquid_to_air CDU: rack-loop supply minus cold-aisle air at design heat [estimate]."},
-      {"cooling.cdu.air_delta_t", Q::TemperatureDelta, "15 K", false, 1, 60, false, {},
-       "liquid_to_air CDU: air temperature rise across the coil at design heat [estimate]."},
-      {"cooling.cdu.fan_power_fraction", Q::Fraction, "0.02", false, 0, 1, false, {},
-       "liquid_to_air CDU: fan power / design heat [estimate]."},
-  });
+                            {"cooling.cdu.air_approach",
+                             Q::TemperatureDelta,
+                             "12 K",
+                             false,
+                             0.5,
+                             60,
+                             false,
+                             {},
+                             "liquid_to_air CDU: rack-loop supply minus cold-aisle air at design heat [estimate]."},
+                            {"cooling.cdu.air_delta_t",
+                             Q::TemperatureDelta,
+                             "15 K",
+                             false,
+                             1,
+                             60,
+                             false,
+                             {},
+                             "liquid_to_air CDU: air temperature rise across the coil at design heat [estimate]."},
+                            {"cooling.cdu.fan_power_fraction",
+                             Q::Fraction,
+                             "0.02",
+                             false,
+                             0,
+                             1,
+                             false,
+                             {},
+                             "liquid_to_air CDU: fan power / design heat [estimate]."},
+                        });
 }
 
 void read_liquid_to_air(const Params& root, CoolingSpec& c) {

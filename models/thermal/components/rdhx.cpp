@@ -19,7 +19,8 @@ class Rdhx final : public RackCooler {
   int build(BuildContext& b, int x, double copies, double c_air, bool fans_ok, int& term) const override {
     const int d = b.node(BuildContext::Level::Rack, "air_out", kAirRhoCp * 0.1 * air_volume_, copies);
     b.net.add_advection(x, d, c_air, copies);
-    term = b.net.add_transfer(d, b.facility, x, b.facility, (fans_ok ? eps_ : p_.passive_effectiveness) * c_air, copies);
+    term =
+        b.net.add_transfer(d, b.facility, x, b.facility, (fans_ok ? eps_ : p_.passive_effectiveness) * c_air, copies);
     return d;
   }
   double fan_power(bool fans_ok) const override { return fans_ok ? p_.fan_power : 0.0; }
@@ -36,14 +37,46 @@ void install_rdhx(const CoolingSpec& s, Plant& p) { p.rack = std::make_unique<Rd
 
 void rdhx_schema(Schema& out) {
   using Q = Quantity;
-  out.insert(out.end(), {
-      {"cooling.rdhx", Q::Map, "", false, {}, {}, false, {}, "Rear-door heat exchanger, one per rack (plant.rack rdhx)."},
-      {"cooling.rdhx.effectiveness", Q::Fraction, "0.7", false, 0.05, 1, false, {},
-       "Air-side effectiveness in (0, 1] with the door fans running (IBM RDHx: 55-85 % heat removal, §6.2)."},
-      {"cooling.rdhx.passive_effectiveness", Q::Fraction, "0.35", false, 0, 1, false, {},
-       "Effectiveness with the door fans failed [estimate]."},
-      {"cooling.rdhx.fan_power", Q::Power, "1 kW", false, 0, 1e5, false, {}, "Door fan power per rack (vendor range 0.5-2 kW, §6.2)."},
-  });
+  out.insert(
+      out.end(),
+      {
+          {"cooling.rdhx",
+           Q::Map,
+           "",
+           false,
+           {},
+           {},
+           false,
+           {},
+           "Rear-door heat exchanger, one per rack (plant.rack rdhx)."},
+          {"cooling.rdhx.effectiveness",
+           Q::Fraction,
+           "0.7",
+           false,
+           0.05,
+           1,
+           false,
+           {},
+           "Air-side effectiveness in (0, 1] with the door fans running (IBM RDHx: 55-85 % heat removal, §6.2)."},
+          {"cooling.rdhx.passive_effectiveness",
+           Q::Fraction,
+           "0.35",
+           false,
+           0,
+           1,
+           false,
+           {},
+           "Effectiveness with the door fans failed [estimate]."},
+          {"cooling.rdhx.fan_power",
+           Q::Power,
+           "1 kW",
+           false,
+           0,
+           1e5,
+           false,
+           {},
+           "Door fan power per rack (vendor range 0.5-2 kW, §6.2)."},
+      });
 }
 
 void read_rdhx(const Params& root, CoolingSpec& c) {

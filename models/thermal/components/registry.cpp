@@ -38,7 +38,8 @@ void read_cooling_tower(const Params&, CoolingSpec&);
 
 const std::vector<ComponentInfo>& components() {
   static const std::vector<ComponentInfo> table = {
-      {"chip", "cold_plate", "direct-to-chip cold plates on a share (liquid_fraction) of every package, air heatsinks on the rest",
+      {"chip", "cold_plate",
+       "direct-to-chip cold plates on a share (liquid_fraction) of every package, air heatsinks on the rest",
        install_cold_plate, cold_plate_schema, read_cold_plate},
       {"chip", "immersion_tank", "single-phase immersion: the whole server in a dielectric bath per rack",
        install_immersion_tank, immersion_tank_schema, read_immersion_tank},
@@ -46,13 +47,28 @@ const std::vector<ComponentInfo>& components() {
       {"rack", "in_row_cooler", "in-row chilled-water coils with their own fans, one per racks_per_unit racks",
        install_in_row_cooler, in_row_cooler_schema, read_in_row_cooler},
       {"rack", "none", "no rack cooler: exhaust air to the hall", install_no_rack_cooler, {}, {}},
-      {"room", "crah", "computer-room air handlers hold the cold aisle, chilled water", install_crah, crah_schema, read_crah},
-      {"cdu", "liquid_to_liquid", "plate heat exchanger, rack loop to facility water", install_liquid_to_liquid, {}, {}},
+      {"room", "crah", "computer-room air handlers hold the cold aisle, chilled water", install_crah, crah_schema,
+       read_crah},
+      {"cdu",
+       "liquid_to_liquid",
+       "plate heat exchanger, rack loop to facility water",
+       install_liquid_to_liquid,
+       {},
+       {}},
       {"cdu", "liquid_to_air", "coil and fans, rack loop to the hall air", install_liquid_to_air, liquid_to_air_schema,
        read_liquid_to_air},
-      {"heat_rejection", "fixed", "supply held at the set point, power at the annual outdoor temperature",
-       install_fixed_rejection, {}, {}},
-      {"heat_rejection", "dry_cooler", "dry coolers, no chiller: supply >= outdoor + approach", install_dry_cooler, {}, {}},
+      {"heat_rejection",
+       "fixed",
+       "supply held at the set point, power at the annual outdoor temperature",
+       install_fixed_rejection,
+       {},
+       {}},
+      {"heat_rejection",
+       "dry_cooler",
+       "dry coolers, no chiller: supply >= outdoor + approach",
+       install_dry_cooler,
+       {},
+       {}},
       {"heat_rejection", "chiller", "dry coolers pre-cool, a chiller trims to the set point", install_chiller, {}, {}},
       {"heat_rejection", "cooling_tower", "evaporative tower + plate HX: supply >= wet bulb + approach",
        install_cooling_tower, cooling_tower_schema, read_cooling_tower},
@@ -87,7 +103,8 @@ Plant make_plant(const CoolingSpec& spec) {
   for (const auto& slot : plant_slots()) {
     const std::string& name = chosen(spec.plant, slot);
     const auto& all = components();
-    const auto it = std::find_if(all.begin(), all.end(), [&](const ComponentInfo& c) { return c.slot == slot && c.name == name; });
+    const auto it =
+        std::find_if(all.begin(), all.end(), [&](const ComponentInfo& c) { return c.slot == slot && c.name == name; });
     if (it == all.end()) {
       std::string valid;
       for (const auto& n : component_names(slot)) valid += (valid.empty() ? "" : ", ") + n;

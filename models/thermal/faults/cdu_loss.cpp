@@ -44,8 +44,14 @@ std::optional<ChecklistItem> rule(const CoolingSpec& spec, const TransientResult
 }  // namespace
 
 FaultType cdu_loss_type() {
-  return {"cdu_loss", "the CDU's heat exchange to facility water stops (auxiliary air takes over after air_fallback.switch_time)", FaultTarget::Cdu, true,
-          false, schedule, where, rule};
+  return {"cdu_loss",
+          "the CDU's heat exchange to facility water stops (auxiliary air takes over after air_fallback.switch_time)",
+          FaultTarget::Cdu,
+          true,
+          false,
+          schedule,
+          where,
+          rule};
 }
 
 }  // namespace aidcsim::thermal

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "models/thermal/checks.hpp"
-#include "models/thermal/site_model.hpp"
 #include "models/thermal/cooling_spec.hpp"
+#include "models/thermal/site_model.hpp"
 
 namespace aidcsim::thermal {
 
@@ -36,10 +36,10 @@ enum class FaultTarget { None, Cdu, Rack };
 
 struct FaultType {
   const char* name = "";
-  const char* description = "";          ///< one line for the scenario reference
+  const char* description = "";  ///< one line for the scenario reference
   FaultTarget target = FaultTarget::None;
-  bool needs_liquid_loop = false;        ///< a CDU and pumps (not an air-cooled plant)
-  bool needs_rack_cooler = false;        ///< rack-cooler fans (plant.rack not none)
+  bool needs_liquid_loop = false;  ///< a CDU and pumps (not an air-cooled plant)
+  bool needs_rack_cooler = false;  ///< rack-cooler fans (plant.rack not none)
   /// Schedules the fault's events from f.at to f.at + f.duration on `targets` (indices of CDUs or
   /// racks, already checked; empty for FaultTarget::None).
   void (*schedule)(FaultState& state, const FaultSpec& f, const std::vector<int>& targets) = nullptr;

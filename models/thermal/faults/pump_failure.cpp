@@ -31,7 +31,8 @@ void schedule(FaultState& st, const FaultSpec& f, const std::vector<int>& cs) {
     }
     st.changed = true;
     st.log(t, "warning", "fault",
-           fmt::format("pump failure on {} CDU(s){}", cs.size(), (*replaced)[cs[0]] ? ", standby starting" : ", no standby"),
+           fmt::format("pump failure on {} CDU(s){}", cs.size(),
+                       (*replaced)[cs[0]] ? ", standby starting" : ", no standby"),
            0, 0);
   });
   const double end = f.at + f.duration;
@@ -56,8 +57,14 @@ std::optional<ChecklistItem> rule(const CoolingSpec& spec, const TransientResult
 }  // namespace
 
 FaultType pump_failure_type() {
-  return {"pump_failure", "one running pump of a CDU stops (standby takes over after failover_time)",
-          FaultTarget::Cdu, true, false, schedule, where, rule};
+  return {"pump_failure",
+          "one running pump of a CDU stops (standby takes over after failover_time)",
+          FaultTarget::Cdu,
+          true,
+          false,
+          schedule,
+          where,
+          rule};
 }
 
 }  // namespace aidcsim::thermal

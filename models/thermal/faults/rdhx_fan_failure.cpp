@@ -25,8 +25,14 @@ std::string where(const FaultSpec& f) { return on_target(f, "rack"); }
 }  // namespace
 
 FaultType rdhx_fan_failure_type() {
-  return {"rdhx_fan_failure", "the fans of a rack's cooler (rear door, or its in-row unit) stop", FaultTarget::Rack, false, true,
-          schedule, where, nullptr};
+  return {"rdhx_fan_failure",
+          "the fans of a rack's cooler (rear door, or its in-row unit) stop",
+          FaultTarget::Rack,
+          false,
+          true,
+          schedule,
+          where,
+          nullptr};
 }
 
 }  // namespace aidcsim::thermal

@@ -27,8 +27,14 @@ std::string where(const FaultSpec& f) { return fmt::format(" of +{:g} K", f.magn
 }  // namespace
 
 FaultType supply_excursion_type() {
-  return {"supply_excursion", "facility supply rises by magnitude (heat wave)", FaultTarget::None, false, false,
-          schedule, where, nullptr};
+  return {"supply_excursion",
+          "facility supply rises by magnitude (heat wave)",
+          FaultTarget::None,
+          false,
+          false,
+          schedule,
+          where,
+          nullptr};
 }
 
 }  // namespace aidcsim::thermal

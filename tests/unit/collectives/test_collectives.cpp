@@ -136,8 +136,10 @@ TEST_CASE("double binary tree: NCCL's btree and its mirror / shift") {
       int roots = 0;
       for (int r = 0; r < n; ++r) {
         const int p = detail::dtree_parent(n, r, t);
-        if (p < 0) ++roots;
-        else CHECK((p >= 0 && p < n && p != r));
+        if (p < 0)
+          ++roots;
+        else
+          CHECK((p >= 0 && p < n && p != r));
       }
       CHECK(roots == 1);
     }

@@ -64,7 +64,7 @@ TEST_CASE("NCCL tables: bandwidths and latencies of tuning.cc") {
   CHECK(m.bandwidth[kAllReduce][kNvls][kLL] == 0);          // NVLS is Simple only
   CHECK(m.bandwidth[kAllReduce][kNvlsTree][kSimple] == 0);  // one node
   CHECK(m.bandwidth[kAllReduce][kCollNetDirect][kSimple] == 0);
-  CHECK(m.bandwidth[kAllGather][kTree][kSimple] == 0);      // tree is all-reduce only
+  CHECK(m.bandwidth[kAllGather][kTree][kSimple] == 0);  // tree is all-reduce only
   // measured LL hop override (execution model) changes only LL over NVLink
   System x = node(4, 450);
   x.ll_nvlink_hop = 2.0;

@@ -171,13 +171,13 @@ TEST_CASE("the simulated checkpoint sets the Young/Daly interval and ETTR; absen
           "[engine][storage]") {
   // Sync checkpoints (the stall is the write), a fixed 1 TB checkpoint; storage: 4 servers of
   // 2.5 GB/s media on their own leaves = 10 GB/s -> 100 s alone, the media being the bottleneck.
-  const std::string base = small_text() +
-                           "reliability:\n  checkpoint_mode: sync\n  checkpoint_bytes: \"1 TB\"\n";
+  const std::string base = small_text() + "reliability:\n  checkpoint_mode: sync\n  checkpoint_bytes: \"1 TB\"\n";
   std::string text = base;
   const auto pos = text.find("  ecmp:");
   REQUIRE(pos != std::string::npos);
-  text.insert(pos, "  storage:\n    nodes: 4\n    nics_per_node: 1\n    nic_rate: \"400 Gbps\"\n"
-                   "    write_bandwidth: \"2.5 GB/s\"\n    read_bandwidth: \"5 GB/s\"\n");
+  text.insert(pos,
+              "  storage:\n    nodes: 4\n    nics_per_node: 1\n    nic_rate: \"400 Gbps\"\n"
+              "    write_bandwidth: \"2.5 GB/s\"\n    read_bandwidth: \"5 GB/s\"\n");
   const Results r = simulate(load_scenario_text(text, "storage.yaml"));
   const double t = r.scalar("checkpoint_write_time");
   CHECK(t == Approx(1e12 / 10e9).epsilon(1e-3));

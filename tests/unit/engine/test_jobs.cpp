@@ -51,19 +51,22 @@ topology::Fabric two_leaves() {
 std::string jobs_text(const std::string& placement_a, const std::string& placement_b, const std::string& extra = "") {
   return "name: two-jobs-small\nseed: 3\n"
          "cluster: {gpu: H100, gpus: 128, gpus_per_node: 8, nvlink_domain: 8}\n"
-         "fabric: {topology: leaf_spine, wiring: rail_optimized, switch_radix: 16, link_rate: \"100 Gbps\", nic_rate: \"400 Gbps\", ecmp: {mode: spray}}\n"
+         "fabric: {topology: leaf_spine, wiring: rail_optimized, switch_radix: 16, link_rate: \"100 Gbps\", nic_rate: "
+         "\"400 Gbps\", ecmp: {mode: spray}}\n"
          "jobs:\n"
          "  - name: a\n"
          "    model: {layers: 4, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048}\n"
          "    parallelism: {tp: 8, dp: 8}\n"
          "    global_batch: 8\n"
-         "    placement: " + placement_a + "\n"
+         "    placement: " +
+         placement_a +
+         "\n"
          "  - name: b\n"
          "    model: {layers: 4, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048}\n"
          "    parallelism: {tp: 8, dp: 8}\n"
          "    global_batch: 8\n"
-         "    placement: " + placement_b + "\n" + extra +
-         "training: {tokens: \"10B\"}\nreliability: {draws: 20}\n";
+         "    placement: " +
+         placement_b + "\n" + extra + "training: {tokens: \"10B\"}\nreliability: {draws: 20}\n";
 }
 
 const Dataset& dataset(const Results& r, const std::string& path) {
@@ -131,8 +134,8 @@ TEST_CASE("placement: contiguous, per_pod, scattered, explicit; errors name the 
   jobs[2].key = "jobs[2]";
   auto g = workload::place_jobs(jobs, 2, pods);
   CHECK(g[0] == std::vector<int>{0, 1, 2, 3});
-  CHECK(g[1] == std::vector<int>{4, 5, 6, 7});       // the rest of pod 0
-  CHECK(g[2] == std::vector<int>{8, 9, 10, 11});     // pod 0 is full: pod 1 only
+  CHECK(g[1] == std::vector<int>{4, 5, 6, 7});    // the rest of pod 0
+  CHECK(g[2] == std::vector<int>{8, 9, 10, 11});  // pod 0 is full: pod 1 only
   jobs = {job(8, "scattered")};
   g = workload::place_jobs(jobs, 2, pods);
   CHECK(g[0] == std::vector<int>{0, 1, 8, 9, 2, 3, 10, 11});  // domains round robin over pods
@@ -219,7 +222,8 @@ TEST_CASE("two jobs whose DP rings cross the same spines slow each other; in sep
 }
 
 TEST_CASE("a background job slows a training job crossing its links; achieved rate reported", "[engine][jobs]") {
-  const std::string bg = "  - {name: inference, kind: background, from: \"64-95\", to: \"96-127\", rate: \"3200 Gbps\"}\n";
+  const std::string bg =
+      "  - {name: inference, kind: background, from: \"64-95\", to: \"96-127\", rate: \"3200 Gbps\"}\n";
   std::string text = jobs_text("\"0-63\"", "\"64-127\"", "");
   // Replace job b by a background job on the other scalable unit: no shared link with job a.
   const auto b = text.find("  - name: b");
@@ -245,7 +249,8 @@ TEST_CASE("jobs: errors at file:line with the job's key", "[engine][jobs]") {
   // A job splitting an NVLink domain (ranks 0-7 on GPUs 4-11).
   CHECK_THAT(error_of(jobs_text("\"4-67\"", "contiguous")), Contains("jobs[0].placement") && Contains("NVLink"));
   // GPUs beyond cluster.gpus.
-  CHECK_THAT(error_of(jobs_text("\"64-127\"", "\"100-163\"")), Contains("jobs[1].placement") && Contains("cluster.gpus"));
+  CHECK_THAT(error_of(jobs_text("\"64-127\"", "\"100-163\"")),
+             Contains("jobs[1].placement") && Contains("cluster.gpus"));
   std::string three = jobs_text("contiguous", "contiguous");
   three.replace(three.find("training:"), 0,
                 "  - {name: c, model: {layers: 4, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048}, "
@@ -257,15 +262,16 @@ TEST_CASE("jobs: errors at file:line with the job's key", "[engine][jobs]") {
                  "tp: 8, dp: 7}");
   CHECK_THAT(error_of(bad_tp), Contains("jobs[0]"));
   // workload: and jobs: together.
-  CHECK_THAT(error_of(jobs_text("contiguous", "contiguous") + "workload: {global_batch: 8}\n"),
-             Contains("workload"));
+  CHECK_THAT(error_of(jobs_text("contiguous", "contiguous") + "workload: {global_batch: 8}\n"), Contains("workload"));
   // A background job with workload keys.
   std::string bgw = jobs_text("contiguous", "contiguous");
-  bgw.replace(bgw.find("training:"), 0, "  - {name: x, kind: background, from: \"0\", to: \"1\", rate: \"1 Gbps\", global_batch: 2}\n");
+  bgw.replace(bgw.find("training:"), 0,
+              "  - {name: x, kind: background, from: \"0\", to: \"1\", rate: \"1 Gbps\", global_batch: 2}\n");
   CHECK_THAT(error_of(bgw), Contains("jobs[2].global_batch"));
 }
 
-TEST_CASE("case step/12: two jobs (workloads:) share a 2:1 leaf-spine and each gets its step time", "[engine][jobs][cases]") {
+TEST_CASE("case step/12: two jobs (workloads:) share a 2:1 leaf-spine and each gets its step time",
+          "[engine][jobs][cases]") {
   // ../shared/cases/step/12-two-jobs.yaml as written (astra-sim#225, SimAI#282), with a short
   // Monte Carlo. `workloads:` is read as `jobs:`; contiguous placement by default.
   const std::string text =

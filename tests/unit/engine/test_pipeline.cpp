@@ -184,15 +184,18 @@ namespace {
 
 std::string with_pump_failure(int spare) {
   std::string text = small_text();
-  const std::string block = "cooling:\n"
-                            "  pumps:\n"
-                            "    running: 1\n"
-                            "    spare: " + std::to_string(spare) + "\n"
-                            "    failover_time: \"10 s\"\n"
-                            "  faults:\n"
-                            "    - type: pump_failure\n"
-                            "      at: \"60 s\"\n"
-                            "      duration: \"1 h\"\n";
+  const std::string block =
+      "cooling:\n"
+      "  pumps:\n"
+      "    running: 1\n"
+      "    spare: " +
+      std::to_string(spare) +
+      "\n"
+      "    failover_time: \"10 s\"\n"
+      "  faults:\n"
+      "    - type: pump_failure\n"
+      "      at: \"60 s\"\n"
+      "      duration: \"1 h\"\n";
   const auto pos = text.find("\ncooling:\n");
   REQUIRE(pos != std::string::npos);
   return text.replace(pos + 1, std::string("cooling:\n").size(), block);
@@ -246,13 +249,16 @@ std::string with_dry_cooler(const std::string& swing) {
   std::string text = small_text();
   text = replace_line(text, "    inlet_max:", "    inlet_max: \"50 degC\"");
   text = replace_line(text, "    outlet_max:", "    outlet_max: \"90 degC\"");
-  const std::string block = "cooling:\n"
-                            "  plant:\n"
-                            "    heat_rejection: dry_cooler\n"
-                            "  heat_rejection:\n"
-                            "    outdoor_temp: \"30 degC\"\n"
-                            "    outdoor_daily_swing: \"" + swing + "\"\n"
-                            "    outdoor_peak_time: \"15 h\"\n";
+  const std::string block =
+      "cooling:\n"
+      "  plant:\n"
+      "    heat_rejection: dry_cooler\n"
+      "  heat_rejection:\n"
+      "    outdoor_temp: \"30 degC\"\n"
+      "    outdoor_daily_swing: \"" +
+      swing +
+      "\"\n"
+      "    outdoor_peak_time: \"15 h\"\n";
   const auto pos = text.find("\ncooling:\n");
   REQUIRE(pos != std::string::npos);
   return text.replace(pos + 1, std::string("cooling:\n").size(), block);
@@ -304,7 +310,8 @@ TEST_CASE("a hot afternoon with a dry cooler throttles at the peak and delays tr
 TEST_CASE("HBM per GPU is reported by component for the most loaded stage and every stage", "[engine][memory]") {
   const Results& r = small_results();
   double parts = 0;
-  for (const char* k : {"hbm_weights", "hbm_gradients", "hbm_optimizer", "hbm_activations", "hbm_logits", "hbm_reserve"})
+  for (const char* k :
+       {"hbm_weights", "hbm_gradients", "hbm_optimizer", "hbm_activations", "hbm_logits", "hbm_reserve"})
     parts += r.scalar(k);
   CHECK(r.scalar("hbm_per_gpu") == Approx(parts));
   CHECK(r.scalar("hbm_per_gpu") < r.scalar("hbm_capacity"));

@@ -20,7 +20,9 @@ std::string pp16(int v) {
          "fabric: {topology: leaf_spine, wiring: rail_optimized}\n"
          "workload:\n"
          "  model: {layers: 64, hidden: 4096, heads: 32, vocab: 1024, sequence_length: 2048, style: gpt}\n"
-         "  parallelism: {tp: 1, pp: 16, dp: 1, virtual_stages: " + std::to_string(v) + "}\n"
+         "  parallelism: {tp: 1, pp: 16, dp: 1, virtual_stages: " +
+         std::to_string(v) +
+         "}\n"
          "  global_batch: 32\n"
          "training: {tokens: \"1T\"}\nreliability: {draws: 10}\n";
 }
@@ -79,7 +81,9 @@ TEST_CASE("case step/01: dp_algorithm acts on the DP traffic, or is refused wher
            "fabric: {topology: leaf_spine, wiring: rail_optimized, sharp: true}\n"
            "workload:\n"
            "  model: {layers: 32, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048, style: gpt}\n"
-           "  parallelism: {tp: 8, pp: 1, dp: 32, zero: " + zero + ", dp_algorithm: " + alg + "}\n"
+           "  parallelism: {tp: 8, pp: 1, dp: 32, zero: " +
+           zero + ", dp_algorithm: " + alg +
+           "}\n"
            "  global_batch: 256\n"
            "training: {tokens: \"1T\"}\nreliability: {draws: 10}\n";
   };

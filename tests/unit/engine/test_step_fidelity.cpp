@@ -121,8 +121,8 @@ TEST_CASE("aggregated step within 2 % of exact", "[engine][fidelity][aggregation
     fidelity[collapse] = plan.fidelity;
   }
   const double diff = std::abs(t[1] - t[0]) / t[0];
-  INFO("exact step " << t[0] << " s (exposed DP " << dp[0] << " s), aggregated " << t[1] << " s (exposed DP "
-                     << dp[1] << " s): difference " << 100 * diff << " %");
+  INFO("exact step " << t[0] << " s (exposed DP " << dp[0] << " s), aggregated " << t[1] << " s (exposed DP " << dp[1]
+                     << " s): difference " << 100 * diff << " %");
   CHECK(dp[0] > 0.2 * t[0]);  // DP-heavy indeed: the comparison is about the collectives
   CHECK(diff <= 0.02);
   // The run's notes (StepPlan::fidelity) say which aggregation ran.

@@ -23,11 +23,17 @@ namespace {
 std::string case08(const std::string& oversub, int layers = 16, const std::string& extra_par = "") {
   return "name: moe-ep8\nseed: 1\ncluster: {gpu: H100, gpus: 256, gpus_per_node: 8, nvlink_domain: 8}\n"
          "fabric:\n  topology: leaf_spine\n  wiring: rack_local\n  gpus_per_leaf: 32\n"
-         "  oversubscription: {leaf: \"" + oversub + "\"}\n"
+         "  oversubscription: {leaf: \"" +
+         oversub +
+         "\"}\n"
          "workload:\n"
-         "  model: {layers: " + std::to_string(layers) + ", hidden: 4096, heads: 32, vocab: 32000, sequence_length: 4096, "
+         "  model: {layers: " +
+         std::to_string(layers) +
+         ", hidden: 4096, heads: 32, vocab: 32000, sequence_length: 4096, "
          "style: llama, experts: 8, top_k: 2, ffn_hidden: 14336}\n"
-         "  parallelism: {tp: 8, pp: 1, dp: 32, ep: 8" + extra_par + "}\n"
+         "  parallelism: {tp: 8, pp: 1, dp: 32, ep: 8" +
+         extra_par +
+         "}\n"
          "  global_batch: 256\n"
          "training: {tokens: \"1T\"}\nreliability: {draws: 10}\n";
 }
@@ -37,7 +43,9 @@ std::string case08(const std::string& oversub, int layers = 16, const std::strin
 std::string two_leaves(const std::string& oversub) {
   return "name: ep2\nseed: 1\ncluster: {gpu: H100, gpus: 16, gpus_per_node: 8, nvlink_domain: 8}\n"
          "fabric:\n  topology: leaf_spine\n  wiring: rack_local\n  gpus_per_leaf: 8\n"
-         "  oversubscription: {leaf: \"" + oversub + "\"}\n"
+         "  oversubscription: {leaf: \"" +
+         oversub +
+         "\"}\n"
          "workload:\n"
          "  model: {layers: 2, hidden: 4096, heads: 32, vocab: 32000, sequence_length: 4096, style: llama, "
          "experts: 8, top_k: 2, ffn_hidden: 14336}\n"
@@ -112,17 +120,20 @@ TEST_CASE("EP all-to-all as flows: an oversubscribed leaf uplink gives the close
   CHECK(r1.step.breakdown.exposed_ep < closed);
   // the breakdown still adds up
   const auto& b = r8.step.breakdown;
-  CHECK(b.step_time == Approx(b.compute + b.exposed_tp + b.exposed_pp + b.exposed_dp + b.exposed_cp + b.exposed_ep + b.bubble)
-                           .epsilon(1e-9));
+  CHECK(b.step_time ==
+        Approx(b.compute + b.exposed_tp + b.exposed_pp + b.exposed_dp + b.exposed_cp + b.exposed_ep + b.bubble)
+            .epsilon(1e-9));
 }
 
-TEST_CASE("case step/08: exposed EP grows with leaf oversubscription, its bytes cross the leaves", "[engine][traffic][cases]") {
+TEST_CASE("case step/08: exposed EP grows with leaf oversubscription, its bytes cross the leaves",
+          "[engine][traffic][cases]") {
   // Case header: 0.1.0 gave exposed_ep 0.0907 s at 1:1, 4:1 and 16:1 alike. 2 layers instead of
   // 16 (every group's flows fit the default budget; the full case takes the representative
   // replica's groups, see the fallback test below).
   const Run r1 = run(case08("1:1", 2)), r4 = run(case08("4:1", 2)), r16 = run(case08("16:1", 2));
   CHECK(mentions(r16.step, "every group of each stage"));
-  const double e1 = r1.step.breakdown.exposed_ep, e4 = r4.step.breakdown.exposed_ep, e16 = r16.step.breakdown.exposed_ep;
+  const double e1 = r1.step.breakdown.exposed_ep, e4 = r4.step.breakdown.exposed_ep,
+               e16 = r16.step.breakdown.exposed_ep;
   INFO("exposed EP: 1:1 " << e1 << " s, 4:1 " << e4 << " s, 16:1 " << e16 << " s");
   CHECK(e4 > 1.5 * e1);
   CHECK(e16 > 2 * e4);
@@ -163,7 +174,8 @@ TEST_CASE("case step/08: exposed EP grows with leaf oversubscription, its bytes 
   CHECK(r16.leaf_spine_bytes - analytic.leaf_spine_bytes <= 2 * cross * 1.3);
 }
 
-TEST_CASE("layer flow budget: the representative replica's groups and the analytic fallback, measured", "[engine][traffic]") {
+TEST_CASE("layer flow budget: the representative replica's groups and the analytic fallback, measured",
+          "[engine][traffic]") {
   // Case 08 with 2 layers: every group's flows (114,688 per step) against only the groups of the
   // representative replica's GPUs (the EP groups of its 8 rails: 1/4 of them) and against the
   // alpha-beta estimate. The EP groups here sit on disjoint leaf pairs, so they share no link
@@ -183,8 +195,10 @@ TEST_CASE("layer flow budget: the representative replica's groups and the analyt
            << " s, analytic " << est.step.breakdown.step_time << " s");
     CHECK(mine.step.breakdown.step_time == Approx(t).epsilon(0.05));
     CHECK(mine.step.breakdown.step_time <= t * (1 + 1e-9));
-    if (std::string(o) == "1:1") CHECK(est.step.breakdown.step_time == Approx(t).epsilon(0.10));
-    else CHECK(est.step.breakdown.step_time < 0.7 * t);
+    if (std::string(o) == "1:1")
+      CHECK(est.step.breakdown.step_time == Approx(t).epsilon(0.10));
+    else
+      CHECK(est.step.breakdown.step_time < 0.7 * t);
   }
 }
 
@@ -209,13 +223,17 @@ namespace {
 std::string layout(int tp, int cp, int gpus, int leaf, const std::string& oversub, int seq, bool dp_overlap = true) {
   return "name: tpcp\nseed: 1\ncluster: {gpu: H100, gpus: " + std::to_string(gpus) +
          ", gpus_per_node: 8, nvlink_domain: 8}\n"
-         "fabric:\n  topology: leaf_spine\n  wiring: rack_local\n  gpus_per_leaf: " + std::to_string(leaf) +
-         "\n  oversubscription: {leaf: \"" + oversub + "\"}\n"
+         "fabric:\n  topology: leaf_spine\n  wiring: rack_local\n  gpus_per_leaf: " +
+         std::to_string(leaf) + "\n  oversubscription: {leaf: \"" + oversub +
+         "\"}\n"
          "workload:\n"
-         "  model: {layers: 2, hidden: 4096, heads: 32, vocab: 32000, sequence_length: " + std::to_string(seq) +
+         "  model: {layers: 2, hidden: 4096, heads: 32, vocab: 32000, sequence_length: " +
+         std::to_string(seq) +
          ", style: llama, ffn_hidden: 14336}\n"
-         "  parallelism: {tp: " + std::to_string(tp) + ", pp: 1, dp: 1, cp: " + std::to_string(cp) +
-         ", allow_tp_across_domains: true, dp_overlap: " + (dp_overlap ? "true" : "false") + "}\n"
+         "  parallelism: {tp: " +
+         std::to_string(tp) + ", pp: 1, dp: 1, cp: " + std::to_string(cp) +
+         ", allow_tp_across_domains: true, dp_overlap: " + (dp_overlap ? "true" : "false") +
+         "}\n"
          "  global_batch: 1\n"
          "training: {tokens: \"1T\"}\nreliability: {draws: 10}\n";
 }
@@ -233,7 +251,8 @@ TEST_CASE("TP and CP collectives leaving the NVLink domain as flows: exact on an
   CHECK(tp.step.breakdown.exposed_tp == Approx(tp_est.step.breakdown.exposed_tp).epsilon(1e-3));
   const Run cp = run(layout(8, 4, 32, 32, "1:1", 65536)), cp_est = run(layout(8, 4, 32, 32, "1:1", 65536), 1);
   CHECK(mentions(cp.step, "CP ring exchange as flows on the fabric"));
-  CHECK(cp.step.breakdown.exposed_cp == Approx(cp_est.step.breakdown.exposed_cp).margin(1e-6 * cp.step.breakdown.step_time));
+  CHECK(cp.step.breakdown.exposed_cp ==
+        Approx(cp_est.step.breakdown.exposed_cp).margin(1e-6 * cp.step.breakdown.step_time));
   CHECK(cp.step.breakdown.step_time == Approx(cp_est.step.breakdown.step_time).epsilon(1e-3));
 }
 
@@ -268,7 +287,8 @@ TEST_CASE("CP ring exchange as flows: an oversubscribed leaf uplink gives the cl
 
 TEST_CASE("TP all-reduce across NVLink domains slows with leaf oversubscription", "[engine][traffic]") {
   const Run one = run(layout(16, 1, 16, 16, "1:1", 4096)), os = run(layout(16, 1, 16, 8, "8:1", 4096));
-  INFO("exposed TP: one leaf " << one.step.breakdown.exposed_tp << " s, two leaves at 8:1 " << os.step.breakdown.exposed_tp);
+  INFO("exposed TP: one leaf " << one.step.breakdown.exposed_tp << " s, two leaves at 8:1 "
+                               << os.step.breakdown.exposed_tp);
   CHECK(os.step.breakdown.exposed_tp > 2 * one.step.breakdown.exposed_tp);
 }
 
@@ -280,7 +300,8 @@ TEST_CASE("a pipeline stage's forward waits for its input at its first activity"
       "name: fsdp-pp\nseed: 1\ncluster: {gpu: H100, gpus: 16, gpus_per_node: 8, nvlink_domain: 8}\n"
       "fabric: {topology: leaf_spine}\n"
       "workload:\n"
-      "  model: {layers: 8, hidden: 4096, heads: 32, vocab: 32000, sequence_length: 4096, style: llama, ffn_hidden: 14336}\n"
+      "  model: {layers: 8, hidden: 4096, heads: 32, vocab: 32000, sequence_length: 4096, style: llama, ffn_hidden: "
+      "14336}\n"
       "  parallelism: {tp: 8, pp: 2, dp: 1, zero: fsdp}\n"
       "  global_batch: 4\n"
       "training: {tokens: \"1T\"}\nreliability: {draws: 10}\n";
@@ -289,7 +310,8 @@ TEST_CASE("a pipeline stage's forward waits for its input at its first activity"
   const auto& acts = p.schedule.activities;
   double first_pp = 1e30, first_stage1 = 1e30;
   for (std::size_t i = 0; i < acts.size(); ++i) {
-    if (acts[i].tag == workload::kTagPp && acts[i].gpu == p.stage_gpu[0]) first_pp = std::min(first_pp, r.step.run.finish[i]);
+    if (acts[i].tag == workload::kTagPp && acts[i].gpu == p.stage_gpu[0])
+      first_pp = std::min(first_pp, r.step.run.finish[i]);
     if (acts[i].tag == workload::kTagForward && acts[i].gpu == p.stage_gpu[1] && acts[i].amount > 0)
       first_stage1 = std::min(first_stage1, r.step.run.start[i]);
   }

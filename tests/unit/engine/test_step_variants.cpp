@@ -92,8 +92,8 @@ TEST_CASE("a batch schedule is simulated at every batch size and time-to-train f
 }
 
 TEST_CASE("degrade mode re-simulates the step with sampled fabric links down", "[engine][failures]") {
-  const Results r = simulate(load_scenario_text(
-      with_block("reliability:\n  link_failure_mode: degrade\n  draws: 50\n"), "degrade.yaml"));
+  const Results r = simulate(
+      load_scenario_text(with_block("reliability:\n  link_failure_mode: degrade\n  draws: 50\n"), "degrade.yaml"));
   const auto& steps = dataset(r, "/network/link_down/step_time").data;
   const auto& rerouted = dataset(r, "/network/link_down/rerouted_flows").data;
   const auto& links = labels(r, "/network/link_down/link").values;
@@ -103,7 +103,7 @@ TEST_CASE("degrade mode re-simulates the step with sampled fabric links down", "
   const double base = r.scalar("step_time");
   for (std::size_t i = 0; i < steps.size(); ++i) {
     INFO(links[i] << ": " << steps[i] << " s (healthy " << base << " s), " << rerouted[i] << " flows rerouted");
-    CHECK(rerouted[i] > 0);  // sampled among the links that carry traffic
+    CHECK(rerouted[i] > 0);        // sampled among the links that carry traffic
     CHECK(steps[i] < 1.5 * base);  // the job runs on through the remaining paths
   }
   // The expectation is their mean.
@@ -112,8 +112,7 @@ TEST_CASE("degrade mode re-simulates the step with sampled fabric links down", "
 
 TEST_CASE("a timed spine failure reroutes the step from its time on and slows time-to-train", "[engine][failures]") {
   const double at = 2 * kDay;
-  const std::string failure =
-      "fabric:\n  failures:\n    - {type: switch_down, element: spine0.0, at: \"2 d\"}\n";
+  const std::string failure = "fabric:\n  failures:\n    - {type: switch_down, element: spine0.0, at: \"2 d\"}\n";
   std::string text = with_block(kNoFailures);
   const auto fab = text.find("fabric:\n");
   REQUIRE(fab != std::string::npos);
@@ -176,7 +175,8 @@ std::string with_failure(const std::string& item) {
 TEST_CASE("a NIC link failure is an error even where the simulated flows do not pass", "[engine][failures]") {
   // GPU 5's NIC: the step simulates the DP flows of some TP ranks only, which may not include it.
   for (const std::string at : {"0 s", "1 d"}) {
-    const std::string msg = run_error(with_failure("{type: link_down, element: gpu5-leaf1, at: \"" + at + "\"}"), "nic.yaml");
+    const std::string msg =
+        run_error(with_failure("{type: link_down, element: gpu5-leaf1, at: \"" + at + "\"}"), "nic.yaml");
     INFO(msg);
     CHECK(msg.find("nic.yaml:17") != std::string::npos);
     CHECK(msg.find("fabric.failures[0].element") != std::string::npos);
@@ -185,7 +185,8 @@ TEST_CASE("a NIC link failure is an error even where the simulated flows do not 
 }
 
 TEST_CASE("NVLink failures are rejected: the collectives inside the domain are analytic", "[engine][failures]") {
-  for (const std::string item : {"{type: switch_down, element: nvs0}", "{type: link_down, element: gpu5-nvs0, at: \"2 d\"}"}) {
+  for (const std::string item :
+       {"{type: switch_down, element: nvs0}", "{type: link_down, element: gpu5-nvs0, at: \"2 d\"}"}) {
     const std::string msg = run_error(with_failure(item), "nvl.yaml");
     INFO(msg);
     CHECK(msg.find("fabric.failures[0].element") != std::string::npos);
@@ -195,8 +196,8 @@ TEST_CASE("NVLink failures are rejected: the collectives inside the domain are a
 
 TEST_CASE("a batch smaller than one microbatch per DP replica is an error", "[engine][batch]") {
   // dp 8 x 1 x 8192 = 65,536 tokens at least.
-  const std::string msg = run_error(
-      with_training("  batch_schedule:\n    - {after_tokens: 0, global_batch: \"1K\"}\n"), "tiny.yaml");
+  const std::string msg =
+      run_error(with_training("  batch_schedule:\n    - {after_tokens: 0, global_batch: \"1K\"}\n"), "tiny.yaml");
   INFO(msg);
   CHECK(msg.find("training.batch_schedule[0].global_batch") != std::string::npos);
   CHECK(msg.find("65536 tokens") != std::string::npos);

@@ -12,13 +12,13 @@
 #include "tests/unit/network/helpers.hpp"
 
 using namespace aidcsim;
+using network::Activity;
+using network::FlowNetwork;
+using network::Schedule;
 using test::compute;
 using test::kRate;
 using test::leaf_spine;
 using test::transfer;
-using network::Activity;
-using network::FlowNetwork;
-using network::Schedule;
 using topology::Fabric;
 using topology::FabricSpec;
 
@@ -110,11 +110,11 @@ TEST_CASE("dependencies: B starts when A ends; compute time = FLOP / speed", "[n
   FlowNetwork net(f);
   Schedule s;
   s.gpu_flops = {2e15};
-  s.activities = {compute(0, 4e15),                       // 2 s
-                  transfer(0, 9, 5e9, 3, {0}),            // after 0
-                  compute(9, 1e15, {1}),                  // after 1: 0.5 s
-                  compute(3, 1e15),                       // independent: 0.5 s
-                  compute(9, 2e15, {2, 3})};              // after 2 and 3: 1 s
+  s.activities = {compute(0, 4e15),             // 2 s
+                  transfer(0, 9, 5e9, 3, {0}),  // after 0
+                  compute(9, 1e15, {1}),        // after 1: 0.5 s
+                  compute(3, 1e15),             // independent: 0.5 s
+                  compute(9, 2e15, {2, 3})};    // after 2 and 3: 1 s
   const auto r = net.run(s);
   CHECK(r.finish[0] == Approx(2.0).epsilon(1e-9));
   CHECK(r.start[1] == r.finish[0]);
@@ -256,7 +256,8 @@ TEST_CASE("a failed spine link moves its flows to the remaining paths", "[networ
   CHECK(max_up_after == Approx(max_up_before * 4.0 / 3.0).epsilon(1e-9));
   CHECK(c1.max_by_tier[static_cast<int>(topology::Tier::LeafSpine)] >
         c0.max_by_tier[static_cast<int>(topology::Tier::LeafSpine)] * 0.99);
-  CHECK(c1.max_by_tier[static_cast<int>(topology::Tier::LeafSpine)] == Approx(1.0).epsilon(5e-3));  // minus the latency phase
+  CHECK(c1.max_by_tier[static_cast<int>(topology::Tier::LeafSpine)] ==
+        Approx(1.0).epsilon(5e-3));  // minus the latency phase
 }
 
 TEST_CASE("a failed leaf disconnects its GPUs with a SimulationError, not a hang", "[network]") {
@@ -388,7 +389,9 @@ TEST_CASE("a cancel request stops a run with Cancelled; the next run is unaffect
   const Fabric f = topology::build_fabric(leaf_spine(16, 8, 4));
   FlowNetwork net(f);
   Schedule s;
-  for (int k = 0; k < 3000; ++k) s.activities.push_back(transfer(k % 16, (k + 5) % 16, 1e5, k, k >= 16 ? std::vector<int>{k - 16} : std::vector<int>{}));
+  for (int k = 0; k < 3000; ++k)
+    s.activities.push_back(
+        transfer(k % 16, (k + 5) % 16, 1e5, k, k >= 16 ? std::vector<int>{k - 16} : std::vector<int>{}));
   aidcsim::request_cancel(2);
   CHECK_THROWS_AS(net.run(s), aidcsim::Cancelled);
   aidcsim::reset_cancel();

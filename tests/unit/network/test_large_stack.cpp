@@ -61,8 +61,8 @@ TEST_CASE("large-stack run thread: its CPU time counts in the run profile", "[ne
   const double total = profile::cpu_seconds() - total0, own = profile::thread_cpu_seconds() - own0;
   profile::enable(false);
   CHECK(worked >= 0.05);
-  CHECK(total >= worked);      // the run thread's CPU is charged to the caller's stage
-  CHECK(own < 0.5 * worked);   // which its own clock does not see
+  CHECK(total >= worked);     // the run thread's CPU is charged to the caller's stage
+  CHECK(own < 0.5 * worked);  // which its own clock does not see
   CHECK(total - own >= worked);
 }
 

@@ -11,14 +11,14 @@
 #include "tests/unit/network/helpers.hpp"
 
 using namespace aidcsim;
-using test::compute;
-using test::kRate;
-using test::leaf_spine;
-using test::transfer;
 using network::Activity;
 using network::FlowNetwork;
 using network::Schedule;
 using network::TimedFailure;
+using test::compute;
+using test::kRate;
+using test::leaf_spine;
+using test::transfer;
 using topology::Fabric;
 using topology::FabricSpec;
 using topology::FailureSpec;
@@ -48,7 +48,8 @@ double bytes_on(const network::RunResult& r, const topology::Hop& h) {
 
 }  // namespace
 
-TEST_CASE("a spine link failing mid-flow reroutes it via the other spine; restart pays latency", "[network][failures]") {
+TEST_CASE("a spine link failing mid-flow reroutes it via the other spine; restart pays latency",
+          "[network][failures]") {
   // 4 leaves x 2 GPUs, radix 4: 2 spines, one uplink from every leaf to each; GPU 0 -> GPU 2
   // (leaf 0 -> leaf 1) crosses one spine.
   const Fabric f = topology::build_fabric(leaf_spine(8, 4, 2));
@@ -168,10 +169,11 @@ TEST_CASE("two networks and repeated runs with events agree bit for bit", "[netw
     s.activities.push_back(transfer((i * 7 + 5) % 16, i, 2e7, 3 * i));
   }
   const std::string spine = f.node(f.link(uplink(f, 0, 5, 0).link).b).name;
-  const std::vector<TimedFailure> ev = {event(2e-4, FailureSpec::Type::SwitchDown, spine),
-                                        event(1e-4, FailureSpec::Type::Degrade, f.link(f.access_link(3)).name, 0.25),
-                                        event(3e-4, FailureSpec::Type::LinkDown,
-                                              f.node(f.leaf_of(8)).name + "-" + f.node(f.link(uplink(f, 8, 0, 0).link).b).name)};
+  const std::vector<TimedFailure> ev = {
+      event(2e-4, FailureSpec::Type::SwitchDown, spine),
+      event(1e-4, FailureSpec::Type::Degrade, f.link(f.access_link(3)).name, 0.25),
+      event(3e-4, FailureSpec::Type::LinkDown,
+            f.node(f.leaf_of(8)).name + "-" + f.node(f.link(uplink(f, 8, 0, 0).link).b).name)};
   FlowNetwork iso(f);
   const auto a = iso.run(s, ev);
   const auto a2 = iso.run(s, ev);
@@ -220,7 +222,8 @@ TEST_CASE("no events: run(schedule) unchanged; a failure at t = 0 equals one fro
 
   int up = -1;
   for (int l = 0; l < f.link_count(); ++l)
-    if (f.link(l).tier == topology::Tier::LeafSpine && f.link(l).a == f.leaf_of(0) && plain.link_bytes_fwd[l] > 0) up = l;
+    if (f.link(l).tier == topology::Tier::LeafSpine && f.link(l).a == f.leaf_of(0) && plain.link_bytes_fwd[l] > 0)
+      up = l;
   REQUIRE(up >= 0);
   const auto at0 = net.run(s, {event(0.0, FailureSpec::Type::LinkDown, f.link(up).name)});
   f.set_link_up(up, false);
@@ -231,7 +234,8 @@ TEST_CASE("no events: run(schedule) unchanged; a failure at t = 0 equals one fro
     CHECK(at0.reroutes[i] == 0);
   }
   CHECK(at0.link_bytes_fwd[up] == 0.0);
-  for (int l = 0; l < f.link_count(); ++l) CHECK(at0.link_bytes_fwd[l] == Approx(before.link_bytes_fwd[l]).epsilon(1e-12));
+  for (int l = 0; l < f.link_count(); ++l)
+    CHECK(at0.link_bytes_fwd[l] == Approx(before.link_bytes_fwd[l]).epsilon(1e-12));
 }
 
 TEST_CASE("bad events are typed errors with their key", "[network][failures]") {
@@ -247,10 +251,12 @@ TEST_CASE("bad events are typed errors with their key", "[network][failures]") {
     }
     return std::string("no error");
   };
-  CHECK(key_of({event(0.1, FailureSpec::Type::LinkDown, "nosuch")}).find("network.failures[0].element") != std::string::npos);
+  CHECK(key_of({event(0.1, FailureSpec::Type::LinkDown, "nosuch")}).find("network.failures[0].element") !=
+        std::string::npos);
   CHECK(key_of({event(0.1, FailureSpec::Type::LinkDown, "leaf0"), event(-1, FailureSpec::Type::LinkDown, "leaf0")})
             .find("network.failures[0].element") != std::string::npos);
-  CHECK(key_of({event(-1, FailureSpec::Type::SwitchDown, "leaf0")}).find("network.failures[0].time") != std::string::npos);
+  CHECK(key_of({event(-1, FailureSpec::Type::SwitchDown, "leaf0")}).find("network.failures[0].time") !=
+        std::string::npos);
   CHECK(key_of({event(0.1, FailureSpec::Type::SwitchDown, "gpu0")}).find(".element") != std::string::npos);
   TimedFailure d = event(0.1, FailureSpec::Type::Degrade, f.link(f.access_link(0)).name, 1.5);
   d.failure.key = "fabric.failures[4]";
@@ -267,8 +273,8 @@ TEST_CASE("two failures on a flow's successive routes reroute it twice", "[netwo
   const topology::Hop second = uplink(f, 0, 3, 9);
   f.set_link_up(first.link, true);
   REQUIRE(second.link != first.link);
-  const double t1 = L + B / (4 * kRate);           // a quarter sent on the first route
-  const double t2 = t1 + L + B / (4 * kRate);      // a quarter on the second
+  const double t1 = L + B / (4 * kRate);       // a quarter sent on the first route
+  const double t2 = t1 + L + B / (4 * kRate);  // a quarter on the second
   FlowNetwork net(f);
   Schedule s;
   s.activities = {transfer(0, 3, B, 9)};
@@ -300,8 +306,8 @@ TEST_CASE("sprayed flows losing an uplink mid-run conserve bytes and avoid it af
   const auto r = net.run(s, {event(t_fail, FailureSpec::Type::LinkDown, f.link(dead_link).name)});
   int first_round = 0, second_round = 0;
   for (int i = 0; i < 4; ++i) first_round += r.reroutes[i], second_round += r.reroutes[4 + i];
-  CHECK(first_round > 0);      // in-flight sub-flows through the spine were moved
-  CHECK(second_round == 0);    // later transfers were routed around it
+  CHECK(first_round > 0);    // in-flight sub-flows through the spine were moved
+  CHECK(second_round == 0);  // later transfers were routed around it
   double up = 0, dead = 0;
   for (int l = 0; l < f.link_count(); ++l)
     if (f.link(l).tier == topology::Tier::LeafSpine && f.link(l).a == f.leaf_of(0)) {

@@ -86,7 +86,8 @@ void add_ring(Schedule& s, const std::vector<int>& gpus, double bytes, int steps
 
 }  // namespace
 
-TEST_CASE("a symmetric ring on one switch: every step after the first is fast-forwarded, exactly", "[network][repeat]") {
+TEST_CASE("a symmetric ring on one switch: every step after the first is fast-forwarded, exactly",
+          "[network][repeat]") {
   const auto f = topology::build_fabric(leaf_spine(16, 32, 16));  // one leaf: every hop GPU-leaf-GPU
   FlowNetwork net(f);
   Schedule s;
@@ -137,19 +138,19 @@ TEST_CASE("pipelined chunks (after_same), repeated computations and whole-activi
   s.gpu_flops = {1e15};
   Activity c0 = compute(0, 1e11);
   c0.repeat = 5;
-  s.activities.push_back(c0);                                  // 0: 5 x 0.1 ms on GPU 0
+  s.activities.push_back(c0);  // 0: 5 x 0.1 ms on GPU 0
   Activity t1 = transfer(0, 5, 2e6, 1, {0});
   t1.repeat = 6;
-  s.activities.push_back(t1);                                  // 1: chain hop 0 -> 5
+  s.activities.push_back(t1);  // 1: chain hop 0 -> 5
   Activity t2 = transfer(5, 10, 2e6, 2, {0});
   t2.repeat = 6;
   t2.after_same = {1};
-  s.activities.push_back(t2);                                  // 2: hop 5 -> 10, chunk r after chunk r
+  s.activities.push_back(t2);  // 2: hop 5 -> 10, chunk r after chunk r
   Activity t3 = transfer(10, 15, 2e6, 3, {0});
   t3.repeat = 6;
   t3.after_same = {2};
-  s.activities.push_back(t3);                                  // 3
-  s.activities.push_back(transfer(15, 0, 1e6, 4, {3}));        // 4: after all chunks
+  s.activities.push_back(t3);                            // 3
+  s.activities.push_back(transfer(15, 0, 1e6, 4, {3}));  // 4: after all chunks
   const auto r = same_as_unrolled(net, s);
   CHECK(r.finish[0] == Approx(5 * 1e-4).epsilon(1e-9));
 }
@@ -200,7 +201,8 @@ TEST_CASE("rings mixing NVLink and NIC hops: whole periods skipped, same as unro
   CHECK(r.makespan > 60 * 4e6 / kRate);
 }
 
-TEST_CASE("periodic fast-forward with the link timeline: same timeline and times as unrolled", "[network][repeat][periodic][timeline]") {
+TEST_CASE("periodic fast-forward with the link timeline: same timeline and times as unrolled",
+          "[network][repeat][periodic][timeline]") {
   // The two rail-aligned rings of the case above, with the timeline on (as in `aidcsim run`):
   // jumps end before each bin boundary, so the skipped periods' bytes land in the bins the
   // simulated periods would have put them in. Few wide bins (hint) and many narrow ones.
@@ -241,12 +243,12 @@ TEST_CASE("periodic fast-forward: other traffic during the ring, and a ring afte
   s.gpu_flops = {1e15};
   std::vector<int> ring(16);
   std::iota(ring.begin(), ring.end(), 0);
-  add_ring(s, ring, 4e6, 50);                                      // 0..15
-  s.activities.push_back(compute(3, 1e15 * 1e-3));                 // 16: 1 ms on GPU 3, meanwhile
-  s.activities.push_back(transfer(3, 9, 2e7, 5, {16}));            // 17: then across the ring's NICs
+  add_ring(s, ring, 4e6, 50);                            // 0..15
+  s.activities.push_back(compute(3, 1e15 * 1e-3));       // 16: 1 ms on GPU 3, meanwhile
+  s.activities.push_back(transfer(3, 9, 2e7, 5, {16}));  // 17: then across the ring's NICs
   std::vector<int> after(16);
   std::iota(after.begin(), after.end(), 0);
-  add_ring(s, ring, 2e6, 30, after);                               // 18..33: after the first ring
+  add_ring(s, ring, 2e6, 30, after);  // 18..33: after the first ring
   const auto r = same_as_unrolled(net, s);
   CHECK(r.repetitions_fast_forwarded > 0);
 }

@@ -13,13 +13,13 @@
 #include "tests/unit/network/helpers.hpp"
 
 using namespace aidcsim;
+using network::Activity;
+using network::FlowNetwork;
+using network::Schedule;
 using test::compute;
 using test::kRate;
 using test::leaf_spine;
 using test::transfer;
-using network::Activity;
-using network::FlowNetwork;
-using network::Schedule;
 using topology::FabricSpec;
 
 namespace {
@@ -27,11 +27,14 @@ namespace {
 /// Bytes of a link direction in bin b (0 when no flow uses it).
 double bytes_in(const network::RunResult& r, int link, bool forward, int b) {
   for (std::size_t row = 0; row < r.timeline_links.size(); ++row)
-    if (r.timeline_links[row] == 2 * link + (forward ? 0 : 1)) return r.timeline_bytes[b * r.timeline_links.size() + row];
+    if (r.timeline_links[row] == 2 * link + (forward ? 0 : 1))
+      return r.timeline_bytes[b * r.timeline_links.size() + row];
   return 0;
 }
 
-double overlap(double a0, double a1, double b0, double b1) { return std::max(0.0, std::min(a1, b1) - std::max(a0, b0)); }
+double overlap(double a0, double a1, double b0, double b1) {
+  return std::max(0.0, std::min(a1, b1) - std::max(a0, b0));
+}
 
 }  // namespace
 
@@ -163,7 +166,8 @@ TEST_CASE("the timeline's bins add up to the run's bytes per link", "[network][t
   std::vector<double> fwd(fabric.link_count(), 0.0), rev(fabric.link_count(), 0.0);
   for (std::size_t row = 0; row < r.timeline_links.size(); ++row)
     for (int b = 0; b < r.timeline_bins; ++b)
-      (r.timeline_links[row] % 2 == 0 ? fwd : rev)[r.timeline_links[row] / 2] += r.timeline_bytes[b * r.timeline_links.size() + row];
+      (r.timeline_links[row] % 2 == 0 ? fwd : rev)[r.timeline_links[row] / 2] +=
+          r.timeline_bytes[b * r.timeline_links.size() + row];
   for (int l = 0; l < fabric.link_count(); ++l) {
     CHECK(fwd[l] == Approx(r.link_bytes_fwd[l]).margin(64));  // flows are put as whole bytes
     CHECK(rev[l] == Approx(r.link_bytes_rev[l]).margin(64));

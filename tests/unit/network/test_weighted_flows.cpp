@@ -109,8 +109,8 @@ TEST_CASE("a bounded flow keeps its bound; the other takes the rest", "[network]
   Schedule s;
   s.activities = {weighted(1, 0, B, 1.0, kRate / 4), weighted(2, 0, B, 1.0)};
   const auto r = net.run(s);
-  CHECK(r.finish[0] == Approx(L + 4 * B / kRate).epsilon(1e-9));         // R/4 all along
-  CHECK(r.finish[1] == Approx(L + B / (0.75 * kRate)).epsilon(1e-9));    // the other 3R/4
+  CHECK(r.finish[0] == Approx(L + 4 * B / kRate).epsilon(1e-9));       // R/4 all along
+  CHECK(r.finish[1] == Approx(L + B / (0.75 * kRate)).epsilon(1e-9));  // the other 3R/4
   // Alone it still keeps its bound (offered load, not the link rate).
   s.activities = {weighted(1, 0, B, 1.0, kRate / 10)};
   CHECK(net.run(s).finish[0] == Approx(L + 10 * B / kRate).epsilon(1e-9));

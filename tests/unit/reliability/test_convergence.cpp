@@ -85,7 +85,8 @@ TEST_CASE("A fixed critical batch costs exactly (1 + B/Bc) / (1 + Bref/Bc) more 
   REQUIRE(none.tokens_trained == Approx(1e12).epsilon(1e-12));
 }
 
-TEST_CASE("Kaplan critical batch over a run: the grid integral against a fine quadrature", "[reliability][convergence]") {
+TEST_CASE("Kaplan critical batch over a run: the grid integral against a fine quadrature",
+          "[reliability][convergence]") {
   // One phase at 4x the reference batch: tokens trained = integral over progress k of
   // (B_crit(L(k)) + B) / (B_crit(L(k)) + B_ref) dk, L = Chinchilla(N, k).
   TrainingSpec t = no_failures(2e12);
@@ -116,8 +117,8 @@ TEST_CASE("Rollout phases: only the phase above the reference batch costs extra 
   TrainingSpec t = no_failures(3e12);
   t.convergence.model = ConvergenceModel::Kaplan;
   std::vector<PhaseSituation> ps;
-  ps.push_back({"8K", 0, situation(16e6, 8.0)});          // 2e6 tokens/s
-  ps.push_back({"31K", 6e5, situation(64e6, 8.0)});       // 8e6 tokens/s, from day ~7
+  ps.push_back({"8K", 0, situation(16e6, 8.0)});     // 2e6 tokens/s
+  ps.push_back({"31K", 6e5, situation(64e6, 8.0)});  // 8e6 tokens/s, from day ~7
   const auto r = time_to_train_phased(t, ps, 3);
   REQUIRE(r.overall.reference_batch == 16e6);
   REQUIRE(r.phases[0].mean_tokens_trained == Approx(r.phases[0].mean_tokens).epsilon(1e-12));
@@ -157,8 +158,8 @@ TEST_CASE("Phased run at a fixed critical batch: ideal time and tokens in closed
   ps.push_back({"8K", 0, situation(16e6, 8.0)});
   ps.push_back({"31K", 6e5, situation(64e6, 8.0)});
   const auto r = time_to_train_phased(t, ps, 3);
-  const double k1 = 6e5 * 2e6;                 // progress of the 8K phase: 1.2e12
-  const double rest = t.tokens - k1;           // 1.8e12 reference tokens left
+  const double k1 = 6e5 * 2e6;        // progress of the 8K phase: 1.2e12
+  const double rest = t.tokens - k1;  // 1.8e12 reference tokens left
   REQUIRE(r.overall.ideal == Approx(6e5 + rest / (8e6 / 3.0)).epsilon(1e-9));
   REQUIRE(r.overall.tokens_trained == Approx(k1 + 3.0 * rest).epsilon(1e-9));
   REQUIRE(r.phases[1].mean_tokens_trained == Approx(3.0 * r.phases[1].mean_tokens).epsilon(1e-9));

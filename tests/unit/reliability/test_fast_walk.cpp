@@ -86,10 +86,16 @@ void require_identical(const PhasedResult& a, const PhasedResult& b) {
     INFO("draw " << i);
     CHECK(same(x.samples[i], y.samples[i]));
   }
-  for (auto [u, v] : {std::pair{x.expected_mean, y.expected_mean}, {x.p10, y.p10}, {x.p90, y.p90}, {x.ettr, y.ettr},
-                      {x.ideal, y.ideal}, {x.tokens, y.tokens}, {x.tokens_trained, y.tokens_trained},
+  for (auto [u, v] : {std::pair{x.expected_mean, y.expected_mean},
+                      {x.p10, y.p10},
+                      {x.p90, y.p90},
+                      {x.ettr, y.ettr},
+                      {x.ideal, y.ideal},
+                      {x.tokens, y.tokens},
+                      {x.tokens_trained, y.tokens_trained},
                       {x.expected_interruptions, y.expected_interruptions},
-                      {x.expected_degradations, y.expected_degradations}, {x.expected_planned, y.expected_planned}})
+                      {x.expected_degradations, y.expected_degradations},
+                      {x.expected_planned, y.expected_planned}})
     CHECK(same(u, v));
   REQUIRE(x.lost_gpu_hours_by_cause.size() == y.lost_gpu_hours_by_cause.size());
   for (std::size_t c = 0; c < x.lost_gpu_hours_by_cause.size(); ++c) {

@@ -5,8 +5,8 @@
 #include <string>
 
 #include "models/common/errors.hpp"
-#include "models/reliability/scaling_law.hpp"
 #include "models/reliability/reliability_schema.hpp"
+#include "models/reliability/scaling_law.hpp"
 
 using aidcsim::InvalidParameter;
 using aidcsim::Params;

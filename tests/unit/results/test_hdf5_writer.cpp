@@ -51,7 +51,8 @@ std::vector<std::string> all_datasets(const H5::H5File& f) {
   H5Ovisit(
       f.getId(), H5_INDEX_NAME, H5_ITER_INC,
       [](hid_t, const char* name, const H5O_info_t* info, void* data) -> herr_t {
-        if (info->type == H5O_TYPE_DATASET) static_cast<std::vector<std::string>*>(data)->push_back(std::string("/") + name);
+        if (info->type == H5O_TYPE_DATASET)
+          static_cast<std::vector<std::string>*>(data)->push_back(std::string("/") + name);
         return 0;
       },
       &out);

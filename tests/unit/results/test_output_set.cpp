@@ -15,9 +15,9 @@
 
 #include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
-#include "tests/unit/results/sample_results.hpp"
 #include "sim/results/hdf5_writer.hpp"
 #include "sim/results/output_set.hpp"
+#include "tests/unit/results/sample_results.hpp"
 
 using namespace aidcsim;
 using aidcsim::test::ScratchDir;

@@ -74,6 +74,7 @@ TEST_CASE("bom errors point at the scenario line", "[bom]") {
     CHECK(e.where().line == test::line_of(text, "switch_model"));
     CHECK_THAT(e.what(), Catch::Contains("QM9700"));
   }
-  const std::string missing = test::default_with("seed: 42", "seed: 42\nbom:\n  switches:\n    - name: New\n      ports: 64");
+  const std::string missing =
+      test::default_with("seed: 42", "seed: 42\nbom:\n  switches:\n    - name: New\n      ports: 64");
   CHECK_THROWS_WITH(load_scenario_text(missing, "bad.yaml"), Catch::Contains("port_rate"));
 }

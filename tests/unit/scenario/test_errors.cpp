@@ -2,8 +2,8 @@
 // Each case is the default scenario with one line changed.
 #include <catch2/catch.hpp>
 
-#include "sim/scenario/scenario.hpp"
 #include "scenario_text.hpp"
+#include "sim/scenario/scenario.hpp"
 
 using namespace aidcsim;
 using test::column_of;
@@ -35,7 +35,9 @@ TEST_CASE("misspelt key: did you mean the sibling", "[errors]") {
   CHECK(e.where().line == line_of(text, "swich_radix"));
   CHECK(e.where().column == 3);
   CHECK(e.hint() == "did you mean 'switch_radix'?");
-  CHECK_THAT(e.what(), Catch::StartsWith(at(text, "swich_radix") + "fabric.swich_radix: got 'swich_radix', expected one of the keys of 'fabric' ("));
+  CHECK_THAT(e.what(),
+             Catch::StartsWith(at(text, "swich_radix") +
+                               "fabric.swich_radix: got 'swich_radix', expected one of the keys of 'fabric' ("));
   CHECK_THAT(e.what(), Catch::EndsWith("; did you mean 'switch_radix'?"));
 }
 
@@ -78,7 +80,8 @@ TEST_CASE("negative GPU count", "[errors]") {
   const ScenarioError e = error_of(text);
   CHECK(e.key() == "cluster.gpus");
   CHECK(e.value() == "-8");
-  CHECK(std::string(e.what()) == at(text, "gpus: -8") + "cluster.gpus: got '-8', expected an integer from 1 to 10000000");
+  CHECK(std::string(e.what()) ==
+        at(text, "gpus: -8") + "cluster.gpus: got '-8', expected an integer from 1 to 10000000");
 }
 
 TEST_CASE("a non-integer GPU count", "[errors]") {
@@ -124,7 +127,8 @@ TEST_CASE("a string not in its choices", "[errors]") {
   CHECK(e.key() == "fabric.topology");
   CHECK(e.hint() == "did you mean 'clos3'?");
   CHECK(std::string(e.what()) ==
-        at(text, "topology: clos4") + "fabric.topology: got 'clos4', expected one of leaf_spine, clos3; did you mean 'clos3'?");
+        at(text, "topology: clos4") +
+            "fabric.topology: got 'clos4', expected one of leaf_spine, clos3; did you mean 'clos3'?");
 }
 
 TEST_CASE("YAML syntax errors carry yaml-cpp's mark", "[errors]") {

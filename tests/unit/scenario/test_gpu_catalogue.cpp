@@ -97,15 +97,17 @@ TEST_CASE("a scenario names, derives and overrides GPUs in its gpus: list", "[gp
   CHECK(s.fabric.nvlink_bandwidth == Approx(450e9));
   CHECK(s.fabric.nvls);
   // a derived GPU: only the changed figure, the rest from the base
-  s = load_scenario_text(scenario_with("H800x", "gpus:\n  - name: H800x\n    base: H200\n    nvlink_bandwidth: 180 GB/s\n"
-                                                "    sources:\n      nvlink_bandwidth: our measurement\n"),
+  s = load_scenario_text(scenario_with("H800x",
+                                       "gpus:\n  - name: H800x\n    base: H200\n    nvlink_bandwidth: 180 GB/s\n"
+                                       "    sources:\n      nvlink_bandwidth: our measurement\n"),
                          "derived.yaml");
   CHECK(s.gpu.name == "H800x");
   CHECK(s.gpu.bf16_flops == Approx(989e12));
   CHECK(s.fabric.nvlink_bandwidth == Approx(180e9));
   CHECK(s.gpu.sources.at("nvlink_bandwidth") == "our measurement");
   // a built-in GPU overridden in place; a changed peak rescales the measured MAMF as an estimate
-  s = load_scenario_text(scenario_with("H200", "gpus:\n  - name: H200\n    bf16_flops: 900 TFLOP/s\n"), "override.yaml");
+  s = load_scenario_text(scenario_with("H200", "gpus:\n  - name: H200\n    bf16_flops: 900 TFLOP/s\n"),
+                         "override.yaml");
   CHECK(s.gpu.bf16_flops == Approx(900e12));
   CHECK(s.gpu.bf16_mamf == Approx(794.5e12 * 900 / 989));
   CHECK(s.gpu.estimated("bf16_mamf"));
@@ -131,8 +133,8 @@ TEST_CASE("GPU definitions: errors at file:line with the key and what was expect
     return "no error";
   };
   // unknown GPU name
-  CHECK_THAT(error_of(scenario_with("H1000")), Catch::Contains("cluster.gpu: got 'H1000'") &&
-                                                   Catch::Contains("H100") && Catch::Contains("bad.yaml:"));
+  CHECK_THAT(error_of(scenario_with("H1000")),
+             Catch::Contains("cluster.gpu: got 'H1000'") && Catch::Contains("H100") && Catch::Contains("bad.yaml:"));
   // new GPU with missing figures: names them
   std::string text = scenario_with("X2", "gpus:\n  - name: X2\n    bf16_flops: 500 TFLOP/s\n");
   const std::string e1 = error_of(text);
@@ -160,8 +162,8 @@ TEST_CASE("GPU definitions: errors at file:line with the key and what was expect
 }
 
 TEST_CASE("catalogue files: same format, errors name the file and line", "[gpus]") {
-  const auto c = load_gpu_catalogue("gpus:\n  - name: H20b\n    base: H20\n    hbm_bytes: 141 GB\n", "extra.yaml",
-                                    builtin_gpus());
+  const auto c =
+      load_gpu_catalogue("gpus:\n  - name: H20b\n    base: H20\n    hbm_bytes: 141 GB\n", "extra.yaml", builtin_gpus());
   CHECK(c.find("H20b").hbm_bytes == Approx(141e9));
   CHECK(c.find("H20b").bf16_flops == Approx(148e12));
   try {

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <fstream>
 
+#include "scenario_text.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
 #include "sim/scenario/units.hpp"
-#include "scenario_text.hpp"
 
 using namespace aidcsim;
 using test::default_with;
@@ -46,7 +46,9 @@ TEST_CASE("bytes that are not UTF-8 are an error at their line and column", "[li
 }
 
 TEST_CASE("control characters are an error", "[limits]") {
-  const ScenarioError e = error_of(default_with("name: stargate-uk-8k", "name: \"a\x07" "b\""));
+  const ScenarioError e = error_of(default_with("name: stargate-uk-8k",
+                                                "name: \"a\x07"
+                                                "b\""));
   CHECK_THAT(e.what(), Catch::Contains("invalid character U+0007"));
   CHECK(e.where().column == 9);
   CHECK_THAT(error_of(std::string("name: a\0b\n", 10)).what(), Catch::Contains("U+0000"));

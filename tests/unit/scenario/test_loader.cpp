@@ -1,12 +1,12 @@
 // The default scenario loads into the expected SI values; defaults, lists and locations.
 #include <catch2/catch.hpp>
 
+#include "scenario_text.hpp"
 #include "sim/scenario/default_scenario.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
 #include "sim/scenario/units.hpp"
 #include "sim/scenario/validate.hpp"
-#include "scenario_text.hpp"
 
 using namespace aidcsim;
 
@@ -190,7 +190,8 @@ TEST_CASE("list item errors name the item", "[loader][list]") {
     FAIL("no exception");
   } catch (const ScenarioError& e) {
     CHECK(e.key() == "rollout.phases[1].gpus");
-    CHECK(std::string(e.what()) == "l.yaml:5:7: rollout.phases[1].gpus: got '0', expected an integer from 1 to 1000000");
+    CHECK(std::string(e.what()) ==
+          "l.yaml:5:7: rollout.phases[1].gpus: got '0', expected an integer from 1 to 1000000");
   }
   const std::string missing =
       "rollout:\n"
@@ -241,6 +242,7 @@ TEST_CASE("a required key whose section is not written points at the document's 
     CHECK(e.key() == "site.name");
     CHECK(e.where().line == 1);
     CHECK(std::string(e.what()) ==
-          "m.yaml:1:1: site.name: got (nothing), expected a string (required key missing: no 'site' section in the file)");
+          "m.yaml:1:1: site.name: got (nothing), expected a string (required key missing: no 'site' section in the "
+          "file)");
   }
 }

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "models/common/errors.hpp"
+#include "scenario_text.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/units.hpp"
-#include "scenario_text.hpp"
 
 using namespace aidcsim;
 using test::default_with;

@@ -29,7 +29,8 @@ TEST_CASE("the reference page lists every key with its unit syntax", "[reference
   }
   CHECK(page.find("| `fabric.link_rate` | data rate | `400 Gbps` | from 8 Mbps to 8 Tbps |") != std::string::npos);
   CHECK(page.find("| `cluster.gpus` | integer | **required** | from 1 to 10000000 |") != std::string::npos);
-  CHECK(page.find("| `cooling.facility_supply` | temperature | `18 degC` | from 0 degC to 60 degC |") != std::string::npos);
+  CHECK(page.find("| `cooling.facility_supply` | temperature | `18 degC` | from 0 degC to 60 degC |") !=
+        std::string::npos);
   CHECK(page.find("`leaf_spine`, `clos3`") != std::string::npos);
   CHECK(page == aidcsim::scenario_reference_markdown());  // deterministic
 }

@@ -25,7 +25,8 @@ void check_steady_balance(const SiteReport& r) {
   const auto& p = r.state.power;
   double racks = 0;
   for (double q : r.state.rack_power) racks += q;
-  INFO("IT " << p.it << " W, to facility water " << p.heat_to_facility_water << " W, to hall " << p.heat_to_room << " W");
+  INFO("IT " << p.it << " W, to facility water " << p.heat_to_facility_water << " W, to hall " << p.heat_to_room
+             << " W");
   CHECK(std::abs(p.heat_to_facility_water + p.heat_to_room - p.it) <= 1e-6 * p.it);
   CHECK(racks + p.switches == Approx(p.it).epsilon(1e-12));
 }
@@ -153,7 +154,8 @@ TEST_CASE("immersion: the bath's heat capacity slows a CDU loss down", "[thermal
   // Steady: every watt of the rack goes to the bath (no server air).
   const SiteReport r = steady_state(tank, one_cdu(), {GpuLoad{0.8, 0.15}}, {});
   CHECK(std::isnan(r.max_air_inlet));
-  for (size_t k = 0; k < r.state.rack_power.size(); ++k) CHECK(r.state.rack_liquid_heat[k] == Approx(r.state.rack_power[k]));
+  for (size_t k = 0; k < r.state.rack_power.size(); ++k)
+    CHECK(r.state.rack_liquid_heat[k] == Approx(r.state.rack_power[k]));
 }
 
 TEST_CASE("a 22 °C facility supply is simulated and fails its inlet check with its headroom", "[thermal][checks]") {
@@ -161,7 +163,8 @@ TEST_CASE("a 22 °C facility supply is simulated and fails its inlet check with 
   s.facility_supply = 273.15 + 22;  // + 4 K CDU approach = 26 °C at the cold plates, limit < 25 °C
   REQUIRE_NOTHROW(validate(s));
   const SiteReport r = steady_state(s, one_cdu(), {GpuLoad{0.8, 0.15}}, {});
-  const auto it = std::find_if(r.checklist.begin(), r.checklist.end(), [](const ChecklistItem& c) { return c.item == "coolant inlet"; });
+  const auto it = std::find_if(r.checklist.begin(), r.checklist.end(),
+                               [](const ChecklistItem& c) { return c.item == "coolant inlet"; });
   REQUIRE(it != r.checklist.end());
   CHECK_FALSE(it->pass);
   CHECK(it->headroom < 0);

@@ -12,8 +12,9 @@ using namespace aidcsim::thermal;
 
 namespace {
 // Items whose brief limit is a strict "<": they fail at headroom == 0 exactly.
-const std::set<std::string> kStrict = {"coolant inlet", "coolant outlet", "loop delta T", "hot spot (cold plate)",
-                                       "GPU junction vs throttle limit", "pump failover time"};
+const std::set<std::string> kStrict = {
+    "coolant inlet",     "coolant outlet", "loop delta T", "hot spot (cold plate)", "GPU junction vs throttle limit",
+    "pump failover time"};
 
 void check_rule(const std::vector<ChecklistItem>& items) {
   for (const auto& c : items) {
@@ -55,8 +56,7 @@ SiteReport report(double flow_per_gpu, double rack_power, double captured = 0.85
 }
 }  // namespace
 
-TEST_CASE("checklist: pass == (headroom >= 0) for every item, default site and variants",
-          "[thermal][checklist]") {
+TEST_CASE("checklist: pass == (headroom >= 0) for every item, default site and variants", "[thermal][checklist]") {
   SiteLayout l;  // default scenario: 8064 GB200, 72 per rack
   check_rule(steady_state(CoolingSpec{}, l, {GpuLoad{0.8, 0.15}}, {}).checklist);
   CoolingSpec low_flow;  // below the band

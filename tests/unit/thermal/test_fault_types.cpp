@@ -52,7 +52,8 @@ TEST_CASE("fault types: the schema's choices are the registry's names", "[therma
     if (k.key != "cooling.faults[].type") continue;
     found = true;
     CHECK(k.choices == fault_type_names());
-    for (const auto& t : fault_types()) CHECK(k.doc.find(std::string(t.name) + ": " + t.description) != std::string::npos);
+    for (const auto& t : fault_types())
+      CHECK(k.doc.find(std::string(t.name) + ": " + t.description) != std::string::npos);
   }
   CHECK(found);
 }

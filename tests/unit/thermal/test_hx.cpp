@@ -2,8 +2,8 @@
 // Magnus dew point, coolant table, DVFS power and the throttle map.
 #include <catch2/catch.hpp>
 
-#include "models/common/errors.hpp"
 #include <cmath>
+#include "models/common/errors.hpp"
 
 #include "models/thermal/coolant.hpp"
 #include "models/thermal/hx.hpp"
@@ -16,8 +16,8 @@ TEST_CASE("counter-flow effectiveness matches the closed form and inverts", "[th
   for (double cr : {0.0, 0.3, 0.7, 0.999, 1.0}) {
     for (double ntu : {0.1, 1.0, 3.0, 8.0}) {
       const double eps = counterflow_effectiveness(ntu, cr);
-      const double expect = cr == 1.0 ? ntu / (1 + ntu)
-                                      : (1 - std::exp(-ntu * (1 - cr))) / (1 - cr * std::exp(-ntu * (1 - cr)));
+      const double expect =
+          cr == 1.0 ? ntu / (1 + ntu) : (1 - std::exp(-ntu * (1 - cr))) / (1 - cr * std::exp(-ntu * (1 - cr)));
       CHECK(eps == Approx(expect).epsilon(1e-12));
       CHECK(counterflow_ntu(eps, cr) == Approx(ntu).epsilon(1e-9));
     }

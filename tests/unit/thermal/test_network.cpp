@@ -2,8 +2,8 @@
 // energy balance per step.
 #include <catch2/catch.hpp>
 
-#include "models/common/errors.hpp"
 #include <cmath>
+#include "models/common/errors.hpp"
 
 #include "models/thermal/coolant.hpp"
 #include "models/thermal/network.hpp"

@@ -21,15 +21,34 @@ std::string key_of(const Params& p) {
 TEST_CASE("schema keeps the lead's keys and declares the new ones", "[thermal][schema]") {
   std::set<std::string> keys;
   for (const auto& f : schema()) keys.insert(f.key);
-  for (const char* k : {"cooling.coolant", "cooling.flow_per_gpu", "cooling.facility_supply", "cooling.cdu_approach",
-                        "cooling.liquid_fraction", "cooling.rdhx.effectiveness", "cooling.limits.inlet_max",
-                        "cooling.limits.outlet_max", "cooling.limits.delta_t_max", "cooling.limits.hotspot_max",
-                        "cooling_monitoring.sensors[].type", "cooling_monitoring.sensors[].threshold",
-                        "cooling_monitoring.response_actions[].action", "cooling.faults[].type", "cooling.faults[].at",
-                        "cooling.plant.chip", "cooling.plant.rack", "cooling.plant.room", "cooling.plant.cdu",
-                        "cooling.plant.heat_rejection", "cooling.immersion_tank.fluid_volume", "cooling.in_row_cooler.capacity",
-                        "cooling.crah.capacity", "cooling.heat_rejection.tower_approach", "cooling.server_air.recirculation",
-                        "cooling.faults[].duration", "cooling.pumps.failover_time", "power.distribution_loss"})
+  for (const char* k : {"cooling.coolant",
+                        "cooling.flow_per_gpu",
+                        "cooling.facility_supply",
+                        "cooling.cdu_approach",
+                        "cooling.liquid_fraction",
+                        "cooling.rdhx.effectiveness",
+                        "cooling.limits.inlet_max",
+                        "cooling.limits.outlet_max",
+                        "cooling.limits.delta_t_max",
+                        "cooling.limits.hotspot_max",
+                        "cooling_monitoring.sensors[].type",
+                        "cooling_monitoring.sensors[].threshold",
+                        "cooling_monitoring.response_actions[].action",
+                        "cooling.faults[].type",
+                        "cooling.faults[].at",
+                        "cooling.plant.chip",
+                        "cooling.plant.rack",
+                        "cooling.plant.room",
+                        "cooling.plant.cdu",
+                        "cooling.plant.heat_rejection",
+                        "cooling.immersion_tank.fluid_volume",
+                        "cooling.in_row_cooler.capacity",
+                        "cooling.crah.capacity",
+                        "cooling.heat_rejection.tower_approach",
+                        "cooling.server_air.recirculation",
+                        "cooling.faults[].duration",
+                        "cooling.pumps.failover_time",
+                        "power.distribution_loss"})
     CHECK(keys.count(k) == 1);
   for (const auto& f : schema()) CHECK(!f.doc.empty());
 }

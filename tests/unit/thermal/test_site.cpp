@@ -2,10 +2,10 @@
 // grouped tier = per-GPU tier, throttled clocks hold the limit, default-scenario checklist.
 #include <catch2/catch.hpp>
 
-#include "models/common/errors.hpp"
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include "models/common/errors.hpp"
 
 #include "models/thermal/coolant.hpp"
 #include "models/thermal/hx.hpp"
@@ -106,11 +106,11 @@ TEST_CASE("default 8K scenario: every checklist item of the brief is reported", 
     CHECK(std::isfinite(c.headroom));
     CHECK(!c.unit.empty());
   }
-  for (const char* want : {"coolant flow per GPU", "coolant inlet", "coolant outlet", "loop delta T",
-                           "hot spot (cold plate)", "GPU junction vs throttle limit", "pumps N+1 (standby pumps)",
-                           "pump capacity vs load", "pump failover time", "air-cooling fallback capacity", "PUE",
-                           "condensation margin (supply - dew point)", "room humidity band",
-                           "rack heat to air vs air-cooling limit", "liquid capture needed by rack power"})
+  for (const char* want :
+       {"coolant flow per GPU", "coolant inlet", "coolant outlet", "loop delta T", "hot spot (cold plate)",
+        "GPU junction vs throttle limit", "pumps N+1 (standby pumps)", "pump capacity vs load", "pump failover time",
+        "air-cooling fallback capacity", "PUE", "condensation margin (supply - dew point)", "room humidity band",
+        "rack heat to air vs air-cooling limit", "liquid capture needed by rack power"})
     CHECK(items.count(want) == 1);
   // Figures: 112 racks of ~100-114 kW, PUE well under 1.2, junction under the 87 °C limit.
   CHECK(r.state.rack_power.size() == 112);

@@ -2,9 +2,9 @@
 // standby pump (throttling -> slower steps), monitoring responses, tier equivalence, bad targets.
 #include <catch2/catch.hpp>
 
-#include "models/common/errors.hpp"
 #include <algorithm>
 #include <cmath>
+#include "models/common/errors.hpp"
 
 #include "models/thermal/transient.hpp"
 
@@ -12,9 +12,8 @@ using namespace aidcsim::thermal;
 
 namespace {
 bool has_alert(const TransientResult& r, const std::string& level, const std::string& text) {
-  return std::any_of(r.alerts.begin(), r.alerts.end(), [&](const Alert& a) {
-    return a.level == level && a.message.find(text) != std::string::npos;
-  });
+  return std::any_of(r.alerts.begin(), r.alerts.end(),
+                     [&](const Alert& a) { return a.level == level && a.message.find(text) != std::string::npos; });
 }
 }  // namespace
 
@@ -34,7 +33,7 @@ TEST_CASE("transient conserves energy to 1e-9 over 72 h simulated", "[thermal][t
   CHECK(r.dissipated > 0);
   CHECK(r.energy_error < 1e-9);
   CHECK(r.max_step_error < 1e-9);
-  CHECK(r.rebuilds == 7);  // pump: fail, failover, repair; excursion: 2; fans: 2
+  CHECK(r.rebuilds == 7);                     // pump: fail, failover, repair; excursion: 2; fans: 2
   CHECK(r.factorizations <= 2 + r.rebuilds);  // refactorized only when the network changed
 }
 

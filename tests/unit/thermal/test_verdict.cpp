@@ -42,8 +42,8 @@ MonitoringSpec brief_policy() {
 
 TEST_CASE("a pump failure with its standby passes; without one it fails its failover", "[thermal][verdict]") {
   CoolingSpec s;
-  s.limits.delta_t_max = 30;            // judge the failover, not the design's loop ΔT
-  s.limits.outlet_max = 273.15 + 45;    // nor the outlet spike of the 5 s at 60 % flow (~+3 K)
+  s.limits.delta_t_max = 30;          // judge the failover, not the design's loop ΔT
+  s.limits.outlet_max = 273.15 + 45;  // nor the outlet spike of the 5 s at 60 % flow (~+3 K)
   s.faults = {{"pump_failure", 600, 1200, 0, 0}};
   auto v = judge_faults(s, one_cdu(), {GpuLoad{0.8, 0.15}}, quick());
   REQUIRE(v.size() == 1);

@@ -120,9 +120,11 @@ TEST_CASE("DGX SuperPOD B200 RA: 3-tier counts for 16, 32 and 64 SU", "[topology
   // DGX SuperPOD B200 RA, "DGX SuperPOD Architecture" page, larger SuperPOD component counts
   // (docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-b200): 32 DGX
   // B200 (8 GPUs, 8 rails) per SU, 64-port switches, 1:1; from 16 SU a core tier.
-  struct Row { int su, leaves, spines, cores, leaf_spine, spine_core; };
-  for (Row r : {Row{16, 128, 128, 64, 4096, 4096}, Row{32, 256, 256, 128, 8192, 8192},
-                Row{64, 512, 512, 256, 16384, 16384}}) {
+  struct Row {
+    int su, leaves, spines, cores, leaf_spine, spine_core;
+  };
+  for (Row r :
+       {Row{16, 128, 128, 64, 4096, 4096}, Row{32, 256, 256, 128, 8192, 8192}, Row{64, 512, 512, 256, 16384, 16384}}) {
     INFO("SU = " << r.su);
     FabricSpec s = test::superpod(r.su);
     s.kind = FabricKind::Clos3;

@@ -74,7 +74,7 @@ TEST_CASE("priced BOM: rack-local ToR leaves use in-rack copper", "[topology][bo
   s.wiring = Wiring::RackLocal;
   s.gpus_per_leaf = 32;  // one leaf per 32-GPU rack
   const FabricCost c = price_fabric(build_fabric(s), parts());
-  CHECK(c.media[int(Medium::Copper)].links == 256);  // access: in the rack, 2 m
+  CHECK(c.media[int(Medium::Copper)].links == 256);     // access: in the rack, 2 m
   CHECK(c.media[int(Medium::Multimode)].links == 256);  // leaf-spine: rack to network row
   CHECK(modules(c, "DAC nic") == 256);
   CHECK(modules(c, "SR nic") == 0);
@@ -95,7 +95,8 @@ TEST_CASE("priced BOM: reach decides the medium; beyond every reach is said", "[
   CHECK(said);
 }
 
-TEST_CASE("priced BOM: a radix without a model is scaled per port and said; a rate without parts is unpriced", "[topology][bom]") {
+TEST_CASE("priced BOM: a radix without a model is scaled per port and said; a rate without parts is unpriced",
+          "[topology][bom]") {
   FabricSpec s = test::superpod(1);
   s.switch_radix = 128;
   FabricCost c = price_fabric(build_fabric(s), parts());

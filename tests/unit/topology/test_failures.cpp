@@ -110,8 +110,10 @@ TEST_CASE("resilient ECMP: a failure moves only the flows that crossed the faile
     // Fail the aggregation->core hop of flow 0 (a link, or the core switch itself).
     const Link& up = f.link(before[0][2].link);
     const int core = f.link(before[0][2].link).b;
-    if (switch_failure) f.fail_switch(core);
-    else f.set_link_up(before[0][2].link, false);
+    if (switch_failure)
+      f.fail_switch(core);
+    else
+      f.set_link_up(before[0][2].link, false);
     INFO((switch_failure ? "switch " + f.node(core).name : "link " + up.name));
     int crossed = 0, moved = 0;
     for (int src = 0; src < n; ++src) {

@@ -8,7 +8,6 @@
 using namespace aidcsim;
 using namespace aidcsim::topology;
 
-
 TEST_CASE("spec_from reads the default scenario's fabric", "[topology]") {
   const FabricSpec s = spec_from(test::stargate_params());
   CHECK(s.gpus == 8064);

@@ -105,7 +105,7 @@ TEST_CASE("adding storage changes no GPU route, node id or link id, and bom() co
   for (int n = 0; n < a.node_count(); ++n) CHECK(a.node(n).name == b.node(n).name);
   const BillOfMaterials ba = a.bom(), bb = b.bom();
   CHECK(bb.leaves == ba.leaves + 1);
-  CHECK(bb.access_links == ba.access_links + 4);       // the servers' NICs; media are not cables
+  CHECK(bb.access_links == ba.access_links + 4);  // the servers' NICs; media are not cables
   CHECK(bb.leaf_spine_links == ba.leaf_spine_links + 4);
   // Separate storage: no switch, no cable of the back-end fabric.
   FabricSpec sep = plain;

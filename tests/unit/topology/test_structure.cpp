@@ -11,7 +11,9 @@ using test::superpod;
 TEST_CASE("DGX SuperPOD H100 Table 4: leaves, spines, spine-leaf cables for 1-4 SU", "[topology]") {
   // published-figures.md §4.4 Table 4 (32 node slots per SU; the published node counts are one
   // less because one slot holds the UFM appliance).
-  struct Row { int su, leaves, spines, spine_leaf_cables; };
+  struct Row {
+    int su, leaves, spines, spine_leaf_cables;
+  };
   for (Row r : {Row{1, 8, 4, 256}, Row{2, 16, 8, 512}, Row{3, 24, 16, 768}, Row{4, 32, 16, 1024}}) {
     INFO("SU = " << r.su);
     const Fabric f = build_fabric(superpod(r.su));
@@ -96,14 +98,14 @@ TEST_CASE("default 8K scenario: 8064 GB200 in NVL72 racks, clos3, radix 64", "[t
   const Fabric f = build_fabric(s);
   const BillOfMaterials b = f.bom();
   const Layout& l = f.layout();
-  CHECK(b.nvswitches == 112);                 // 112 NVL72 racks
+  CHECK(b.nvswitches == 112);  // 112 NVL72 racks
   CHECK(l.leaf_down == 32);
   CHECK(l.leaf_up == 32);
-  CHECK(l.scalable_units == 63);              // 2016 trays / 32 per SU
-  CHECK(b.leaves == 252);                     // 63 SU x 4 rails
-  CHECK(l.pods == 8);                         // 32 leaves (8 SU) per pod
+  CHECK(l.scalable_units == 63);  // 2016 trays / 32 per SU
+  CHECK(b.leaves == 252);         // 63 SU x 4 rails
+  CHECK(l.pods == 8);             // 32 leaves (8 SU) per pod
   CHECK(b.spines == 8 * 32);
-  CHECK(b.cores == 32 * 4);                   // 32 planes x 4 cores (8 pods x 32 uplinks / 64 ports)
+  CHECK(b.cores == 32 * 4);  // 32 planes x 4 cores (8 pods x 32 uplinks / 64 ports)
   CHECK(b.access_links == 8064);
   CHECK(b.leaf_spine_links == 252 * 32);
   CHECK(b.spine_core_links == 256 * 32);

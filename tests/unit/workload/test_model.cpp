@@ -107,11 +107,11 @@ TEST_CASE("interleaving follows Megatron-core's rules (schedules.py, NVIDIA/Mega
   CHECK_FALSE(interleaving_error(4, 2, 0, 6).empty());
   CHECK_THROWS_AS(pipeline_order(0, 4, 6, 2), aidcsim::Error);
   CHECK(interleaving_error(4, 2, 0, 8).empty());
-  CHECK(interleaving_error(4, 1, 0, 6).empty());   // plain 1F1B takes any m
-  CHECK(interleaving_error(4, 2, 6, 6).empty());   // one group of 6 >= pp
+  CHECK(interleaving_error(4, 1, 0, 6).empty());        // plain 1F1B takes any m
+  CHECK(interleaving_error(4, 2, 6, 6).empty());        // one group of 6 >= pp
   CHECK_FALSE(interleaving_error(4, 2, 3, 6).empty());  // N < pp
   CHECK_FALSE(interleaving_error(4, 2, 7, 6).empty());  // N > m
-  CHECK(interleaving_error(4, 2, 6, 10).empty());  // last group of 4 = pp
+  CHECK(interleaving_error(4, 2, 6, 10).empty());       // last group of 4 = pp
   CHECK_FALSE(interleaving_error(1, 2, 0, 4).empty());  // interleaving needs pp >= 2
   CHECK(valid_microbatches(4, 2, 0, 6) == 8);
   CHECK(valid_microbatches(9, 7, 0, 16) == 18);

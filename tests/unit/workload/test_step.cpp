@@ -196,7 +196,7 @@ TEST_CASE("ZeRO-2 / FSDP traffic per unit and microbatch, as PyTorch FSDP and De
   CHECK(count(p, kTagDpGather) == 4 * 2 * units);
   CHECK(count(p, kTagDp) == 4 * units);  // a reduce-scatter per unit every microbatch
   evaluate(p.schedule, fabric);          // acyclic
-  j.par.reshard_after_forward = false;  // kept from forward to backward: one gather per microbatch
+  j.par.reshard_after_forward = false;   // kept from forward to backward: one gather per microbatch
   CHECK(count(plan_step(j, h100, fabric, {}), kTagDpGather) == 4 * units);
   j.par.fsdp_style = "deepspeed";  // ZeRO-3 re-gathers for every use
   CHECK(count(plan_step(j, h100, fabric, {}), kTagDpGather) == 4 * 2 * units);
@@ -242,7 +242,8 @@ std::vector<double> durations(const StepPlan& plan, const network::RunResult& ru
   std::vector<double> d;
   for (std::size_t i = 0; i < plan.schedule.activities.size(); ++i) {
     const auto& a = plan.schedule.activities[i];
-    if (a.tag == tag && a.gpu == gpu && a.kind == network::Activity::Kind::Compute) d.push_back(run.finish[i] - run.start[i]);
+    if (a.tag == tag && a.gpu == gpu && a.kind == network::Activity::Kind::Compute)
+      d.push_back(run.finish[i] - run.start[i]);
   }
   return d;
 }
@@ -335,8 +336,9 @@ TEST_CASE("overlap_param_gather: the ZeRO-1 parameter all-gather moves under the
   }
 }
 
-TEST_CASE("untie_embeddings_and_output_weights: one more V x h matrix of parameters, same FLOPs, no embedding all-reduce",
-          "[untie]") {
+TEST_CASE(
+    "untie_embeddings_and_output_weights: one more V x h matrix of parameters, same FLOPs, no embedding all-reduce",
+    "[untie]") {
   JobSpec j = gpt_job(2, 2, 2, 1, 8);
   const double V = j.model.vocab, h = j.model.hidden;
   const double tied = parameters(j.model), flops = model_flops(j.model, 1e6);

@@ -12,7 +12,7 @@ using namespace aidcsim::workload;
 
 TEST_CASE("gpu_speed_factors: list entries per GPU and node, seeded distributions") {
   JobSpec j;
-  CHECK(gpu_speed_factors(j, 64, 8, 1).empty());  // no straggler: no factors
+  CHECK(gpu_speed_factors(j, 64, 8, 1).empty());               // no straggler: no factors
   j.gpu_speed = {{5, -1, 0.9}, {-1, 2, 0.8}, {100, -1, 0.5}};  // GPU 100 is outside this 64-GPU job
   auto f = gpu_speed_factors(j, 64, 8, 1);
   REQUIRE(f.size() == 64);
@@ -27,7 +27,8 @@ TEST_CASE("gpu_speed_factors: list entries per GPU and node, seeded distribution
   n.speed_distribution.sd = 0.02;
   n.speed_distribution.min = 0.5;
   n.speed_distribution.max = 1.2;  // 11.5 sd away: no clipping
-  const auto a = gpu_speed_factors(n, 20000, 4, 7), b = gpu_speed_factors(n, 20000, 4, 7), c = gpu_speed_factors(n, 20000, 4, 8);
+  const auto a = gpu_speed_factors(n, 20000, 4, 7), b = gpu_speed_factors(n, 20000, 4, 7),
+             c = gpu_speed_factors(n, 20000, 4, 8);
   CHECK(a == b);  // same seed, same draws
   CHECK(a != c);
   double sum = 0, sq = 0;
