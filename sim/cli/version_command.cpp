@@ -1,7 +1,8 @@
 // `aidcsim version`: the aidcsim version and the versions of the libraries that shape its results.
 #include <H5public.h>
+#include <xbt/base.h>  // SG_BEGIN_DECL, needed by simgrid/version.h: its own block, so that sorting keeps it first
+
 #include <simgrid/version.h>
-#include <xbt/base.h>  // SG_BEGIN_DECL, needed by simgrid/version.h
 
 #include <iostream>
 
