@@ -24,6 +24,7 @@ FlowPlan collnet(const EmitContext& ctx, const Domains& d) { return plan_collnet
 FlowPlan pat(const EmitContext& ctx, const Domains&) { return plan_pat(ctx); }
 FlowPlan halving_doubling(const EmitContext& ctx, const Domains&) { return plan_halving_doubling(ctx); }
 
+// The registry table (long by nature: one entry per algorithm, in enum order).
 std::vector<AlgorithmEntry> make_registry() {
   const std::vector<Op> all = {kAllReduce, kAllGather, kReduceScatter, kAllToAll, kBroadcast, kReduce, kSendRecv};
   return {

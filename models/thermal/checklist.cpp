@@ -56,6 +56,7 @@ std::pair<double, double> air_inlet_allowable(const std::string& cls) {
 
 std::string degc(double k) { return fmt::format("{:.1f} °C", k - kK0); }
 
+// Long by nature: one block per item of the brief's cooling checklist, in the brief's order.
 std::vector<ChecklistItem> cooling_checklist(const CoolingSpec& spec, const SiteLayout& layout, const SiteReport& r) {
   const auto& lim = spec.limits;
   const SiteState& s = r.state;

@@ -4,6 +4,7 @@
 
 namespace aidcsim::topology {
 
+// One table of the bom: keys (long by nature: one entry per key).
 Schema bom_schema() {
   using Q = Quantity;
   const char* builtin = " Default: models/topology/bom_parts.yaml.";

@@ -31,6 +31,8 @@ std::string num(double v) {
 
 }  // namespace
 
+// Kept in one piece: each block wires on the ids the one before it created (storage leaves, server
+// NICs, uplinks, media links), in the order of Fabric::Impl's id ranges.
 void wire_storage(Fabric::Impl& f, double lat) {
   const StorageSpec& st = f.spec.storage;
   f.first_sleaf = f.first_sspine = f.first_storage = f.n_nodes;

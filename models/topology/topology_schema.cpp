@@ -4,6 +4,8 @@
 
 namespace aidcsim::topology {
 
+// One table of the area's keys (long by nature: one entry per key, in the order the reference
+// page lists them).
 Schema schema() {
   using Q = Quantity;
   Schema s = {

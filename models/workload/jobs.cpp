@@ -275,6 +275,8 @@ void check_jobs_against_gpu(const Params& root, const std::vector<JobEntry>& job
       });
 }
 
+// Kept whole: its passes (fixed GPUs, whole NVLink domains for the training jobs, then background
+// GPUs) share the used-GPU and free-domain bookkeeping and must run in this order.
 std::vector<std::vector<int>> place_jobs(const std::vector<JobEntry>& jobs, int domain, const std::vector<int>& pods) {
   const int G = static_cast<int>(pods.size());
   const int D = std::max(1, domain);

@@ -310,6 +310,7 @@ int bench(const BenchArgs& a) {
 
 }  // namespace
 
+// Long by nature: one declaration per command-line option, in --help order.
 void add_bench_collective_command(CLI::App& app, Action& action) {
   auto a = std::make_shared<BenchArgs>();
   CLI::App* sub = app.add_subcommand(
