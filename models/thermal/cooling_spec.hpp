@@ -151,7 +151,7 @@ struct HeatRejectionSpec {
 };
 
 /// Components chosen per slot of the cooling plant (cooling.plant.*), looked up in the component
-/// registry (components/registry.hpp; names and descriptions: component_names()).
+/// registry (components/component.hpp; names and descriptions: component_names()).
 struct PlantSpec {
   std::string chip = "cold_plate";         ///< cold_plate | immersion_tank
   std::string rack = "rdhx";               ///< rdhx | in_row_cooler | none

@@ -4,7 +4,7 @@
 #include "python/bindings/bindings.hpp"
 #include "python/bindings/convert.hpp"
 #include "python/bindings/interrupt.hpp"
-#include "sim/engine/pipeline.hpp"
+#include "sim/engine/simulate.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace aidcsim::bind {

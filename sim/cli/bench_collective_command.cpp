@@ -18,7 +18,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/engine/collective_bench.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
-#include "sim/scenario/units.hpp"
+#include "sim/scenario/unit_parser.hpp"
 
 namespace aidcsim::cli {
 namespace {

@@ -12,7 +12,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/progress.hpp"
 #include "sim/cli/signals.hpp"
-#include "sim/engine/pipeline.hpp"
+#include "sim/engine/simulate.hpp"
 #include "sim/results/console_writer.hpp"
 #include "sim/results/hdf5_writer.hpp"
 #include "sim/results/json_writer.hpp"

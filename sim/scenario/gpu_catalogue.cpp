@@ -3,7 +3,7 @@
 #include "models/compute/compute_schema.hpp"
 #include "models/compute/gpu_fields.hpp"
 #include "sim/scenario/input_limits.hpp"
-#include "sim/scenario/units.hpp"
+#include "sim/scenario/unit_parser.hpp"
 #include "sim/scenario/validate.hpp"
 
 namespace aidcsim {

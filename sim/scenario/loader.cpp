@@ -22,7 +22,7 @@
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
 #include "sim/scenario/suggest.hpp"
-#include "sim/scenario/units.hpp"
+#include "sim/scenario/unit_parser.hpp"
 #include "sim/scenario/validate.hpp"
 
 namespace aidcsim {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "sim/scenario/schema_registry.hpp"
-#include "sim/scenario/units.hpp"
+#include "sim/scenario/unit_parser.hpp"
 
 namespace aidcsim {
 namespace {

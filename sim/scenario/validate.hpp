@@ -12,7 +12,7 @@ namespace aidcsim {
 
 /// Parses YAML `text` and validates it against `schema`: every key must be a field (else
 /// ScenarioError with a "did you mean" hint), Map fields group keys, List fields are sequences of
-/// mappings validated against "<key>[].<field>", scalars are parsed to SI (sim/scenario/units.hpp),
+/// mappings validated against "<key>[].<field>", scalars are parsed to SI (sim/scenario/unit_parser.hpp),
 /// checked against min/max/min_exclusive/choices, and defaults are filled; a missing required key is
 /// an error at its nearest written parent. Returns the root Params (flat dotted keys; list items as
 /// child Params with path "<key>[i]"); `locations` is cleared and receives the 1-based line/column of every key

@@ -1,4 +1,4 @@
-// libFuzzer target: the unit parser (sim/scenario/units.hpp) on arbitrary text, as every numeric
+// libFuzzer target: the unit parser (sim/scenario/unit_parser.hpp) on arbitrary text, as every numeric
 // quantity kind, and the YAML boolean reader.
 // Properties: no crash or undefined behaviour; a value is either refused with InvalidParameter or
 // parsed to a finite SI number (a Fraction within [0, 1]), and formatting it back in the unit it
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "models/common/errors.hpp"
-#include "sim/scenario/units.hpp"
+#include "sim/scenario/unit_parser.hpp"
 
 namespace {
 [[noreturn]] void finding(const char* what, const std::string& text, int kind) {

@@ -12,7 +12,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cmake --install "$BUILD" --prefix "$WORK/prefix" >"$WORK/install.log" || { cat "$WORK/install.log"; fail "cmake --install"; }
 P="$WORK/prefix"
 for f in bin/aidcsim lib/cmake/aidcsim/aidcsimConfig.cmake lib/cmake/aidcsim/aidcsimConfigVersion.cmake \
-         lib/cmake/aidcsim/aidcsimTargets.cmake lib/libaidcsim_engine.a include/aidcsim/sim/engine/pipeline.hpp \
+         lib/cmake/aidcsim/aidcsimTargets.cmake lib/libaidcsim_engine.a include/aidcsim/sim/engine/simulate.hpp \
          share/aidcsim/scenarios/stargate-uk-8k.yaml lib/aidcsim/python/aidcsim/__init__.py; do
   [ -e "$P/$f" ] || fail "not installed: $f"
 done

@@ -5,7 +5,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/common/version.hpp"
-#include "sim/engine/pipeline.hpp"
+#include "sim/engine/simulate.hpp"
 #include "sim/results/hdf5_writer.hpp"
 #include "sim/scenario/scenario.hpp"
 

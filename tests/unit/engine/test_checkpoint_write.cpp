@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "sim/engine/checkpoint_write.hpp"
-#include "sim/engine/pipeline.hpp"
+#include "sim/engine/simulate.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::topology;

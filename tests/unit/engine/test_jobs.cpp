@@ -9,7 +9,7 @@
 #include "models/common/errors.hpp"
 #include "models/network/flow_network.hpp"
 #include "sim/engine/jobs_run.hpp"
-#include "sim/engine/pipeline.hpp"
+#include "sim/engine/simulate.hpp"
 
 using namespace aidcsim;
 using Catch::Matchers::Contains;

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/engine/pipeline.hpp"
+#include "sim/engine/simulate.hpp"
 
 using namespace aidcsim;
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "models/common/errors.hpp"
-#include "sim/engine/pipeline.hpp"
+#include "sim/engine/simulate.hpp"
 
 using namespace aidcsim;
 using Catch::Matchers::Contains;

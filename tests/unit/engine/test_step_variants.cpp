@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "sim/engine/pipeline.hpp"
+#include "sim/engine/simulate.hpp"
 
 using namespace aidcsim;
 

@@ -10,7 +10,7 @@
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
-#include "sim/scenario/units.hpp"
+#include "sim/scenario/unit_parser.hpp"
 
 using namespace aidcsim;
 using test::default_with;

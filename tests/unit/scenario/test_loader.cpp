@@ -5,7 +5,7 @@
 #include "sim/scenario/default_scenario.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
-#include "sim/scenario/units.hpp"
+#include "sim/scenario/unit_parser.hpp"
 #include "sim/scenario/validate.hpp"
 
 using namespace aidcsim;

@@ -5,7 +5,7 @@
 #include "models/common/errors.hpp"
 #include "scenario_text.hpp"
 #include "sim/scenario/scenario.hpp"
-#include "sim/scenario/units.hpp"
+#include "sim/scenario/unit_parser.hpp"
 
 using namespace aidcsim;
 using test::default_with;

@@ -5,7 +5,7 @@
 
 #include "models/common/errors.hpp"
 #include "sim/scenario/suggest.hpp"
-#include "sim/scenario/units.hpp"
+#include "sim/scenario/unit_parser.hpp"
 
 using aidcsim::InvalidParameter;
 using aidcsim::parse_quantity;

@@ -1,4 +1,4 @@
-#include "sim/engine/pipeline.hpp"
+#include "sim/engine/simulate.hpp"
 
 #include <cmath>
 #include <limits>

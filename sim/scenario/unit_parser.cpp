@@ -1,4 +1,4 @@
-#include "sim/scenario/units.hpp"
+#include "sim/scenario/unit_parser.hpp"
 
 #include <algorithm>
 #include <cctype>
