@@ -425,23 +425,36 @@ class Draw {
     k_ckpt_ = ideal_ || !std::isfinite(S_->interval) ? kInf : k_ + S_->interval * S_->tps[regime(k_)];
   }
 
+  /// The step-time slowdown where the draw is: thermal profile x fabric-event profile x degraded
+  /// link (1 where absent, and in the ideal run), the time until any of them may change (kInf:
+  /// never), and whether a link is degraded. Moves the profiles' cursors as profile_at does.
+  struct Slowdown {
+    double thermal = 1, fabric = 1, m = 1, edge = kInf;
+    bool degraded = false;
+  };
+  Slowdown slowdown_here() {
+    const Stage& S = *S_;
+    Slowdown r;
+    double fabric_edge = kInf;
+    if (S.profile && !ideal_) r.thermal = profile_at(*S.profile, t_, r.edge, cursor(prof_i_));
+    if (S.fabric_profile && !ideal_) r.fabric = profile_at(*S.fabric_profile, t_, fabric_edge, cursor(fab_i_));
+    r.edge = std::min(r.edge, fabric_edge);
+    r.m = r.thermal * r.fabric;
+    r.degraded = t_ < deg_until_;
+    if (r.degraded) {
+      r.m *= S.degraded_factor;
+      r.edge = std::min(r.edge, deg_until_);
+    }
+    return r;
+  }
+
   /// Train from (t_, k_) towards k_goal tokens, stopping at wall time t_limit.
   void advance(double k_goal, double t_limit) {
     const Stage& S = *S_;
     while (k_ < k_goal && t_ < t_limit) {
       count_event();
-      double t_edge = kInf;
-      const double m_thermal = (S.profile && !ideal_) ? profile_at(*S.profile, t_, t_edge, cursor(prof_i_)) : 1.0;
-      double fabric_edge = kInf;
-      const double m_fabric =
-          (S.fabric_profile && !ideal_) ? profile_at(*S.fabric_profile, t_, fabric_edge, cursor(fab_i_)) : 1.0;
-      t_edge = std::min(t_edge, fabric_edge);
-      double m = m_thermal * m_fabric;
-      const bool degraded = t_ < deg_until_;
-      if (degraded) {
-        m *= S.degraded_factor;
-        t_edge = std::min(t_edge, deg_until_);
-      }
+      const Slowdown sd = slowdown_here();
+      const double t_edge = sd.edge, m_thermal = sd.thermal, m_fabric = sd.fabric, m = sd.m;
       const std::size_t reg = regime(k_);
       const double tps = S.tps[reg];
       const double k_edge = reg + 1 < S.from_tokens.size() ? S.from_tokens[reg + 1] : kInf;
@@ -523,16 +536,9 @@ class Draw {
     if (!g_batch_checkpoints || ideal_ || !std::isfinite(k_ckpt_)) return;
     // The multipliers where the draw is (profiles, degraded link) and how long they hold, as
     // advance() finds them.
-    double t_flat = kInf, thermal_edge = kInf, fabric_edge = kInf;
-    const double m_thermal = S.profile ? profile_at(*S.profile, t_, thermal_edge, cursor(prof_i_)) : 1.0;
-    const double m_fabric = S.fabric_profile ? profile_at(*S.fabric_profile, t_, fabric_edge, cursor(fab_i_)) : 1.0;
-    t_flat = std::min(thermal_edge, fabric_edge);
-    double m = m_thermal * m_fabric;
-    const bool degraded = t_ < deg_until_;
-    if (degraded) {
-      m *= S.degraded_factor;
-      t_flat = std::min(t_flat, deg_until_);
-    }
+    const Slowdown sd = slowdown_here();
+    const double t_flat = sd.edge, m_thermal = sd.thermal, m_fabric = sd.fabric, m = sd.m;
+    const bool degraded = sd.degraded;
     const std::size_t reg = regime(k_);
     const double I = k_ckpt_ - k_, rate = S.tps[reg] / m;
     if (!(I > 0) || !(rate > 0)) return;
