@@ -127,6 +127,7 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     a.amount = payload;
     a.delay = std::max(0.0, lat_per_hop - route);
     a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (++counter);
+    a.spread = fl[i].spread;
     if (fl[i].deps.empty()) {
       a.after = ctx.c.after;
     } else {

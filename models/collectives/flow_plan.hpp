@@ -19,6 +19,9 @@ struct PlannedFlow {
   /// after repetition r; after_previous / after_same as network::Activity's (same repeat).
   int repeat = 1;
   std::vector<int> after_previous, after_same;
+  /// An in-network reduction tree's stream: spread over the equal-cost paths, not hashed
+  /// (network::Activity::spread).
+  bool spread = false;
 };
 
 struct FlowPlan {
@@ -30,13 +33,13 @@ struct FlowPlan {
   bool per_port_efficiency = false;
 
   int add(int src, int dst, double payload, int wave, std::vector<int> deps = {}) {
-    flows.push_back({src, dst, payload, wave, std::move(deps), 1, {}, {}});
+    flows.push_back({src, dst, payload, wave, std::move(deps), 1, {}, {}, false});
     return static_cast<int>(flows.size()) - 1;
   }
   /// A transfer repeated `repeat` times (steps of a ring, chunks of a pipeline).
   int add_repeated(int src, int dst, double payload, int repeat, std::vector<int> after_previous,
                    std::vector<int> after_same = {}) {
-    flows.push_back({src, dst, payload, 0, {}, repeat, std::move(after_previous), std::move(after_same)});
+    flows.push_back({src, dst, payload, 0, {}, repeat, std::move(after_previous), std::move(after_same), false});
     return static_cast<int>(flows.size()) - 1;
   }
 };

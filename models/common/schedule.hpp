@@ -19,6 +19,12 @@ struct Activity {
   int dst_gpu = -1;             ///< Transfer: destination GPU
   double amount = 0;            ///< Compute: FLOP; Transfer: bytes; Delay: s
   std::uint64_t flow_hash = 0;  ///< Transfer: ECMP hash input (flows with equal hash share a path)
+  /// Transfer: spread evenly over the equal-cost paths (as EcmpMode::Spray) whatever the fabric's
+  /// ECMP mode. For the streams of an in-network reduction tree (SHARP): the aggregation manager
+  /// (sharp_am) allocates each job's tree as "a set of switches and their connected links", so its
+  /// edges are not hashed onto colliding paths (NVIDIA SHARP Rev 3.9.0, "Operating NVIDIA SHARP in
+  /// Dynamic Trees Allocation Mode"; its Fat-Tree allocation algorithm, Rev 3.13.0 Appendix A).
+  bool spread = false;
   /// Transfer: s it waits after its dependencies, on top of its route latency, before its bytes
   /// flow (a protocol's software latency: not slowed by the sharing of links; paid by every
   /// repetition). >= 0.

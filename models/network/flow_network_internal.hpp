@@ -31,13 +31,13 @@ struct SubFlow {
 
 /// Routes of the sub-flows of transfer `a` on the fabric's current state: emit(j, m, hops) for
 /// sub-flow j of m (each carries amount / m bytes); only sub-flow `only` when only >= 0.
-/// Hash ECMP: m = fpp hashed routes, sub-flow 0 keeps flow_hash. Spray: m = m_fixed if > 0 (a
+/// Hash ECMP: m = fpp hashed routes, sub-flow 0 keeps flow_hash. Spray (or a.spread): m = m_fixed if > 0 (a
 /// recomputation keeps the count) else min(paths, spray_n), evenly spaced over Fabric::routes.
 /// Throws SimulationError (Fabric::route) when src and dst are disconnected.
 template <class Emit>
 void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, int spray_n, int m_fixed, int only,
                     Emit&& emit) {
-  if (spray) {
+  if (spray || a.spread) {
     auto paths = fab.routes(a.gpu, a.dst_gpu, 4096);
     if (paths.empty()) paths.push_back(fab.route(a.gpu, a.dst_gpu, a.flow_hash));  // NVLink / throws
     const std::size_t np = paths.size();
