@@ -75,16 +75,26 @@ struct ResolvedFailure {
 /// Link timeline of a run (RunResult::timeline_*). Bins of width w from the run's start; when
 /// 2B bins are filled, adjacent pairs merge and w doubles, so a run of unknown length ends with
 /// B..2B bins. Bytes are credited from the flows' progress at every bin boundary and at each
-/// flow's completion, to the bin they were sent in. The table is bin-major and grows bin by bin
-/// (at 31K GPUs a rows x 2B table zeroed up front, half of it never used, and its trimmed copy
-/// were 8 % of the run's CPU time).
+/// flow's completion, to the bin they were sent in.
+/// During the run each bin keeps only the link directions credited in it (cells): at 31K GPUs
+/// they are ~20 % of bins x rows, and the dense table the run used to fill bin by bin (up to 2B
+/// bins x 113K rows, 86 MB, zeroed as it grew) made its first touch of memory up to a third of
+/// the event loop's CPU time. The dense result (`bytes`) is written once, by tl_finish.
 struct Timeline {
   int target = 0;           ///< B
   double w = 0;             ///< s, current bin width
   int used = 0;             ///< bins in the result (after the run)
   std::vector<int> row_of;  ///< per link direction (2 l + d): row, or -1 if no flow uses it
   std::vector<int> links;   ///< per row: link direction
-  /// Bins x rows, bytes per bin ([bin * rows + row]); bins past its size hold 0 (during the run).
+  struct Cell {
+    int row;
+    double bytes;
+  };
+  /// Per bin: its cells in the order of their first credit; a row without a cell has 0 bytes there.
+  std::vector<std::vector<Cell>> bins;
+  int hot = -1;          ///< the bin `pos` indexes (-1: none)
+  std::vector<int> pos;  ///< per row: index of its cell in bins[hot], or -1
+  /// The result (tl_finish): used x rows, bytes per bin ([bin * rows + row]), bin-major.
   std::vector<double> bytes;
   std::vector<double> sent;  ///< per flow: bytes credited so far
   double next = 0;           ///< s, time of the pending boundary event
