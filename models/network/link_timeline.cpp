@@ -135,11 +135,24 @@ void tl_finish(RunCtx& c) {
   Timeline& t = *c.tl;
   t.used = std::min(t.capacity(), tl_bin(t, last) + 1);
   if (last > 0 && last == t.used * t.w) --t.used;  // a finish exactly on a boundary ends the bin before
-  // The dense result; bins past the last finish dropped.
-  const std::size_t rows = t.links.size(), n = std::min(t.bins.size(), static_cast<std::size_t>(t.used));
-  t.bytes.assign(rows * static_cast<std::size_t>(t.used), 0.0);
-  for (std::size_t b = 0; b < n; ++b)
-    for (const Timeline::Cell& x : t.bins[b]) t.bytes[b * rows + static_cast<std::size_t>(x.row)] = x.bytes;
+  // Bins past the last finish dropped; rows ascending (congestion_timeline sums in row order).
+  const std::size_t n = std::min(t.bins.size(), static_cast<std::size_t>(t.used));
+  std::size_t cells = 0;
+  for (std::size_t b = 0; b < n; ++b) cells += t.bins[b].size();
+  t.start.assign(static_cast<std::size_t>(t.used) + 1, 0);
+  t.cell_row.reserve(cells);
+  t.cell_bytes.reserve(cells);
+  for (std::size_t b = 0; b < static_cast<std::size_t>(t.used); ++b) {
+    if (b < n) {
+      auto& v = t.bins[b];
+      std::sort(v.begin(), v.end(), [](const Timeline::Cell& x, const Timeline::Cell& y) { return x.row < y.row; });
+      for (const Timeline::Cell& x : v) {
+        t.cell_row.push_back(x.row);
+        t.cell_bytes.push_back(x.bytes);
+      }
+    }
+    t.start[b + 1] = t.cell_row.size();
+  }
   t.bins = {};
 }
 
