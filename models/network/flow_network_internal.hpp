@@ -92,6 +92,9 @@ struct Timeline {
   };
   /// Per bin: its cells in the order of their first credit; a row without a cell has 0 bytes there.
   std::vector<std::vector<Cell>> bins;
+  /// Emptied cell lists of merged bins, reused (with their capacity) by the next new bins: no
+  /// fresh memory (page faults) for every bin of every merge cycle.
+  std::vector<std::vector<Cell>> spare;
   int hot = -1;          ///< the bin `pos` indexes (-1: none)
   std::vector<int> pos;  ///< per row: index of its cell in bins[hot], or -1
   /// The result (tl_finish): RunResult::timeline_bin_start / _cell_row / _cell_bytes.

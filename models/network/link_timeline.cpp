@@ -14,7 +14,16 @@ namespace {
 void tl_focus(Timeline& t, int k) {
   if (t.hot >= 0)
     for (const Timeline::Cell& x : t.bins[t.hot]) t.pos[x.row] = -1;
-  if (t.bins.size() <= static_cast<std::size_t>(k)) t.bins.resize(static_cast<std::size_t>(k) + 1);
+  while (t.bins.size() <= static_cast<std::size_t>(k)) {
+    t.bins.emplace_back();
+    if (!t.spare.empty()) {
+      t.bins.back().swap(t.spare.back());
+      t.spare.pop_back();
+    }
+    // Room for as many cells as the bin before had (adjacent bins touch similar link directions):
+    // one allocation instead of a doubling series, each step of which is fresh memory.
+    if (t.bins.size() >= 2) t.bins.back().reserve(t.bins[t.bins.size() - 2].size() * 9 / 8);
+  }
   const auto& cells = t.bins[k];
   for (std::size_t i = 0; i < cells.size(); ++i) t.pos[cells[i].row] = static_cast<int>(i);
   t.hot = k;
@@ -32,6 +41,7 @@ void tl_compact(Timeline& t) {
     std::vector<Timeline::Cell> out = std::move(t.bins[2 * j]);
     if (2 * j + 1 < have) {
       for (std::size_t i = 0; i < out.size(); ++i) t.pos[out[i].row] = static_cast<int>(i);
+      out.reserve(out.size() + t.bins[2 * j + 1].size());
       for (const Timeline::Cell& y : t.bins[2 * j + 1]) {
         const int p = t.pos[y.row];
         if (p >= 0)
@@ -40,7 +50,8 @@ void tl_compact(Timeline& t) {
           out.push_back(y);
       }
       for (const Timeline::Cell& x : out) t.pos[x.row] = -1;
-      t.bins[2 * j + 1] = {};
+      t.bins[2 * j + 1].clear();
+      t.spare.push_back(std::move(t.bins[2 * j + 1]));
     }
     t.bins[j] = std::move(out);
   }
@@ -154,6 +165,7 @@ void tl_finish(RunCtx& c) {
     t.start[b + 1] = t.cell_row.size();
   }
   t.bins = {};
+  t.spare = {};
 }
 
 }  // namespace aidcsim::network::detail
