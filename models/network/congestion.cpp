@@ -74,7 +74,8 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
   const int B = run.timeline_bins;
   const std::size_t rows = run.timeline_links.size();
   if (B <= 0 || run.timeline_bin_start.size() != static_cast<std::size_t>(B) + 1 ||
-      run.timeline_cell_row.size() != run.timeline_bin_start[B] || run.timeline_cell_bytes.size() != run.timeline_bin_start[B])
+      run.timeline_cell_row.size() != run.timeline_bin_start[B] ||
+      run.timeline_cell_bytes.size() != run.timeline_bin_start[B])
     throw SimulationError("network: the run has no link timeline (FlowNetwork::set_timeline_bins)");
   CongestionTimeline t;
   t.bin = run.timeline_bin;
@@ -143,7 +144,8 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
       const auto last = run.timeline_cell_row.begin() + static_cast<long>(run.timeline_bin_start[b + 1]);
       const auto it = std::lower_bound(first, last, static_cast<int>(r));
       if (it != last && *it == static_cast<int>(r))
-        t.hot_utilization[b * k + i] = run.timeline_cell_bytes[static_cast<std::size_t>(it - run.timeline_cell_row.begin())] / cap;
+        t.hot_utilization[b * k + i] =
+            run.timeline_cell_bytes[static_cast<std::size_t>(it - run.timeline_cell_row.begin())] / cap;
     }
   }
   return t;

@@ -27,7 +27,8 @@ namespace {
 /// Bytes of a link direction in bin b (0 when no flow uses it).
 double bytes_in(const network::RunResult& r, int link, bool forward, int b) {
   for (std::size_t row = 0; row < r.timeline_links.size(); ++row)
-    if (r.timeline_links[row] == 2 * link + (forward ? 0 : 1)) return r.timeline_dense()[b * r.timeline_links.size() + row];
+    if (r.timeline_links[row] == 2 * link + (forward ? 0 : 1))
+      return r.timeline_dense()[b * r.timeline_links.size() + row];
   return 0;
 }
 
@@ -166,7 +167,8 @@ TEST_CASE("the timeline's bins add up to the run's bytes per link", "[network][t
   const std::vector<double> dense = r.timeline_dense();
   for (std::size_t row = 0; row < r.timeline_links.size(); ++row)
     for (int b = 0; b < r.timeline_bins; ++b)
-      (r.timeline_links[row] % 2 == 0 ? fwd : rev)[r.timeline_links[row] / 2] += dense[b * r.timeline_links.size() + row];
+      (r.timeline_links[row] % 2 == 0 ? fwd : rev)[r.timeline_links[row] / 2] +=
+          dense[b * r.timeline_links.size() + row];
   // The sparse table: cells > 0 by ascending row in each bin, and what the dense one holds.
   REQUIRE(r.timeline_bin_start.size() == static_cast<std::size_t>(r.timeline_bins) + 1);
   std::size_t nonzero = 0;
