@@ -4,6 +4,7 @@
 // no SimGrid: built by models/workload and models/collectives, executed on SimGrid by
 // network::FlowNetwork. It lives in models/common so that the areas that build schedules do not
 // depend on the network engine; its namespace stays `network`, the area that runs it.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -74,15 +75,29 @@ struct RunResult {
   std::vector<int> reroutes;
   /// Bytes per link direction over time (FlowNetwork::set_timeline_bins): timeline_bins bins of
   /// timeline_bin s from the run's start (the last one holds the last finish). Rows are the link
-  /// directions some flow uses, timeline_links[row] = 2 l (a->b) or 2 l + 1 (b->a);
-  /// timeline_bytes[b * timeline_links.size() + row] = bytes sent through it during bin b
-  /// (bin-major: the engine fills the table bin by bin as the run advances), read from
-  /// SimGrid at every bin boundary and at each flow's completion (a flow's bytes add up to its
-  /// size). Empty when off and in runs with failure events.
+  /// directions some flow uses, timeline_links[row] = 2 l (a->b) or 2 l + 1 (b->a). Sparse by
+  /// bin (most link directions carry nothing in most bins: ~80 % of the cells at 31K GPUs): the
+  /// cells of bin b are k in [timeline_bin_start[b], timeline_bin_start[b + 1]), rows ascending,
+  /// timeline_cell_bytes[k] = bytes (> 0) sent through row timeline_cell_row[k] during bin b; a
+  /// row without a cell carried 0 B in that bin. Read from SimGrid at every bin boundary and at
+  /// each flow's completion (a flow's bytes add up to its size). Empty when off and in runs with
+  /// failure events.
   int timeline_bins = 0;
   double timeline_bin = 0;  ///< s
   std::vector<int> timeline_links;
-  std::vector<double> timeline_bytes;
+  std::vector<std::size_t> timeline_bin_start;  ///< size timeline_bins + 1 (empty when off)
+  std::vector<int> timeline_cell_row;
+  std::vector<double> timeline_cell_bytes;
+  /// The timeline as a dense table: [b * timeline_links.size() + row] = bytes of row in bin b.
+  std::vector<double> timeline_dense() const {
+    const std::size_t rows = timeline_links.size();
+    std::vector<double> out(rows * static_cast<std::size_t>(timeline_bins), 0.0);
+    for (int b = 0; b + 1 < static_cast<int>(timeline_bin_start.size()); ++b)
+      for (std::size_t k = timeline_bin_start[b]; k < timeline_bin_start[b + 1]; ++k)
+        out[static_cast<std::size_t>(b) * rows + static_cast<std::size_t>(timeline_cell_row[k])] =
+            timeline_cell_bytes[k];
+    return out;
+  }
   /// Bytes per link direction by Activity::group, when the schedule's transfers use a group other
   /// than 0: groups = the distinct groups of transfers with bytes, ascending;
   /// link_bytes_group_fwd[k * link count + l] = bytes of group groups[k] on link l, a->b

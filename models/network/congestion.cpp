@@ -73,7 +73,9 @@ Congestion congestion(const Fabric& fabric, const RunResult& run, double interva
 CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& run, int hot, double alarm) {
   const int B = run.timeline_bins;
   const std::size_t rows = run.timeline_links.size();
-  if (B <= 0 || run.timeline_bytes.size() != rows * B)
+  if (B <= 0 || run.timeline_bin_start.size() != static_cast<std::size_t>(B) + 1 ||
+      run.timeline_cell_row.size() != run.timeline_bin_start[B] ||
+      run.timeline_cell_bytes.size() != run.timeline_bin_start[B])
     throw SimulationError("network: the run has no link timeline (FlowNetwork::set_timeline_bins)");
   CongestionTimeline t;
   t.bin = run.timeline_bin;
@@ -95,17 +97,26 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
     tier_of[r] = static_cast<int>(fabric.link(l).tier);
   }
   const int nvlink = static_cast<int>(Tier::NvLink);
-  for (int b = 0; b < B; ++b) {  // the table is bin-major: one bin's rows in a row
-    const double* bin = run.timeline_bytes.data() + static_cast<std::size_t>(b) * rows;
-    for (std::size_t r = 0; r < rows; ++r) {
+  // The timeline is sparse: a row without a cell in a bin has utilization 0 there, which changes
+  // no max and adds +0.0 to the sums (the cells are visited in row order, as a dense table's
+  // rows were: the same sums bit for bit); it is above the alarm only for an alarm < 0.
+  std::size_t rows_above_zero = 0;  // scale-out rows with a capacity: counted when 0 > alarm
+  for (std::size_t r = 0; r < rows; ++r) rows_above_zero += row_cap[r] > 0 && tier_of[r] != nvlink;
+  for (int b = 0; b < B; ++b) {
+    std::size_t zero = rows_above_zero;
+    for (std::size_t k = run.timeline_bin_start[b]; k < run.timeline_bin_start[b + 1]; ++k) {
+      const auto r = static_cast<std::size_t>(run.timeline_cell_row[k]);
+      if (r >= rows) throw SimulationError("network: the run's link timeline does not match the fabric");
       if (!(row_cap[r] > 0)) continue;
       const int tier = tier_of[r];
-      const double u = bin[r] / row_cap[r];
+      const double u = run.timeline_cell_bytes[k] / row_cap[r];
       top[r] = std::max(top[r], u);
       t.max_by_tier[b * 4 + tier] = std::max(t.max_by_tier[b * 4 + tier], u);
       t.mean_by_tier[b * 4 + tier] += u;
+      if (tier != nvlink) --zero;
       if (u > alarm && tier != nvlink) ++t.above_alarm[b];
     }
+    if (0.0 > alarm) t.above_alarm[b] += static_cast<int>(zero);
   }
   for (std::size_t r = 0; r < rows; ++r) {
     if (!(row_cap[r] > 0) || !(top[r] > 0)) continue;
@@ -128,7 +139,14 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
     const std::size_t r = peak[i].second;
     t.hot.push_back(run.timeline_links[r]);
     const double cap = fabric.link(run.timeline_links[r] / 2).rate * t.bin;
-    for (int b = 0; b < B; ++b) t.hot_utilization[b * k + i] = run.timeline_bytes[b * rows + r] / cap;
+    for (int b = 0; b < B; ++b) {  // 0 where the row has no cell (0.0 / cap)
+      const auto first = run.timeline_cell_row.begin() + static_cast<long>(run.timeline_bin_start[b]);
+      const auto last = run.timeline_cell_row.begin() + static_cast<long>(run.timeline_bin_start[b + 1]);
+      const auto it = std::lower_bound(first, last, static_cast<int>(r));
+      if (it != last && *it == static_cast<int>(r))
+        t.hot_utilization[b * k + i] =
+            run.timeline_cell_bytes[static_cast<std::size_t>(it - run.timeline_cell_row.begin())] / cap;
+    }
   }
   return t;
 }

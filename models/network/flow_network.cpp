@@ -564,7 +564,9 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     res.timeline_bins = c->tl->used;
     res.timeline_bin = c->tl->w;
     res.timeline_links = std::move(c->tl->links);
-    res.timeline_bytes = std::move(c->tl->bytes);
+    res.timeline_bin_start = std::move(c->tl->start);
+    res.timeline_cell_row = std::move(c->tl->cell_row);
+    res.timeline_cell_bytes = std::move(c->tl->cell_bytes);
   }
   return res;
 }

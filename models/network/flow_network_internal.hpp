@@ -75,17 +75,32 @@ struct ResolvedFailure {
 /// Link timeline of a run (RunResult::timeline_*). Bins of width w from the run's start; when
 /// 2B bins are filled, adjacent pairs merge and w doubles, so a run of unknown length ends with
 /// B..2B bins. Bytes are credited from the flows' progress at every bin boundary and at each
-/// flow's completion, to the bin they were sent in. The table is bin-major and grows bin by bin
-/// (at 31K GPUs a rows x 2B table zeroed up front, half of it never used, and its trimmed copy
-/// were 8 % of the run's CPU time).
+/// flow's completion, to the bin they were sent in.
+/// Each bin keeps only the link directions credited in it (cells): at 31K GPUs they are ~20 % of
+/// bins x rows, and the dense table the run used to fill bin by bin (up to 2B bins x 113K rows,
+/// 86 MB, zeroed as it grew) made its first touch of memory up to a third of the event loop's
+/// CPU time. The result (RunResult::timeline_*) is sparse too (tl_finish).
 struct Timeline {
   int target = 0;           ///< B
   double w = 0;             ///< s, current bin width
   int used = 0;             ///< bins in the result (after the run)
   std::vector<int> row_of;  ///< per link direction (2 l + d): row, or -1 if no flow uses it
   std::vector<int> links;   ///< per row: link direction
-  /// Bins x rows, bytes per bin ([bin * rows + row]); bins past its size hold 0 (during the run).
-  std::vector<double> bytes;
+  struct Cell {
+    int row;
+    double bytes;
+  };
+  /// Per bin: its cells in the order of their first credit; a row without a cell has 0 bytes there.
+  std::vector<std::vector<Cell>> bins;
+  /// Emptied cell lists of merged bins, reused (with their capacity) by the next new bins: no
+  /// fresh memory (page faults) for every bin of every merge cycle.
+  std::vector<std::vector<Cell>> spare;
+  int hot = -1;          ///< the bin `pos` indexes (-1: none)
+  std::vector<int> pos;  ///< per row: index of its cell in bins[hot], or -1
+  /// The result (tl_finish): RunResult::timeline_bin_start / _cell_row / _cell_bytes.
+  std::vector<std::size_t> start;
+  std::vector<int> cell_row;
+  std::vector<double> cell_bytes;
   std::vector<double> sent;  ///< per flow: bytes credited so far
   double next = 0;           ///< s, time of the pending boundary event
   int capacity() const { return 2 * target; }
@@ -254,7 +269,7 @@ void tl_done(RunCtx& c, int f);
 /// Credits flow f's bytes sent up to now (done and in progress) to the bin of now: after a
 /// periodic jump, whose skipped periods all lie in that bin (periodic.cpp).
 void tl_progress(RunCtx& c, int f);
-/// Trims the table to the bins up to the last finish.
+/// The result: the bins up to the last finish, each bin's cells by ascending row.
 void tl_finish(RunCtx& c);
 
 // repetition.cpp

@@ -10,21 +10,52 @@ namespace aidcsim::network::detail {
 
 namespace {
 
-/// Merges adjacent bin pairs: w doubles, the filled bins halve (bin j = bins 2j + 2j+1, rows in
-/// the same order as a row-major merge: the same sums bit for bit).
-void tl_compact(Timeline& t) {
-  const std::size_t rows = t.links.size(), have = rows > 0 ? t.bytes.size() / rows : 0;
-  for (std::size_t j = 0; 2 * j < have; ++j) {
-    double* out = t.bytes.data() + j * rows;
-    const double* a = t.bytes.data() + 2 * j * rows;
-    if (2 * j + 1 < have) {
-      const double* b = a + rows;
-      for (std::size_t r = 0; r < rows; ++r) out[r] = a[r] + b[r];
-    } else {
-      for (std::size_t r = 0; r < rows; ++r) out[r] = a[r] + 0.0;
+/// Points `pos` at bin k's cells (bins up to k exist afterwards).
+void tl_focus(Timeline& t, int k) {
+  if (t.hot >= 0)
+    for (const Timeline::Cell& x : t.bins[t.hot]) t.pos[x.row] = -1;
+  while (t.bins.size() <= static_cast<std::size_t>(k)) {
+    t.bins.emplace_back();
+    if (!t.spare.empty()) {
+      t.bins.back().swap(t.spare.back());
+      t.spare.pop_back();
     }
+    // Room for as many cells as the bin before had (adjacent bins touch similar link directions):
+    // one allocation instead of a doubling series, each step of which is fresh memory.
+    if (t.bins.size() >= 2) t.bins.back().reserve(t.bins[t.bins.size() - 2].size() * 9 / 8);
   }
-  t.bytes.resize(((have + 1) / 2) * rows);
+  const auto& cells = t.bins[k];
+  for (std::size_t i = 0; i < cells.size(); ++i) t.pos[cells[i].row] = static_cast<int>(i);
+  t.hot = k;
+}
+
+/// Merges adjacent bin pairs: w doubles, the filled bins halve (bin j = bins 2j + 2j+1). A cell
+/// is bin 2j's bytes + bin 2j+1's, a missing cell counting 0 (so a + 0.0 = a and 0.0 + b = b: the
+/// same sums bit for bit as a dense table's row-major merge; credits are > 0, never -0.0).
+void tl_compact(Timeline& t) {
+  if (t.hot >= 0)
+    for (const Timeline::Cell& x : t.bins[t.hot]) t.pos[x.row] = -1;
+  t.hot = -1;
+  const std::size_t have = t.bins.size();
+  for (std::size_t j = 0; 2 * j < have; ++j) {
+    std::vector<Timeline::Cell> out = std::move(t.bins[2 * j]);
+    if (2 * j + 1 < have) {
+      for (std::size_t i = 0; i < out.size(); ++i) t.pos[out[i].row] = static_cast<int>(i);
+      out.reserve(out.size() + t.bins[2 * j + 1].size());
+      for (const Timeline::Cell& y : t.bins[2 * j + 1]) {
+        const int p = t.pos[y.row];
+        if (p >= 0)
+          out[p].bytes = out[p].bytes + y.bytes;
+        else
+          out.push_back(y);
+      }
+      for (const Timeline::Cell& x : out) t.pos[x.row] = -1;
+      t.bins[2 * j + 1].clear();
+      t.spare.push_back(std::move(t.bins[2 * j + 1]));
+    }
+    t.bins[j] = std::move(out);
+  }
+  t.bins.resize((have + 1) / 2);
   t.w *= 2;
 }
 
@@ -33,11 +64,18 @@ void tl_credit(const RunCtx& c, Timeline& t, int f, double upto, int k) {
   const double delta = upto - t.sent[f];
   if (!(delta > 0)) return;
   t.sent[f] = upto;
-  const std::size_t rows = t.links.size(), off = static_cast<std::size_t>(k) * rows;
-  if (t.bytes.size() < off + rows) t.bytes.resize(off + rows, 0.0);  // bins up to k, zeroed
-  double* bin = t.bytes.data() + off;
-  for (const Hop& h : c.flows[f].hops)
-    bin[t.row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)]] += delta;
+  if (k != t.hot) tl_focus(t, k);
+  auto& cells = t.bins[k];
+  for (const Hop& h : c.flows[f].hops) {
+    const int r = t.row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
+    int& p = t.pos[r];
+    if (p < 0) {
+      p = static_cast<int>(cells.size());
+      cells.push_back({r, delta});  // 0.0 + delta
+    } else {
+      cells[p].bytes += delta;
+    }
+  }
 }
 
 /// The next boundary after now (now may sit on a boundary, up to rounding).
@@ -66,8 +104,7 @@ void tl_init(RunCtx& c, int bins, double hint) {
         t->links.push_back(2 * h.link + (h.forward ? 0 : 1));
       }
     }
-  // Address space for every bin; pages are touched (and zeroed) only as bins fill.
-  t->bytes.reserve(t->links.size() * static_cast<std::size_t>(t->capacity()));
+  t->pos.assign(t->links.size(), -1);
   t->sent.assign(c.flows.size(), 0.0);
   t->next = next_boundary(*t, 0.0);
   c.push_timed(t->next, Timed::Bin, 0);
@@ -109,7 +146,26 @@ void tl_finish(RunCtx& c) {
   Timeline& t = *c.tl;
   t.used = std::min(t.capacity(), tl_bin(t, last) + 1);
   if (last > 0 && last == t.used * t.w) --t.used;  // a finish exactly on a boundary ends the bin before
-  t.bytes.resize(t.links.size() * static_cast<std::size_t>(t.used), 0.0);  // bins past the last finish dropped
+  // Bins past the last finish dropped; rows ascending (congestion_timeline sums in row order).
+  const std::size_t n = std::min(t.bins.size(), static_cast<std::size_t>(t.used));
+  std::size_t cells = 0;
+  for (std::size_t b = 0; b < n; ++b) cells += t.bins[b].size();
+  t.start.assign(static_cast<std::size_t>(t.used) + 1, 0);
+  t.cell_row.reserve(cells);
+  t.cell_bytes.reserve(cells);
+  for (std::size_t b = 0; b < static_cast<std::size_t>(t.used); ++b) {
+    if (b < n) {
+      auto& v = t.bins[b];
+      std::sort(v.begin(), v.end(), [](const Timeline::Cell& x, const Timeline::Cell& y) { return x.row < y.row; });
+      for (const Timeline::Cell& x : v) {
+        t.cell_row.push_back(x.row);
+        t.cell_bytes.push_back(x.bytes);
+      }
+    }
+    t.start[b + 1] = t.cell_row.size();
+  }
+  t.bins = {};
+  t.spare = {};
 }
 
 }  // namespace aidcsim::network::detail

@@ -36,6 +36,9 @@ class System {
   Variable* variable_new(resource::Action* id, double sharing_penalty, double bound, std::size_t number_of_constraints);
   /// The variable consumes `value` units of the constraint per unit of its rate.
   void expand(Constraint* cnst, Variable* var, double value, bool force_creation);
+  /// Takes a variable out of the system (its constraints are re-solved at the next solve()) and
+  /// returns it to the system's variable pool; what Action::~Action does with the action's variable.
+  void variable_free(Variable* var);
   void update_constraint_bound(Constraint* cnst, double bound);
   void solve();
 

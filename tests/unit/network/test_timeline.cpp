@@ -28,7 +28,7 @@ namespace {
 double bytes_in(const network::RunResult& r, int link, bool forward, int b) {
   for (std::size_t row = 0; row < r.timeline_links.size(); ++row)
     if (r.timeline_links[row] == 2 * link + (forward ? 0 : 1))
-      return r.timeline_bytes[b * r.timeline_links.size() + row];
+      return r.timeline_dense()[b * r.timeline_links.size() + row];
   return 0;
 }
 
@@ -164,10 +164,21 @@ TEST_CASE("the timeline's bins add up to the run's bytes per link", "[network][t
   for (int g = 0; g < 64; ++g) s.activities.push_back(transfer(g, (g * 37 + 11) % 64, 1e8 * (1 + g % 5), g));
   const auto r = net.run(s);
   std::vector<double> fwd(fabric.link_count(), 0.0), rev(fabric.link_count(), 0.0);
+  const std::vector<double> dense = r.timeline_dense();
   for (std::size_t row = 0; row < r.timeline_links.size(); ++row)
     for (int b = 0; b < r.timeline_bins; ++b)
       (r.timeline_links[row] % 2 == 0 ? fwd : rev)[r.timeline_links[row] / 2] +=
-          r.timeline_bytes[b * r.timeline_links.size() + row];
+          dense[b * r.timeline_links.size() + row];
+  // The sparse table: cells > 0 by ascending row in each bin, and what the dense one holds.
+  REQUIRE(r.timeline_bin_start.size() == static_cast<std::size_t>(r.timeline_bins) + 1);
+  std::size_t nonzero = 0;
+  for (double x : dense) nonzero += x != 0;
+  CHECK(r.timeline_cell_row.size() == nonzero);
+  for (int b = 0; b < r.timeline_bins; ++b)
+    for (std::size_t k = r.timeline_bin_start[b]; k < r.timeline_bin_start[b + 1]; ++k) {
+      CHECK(r.timeline_cell_bytes[k] > 0);
+      if (k > r.timeline_bin_start[b]) CHECK(r.timeline_cell_row[k - 1] < r.timeline_cell_row[k]);
+    }
   for (int l = 0; l < fabric.link_count(); ++l) {
     CHECK(fwd[l] == Approx(r.link_bytes_fwd[l]).margin(64));  // flows are put as whole bytes
     CHECK(rev[l] == Approx(r.link_bytes_rev[l]).margin(64));
@@ -179,6 +190,11 @@ TEST_CASE("the timeline's bins add up to the run's bytes per link", "[network][t
     for (int k = 0; k < 8; ++k) peak[k] = std::max(peak[k], t.hot_utilization[b * 8 + k]);
   for (int k = 1; k < 8; ++k) CHECK(peak[k - 1] >= peak[k]);  // hottest first
   for (int k = 0; k < 8; ++k) CHECK(peak[k] <= 1.0 + 1e-9);   // never above line rate
+  // An alarm below 0 counts the idle scale-out link directions too (rows without a cell).
+  const auto all = network::congestion_timeline(fabric, r, 8, -1.0);
+  int scale_out = 0;
+  for (int link : r.timeline_links) scale_out += fabric.link(link / 2).tier != topology::Tier::NvLink;
+  for (int b = 0; b < r.timeline_bins; ++b) CHECK(all.above_alarm[b] == scale_out);
 }
 
 TEST_CASE("no timeline unless asked for", "[network][timeline]") {
@@ -188,7 +204,8 @@ TEST_CASE("no timeline unless asked for", "[network][timeline]") {
   s.activities = {transfer(0, 2, 1e6)};
   const auto r = net.run(s);
   CHECK(r.timeline_bins == 0);
-  CHECK(r.timeline_bytes.empty());
+  CHECK(r.timeline_bin_start.empty());
+  CHECK(r.timeline_cell_row.empty());
   CHECK_THROWS_AS(network::congestion_timeline(fabric, r), SimulationError);
   CHECK_THROWS_AS(net.set_timeline_bins(-1), InvalidParameter);
   CHECK_THROWS_AS(net.set_timeline_bins(8, -1.0), InvalidParameter);
