@@ -456,9 +456,13 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
   out.done = detail::materialize(s, plan, ctx, sel.bw_time, sel.latency, nv, nic);
   if (plan.ring_orders > 0) {
     out.rings = plan.ring_orders;
-    detail::pipeline_ring(s, out.first, plan.ring_orders, ctx, sel.proto, sel.channels, &out.done);
+    const auto pipe = detail::pipeline_ring(s, out.first, plan.ring_orders, ctx, sel.proto, sel.channels, &out.done);
+    if (pipe.lanes > 1)
+      out.note = std::to_string(pipe.slow_hops) +
+                 " ring hops with a longer route than the nominal hop's pipelined: their steps in " +
+                 std::to_string(pipe.lanes) + " lanes (NCCL's connection FIFO), the excess latency in flight";
   }
-  out.note = plan.note;
+  if (!plan.note.empty()) out.note = out.note.empty() ? plan.note : plan.note + "; " + out.note;
   out.last = static_cast<int>(s.activities.size());
   return out;
 }

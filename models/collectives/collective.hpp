@@ -157,7 +157,9 @@ struct Emitted {
   Proto proto = Proto::Simple;            ///< the protocol used
   int channels = 1;                       ///< NCCL channels
   double time = 0;                        ///< s, the execution model's time on an idle fabric
-  std::string note;                       ///< what was approximated ("" when exact), e.g. sampled all-to-all
+  /// What was approximated (e.g. sampled all-to-all) or shaped beyond the plain pattern (a
+  /// stepped ring's pipelined hops); "" otherwise.
+  std::string note;
   /// A stepped ring: its ring orders, each a block of (last - first) / rings activities (n
   /// positions x the same number of activities per position, position-major); 0 otherwise.
   int rings = 0;

@@ -78,10 +78,14 @@ std::vector<int> materialize(network::Schedule& schedule, const FlowPlan& plan, 
 /// steps, no more than the excess needs); every position is split into the same D lanes so that
 /// step k + 1 still waits for step k of the previous position. No change when no hop is slower
 /// than nominal, the Layout has no route_latency, or D < 2. Rewrites the block in place
-/// (per order, per position: D lanes of repeat T / D, then T mod D single steps), sets *done
-/// to what ends the collective and returns the activities per order (n when unchanged).
-int pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext& ctx, Proto proto, int nccl_channels,
-                  std::vector<int>* done);
+/// (per order, per position: D lanes of repeat T / D, then T mod D single steps) and sets *done
+/// to what ends the collective (unchanged when nothing is pipelined).
+struct RingPipeline {
+  int lanes = 1;      ///< D (1: not pipelined)
+  int slow_hops = 0;  ///< positions (all orders) whose route is longer than nominal
+};
+RingPipeline pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext& ctx, Proto proto,
+                           int nccl_channels, std::vector<int>* done);
 
 // Emitters (flow_*.cpp). `n` = group size >= 2.
 FlowPlan plan_ring(const EmitContext& ctx, Op op);

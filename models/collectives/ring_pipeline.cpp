@@ -47,18 +47,19 @@ int fifo_steps(Proto proto, double step_bytes) {
 
 }  // namespace
 
-int pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext& ctx, Proto proto, int nccl_channels,
-                  std::vector<int>* done) {
+RingPipeline pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext& ctx, Proto proto,
+                           int nccl_channels, std::vector<int>* done) {
   const auto& L = ctx.layout;
   const int total = static_cast<int>(s.activities.size()) - first;
-  if (rings < 1 || total % rings != 0) return 0;
+  if (rings < 1 || total % rings != 0) return {};
   const int n = total / rings;
-  if (!L.route_latency || n < 2) return n;
+  if (!L.route_latency || n < 2) return {};
   const int T = s.activities[first].repeat;
   // Excess latency per position (positions of all orders alike: they are images of each other or
   // checked one by one), and the per-step cost in series at the ranks that keep it.
   std::vector<char> slow(total, 0);
   double excess = 0, serial = 0;
+  int slow_hops = 0;
   bool slow_nv = false, slow_net = false, serial_nv = false, serial_net = false;
   for (int x = 0; x < total; ++x) {
     const network::Activity& a = s.activities[first + x];
@@ -68,6 +69,7 @@ int pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext&
     const double step = a.delay + route + a.amount / (nv ? L.nvlink_rate : L.nic_rate);
     if (over > 1e-12) {
       slow[x] = 1;
+      ++slow_hops;
       excess = std::max(excess, over);
       (nv ? slow_nv : slow_net) = true;
     } else {
@@ -77,14 +79,14 @@ int pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext&
   }
   // Nothing slower than nominal; or a class of hops all slow (no rank left to carry its per-step
   // cost in series): as emitted, every step in series.
-  if (excess <= 0 || (slow_nv && !serial_nv) || (slow_net && !serial_net)) return n;
+  if (excess <= 0 || (slow_nv && !serial_nv) || (slow_net && !serial_net)) return {};
   // Lanes: enough that a slow hop's step is never held by its own earlier steps once the ring
   // runs at its serial pace (D - 1 steps of at least `serial` cover the excess), no more than
   // NCCL's FIFO holds (the FIFO then paces that hop, as it does NCCL's), at least 2 repetitions.
   const double step_bytes = ctx.c.bytes / n / std::max(1, nccl_channels);
   int D = serial > 0 ? 1 + static_cast<int>(std::ceil(excess / serial)) : kNcclSteps;
   D = std::min({D, fifo_steps(proto, step_bytes), T / 2});
-  if (D < 2) return n;
+  if (D < 2) return {};
   const int R = T / D, Q = T - R * D, K = D + Q;
   // New block: order r, position i, slot j < D lane j (steps j, j + D, ...), slot D + m the
   // single step R D + m.
@@ -127,7 +129,7 @@ int pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext&
         if (sl || m == Q - 1) done->push_back(id(r, i, D + m));
       }
     }
-  return n * K;
+  return {D, slow_hops};
 }
 
 }  // namespace aidcsim::collectives::detail

@@ -64,6 +64,7 @@ TEST_CASE("stepped ring: unchanged where every hop has its nominal latency", "[r
     const Emitted e = emit(s, c, l);
     REQUIRE(e.rings == 8);
     REQUIRE(e.last - e.first == 8 * 64);  // one repeated transfer per position
+    CHECK(e.note.empty());
     for (int a = e.first; a < e.last; ++a) {
       const int i = (a - e.first) % 64, base = a - i;
       CHECK(s.activities[a].repeat == 2 * 63);
@@ -91,6 +92,7 @@ TEST_CASE("stepped ring with cross-leaf hops: the pipeline's recurrence, NCCL's 
     s.gpu_flops = {1e15};
     const Emitted e = emit(s, c, l);
     REQUIRE(e.rings == 1);
+    CHECK_THAT(e.note, Catch::StartsWith("4 ring hops with a longer route"));
     const int K = (e.last - e.first) / n;  // activities per position
     REQUIRE(K > 1);
     const int T = op == Op::AllReduce ? 2 * (n - 1) : n - 1;
