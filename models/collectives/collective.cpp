@@ -175,6 +175,7 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
   l.gpus_per_node = std::max(1, fabric.spec().nvlink_domain);
   l.nics_per_node = nics_per_node;
   auto latency = [&fabric](int a, int b) { return fabric.latency(fabric.route(a, b, 0)); };
+  l.route_latency = latency;  // equal-cost routes have equal latencies: hash 0 stands for any
   const int n = fabric.gpu_count();
   if (n > 1 && fabric.nvlink_domain_of(1) == fabric.nvlink_domain_of(0)) l.nvlink_latency = latency(0, 1);
   // typical scale-out hop of a rail-aligned ring: GPU 0 to the same local GPU of the next domain
@@ -453,7 +454,15 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
   double nv = 1, nic = 1;
   if (plan.per_port_efficiency) detail::p2p_efficiency(l, nccl_system(c.gpus, l, p), &nv, &nic);
   out.done = detail::materialize(s, plan, ctx, sel.bw_time, sel.latency, nv, nic);
-  out.note = plan.note;
+  if (plan.ring_orders > 0) {
+    out.rings = plan.ring_orders;
+    const auto pipe = detail::pipeline_ring(s, out.first, plan.ring_orders, ctx, sel.proto, sel.channels, &out.done);
+    if (pipe.lanes > 1)
+      out.note = std::to_string(pipe.slow_hops) +
+                 " ring hops with a longer route than the nominal hop's pipelined: their steps in " +
+                 std::to_string(pipe.lanes) + " lanes (NCCL's connection FIFO), the excess latency in flight";
+  }
+  if (!plan.note.empty()) out.note = out.note.empty() ? plan.note : plan.note + "; " + out.note;
   out.last = static_cast<int>(s.activities.size());
   return out;
 }

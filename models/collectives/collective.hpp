@@ -110,6 +110,10 @@ struct Layout {
   bool sharp = false;                 ///< topology::FabricSpec::sharp (in-network reduction)
   int gpus_per_node = 8;              ///< GPUs per NVLink domain
   int nics_per_node = 0;              ///< physical NICs per domain; 0 = one per GPU
+  /// s, latency of the route GPU a -> GPU b (empty: every hop has its class's nominal latency,
+  /// nvlink_latency / net_latency); a stepped ring pipelines the excess of slower hops
+  /// (cross-leaf, cross-pod: ring_pipeline.cpp).
+  std::function<double(int, int)> route_latency;
   /// From a fabric and its GPU model (rates, domains, latencies, capabilities). The fabric must
   /// outlive the Layout. `nics_per_node` > 0 says the nic_rate of each GPU is a share of fewer,
   /// faster NICs (e.g. 4 x 200G for 8 GPUs: nic_rate 100G per GPU, NCCL sees 4 NICs of 25 GB/s).
@@ -153,7 +157,12 @@ struct Emitted {
   Proto proto = Proto::Simple;            ///< the protocol used
   int channels = 1;                       ///< NCCL channels
   double time = 0;                        ///< s, the execution model's time on an idle fabric
-  std::string note;                       ///< what was approximated ("" when exact), e.g. sampled all-to-all
+  /// What was approximated (e.g. sampled all-to-all) or shaped beyond the plain pattern (a
+  /// stepped ring's pipelined hops); "" otherwise.
+  std::string note;
+  /// A stepped ring: its ring orders, each a block of (last - first) / rings activities (n
+  /// positions x the same number of activities per position, position-major); 0 otherwise.
+  int rings = 0;
 };
 
 /// Whether emit() implements `op` with algorithm `a` at all (whatever the GPUs and fabric; Auto:

@@ -31,6 +31,10 @@ struct FlowPlan {
   /// Point-to-point operations (all-to-all, send/recv): each transfer runs at the port's NCCL
   /// efficiency instead of being scaled to the collective's bandwidth time.
   bool per_port_efficiency = false;
+  /// A ring stepped (not collapsed): its ring orders, each n repeated transfers in ring order
+  /// (flows[r n + i] = position i of order r, after_previous = position i - 1); emit() then
+  /// pipelines it (pipeline_ring). 0 otherwise.
+  int ring_orders = 0;
 
   int add(int src, int dst, double payload, int wave, std::vector<int> deps = {}) {
     flows.push_back({src, dst, payload, wave, std::move(deps), 1, {}, {}, false});
@@ -65,6 +69,26 @@ std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layo
 /// indices of plan.done.
 std::vector<int> materialize(network::Schedule& schedule, const FlowPlan& plan, const EmitContext& ctx, double bw_time,
                              double latency, double nvlink_eff = 1, double nic_eff = 1);
+
+/// NCCL's pipelining of a stepped ring (ring_pipeline.cpp), applied to the `rings` x n repeated
+/// transfers materialize() put at [first, first + rings n) of `s` (FlowPlan::ring_orders layout,
+/// every transfer repeated T = steps times). A rank's steps stay in series (step k + 1 after its
+/// step k: NCCL's per-step cost, the transfer's delay + route latency + bytes), except on hops
+/// whose route latency exceeds the nominal hop's of their class (Layout::nvlink_latency /
+/// net_latency; a cross-leaf or cross-pod hop): that excess is propagation in flight, and NCCL's
+/// connection FIFO (NCCL_STEPS slots) lets the rank post its next steps meanwhile. Such a
+/// position's steps run in D lanes (step k after step k - D only; D = the FIFO's depth in ring
+/// steps, no more than the excess needs); every position is split into the same D lanes so that
+/// step k + 1 still waits for step k of the previous position. No change when no hop is slower
+/// than nominal, the Layout has no route_latency, or D < 2. Rewrites the block in place
+/// (per order, per position: D lanes of repeat T / D, then T mod D single steps) and sets *done
+/// to what ends the collective (unchanged when nothing is pipelined).
+struct RingPipeline {
+  int lanes = 1;      ///< D (1: not pipelined)
+  int slow_hops = 0;  ///< positions (all orders) whose route is longer than nominal
+};
+RingPipeline pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext& ctx, Proto proto,
+                           int nccl_channels, std::vector<int>* done);
 
 // Emitters (flow_*.cpp). `n` = group size >= 2.
 FlowPlan plan_ring(const EmitContext& ctx, Op op);

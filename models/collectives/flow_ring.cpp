@@ -54,6 +54,7 @@ FlowPlan plan_ring(const EmitContext& ctx, Op op) {
     for (int i = 0; i < n; ++i) plan.flows[pos[i]].after_previous = {pos[(i + n - 1) % n]};
     plan.done.insert(plan.done.end(), pos.begin(), pos.end());
   }
+  if (!c.collapse) plan.ring_orders = static_cast<int>(ch.size());
   return plan;
 }
 

@@ -37,20 +37,33 @@ void sort_uses(Uses& u) {
 std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, const Emitted& e, int n,
                                                   const topology::Fabric& fab) {
   const int total = e.last - e.first;
-  if (n < 2 || total < 2 * n || total % n != 0 || e.first < 0 || e.last > static_cast<int>(s.activities.size()))
+  const int C = e.rings;
+  if (n < 2 || C < 2 || total % C != 0 || (total / C) % n != 0 || e.first < 0 ||
+      e.last > static_cast<int>(s.activities.size()))
     return std::nullopt;
   const auto& spec = fab.spec();
   if (spec.ecmp != topology::EcmpMode::Hash || spec.flows_per_pair > 1) return std::nullopt;
-  const int C = total / n;
-  auto act = [&](int c, int i) -> const Activity& { return s.activities[e.first + c * n + i]; };
-  // The same repeated transfers in every channel, each after the previous position of its own.
+  const int B = total / C, K = B / n;  // activities per order, per position (pipeline lanes)
+  auto act = [&](int c, int i, int j = 0) -> const Activity& { return s.activities[e.first + c * B + i * K + j]; };
+  // Every order is channel 0 shifted by c B: the same transfers on its own hops, dependencies
+  // inside its own block at the same places.
+  auto shifted = [&](const std::vector<int>& x, const std::vector<int>& x0, int c) {
+    if (x.size() != x0.size()) return false;
+    for (std::size_t k = 0; k < x.size(); ++k)
+      if (x0[k] < e.first || x0[k] >= e.first + B || x[k] != x0[k] + c * B) return false;
+    return true;
+  };
   for (int c = 0; c < C; ++c)
-    for (int i = 0; i < n; ++i) {
-      const Activity& a = act(c, i);
-      if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu || !a.after.empty() || !a.after_same.empty() ||
-          a.after_previous != std::vector<int>{e.first + c * n + (i + n - 1) % n} || !same_transfer(a, act(0, i)))
-        return std::nullopt;
-    }
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < K; ++j) {
+        const Activity& a = act(c, i, j);
+        const Activity& a0 = act(0, i, j);
+        if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu || !same_transfer(a, a0) ||
+            a.gpu != act(c, i).gpu || a.dst_gpu != act(c, i).dst_gpu || a.flow_hash != act(c, i).flow_hash ||
+            !shifted(a.after, a0.after, c) || !shifted(a.after_previous, a0.after_previous, c) ||
+            !shifted(a.after_same, a0.after_same, c))
+          return std::nullopt;
+      }
   // Routes of the full ring and of the reduced one (NVLink hops of a domain through one pair).
   std::vector<std::vector<std::vector<topology::Hop>>> full(C, std::vector<std::vector<topology::Hop>>(n));
   Uses full_uses, red_uses;
@@ -66,20 +79,30 @@ std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, co
     }
   network::Schedule out;
   out.gpu_flops = s.gpu_flops;
-  out.activities.reserve(n);
+  out.activities.reserve(B);
   std::unordered_map<int, std::pair<int, int>> pair_of_domain;  // NVLink domain -> (src, dst)
   std::vector<std::vector<topology::Hop>> red(n);
+  auto renumber = [&](std::vector<int>& x) {
+    for (int& d : x) d -= e.first;
+  };
   for (int i = 0; i < n; ++i) {
-    Activity a = act(0, i);
+    int src = act(0, i).gpu, dst = act(0, i).dst_gpu;
     if (nvlink_only(full[0][i])) {
-      const auto it = pair_of_domain.emplace(fab.nvlink_domain_of(a.gpu), std::make_pair(a.gpu, a.dst_gpu)).first;
-      a.gpu = it->second.first;
-      a.dst_gpu = it->second.second;
+      const auto it = pair_of_domain.emplace(fab.nvlink_domain_of(src), std::make_pair(src, dst)).first;
+      src = it->second.first;
+      dst = it->second.second;
     }
-    a.after_previous = {(i + n - 1) % n};
-    red[i] = fab.route(a.gpu, a.dst_gpu, a.flow_hash);
+    red[i] = fab.route(src, dst, act(0, i).flow_hash);
     add_uses(red_uses, red[i], i);
-    out.activities.push_back(std::move(a));
+    for (int j = 0; j < K; ++j) {
+      Activity a = act(0, i, j);
+      a.gpu = src;
+      a.dst_gpu = dst;
+      renumber(a.after);
+      renumber(a.after_previous);
+      renumber(a.after_same);
+      out.activities.push_back(std::move(a));
+    }
   }
   sort_uses(full_uses);
   sort_uses(red_uses);

@@ -27,13 +27,15 @@ class Fabric;
 
 namespace aidcsim::collectives {
 
-/// The ring `e` (emit() of an Algorithm::Ring collective over `n` GPUs with collapse false, its
-/// activities [e.first, e.last) of `schedule`, C >= 2 channels of n repeated transfers each, in
-/// channel order) reduced to channel 0 as above, as a schedule of n transfers (same order as
-/// channel 0's; dependencies renumbered; gpu_flops copied), when the check passes on `fabric`
-/// (hash ECMP, one flow per pair, routes as network::FlowNetwork takes them); nullopt otherwise.
-/// The reduced run's times are those of channel 0 in the full run (and of every channel: they are
-/// equal), so its makespan is the full ring's.
+/// The ring `e` (emit() of an Algorithm::Ring collective over `n` GPUs with collapse false: its
+/// activities [e.first, e.last) of `schedule`, e.rings >= 2 ring orders ("channels") of n
+/// positions x the same activities per position (pipeline_ring's lanes, or one repeated transfer),
+/// in order) reduced to channel 0 as above, as a schedule of channel 0's activities (same order;
+/// dependencies renumbered; gpu_flops copied), when every channel is channel 0 shifted (the same
+/// transfers, dependencies at the same places of its own block, none outside) and the check passes
+/// on `fabric` (hash ECMP, one flow per pair, routes as network::FlowNetwork takes them); nullopt
+/// otherwise. The reduced run's times are those of channel 0 in the full run (and of every
+/// channel: they are equal), so its makespan is the full ring's.
 std::optional<network::Schedule> ring_one_channel(const network::Schedule& schedule, const Emitted& e, int n,
                                                   const topology::Fabric& fabric);
 

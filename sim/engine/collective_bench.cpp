@@ -112,7 +112,7 @@ std::vector<BenchRow> bench_collective(const BenchOptions& o) {
                  fmt::format(
                      "every step simulated on channel 0 of {}: the channels are images of each other on "
                      "this fabric, link by link (exact)",
-                     (e.last - e.first) / static_cast<int>(c.gpus.size()));
+                     e.rings);
     } else {
       row.time = net.run(sched).makespan;
       row.note = e.note;
