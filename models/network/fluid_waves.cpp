@@ -1,0 +1,224 @@
+// Fluid estimate of dependent transfers (fluid_bound.hpp, fluid_bound_waves): an event-driven
+// fluid run at each sub-flow's bottleneck equal share, local updates only (no global solve).
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <queue>
+#include <string>
+#include <utility>
+
+#include "models/common/errors.hpp"
+#include "models/network/flow_network_internal.hpp"
+#include "models/network/fluid_bound.hpp"
+
+namespace aidcsim::network {
+
+std::vector<int> wave_levels(const Schedule& s) {
+  const int n = static_cast<int>(s.activities.size());
+  std::vector<int> level(n, 0);
+  for (int i = 0; i < n; ++i) {
+    const Activity& a = s.activities[i];
+    if (a.kind != Activity::Kind::Transfer || a.repeat != 1 || !a.after_previous.empty() || !a.after_same.empty())
+      return {};
+    for (int d : a.after) {
+      if (d < 0 || d >= i) return {};
+      level[i] = std::max(level[i], level[d] + 1);
+    }
+  }
+  return level;
+}
+
+namespace {
+
+struct Sub {
+  int activity = 0;
+  double remaining = 0;     ///< B at `last`
+  double rate = 0;          ///< B/s since `last`
+  double last = 0;          ///< s
+  double cap = 0;           ///< B/s: its route's smallest link rate, or its rate limit's share
+  int first = 0, hops = 0;  ///< its link directions: dirs[first, first + hops)
+  unsigned version = 0;     ///< completion events of older versions are stale
+};
+
+struct Event {
+  double time;
+  long long seq;  ///< order of equal times: creation order (deterministic)
+  int kind;       ///< 0: an activity starts sending, 1: a sub-flow completes
+  int id;
+  unsigned version;
+  bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+};
+
+}  // namespace
+
+WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s, int spray_subflows) {
+  const int n = static_cast<int>(s.activities.size());
+  for (int i = 0; i < n; ++i) check_fluid_transfer(fab, s.activities[i], i, true);
+  const std::vector<int> level = wave_levels(s);
+  WavesFluidBound out;
+  if (n == 0) return out;
+  out.wave_finish.assign(*std::max_element(level.begin(), level.end()) + 1, 0.0);
+  // Dependents (CSR) and unfinished dependencies per activity.
+  std::vector<int> off(n + 1, 0), pending(n, 0);
+  for (int i = 0; i < n; ++i) {
+    pending[i] = static_cast<int>(s.activities[i].after.size());
+    for (int d : s.activities[i].after) ++off[d + 1];
+  }
+  for (int i = 0; i < n; ++i) off[i + 1] += off[i];
+  std::vector<int> dependents(off[n]);
+  {
+    std::vector<int> fill(off.begin(), off.end() - 1);
+    for (int i = 0; i < n; ++i)
+      for (int d : s.activities[i].after) dependents[fill[d]++] = i;
+  }
+  const auto& spec = fab.spec();
+  const bool spray = spec.ecmp == topology::EcmpMode::Spray;
+  const int fpp = std::max(1, spec.flows_per_pair);
+  const int L = fab.link_count();
+  std::vector<double> dir_rate(2 * static_cast<std::size_t>(L));
+  for (int l = 0; l < L; ++l) dir_rate[2 * l] = dir_rate[2 * l + 1] = fab.link(l).rate;
+  std::vector<std::vector<int>> on_dir(2 * static_cast<std::size_t>(L));  // active sub-flows per link direction
+  std::vector<Sub> subs;
+  std::vector<int> dirs;                               // link directions of the sub-flows, Sub::first..
+  std::vector<int> open(n, 0);                         // sub-flows of an activity still sending
+  std::vector<double> ready(n, 0.0);                   // s: all its `after` finished
+  std::vector<std::pair<double, double>> start_of(n);  // (start of sending, 0)
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
+  long long seq = 0;
+
+  // Routes and latency of activity i (FlowNetwork::run's sub-flows); schedules its start.
+  auto become_ready = [&](int i, double t) {
+    const Activity& a = s.activities[i];
+    ready[i] = t;
+    if (a.gpu == a.dst_gpu) {  // takes no time (FlowNetwork::run)
+      events.push({t, seq++, 0, i, 0});
+      return;
+    }
+    double lat = 0;
+    const int before = static_cast<int>(subs.size());
+    detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, [&](int, int m, std::vector<topology::Hop>&& h) {
+      lat = std::max(lat, fab.latency(h));
+      Sub sub;
+      sub.activity = i;
+      sub.remaining = a.amount / m;
+      sub.cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
+      sub.first = static_cast<int>(dirs.size());
+      for (const topology::Hop& hop : h) {
+        const double r = fab.link(hop.link).rate;
+        if (!(r > 0))
+          throw SimulationError("network: link " + fab.link(hop.link).name + " has rate " + std::to_string(r));
+        sub.cap = sub.cap > 0 ? std::min(sub.cap, r) : r;
+        dirs.push_back(2 * hop.link + (hop.forward ? 0 : 1));
+      }
+      sub.hops = static_cast<int>(dirs.size()) - sub.first;
+      if (sub.remaining > 0)
+        subs.push_back(sub);
+      else
+        dirs.resize(sub.first);
+    });
+    open[i] = static_cast<int>(subs.size()) - before;
+    start_of[i].first = before;  // its sub-flows: subs[before, before + open[i])
+    start_of[i].second = static_cast<double>(subs.size());
+    events.push({t + lat + a.delay, seq++, 0, i, 0});
+  };
+  auto finish = [&](int i, double t) {
+    out.makespan = std::max(out.makespan, t);
+    out.wave_finish[level[i]] = std::max(out.wave_finish[level[i]], t);
+    for (int k = off[i]; k < off[i + 1]; ++k)
+      if (--pending[dependents[k]] == 0) become_ready(dependents[k], t);
+  };
+  // Max-min share of sub-flow g on link direction d given the others' present rates: the water
+  // level w with sum over the others of min(rate, w) + w = the link's rate.
+  std::vector<double> others;
+  std::vector<double> rate_of;  // Sub::rate, dense: read for every neighbour
+  auto level_on = [&](int g, int d) {
+    others.clear();
+    for (int h : on_dir[d])
+      if (h != g) others.push_back(rate_of[h]);
+    std::sort(others.begin(), others.end());
+    double rem = dir_rate[d];
+    double m = static_cast<double>(others.size()) + 1;
+    for (double r : others) {
+      if (r >= rem / m) break;
+      rem -= r;
+      m -= 1;
+    }
+    return rem / m;
+  };
+  // Sub-flows on the link directions of `f` take their max-min rates again at t: each one's rate
+  // the smallest water level on its route given its neighbours' rates, neighbours of a changed
+  // rate re-evaluated in turn until no rate moves (the distributed max-min fixpoint iteration;
+  // Bertsekas & Gallager, Data Networks, 2nd ed., sec. 6.5.2).
+  std::deque<int> work;
+  std::vector<char> queued;
+  auto push_neighbours = [&](int f) {
+    const Sub& sf = subs[f];
+    for (int k = sf.first; k < sf.first + sf.hops; ++k)
+      for (int g : on_dir[dirs[k]])
+        if (!queued[g]) {
+          queued[g] = 1;
+          work.push_back(g);
+        }
+  };
+  auto reshare = [&](int f, double t) {
+    if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
+    if (rate_of.size() < subs.size()) rate_of.resize(subs.size(), 0.0);
+    push_neighbours(f);
+    long long budget = 1000 + 64 * static_cast<long long>(work.size());
+    while (!work.empty()) {
+      const int g = work.front();
+      work.pop_front();
+      queued[g] = 0;
+      Sub& sg = subs[g];
+      ++out.evaluations;
+      double r = sg.cap;
+      for (int k = sg.first; k < sg.first + sg.hops; ++k) r = std::min(r, level_on(g, dirs[k]));
+      if (std::abs(r - sg.rate) <= 1e-6 * r && sg.version > 0) continue;
+      sg.remaining = std::max(0.0, sg.remaining - sg.rate * (t - sg.last));
+      sg.last = t;
+      sg.rate = r;
+      rate_of[g] = r;
+      ++sg.version;
+      events.push({t + sg.remaining / r, seq++, 1, g, sg.version});
+      if (--budget > 0) push_neighbours(g);
+    }
+  };
+
+  for (int i = 0; i < n; ++i)
+    if (pending[i] == 0) become_ready(i, 0.0);
+  while (!events.empty()) {
+    const Event e = events.top();
+    events.pop();
+    ++out.events;
+    if (e.kind == 0) {
+      const int i = e.id;
+      const int b = static_cast<int>(start_of[i].first), end = static_cast<int>(start_of[i].second);
+      if (s.activities[i].gpu == s.activities[i].dst_gpu || b == end) {
+        finish(i, e.time);  // no bytes: done when it could start sending
+        continue;
+      }
+      for (int f = b; f < end; ++f) {
+        subs[f].last = e.time;
+        for (int k = subs[f].first; k < subs[f].first + subs[f].hops; ++k) on_dir[dirs[k]].push_back(f);
+      }
+      for (int f = b; f < end; ++f) reshare(f, e.time);
+    } else {
+      const int f = e.id;
+      if (subs[f].version != e.version) continue;
+      Sub& sf = subs[f];
+      sf.remaining = 0;
+      sf.rate = 0;
+      rate_of[f] = 0;
+      ++sf.version;
+      for (int k = sf.first; k < sf.first + sf.hops; ++k) {
+        auto& v = on_dir[dirs[k]];
+        v.erase(std::find(v.begin(), v.end(), f));  // links carry few sub-flows at once here
+      }
+      reshare(f, e.time);
+      if (--open[sf.activity] == 0) finish(sf.activity, e.time);
+    }
+  }
+  return out;
+}
+
+}  // namespace aidcsim::network
