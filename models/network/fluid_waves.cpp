@@ -38,6 +38,7 @@ struct Sub {
   double cap = 0;           ///< B/s: its route's smallest link rate, or its rate limit's share
   int first = 0, hops = 0;  ///< its link directions: dirs[first, first + hops)
   unsigned version = 0;     ///< completion events of older versions are stale
+  bool sent = false;        ///< completed
 };
 
 struct Event {
@@ -78,6 +79,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   std::vector<double> dir_rate(2 * static_cast<std::size_t>(L));
   for (int l = 0; l < L; ++l) dir_rate[2 * l] = dir_rate[2 * l + 1] = fab.link(l).rate;
   std::vector<std::vector<int>> on_dir(2 * static_cast<std::size_t>(L));  // active sub-flows per link direction
+  std::vector<double> rate_of;                                            // Sub::rate, dense: read for every neighbour
   std::vector<Sub> subs;
   std::vector<int> dirs;                               // link directions of the sub-flows, Sub::first..
   std::vector<int> open(n, 0);                         // sub-flows of an activity still sending
@@ -130,10 +132,16 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   // Max-min share of sub-flow g on link direction d given the others' present rates: the water
   // level w with sum over the others of min(rate, w) + w = the link's rate.
   std::vector<double> others;
-  std::vector<double> rate_of;  // Sub::rate, dense: read for every neighbour
   auto level_on = [&](int g, int d) {
+    const auto& on = on_dir[d];
+    const double c = dir_rate[d];
+    if (on.size() == 1) return c;  // g alone
+    if (on.size() == 2) {          // g and one other at rate r: c - r if r < c / 2
+      const double r = rate_of[on[0] == g ? on[1] : on[0]];
+      return r < c / 2 ? c - r : c / 2;
+    }
     others.clear();
-    for (int h : on_dir[d])
+    for (int h : on)
       if (h != g) others.push_back(rate_of[h]);
     std::sort(others.begin(), others.end());
     double rem = dir_rate[d];
@@ -160,63 +168,74 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
           work.push_back(g);
         }
   };
-  auto reshare = [&](int f, double t) {
-    if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
-    if (rate_of.size() < subs.size()) rate_of.resize(subs.size(), 0.0);
-    push_neighbours(f);
-    long long budget = 1000 + 64 * static_cast<long long>(work.size());
+  auto reshare = [&](double t) {
     while (!work.empty()) {
       const int g = work.front();
       work.pop_front();
       queued[g] = 0;
       Sub& sg = subs[g];
+      if (sg.sent) continue;  // completed at this instant after it was queued
       ++out.evaluations;
       double r = sg.cap;
       for (int k = sg.first; k < sg.first + sg.hops; ++k) r = std::min(r, level_on(g, dirs[k]));
-      if (std::abs(r - sg.rate) <= 1e-6 * r && sg.version > 0) continue;
+      if (std::abs(r - sg.rate) <= 1e-9 * r && sg.version > 0) continue;
       sg.remaining = std::max(0.0, sg.remaining - sg.rate * (t - sg.last));
       sg.last = t;
       sg.rate = r;
       rate_of[g] = r;
       ++sg.version;
       events.push({t + sg.remaining / r, seq++, 1, g, sg.version});
-      if (--budget > 0) push_neighbours(g);
+      push_neighbours(g);
     }
   };
 
   for (int i = 0; i < n; ++i)
     if (pending[i] == 0) become_ready(i, 0.0);
+  std::vector<int> done_now;
   while (!events.empty()) {
-    const Event e = events.top();
-    events.pop();
-    ++out.events;
-    if (e.kind == 0) {
-      const int i = e.id;
-      const int b = static_cast<int>(start_of[i].first), end = static_cast<int>(start_of[i].second);
-      if (s.activities[i].gpu == s.activities[i].dst_gpu || b == end) {
-        finish(i, e.time);  // no bytes: done when it could start sending
-        continue;
+    // Every start and completion at this instant first, then one re-sharing of what they touch.
+    const double t = events.top().time;
+    done_now.clear();
+    if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
+    if (rate_of.size() < subs.size()) rate_of.resize(subs.size(), 0.0);
+    while (!events.empty() && events.top().time == t) {
+      const Event e = events.top();
+      events.pop();
+      ++out.events;
+      if (e.kind == 0) {
+        const int i = e.id;
+        const int b = static_cast<int>(start_of[i].first), end = static_cast<int>(start_of[i].second);
+        if (s.activities[i].gpu == s.activities[i].dst_gpu || b == end) {
+          finish(i, t);  // no bytes: done when it could start sending
+          if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
+          if (rate_of.size() < subs.size()) rate_of.resize(subs.size(), 0.0);
+          continue;
+        }
+        for (int f = b; f < end; ++f) {
+          subs[f].last = t;
+          for (int k = subs[f].first; k < subs[f].first + subs[f].hops; ++k) on_dir[dirs[k]].push_back(f);
+        }
+        for (int f = b; f < end; ++f) push_neighbours(f);
+      } else {
+        const int f = e.id;
+        if (subs[f].version != e.version) continue;
+        Sub& sf = subs[f];
+        sf.remaining = 0;
+        sf.rate = 0;
+        sf.sent = true;
+        rate_of[f] = 0;
+        ++sf.version;
+        for (int k = sf.first; k < sf.first + sf.hops; ++k) {
+          auto& v = on_dir[dirs[k]];
+          v.erase(std::find(v.begin(), v.end(), f));  // few per link here
+        }
+        push_neighbours(f);
+        done_now.push_back(f);
       }
-      for (int f = b; f < end; ++f) {
-        subs[f].last = e.time;
-        for (int k = subs[f].first; k < subs[f].first + subs[f].hops; ++k) on_dir[dirs[k]].push_back(f);
-      }
-      for (int f = b; f < end; ++f) reshare(f, e.time);
-    } else {
-      const int f = e.id;
-      if (subs[f].version != e.version) continue;
-      Sub& sf = subs[f];
-      sf.remaining = 0;
-      sf.rate = 0;
-      rate_of[f] = 0;
-      ++sf.version;
-      for (int k = sf.first; k < sf.first + sf.hops; ++k) {
-        auto& v = on_dir[dirs[k]];
-        v.erase(std::find(v.begin(), v.end(), f));  // links carry few sub-flows at once here
-      }
-      reshare(f, e.time);
-      if (--open[sf.activity] == 0) finish(sf.activity, e.time);
     }
+    reshare(t);
+    for (int f : done_now)
+      if (--open[subs[f].activity] == 0) finish(subs[f].activity, t);
   }
   return out;
 }
