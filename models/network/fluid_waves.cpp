@@ -78,8 +78,51 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   const int L = fab.link_count();
   std::vector<double> dir_rate(2 * static_cast<std::size_t>(L));
   for (int l = 0; l < L; ++l) dir_rate[2 * l] = dir_rate[2 * l + 1] = fab.link(l).rate;
-  std::vector<std::vector<int>> on_dir(2 * static_cast<std::size_t>(L));  // active sub-flows per link direction
-  std::vector<double> rate_of;                                            // Sub::rate, dense: read for every neighbour
+  // Active sub-flows per link direction with their rates, the first three inline: one cache line
+  // holds what a rate evaluation reads of a link (the run is bound by memory latency).
+  struct OnDir {
+    int n = 0;
+    int id[3];
+    double rate[3];
+    std::vector<std::pair<int, double>> more;
+    std::size_t size() const { return n + more.size(); }
+    int sub(std::size_t i) const { return i < 3 ? id[i] : more[i - 3].first; }
+    double rate_at(std::size_t i) const { return i < 3 ? rate[i] : more[i - 3].second; }
+    void add(int f) {
+      if (n < 3) {
+        id[n] = f;
+        rate[n++] = 0;
+      } else {
+        more.emplace_back(f, 0.0);
+      }
+    }
+    void set(int f, double r) {
+      for (int i = 0; i < n; ++i)
+        if (id[i] == f) {
+          rate[i] = r;
+          return;
+        }
+      for (auto& m : more)
+        if (m.first == f) m.second = r;
+    }
+    void remove(int f) {
+      for (int i = 0; i < n; ++i)
+        if (id[i] == f) {
+          if (!more.empty()) {
+            id[i] = more.back().first;
+            rate[i] = more.back().second;
+            more.pop_back();
+          } else {
+            id[i] = id[n - 1];
+            rate[i] = rate[n - 1];
+            --n;
+          }
+          return;
+        }
+      more.erase(std::find_if(more.begin(), more.end(), [f](const auto& m) { return m.first == f; }));
+    }
+  };
+  std::vector<OnDir> on_dir(2 * static_cast<std::size_t>(L));
   std::vector<Sub> subs;
   std::vector<int> dirs;                               // link directions of the sub-flows, Sub::first..
   std::vector<int> open(n, 0);                         // sub-flows of an activity still sending
@@ -133,16 +176,17 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   // level w with sum over the others of min(rate, w) + w = the link's rate.
   std::vector<double> others;
   auto level_on = [&](int g, int d) {
-    const auto& on = on_dir[d];
+    const OnDir& on = on_dir[d];
     const double c = dir_rate[d];
-    if (on.size() == 1) return c;  // g alone
-    if (on.size() == 2) {          // g and one other at rate r: c - r if r < c / 2
-      const double r = rate_of[on[0] == g ? on[1] : on[0]];
+    const std::size_t size = on.size();
+    if (size == 1) return c;  // g alone
+    if (size == 2) {          // g and one other at rate r: c - r if r < c / 2
+      const double r = on.id[0] == g ? on.rate[1] : on.rate[0];
       return r < c / 2 ? c - r : c / 2;
     }
     others.clear();
-    for (int h : on)
-      if (h != g) others.push_back(rate_of[h]);
+    for (std::size_t i = 0; i < size; ++i)
+      if (on.sub(i) != g) others.push_back(on.rate_at(i));
     std::sort(others.begin(), others.end());
     double rem = dir_rate[d];
     double m = static_cast<double>(others.size()) + 1;
@@ -162,8 +206,8 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   auto push_neighbours = [&](int f) {
     const Sub& sf = subs[f];
     for (int k = sf.first; k < sf.first + sf.hops; ++k)
-      for (int g : on_dir[dirs[k]])
-        if (!queued[g]) {
+      for (std::size_t i = 0, size = on_dir[dirs[k]].size(); i < size; ++i)
+        if (const int g = on_dir[dirs[k]].sub(i); !queued[g]) {
           queued[g] = 1;
           work.push_back(g);
         }
@@ -182,7 +226,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       sg.remaining = std::max(0.0, sg.remaining - sg.rate * (t - sg.last));
       sg.last = t;
       sg.rate = r;
-      rate_of[g] = r;
+      for (int k = sg.first; k < sg.first + sg.hops; ++k) on_dir[dirs[k]].set(g, r);
       ++sg.version;
       events.push({t + sg.remaining / r, seq++, 1, g, sg.version});
       push_neighbours(g);
@@ -197,7 +241,6 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     const double t = events.top().time;
     done_now.clear();
     if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
-    if (rate_of.size() < subs.size()) rate_of.resize(subs.size(), 0.0);
     while (!events.empty() && events.top().time == t) {
       const Event e = events.top();
       events.pop();
@@ -208,12 +251,11 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
         if (s.activities[i].gpu == s.activities[i].dst_gpu || b == end) {
           finish(i, t);  // no bytes: done when it could start sending
           if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
-          if (rate_of.size() < subs.size()) rate_of.resize(subs.size(), 0.0);
           continue;
         }
         for (int f = b; f < end; ++f) {
           subs[f].last = t;
-          for (int k = subs[f].first; k < subs[f].first + subs[f].hops; ++k) on_dir[dirs[k]].push_back(f);
+          for (int k = subs[f].first; k < subs[f].first + subs[f].hops; ++k) on_dir[dirs[k]].add(f);
         }
         for (int f = b; f < end; ++f) push_neighbours(f);
       } else {
@@ -223,12 +265,8 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
         sf.remaining = 0;
         sf.rate = 0;
         sf.sent = true;
-        rate_of[f] = 0;
         ++sf.version;
-        for (int k = sf.first; k < sf.first + sf.hops; ++k) {
-          auto& v = on_dir[dirs[k]];
-          v.erase(std::find(v.begin(), v.end(), f));  // few per link here
-        }
+        for (int k = sf.first; k < sf.first + sf.hops; ++k) on_dir[dirs[k]].remove(f);
         push_neighbours(f);
         done_now.push_back(f);
       }
