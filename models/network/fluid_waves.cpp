@@ -1,5 +1,6 @@
-// Fluid estimate of dependent transfers (fluid_bound.hpp, fluid_bound_waves): an event-driven
-// fluid run at each sub-flow's bottleneck equal share, local updates only (no global solve).
+// Max-min fluid run of dependent transfers without a global solve (fluid_bound.hpp,
+// fluid_bound_waves): event-driven, each start or completion re-rates only the sub-flows its
+// change reaches (distributed max-min fixpoint iteration).
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -124,17 +125,15 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   };
   std::vector<OnDir> on_dir(2 * static_cast<std::size_t>(L));
   std::vector<Sub> subs;
-  std::vector<int> dirs;                               // link directions of the sub-flows, Sub::first..
-  std::vector<int> open(n, 0);                         // sub-flows of an activity still sending
-  std::vector<double> ready(n, 0.0);                   // s: all its `after` finished
-  std::vector<std::pair<double, double>> start_of(n);  // (start of sending, 0)
+  std::vector<int> dirs;                            // link directions of the sub-flows, Sub::first..
+  std::vector<int> open(n, 0);                      // sub-flows of an activity still sending
+  std::vector<int> sub_begin(n, 0), sub_end(n, 0);  // its sub-flows: subs[sub_begin, sub_end)
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
   long long seq = 0;
 
   // Routes and latency of activity i (FlowNetwork::run's sub-flows); schedules its start.
   auto become_ready = [&](int i, double t) {
     const Activity& a = s.activities[i];
-    ready[i] = t;
     if (a.gpu == a.dst_gpu) {  // takes no time (FlowNetwork::run)
       events.push({t, seq++, 0, i, 0});
       return;
@@ -162,8 +161,8 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
         dirs.resize(sub.first);
     });
     open[i] = static_cast<int>(subs.size()) - before;
-    start_of[i].first = before;  // its sub-flows: subs[before, before + open[i])
-    start_of[i].second = static_cast<double>(subs.size());
+    sub_begin[i] = before;
+    sub_end[i] = static_cast<int>(subs.size());
     events.push({t + lat + a.delay, seq++, 0, i, 0});
   };
   auto finish = [&](int i, double t) {
@@ -247,7 +246,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       ++out.events;
       if (e.kind == 0) {
         const int i = e.id;
-        const int b = static_cast<int>(start_of[i].first), end = static_cast<int>(start_of[i].second);
+        const int b = sub_begin[i], end = sub_end[i];
         if (s.activities[i].gpu == s.activities[i].dst_gpu || b == end) {
           finish(i, t);  // no bytes: done when it could start sending
           if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
