@@ -5,7 +5,7 @@
 # 1 GiB all-reduce over 4,096 GPUs (default clos3) <= 10 s CPU; any algorithm at 32,768 GPUs,
 # 1 GiB, <= 5 s CPU and <= 2 GiB; the 8 B - 8 GiB sweep at 8,192 GPUs <= 60 s CPU.
 # Figures and what is estimated vs simulated: docs/benchmarks.md. The 4,096-GPU stepped ring takes
-# ~0.6 s of CPU since its pipeline (docs/collectives.md).
+# ~0.6 s of CPU since its pipeline (docs/collectives.md), the 32K halving / doubling ~20 s (over its target).
 # Usage: bench/collective_targets.sh [path/to/aidcsim]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,5 +29,18 @@ done <<'ARGS'
 -N 32768 -g 1 -b 1G -e 1G --algo pat --collective all_gather
 -N 32768 -g 1 -b 1G -e 1G --algo pat --collective reduce_scatter
 -N 4096 -b 1G -e 1G --collective alltoall
+-N 4096 -b 1G -e 1G --collective all_gather
+-N 4096 -b 1G -e 1G --collective reduce_scatter
+-N 4096 -b 1G -e 1G --algo tree
+-N 4096 -b 1G -e 1G --algo nvls_tree
+-N 4096 -b 1G -e 1G --algo nvls --sharp
+-N 4096 -b 1G -e 1G --algo sharp --sharp
+-N 4096 -b 1G -e 1G --algo collnet_direct --sharp
+-N 4096 -b 1G -e 1G --algo collnet_chain --sharp
+-N 4096 -b 1G -e 1G --algo hierarchical
+-N 4096 -b 1G -e 1G --algo halving_doubling
+-N 4096 -b 1G -e 1G --collective broadcast
+-N 4096 -b 1G -e 1G --collective reduce
+-N 4096 -b 1G -e 1G --collective sendrecv
 -N 1024 -b 8 -e 8G
 ARGS

@@ -112,7 +112,9 @@ FlowPlan plan_alltoall(const EmitContext& ctx, int max_pairs) {
     for (int i = 0; i < n; ++i) plan.done.push_back(plan.add(c.gpus[i], c.gpus[(i + d) % n], c.bytes / n * weight, 0));
   }
   plan.note = "all-to-all sampled: " + std::to_string(K) + " of " + std::to_string(n - 1) +
-              " shift permutations simulated, each carrying the bytes of " + std::to_string(weight).substr(0, 6);
+              " shift permutations simulated, each carrying the bytes of " + std::to_string(weight).substr(0, 6) +
+              " (8 sampled vs all at 128-512 GPUs: -34 % to +50 %, hashed routes of the heavier transfers "
+              "collide more; tests/unit/collectives/test_alltoall_sampling.cpp)";
   return plan;
 }
 

@@ -17,20 +17,28 @@ bool single_wave(const Schedule& s) {
   return true;
 }
 
-FluidBound fluid_bound(const topology::Fabric& fab, const Schedule& s, int spray_subflows) {
-  const int n = static_cast<int>(s.activities.size());
-  for (int i = 0; i < n; ++i) {
-    const Activity& a = s.activities[i];
-    const std::string key = "schedule.activities[" + std::to_string(i) + "]";
-    if (a.kind != Activity::Kind::Transfer)
-      throw InvalidParameter(key + ".kind", "not a transfer", "a transfer (fluid bound)");
-    if (!a.after.empty()) throw InvalidParameter(key + ".after", "dependencies", "none (fluid bound: one wave)");
-    if (a.repeat != 1) throw InvalidParameter(key + ".repeat", std::to_string(a.repeat), "1 (fluid bound: one wave)");
-    if (!fab.is_endpoint(a.gpu) || !fab.is_endpoint(a.dst_gpu))
-      throw InvalidParameter(key + ".gpu", std::to_string(a.gpu) + " -> " + std::to_string(a.dst_gpu), "GPU ranks");
-    if (!(a.amount >= 0) || !(a.delay >= 0) || !(a.rate_limit >= 0))
-      throw InvalidParameter(key + ".amount", std::to_string(a.amount), "amount, delay and rate_limit >= 0");
-  }
+void check_fluid_transfer(const topology::Fabric& fab, const Activity& a, int i, bool waves) {
+  const std::string key = "schedule.activities[" + std::to_string(i) + "]";
+  const char* what = waves ? "(fluid estimate of waves)" : "(fluid bound: one wave)";
+  if (a.kind != Activity::Kind::Transfer)
+    throw InvalidParameter(key + ".kind", "not a transfer", std::string("a transfer ") + what);
+  if (!waves && !a.after.empty()) throw InvalidParameter(key + ".after", "dependencies", std::string("none ") + what);
+  if (a.repeat != 1 || !a.after_previous.empty() || !a.after_same.empty())
+    throw InvalidParameter(key + ".repeat", std::to_string(a.repeat), std::string("1, no repetition links ") + what);
+  if (waves)
+    for (int d : a.after)
+      if (d < 0 || d >= i)
+        throw InvalidParameter(key + ".after", std::to_string(d), "earlier activities " + std::string(what));
+  if (!fab.is_endpoint(a.gpu) || !fab.is_endpoint(a.dst_gpu))
+    throw InvalidParameter(key + ".gpu", std::to_string(a.gpu) + " -> " + std::to_string(a.dst_gpu), "GPU ranks");
+  if (!(a.amount >= 0) || !(a.delay >= 0) || !(a.rate_limit >= 0))
+    throw InvalidParameter(key + ".amount", std::to_string(a.amount), "amount, delay and rate_limit >= 0");
+}
+
+namespace {
+
+/// The bound of the activities `ids` of `s` taken as one wave (their `after` ignored).
+FluidBound wave_bound(const topology::Fabric& fab, const Schedule& s, const std::vector<int>& ids, int spray_subflows) {
   FluidBound out;
   const int L = fab.link_count();
   out.link_bytes_fwd.assign(L, 0.0);
@@ -41,7 +49,8 @@ FluidBound fluid_bound(const topology::Fabric& fab, const Schedule& s, int spray
   // Per link direction (2 l + d): (start of sending, bytes) of its sub-flows.
   std::vector<std::pair<double, double>> uses;
   std::vector<int> use_dir;
-  for (const Activity& a : s.activities) {
+  for (int id : ids) {
+    const Activity& a = s.activities[id];
     if (a.gpu == a.dst_gpu) continue;  // takes no time (FlowNetwork::run)
     std::vector<std::vector<topology::Hop>> routes;
     std::vector<int> of;
@@ -96,6 +105,16 @@ FluidBound fluid_bound(const topology::Fabric& fab, const Schedule& s, int spray
     }
   }
   return out;
+}
+
+}  // namespace
+
+FluidBound fluid_bound(const topology::Fabric& fab, const Schedule& s, int spray_subflows) {
+  const int n = static_cast<int>(s.activities.size());
+  for (int i = 0; i < n; ++i) check_fluid_transfer(fab, s.activities[i], i, false);
+  std::vector<int> all(n);
+  for (int i = 0; i < n; ++i) all[i] = i;
+  return wave_bound(fab, s, all, spray_subflows);
 }
 
 }  // namespace aidcsim::network

@@ -43,4 +43,35 @@ FluidBound fluid_bound(const topology::Fabric& fabric, const Schedule& schedule,
 /// Whether fluid_bound accepts `schedule` (transfers only, no dependencies, no repetitions).
 bool single_wave(const Schedule& schedule);
 
+/// Throws InvalidParameter ("schedule.activities[i]...") unless `a` (activity i) is a transfer
+/// between GPU ranks with amount, delay and rate_limit >= 0, repeat 1, no repetition links, and
+/// (one wave) no `after`, or (waves) `after` only on earlier activities.
+void check_fluid_transfer(const topology::Fabric& fabric, const Activity& a, int i, bool waves);
+
+struct WavesFluidBound {
+  double makespan = 0;              ///< s, the last transfer's finish
+  std::vector<double> wave_finish;  ///< s, the last finish of each wave, wave 0 first
+  long long events = 0;             ///< starts and completions of sub-flows processed
+  long long evaluations = 0;        ///< rates of sub-flows evaluated
+};
+
+/// Wave of each activity of a schedule of dependent transfers: 0 without `after`, else 1 + the
+/// largest wave of its `after`. Empty when the schedule is not such waves (an activity that is
+/// not a transfer, repeat != 1, repetition links, or an `after` that is not an earlier activity).
+std::vector<int> wave_levels(const Schedule& schedule);
+
+/// Max-min fluid run of dependent transfers without SimGrid's solver (a halving / doubling
+/// exchange: every step a permutation, each transfer after the one its sender received in the
+/// step before; models/network/fluid_waves.cpp). A transfer starts as FlowNetwork::run starts it
+/// (its `after` finished, then its route latency and Activity::delay), its sub-flows on the
+/// routes FlowNetwork::run gives them; at every start and completion the sub-flows on the links
+/// it touches take their max-min rates again by the distributed fixpoint iteration (each one the
+/// smallest water level on its route given its neighbours' rates, neighbours of a changed rate
+/// re-evaluated until none moves by more than 1e-9 relative: Bertsekas & Gallager, Data Networks, 2nd
+/// ed., sec. 6.5.2), which only visits the flows a change reaches. The same model as
+/// FlowNetwork::run's max-min (without its link timeline, failures and repetitions): equal to the
+/// simulated run to 1e-5 where measured (tests/unit/engine/test_bench_fluid.cpp).
+/// Throws as check_fluid_transfer and SimulationError for an unroutable transfer.
+WavesFluidBound fluid_bound_waves(const topology::Fabric& fabric, const Schedule& schedule, int spray_subflows = 16);
+
 }  // namespace aidcsim::network

@@ -97,3 +97,42 @@ TEST_CASE("fluid bound: only one wave of transfers", "[fluid]") {
   CHECK_FALSE(network::single_wave(s));
   CHECK_THROWS_AS(network::fluid_bound(fab, s), InvalidParameter);
 }
+
+TEST_CASE("fluid estimate of waves: a chain adds its steps; wave levels", "[fluid]") {
+  const auto fab = one_switch(4);
+  network::Schedule s;
+  s.activities = {transfer(0, 1, 1e9), transfer(2, 1, 1e9), transfer(1, 3, 2e9)};
+  s.activities[2].after = {0, 1};
+  s.activities[2].delay = 1e-3;
+  CHECK(network::wave_levels(s) == std::vector<int>{0, 0, 1});
+  const double lat = fab.latency(fab.route(0, 1, 0));
+  // Wave 0: GPU 1's NIC receives 2 GB at 50 GB/s; wave 1: 2 GB after latency and delay.
+  const auto b = network::fluid_bound_waves(fab, s);
+  CHECK(b.wave_finish.size() == 2);
+  CHECK(b.wave_finish[0] == Approx(lat + 0.04).epsilon(1e-9));
+  CHECK(b.makespan == Approx(2 * lat + 1e-3 + 0.08).epsilon(1e-9));
+  network::FlowNetwork net(fab);
+  CHECK(net.run(s).makespan == Approx(b.makespan).epsilon(1e-9));
+  s.activities[1].after = {2};  // not an earlier activity
+  CHECK(network::wave_levels(s).empty());
+  CHECK_THROWS_AS(network::fluid_bound_waves(fab, s), InvalidParameter);
+}
+
+TEST_CASE("fluid estimate of waves: equal to the max-min run on random dependent transfers", "[fluid]") {
+  // Max-min with unequal sizes, rate limits and shared links: flows bottlenecked elsewhere hand
+  // their spare capacity on (what the fixpoint iteration must get right).
+  const auto fab = one_switch(8);
+  network::FlowNetwork net(fab);
+  network::Schedule s;
+  std::uint64_t x = 11;
+  for (int i = 0; i < 120; ++i) {
+    x = topology::splitmix64(x);
+    const int a = static_cast<int>(x % 8), b = static_cast<int>((x >> 8) % 8);
+    network::Activity t = transfer(a, b, 1e6 * (1 + (x >> 16) % 200), x);
+    if ((x >> 40) % 5 == 0) t.rate_limit = 5e9 * (1 + (x >> 44) % 4);
+    if (i >= 8) t.after = {static_cast<int>((x >> 24) % i)};
+    t.delay = 1e-6 * ((x >> 32) % 5);
+    s.activities.push_back(t);
+  }
+  CHECK(network::fluid_bound_waves(fab, s).makespan == Approx(net.run(s).makespan).epsilon(1e-6));
+}

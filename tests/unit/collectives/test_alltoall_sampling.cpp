@@ -1,0 +1,96 @@
+// The sampled all-to-all (detail::plan_alltoall above its pair budget: K of the n - 1 shift
+// permutations, each carrying the bytes of (n - 1) / K) against every permutation, at sizes where
+// both run: 128-512 GPUs, K = 8 as at 32,768 GPUs (bench-collective), on the default rail-optimised
+// 3-tier Clos and on oversubscribed leaf-spines. Compared by the fluid bound
+// (network::fluid_bound), which is how bench-collective times an all-to-all of more than 8,192
+// transfers and which equals the max-min run of all-to-all within 2 % ("[fluid]" in test_engine).
+//
+// Measured 2026-12-01 (est / every permutation - 1, 1 MiB and 1 GiB): 128 x 8 clos3 +2.9 / +5.8 %;
+// 512 x 8 clos3 +25 / +49 %; 512 x 1 clos3 2:1 +33 / +50 %; 256 x 8 leaf-spine 2:1 -23 / -34 %;
+// 512 x 4 leaf-spine 3:1 radix 32 +27 / +37 %. The sampling is NOT within the 2 % the issue asks
+// for: each sampled transfer carries (n - 1) / K pairs' bytes on one hashed route, so ECMP
+// collisions that average out over n - 1 flows per GPU weigh (n - 1) / K times more (above), and
+// K evenly spaced shifts can miss the leaf-local share (below). This test holds the measured
+// error so that it cannot grow unnoticed; bench-collective's note quotes it. Not fixed here.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numeric>
+
+#include "models/collectives/collective.hpp"
+#include "models/collectives/flow_plan.hpp"
+#include "models/compute/gpu_spec.hpp"
+#include "models/network/fluid_bound.hpp"
+#include "models/topology/fabric.hpp"
+
+using namespace aidcsim;
+using namespace aidcsim::collectives;
+
+namespace {
+
+struct Fab {
+  int gpus, gpn;
+  topology::FabricKind kind;
+  double oversub;
+  int radix;
+};
+
+topology::FabricSpec spec_of(const Fab& f) {
+  topology::FabricSpec fs;
+  fs.gpus = f.gpus;
+  fs.gpus_per_node = f.gpn;
+  fs.nvlink_domain = f.gpn;
+  fs.nvlink_bandwidth = 450e9;
+  fs.kind = f.kind;
+  fs.wiring = topology::Wiring::RailOptimized;
+  fs.switch_radix = f.radix;
+  fs.link_rate = fs.nic_rate = 50e9;
+  fs.oversub_leaf = f.oversub;
+  return fs;
+}
+
+/// Fluid-bound time of the all-to-all of `bytes` over every GPU with a pair budget `max_pairs`.
+double alltoall_time(const topology::Fabric& fabric, const Layout& l, double bytes, int max_pairs, bool* sampled) {
+  Collective c;
+  c.op = Op::AllToAll;
+  c.algorithm = Algorithm::Direct;
+  c.gpus.resize(fabric.gpu_count());
+  std::iota(c.gpus.begin(), c.gpus.end(), 0);
+  c.bytes = bytes;
+  const Protocol p;
+  const detail::EmitContext ctx{c, l, p};
+  const detail::FlowPlan plan = detail::plan_alltoall(ctx, max_pairs);
+  *sampled = !plan.note.empty();
+  network::Schedule s;
+  s.gpu_flops = {1e15};
+  detail::materialize(s, plan, ctx, 1.0, 20e-6, 1.0, 1.0);
+  return network::fluid_bound(fabric, s).makespan;
+}
+
+/// The largest measured |sampled / every permutation - 1| above, rounded up.
+constexpr double kSampledAllToAllError = 0.55;
+
+}  // namespace
+
+TEST_CASE("all-to-all: 8 sampled shift permutations against all of them (measured error held)", "[alltoall][fluid]") {
+  compute::GpuSpec h100;
+  h100.nvlink_generation = 4;
+  for (const Fab& f :
+       {Fab{128, 8, topology::FabricKind::Clos3, 1, 64}, Fab{512, 8, topology::FabricKind::Clos3, 1, 64},
+        Fab{512, 1, topology::FabricKind::Clos3, 2, 64}, Fab{256, 8, topology::FabricKind::LeafSpine, 2, 64},
+        Fab{512, 4, topology::FabricKind::LeafSpine, 3, 32}}) {
+    const auto fabric = topology::build_fabric(spec_of(f));
+    const Layout l = Layout::from(fabric, h100);
+    for (double bytes : {1 << 20, 1 << 30}) {
+      bool sampled_full = true, sampled = false;
+      const double full = alltoall_time(fabric, l, bytes, f.gpus * f.gpus, &sampled_full);
+      const double est = alltoall_time(fabric, l, bytes, 8 * f.gpus, &sampled);
+      REQUIRE_FALSE(sampled_full);
+      REQUIRE(sampled);
+      INFO(f.gpus << " GPUs (" << f.gpn << " per node), "
+                  << (f.kind == topology::FabricKind::Clos3 ? "clos3" : "leaf-spine") << " " << f.oversub << ":1, "
+                  << bytes << " B: every permutation " << full * 1e6 << " us, 8 sampled " << est * 1e6 << " us");
+      CHECK(std::abs(est - full) <= kSampledAllToAllError * full);
+    }
+  }
+}
