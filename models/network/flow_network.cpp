@@ -490,33 +490,28 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
     const int f0 = c->first_flow[i];
     subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, [&](int j, int m, std::vector<Hop>&& hops) {
-      if (merge)
-        for (int g = f0; g < static_cast<int>(c->flows.size()); ++g) {
+      const double bytes = a.amount / m;
+      for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += bytes * a.repeat;
+      if (!c->group_of.empty()) {
+        const std::size_t off = static_cast<std::size_t>(c->group_of[i]) * static_cast<std::size_t>(fab.link_count());
+        for (const Hop& h : hops)
+          (h.forward ? res.link_bytes_group_fwd : res.link_bytes_group_rev)[off + h.link] += bytes * a.repeat;
+      }
+      auto same_route = [&hops](const SubFlow& g) {
+        return std::equal(g.hops.begin(), g.hops.end(), hops.begin(), hops.end(),
+                          [](const Hop& x, const Hop& y) { return x.link == y.link && x.forward == y.forward; });
+      };
+      for (int g = f0; merge && g < static_cast<int>(c->flows.size()); ++g)
+        if (same_route(c->flows[g])) {
           SubFlow& same = c->flows[g];
-          if (!std::equal(same.hops.begin(), same.hops.end(), hops.begin(), hops.end(),
-                          [](const Hop& x, const Hop& y) { return x.link == y.link && x.forward == y.forward; }))
-            continue;
-          ++same.mult;
-          same.bytes = a.amount / m * same.mult;
-          for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += a.amount / m * a.repeat;
-          if (!c->group_of.empty()) {
-            const std::size_t off = static_cast<std::size_t>(c->group_of[i]) * static_cast<std::size_t>(fab.link_count());
-            for (const Hop& h : hops)
-              (h.forward ? res.link_bytes_group_fwd : res.link_bytes_group_rev)[off + h.link] += a.amount / m * a.repeat;
-          }
+          same.bytes = bytes * ++same.mult;
           ++merged;
           return;
         }
       SubFlow f;
       f.activity = i;
-      f.bytes = a.amount / m;
+      f.bytes = bytes;
       f.latency = fab.latency(hops);
-      for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += f.bytes * a.repeat;
-      if (!c->group_of.empty()) {
-        const std::size_t off = static_cast<std::size_t>(c->group_of[i]) * static_cast<std::size_t>(fab.link_count());
-        for (const Hop& h : hops)
-          (h.forward ? res.link_bytes_group_fwd : res.link_bytes_group_rev)[off + h.link] += f.bytes * a.repeat;
-      }
       f.hops = std::move(hops);
       f.index = j;
       f.of = m;

@@ -26,7 +26,7 @@ struct SubFlow {
   /// item (bytes, weight and rate bound x mult; see FlowNetwork::run): k equal flows on one route
   /// that start and end together get equal max-min rates, so one item of weight k gets their sum.
   int mult = 1;
-  int epoch = 0;          ///< RunCtx::epoch when `hops` was last checked against failures
+  int epoch = 0;  ///< RunCtx::epoch when `hops` was last checked against failures
   // While it sends (slot >= 0): remaining bytes `remains` at time `last`, sent at `rate`.
   int slot = -1;          ///< its solver item (Slot index), -1 when not sending
   double done_bytes = 0;  ///< B sent by its completed repetitions (timeline)

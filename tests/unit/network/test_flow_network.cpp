@@ -227,8 +227,8 @@ TEST_CASE("ECMP sub-flows merged on a shared route run as the unmerged sub-flows
   split_spec.flows_per_pair = 1;
   const Fabric fm = topology::build_fabric(merged_spec), fs = topology::build_fabric(split_spec);
   Schedule m;  // transfers of different sizes crossing each other, a chain, a compute in between
-  m.activities = {transfer(0, 5, 3e8, 11),     transfer(1, 9, 1e8, 12),      transfer(4, 13, 2e8, 13),
-                  transfer(8, 1, 2.5e8, 14),   transfer(2, 3, 1e8, 15),      compute(6, 1e12, {1}),
+  m.activities = {transfer(0, 5, 3e8, 11),         transfer(1, 9, 1e8, 12),         transfer(4, 13, 2e8, 13),
+                  transfer(8, 1, 2.5e8, 14),       transfer(2, 3, 1e8, 15),         compute(6, 1e12, {1}),
                   transfer(6, 14, 1.5e8, 16, {5}), transfer(12, 0, 4e8, 17, {0, 2})};
   m.gpu_flops = {1e15};
   Schedule s;  // each transfer as kF transfers; piece[i] = indices of activity i in s
