@@ -363,8 +363,8 @@ void start_flow(RunCtx& c, int f, double remains) {
   x.remains = remains >= 0 ? remains : sf.bytes;
   x.wave = c.wave[sf.activity];
   const Activity& act = c.s->activities[sf.activity];
-  const double bound = act.rate_limit > 0 ? act.rate_limit / sf.of : -1.0;  // split over sub-flows
-  x.item = c.sharing.add_item(c.res_buf.data(), static_cast<int>(c.res_buf.size()), s, act.weight, bound);
+  const double bound = act.rate_limit > 0 ? act.rate_limit / sf.of * sf.mult : -1.0;  // split over sub-flows
+  x.item = c.sharing.add_item(c.res_buf.data(), static_cast<int>(c.res_buf.size()), s, act.weight * sf.mult, bound);
   on_item_added(c, s, c.res_buf.data(), static_cast<int>(c.res_buf.size()));
   sf.slot = s;
 }
@@ -471,22 +471,47 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
+  // Hash-ECMP sub-flows of one transfer that hash onto the same route are one solver item (SubFlow::
+  // mult): exact under max-min (equal flows on equal resources, started and ended together, get
+  // equal shares; weight and bound scale with the count), and it cuts the items every re-solve of
+  // their component visits (16 flows per pair over 16 spines: ~10 distinct routes). Not with
+  // failure events: a reroute recomputes each sub-flow's own hash.
+  const bool merge = !spray && fpp > 1 && failures.empty();
+  long long merged = 0;
+  {  // reserved once: a growing vector of 10^7 sub-flows peaks at 3x its size while it moves
+    std::size_t transfers = 0;
+    for (const Activity& a : schedule.activities) transfers += a.kind == Activity::Kind::Transfer && a.gpu != a.dst_gpu;
+    c->flows.reserve(transfers * static_cast<std::size_t>(spray ? impl_->spray_subflows : fpp));
+  }
   c->first_flow.assign(n + 1, 0);
   for (int i = 0; i < n; ++i) {
     const Activity& a = schedule.activities[i];
     c->first_flow[i] = static_cast<int>(c->flows.size());
     if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
+    const int f0 = c->first_flow[i];
     subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, [&](int j, int m, std::vector<Hop>&& hops) {
-      SubFlow f;
-      f.activity = i;
-      f.bytes = a.amount / m;
-      f.latency = fab.latency(hops);
-      for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += f.bytes * a.repeat;
+      const double bytes = a.amount / m;
+      for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += bytes * a.repeat;
       if (!c->group_of.empty()) {
         const std::size_t off = static_cast<std::size_t>(c->group_of[i]) * static_cast<std::size_t>(fab.link_count());
         for (const Hop& h : hops)
-          (h.forward ? res.link_bytes_group_fwd : res.link_bytes_group_rev)[off + h.link] += f.bytes * a.repeat;
+          (h.forward ? res.link_bytes_group_fwd : res.link_bytes_group_rev)[off + h.link] += bytes * a.repeat;
       }
+      auto same_route = [&hops](const SubFlow& g) {
+        return std::equal(g.hops.begin(), g.hops.end(), hops.begin(), hops.end(),
+                          [](const Hop& x, const Hop& y) { return x.link == y.link && x.forward == y.forward; });
+      };
+      for (int g = f0; merge && g < static_cast<int>(c->flows.size()); ++g)
+        if (same_route(c->flows[g])) {
+          SubFlow& same = c->flows[g];
+          same.bytes = bytes * ++same.mult;
+          ++merged;
+          return;
+        }
+      SubFlow f;
+      f.activity = i;
+      f.bytes = bytes;
+      f.latency = fab.latency(hops);
       f.hops = std::move(hops);
       f.index = j;
       f.of = m;
@@ -495,6 +520,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   }
   c->first_flow[n] = static_cast<int>(c->flows.size());
   routes_scope.reset();
+  profile::add("network: solver items (sub-flows, count)", 0, 0, static_cast<long long>(c->flows.size()));
+  if (merged > 0) profile::add("network: ECMP sub-flows merged on a shared route (count)", 0, 0, merged);
 
   // Current link rates (degradations), resources created on first use.
   c->link_rate.resize(fab.link_count());

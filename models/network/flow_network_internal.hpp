@@ -22,7 +22,11 @@ struct SubFlow {
   double latency = 0;  ///< s, sum of the route's link latencies
   std::vector<Hop> hops;
   int index = 0, of = 1;  ///< sub-flow `index` of the transfer's `of` (to recompute its route)
-  int epoch = 0;          ///< RunCtx::epoch when `hops` was last checked against failures
+  /// Hash-ECMP sub-flows of one transfer that hashed onto this same route, merged into this one
+  /// item (bytes, weight and rate bound x mult; see FlowNetwork::run): k equal flows on one route
+  /// that start and end together get equal max-min rates, so one item of weight k gets their sum.
+  int mult = 1;
+  int epoch = 0;  ///< RunCtx::epoch when `hops` was last checked against failures
   // While it sends (slot >= 0): remaining bytes `remains` at time `last`, sent at `rate`.
   int slot = -1;          ///< its solver item (Slot index), -1 when not sending
   double done_bytes = 0;  ///< B sent by its completed repetitions (timeline)

@@ -3,6 +3,7 @@
 // repeated runs in one process (all test cases share the process-wide SimGrid engine).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -211,6 +212,64 @@ TEST_CASE("flows_per_pair splits a transfer into ECMP sub-flows", "[network]") {
   for (int l = 0; l < f.link_count(); ++l)
     if (f.link(l).tier == topology::Tier::LeafSpine && r.link_bytes_fwd[l] > 0) ++used;
   CHECK(used > 1);
+}
+
+// The engine runs the hash-ECMP sub-flows of one transfer that hash onto the same route as one
+// solver item of weight k (flow_network.cpp, SubFlow::mult). Held against the unmerged run: the
+// same transfers split by hand into flows_per_pair transfers of amount / F with the sub-flow
+// hashes (one flow each, nothing to merge), on an oversubscribed fabric where the uplinks are the
+// bottleneck and many sub-flows share them; dependents wait for all of a transfer's pieces.
+TEST_CASE("ECMP sub-flows merged on a shared route run as the unmerged sub-flows", "[network]") {
+  constexpr int kF = 16;
+  FabricSpec merged_spec = leaf_spine(16, 8, 4, 2.0);  // 4 leaves, 2 uplinks each: 16 flows over 2 paths
+  merged_spec.flows_per_pair = kF;
+  FabricSpec split_spec = merged_spec;
+  split_spec.flows_per_pair = 1;
+  const Fabric fm = topology::build_fabric(merged_spec), fs = topology::build_fabric(split_spec);
+  Schedule m;  // transfers of different sizes crossing each other, a chain, a compute in between
+  m.activities = {transfer(0, 5, 3e8, 11),         transfer(1, 9, 1e8, 12),         transfer(4, 13, 2e8, 13),
+                  transfer(8, 1, 2.5e8, 14),       transfer(2, 3, 1e8, 15),         compute(6, 1e12, {1}),
+                  transfer(6, 14, 1.5e8, 16, {5}), transfer(12, 0, 4e8, 17, {0, 2})};
+  m.gpu_flops = {1e15};
+  Schedule s;  // each transfer as kF transfers; piece[i] = indices of activity i in s
+  std::vector<std::vector<int>> piece(m.activities.size());
+  for (std::size_t i = 0; i < m.activities.size(); ++i) {
+    const auto& a = m.activities[i];
+    std::vector<int> after;
+    for (int p : a.after) after.insert(after.end(), piece[p].begin(), piece[p].end());
+    if (a.kind != network::Activity::Kind::Transfer) {
+      piece[i].push_back(static_cast<int>(s.activities.size()));
+      s.activities.push_back(compute(a.gpu, a.amount, after));
+      continue;
+    }
+    for (int f = 0; f < kF; ++f) {
+      const std::uint64_t h = f == 0 ? a.flow_hash : topology::splitmix64(a.flow_hash + 0x9e3779b97f4a7c15ull * f);
+      piece[i].push_back(static_cast<int>(s.activities.size()));
+      s.activities.push_back(transfer(a.gpu, a.dst_gpu, a.amount / kF, h, after));
+    }
+  }
+  s.gpu_flops = m.gpu_flops;
+  // the case exercises the merge: transfer 0's 16 sub-flows take fewer distinct routes
+  std::vector<std::vector<int>> routes;
+  for (int p : piece[0]) {
+    std::vector<int> links;
+    for (const auto& h : fs.route(0, 5, s.activities[p].flow_hash)) links.push_back(2 * h.link + (h.forward ? 0 : 1));
+    if (std::find(routes.begin(), routes.end(), links) == routes.end()) routes.push_back(links);
+  }
+  REQUIRE(routes.size() > 1);
+  REQUIRE(routes.size() < static_cast<std::size_t>(kF));
+  FlowNetwork nm(fm), ns(fs);
+  const auto rm = nm.run(m), rs = ns.run(s);
+  for (std::size_t i = 0; i < m.activities.size(); ++i) {
+    double end = 0;
+    for (int p : piece[i]) end = std::max(end, rs.finish[p]);
+    CHECK(rm.finish[i] == Approx(end).epsilon(1e-12));
+  }
+  CHECK(rm.makespan == Approx(rs.makespan).epsilon(1e-12));
+  for (int l = 0; l < fm.link_count(); ++l) {
+    CHECK(rm.link_bytes_fwd[l] == Approx(rs.link_bytes_fwd[l]).epsilon(1e-12).margin(1e-3));
+    CHECK(rm.link_bytes_rev[l] == Approx(rs.link_bytes_rev[l]).epsilon(1e-12).margin(1e-3));
+  }
 }
 
 TEST_CASE("a failed spine link moves its flows to the remaining paths", "[network]") {

@@ -1,0 +1,67 @@
+// Benchmark (prints figures; not a timed test): the step of the Llama 3 405B row (tests/validation/
+// large_runs/llama3-405b/8192-gpus.yaml: TP 8, PP 16, 8 chunks, 32 microbatches per replica, radix-224
+// clos3, 16 flows per pair) with its DP traffic per microbatch (ZeRO-2: a gradient reduce-scatter per
+// layer and microbatch on every rail), scaled down to DP replicas (same per-GPU layout, same fabric
+// kind; 128 GPUs per replica). Prints CPU s (getrusage) and peak RSS of plan + run, the schedule's
+// size, and the step. Run it for DP 2, 4, 8, ... to see how the cost grows with DP (issue 13; the
+// full row, DP 64, took hours on 0.1.0's engine: docs/benchmarks.md).
+// Usage: step_zero2 [dp=4] [zero=zero2] [scenario=tests/validation/large_runs/llama3-405b/8192-gpus.yaml]
+// (run from the source tree, as `make bench` does).
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "models/network/flow_network.hpp"
+#include "models/topology/fabric.hpp"
+#include "models/workload/step.hpp"
+#include "sim/engine/step_run.hpp"
+#include "sim/scenario/scenario.hpp"
+
+using namespace aidcsim;
+
+/// CPU seconds of this process (user + system): the machine may be shared, wall time is noisy.
+static double cpu_now() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_utime.tv_sec + 1e-6 * u.ru_utime.tv_usec + u.ru_stime.tv_sec + 1e-6 * u.ru_stime.tv_usec;
+}
+/// Peak resident set of this process, GiB.
+static double peak_rss_gib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) / (1024.0 * 1024.0);  // KiB on Linux
+}
+
+int main(int argc, char** argv) {
+  const int dp = argc > 1 ? std::atoi(argv[1]) : 4;
+  const std::string zero = argc > 2 ? argv[2] : "zero2";
+  const std::string path = argc > 3 ? argv[3] : "tests/validation/large_runs/llama3-405b/8192-gpus.yaml";
+  LoadOptions o;
+  o.check_hbm_fit = false;  // the row's header: the memory model over-counts it (as test_large_runs)
+  Scenario sc = load_scenario_file(path, o);
+  const int per_replica = sc.job.par.tp * sc.job.par.cp * sc.job.par.pp;
+  const int per_dp_batch = sc.job.global_batch / sc.job.par.dp;
+  sc.job.par.dp = dp;
+  sc.job.par.zero = zero;
+  sc.job.global_batch = per_dp_batch * dp;  // same microbatches per replica
+  sc.fabric.gpus = per_replica * dp;
+
+  const double c0 = cpu_now();
+  const auto fabric = topology::build_fabric(sc.fabric);
+  network::FlowNetwork net(fabric);
+  const StepRun s = run_step(sc.job, sc.gpu, fabric, net, {}, sc.seed);
+  const double cpu = cpu_now() - c0;
+  long long transfers = 0;
+  for (const auto& a : s.plan.schedule.activities) transfers += a.kind == network::Activity::Kind::Transfer;
+  const auto& b = s.breakdown;
+  std::printf("step_zero2: %d GPUs (DP %d, %s), %zu activities (%lld transfers)\n", s.plan.gpus, dp, zero.c_str(),
+              s.plan.schedule.activities.size(), transfers);
+  std::printf("fidelity: %s\n", s.plan.fidelity.c_str());
+  std::printf("step %.3f s: compute %.3f, exposed TP %.3f, PP %.3f, DP %.3f, bubble %.3f s; %.1f TFLOP/s per GPU\n",
+              b.step_time, b.compute, b.exposed_tp, b.exposed_pp, b.exposed_dp, b.bubble,
+              s.plan.model_flops_per_step / b.step_time / s.plan.gpus / 1e12);
+  std::printf("plan + run: %.2f s CPU, peak RSS %.2f GiB\n", cpu, peak_rss_gib());
+  return 0;
+}
