@@ -20,10 +20,12 @@ std::string interleaving_error(int pp, int v, int group, int m, bool flexible) {
   if (pp < 2) return "pipeline parallelism (pp >= 2) for the interleaved schedule";
   if (flexible) {
     // PyTorch ScheduleFlexibleInterleaved1F1B: whole rounds of N (m mod rounds = 0)
-    if (group > m) return "a microbatch group size N of at most the microbatches per DP replica (" + M + "), got N = " + N;
+    if (group > m)
+      return "a microbatch group size N of at most the microbatches per DP replica (" + M + "), got N = " + N;
     if (group == 0 && m % std::max(1, m / pp) != 0)
-      return "microbatches per DP replica (" + M + ") a multiple of the flexible schedule's rounds max(1, m / pp) = " +
-             std::to_string(std::max(1, m / pp)) + " (PyTorch ScheduleFlexibleInterleaved1F1B)";
+      return "microbatches per DP replica (" + M +
+             ") a multiple of the flexible schedule's rounds max(1, m / pp) = " + std::to_string(std::max(1, m / pp)) +
+             " (PyTorch ScheduleFlexibleInterleaved1F1B)";
     if (m % n != 0)
       return "microbatches per DP replica (" + M + ") a multiple of the microbatch group size N = " + N +
              " (the flexible schedule runs whole groups)";

@@ -556,15 +556,14 @@ JobSpec spec_from(const Params& root) {
     root.invalid(e.key(), e.expected());
   }
   const int microbatches = j.global_batch / (j.par.dp * j.microbatch_size);
-  const std::string interleaving =
-      interleaving_error(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size, microbatches,
-                         j.par.flexible_interleaving());
+  const std::string interleaving = interleaving_error(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size,
+                                                      microbatches, j.par.flexible_interleaving());
   if (!interleaving.empty())
     root.invalid(j.par.virtual_stages > 1 && j.par.pp < 2 ? "workload.parallelism.virtual_stages"
                  : j.par.microbatch_group_size > 0        ? "workload.parallelism.microbatch_group_size"
                                                           : "workload.global_batch",
-                 interleaving + " (interleaved 1F1B, " + j.par.interleaved_schedule + " rules, with virtual_stages = " + std::to_string(j.par.virtual_stages) +
-                     "; valid global batches near this one: " +
+                 interleaving + " (interleaved 1F1B, " + j.par.interleaved_schedule + " rules, with virtual_stages = " +
+                     std::to_string(j.par.virtual_stages) + "; valid global batches near this one: " +
                      std::to_string(1LL * j.par.dp * j.microbatch_size *
                                     valid_microbatches(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size,
                                                        microbatches, j.par.flexible_interleaving())) +

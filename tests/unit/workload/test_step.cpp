@@ -415,7 +415,8 @@ TEST_CASE("flexible interleaving: fewer microbatches than stages run, with the d
     INFO("m = " << m);
     JobSpec j = gpt_job(4, 4, 1, 2, m);
     j.model.vocab = 1024;
-    if (m < 4) CHECK_THROWS_AS(plan_step(j, a100, fabric, {}), aidcsim::InvalidParameter);  // Megatron: m a multiple of pp
+    if (m < 4)
+      CHECK_THROWS_AS(plan_step(j, a100, fabric, {}), aidcsim::InvalidParameter);  // Megatron: m a multiple of pp
     const auto megatron = m < 4 ? StepBreakdown{} : step(j).second;
     j.par.interleaved_schedule = "flexible";
     const auto [p, b] = step(j);
