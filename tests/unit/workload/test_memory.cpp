@@ -217,7 +217,7 @@ TEST_CASE("Llama 3 405B (arXiv:2407.21783 Table 4): the 16K row fits 80 GB, the 
   // 16K GPUs, m = 16: stage 1 warms up with min(7 x 16 + 2 x 14, 16 x 8) = 128 forwards: every chunk
   const double t16 = check_parts(128, 128);
   CHECK(t16 < 80e9);
-  CHECK(t16 == Approx(78.5e9).epsilon(0.005));
+  CHECK(t16 == Approx(78.6e9).epsilon(0.005));
   // 8K GPUs, m = 32: 7 x 16 + 2 x 14 + 1 = 141 chunks (Korthikanti §4.2.3: L (1 + (p-1)/(p v)) ~ 140.8);
   // Meta's schedule with N = pp holds as many as Megatron's: 85.9 GB, more than the 80 GB it trained on
   // (docs/validation-large-runs.md: what the paper does not say)
