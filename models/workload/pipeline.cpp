@@ -46,15 +46,21 @@ std::string interleaving_error(int pp, int v, int group, int m, bool flexible) {
 }
 
 int valid_microbatches(int pp, int v, int group, int m, bool flexible) {
-  int k = std::max(1, m);
-  while (!interleaving_error(pp, v, group, k, flexible).empty()) ++k;
-  return k;
+  // Every multiple of max(pp, N) is accepted when any count above m is (N >= pp, or the default N),
+  // so the search ends within one such step; none is with an explicit N < pp (0).
+  const int first = std::max(1, m), last = first + 2 * std::max(pp, std::max(group, 1));
+  for (int k = first; k <= last; ++k)
+    if (interleaving_error(pp, v, group, k, flexible).empty()) return k;
+  return 0;
 }
 
 int nearest_valid_microbatches(int pp, int v, int group, int m, bool flexible) {
   const int up = valid_microbatches(pp, v, group, m, flexible);
-  for (int k = std::max(1, m); k >= 1 && m - k < up - m; --k)
+  for (int k = std::max(1, m); k >= 1 && (up == 0 || m - k < up - m); --k)
     if (interleaving_error(pp, v, group, k, flexible).empty()) return k;
+  if (up == 0)
+    throw Error("interleaved pipeline schedule: no microbatch count near " + std::to_string(m) +
+                " runs with microbatch group size " + std::to_string(group));
   return up;
 }
 

@@ -54,10 +54,11 @@ int microbatch_group(int pp, int chunks, int group, int microbatches, bool flexi
 std::string interleaving_error(int pp, int chunks, int group, int microbatches, bool flexible = false);
 
 /// The smallest number of microbatches >= `microbatches` that interleaving_error accepts (with the
-/// group size `group`, 0 = the default).
+/// group size `group`, 0 = the default); 0 when there is none (an explicit N < pp).
 int valid_microbatches(int pp, int chunks, int group, int microbatches, bool flexible = false);
 /// The accepted number of microbatches nearest to `microbatches` (>= 1; the larger one on a tie).
-/// Used to round a batch-size ramp to schedules the pipeline runs.
+/// Used to round a batch-size ramp to schedules the pipeline runs. Throws aidcsim::Error when
+/// no count is accepted.
 int nearest_valid_microbatches(int pp, int chunks, int group, int microbatches, bool flexible = false);
 
 /// Ops of pipeline stage `stage` (0..pp-1) for `microbatches` microbatches and `chunks` model

@@ -558,16 +558,19 @@ JobSpec spec_from(const Params& root) {
   const int microbatches = j.global_batch / (j.par.dp * j.microbatch_size);
   const std::string interleaving = interleaving_error(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size,
                                                       microbatches, j.par.flexible_interleaving());
-  if (!interleaving.empty())
+  if (!interleaving.empty()) {
+    const int valid = valid_microbatches(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size, microbatches,
+                                         j.par.flexible_interleaving());
     root.invalid(j.par.virtual_stages > 1 && j.par.pp < 2 ? "workload.parallelism.virtual_stages"
                  : j.par.microbatch_group_size > 0        ? "workload.parallelism.microbatch_group_size"
                                                           : "workload.global_batch",
-                 interleaving + " (interleaved 1F1B, " + j.par.interleaved_schedule + " rules, with virtual_stages = " +
-                     std::to_string(j.par.virtual_stages) + "; valid global batches near this one: " +
-                     std::to_string(1LL * j.par.dp * j.microbatch_size *
-                                    valid_microbatches(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size,
-                                                       microbatches, j.par.flexible_interleaving())) +
+                 interleaving + " (interleaved 1F1B, " + j.par.interleaved_schedule +
+                     " rules, with virtual_stages = " + std::to_string(j.par.virtual_stages) +
+                     (valid > 0 ? "; valid global batches near this one: " +
+                                      std::to_string(1LL * j.par.dp * j.microbatch_size * valid)
+                                : std::string("; no global batch at or above this one runs with this group size")) +
                      ")");
+  }
   const collectives::Algorithm dp_alg = collectives::algorithm_from(j.par.dp_algorithm);
   if (j.par.zero != "none" && !(collectives::implements(dp_alg, collectives::Op::ReduceScatter) &&
                                 collectives::implements(dp_alg, collectives::Op::AllGather)))

@@ -115,6 +115,8 @@ TEST_CASE("interleaving follows Megatron-core's rules (schedules.py, NVIDIA/Mega
   CHECK_FALSE(interleaving_error(1, 2, 0, 4).empty());  // interleaving needs pp >= 2
   CHECK(valid_microbatches(4, 2, 0, 6) == 8);
   CHECK(valid_microbatches(9, 7, 0, 16) == 18);
+  CHECK(valid_microbatches(4, 2, 3, 6) == 0);  // N < pp: no count runs (the search ends)
+  CHECK_THROWS_AS(nearest_valid_microbatches(4, 2, 3, 6), aidcsim::Error);
   // Megatron's schedule table for PP2 N3 M5 VP2 (schedules.py comment): microbatches 0 1 2 0 1 2 3 4 3 4,
   // chunks 0 0 0 1 1 1 0 0 1 1; stage 1 warms up with (v-1) N = 3 forwards
   const auto ops = pipeline_order(1, 2, 5, 2, 3);
@@ -142,6 +144,9 @@ TEST_CASE("flexible interleaving: Llama 3's tunable N as PyTorch ScheduleFlexibl
   CHECK_FALSE(interleaving_error(4, 2, 0, 9, true).empty());  // rounds = 2 does not divide 9
   CHECK(valid_microbatches(4, 2, 0, 9, true) == 10);
   CHECK(nearest_valid_microbatches(4, 2, 0, 9, true) == 10);  // 8 and 10 tie: the larger
+  CHECK(valid_microbatches(4, 2, 2, 1, true) == 2);           // an explicit N = 2 < pp runs m = 2 only
+  CHECK(valid_microbatches(4, 2, 2, 3, true) == 0);
+  CHECK(nearest_valid_microbatches(4, 2, 2, 5, true) == 2);
   // Llama 3 405B (Table 4): m = 32 and 16 with pp 16 give N = pp, Megatron's default group
   CHECK(microbatch_group(16, 8, 0, 32, true) == 16);
   CHECK(microbatch_group(16, 8, 0, 16, true) == 16);
