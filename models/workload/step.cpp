@@ -312,6 +312,10 @@ std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
       std::to_string(b.v) + " chunks, " + std::to_string(b.msim) + " of " + std::to_string(b.m) +
       " microbatches) simulated op by op with PP flows" +
       (b.job.par.overlap_p2p_comm || b.pp <= 1 ? std::string() : " (blocking exchanges: overlap_p2p_comm false)") +
+      (b.v > 1 && b.job.par.flexible_interleaving()
+           ? " (flexible interleaving: groups of N = " + std::to_string(b.group) +
+                 (b.group < b.pp ? " < pp microbatches, their dependency stalls simulated)" : ")")
+           : std::string()) +
       "; " + b.layer_flows.note + "; " + dp_part;
   if (b.m > b.msim) f += "; remaining microbatches added analytically at steady state";
   if (b.plan.stragglers > 0)
