@@ -26,8 +26,13 @@ struct Parallelism {
   int tp = 1, pp = 1, dp = 1, cp = 1, ep = 1;
   int virtual_stages = 1;  ///< interleaved 1F1B chunks per pipeline stage
   /// Microbatches per group of the interleaved schedule (Megatron-core's
-  /// microbatch_group_size_per_vp_stage); 0 = pp, Megatron's default (models/workload/pipeline.hpp).
+  /// microbatch_group_size_per_vp_stage); 0 = the default: pp (Megatron's) or, with the flexible
+  /// schedule, m / max(1, floor(m / pp)) (models/workload/pipeline.hpp: microbatch_group).
   int microbatch_group_size = 0;
+  /// "megatron" (Megatron-core's interleaving rules) or "flexible" (Llama 3 §3.3.2's tunable N,
+  /// PyTorch ScheduleFlexibleInterleaved1F1B: any m, N < pp when m < pp); models/workload/pipeline.hpp.
+  std::string interleaved_schedule = "megatron";
+  bool flexible_interleaving() const { return interleaved_schedule == "flexible"; }
   /// Layers on the first / last pipeline stage (0 = even split; Megatron-LM
   /// --decoder-first/last-pipeline-num-layers), to balance the embedding and the output layer + loss.
   int first_stage_layers = 0, last_stage_layers = 0;

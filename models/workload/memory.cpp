@@ -98,7 +98,7 @@ std::vector<MemoryBreakdown> memory_per_stage(const JobSpec& j) {
     model_states(j, params, std::max(layer_unit, has_embedding ? embedding_unit : 0.0), mb);
     // activations over the stage's own schedule; the peak of activations + logits
     double now_act = 0, now_logits = 0, layers_in_flight = 0, peak = -1;
-    for (const auto& o : pipeline_order(st, pp, m, v, par.microbatch_group_size)) {
+    for (const auto& o : pipeline_order(st, pp, m, v, par.microbatch_group_size, par.flexible_interleaving())) {
       const int jv = o.chunk * pp + st;
       const double sign = o.forward ? 1.0 : -1.0;
       now_act += sign * layers[jv] * stored;

@@ -7,11 +7,33 @@
 
 namespace aidcsim::workload {
 
-std::string interleaving_error(int pp, int v, int group, int m) {
+int microbatch_group(int pp, int v, int group, int m, bool flexible) {
+  if (v <= 1) return m;
+  if (group > 0) return group;
+  return flexible ? m / std::max(1, m / pp) : pp;
+}
+
+std::string interleaving_error(int pp, int v, int group, int m, bool flexible) {
   if (v <= 1) return "";
-  const int n = group > 0 ? group : pp;
+  const int n = microbatch_group(pp, v, group, m, flexible);
   const std::string N = std::to_string(n), P = std::to_string(pp), M = std::to_string(m);
   if (pp < 2) return "pipeline parallelism (pp >= 2) for the interleaved schedule";
+  if (flexible) {
+    // PyTorch ScheduleFlexibleInterleaved1F1B: whole rounds of N (m mod rounds = 0)
+    if (group > m)
+      return "a microbatch group size N of at most the microbatches per DP replica (" + M + "), got N = " + N;
+    if (group == 0 && m % std::max(1, m / pp) != 0)
+      return "microbatches per DP replica (" + M +
+             ") a multiple of the flexible schedule's rounds max(1, m / pp) = " + std::to_string(std::max(1, m / pp)) +
+             " (PyTorch ScheduleFlexibleInterleaved1F1B)";
+    if (m % n != 0)
+      return "microbatches per DP replica (" + M + ") a multiple of the microbatch group size N = " + N +
+             " (the flexible schedule runs whole groups)";
+    if (n < pp && n != m)
+      return "a microbatch group size N of at least pp (" + P + ") or of all " + M +
+             " microbatches: several groups of N < pp deadlock in this order (pipeline_feasible), got N = " + N;
+    return "";
+  }
   if (n < pp || n > m)
     return "a microbatch group size N between pp (" + P + ") and the microbatches per DP replica (" + M +
            "), got N = " + N;
@@ -23,24 +45,29 @@ std::string interleaving_error(int pp, int v, int group, int m) {
   return "";
 }
 
-int valid_microbatches(int pp, int v, int group, int m) {
-  int k = std::max(1, m);
-  while (!interleaving_error(pp, v, group, k).empty()) ++k;
-  return k;
+int valid_microbatches(int pp, int v, int group, int m, bool flexible) {
+  // Every multiple of max(pp, N) is accepted when any count above m is (N >= pp, or the default N),
+  // so the search ends within one such step; none is with an explicit N < pp (0).
+  const int first = std::max(1, m), last = first + 2 * std::max(pp, std::max(group, 1));
+  for (int k = first; k <= last; ++k)
+    if (interleaving_error(pp, v, group, k, flexible).empty()) return k;
+  return 0;
 }
 
-int nearest_valid_microbatches(int pp, int v, int group, int m) {
-  const int up = valid_microbatches(pp, v, group, m);
-  for (int k = std::max(1, m); k >= 1 && m - k < up - m; --k)
-    if (interleaving_error(pp, v, group, k).empty()) return k;
+int nearest_valid_microbatches(int pp, int v, int group, int m, bool flexible) {
+  const int up = valid_microbatches(pp, v, group, m, flexible);
+  for (int k = std::max(1, m); k >= 1 && (up == 0 || m - k < up - m); --k)
+    if (interleaving_error(pp, v, group, k, flexible).empty()) return k;
+  if (up == 0)
+    throw Error("interleaved pipeline schedule: no microbatch count near " + std::to_string(m) +
+                " runs with microbatch group size " + std::to_string(group));
   return up;
 }
 
-std::vector<PipelineOp> pipeline_order(int stage, int pp, int m, int v, int group) {
-  if (pp < 1 || m < 1 || v < 1 || stage < 0 || stage >= pp) throw Error("pipeline_order: bad sizes");
-  const std::string why = interleaving_error(pp, v, group, m);
-  if (!why.empty()) throw Error("interleaved pipeline schedule: expected " + why);
-  const int n = v > 1 ? (group > 0 ? group : pp) : m;
+namespace {
+
+/// The order of pipeline_order with group size n, unchecked.
+std::vector<PipelineOp> order_of(int stage, int pp, int m, int v, int n) {
   const int total = m * v;
   // Megatron-core's schedule table: groups of n microbatches through chunk 0..v-1 (backward:
   // v-1..0), the last group holding the rest; with v == 1 this is plain 1F1B order.
@@ -67,7 +94,18 @@ std::vector<PipelineOp> pipeline_order(int stage, int pp, int m, int v, int grou
   return out;
 }
 
-bool pipeline_feasible(int pp, int m, int v, int group) {
+}  // namespace
+
+std::vector<PipelineOp> pipeline_order(int stage, int pp, int m, int v, int group, bool flexible) {
+  if (pp < 1 || m < 1 || v < 1 || stage < 0 || stage >= pp) throw Error("pipeline_order: bad sizes");
+  const std::string why = interleaving_error(pp, v, group, m, flexible);
+  if (!why.empty()) throw Error("interleaved pipeline schedule: expected " + why);
+  return order_of(stage, pp, m, v, microbatch_group(pp, v, group, m, flexible));
+}
+
+bool pipeline_feasible(int pp, int m, int v, int group, bool flexible) {
+  if (pp < 1 || m < 1 || v < 1) throw Error("pipeline_feasible: bad sizes");
+  const int group_size = microbatch_group(pp, v, group, m, flexible);
   const int VS = pp * v;
   // node id: ((j * m + mb) * 2 + backward)
   auto id = [&](int j, int mb, bool b) { return (j * m + mb) * 2 + (b ? 1 : 0); };
@@ -80,7 +118,7 @@ bool pipeline_feasible(int pp, int m, int v, int group) {
   };
   for (int s = 0; s < pp; ++s) {
     int prev = -1;
-    for (const auto& o : pipeline_order(s, pp, m, v, group)) {
+    for (const auto& o : order_of(s, pp, m, v, group_size)) {
       const int x = id(o.chunk * pp + s, o.microbatch, !o.forward);
       if (prev >= 0) edge(prev, x);
       prev = x;

@@ -12,6 +12,26 @@
 //   such a group leaves dependency bubbles. With the default N = pp the number of microbatches m
 //   must be a multiple of pp;
 // - warm-up forwards of stage r: (pp - r - 1) x 2 + (v - 1) x N, capped at m v (1F1B: pp - r - 1).
+//
+// The flexible schedule (`flexible` below; workload.parallelism.interleaved_schedule: flexible) is
+// Llama 3's (Llama Team 2024, arXiv:2407.21783 §3.3.2, Fig. 6): N, "the number of contiguous
+// micro-batches for the same stage's forward or backward", is tunable, so that a batch may hold any
+// number of microbatches, fewer than pp included. Its public implementation is PyTorch's
+// ScheduleFlexibleInterleaved1F1B (torch/distributed/pipelining/schedules.py, pytorch/pytorch, 2024;
+// its docstring's example pp 4, m 10 -> N 5 is the paper's Fig. 6):
+// - N = m / rounds with rounds = max(1, floor(m / pp)), and m must be a multiple of rounds; so N >= pp
+//   whenever m >= pp (N = pp when m is a multiple of pp: the same order as Megatron's default), and
+//   N = m < pp only when m < pp;
+// - the same order as above: forward k runs chunk (k / N) mod v, warm-up (pp - r - 1) x 2 + (v - 1) x N;
+// - an N set explicitly (the paper: "allows setting N flexibly") must divide m and be >= pp or = m:
+//   with several groups of N < pp this order deadlocks (a stage's steady state asks for a backward
+//   whose forward waits behind it; pipeline_feasible, tests/unit/workload/test_model.cpp). So the
+//   flexible rules add to Megatron-core's only N = m < pp (fewer microbatches than stages) and the
+//   default N for m not a multiple of pp.
+// A group of N < pp microbatches cannot keep pp stages busy: a stage's next chunk of a group waits for
+// the group's first microbatch to come round the pipeline (dependency stalls). The step simulation
+// orders ops as here and lets each op wait for its input, so those stalls are in its timing; the
+// bubble is (pp - 1) / (v m) only for N >= pp (the paper's ratio).
 #include <string>
 #include <vector>
 
@@ -23,27 +43,36 @@ struct PipelineOp {
   int chunk = 0;  ///< model chunk on this stage (0..v-1); virtual stage = chunk * pp + stage
 };
 
+/// The microbatch group size N the interleaved schedule runs with: `group` if set (> 0), else pp
+/// (Megatron-core) or m / max(1, floor(m / pp)) (`flexible`, PyTorch ScheduleFlexibleInterleaved1F1B);
+/// `microbatches` with chunks == 1 (plain 1F1B has one group).
+int microbatch_group(int pp, int chunks, int group, int microbatches, bool flexible = false);
+
 /// Why `microbatches` microbatches cannot run the interleaved schedule with `chunks` > 1 chunks
-/// per stage and microbatch group size `group` (0 = pp), by Megatron-core's rules above; "" when
-/// they can (always for chunks == 1).
-std::string interleaving_error(int pp, int chunks, int group, int microbatches);
+/// per stage and microbatch group size `group` (0 = the default above), by Megatron-core's rules
+/// or (`flexible`) the flexible schedule's; "" when they can (always for chunks == 1).
+std::string interleaving_error(int pp, int chunks, int group, int microbatches, bool flexible = false);
 
 /// The smallest number of microbatches >= `microbatches` that interleaving_error accepts (with the
-/// group size `group`, 0 = pp).
-int valid_microbatches(int pp, int chunks, int group, int microbatches);
+/// group size `group`, 0 = the default); 0 when there is none (an explicit N < pp).
+int valid_microbatches(int pp, int chunks, int group, int microbatches, bool flexible = false);
 /// The accepted number of microbatches nearest to `microbatches` (>= 1; the larger one on a tie).
-/// Used to round a batch-size ramp to schedules Megatron-core runs.
-int nearest_valid_microbatches(int pp, int chunks, int group, int microbatches);
+/// Used to round a batch-size ramp to schedules the pipeline runs. Throws aidcsim::Error when
+/// no count is accepted.
+int nearest_valid_microbatches(int pp, int chunks, int group, int microbatches, bool flexible = false);
 
 /// Ops of pipeline stage `stage` (0..pp-1) for `microbatches` microbatches and `chunks` model
-/// chunks per stage, in execution order, with microbatch group size `group` (0 = pp). Throws
-/// aidcsim::Error for bad sizes or a combination interleaving_error refuses.
-std::vector<PipelineOp> pipeline_order(int stage, int pp, int microbatches, int chunks, int group = 0);
+/// chunks per stage, in execution order, with microbatch group size `group` (0 = the default) and
+/// the rules of Megatron-core or (`flexible`) the flexible schedule. Throws aidcsim::Error for bad
+/// sizes or a combination interleaving_error refuses.
+std::vector<PipelineOp> pipeline_order(int stage, int pp, int microbatches, int chunks, int group = 0,
+                                       bool flexible = false);
 
-/// True when the ops of all stages, with their data dependencies (forward of virtual stage j
-/// after forward of j-1; backward of j after backward of j+1 and its own forward), can run
-/// without deadlock (the dependency graph is acyclic).
-bool pipeline_feasible(int pp, int microbatches, int chunks, int group = 0);
+/// True when the ops of all stages in pipeline_order's order for group size `group` (even one
+/// interleaving_error refuses), with their data dependencies (forward of virtual stage j after
+/// forward of j-1; backward of j after backward of j+1 and its own forward), can run without
+/// deadlock (the dependency graph is acyclic).
+bool pipeline_feasible(int pp, int microbatches, int chunks, int group = 0, bool flexible = false);
 
 /// Idle fraction of the ideal schedule: (pp-1)/(v m) of the compute time (SC21 §2.2).
 double ideal_bubble_fraction(int pp, int microbatches, int chunks);

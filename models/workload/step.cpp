@@ -48,7 +48,8 @@ void size_step(Builder& b) {
     throw InvalidParameter("workload.global_batch", std::to_string(job.global_batch),
                            "a multiple of dp x microbatch_size");
   b.m = job.global_batch / (par.dp * mb);
-  const std::string why = interleaving_error(b.pp, b.v, par.microbatch_group_size, b.m);
+  const bool flexible = par.flexible_interleaving();
+  const std::string why = interleaving_error(b.pp, b.v, par.microbatch_group_size, b.m, flexible);
   if (!why.empty()) throw InvalidParameter("workload.global_batch", std::to_string(job.global_batch), why);
   b.plan.layers = virtual_stage_layers(job.model.layers, b.pp, b.v, par.first_stage_layers, par.last_stage_layers);
   b.plan.pp = b.pp;
@@ -63,8 +64,11 @@ void size_step(Builder& b) {
   // the real last group, so the simulated schedule obeys the same rules as the real one.
   int cap = b.opt.max_simulated_microbatches > 0 ? b.opt.max_simulated_microbatches : std::max(32, 2 * b.pp);
   b.msim = std::min(b.m, cap);
+  // The group size N is fixed by the real m (the flexible schedule derives it from m) and passed on
+  // explicitly, so the simulated microbatches keep it.
+  b.group = b.v > 1 ? microbatch_group(b.pp, b.v, par.microbatch_group_size, b.m, flexible) : 0;
   if (b.v > 1 && b.msim < b.m) {
-    const int n = par.microbatch_group_size > 0 ? par.microbatch_group_size : b.pp;
+    const int n = b.group;
     const int rest = b.m % n;
     b.msim = std::max(1, (cap - rest) / n) * n + rest;
     if (b.msim >= b.m) b.msim = b.m;
@@ -308,6 +312,10 @@ std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
       std::to_string(b.v) + " chunks, " + std::to_string(b.msim) + " of " + std::to_string(b.m) +
       " microbatches) simulated op by op with PP flows" +
       (b.job.par.overlap_p2p_comm || b.pp <= 1 ? std::string() : " (blocking exchanges: overlap_p2p_comm false)") +
+      (b.v > 1 && b.job.par.flexible_interleaving()
+           ? " (flexible interleaving: groups of N = " + std::to_string(b.group) +
+                 (b.group < b.pp ? " < pp microbatches, their dependency stalls simulated)" : ")")
+           : std::string()) +
       "; " + b.layer_flows.note + "; " + dp_part;
   if (b.m > b.msim) f += "; remaining microbatches added analytically at steady state";
   if (b.plan.stragglers > 0)

@@ -58,9 +58,10 @@ struct Builder {
   Placement place;
   collectives::Layout layout;
   int pp = 1, v = 1, VS = 1, m = 1, msim = 1;
-  int rep = 0;                                ///< the representative DP replica
-  std::vector<double> clk;                    ///< clock factor of each stage (slowest GPU)
-  std::vector<double> speed;                  ///< straggler speed factor of each stage (slowest GPU)
+  int group = 0;              ///< microbatch group size N of the interleaved schedule (pipeline.hpp; 0 with v = 1)
+  int rep = 0;                ///< the representative DP replica
+  std::vector<double> clk;    ///< clock factor of each stage (slowest GPU)
+  std::vector<double> speed;  ///< straggler speed factor of each stage (slowest GPU)
   std::vector<std::vector<OpCost>> fwd, bwd;  ///< [stage][chunk]
   LayerFlows layer_flows;
   std::vector<std::array<std::vector<LayerSeg>, 2>> layer_segs;  ///< [stage][0 forward, 1 backward]

@@ -187,7 +187,7 @@ class ParamGather {
 void emit_stage(Builder& b, int s) {
   const auto& par = b.job.par;
   auto& plan = b.plan;
-  const auto order = pipeline_order(s, b.pp, b.msim, b.v, par.microbatch_group_size);
+  const auto order = pipeline_order(s, b.pp, b.msim, b.v, b.group, par.flexible_interleaving());
   std::vector<int> last_b_pos(b.v, -1);
   for (int k = 0; k < static_cast<int>(order.size()); ++k)
     if (!order[k].forward) last_b_pos[order[k].chunk] = k;
@@ -275,7 +275,7 @@ struct ExchangePoints {
 };
 
 ExchangePoints exchange_points(const Builder& b, int s) {
-  const auto order = pipeline_order(s, b.pp, b.msim, b.v, b.job.par.microbatch_group_size);
+  const auto order = pipeline_order(s, b.pp, b.msim, b.v, b.group, b.job.par.flexible_interleaving());
   const int n = static_cast<int>(order.size());
   auto first = [&](int k) {
     const auto& o = order[k];
@@ -304,7 +304,7 @@ ExchangePoints exchange_points(const Builder& b, int s) {
 
 /// Op index in stage s's order of each (virtual stage, microbatch, forward) op.
 std::vector<std::vector<std::array<int, 2>>> op_positions(const Builder& b, int s) {
-  const auto order = pipeline_order(s, b.pp, b.msim, b.v, b.job.par.microbatch_group_size);
+  const auto order = pipeline_order(s, b.pp, b.msim, b.v, b.group, b.job.par.flexible_interleaving());
   std::vector<std::vector<std::array<int, 2>>> pos(b.v, std::vector<std::array<int, 2>>(b.msim, {-1, -1}));
   for (int k = 0; k < static_cast<int>(order.size()); ++k)
     pos[order[k].chunk][order[k].microbatch][order[k].forward ? 0 : 1] = k;

@@ -149,8 +149,22 @@ Schema schema() {
        false,
        {},
        "Interleaved schedule: microbatches per group going through the chunks (Megatron-core "
-       "microbatch_group_size_per_vp_stage; 0 = pp). Megatron-core's rules apply: pp <= N <= microbatches per DP "
-       "replica m, and m mod N = 0 or >= pp; with the default N = pp, m must be a multiple of pp."},
+       "microbatch_group_size_per_vp_stage; 0 = the default). interleaved_schedule megatron: pp <= N <= "
+       "microbatches per DP replica m, and m mod N = 0 or >= pp; with the default N = pp, m must be a multiple of "
+       "pp. flexible: 1 <= N <= m dividing m; default m / max(1, floor(m / pp))."},
+      {"workload.parallelism.interleaved_schedule",
+       Q::String,
+       "megatron",
+       false,
+       {},
+       {},
+       false,
+       {"megatron", "flexible"},
+       "Rules of the interleaved schedule (models/workload/pipeline.hpp). megatron: Megatron-core's (N >= pp). "
+       "flexible: Llama 3's tunable N (arXiv:2407.21783 3.3.2, Fig. 6) as PyTorch ScheduleFlexibleInterleaved1F1B "
+       "runs it: any number of microbatches m that is a multiple of max(1, floor(m / pp)), N = m / that (N = pp "
+       "when m is a multiple of pp; N = m < pp when m < pp, with the dependency stalls that causes). Needs "
+       "overlap_p2p_comm true (PyTorch's sends and receives are asynchronous)."},
       {"workload.parallelism.first_stage_layers",
        Q::Integer,
        "0",
@@ -464,6 +478,7 @@ JobSpec spec_from(const Params& root) {
   j.par.ep = opt_i("workload.parallelism.ep", 1);
   j.par.virtual_stages = opt_i("workload.parallelism.virtual_stages", 1);
   j.par.microbatch_group_size = opt_i("workload.parallelism.microbatch_group_size", 0);
+  j.par.interleaved_schedule = opt_t("workload.parallelism.interleaved_schedule", "megatron");
   j.par.first_stage_layers = opt_i("workload.parallelism.first_stage_layers", 0);
   j.par.last_stage_layers = opt_i("workload.parallelism.last_stage_layers", 0);
   j.par.sequence_parallel = opt_b("workload.parallelism.sequence_parallel", true);
@@ -486,6 +501,10 @@ JobSpec spec_from(const Params& root) {
   j.par.order = opt_t("workload.parallelism.order", "tp,cp,pp,dp");
   j.par.tp_comm_overlap = opt_b("workload.parallelism.tp_comm_overlap", false);
   j.par.overlap_p2p_comm = opt_b("workload.parallelism.overlap_p2p_comm", true);
+  if (j.par.flexible_interleaving() && !j.par.overlap_p2p_comm)
+    root.invalid("workload.parallelism.interleaved_schedule",
+                 "megatron with overlap_p2p_comm false (the blocking exchanges are Megatron-core's; the flexible "
+                 "schedule's sends and receives are asynchronous)");
   if (j.par.tp_comm_overlap && !j.par.sequence_parallel)
     root.invalid("workload.parallelism.tp_comm_overlap",
                  "false unless workload.parallelism.sequence_parallel is true (TE overlaps sequence-parallel TP only)");
@@ -537,18 +556,21 @@ JobSpec spec_from(const Params& root) {
     root.invalid(e.key(), e.expected());
   }
   const int microbatches = j.global_batch / (j.par.dp * j.microbatch_size);
-  const std::string interleaving =
-      interleaving_error(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size, microbatches);
-  if (!interleaving.empty())
+  const std::string interleaving = interleaving_error(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size,
+                                                      microbatches, j.par.flexible_interleaving());
+  if (!interleaving.empty()) {
+    const int valid = valid_microbatches(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size, microbatches,
+                                         j.par.flexible_interleaving());
     root.invalid(j.par.virtual_stages > 1 && j.par.pp < 2 ? "workload.parallelism.virtual_stages"
                  : j.par.microbatch_group_size > 0        ? "workload.parallelism.microbatch_group_size"
                                                           : "workload.global_batch",
-                 interleaving + " (interleaved 1F1B with virtual_stages = " + std::to_string(j.par.virtual_stages) +
-                     "; valid global batches near this one: " +
-                     std::to_string(1LL * j.par.dp * j.microbatch_size *
-                                    valid_microbatches(j.par.pp, j.par.virtual_stages, j.par.microbatch_group_size,
-                                                       microbatches)) +
+                 interleaving + " (interleaved 1F1B, " + j.par.interleaved_schedule +
+                     " rules, with virtual_stages = " + std::to_string(j.par.virtual_stages) +
+                     (valid > 0 ? "; valid global batches near this one: " +
+                                      std::to_string(1LL * j.par.dp * j.microbatch_size * valid)
+                                : std::string("; no global batch at or above this one runs with this group size")) +
                      ")");
+  }
   const collectives::Algorithm dp_alg = collectives::algorithm_from(j.par.dp_algorithm);
   if (j.par.zero != "none" && !(collectives::implements(dp_alg, collectives::Op::ReduceScatter) &&
                                 collectives::implements(dp_alg, collectives::Op::AllGather)))

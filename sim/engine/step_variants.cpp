@@ -79,7 +79,8 @@ std::vector<reliability::BatchStepTime> batch_step_times(const StepContext& ctx,
     // Megatron-core's rules, models/workload/pipeline.hpp)
     const long long rounds = workload::nearest_valid_microbatches(
         job.par.pp, job.par.virtual_stages, job.par.microbatch_group_size,
-        static_cast<int>(std::max(1LL, std::llround(tokens / seq / static_cast<double>(unit)))));
+        static_cast<int>(std::max(1LL, std::llround(tokens / seq / static_cast<double>(unit)))),
+        job.par.flexible_interleaving());
     const long long sequences = rounds * unit;
     if (by_sequences.count(sequences)) continue;
     workload::JobSpec j = job;

@@ -91,7 +91,8 @@ const DgxcRow kDgxc340b[] = {{"dgxc-nemotron4-340b/128-gpus.yaml", 128, 4.61},
 // Llama 3 405B (Llama Team 2024, arXiv:2407.21783), Table 4 "Scaling configurations and MFU for each
 // stage of Llama 3 405B pre-training" [read in transcriptions]. The third row (CP 16, 131,072 tokens)
 // is not predicted: CP traffic is analytic in the step model (docs/validation-large-runs.md, Limits).
-// Scenarios: large_runs/llama3-405b/ (Meta's RoCE fabric, the layout, DP traffic as ZeRO-1).
+// Scenarios: large_runs/llama3-405b/ (Meta's RoCE fabric, the layout and schedule of §3.3.2: flexible
+// interleaving, FSDP as zero2).
 struct LlamaRow {
   const char* file;
   int gpus;
@@ -152,9 +153,10 @@ TEST_CASE("Llama 3 405B Table 4: TFLOP/s per GPU at 8K and 16K H100, and the dro
   // 447 TFLOP/s): +14.0 % / +11.9 %, drop -42.6 against -30 (docs/validation-large-runs.md, "Attention
   // compute"); before, +6.4 % / +4.7 % and -38.5. The bounds hold them where the model is today so a
   // change shows; the published bounds are 10 % per row and 30 % on the drop.
-  // The memory model rejects both rows (96.8 / 89.6 GB: Megatron's interleaved schedule holds 141 / 128
-  // layer-microbatches, and ZeRO-1 keeps full fp32 gradients; Meta ran FSDP with its own schedule,
-  // tests/unit/workload/test_memory.cpp), so they load without the HBM check.
+  // Those figures were measured with the DP traffic as ZeRO-1; the rows now say zero2 (FSDP as §3.3.2
+  // describes it), whose step took more than 35 minutes here and has not been re-measured: a run of this
+  // test may fall outside the bounds until it is. The memory model rejects the 8K row (85.9 GB: 141
+  // layer-microbatches in flight, tests/unit/workload/test_memory.cpp), so both load without the HBM check.
   const double lo = 0.10, hi = 0.20;
   double tflops[2];
   int i = 0;
@@ -266,11 +268,11 @@ TEST_CASE("NVIDIA DGXC Nemotron4 340B BF16: step time per row (H100, TP 8, PP 8,
 TEST_CASE("The large-run scenarios the memory model rejects are exactly the documented ones",
           "[validation][large_runs][large_runs_memory]") {
   // Each row loads with the HBM check except these (tests above say why); a change of the memory model
-  // that lets one fit, or a row that stops fitting, shows here.
+  // that lets one fit, or a row that stops fitting, shows here. Llama 3 at 8K: 85.9 GB with the paper's
+  // schedule (N = pp) and FSDP (zero2); at 16K it fits (78.6 GB).
   CHECK_THROWS_AS(row_scenario("dgxc-nemotron4-340b/128-gpus.yaml"), ScenarioError);
   CHECK_THROWS_AS(row_scenario("llama3-405b/8192-gpus.yaml"), ScenarioError);
-  CHECK_THROWS_AS(row_scenario("llama3-405b/16384-gpus.yaml"), ScenarioError);
-  for (const char* f :
-       {"dgxc-nemotron4-340b/256-gpus.yaml", "nemotron4-15b/768-gpus.yaml", "mtnlg-530b/2240-gpus.yaml"})
+  for (const char* f : {"dgxc-nemotron4-340b/256-gpus.yaml", "nemotron4-15b/768-gpus.yaml", "mtnlg-530b/2240-gpus.yaml",
+                        "llama3-405b/16384-gpus.yaml"})
     CHECK_NOTHROW(row_scenario(f));
 }

@@ -115,6 +115,8 @@ TEST_CASE("interleaving follows Megatron-core's rules (schedules.py, NVIDIA/Mega
   CHECK_FALSE(interleaving_error(1, 2, 0, 4).empty());  // interleaving needs pp >= 2
   CHECK(valid_microbatches(4, 2, 0, 6) == 8);
   CHECK(valid_microbatches(9, 7, 0, 16) == 18);
+  CHECK(valid_microbatches(4, 2, 3, 6) == 0);  // N < pp: no count runs (the search ends)
+  CHECK_THROWS_AS(nearest_valid_microbatches(4, 2, 3, 6), aidcsim::Error);
   // Megatron's schedule table for PP2 N3 M5 VP2 (schedules.py comment): microbatches 0 1 2 0 1 2 3 4 3 4,
   // chunks 0 0 0 1 1 1 0 0 1 1; stage 1 warms up with (v-1) N = 3 forwards
   const auto ops = pipeline_order(1, 2, 5, 2, 3);
@@ -128,6 +130,59 @@ TEST_CASE("interleaving follows Megatron-core's rules (schedules.py, NVIDIA/Mega
   CHECK(pipeline_feasible(2, 5, 2, 3));
   CHECK(pipeline_feasible(4, 6, 2, 6));
   CHECK(pipeline_feasible(4, 10, 2, 6));
+}
+
+TEST_CASE("flexible interleaving: Llama 3's tunable N as PyTorch ScheduleFlexibleInterleaved1F1B runs it") {
+  // arXiv:2407.21783 §3.3.2, Fig. 6: pp 4, v 2, m 10 microbatches run in groups of N = 5 (PyTorch's
+  // docstring example 1: rounds = max(1, 10 / 4) = 2, N = 10 / 2); Megatron's default N = pp refuses m = 10
+  CHECK(microbatch_group(4, 2, 0, 10, true) == 5);
+  CHECK(interleaving_error(4, 2, 0, 10, true).empty());
+  CHECK_FALSE(interleaving_error(4, 2, 0, 10).empty());
+  CHECK(microbatch_group(4, 2, 0, 3, true) == 3);  // example 2: fewer microbatches than stages, N = m < pp
+  CHECK(interleaving_error(4, 2, 0, 3, true).empty());
+  CHECK_FALSE(interleaving_error(4, 2, 0, 3).empty());
+  CHECK_FALSE(interleaving_error(4, 2, 0, 9, true).empty());  // rounds = 2 does not divide 9
+  CHECK(valid_microbatches(4, 2, 0, 9, true) == 10);
+  CHECK(nearest_valid_microbatches(4, 2, 0, 9, true) == 10);  // 8 and 10 tie: the larger
+  CHECK(valid_microbatches(4, 2, 2, 1, true) == 2);           // an explicit N = 2 < pp runs m = 2 only
+  CHECK(valid_microbatches(4, 2, 2, 3, true) == 0);
+  CHECK(nearest_valid_microbatches(4, 2, 2, 5, true) == 2);
+  // Llama 3 405B (Table 4): m = 32 and 16 with pp 16 give N = pp, Megatron's default group
+  CHECK(microbatch_group(16, 8, 0, 32, true) == 16);
+  CHECK(microbatch_group(16, 8, 0, 16, true) == 16);
+  for (int s = 0; s < 16; ++s) {
+    const auto a = pipeline_order(s, 16, 32, 8, 0, true), b = pipeline_order(s, 16, 32, 8);
+    REQUIRE(a.size() == b.size());
+    for (std::size_t k = 0; k < a.size(); ++k)
+      CHECK((a[k].forward == b[k].forward && a[k].microbatch == b[k].microbatch && a[k].chunk == b[k].chunk));
+  }
+  // an explicit N: a divisor of m, >= pp or all m microbatches; several groups of N < pp deadlock
+  CHECK(interleaving_error(4, 2, 4, 8, true).empty());
+  CHECK(interleaving_error(4, 2, 2, 2, true).empty());
+  CHECK_FALSE(interleaving_error(4, 2, 2, 8, true).empty());
+  CHECK_FALSE(pipeline_feasible(4, 8, 2, 2));  // (Megatron's rules refuse it too; the order with N = 2 deadlocks)
+  CHECK_FALSE(interleaving_error(4, 2, 6, 8, true).empty());  // 8 mod 6 != 0
+  CHECK_FALSE(interleaving_error(4, 2, 9, 8, true).empty());  // N > m
+  // PyTorch's order: forward k runs chunk (k / N) mod v; warm-up (v - 1) N + 2 (pp - 1 - r), capped at m v;
+  // every accepted case runs without deadlock
+  for (int pp : {2, 4, 5})
+    for (int v : {2, 3})
+      for (int m = 1; m <= 3 * pp; ++m)
+        for (int group : {0, 1, 2, 4, 5}) {
+          if (!interleaving_error(pp, v, group, m, true).empty()) continue;
+          INFO("pp " << pp << " v " << v << " m " << m << " group " << group);
+          const int n = microbatch_group(pp, v, group, m, true);
+          CHECK(pipeline_feasible(pp, m, v, group, true));
+          for (int r = 0; r < pp; ++r) {
+            const auto ops = pipeline_order(r, pp, m, v, group, true);
+            int warmup = 0, k = 0;
+            while (warmup < static_cast<int>(ops.size()) && ops[warmup].forward) ++warmup;
+            const int expect = std::min((v - 1) * n + 2 * (pp - 1 - r), m * v);
+            CHECK(warmup == (expect < m * v ? expect + 1 : expect));  // + the steady state's first forward
+            for (const auto& o : ops)
+              if (o.forward) CHECK(o.chunk == (k++ / n) % v);
+          }
+        }
 }
 
 TEST_CASE("layers per virtual stage: even split, remainder first, first/last stage override") {

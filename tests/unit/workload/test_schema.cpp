@@ -84,6 +84,18 @@ TEST_CASE("bad layouts name the key that is wrong") {
   p.set("workload.parallelism.microbatch_group_size", 12.0);  // last group of 4 < pp
   CHECK(key_of(p) == "workload.parallelism.microbatch_group_size");
   p = scenario();
+  p.set("workload.global_batch", 112.0 * 7);  // 7 microbatches, fewer than pp = 9: Megatron-core refuses
+  CHECK(key_of(p) == "workload.global_batch");
+  p.set("workload.parallelism.interleaved_schedule", std::string("flexible"));  // Llama 3 §3.3.2: N = m = 7
+  CHECK(key_of(p) == "");
+  p.set("workload.parallelism.overlap_p2p_comm", false);  // blocking exchanges are Megatron-core's
+  CHECK(key_of(p) == "workload.parallelism.interleaved_schedule");
+  p.set("workload.parallelism.overlap_p2p_comm", true);
+  p.set("workload.parallelism.microbatch_group_size", 3.0);  // 7 mod 3 != 0
+  CHECK(key_of(p) == "workload.parallelism.microbatch_group_size");
+  p.set("workload.global_batch", 112.0 * 9 * 2);  // 18 microbatches in groups of 3 < pp: would deadlock
+  CHECK(key_of(p) == "workload.parallelism.microbatch_group_size");
+  p = scenario();
   p.set("workload.parallelism.first_stage_layers", 120.0);  // leaves 6 layers for 8 stages
   CHECK(key_of(p) == "workload.parallelism.first_stage_layers");
   p = scenario();  // Llama 3 405B's layout (§3.3.2): 16 x 8 chunks > 126 layers, the embedding and loss take a slot

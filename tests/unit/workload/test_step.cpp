@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 
+#include "models/common/errors.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
@@ -398,4 +399,39 @@ TEST_CASE("overlap_p2p_comm false: blocking pipeline exchanges as Megatron-core 
   n.par.overlap_p2p_comm = false;
   const auto [nb, tb] = run(n);
   CHECK(tb.makespan == ta.makespan);
+}
+
+TEST_CASE("flexible interleaving: fewer microbatches than stages run, with the dependency stalls of N < pp",
+          "[flexible_pp]") {
+  // Llama 3 §3.3.2 (arXiv:2407.21783): the flexible schedule runs fewer microbatches than stages; its
+  // bubble ratio (pp - 1) / (v m) holds for N >= pp only. pp 4, v 2, 3 layers per chunk, balanced stages.
+  const auto fabric = topology::build_fabric(small_fabric(16));
+  const auto a100 = testing::a100_like();
+  auto step = [&](const JobSpec& j) {
+    const StepPlan p = plan_step(j, a100, fabric, {});
+    return std::pair{p, analyse_step(p, evaluate(p.schedule, fabric))};
+  };
+  for (int m : {1, 2, 3, 4, 8}) {
+    INFO("m = " << m);
+    JobSpec j = gpt_job(4, 4, 1, 2, m);
+    j.model.vocab = 1024;
+    if (m < 4)
+      CHECK_THROWS_AS(plan_step(j, a100, fabric, {}), aidcsim::InvalidParameter);  // Megatron: m a multiple of pp
+    const auto megatron = m < 4 ? StepBreakdown{} : step(j).second;
+    j.par.interleaved_schedule = "flexible";
+    const auto [p, b] = step(j);
+    const double busy = b.compute + b.exposed_tp, ideal = ideal_bubble_fraction(4, m, 2);
+    double serial = 0;  // every stage's compute one after the other
+    for (int s = 0; s < 4; ++s) serial += p.compute[s] + p.tp[s];
+    if (m == 1) {
+      // one microbatch: the 8 virtual stages run strictly one after another (+ transfers, optimizer)
+      CHECK(b.step_time > serial);
+      CHECK(b.step_time < 1.08 * serial);
+    }
+    if (m < 4) CHECK(b.bubble / busy > 1.1 * ideal);  // groups of N = m < pp stall on the round trip
+    if (m >= 4) {
+      CHECK(b.step_time == megatron.step_time);  // N = pp: Megatron's order
+      CHECK(b.bubble / busy == Approx(ideal).epsilon(0.1));
+    }
+  }
 }
