@@ -35,13 +35,25 @@ struct SubFlow {
 
 /// Routes of the sub-flows of transfer `a` on the fabric's current state: emit(j, m, hops) for
 /// sub-flow j of m (each carries amount / m bytes); only sub-flow `only` when only >= 0.
-/// Hash ECMP: m = fpp hashed routes, sub-flow 0 keeps flow_hash. Spray (or a.spread): m = m_fixed if > 0 (a
+/// Hash ECMP: m = fpp hashed routes, sub-flow 0 keeps flow_hash. a.spread on a hashed fabric: m = m_fixed
+/// if > 0 else min(paths, spray_n), Fabric::routes_strided. Spray: m = m_fixed if > 0 (a
 /// recomputation keeps the count) else min(paths, spray_n), evenly spaced over Fabric::routes.
 /// Throws SimulationError (Fabric::route) when src and dst are disconnected.
 template <class Emit>
 void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, int spray_n, int m_fixed, int only,
                     Emit&& emit) {
-  if (spray || a.spread) {
+  if (!spray && a.spread) {
+    // One transfer spread on a hashed fabric (an in-network tree's stream, a sampled all-to-all
+    // transfer): Fabric::routes_strided picks its spray_n paths without listing the others (the
+    // sampled all-to-all at 32K puts 262K such transfers on the fabric).
+    auto paths = fab.routes_strided(a.gpu, a.dst_gpu, static_cast<std::size_t>(m_fixed > 0 ? m_fixed : spray_n),
+                                    topology::splitmix64(a.flow_hash));
+    if (paths.empty()) paths.push_back(fab.route(a.gpu, a.dst_gpu, a.flow_hash));  // NVLink / throws
+    const std::size_t m = m_fixed > 0 ? static_cast<std::size_t>(m_fixed) : paths.size();
+    for (std::size_t j = 0; j < m; ++j)
+      if (only < 0 || static_cast<std::size_t>(only) == j)
+        emit(static_cast<int>(j), static_cast<int>(m), std::vector<Hop>(paths[j % paths.size()]));
+  } else if (spray) {
     auto paths = fab.routes(a.gpu, a.dst_gpu, 4096);
     if (paths.empty()) paths.push_back(fab.route(a.gpu, a.dst_gpu, a.flow_hash));  // NVLink / throws
     const std::size_t np = paths.size();

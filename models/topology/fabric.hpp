@@ -161,6 +161,13 @@ class Fabric {
   /// Deterministic order. Empty for src == dst and for a storage end (flows to storage are hashed,
   /// not sprayed: callers use route()); throws SimulationError when disconnected.
   std::vector<std::vector<Hop>> routes(int src, int dst, std::size_t limit = 1024) const;
+  /// `m` equal-cost scale-out paths for spreading one transfer: path ranks (offset + j x stride)
+  /// mod total, stride = total / m + 1, offset = seed mod total (all paths, offset 0, when total
+  /// <= m). Ranks run first hop slowest, so the stride walks the first and the later hops together
+  /// (a 3-tier Clos with 32 spines x 32 cores: 16 paths on 16 spines AND 16 core positions), and
+  /// without listing the other paths (routes() lists up to `limit`). Same empty / throw cases as
+  /// routes().
+  std::vector<std::vector<Hop>> routes_strided(int src, int dst, std::size_t m, std::uint64_t seed) const;
   /// Sum of the latencies of a route's links, s.
   double latency(const std::vector<Hop>& hops) const;
 

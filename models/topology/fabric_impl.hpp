@@ -61,6 +61,11 @@ struct Fabric::Impl {
   /// switch, so the second one's table is the first one's with their two entries swapped.
   mutable std::map<std::vector<int>, int> built_dist_twin;
   static constexpr std::uint8_t kUnreachable = 255;
+  /// Per destination leaf (switch index, as dist): equal-cost path counts from every switch to it
+  /// over up links (routing.cpp PathCounts), filled as routes() / routes_strided() / path_count()
+  /// ask; a spread all-to-all asks for the same leaves' counts 262K times. Cleared with dist.
+  mutable std::vector<std::vector<std::uint64_t>> path_memo;
+  mutable std::vector<std::vector<char>> path_done;
 
   /// Routes already computed, per (src, dst, flow hash), for the current up/down state: every
   /// step variant and rollout phase asks for the same flows' routes again. Cleared on any failure
@@ -102,6 +107,8 @@ struct Fabric::Impl {
   bool any_down = false;
   void invalidate() {
     for (auto& d : dist) d.clear();
+    path_memo.clear();
+    path_done.clear();
     route_cache.clear();
     route_cache_hops = 0;
     down_switch_links.clear();

@@ -400,15 +400,16 @@ std::vector<Hop> Fabric::storage_route(int src, int dst, std::uint64_t flow_hash
 namespace {
 
 /// Number of equal-cost paths from every switch on the way to `target` (memoised DFS, counts
-/// saturate at 2^64-1 which no real fabric reaches).
+/// saturate at 2^64-1 which no real fabric reaches). The memo lives in the fabric (path_memo, per
+/// target, for the current up/down state) so that later calls to the same leaf reuse it.
 struct PathCounts {
   const Fabric::Impl& f;
   const std::vector<std::uint8_t>& d;
   int target;
-  std::vector<std::uint64_t> memo;
-  std::vector<char> done;
+  std::vector<std::uint64_t>& memo;
+  std::vector<char>& done;
   PathCounts(const Fabric::Impl& fi, const std::vector<std::uint8_t>& di, int t)
-      : f(fi), d(di), target(t), memo(fi.switch_count(), 0), done(fi.switch_count(), 0) {}
+      : f(fi), d(di), target(t), memo(slot(fi.path_memo, fi, t)), done(slot(fi.path_done, fi, t)) {}
   std::uint64_t operator()(int v) {
     if (v == target) return 1;
     if (done[v]) return memo[v];
@@ -416,6 +417,15 @@ struct PathCounts {
     next_hops(f, d, v, [&](int, bool, int w) { c += (*this)(w); });
     done[v] = 1;
     return memo[v] = c;
+  }
+
+ private:
+  template <class T>
+  static std::vector<T>& slot(std::vector<std::vector<T>>& per_target, const Fabric::Impl& fi, int t) {
+    if (per_target.size() < static_cast<std::size_t>(fi.switch_count())) per_target.resize(fi.switch_count());
+    auto& v = per_target[t];
+    if (v.empty()) v.assign(fi.switch_count(), T{});
+    return v;
   }
 };
 
@@ -436,11 +446,13 @@ std::uint64_t Fabric::path_count(int src, int dst) const {
   return total;
 }
 
-std::vector<std::vector<Hop>> Fabric::routes(int src, int dst, std::size_t limit) const {
-  const Impl& f = *impl_;
-  if ((src >= f.spec.gpus && is_endpoint(src)) || (dst >= f.spec.gpus && is_endpoint(dst))) return {};
-  gpu_node(src);
-  gpu_node(dst);
+namespace {
+
+/// Paths of the given ranks (in the order (plane, next_hops())) between two GPUs; rank_of(k, total)
+/// gives the rank of path k of m. Shared by Fabric::routes and Fabric::routes_strided.
+template <class RankOf>
+std::vector<std::vector<Hop>> ranked_paths(const Fabric::Impl& f, int src, int dst, std::size_t limit,
+                                           RankOf&& rank_of) {
   std::vector<std::vector<Hop>> out;
   if (src == dst || limit == 0) return out;
   std::vector<Ends> ends;
@@ -460,10 +472,8 @@ std::vector<std::vector<Hop>> Fabric::routes(int src, int dst, std::size_t limit
   if (total == 0) f.disconnected(src, dst, (f.planes > 1 ? "on every plane; e.g. " + why : why).c_str());
   const std::uint64_t m = std::min<std::uint64_t>(total, limit);
   out.reserve(m);
-  // Path k of m is the path of rank floor(k * total / m) in the order (plane, next_hops()): all
-  // paths when total <= limit, else a sample spread evenly over planes, spines and cores.
   for (std::uint64_t k = 0; k < m; ++k) {
-    std::uint64_t rank = static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * total) / m);
+    std::uint64_t rank = rank_of(k, m, total);
     std::size_t q = 0;
     while (rank >= per_plane[q]) rank -= per_plane[q++];
     const Ends& e = ends[q];
@@ -487,6 +497,32 @@ std::vector<std::vector<Hop>> Fabric::routes(int src, int dst, std::size_t limit
     out.push_back(std::move(path));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<Hop>> Fabric::routes(int src, int dst, std::size_t limit) const {
+  const Impl& f = *impl_;
+  if ((src >= f.spec.gpus && is_endpoint(src)) || (dst >= f.spec.gpus && is_endpoint(dst))) return {};
+  gpu_node(src);
+  gpu_node(dst);
+  // Path k of m is the path of rank floor(k * total / m): all paths when total <= limit, else a
+  // sample spread evenly over planes, spines and cores.
+  return ranked_paths(f, src, dst, limit, [](std::uint64_t k, std::uint64_t m, std::uint64_t total) {
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(k) * total) / m);
+  });
+}
+
+std::vector<std::vector<Hop>> Fabric::routes_strided(int src, int dst, std::size_t m, std::uint64_t seed) const {
+  const Impl& f = *impl_;
+  if ((src >= f.spec.gpus && is_endpoint(src)) || (dst >= f.spec.gpus && is_endpoint(dst))) return {};
+  gpu_node(src);
+  gpu_node(dst);
+  return ranked_paths(f, src, dst, m, [seed](std::uint64_t k, std::uint64_t n, std::uint64_t total) {
+    if (n >= total) return k;
+    const std::uint64_t stride = total / n + 1;
+    return static_cast<std::uint64_t>((seed % total + static_cast<unsigned __int128>(k) * stride) % total);
+  });
 }
 
 double Fabric::latency(const std::vector<Hop>& hops) const {
