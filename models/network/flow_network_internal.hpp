@@ -129,6 +129,8 @@ struct Slot {
   int activity = -1;       ///< the computation's activity (flow == -1)
   std::uint32_t item = 0;  ///< MaxMinSharing handle
   double remains = 0, rate = 0, last = 0;
+  /// s, predicted completion of its valid due heap entry; NaN: none (rate 0, or not solved yet)
+  double due = 0;
   std::uint32_t version = 0;
   bool used = false;
   int wave = -1;    ///< repetition wave of its activity (repetition.cpp), -1: none
@@ -187,6 +189,7 @@ struct RunCtx {
   std::vector<char> queued;              ///< per activity: in `ready`
   std::size_t daemon_events = 0;         ///< timed events that do not keep the run alive (Bin, Failure)
   long long solves = 0, events = 0;      ///< counters for the profile
+  long long due_kept = 0;                ///< reported items whose due entry stayed valid (profile)
   double solve_cpu = 0, solve_wall = 0;  ///< s in the solver (profile only)
 
   // Failures during the run (run_failures.cpp); unused when `events` is false.

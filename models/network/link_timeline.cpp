@@ -2,7 +2,9 @@
 // link direction per time bin, from the flows' progress at every bin boundary (a timed event of
 // the run loop) and at each flow's completion. See Timeline in flow_network_internal.hpp.
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "models/network/flow_network_internal.hpp"
 
@@ -153,14 +155,24 @@ void tl_finish(RunCtx& c) {
   t.start.assign(static_cast<std::size_t>(t.used) + 1, 0);
   t.cell_row.reserve(cells);
   t.cell_bytes.reserve(cells);
+  // Rows ascending without sorting (a bin has each row at most once): mark the bin's rows in a
+  // bitmap, keep their bytes by row, then walk the bitmap's set bits in order. O(cells + rows / 64)
+  // per bin instead of a comparison sort (which was ~3 % of the 31K event loop); same output.
+  std::vector<std::uint64_t> mark((t.links.size() + 63) / 64, 0);
+  std::vector<double> by_row(t.links.size());
   for (std::size_t b = 0; b < static_cast<std::size_t>(t.used); ++b) {
     if (b < n) {
-      auto& v = t.bins[b];
-      std::sort(v.begin(), v.end(), [](const Timeline::Cell& x, const Timeline::Cell& y) { return x.row < y.row; });
-      for (const Timeline::Cell& x : v) {
-        t.cell_row.push_back(x.row);
-        t.cell_bytes.push_back(x.bytes);
+      for (const Timeline::Cell& x : t.bins[b]) {
+        mark[static_cast<std::size_t>(x.row) >> 6] |= std::uint64_t{1} << (x.row & 63);
+        by_row[static_cast<std::size_t>(x.row)] = x.bytes;
       }
+      for (std::size_t wd = 0; wd < mark.size(); ++wd)
+        for (std::uint64_t m = mark[wd]; m != 0; m &= m - 1) {
+          const int row = static_cast<int>(64 * wd) + std::countr_zero(m);
+          t.cell_row.push_back(row);
+          t.cell_bytes.push_back(by_row[static_cast<std::size_t>(row)]);
+        }
+      std::fill(mark.begin(), mark.end(), 0);
     }
     t.start[b + 1] = t.cell_row.size();
   }

@@ -110,7 +110,10 @@ void jump(RunCtx& c, const RunCtx::Snapshot& now_state, const std::vector<int>& 
     c.periodic_reps += d;
   }
   for (Slot& s : c.slots)
-    if (s.used) s.last += J;
+    if (s.used) {
+      s.last += J;
+      s.due += J;  // as its due entry's time below (NaN stays NaN)
+    }
   std::vector<Due> due;
   due.reserve(c.due.size());
   for (; !c.due.empty(); c.due.pop()) due.push_back(c.due.top());

@@ -127,6 +127,26 @@ TEST_CASE("a bounded flow keeps its bound; the other takes the rest", "[network]
   CHECK(r4.finish[0] == Approx(Lmax + 10 * B / kRate).epsilon(1e-9));
 }
 
+TEST_CASE("a flow whose rate never changes while its component is re-solved ends on time", "[network][weights]") {
+  // The bounded flow 1 -> 0 (R/4 all along) shares GPU 0's access link with a chain of 8 transfers
+  // 2 -> 0 (3R/4 each): every start and end of the chain re-solves and reports the bounded flow
+  // with its unchanged rate, whose pending completion entry is then kept (flow_network.cpp).
+  const Fabric f = topology::build_fabric(leaf_spine(32, 16, 8));
+  FlowNetwork net(f);
+  const double B = 1e8, L = lat(f, 1, 0), L2 = lat(f, 2, 0);
+  Schedule s;
+  s.activities = {weighted(1, 0, B, 1.0, kRate / 4)};
+  for (int k = 0; k < 8; ++k) {
+    Activity a = weighted(2, 0, B / 8, 1.0);
+    if (k > 0) a.after = {k};
+    s.activities.push_back(a);
+  }
+  const auto r = net.run(s);
+  CHECK(r.finish[0] == Approx(L + 4 * B / kRate).epsilon(1e-12));
+  for (int k = 0; k < 8; ++k)
+    CHECK(r.finish[k + 1] == Approx((k + 1) * (L2 + B / 8 / (0.75 * kRate))).epsilon(1e-12));
+}
+
 TEST_CASE("a Delay starts its successors after its time", "[network][weights]") {
   const Fabric f = topology::build_fabric(leaf_spine(32, 16, 8));
   FlowNetwork net(f);
