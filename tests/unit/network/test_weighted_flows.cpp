@@ -143,8 +143,7 @@ TEST_CASE("a flow whose rate never changes while its component is re-solved ends
   }
   const auto r = net.run(s);
   CHECK(r.finish[0] == Approx(L + 4 * B / kRate).epsilon(1e-12));
-  for (int k = 0; k < 8; ++k)
-    CHECK(r.finish[k + 1] == Approx((k + 1) * (L2 + B / 8 / (0.75 * kRate))).epsilon(1e-12));
+  for (int k = 0; k < 8; ++k) CHECK(r.finish[k + 1] == Approx((k + 1) * (L2 + B / 8 / (0.75 * kRate))).epsilon(1e-12));
 }
 
 TEST_CASE("a Delay starts its successors after its time", "[network][weights]") {
