@@ -1,5 +1,5 @@
 // The fluid bound of a wave of independent transfers (fluid_bound.hpp): one pass over the routes,
-// then per link direction its sub-flows by start of sending.
+// then per link direction its sub-flows by start of sending (equal starts merged as they come).
 #include "models/network/fluid_bound.hpp"
 
 #include <algorithm>
@@ -46,9 +46,10 @@ FluidBound wave_bound(const topology::Fabric& fab, const Schedule& s, const std:
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
-  // Per link direction (2 l + d): (start of sending, bytes) of its sub-flows.
-  std::vector<std::pair<double, double>> uses;
-  std::vector<int> use_dir;
+  // Per link direction (2 l + d): (start of sending, bytes) of its sub-flows, consecutive ones
+  // with the same start merged (a transfer's sub-flows, and most of a wave, start together: the
+  // 32K all-to-all's 29 M hop uses become a few per direction).
+  std::vector<std::vector<std::pair<double, double>>> per_dir(2 * static_cast<std::size_t>(L));
   for (int id : ids) {
     const Activity& a = s.activities[id];
     if (a.gpu == a.dst_gpu) continue;  // takes no time (FlowNetwork::run)
@@ -72,31 +73,25 @@ FluidBound wave_bound(const topology::Fabric& fab, const Schedule& s, const std:
           throw SimulationError("network: link " + fab.link(h.link).name + " has rate " + std::to_string(r));
         rate = rate > 0 ? std::min(rate, r) : r;
         (h.forward ? out.link_bytes_fwd : out.link_bytes_rev)[h.link] += bytes;
-        uses.emplace_back(start, bytes);
-        use_dir.push_back(2 * h.link + (h.forward ? 0 : 1));
+        auto& v = per_dir[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
+        if (!v.empty() && v.back().first == start)
+          v.back().second += bytes;
+        else
+          v.emplace_back(start, bytes);
       }
       if (rate > 0) out.makespan = std::max(out.makespan, start + bytes / rate);
     }
   }
-  // Group the uses by link direction (counting sort), then per direction: latest starts first,
-  // the bytes that start at or after s_k must leave after s_k.
-  std::vector<std::size_t> off(2 * static_cast<std::size_t>(L) + 1, 0);
-  for (int d : use_dir) ++off[d + 1];
-  for (std::size_t i = 0; i + 1 < off.size(); ++i) off[i + 1] += off[i];
-  std::vector<std::pair<double, double>> by_dir(uses.size());
-  {
-    std::vector<std::size_t> fill(off.begin(), off.end() - 1);
-    for (std::size_t i = 0; i < uses.size(); ++i) by_dir[fill[use_dir[i]]++] = uses[i];
-  }
+  // Per direction: latest starts first, the bytes that start at or after s_k must leave after s_k.
   for (int d = 0; d < 2 * L; ++d) {
-    const std::size_t b = off[d], e = off[d + 1];
-    if (b == e) continue;
-    std::sort(by_dir.begin() + static_cast<std::ptrdiff_t>(b), by_dir.begin() + static_cast<std::ptrdiff_t>(e));
+    auto& v = per_dir[d];
+    if (v.empty()) continue;
+    std::sort(v.begin(), v.end());
     const double rate = fab.link(d / 2).rate;
     double bytes = 0, t = 0;
-    for (std::size_t i = e; i-- > b;) {
-      bytes += by_dir[i].second;
-      t = std::max(t, by_dir[i].first + bytes / rate);
+    for (std::size_t i = v.size(); i-- > 0;) {
+      bytes += v[i].second;
+      t = std::max(t, v[i].first + bytes / rate);
     }
     if (t > out.makespan) {
       out.makespan = t;
