@@ -6,7 +6,6 @@
 // same process (bit-identical by construction).
 // Target (issue 13): build + one phase <= 5 s CPU and <= 2 GiB peak RSS.
 // Usage: network_31k [gpus=31104] [MiB per flow=256]
-#include <sys/resource.h>
 #include <time.h>
 
 #include <cmath>
@@ -17,24 +16,15 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "bench/process_usage.hpp"
 #include "models/network/flow_network.hpp"
 
 using namespace aidcsim;
+using bench::cpu_now;
+using bench::peak_rss_gib;
 using Clock = std::chrono::steady_clock;
 
 static double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-/// CPU seconds of this process (user + system): the machine may be shared, wall time is noisy.
-static double cpu_now() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_utime.tv_sec + 1e-6 * u.ru_utime.tv_usec + u.ru_stime.tv_sec + 1e-6 * u.ru_stime.tv_usec;
-}
-/// Peak resident set of this process, GiB.
-static double peak_rss_gib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / (1024.0 * 1024.0);  // KiB on Linux
-}
 
 int main(int argc, char** argv) {
   const int gpus = argc > 1 ? std::atoi(argv[1]) : 31104;  // 432 NVL72 racks

@@ -5,25 +5,16 @@
 // exactly (flow_network.cpp); for small n the same ring unrolled into one activity per step is
 // run too and compared. Target (issue 13): 1 GiB ring at 4,096 GPUs <= 10 s CPU.
 // Usage: ring_steps [gpus=4096] [MiB=1024]
-#include <sys/resource.h>
 
 #include <cstdio>
 #include <cstdlib>
 
+#include "bench/process_usage.hpp"
 #include "models/network/flow_network.hpp"
 
 using namespace aidcsim;
-
-static double cpu_now() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_utime.tv_sec + 1e-6 * u.ru_utime.tv_usec + u.ru_stime.tv_sec + 1e-6 * u.ru_stime.tv_usec;
-}
-static double peak_rss_gib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / (1024.0 * 1024.0);
-}
+using bench::cpu_now;
+using bench::peak_rss_gib;
 
 static network::Schedule ring(int n, double bytes, bool unrolled) {
   network::Schedule s;

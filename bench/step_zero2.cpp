@@ -7,12 +7,12 @@
 // full row, DP 64, took hours on 0.1.0's engine: docs/benchmarks.md).
 // Usage: step_zero2 [dp=4] [zero=zero2] [scenario=tests/validation/large_runs/llama3-405b/8192-gpus.yaml]
 // (run from the source tree, as `make bench` does).
-#include <sys/resource.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "bench/process_usage.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/step.hpp"
@@ -20,19 +20,8 @@
 #include "sim/scenario/scenario.hpp"
 
 using namespace aidcsim;
-
-/// CPU seconds of this process (user + system): the machine may be shared, wall time is noisy.
-static double cpu_now() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_utime.tv_sec + 1e-6 * u.ru_utime.tv_usec + u.ru_stime.tv_sec + 1e-6 * u.ru_stime.tv_usec;
-}
-/// Peak resident set of this process, GiB.
-static double peak_rss_gib() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_maxrss) / (1024.0 * 1024.0);  // KiB on Linux
-}
+using bench::cpu_now;
+using bench::peak_rss_gib;
 
 int main(int argc, char** argv) {
   const int dp = argc > 1 ? std::atoi(argv[1]) : 4;

@@ -29,6 +29,7 @@
 #include "models/compute/gpu_spec.hpp"
 #include "models/network/fluid_bound.hpp"
 #include "models/topology/fabric.hpp"
+#include "tests/unit/collectives/helpers.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::collectives;
@@ -41,20 +42,6 @@ struct Fab {
   double oversub;
   int radix;
 };
-
-topology::FabricSpec spec_of(const Fab& f) {
-  topology::FabricSpec fs;
-  fs.gpus = f.gpus;
-  fs.gpus_per_node = f.gpn;
-  fs.nvlink_domain = f.gpn;
-  fs.nvlink_bandwidth = 450e9;
-  fs.kind = f.kind;
-  fs.wiring = topology::Wiring::RailOptimized;
-  fs.switch_radix = f.radix;
-  fs.link_rate = fs.nic_rate = 50e9;
-  fs.oversub_leaf = f.oversub;
-  return fs;
-}
 
 /// Fluid-bound time of the all-to-all of `bytes` over every GPU with a pair budget `max_pairs`.
 double alltoall_time(const topology::Fabric& fabric, const Layout& l, double bytes, int max_pairs, bool* sampled) {
@@ -86,7 +73,7 @@ TEST_CASE("all-to-all: 8 sampled shift permutations against all of them (measure
        {Fab{128, 8, topology::FabricKind::Clos3, 1, 64}, Fab{512, 8, topology::FabricKind::Clos3, 1, 64},
         Fab{512, 1, topology::FabricKind::Clos3, 2, 64}, Fab{256, 8, topology::FabricKind::LeafSpine, 2, 64},
         Fab{512, 4, topology::FabricKind::LeafSpine, 3, 32}}) {
-    const auto fabric = topology::build_fabric(spec_of(f));
+    const auto fabric = topology::build_fabric(test::rail_cluster(f.gpus / f.gpn, f.gpn, f.kind, f.radix, f.oversub));
     const Layout l = Layout::from(fabric, h100);
     for (double bytes : {1 << 20, 1 << 30}) {
       bool sampled_full = true, sampled = false;

@@ -9,6 +9,7 @@
 #include "models/compute/gpu_spec.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
+#include "tests/unit/collectives/helpers.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::collectives;
@@ -249,21 +250,12 @@ TEST_CASE("SHARP's tree streams are not hashed onto colliding uplinks: busbw doe
   // streams shared a core uplink at 1,024 nodes of the default 3-tier Clos (radix 64) and the
   // collective took 2x its model time, while 512 and 2,048 nodes ran at it. Spread like the
   // aggregation manager's tree, every size runs at the execution model's time.
-  compute::GpuSpec h100;
-  h100.nvlink_generation = 4;
-  h100.nvls = true;
   for (int nodes : {512, 1024}) {
-    topology::FabricSpec fs;
-    fs.gpus = nodes * 8;
-    fs.gpus_per_node = 8;
-    fs.nvlink_domain = 8;
-    fs.nvlink_bandwidth = 450e9;
-    fs.kind = topology::FabricKind::Clos3;
-    fs.switch_radix = 64;
+    auto fs = test::rail_cluster(nodes, 8, topology::FabricKind::Clos3, 64);
     fs.sharp = true;
     const auto fabric = topology::build_fabric(fs);
     network::FlowNetwork net(fabric);
-    const auto l = Layout::from(fabric, h100);
+    const auto l = Layout::from(fabric, test::nvlink4_gpu());
     auto c = make(Op::AllReduce, Algorithm::Sharp, nodes * 8, 1 << 30);
     network::Schedule s;
     s.gpu_flops = {1e15};

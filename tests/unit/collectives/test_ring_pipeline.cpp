@@ -12,31 +12,12 @@
 #include "models/compute/gpu_spec.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
+#include "tests/unit/collectives/helpers.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::collectives;
 
 namespace {
-
-topology::FabricSpec cluster(int nodes, int gpn, topology::FabricKind kind, int radix) {
-  topology::FabricSpec fs;
-  fs.gpus = nodes * gpn;
-  fs.gpus_per_node = gpn;
-  fs.nvlink_domain = gpn;
-  fs.nvlink_bandwidth = 450e9;
-  fs.kind = kind;
-  fs.wiring = topology::Wiring::RailOptimized;
-  fs.switch_radix = radix;
-  fs.nic_rate = fs.link_rate = 50e9;
-  return fs;
-}
-
-compute::GpuSpec h100() {
-  compute::GpuSpec g;
-  g.nvlink_generation = 4;
-  g.nvls = true;
-  return g;
-}
 
 Collective ring(int n, Op op, double bytes, bool collapse) {
   Collective c;
@@ -54,8 +35,8 @@ Collective ring(int n, Op op, double bytes, bool collapse) {
 
 TEST_CASE("stepped ring: unchanged where every hop has its nominal latency", "[ring_pipeline]") {
   // One leaf per rail: every scale-out hop crosses one switch.
-  const auto fabric = topology::build_fabric(cluster(8, 8, topology::FabricKind::LeafSpine, 64));
-  const Layout l = Layout::from(fabric, h100());
+  const auto fabric = topology::build_fabric(test::rail_cluster(8, 8, topology::FabricKind::LeafSpine, 64));
+  const Layout l = Layout::from(fabric, test::nvlink4_gpu());
   network::FlowNetwork net(fabric);
   for (double bytes : {1e6, 1e9}) {
     network::Schedule s;
@@ -81,8 +62,8 @@ TEST_CASE("stepped ring with cross-leaf hops: the pipeline's recurrence, NCCL's 
   // delay + route latency + bytes / rate, and the run must equal the recurrence
   //   start(i, k) = max(finish(i-1, k-1), finish(i, k-1) [a rank at nominal latency],
   //                     finish(i, k-D) [a slower hop: D lanes]).
-  const auto fabric = topology::build_fabric(cluster(16, 1, topology::FabricKind::LeafSpine, 8));
-  const Layout l = Layout::from(fabric, h100());
+  const auto fabric = topology::build_fabric(test::rail_cluster(16, 1, topology::FabricKind::LeafSpine, 8));
+  const Layout l = Layout::from(fabric, test::nvlink4_gpu());
   network::FlowNetwork net(fabric);
   const int n = 16;
   for (Op op : {Op::AllReduce, Op::AllGather}) {
@@ -146,8 +127,8 @@ TEST_CASE("stepped ring on a three-tier Clos: NCCL's time at 64 MiB and 1 GiB", 
   // 64 nodes of 8 GPUs on the default-like clos3 of radix 64 (32 nodes per leaf, a cross-leaf hop
   // per channel): before the pipeline the stepped ring took 4,107 / 10,951 us against NCCL's
   // 2,677 / 9,520 us (bench-collective -N 64 --steps).
-  const auto fabric = topology::build_fabric(cluster(64, 8, topology::FabricKind::Clos3, 64));
-  const Layout l = Layout::from(fabric, h100());
+  const auto fabric = topology::build_fabric(test::rail_cluster(64, 8, topology::FabricKind::Clos3, 64));
+  const Layout l = Layout::from(fabric, test::nvlink4_gpu());
   network::FlowNetwork net(fabric);
   for (double bytes : {64.0 * 1048576, 1024.0 * 1048576}) {
     network::Schedule s;

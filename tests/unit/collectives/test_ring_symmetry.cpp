@@ -13,24 +13,12 @@
 #include "models/compute/gpu_spec.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
+#include "tests/unit/collectives/helpers.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::collectives;
 
 namespace {
-
-topology::FabricSpec cluster(int nodes, topology::FabricKind kind, int radix, int gpn = 8) {
-  topology::FabricSpec fs;
-  fs.gpus = nodes * gpn;
-  fs.gpus_per_node = gpn;
-  fs.nvlink_domain = gpn;
-  fs.nvlink_bandwidth = 450e9;
-  fs.kind = kind;
-  fs.wiring = topology::Wiring::RailOptimized;
-  fs.switch_radix = radix;
-  fs.nic_rate = fs.link_rate = 50e9;
-  return fs;
-}
 
 struct Ring {
   network::Schedule s;
@@ -39,10 +27,7 @@ struct Ring {
 };
 
 Ring stepped(const topology::Fabric& fabric, Op op, double bytes) {
-  compute::GpuSpec h100;
-  h100.nvlink_generation = 4;
-  h100.nvls = true;
-  const auto l = Layout::from(fabric, h100);
+  const auto l = Layout::from(fabric, test::nvlink4_gpu());
   Collective c;
   c.op = op;
   c.algorithm = Algorithm::Ring;
@@ -67,11 +52,12 @@ TEST_CASE("stepped ring on channel 0: the same times as all channels", "[ring_sy
     bool pipelined;  // hops slower than nominal: pipeline_ring's lanes
   };
   const Case cases[] = {
-      {"4 nodes, one leaf per rail", cluster(4, topology::FabricKind::LeafSpine, 64), false},
-      {"16 nodes, leaf-spine of radix 16 (cross-leaf hops)", cluster(16, topology::FabricKind::LeafSpine, 16), true},
-      {"32 nodes, clos3 of radix 32", cluster(32, topology::FabricKind::Clos3, 32), true},
+      {"4 nodes, one leaf per rail", test::rail_cluster(4, 8, topology::FabricKind::LeafSpine, 64), false},
+      {"16 nodes, leaf-spine of radix 16 (cross-leaf hops)",
+       test::rail_cluster(16, 8, topology::FabricKind::LeafSpine, 16), true},
+      {"32 nodes, clos3 of radix 32", test::rail_cluster(32, 8, topology::FabricKind::Clos3, 32), true},
       {"64 nodes of 2 GPUs, clos3 of radix 16 (cross-leaf and cross-pod hops)",
-       cluster(64, topology::FabricKind::Clos3, 16, 2), true},
+       test::rail_cluster(64, 2, topology::FabricKind::Clos3, 16), true},
   };
 
   for (const auto& k : cases) {
@@ -105,7 +91,7 @@ TEST_CASE("stepped ring on channel 0: the same times as all channels", "[ring_sy
 
 TEST_CASE("stepped ring on channel 0: not where the channels differ", "[ring_symmetry]") {
   SECTION("two flows per pair (sub-flows)") {
-    auto fs = cluster(4, topology::FabricKind::LeafSpine, 64);
+    auto fs = test::rail_cluster(4, 8, topology::FabricKind::LeafSpine, 64);
     fs.flows_per_pair = 2;
     const auto fabric = topology::build_fabric(fs);
     const Ring r = stepped(fabric, Op::AllReduce, 1e6);
@@ -114,7 +100,7 @@ TEST_CASE("stepped ring on channel 0: not where the channels differ", "[ring_sym
   SECTION("channels colliding on an oversubscribed leaf-spine") {
     // Rack-local wiring: every node on its own leaf, 4:1 uplinks hashed over few spines: some
     // channels' cross-leaf hops share a leaf-spine link, others do not.
-    auto fs = cluster(8, topology::FabricKind::LeafSpine, 16);
+    auto fs = test::rail_cluster(8, 8, topology::FabricKind::LeafSpine, 16);
     fs.wiring = topology::Wiring::RackLocal;
     fs.gpus_per_leaf = 8;
     fs.oversub_leaf = 4;
@@ -123,7 +109,7 @@ TEST_CASE("stepped ring on channel 0: not where the channels differ", "[ring_sym
     CHECK_FALSE(ring_one_channel(r.s, r.e, r.n, fabric).has_value());
   }
   SECTION("collapsed or one channel") {
-    const auto fabric = topology::build_fabric(cluster(1, topology::FabricKind::LeafSpine, 64));
+    const auto fabric = topology::build_fabric(test::rail_cluster(1, 8, topology::FabricKind::LeafSpine, 64));
     const Ring r = stepped(fabric, Op::AllReduce, 1e6);  // one node: a single ring
     CHECK_FALSE(ring_one_channel(r.s, r.e, r.n, fabric).has_value());
   }
