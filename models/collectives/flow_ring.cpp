@@ -114,10 +114,11 @@ FlowPlan plan_pat(const EmitContext& ctx) {
     into = std::move(cur);
   }
   if (!c.collapse) plan.done = into;
-  plan.note = "PAT as NCCL's reversed Bruck trees (distance 2^k carries the blocks whose rank offset has lowest "
-              "set bit k: n/2 at distance 1, 1 at the longest), each distance's data split over the " +
-              std::to_string(C) + " channels, one hashed transfer per channel and pair" +
-              (c.collapse ? ", all distances at once" : ", distances in PAT's order");
+  plan.note =
+      "PAT as NCCL's reversed Bruck trees (distance 2^k carries the blocks whose rank offset has lowest "
+      "set bit k: n/2 at distance 1, 1 at the longest), each distance's data split over the " +
+      std::to_string(C) + " channels, one hashed transfer per channel and pair" +
+      (c.collapse ? ", all distances at once" : ", distances in PAT's order");
   return plan;
 }
 
