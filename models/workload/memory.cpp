@@ -11,7 +11,9 @@ namespace {
 
 bool gated_mlp(const ModelDims& m) { return m.style == "llama"; }  // SwiGLU (llama) or GeLU (gpt)
 /// Dropout probabilities, < 0 = the style's default: Megatron-LM's 0.1 (gpt), none (llama).
-double hidden_dropout(const ModelDims& m) { return m.hidden_dropout >= 0 ? m.hidden_dropout : m.style == "llama" ? 0 : 0.1; }
+double hidden_dropout(const ModelDims& m) {
+  return m.hidden_dropout >= 0 ? m.hidden_dropout : m.style == "llama" ? 0 : 0.1;
+}
 double attention_dropout(const ModelDims& m) {
   return m.attention_dropout >= 0 ? m.attention_dropout : m.style == "llama" ? 0 : 0.1;
 }
