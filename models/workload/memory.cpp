@@ -76,7 +76,9 @@ std::vector<ActivationTerm> layer_activation_terms(const JobSpec& j) {
   add("K (GQA: kv_heads / heads wide)", 2 * kvf, R::inside_tp);
   add("V (GQA: kv_heads / heads wide)", 2 * kvf, R::inside_tp);
   add("attention output O = output projection input", 2, R::inside_tp);
-  if (flash) {
+  // selective recomputation checkpoints the attention core (Megatron-core attention.py,
+  // _checkpointed_attention_forward): Q, K, V are the checkpoint's inputs, nothing inside is kept
+  if (!j.selective_recompute && flash) {
     add("flash attention logsumexp (fp32, per head and token)", 4.0 * md.heads / h, R::inside_tp);
   } else if (!j.selective_recompute) {
     const double as = md.heads * double(md.sequence_length) / h;  // a s / h: s^2 terms in s b h units

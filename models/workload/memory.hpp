@@ -26,8 +26,9 @@
 //   * attention: fused_softmax keeps the s^2 softmax output (+ mask and dropped scores with attention
 //     dropout); flash attention keeps none of them but Q, K, V, O and the fp32 logsumexp, 4 a s b B
 //     (flash_attn_interface.py FlashAttnFunc: save_for_backward(q, k, v, out_padded, softmax_lse,
-//     rng_state)); O is the output projection's input, counted once; selective recomputation recomputes
-//     the s^2 terms (Korthikanti §5);
+//     rng_state)); O is the output projection's input, counted once; selective recomputation
+//     checkpoints the attention core (Korthikanti §5; Megatron-core _checkpointed_attention_forward)
+//     and keeps neither the s^2 terms nor the logsumexp;
 //   * norms: LayerNorm and RMSNorm both keep their 16-bit input; their fp32 per-token statistics (8 or
 //     4 B per token, < 0.01 % of a layer) are left out as Korthikanti leaves them out.
 //   Tensor parallelism divides the terms inside TP regions by t, sequence parallelism every term.

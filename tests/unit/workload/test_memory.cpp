@@ -110,6 +110,9 @@ TEST_CASE("activations per layer: Korthikanti et al. 2022 Table 2") {
   j.selective_recompute = false;
   j.attention = "flash";  // flash attention stores no s x s scores, only its fp32 logsumexp: 4 a s b
   CHECK(layer_activation_bytes(j) == Approx(s * b * h / t * (34 + 4 * a / h)));
+  j.selective_recompute = true;  // the checkpointed attention core keeps no logsumexp either
+  CHECK(layer_activation_bytes(j) == Approx(s * b * h / t * 34));
+  j.selective_recompute = false;
   j.par.sequence_parallel = false;
   CHECK(layer_checkpoint_bytes(j) == Approx(2 * s * b * h));  // full recomputation keeps the layer input
 }
