@@ -53,6 +53,9 @@ struct EmitContext {
   const Collective& c;
   const Layout& layout;
   const Protocol& protocol;
+  /// NCCL channels of the selected algorithm (Selection::channels; >= 1). PAT splits each step's
+  /// data over them, one connection (and so one ECMP hash) per channel and peer.
+  int channels = 1;
   bool nvlink(int a, int b) const { return layout.domain_of(a) == layout.domain_of(b); }
 };
 

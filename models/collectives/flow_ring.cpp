@@ -1,6 +1,8 @@
 // Ring-family traffic: NCCL rings (rail-aligned channels), PAT, pipelined chains (broadcast /
 // reduce).
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "models/collectives/flow_plan.hpp"
 #include "models/common/errors.hpp"
@@ -60,27 +62,63 @@ FlowPlan plan_ring(const EmitContext& ctx, Op op) {
 
 FlowPlan plan_pat(const EmitContext& ctx) {
   // PAT (NCCL 2.23, all-gather / reduce-scatter with one GPU per node): log2(n) exchanges at
-  // distances 1, 2, 4, ...; distance 2^k carries min(2^k, n - 2^k) blocks of S/n (Bruck's
-  // schedule: n - 1 blocks in all, so every rank sends and receives (n-1)/n S).
+  // distances 2^k, each rank with its peers rank +- 2^k (src/transport/generic.cc
+  // ncclTransportPatConnect). PAT is Bruck's algorithm with its dimensions reversed (Jeaugey, "PAT:
+  // a new algorithm for all-gather and reduce-scatter operations at scale", arXiv:2506.20252):
+  // the block of the rank at distance s travels the set bits of s from the highest down and
+  // arrives over its lowest set bit (src/include/collectives.h PatAGAlgorithm, v2.23.4-1:
+  // sendDim = firstBitSet(s)), so distance 2^k carries the blocks whose s in [1, n) has lowest set
+  // bit k: ((n-1) >> k + 1) / 2 blocks of S/n (n/2 at distance 1 ... 1 at n/2 for n a power of
+  // two; n - 1 in all). Counted by running PatAGAlgorithm::getNextOp on the host for n = 12, 16,
+  // 1000, 1024 (sends per sendDim). Reduce-scatter (PatRSAlgorithm) runs the same trees reversed:
+  // the same bytes per distance. The long distances carry little; the standard Bruck order
+  // (distance 2^k carrying 2^k blocks, S/2 at n/2) was what this emitter did before.
+  // Channels: NCCL connects every rank to its peer at each distance once per channel
+  // (ncclTransportPatConnect, v2.23.4-1 to v2.29.7-1: a ncclTransportP2pConnect per channel
+  // c < comm->nChannels), runs PAT on the collective's nc channels (src/enqueue.cc
+  // topoGetAlgoInfo: comm->nChannels, fewer for small messages) and each channel moves its own
+  // part of every block (src/device/all_gather.h, reduce_scatter.h: ncclCollCbdPart per
+  // channelId). A channel's connection is its own network connection (one QP:
+  // NCCL_IB_QPS_PER_CONNECTION = 1, src/transport/net_ib.cc), so its own ECMP hash: one transfer
+  // per channel, pair and distance with 1/C of the data and its own flow hash (materialize), as
+  // the ring's channels.
   const auto& c = ctx.c;
   const int n = static_cast<int>(c.gpus.size());
+  const int C = std::max(1, ctx.channels);
   const double block = c.bytes / n;
   FlowPlan plan;
-  std::vector<int> into(n, -1);
+  // into[ch * n + r]: channel ch's transfer into rank r at the previous distance
+  std::vector<int> into(static_cast<std::size_t>(C) * n, -1);
   int wave = 0;
-  for (int d = 1; d < n; d *= 2, ++wave) {
-    const double payload = block * std::min(d, n - d);
-    std::vector<int> cur(n, -1);
-    for (int r = 0; r < n; ++r) {
-      std::vector<int> deps;
-      if (!c.collapse && into[r] >= 0) deps.push_back(into[r]);
-      const int to = (r + d) % n;
-      cur[to] = plan.add(c.gpus[r], c.gpus[to], payload, c.collapse ? 0 : wave, std::move(deps));
-      if (c.collapse) plan.done.push_back(cur[to]);
-    }
-    into = cur;
+  // Stepped: the distances in PAT's order. All-gather broadcasts down the trees, longest
+  // distance first (a block's first hop is its highest bit); reduce-scatter reduces up them,
+  // distance 1 first.
+  int top = 1;
+  while (2 * top < n) top *= 2;
+  const bool down = c.op != Op::ReduceScatter;
+  for (int d = down ? top : 1; d >= 1 && d <= top; d = down ? d / 2 : 2 * d, ++wave) {
+    int k = 0;
+    while ((1 << k) < d) ++k;
+    const int blocks = (((n - 1) >> k) + 1) / 2;  // s in [1, n) with lowest set bit k
+    const double payload = block * blocks / C;
+    std::vector<int> cur(into.size(), -1);
+    for (int ch = 0; ch < C; ++ch)
+      for (int r = 0; r < n; ++r) {
+        std::vector<int> deps;
+        const std::size_t at = static_cast<std::size_t>(ch) * n;
+        if (!c.collapse && into[at + r] >= 0) deps.push_back(into[at + r]);
+        const int to = (r + d) % n;
+        cur[at + to] = plan.add(c.gpus[r], c.gpus[to], payload, c.collapse ? 0 : wave, std::move(deps));
+        if (c.collapse) plan.done.push_back(cur[at + to]);
+      }
+    into = std::move(cur);
   }
   if (!c.collapse) plan.done = into;
+  plan.note =
+      "PAT as NCCL's reversed Bruck trees (distance 2^k carries the blocks whose rank offset has lowest "
+      "set bit k: n/2 at distance 1, 1 at the longest), each distance's data split over the " +
+      std::to_string(C) + " channels, one hashed transfer per channel and pair" +
+      (c.collapse ? ", all distances at once" : ", distances in PAT's order");
   return plan;
 }
 

@@ -20,6 +20,11 @@ struct ModelDims {
   int experts = 1;         ///< MoE experts per layer (1 = dense)
   int top_k = 1;           ///< experts per token (MoE)
   int moe_ffn_hidden = 0;  ///< FFN inner size of one expert (0 = ffn_hidden)
+  /// Dropout probabilities (Megatron-LM --hidden-dropout / --attention-dropout); < 0 = the style's
+  /// default: 0.1 for gpt (Megatron-LM's defaults), 0 for llama (no dropout, Llama 3 paper §3). Only
+  /// whether they are 0 matters here: a dropout of p = 0 stores no mask (PyTorch Dropout.cpp returns
+  /// its input), so the activation memory (models/workload/memory.hpp) counts masks only for p > 0.
+  double hidden_dropout = -1, attention_dropout = -1;
 };
 
 struct Parallelism {

@@ -9,7 +9,14 @@
 namespace aidcsim::workload {
 namespace {
 
-bool gpt(const JobSpec& j) { return j.model.style != "llama"; }
+bool gated_mlp(const ModelDims& m) { return m.style == "llama"; }  // SwiGLU (llama) or GeLU (gpt)
+/// Dropout probabilities, < 0 = the style's default: Megatron-LM's 0.1 (gpt), none (llama).
+double hidden_dropout(const ModelDims& m) {
+  return m.hidden_dropout >= 0 ? m.hidden_dropout : m.style == "llama" ? 0 : 0.1;
+}
+double attention_dropout(const ModelDims& m) {
+  return m.attention_dropout >= 0 ? m.attention_dropout : m.style == "llama" ? 0 : 0.1;
+}
 
 /// Bytes per parameter of the optimizer states: master weights + Adam m and v, 3 x 4 B in fp32
 /// (ZeRO's K = 12), 3 x 2 B with optimizer_dtype bf16 (Apex DistributedFusedAdam StateBucket:
@@ -48,23 +55,64 @@ void model_states(const JobSpec& j, double params, double unit, MemoryBreakdown&
 
 }  // namespace
 
-double layer_activation_bytes(const JobSpec& j) {
+std::vector<ActivationTerm> layer_activation_terms(const JobSpec& j) {
   const auto& md = j.model;
-  const double s = double(md.sequence_length) / j.par.cp, b = j.microbatch_size, h = md.hidden, t = j.par.tp;
+  const double h = md.hidden;
   const double kvf = md.kv_heads > 0 ? double(md.kv_heads) / md.heads : 1.0;
-  const double moe_k = md.experts > 1 ? md.top_k : 1;
-  const double f = (md.experts > 1 && md.moe_ffn_hidden > 0 ? md.moe_ffn_hidden : md.ffn_hidden) / h;
-  const double masks = gpt(j) ? 1.0 : 0.0;  // 1-byte dropout masks (gpt style uses dropout)
-  // Outside TP regions (split by t only with SP): two norm inputs 4, attention and MLP inputs
-  // 2 + 2 (MoE: the router input and the dispatched copies), two residual dropout masks.
-  const double replicated = 4 + 2 + 2 * moe_k + (md.experts > 1 ? 2 : 0) + 2 * masks;
-  // Inside TP regions: Q 2, K and V 2 kv/heads each, projection input 2; MLP: gpt's GeLU input and
-  // fc2 input 2 f each, llama's fc1 output (gate, up) 4 f and fc2 input 2 f.
-  double split = 4 + 4 * kvf + moe_k * (gpt(j) ? 4 : 6) * f;
-  // s^2 terms: softmax output 2, dropout mask 1, dropout output 2 per score; not stored by flash
-  // attention, recomputed by selective recomputation.
-  if (j.attention != "flash" && !j.selective_recompute) split += 5.0 * md.heads * double(md.sequence_length) / h;
-  return s * b * h * (replicated / (j.par.sequence_parallel ? t : 1) + split / t);
+  const bool moe = md.experts > 1;
+  const double k = moe ? md.top_k : 1;
+  const double f = (moe && md.moe_ffn_hidden > 0 ? md.moe_ffn_hidden : md.ffn_hidden) / h;
+  const bool dropout = hidden_dropout(md) > 0, attn_dropout = attention_dropout(md) > 0;
+  const bool flash = j.attention == "flash";
+  using R = ActivationTerm::Region;
+  std::vector<ActivationTerm> t;
+  auto add = [&](const char* name, double coefficient, R region) {
+    if (coefficient > 0) t.push_back({name, coefficient, region});
+  };
+  // Attention block (Korthikanti §4.1: 11 s b h + 5 a s^2 b for MHA with dropout)
+  add("norm 1 input", 2, R::outside_tp);  // LayerNorm / RMSNorm saves its input (+ fp32 per-token stats, dropped)
+  add("QKV projection input (norm 1 output)", 2, R::outside_tp);
+  add("Q (after RoPE for llama)", 2, R::inside_tp);
+  add("K (GQA: kv_heads / heads wide)", 2 * kvf, R::inside_tp);
+  add("V (GQA: kv_heads / heads wide)", 2 * kvf, R::inside_tp);
+  add("attention output O = output projection input", 2, R::inside_tp);
+  // selective recomputation checkpoints the attention core (Megatron-core attention.py,
+  // _checkpointed_attention_forward): Q, K, V are the checkpoint's inputs, nothing inside is kept
+  if (!j.selective_recompute && flash) {
+    add("flash attention logsumexp (fp32, per head and token)", 4.0 * md.heads / h, R::inside_tp);
+  } else if (!j.selective_recompute) {
+    const double as = md.heads * double(md.sequence_length) / h;  // a s / h: s^2 terms in s b h units
+    add("softmax output (a s^2 b, 16-bit)", 2 * as, R::inside_tp);
+    add("attention dropout mask (a s^2 b, 1 B)", attn_dropout ? as : 0, R::inside_tp);
+    add("attention dropout output (a s^2 b, 16-bit)", attn_dropout ? 2 * as : 0, R::inside_tp);
+  }
+  add("attention residual dropout mask", dropout ? 1 : 0, R::outside_tp);
+  // MLP block (Korthikanti §4.1: 19 s b h for a 4h GeLU MLP with dropout)
+  add("norm 2 input", 2, R::outside_tp);
+  if (moe) {
+    add("router input (norm 2 output)", 2, R::outside_tp);
+    add("expert fc1 inputs (top_k dispatched copies)", 2 * k, R::outside_tp);
+  } else {
+    add("fc1 input (norm 2 output)", 2, R::outside_tp);
+  }
+  if (gated_mlp(md)) {
+    add("fc1 output: gate and up (SwiGLU input)", 4 * f * k, R::inside_tp);
+    add("fc2 input: SwiGLU output", 2 * f * k, R::inside_tp);
+  } else {
+    add("fc1 output: GeLU input", 2 * f * k, R::inside_tp);
+    add("fc2 input: GeLU output", 2 * f * k, R::inside_tp);
+  }
+  add("MLP residual dropout mask", dropout ? 1 : 0, R::outside_tp);
+  return t;
+}
+
+double layer_activation_bytes(const JobSpec& j) {
+  const double s = double(j.model.sequence_length) / j.par.cp, sbh = s * j.microbatch_size * j.model.hidden;
+  const double t = j.par.tp, outside = j.par.sequence_parallel ? t : 1;
+  double bytes = 0;
+  for (const auto& term : layer_activation_terms(j))
+    bytes += sbh * term.coefficient / (term.region == ActivationTerm::Region::inside_tp ? t : outside);
+  return bytes;
 }
 
 double layer_checkpoint_bytes(const JobSpec& j) {

@@ -12,14 +12,29 @@
 //   moments in bf16, 6 B instead of 12 (Apex contrib/optimizers/distributed_fused_adam.py,
 //   DistributedFusedAdam `dtype`: "datatype for optimizer state"; StateBucket's params_shard,
 //   exp_avg_shard and exp_avg_sq_shard are all of that type).
-// - activations per layer: Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
-//   Transformer Models") §4, Table 2: s b h (34 + 5 a s / h) bytes, split into attention 11 s b h
-//   + 5 a s^2 b, MLP 19 s b h, LayerNorms 4 s b h; generalised here to GQA (K, V: 2 s b h kv/heads
-//   each), any FFN size and SwiGLU (fc1 output 4 s b f, fc2 input 2 s b f), and dropout masks only
-//   for gpt style; tensor parallelism divides the parts inside TP regions by t, sequence
-//   parallelism everything; flash attention and selective recomputation drop the s^2 terms; full
-//   recomputation keeps each layer's input (2 s b h, / t with SP) plus one layer's activations
-//   while it is recomputed.
+// - activations per layer: the tensors autograd keeps for the backward of one layer and one
+//   microbatch, term by term (layer_activation_terms), counted as Korthikanti et al. 2022 ("Reducing
+//   Activation Recomputation in Large Transformer Models") §4.1 does: for a GPT layer (MHA, 4h GeLU
+//   MLP, dropout, LayerNorm) s b h (34 + 5 a s / h) bytes, Table 2; attention 11 s b h + 5 a s^2 b,
+//   MLP 19 s b h, LayerNorms 4 s b h. The terms come from the model's shape instead of the 34:
+//   * K and V are kv_heads / heads of h wide (GQA);
+//   * MLP: GeLU (gpt) keeps fc1's output and fc2's input, 2 s b f each; SwiGLU (llama) keeps fc1's
+//     output, gate and up, 4 s b f (Megatron-core fusions/fused_bias_swiglu.py: SwiGLUFunction saves
+//     only its input and recomputes silu in swiglu_back) and fc2's input, the product, 2 s b f;
+//   * dropout masks (1 B per element) only for a dropout probability > 0 (ModelDims::hidden_dropout,
+//     attention_dropout; PyTorch aten/src/ATen/native/Dropout.cpp returns the input for p = 0);
+//   * attention: fused_softmax keeps the s^2 softmax output (+ mask and dropped scores with attention
+//     dropout); flash attention keeps none of them but Q, K, V, O and the fp32 logsumexp, 4 a s b B
+//     (flash_attn_interface.py FlashAttnFunc: save_for_backward(q, k, v, out_padded, softmax_lse,
+//     rng_state)); O is the output projection's input, counted once; selective recomputation
+//     checkpoints the attention core (Korthikanti §5; Megatron-core _checkpointed_attention_forward)
+//     and keeps neither the s^2 terms nor the logsumexp;
+//   * norms: LayerNorm and RMSNorm both keep their 16-bit input; their fp32 per-token statistics (8 or
+//     4 B per token, < 0.01 % of a layer) are left out as Korthikanti leaves them out.
+//   Tensor parallelism divides the terms inside TP regions by t, sequence parallelism every term.
+//   Full recomputation keeps each layer's input (2 s b h, / t with SP) plus one layer's activations
+//   while it is recomputed. Assumed: Megatron-style fused kernels (the fused SwiGLU; RoPE saving only
+//   its cos / sin tables); an unfused PyTorch SwiGLU (silu(gate) * up) keeps 8 s b f instead of 6.
 // - in-flight microbatches: counted on the stage's own schedule (pipeline_order): a forward of a
 //   chunk adds its layers' activations, its backward frees them; the peak reproduces 1F1B's
 //   p - r microbatches and Korthikanti §4.2.3's interleaved L (1 + (p-1)/(p v)) (Narayanan et al.
@@ -47,8 +62,21 @@ struct MemoryBreakdown {
   double total() const { return weights + gradients + optimizer + activations + logits + reserve; }
 };
 
-/// Bytes of activations one transformer layer saves for one microbatch on one GPU (Korthikanti
-/// et al. 2022 Table 2, generalised as above), and what full recomputation keeps per layer.
+/// One tensor a transformer layer keeps for its backward: coefficient x s b h bytes for one
+/// microbatch before any parallel split (s the sequence per CP rank, b the microbatch, h hidden).
+struct ActivationTerm {
+  enum class Region { outside_tp, inside_tp };  ///< inside_tp: split by t; outside_tp: by t only with SP
+  std::string name;
+  double coefficient = 0;
+  Region region = Region::outside_tp;
+};
+
+/// The terms of one layer from the job's model shape, attention kind and recomputation (see above;
+/// a GPT layer sums to Korthikanti's 34 + 5 a s / h).
+std::vector<ActivationTerm> layer_activation_terms(const JobSpec& job);
+
+/// Bytes of activations one transformer layer saves for one microbatch on one GPU (the terms above,
+/// split by TP / SP), and what full recomputation keeps per layer.
 double layer_activation_bytes(const JobSpec& job);
 double layer_checkpoint_bytes(const JobSpec& job);
 

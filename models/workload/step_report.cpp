@@ -50,7 +50,8 @@ void add_memory(Results& r, const StepReportInput& o, const compute::GpuSpec& gp
   r.add("hbm_optimizer", peak.optimizer / units::kGiga, "GB",
         "Master weights and Adam moments (fp32, or workload.optimizer_dtype; sharded for zero1+)");
   r.add("hbm_activations", peak.activations / units::kGiga, "GB",
-        "Activations saved for backward at the schedule's peak (Korthikanti et al. 2022, microbatches in flight)");
+        "Activations saved for backward at the schedule's peak: per layer the tensors of the model's shape as "
+        "Korthikanti et al. 2022 count them (Megatron-style fused kernels assumed), times the microbatches in flight");
   r.add("hbm_logits", peak.logits / units::kGiga, "GB", "Output-layer logits kept for the loss's backward");
   r.add("hbm_reserve", peak.reserve / units::kGiga, "GB",
         "CUDA context, NCCL buffers, allocator slack (workload.memory_reserve)");

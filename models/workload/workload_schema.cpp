@@ -109,6 +109,27 @@ Schema schema() {
        false,
        {},
        "FFN inner size of one expert (0 = ffn_hidden)."},
+      {"workload.model.hidden_dropout",
+       Q::Number,
+       "",
+       false,
+       0,
+       1,
+       false,
+       {},
+       "Dropout probability after the attention and MLP blocks (Megatron-LM --hidden-dropout); default 0.1 for gpt "
+       "style, 0 for llama. Memory only: p > 0 keeps a 1-byte mask per element of each block's output."},
+      {"workload.model.attention_dropout",
+       Q::Number,
+       "",
+       false,
+       0,
+       1,
+       false,
+       {},
+       "Dropout probability on the attention scores (Megatron-LM --attention-dropout); default 0.1 for gpt style, 0 "
+       "for llama. Memory only, and only with attention fused_softmax: p > 0 keeps a mask and the dropped scores "
+       "(flash attention regenerates its mask from the RNG state)."},
       {"workload.parallelism", Q::Map, "", false, {}, {}, false, {}, "Megatron-style parallel layout."},
       {"workload.parallelism.tp", Q::Integer, "1", false, 1, 1024, false, {}, "Tensor parallel size."},
       {"workload.parallelism.pp", Q::Integer, "1", false, 1, 1024, false, {}, "Pipeline parallel size."},
@@ -471,6 +492,9 @@ JobSpec spec_from(const Params& root) {
   j.model.experts = opt_i("workload.model.experts", 1);
   j.model.top_k = opt_i("workload.model.top_k", 1);
   j.model.moe_ffn_hidden = opt_i("workload.model.moe_ffn_hidden", 0);
+  if (root.has("workload.model.hidden_dropout")) j.model.hidden_dropout = root.number("workload.model.hidden_dropout");
+  if (root.has("workload.model.attention_dropout"))
+    j.model.attention_dropout = root.number("workload.model.attention_dropout");
   j.par.tp = opt_i("workload.parallelism.tp", 1);
   j.par.pp = opt_i("workload.parallelism.pp", 1);
   j.par.dp = opt_i("workload.parallelism.dp", 1);

@@ -158,7 +158,7 @@ TEST_CASE("Llama 3 405B Table 4: TFLOP/s per GPU at 8K and 16K H100, and the dro
   // accumulation over the microbatches (§3.3.2, "Numerical stability"): aidcsim's zero2 reduce-scatters
   // every layer every microbatch, ~33 M sub-flows at 8K, more than 35 min here and DP-bound (326 TFLOP/s
   // per GPU at DP 8 already; docs/benchmarks.md, "Per-microbatch DP traffic"). The bounds were measured
-  // this way. The memory model rejects the 8K row (85.9 GB: 141 layer-microbatches in flight,
+  // this way. The memory model rejects the 8K row (85.95 GB: 141 layer-microbatches in flight,
   // tests/unit/workload/test_memory.cpp), so both load without the HBM check.
   const double lo = 0.10, hi = 0.20;
   double tflops[2];
@@ -273,7 +273,7 @@ TEST_CASE("NVIDIA DGXC Nemotron4 340B BF16: step time per row (H100, TP 8, PP 8,
 TEST_CASE("The large-run scenarios the memory model rejects are exactly the documented ones",
           "[validation][large_runs][large_runs_memory]") {
   // Each row loads with the HBM check except these (tests above say why); a change of the memory model
-  // that lets one fit, or a row that stops fitting, shows here. Llama 3 at 8K: 85.9 GB with the paper's
+  // that lets one fit, or a row that stops fitting, shows here. Llama 3 at 8K: 85.95 GB with the paper's
   // schedule (N = pp) and FSDP (zero2); at 16K it fits (78.6 GB).
   CHECK_THROWS_AS(row_scenario("dgxc-nemotron4-340b/128-gpus.yaml"), ScenarioError);
   CHECK_THROWS_AS(row_scenario("llama3-405b/8192-gpus.yaml"), ScenarioError);

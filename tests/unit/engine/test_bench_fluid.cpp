@@ -114,9 +114,12 @@ TEST_CASE("bench fluid estimate: only above the threshold, only for one wave", "
   o.op = Op::AllGather;
   o.algorithm = Algorithm::Pat;
   o.sizes = {1 << 20};
-  o.fluid_above = 16 * 4;  // 16 GPUs: 4 distances x 16 transfers, not above
+  o.fluid_above = -1;
+  const int channels = bench_collective(o)[0].channels;  // PAT emits one transfer per channel
+  REQUIRE(channels == 2);
+  o.fluid_above = 16 * 4 * channels;  // 16 GPUs: 4 distances x 16 pairs x channels, not above
   CHECK(bench_collective(o)[0].note.find("fluid") == std::string::npos);
-  o.fluid_above = 16 * 4 - 1;
+  o.fluid_above = 16 * 4 * channels - 1;
   CHECK(bench_collective(o)[0].note.find("fluid") != std::string::npos);
   o.collapse = false;  // PAT step by step: dependencies, always simulated
   o.fluid_above = 0;

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "models/common/errors.hpp"
+#include "models/workload/memory.hpp"
 #include "models/workload/workload_schema.hpp"
 #include "test_gpu.hpp"
 
@@ -168,4 +169,19 @@ TEST_CASE("overlap_p2p_comm: overlapped by default, blocking when false") {
   p.set("workload.parallelism.overlap_p2p_comm", false);
   CHECK(key_of(p) == "");
   CHECK_FALSE(workload::spec_from(p).par.overlap_p2p_comm);
+}
+
+TEST_CASE("hidden_dropout / attention_dropout: the style's default unless given, and the memory they cost") {
+  auto p = scenario();
+  auto j = workload::spec_from(p);
+  CHECK(j.model.hidden_dropout < 0);  // unset: gpt's 0.1 (Megatron-LM), llama's 0
+  CHECK(j.model.attention_dropout < 0);
+  const double with_masks = workload::layer_activation_bytes(j);
+  p.set("workload.model.hidden_dropout", 0.0);
+  p.set("workload.model.attention_dropout", 0.0);
+  j = workload::spec_from(p);
+  CHECK(j.model.hidden_dropout == 0);
+  CHECK(j.model.attention_dropout == 0);
+  // no dropout masks: 2 s b h / t less per layer (flash attention: the attention dropout costs nothing)
+  CHECK(with_masks - workload::layer_activation_bytes(j) == Approx(2.0 * 8192 * 16384 / 8));
 }
