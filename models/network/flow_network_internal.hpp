@@ -125,7 +125,7 @@ struct Timeline {
   /// when the timeline is on), so a credit does not chase the hops and row_of per hop.
   std::vector<std::size_t> flow_rows_off;
   std::vector<int> flow_rows;
-  double next = 0;           ///< s, time of the pending boundary event
+  double next = 0;  ///< s, time of the pending boundary event
   int capacity() const { return 2 * target; }
 };
 
@@ -191,7 +191,7 @@ struct RunCtx {
   /// first-use order as before). Every start and removal of a send reads them here instead of
   /// looking up each hop's link direction (random accesses into link_res, ~4 % of the 31K loop).
   std::vector<int> flow_res_off, flow_res;
-  std::vector<int> gpu_res;       ///< per GPU: solver resource of its compute, or -1
+  std::vector<int> gpu_res;  ///< per GPU: solver resource of its compute, or -1
   std::vector<Slot> slots;
   std::vector<int> free_slots;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due;

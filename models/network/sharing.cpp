@@ -59,9 +59,10 @@ MaxMinSharing::MaxMinSharing() : impl_(std::make_unique<Impl>()) {
 MaxMinSharing::~MaxMinSharing() {
   if (!impl_) return;
   impl_->model.get_modified_set()->clear();
+  // Deleting an Item frees its lmm variable; a pooled one's pointer is stale (remove_item).
   for (std::size_t h = 0; h < impl_->items.size(); ++h) {
-    if (impl_->vars[h] == nullptr) impl_->items[h]->set_variable(nullptr);  // pooled: stale pointer
-    delete impl_->items[h];  // frees its lmm variable (none when pooled)
+    if (impl_->vars[h] == nullptr) impl_->items[h]->set_variable(nullptr);
+    delete impl_->items[h];
   }
   // The Model deletes the System (and its constraints) in its destructor.
 }
