@@ -81,6 +81,20 @@ int link_resource(RunCtx& c, int link, bool forward) {
   return r;
 }
 
+const int* route_resources(RunCtx& c, int f, int& n) {
+  const SubFlow& sf = c.flows[f];
+  n = static_cast<int>(sf.hops.size());
+  if (c.events_mode) {  // routes change with failures: looked up each time
+    c.res_buf.clear();
+    for (const Hop& h : sf.hops) c.res_buf.push_back(link_resource(c, h.link, h.forward));
+    return c.res_buf.data();
+  }
+  int* r = c.flow_res.data() + c.flow_res_off[f];
+  if (n > 0 && r[0] < 0)
+    for (int k = 0; k < n; ++k) r[k] = link_resource(c, sf.hops[k].link, sf.hops[k].forward);
+  return r;
+}
+
 namespace {
 
 int new_slot(RunCtx& c) {
@@ -364,9 +378,9 @@ void simulate(RunCtx& c) {
 
 void start_flow(RunCtx& c, int f, double remains) {
   SubFlow& sf = c.flows[f];
-  c.res_buf.clear();
-  for (const Hop& h : sf.hops) c.res_buf.push_back(link_resource(c, h.link, h.forward));
-  before_add(c, c.res_buf.data(), static_cast<int>(c.res_buf.size()));
+  int nr = 0;
+  const int* res = route_resources(c, f, nr);
+  before_add(c, res, nr);
   const int s = new_slot(c);
   Slot& x = c.slots[s];
   x.flow = f;
@@ -374,8 +388,8 @@ void start_flow(RunCtx& c, int f, double remains) {
   x.wave = c.wave[sf.activity];
   const Activity& act = c.s->activities[sf.activity];
   const double bound = act.rate_limit > 0 ? act.rate_limit / sf.of * sf.mult : -1.0;  // split over sub-flows
-  x.item = c.sharing.add_item(c.res_buf.data(), static_cast<int>(c.res_buf.size()), s, act.weight * sf.mult, bound);
-  on_item_added(c, s, c.res_buf.data(), static_cast<int>(c.res_buf.size()));
+  x.item = c.sharing.add_item(res, nr, s, act.weight * sf.mult, bound);
+  on_item_added(c, s, res, nr);
   sf.slot = s;
 }
 
@@ -564,6 +578,13 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     c->gbytes_rev.assign(res.link_bytes_group_rev.size(), 0.0);
     for (std::size_t i = 0; i < c->failures.size(); ++i)
       c->push_timed(c->failures[i].time, Timed::Failure, static_cast<int>(i));
+  }
+  if (!c->events_mode) {
+    c->flow_res_off.resize(c->flows.size() + 1);
+    c->flow_res_off[0] = 0;
+    for (std::size_t f = 0; f < c->flows.size(); ++f)
+      c->flow_res_off[f + 1] = c->flow_res_off[f] + static_cast<int>(c->flows[f].hops.size());
+    c->flow_res.assign(static_cast<std::size_t>(c->flow_res_off.back()), -1);
   }
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
 

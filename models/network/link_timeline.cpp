@@ -34,6 +34,10 @@ void tl_focus(Timeline& t, int k) {
 /// Merges adjacent bin pairs: w doubles, the filled bins halve (bin j = bins 2j + 2j+1). A cell
 /// is bin 2j's bytes + bin 2j+1's, a missing cell counting 0 (so a + 0.0 = a and 0.0 + b = b: the
 /// same sums bit for bit as a dense table's row-major merge; credits are > 0, never -0.0).
+/// The pair merges into whichever of its two cell lists has the larger capacity (IEEE addition is
+/// commutative, and the order of a bin's cells does not reach the result: tl_finish emits them by
+/// row), so a merge rarely reallocates: a fresh, larger list for every pair was a copy and first
+/// touch of memory (page faults) for every cell at every merge.
 void tl_compact(Timeline& t) {
   if (t.hot >= 0)
     for (const Timeline::Cell& x : t.bins[t.hot]) t.pos[x.row] = -1;
@@ -42,9 +46,10 @@ void tl_compact(Timeline& t) {
   for (std::size_t j = 0; 2 * j < have; ++j) {
     std::vector<Timeline::Cell> out = std::move(t.bins[2 * j]);
     if (2 * j + 1 < have) {
+      std::vector<Timeline::Cell> in = std::move(t.bins[2 * j + 1]);
+      if (in.capacity() > out.capacity()) out.swap(in);
       for (std::size_t i = 0; i < out.size(); ++i) t.pos[out[i].row] = static_cast<int>(i);
-      out.reserve(out.size() + t.bins[2 * j + 1].size());
-      for (const Timeline::Cell& y : t.bins[2 * j + 1]) {
+      for (const Timeline::Cell& y : in) {
         const int p = t.pos[y.row];
         if (p >= 0)
           out[p].bytes = out[p].bytes + y.bytes;
@@ -52,8 +57,8 @@ void tl_compact(Timeline& t) {
           out.push_back(y);
       }
       for (const Timeline::Cell& x : out) t.pos[x.row] = -1;
-      t.bins[2 * j + 1].clear();
-      t.spare.push_back(std::move(t.bins[2 * j + 1]));
+      in.clear();
+      t.spare.push_back(std::move(in));
     }
     t.bins[j] = std::move(out);
   }
@@ -68,8 +73,8 @@ void tl_credit(const RunCtx& c, Timeline& t, int f, double upto, int k) {
   t.sent[f] = upto;
   if (k != t.hot) tl_focus(t, k);
   auto& cells = t.bins[k];
-  for (const Hop& h : c.flows[f].hops) {
-    const int r = t.row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
+  for (std::size_t i = t.flow_rows_off[f]; i < t.flow_rows_off[f + 1]; ++i) {
+    const int r = t.flow_rows[i];
     int& p = t.pos[r];
     if (p < 0) {
       p = static_cast<int>(cells.size());
@@ -98,14 +103,22 @@ void tl_init(RunCtx& c, int bins, double hint) {
   t->target = bins;
   t->w = hint > 0 ? hint / bins : kTimelineFirstBin;
   t->row_of.assign(2 * static_cast<std::size_t>(c.fab->link_count()), -1);
-  for (const SubFlow& f : c.flows)
+  t->flow_rows_off.reserve(c.flows.size() + 1);
+  t->flow_rows_off.push_back(0);
+  std::size_t hops = 0;
+  for (const SubFlow& f : c.flows) hops += f.hops.size();
+  t->flow_rows.reserve(hops);
+  for (const SubFlow& f : c.flows) {
     for (const Hop& h : f.hops) {
       int& r = t->row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
       if (r < 0) {
         r = static_cast<int>(t->links.size());
         t->links.push_back(2 * h.link + (h.forward ? 0 : 1));
       }
+      t->flow_rows.push_back(r);
     }
+    t->flow_rows_off.push_back(t->flow_rows.size());
+  }
   t->pos.assign(t->links.size(), -1);
   t->sent.assign(c.flows.size(), 0.0);
   t->next = next_boundary(*t, 0.0);

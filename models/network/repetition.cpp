@@ -39,8 +39,11 @@ void push_ready(RunCtx& c, int a) {
 
 /// Solver resources of transfer a's flows (those with bytes).
 void flow_resources(RunCtx& c, int a, std::vector<int>& out) {
-  for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f)
-    for (const Hop& h : c.flows[f].hops) out.push_back(link_resource(c, h.link, h.forward));
+  for (int f = c.first_flow[a]; f < c.first_flow[a + 1]; ++f) {
+    int n = 0;
+    const int* r = route_resources(c, f, n);
+    out.insert(out.end(), r, r + n);
+  }
 }
 
 int& res_slot(std::vector<int>& v, int r, int fill) {
@@ -340,7 +343,9 @@ void on_item_removed(RunCtx& c, int slot) {
   if (!c.any_repeat) return;
   const Slot& x = c.slots[slot];
   if (x.flow >= 0) {
-    for (const Hop& h : c.flows[x.flow].hops) --c.res_count[link_resource(c, h.link, h.forward)];
+    int n = 0;
+    const int* r = route_resources(c, x.flow, n);
+    for (int k = 0; k < n; ++k) --c.res_count[r[k]];
   } else {
     --c.res_count[c.gpu_res[c.s->activities[x.activity].gpu]];
   }

@@ -120,6 +120,27 @@ TEST_CASE("traffic arriving mid-ring materialises the fast-forwarded steps: same
   CHECK(r.makespan > 40 * step * 1.01);  // the interference slowed the ring down
 }
 
+TEST_CASE("a transfer that materialises a fast-forwarded ring runs on its own route", "[network][repeat]") {
+  // As above, with a long transfer 9 -> 12 on GPU 9's uplink (no link of the ring's): the
+  // transfer 9 -> 3 arriving mid-ring must share that uplink (and GPU 3's downlink with 2 -> 3),
+  // not the links of the ring flow its start re-created last (a start that materialised a group
+  // once reused a scratch buffer the group's own starts had overwritten, which a symmetric ring
+  // does not show).
+  const auto f = topology::build_fabric(leaf_spine(16, 32, 16));
+  FlowNetwork net(f);
+  Schedule s;
+  s.gpu_flops = {1e15};
+  std::vector<int> ring(8);
+  std::iota(ring.begin(), ring.end(), 0);
+  add_ring(s, ring, 1e7, 40);
+  const double step = f.latency(f.route(0, 1, 0)) + 1e7 / kRate;
+  s.activities.push_back(transfer(9, 12, 60 * 1e7, 9));
+  s.activities.push_back(compute(9, 1e15 * step * 10.37));
+  s.activities.push_back(transfer(9, 3, 3e7, 7, {9}));
+  const auto r = same_as_unrolled(net, s);
+  CHECK(r.repetitions_fast_forwarded > 0);
+}
+
 TEST_CASE("rings across leaves with hash collisions and oversubscription: same as unrolled", "[network][repeat]") {
   const auto f = topology::build_fabric(leaf_spine(64, 16, 8, 2.0));
   FlowNetwork net(f);
