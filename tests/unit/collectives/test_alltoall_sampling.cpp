@@ -1,24 +1,37 @@
-// The sampled all-to-all (detail::plan_alltoall above its pair budget: K of the n - 1 shift
-// permutations, each carrying the bytes of (n - 1) / K) against every permutation, at sizes where
-// both run: 128-512 GPUs, K = 8 as at 32,768 GPUs (bench-collective), on the default rail-optimised
-// 3-tier Clos and on oversubscribed leaf-spines. Compared by the fluid bound
-// (network::fluid_bound), which is how bench-collective times an all-to-all of more than 8,192
-// transfers and which equals the max-min run of all-to-all within 2 % ("[fluid]" in test_engine).
+// The sampled all-to-all (detail::plan_alltoall above its pair budget: pairs inside NVLink
+// domains exact, K of the permutations between domains, each transfer carrying the bytes of
+// W = M / K pairs, 1 - 1/sqrt(W) of them spread evenly over the equal-cost paths and 1/sqrt(W)
+// hashed) against every pair, at sizes where both run: 128-512 GPUs, K = 8 as at 32,768 GPUs
+// (bench-collective), on the default rail-optimised 3-tier Clos and on oversubscribed leaf-spines.
+// Compared by the fluid bound (network::fluid_bound), which is how bench-collective times an
+// all-to-all of more than 8,192 transfers and which equals the max-min run of all-to-all within
+// 2 % ("[fluid]" in test_engine).
 //
-// Measured 2026-12-01 (est / every permutation - 1, 1 MiB and 1 GiB), K = 8:
-//   fabric                        hashed, evenly spaced   spread, stratified (now)
-//   16 x 8 clos3 1:1              +2.9 / +5.8 %           +2.9 / +5.8 %
-//   64 x 8 clos3 1:1              +25 / +49 %             -0.8 / -1.6 %
-//   512 x 1 clos3 2:1             +33 / +50 %             +2.3 / +3.4 %
-//   32 x 8 leaf-spine 2:1         -23 / -34 %             +0.1 / +0.1 %
-//   128 x 4 leaf-spine 3:1 (r32)  +27 / +37 %             -6.7 / -9.0 %
-// Two causes fixed: each sampled transfer stands for (n - 1) / K pairs whose hashes differ, so it is
-// spread over the equal-cost paths (one hashed route made its collisions weigh (n - 1) / K times
-// more); and the distances are stratified over the node positions (evenly spaced ones fell on
-// multiples of the GPUs per node: rail-aligned shifts that never leave their leaf). What is left:
-// the full run's own hash collisions (16 x 8: the same +5.8 % for K = 8, 16, 32) and the leaf-local
-// share of an oversubscribed leaf-spine (K = 16: -5.9 %). Not within the 2 % the issue asks for;
-// this test holds it at 10 % and bench-collective's note quotes it.
+// Measured 2026-12-01 (est / every pair - 1, 1 MiB / 1 GiB), K = 8:
+//   fabric                        hashed,     spread,      spread evenly + hashed share,
+//                                 evenly      stratified   NVLink pairs exact (now)
+//   16 x 8 clos3 1:1              +2.9/+5.8   +2.9/+5.8    +0.0/+0.0 %
+//   64 x 8 clos3 1:1              +25/+49     -0.8/-1.6    -2.3/-4.5 %
+//   512 x 1 clos3 2:1             +33/+50     +2.3/+3.4    +3.5/+5.3 %
+//   32 x 8 leaf-spine 2:1         -23/-34     +0.1/+0.1    -0.3/-0.4 %
+//   128 x 4 leaf-spine 3:1 (r32)  +27/+37     -6.7/-9.0    -0.2/-0.2 %
+// Causes found (per-link loads of both runs, busiest link and mean per tier):
+//  - 16 x 8: the pairs inside a node went over NVLink in the full run but their sampled stand-ins
+//    over the NICs (+5.8 % on the access links); they are now exact.
+//  - The spread transfers started at random paths: a link's load was its mean plus the chance of
+//    how many of the ~16-path sets covered it; at 32,768 GPUs the busiest spine-core link carried
+//    +36 % over the mean (30.4 ms, where every link's mean is 21.5 ms). They now start at a
+//    low-discrepancy sequence of paths (van der Corput per rail and sample): every link at its
+//    mean at 32K (21.5 ms with no hashed share).
+//  - The full run's busiest link is its mean plus its own hash collisions (+5 to +17 % here); the
+//    hashed share 1/sqrt(W) gives each link the variance of the W pairs' hashes. The rest is which
+//    realisation: the full run's own makespan moves by up to 7 % from hash seed to hash seed (1 GiB,
+//    seeds 0-4: 64 x 8 +2.1 ... +6.6 %, 512 x 1 -4.9 ... 0 % around the estimate), so no estimate
+//    matches one seed within the 2 % the issue asks for; against the mean of the 5 seeds the
+//    estimate (also averaged over 5 seeds) is -4.7 / +4.0 / +2.3 / -1.9 % on the last four rows:
+//    64 x 8 has heavier collisions than the hashed share gives, 512 x 1 a leaf-local share the 8
+//    samples miss (its uplinks' mean bytes +2.2 %).
+// This test holds 6 % (seed 0) and bench-collective's note quotes it.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -62,11 +75,11 @@ double alltoall_time(const topology::Fabric& fabric, const Layout& l, double byt
 }
 
 /// The largest measured |sampled / every permutation - 1| above, rounded up.
-constexpr double kSampledAllToAllError = 0.10;
+constexpr double kSampledAllToAllError = 0.06;
 
 }  // namespace
 
-TEST_CASE("all-to-all: 8 sampled shift permutations against all of them (measured error held)", "[alltoall][fluid]") {
+TEST_CASE("all-to-all: 8 sampled permutations against every pair (measured error held)", "[alltoall][fluid]") {
   compute::GpuSpec h100;
   h100.nvlink_generation = 4;
   for (const Fab& f :
