@@ -170,7 +170,7 @@ FlowPlan plan_alltoall(const EmitContext& ctx, int max_pairs) {
       for (int x = 0; x < N; ++x) {
         const int src = doms[x][p], dst = doms[(x + D) % N][(p + e) % g];
         ++t;
-        if (a < 1) {
+        if (a < 1 && !ctx.nvlink(src, dst)) {  // (one domain of all the GPUs: NVLink, no paths to spread over)
           const int f = plan.add(src, dst, w * W * (1 - a), 0);
           plan.flows[f].spread = true;
           // Digit-scrambled (XOR: it keeps one start per 2^-m of any 2^m consecutive x) per
@@ -180,7 +180,7 @@ FlowPlan plan_alltoall(const EmitContext& ctx, int max_pairs) {
           plan.flows[f].spread_phase = r ? r : 1;
           plan.done.push_back(f);
         }
-        plan.done.push_back(plan.add(src, dst, w * W * a, 0));
+        plan.done.push_back(plan.add(src, dst, w * W * (ctx.nvlink(src, dst) ? 1 : a), 0));
       }
   }
   if (K == M) return plan;  // every pair (W = 1, a = 1)

@@ -107,3 +107,19 @@ TEST_CASE("all-to-all: 8 sampled permutations against every pair (measured error
     }
   }
 }
+
+TEST_CASE("all-to-all sampled inside one NVLink domain stays on NVLink", "[alltoall][fluid]") {
+  // 64 GPUs in one domain, sampled (budget 8 n): every sampled transfer is an NVLink pair, which
+  // a spread transfer would send over the scale-out paths; each NVLink port carries (n - 1) S / n
+  // either way, so the fluid bounds are equal.
+  const auto fabric = topology::build_fabric(test::rail_cluster(1, 64, topology::FabricKind::LeafSpine, 64));
+  compute::GpuSpec h100;
+  h100.nvlink_generation = 4;
+  const Layout l = Layout::from(fabric, h100);
+  bool sampled_full = true, sampled = false;
+  const double full = alltoall_time(fabric, l, 1 << 30, 64 * 64, &sampled_full);
+  const double est = alltoall_time(fabric, l, 1 << 30, 8 * 64, &sampled);
+  REQUIRE_FALSE(sampled_full);
+  REQUIRE(sampled);
+  CHECK(est == Approx(full).epsilon(1e-9));
+}
