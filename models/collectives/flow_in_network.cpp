@@ -1,8 +1,12 @@
 // In-network reductions: NVLS (NVSwitch multicast / ld_reduce), NVLSTree (NVLS inside domains,
 // double binary trees between them), CollNet (SHARP in the fabric switches); and all-to-all.
+#include <fmt/format.h>
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 #include "models/collectives/flow_plan.hpp"
+#include "models/topology/fabric.hpp"
 
 namespace aidcsim::collectives::detail {
 
@@ -44,20 +48,27 @@ void add_sharp(FlowPlan& plan, const std::vector<std::vector<int>>& doms, int h,
     }
 }
 
-/// Distance of the k-th of K sampled shift permutations of n ranks (r -> r + d), g GPUs per node.
-/// Stratified: the midpoint of the k-th of K equal slices of 1..n-1, moved within its slice to the
-/// residue mod g that spreads the samples evenly over the node positions (k mod g when K >= g).
-/// The residue decides whether a shift stays on its rail (d = 0 mod g: rail-aligned, the traffic of
-/// 1/g of the pairs) or changes rails; evenly spaced distances alone fell on multiples of g (256
-/// GPUs, K = 8: 7 of 8 samples rail-aligned, -34 % against every permutation).
-int sampled_shift(int n, int K, int g, int k) {
-  const long base = 1 + (static_cast<long>(2 * k + 1) * (n - 1)) / (2L * K);
-  if (g <= 1 || n <= g) return static_cast<int>(base);
-  const long r = K >= g ? k % g : (static_cast<long>(k) * g) / K;
-  long d = base - base % g + r;
-  if (d < 1) d += g;
-  while (d > n - 1) d -= g;
-  return static_cast<int>(std::max(1L, d));
+/// The k-th of K sampled permutations among the M = (N - 1) g that send GPU p of domain a to GPU
+/// (p + e) mod g of domain (a + D) mod N (D in 1..N-1, e in 0..g-1), as (D, e). Stratified: the
+/// midpoint of the k-th of K equal slices of the M permutations in (D, e) order, its e moved to the
+/// residue that spreads the samples evenly over the positions in the domain (k mod g when K >= g).
+/// e decides whether a permutation stays on its rail (e = 0: 1/g of the pairs) or changes rails;
+/// slices alone fell on e = 0 (256 GPUs, K = 8: 7 of 8 samples rail-aligned, -34 %).
+std::pair<int, int> sampled_permutation(int N, int g, int K, int k) {
+  const long M = static_cast<long>(N - 1) * g;
+  const long mid = (static_cast<long>(2 * k + 1) * M) / (2L * K);
+  const int D = 1 + static_cast<int>(mid / g);
+  const int e = g <= 1 ? 0 : static_cast<int>(K >= g ? k % g : (static_cast<long>(k) * g) / K);
+  return {D, e};
+}
+
+/// Van der Corput's base-2 radical inverse of t (its bits reversed) as a fraction of 2^64: any 2^m
+/// consecutive t fall one in each 2^-m of [0, 1), so the transfers of a run of t start at evenly
+/// spaced paths, however many paths there are.
+std::uint64_t radical_inverse(std::uint64_t t) {
+  std::uint64_t r = 0;
+  for (int b = 0; b < 64; ++b, t >>= 1) r = (r << 1) | (t & 1);
+  return r;
 }
 
 }  // namespace
@@ -107,36 +118,79 @@ FlowPlan plan_collnet(const EmitContext& ctx, const std::vector<std::vector<int>
 }
 
 FlowPlan plan_alltoall(const EmitContext& ctx, int max_pairs) {
-  // Direct all-to-all: every rank sends S/n to each other rank. Above max_pairs transfers the
-  // n - 1 shift permutations (rank r -> r + d) are sampled: K stratified distances
-  // (sampled_shift), each carrying the bytes of (n - 1) / K distances, spread over the equal-cost
-  // paths as the many pairs it stands for would be by their hashes (the note says so).
+  // Direct all-to-all: every rank sends S/n to each other rank. Above max_pairs transfers, the
+  // pairs inside an NVLink domain stay exact (their bytes per port) and the M = (N - 1) g permutations between the N
+  // domains of g GPUs are sampled: K stratified ones (sampled_permutation), each transfer carrying
+  // the bytes of W = M / K pairs. What the W pairs it stands for would put on the fabric, by their
+  // own ECMP hashes: on each link, a mean (their bytes spread evenly over the equal-cost paths)
+  // and a spread about it (which pairs hash onto the same link). The transfer reproduces both:
+  //  - 1 - a of its bytes spread over the equal-cost paths (network::Activity::spread), starting
+  //    at van der Corput's sequence over the domains (spread_phase), so that a switch's run of
+  //    transfers covers its links evenly: this part loads each link with its mean (at 32K every
+  //    tier within 0.1 %; not where a run splits between destinations of different path counts,
+  //    see the test);
+  //  - a = sqrt(1 / W) of its bytes as one hashed flow. A link crossed by T such flows of
+  //    a W w bytes each (w = S / n) gets the variance T p (1 - p) (a W w)^2 = T W p (1 - p) w^2
+  //    (p: the chance to hash onto it), that of the T W pairs' own hashes.
+  // Measured against every pair (n = 128-512 GPUs, K = 8): tests/unit/collectives/test_alltoall_sampling.cpp.
   const auto& c = ctx.c;
   const int n = static_cast<int>(c.gpus.size());
   FlowPlan plan;
   plan.per_port_efficiency = true;
   const long pairs = static_cast<long>(n) * (n - 1);
+  const double w = c.bytes / n;
   if (pairs <= max_pairs) {
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
-        if (i != j) plan.done.push_back(plan.add(c.gpus[i], c.gpus[j], c.bytes / n, 0));
+        if (i != j) plan.done.push_back(plan.add(c.gpus[i], c.gpus[j], w, 0));
     return plan;
   }
-  const int K = std::max(1, max_pairs / n);
-  const double weight = double(n - 1) / K;
-  const int g = std::max(1, ctx.layout.gpus_per_node);
-  for (int k = 0; k < K; ++k) {
-    const int d = sampled_shift(n, K, g, k);
-    for (int i = 0; i < n; ++i) {
-      const int f = plan.add(c.gpus[i], c.gpus[(i + d) % n], c.bytes / n * weight, 0);
-      plan.flows[f].spread = true;
-      plan.done.push_back(f);
-    }
+  // Domains of equal size g (else every GPU its own domain: plain shifts r -> r + D).
+  std::vector<std::vector<int>> doms = by_domain(c.gpus, ctx.layout);
+  const auto g0 = doms[0].size();
+  if (doms.size() < 2 || !std::all_of(doms.begin(), doms.end(), [&](const auto& d) { return d.size() == g0; })) {
+    doms.clear();
+    for (int r : c.gpus) doms.push_back({r});
   }
-  plan.note = "all-to-all sampled: " + std::to_string(K) + " of " + std::to_string(n - 1) +
-              " shift permutations simulated, each carrying the bytes of " + std::to_string(weight).substr(0, 6) +
-              " (spread over the equal-cost paths, distances stratified over the node positions; 8 sampled vs "
-              "all at 128-512 GPUs: -9 % to +6 %, tests/unit/collectives/test_alltoall_sampling.cpp)";
+  const int N = static_cast<int>(doms.size()), g = static_cast<int>(doms[0].size());
+  // Inside a domain each GPU sends (g - 1) w through its NVLink port and receives as much: one
+  // transfer to its neighbour in the domain carrying them loads every port exactly so (the
+  // NVSwitch is one non-blocking hop), with n instead of n (g - 1) transfers.
+  if (g > 1)
+    for (const auto& d : doms)
+      for (int p = 0; p < g; ++p) plan.done.push_back(plan.add(d[p], d[(p + 1) % g], (g - 1) * w, 0));
+  const long M = static_cast<long>(N - 1) * g;
+  const int K = static_cast<int>(std::min<long>(M, std::max(1, max_pairs / n)));
+  const double W = double(M) / K;
+  const double a = std::sqrt(1.0 / W);
+  std::uint64_t t = 0;
+  for (int k = 0; k < K; ++k) {
+    const auto [D, e] = sampled_permutation(N, g, K, k);
+    for (int p = 0; p < g; ++p)  // position-major: a leaf's transfers (one rail, adjacent domains) in a row
+      for (int x = 0; x < N; ++x) {
+        const int src = doms[x][p], dst = doms[(x + D) % N][(p + e) % g];
+        ++t;
+        if (a < 1 && !ctx.nvlink(src, dst)) {  // (one domain of all the GPUs: NVLink, no paths to spread over)
+          const int f = plan.add(src, dst, w * W * (1 - a), 0);
+          plan.flows[f].spread = true;
+          // Digit-scrambled (XOR: it keeps one start per 2^-m of any 2^m consecutive x) per
+          // sample and position, so that the runs do not all start at the same paths.
+          const std::uint64_t r = radical_inverse(static_cast<std::uint64_t>(x)) ^
+                                  topology::splitmix64(static_cast<std::uint64_t>(k) * g + p + 1);
+          plan.flows[f].spread_phase = r ? r : 1;
+          plan.done.push_back(f);
+        }
+        plan.done.push_back(plan.add(src, dst, w * W * (ctx.nvlink(src, dst) ? 1 : a), 0));
+      }
+  }
+  if (K == M) return plan;  // every pair (W = 1, a = 1)
+  plan.note = fmt::format(
+      "all-to-all sampled: pairs inside NVLink domains exact, {} of {} permutations between domains simulated, "
+      "each transfer carrying the bytes of {:.1f} pairs (spread evenly over the equal-cost paths, 1/sqrt({:.1f}) of "
+      "them hashed: the mean and spread of the pairs' own ECMP collisions); against every pair at 128-512 GPUs, "
+      "-7.8 % to +11.5 % for one hash seed, whose own makespan moves by up to 7 % from seed to seed "
+      "(tests/unit/collectives/test_alltoall_sampling.cpp)",
+      K, M, W, W);
   return plan;
 }
 

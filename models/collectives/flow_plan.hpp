@@ -22,6 +22,7 @@ struct PlannedFlow {
   /// An in-network reduction tree's stream: spread over the equal-cost paths, not hashed
   /// (network::Activity::spread).
   bool spread = false;
+  std::uint64_t spread_phase = 0;  ///< network::Activity::spread_phase
 };
 
 struct FlowPlan {
@@ -37,13 +38,13 @@ struct FlowPlan {
   int ring_orders = 0;
 
   int add(int src, int dst, double payload, int wave, std::vector<int> deps = {}) {
-    flows.push_back({src, dst, payload, wave, std::move(deps), 1, {}, {}, false});
+    flows.push_back({src, dst, payload, wave, std::move(deps), 1, {}, {}, false, 0});
     return static_cast<int>(flows.size()) - 1;
   }
   /// A transfer repeated `repeat` times (steps of a ring, chunks of a pipeline).
   int add_repeated(int src, int dst, double payload, int repeat, std::vector<int> after_previous,
                    std::vector<int> after_same = {}) {
-    flows.push_back({src, dst, payload, 0, {}, repeat, std::move(after_previous), std::move(after_same), false});
+    flows.push_back({src, dst, payload, 0, {}, repeat, std::move(after_previous), std::move(after_same), false, 0});
     return static_cast<int>(flows.size()) - 1;
   }
 };

@@ -162,7 +162,7 @@ class Fabric {
   /// not sprayed: callers use route()); throws SimulationError when disconnected.
   std::vector<std::vector<Hop>> routes(int src, int dst, std::size_t limit = 1024) const;
   /// `m` equal-cost scale-out paths for spreading one transfer: path ranks (offset + j x stride)
-  /// mod total, stride = total / m + 1, offset = seed mod total (all paths, offset 0, when total
+  /// mod total, stride = total / m + 1, offset = floor(seed x total / 2^64) (all paths, offset 0, when total
   /// <= m). Ranks run first hop slowest, so the stride walks the first and the later hops together
   /// (a 3-tier Clos with 32 spines x 32 cores: 16 paths on 16 spines AND 16 core positions), and
   /// without listing the other paths (routes() lists up to `limit`). Same empty / throw cases as

@@ -521,7 +521,10 @@ std::vector<std::vector<Hop>> Fabric::routes_strided(int src, int dst, std::size
   return ranked_paths(f, src, dst, m, [seed](std::uint64_t k, std::uint64_t n, std::uint64_t total) {
     if (n >= total) return k;
     const std::uint64_t stride = total / n + 1;
-    return static_cast<std::uint64_t>((seed % total + static_cast<unsigned __int128>(k) * stride) % total);
+    // The first rank is seed's fraction of 2^64 of the paths (a random seed: a random path; a
+    // low-discrepancy sequence of seeds: evenly spread first paths).
+    const std::uint64_t first = static_cast<std::uint64_t>((static_cast<unsigned __int128>(seed) * total) >> 64);
+    return static_cast<std::uint64_t>((first + static_cast<unsigned __int128>(k) * stride) % total);
   });
 }
 
