@@ -304,6 +304,7 @@ void steady_state_extension(Builder& b) {
   const double more = b.m - b.msim;
   plan.extra_microbatches = b.m - b.msim;
   plan.measured_extension = b.per_unit_reduction() && b.dp_size() > 1;
+  plan.measured_steady_pipeline = b.job.par.deepspeed_pipeline() && b.pp > 1 && b.v == 1;
   double slowest = 0;
   for (int s = 0; s < b.pp; ++s) {
     double per_mb = 0;
@@ -325,13 +326,20 @@ std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
       "pipeline of 1 DP replica (#" + std::to_string(b.rep) + ", TP/CP rank 0, " + std::to_string(b.pp) + " stages x " +
       std::to_string(b.v) + " chunks, " + std::to_string(b.msim) + " of " + std::to_string(b.m) +
       " microbatches) simulated op by op with PP flows" +
-      (b.job.par.overlap_p2p_comm || b.pp <= 1 ? std::string() : " (blocking exchanges: overlap_p2p_comm false)") +
+      (b.pp <= 1 ? std::string()
+       : b.job.par.deepspeed_pipeline()
+           ? std::string(" (DeepSpeed pipeline engine: blocking sends and receives one after another, 1/TP partitions "
+                         "all-gathered over TP)")
+           : b.job.par.overlap_p2p_comm ? std::string() : std::string(" (blocking exchanges: overlap_p2p_comm false)")) +
       (b.v > 1 && b.job.par.flexible_interleaving()
            ? " (flexible interleaving: groups of N = " + std::to_string(b.group) +
                  (b.group < b.pp ? " < pp microbatches, their dependency stalls simulated)" : ")")
            : std::string()) +
       "; " + b.layer_flows.note + "; " + dp_part;
-  if (b.m > b.msim) f += "; remaining microbatches added analytically at steady state";
+  if (b.m > b.msim)
+    f += b.plan.measured_steady_pipeline
+             ? "; remaining microbatches each add the simulated 1F1B steady-state period (with its blocking exchanges)"
+             : "; remaining microbatches added analytically at steady state";
   if (b.plan.stragglers > 0)
     f += "; " + std::to_string(b.plan.stragglers) +
          " GPUs below nominal speed: the representative is the slowest "

@@ -336,7 +336,7 @@ void link_pipeline(Builder& b) {
   const auto& md = b.job.model;
   const double tokens_mb = b.job.microbatch_size * double(md.sequence_length) / b.job.par.cp;
   const double act_bytes = tokens_mb * md.hidden * 2.0 / b.job.par.tp;
-  const bool blocking = !b.job.par.overlap_p2p_comm && b.pp > 1;
+  const bool blocking = (!b.job.par.overlap_p2p_comm || b.job.par.deepspeed_pipeline()) && b.pp > 1;
   const bool deepspeed = blocking && b.job.par.deepspeed_pipeline();
   // DeepSpeed: per (stage, exchange), the transfer that leaves the stage there and the one that
   // arrives (emitted ranges), to issue them one after another (deepspeed_order)

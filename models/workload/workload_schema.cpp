@@ -304,7 +304,8 @@ Schema schema() {
        "waits only for its own input). false: blocking exchanges as Megatron-core runs them without it (its "
        "default): after each op (1F1B), or after each warm-up forward, forward + backward pair and cool-down "
        "backward (interleaved); a transfer starts when the sender and the receiver have both reached their "
-       "exchange, and both GPUs' next ops wait for it."},
+       "exchange, and both GPUs' next ops wait for it. Megatron only: pipeline_engine deepspeed is always "
+       "blocking."},
       {"workload.parallelism.pipeline_engine",
        Q::String,
        "megatron",
@@ -320,7 +321,7 @@ Schema schema() {
        "then sends the previous backward's gradient; a backward step sends the previous forward's activation then "
        "receives its gradient), each a 1/TP partition of the b s h tensor; the full tensor all-gathered over the "
        "TP group before use (PartitionedTensor.full: once per forward off the first stage, twice per backward off "
-       "the last). Implies overlap_p2p_comm false."},
+       "the last). overlap_p2p_comm does not apply (DeepSpeed's exchanges are always blocking)."},
       {"workload.parallelism.tp_comm_overlap",
        Q::Bool,
        "false",
@@ -524,10 +525,6 @@ JobSpec spec_from(const Params& root) {
     if (j.par.virtual_stages != 1)
       root.invalid("workload.parallelism.pipeline_engine",
                    "megatron when virtual_stages > 1 (DeepSpeed's TrainSchedule is not interleaved)");
-    if (root.has("workload.parallelism.overlap_p2p_comm") && j.par.overlap_p2p_comm)
-      root.invalid("workload.parallelism.overlap_p2p_comm",
-                   "false (or absent) with pipeline_engine deepspeed (its sends and receives are blocking)");
-    j.par.overlap_p2p_comm = false;
   }
   if (j.par.flexible_interleaving() && !j.par.overlap_p2p_comm)
     root.invalid("workload.parallelism.interleaved_schedule",

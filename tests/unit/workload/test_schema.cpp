@@ -178,9 +178,4 @@ TEST_CASE("pipeline_engine: megatron by default; deepspeed is 1F1B with blocking
   p.set("workload.parallelism.virtual_stages", 1.0);
   CHECK(key_of(p) == "");
   CHECK(workload::spec_from(p).par.deepspeed_pipeline());
-  CHECK_FALSE(workload::spec_from(p).par.overlap_p2p_comm);  // p2p.py: async_op must be False
-  p.set("workload.parallelism.overlap_p2p_comm", true);
-  CHECK(key_of(p) == "workload.parallelism.overlap_p2p_comm");
-  p.set("workload.parallelism.overlap_p2p_comm", false);
-  CHECK(key_of(p) == "");
 }

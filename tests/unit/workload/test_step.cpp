@@ -448,6 +448,36 @@ TEST_CASE("pipeline_engine deepspeed: TrainSchedule's serialized blocking p2p an
   CHECK(sb.makespan > sa.makespan);
 }
 
+TEST_CASE("pipeline_engine deepspeed: microbatches beyond the simulated ones add the measured steady-state period",
+          "[deepspeed_pipe]") {
+  const auto fabric = topology::build_fabric(small_fabric(16));
+  const auto a100 = testing::a100_like();
+  // a small model: a transfer (b s h / t at 2 B over 25 GB/s) as long as a layer's compute
+  JobSpec j = gpt_job(8, 2, 1, 1, 24);
+  j.model.vocab = 128;
+  j.model.layers = 2;
+  j.model.hidden = 512;
+  j.model.ffn_hidden = 2048;
+  j.model.heads = j.model.kv_heads = 8;
+  j.par.pipeline_engine = "deepspeed";
+  auto step = [&](int cap, bool measured) {
+    StepOptions o;
+    o.max_simulated_microbatches = cap;
+    StepPlan p = plan_step(j, a100, fabric, o);
+    const auto run = evaluate(p.schedule, fabric);
+    p.measured_steady_pipeline = p.measured_steady_pipeline && measured;
+    return analyse_step(p, run);
+  };
+  const StepBreakdown exact = step(0, true);  // all 24 microbatches op by op
+  const StepBreakdown cut = step(8, true);    // 8 simulated, 16 added at the measured period
+  const StepBreakdown analytic = step(8, false);
+  INFO("exact " << exact.step_time << " cut " << cut.step_time << " analytic " << analytic.step_time);
+  CHECK(cut.step_time == Approx(exact.step_time).epsilon(0.005));
+  // the analytic extension (compute only) misses the serialized exchanges of 16 microbatches
+  CHECK(analytic.step_time < exact.step_time * (1 - 0.005));
+  CHECK(cut.exposed_pp > analytic.exposed_pp);
+}
+
 TEST_CASE("flexible interleaving: fewer microbatches than stages run, with the dependency stalls of N < pp",
           "[flexible_pp]") {
   // Llama 3 §3.3.2 (arXiv:2407.21783): the flexible schedule runs fewer microbatches than stages; its
