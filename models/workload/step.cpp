@@ -330,7 +330,8 @@ std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
        : b.job.par.deepspeed_pipeline()
            ? std::string(" (DeepSpeed pipeline engine: blocking sends and receives one after another, 1/TP partitions "
                          "all-gathered over TP)")
-           : b.job.par.overlap_p2p_comm ? std::string() : std::string(" (blocking exchanges: overlap_p2p_comm false)")) +
+       : b.job.par.overlap_p2p_comm ? std::string()
+                                    : std::string(" (blocking exchanges: overlap_p2p_comm false)")) +
       (b.v > 1 && b.job.par.flexible_interleaving()
            ? " (flexible interleaving: groups of N = " + std::to_string(b.group) +
                  (b.group < b.pp ? " < pp microbatches, their dependency stalls simulated)" : ")")
