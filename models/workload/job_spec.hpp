@@ -80,6 +80,13 @@ struct Parallelism {
   /// default: blocking exchanges at fixed points of each stage's op order, the sender's and the
   /// receiver's next ops wait for them (models/workload/step_ops.cpp, ExchangePoints).
   bool overlap_p2p_comm = true;
+  /// Which pipeline engine runs the stages: "megatron" (Megatron-LM's schedules) or "deepspeed"
+  /// (DeepSpeed's 2021 PipelineEngine, v0.5.x, with Megatron's TP: blocking sends and receives
+  /// issued one after another in TrainSchedule's order, the activation and its gradient sent as
+  /// 1/TP partitions and all-gathered over the TP group before use; 1F1B only, no interleaving;
+  /// models/workload/step_ops.cpp, step.cpp).
+  std::string pipeline_engine = "megatron";
+  bool deepspeed_pipeline() const { return pipeline_engine == "deepspeed"; }
   /// Rank order, innermost first: "tp,cp,pp,dp" (Megatron default) or "tp,cp,dp,pp".
   std::string order = "tp,cp,pp,dp";
 };

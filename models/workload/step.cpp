@@ -30,6 +30,9 @@ struct LayerComm {
   double tp_allreduce = 0;  ///< one TP all-reduce of the layer's activations
   double cp_exchange = 0;   ///< the CP ring's KV passing of one attention
   double ep_alltoall = 0;   ///< one EP all-to-all (dispatch or combine)
+  /// DeepSpeed's pipeline engine: one TP all-gather of the b s h tensor a stage sends or receives
+  /// (PartitionedTensor.full, deepspeed/runtime/utils.py v0.5.4); 0 otherwise
+  double ds_gather = 0;
 };
 
 /// Checks the sizes, fills the plan's counts and the layers of each virtual stage.
@@ -129,6 +132,12 @@ LayerComm layer_comm(const Builder& b, int s) {
     c.gpus = b.place.tp_group(rep);
     c.bytes = tokens_mb * md.hidden * 2.0;
     lc.tp_allreduce = collectives::estimate_time(c, b.layout, b.opt.protocol);
+    // DeepSpeed PipelineEngine (engine.py v0.5.4: is_pipe_partitioned = is_grad_partitioned =
+    // is_model_parallel): tensors cross stages as 1/TP partitions, made whole by an all-gather
+    if (par.deepspeed_pipeline() && b.pp > 1) {
+      c.op = Op::AllGather;  // nccl-tests size: the gathered b s h tensor
+      lc.ds_gather = collectives::estimate_time(c, b.layout, b.opt.protocol);
+    }
   }
   if (par.cp > 1) {
     Collective c;
@@ -191,7 +200,7 @@ void add_layer_segments(Builder& b, int s, const LayerTime& lt, const OpCost& lf
 // from one layer's costs (lf, lb) and the embedding / logit / loss times (s); the stage's
 // parameters.
 void add_chunk_costs(Builder& b, int s, const OpCost& lf, const OpCost& lb, double embed, double logit, double loss,
-                     double spd, double embed_tp) {
+                     double spd, double embed_tp, double ds_gather) {
   const auto& job = b.job;
   const double layer_params = chunk_parameters(job, 1, false, false, b.pp > 1);
   const double first_params = chunk_parameters(job, 0, true, false, b.pp > 1);
@@ -211,9 +220,14 @@ void add_chunk_costs(Builder& b, int s, const OpCost& lf, const OpCost& lb, doub
     };
     // the vocabulary-parallel embedding's TP all-reduce runs in its forward (analytic: one per
     // microbatch, against two per layer)
+    // DeepSpeed's pipeline engine: the received 1/TP partition all-gathered over the TP group
+    // before the forward (not on the first stage), the output and the received gradient before
+    // the backward (not on the last stage, which starts from the loss)
+    if (ds_gather > 0 && !first) add(f, 0, ds_gather, 0, 0, 0, false);
     if (first) add(f, embed / spd, embed_tp, 0, 0, first_params, false);
     for (int l = 0; l < nl; ++l) add(f, lf.compute, lf.tp, lf.cp, lf.ep, layer_params, true);
     if (last) add(f, (logit + loss) / spd, 0, 0, 0, last_params, false);
+    if (ds_gather > 0 && !last) add(k, 0, 2 * ds_gather, 0, 0, 0, false);
     if (last) add(k, (2 * logit + loss) / spd, 0, 0, 0, last_params, false);
     for (int l = 0; l < nl; ++l) add(k, lb.compute, lb.tp, lb.cp, lb.ep, layer_params, true);
     if (first) add(k, embed / spd, 0, 0, 0, first_params, false);
@@ -271,7 +285,7 @@ void op_costs(Builder& b) {
       lb.ep = 2 * lc.ep_alltoall * (1 + rc);
     }
     if (fl.any()) add_layer_segments(b, s, lt, lf, lb, sel, rc, spd, tokens_mb);
-    add_chunk_costs(b, s, lf, lb, embed, logit, loss, spd, lc.tp_allreduce);
+    add_chunk_costs(b, s, lf, lb, embed, logit, loss, spd, lc.tp_allreduce, lc.ds_gather);
   }
 }
 
@@ -290,6 +304,7 @@ void steady_state_extension(Builder& b) {
   const double more = b.m - b.msim;
   plan.extra_microbatches = b.m - b.msim;
   plan.measured_extension = b.per_unit_reduction() && b.dp_size() > 1;
+  plan.measured_steady_pipeline = b.job.par.deepspeed_pipeline() && b.pp > 1 && b.v == 1;
   double slowest = 0;
   for (int s = 0; s < b.pp; ++s) {
     double per_mb = 0;
@@ -311,13 +326,21 @@ std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
       "pipeline of 1 DP replica (#" + std::to_string(b.rep) + ", TP/CP rank 0, " + std::to_string(b.pp) + " stages x " +
       std::to_string(b.v) + " chunks, " + std::to_string(b.msim) + " of " + std::to_string(b.m) +
       " microbatches) simulated op by op with PP flows" +
-      (b.job.par.overlap_p2p_comm || b.pp <= 1 ? std::string() : " (blocking exchanges: overlap_p2p_comm false)") +
+      (b.pp <= 1 ? std::string()
+       : b.job.par.deepspeed_pipeline()
+           ? std::string(" (DeepSpeed pipeline engine: blocking sends and receives one after another, 1/TP partitions "
+                         "all-gathered over TP)")
+       : b.job.par.overlap_p2p_comm ? std::string()
+                                    : std::string(" (blocking exchanges: overlap_p2p_comm false)")) +
       (b.v > 1 && b.job.par.flexible_interleaving()
            ? " (flexible interleaving: groups of N = " + std::to_string(b.group) +
                  (b.group < b.pp ? " < pp microbatches, their dependency stalls simulated)" : ")")
            : std::string()) +
       "; " + b.layer_flows.note + "; " + dp_part;
-  if (b.m > b.msim) f += "; remaining microbatches added analytically at steady state";
+  if (b.m > b.msim)
+    f += b.plan.measured_steady_pipeline
+             ? "; remaining microbatches each add the simulated 1F1B steady-state period (with its blocking exchanges)"
+             : "; remaining microbatches added analytically at steady state";
   if (b.plan.stragglers > 0)
     f += "; " + std::to_string(b.plan.stragglers) +
          " GPUs below nominal speed: the representative is the slowest "

@@ -110,6 +110,10 @@ struct StepPlan {
   /// the simulated steady-state period (stage 0's backward completions, `microbatch_done`), which
   /// includes the per-microbatch gathers and reduce-scatters it waits for.
   bool measured_extension = false;
+  /// pipeline_engine deepspeed: the extension is the simulated 1F1B steady-state period (stage 0's
+  /// backward completions between its second backward and its last one that follows a forward),
+  /// which includes the blocking exchanges each microbatch waits for; at least the analytic one.
+  bool measured_steady_pipeline = false;
   int extra_microbatches = 0;
   std::vector<int> microbatch_done;  ///< stage 0: activity ending each microbatch's last backward
   int param_gather_buckets = 0;      ///< overlap_param_gather: parameter all-gather buckets (all stages)

@@ -105,9 +105,16 @@ namespace {
 /// Seconds the microbatches beyond the simulated ones add: the analytic steady state, or for
 /// zero2 / fsdp the simulated steady-state period (at least the analytic one).
 double extension(const StepPlan& plan, const network::RunResult& run, double extra_time) {
-  if (!plan.measured_extension || plan.extra_microbatches == 0) return extra_time;
   const auto& d = plan.microbatch_done;
   const int n = static_cast<int>(d.size());
+  if (plan.measured_steady_pipeline && plan.extra_microbatches > 0) {
+    // 1F1B: stage 0's backward k follows a forward for k <= n - pp (the steady state)
+    const int from = 1, to = n - plan.pp;
+    if (to - from < 1) return extra_time;
+    const double period = (run.finish[d[to]] - run.finish[d[from]]) / (to - from);
+    return std::max(extra_time, plan.extra_microbatches * period);
+  }
+  if (!plan.measured_extension || plan.extra_microbatches == 0) return extra_time;
   const int from = std::min(n - 1, std::max(1, plan.pp));  // past the pipeline fill
   if (n - 1 - from < 1) return extra_time;
   const double period = (run.finish[d[n - 1]] - run.finish[d[from]]) / (n - 1 - from);
@@ -213,12 +220,13 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     r.exposed_pp += emb;
     r.bubble += std::max(0.0, run.makespan - t.last_b - (t.opt1 - t.opt0) - dp - emb);
     // the extension: beyond its own ops, imbalance with the slowest stage is bubble, the rest of a
-    // measured period (per-microbatch gathers / reduce-scatters) exposed DP
+    // measured period exposed DP (per-microbatch gathers / reduce-scatters) or, with DeepSpeed's
+    // pipeline engine, exposed PP (the blocking exchanges of its steady state)
     const double layer_extra = layer_ep[s] + layer_cp[s] + layer_tp[s];
     const double extra_ops =
         plan.extra_compute[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
     r.bubble += std::max(0.0, extra_time - extra_ops);
-    r.exposed_dp += extra - extra_time;
+    (plan.measured_steady_pipeline ? r.exposed_pp : r.exposed_dp) += extra - extra_time;
     r.exposed_tp += plan.tp[s] + plan.extra_tp[s] + layer_tp[s];
     r.exposed_cp += plan.cp[s] + plan.extra_cp[s] + layer_cp[s];
     r.exposed_ep += plan.ep[s] + plan.extra_ep[s] + layer_ep[s];

@@ -302,6 +302,25 @@ ExchangePoints exchange_points(const Builder& b, int s) {
   return x;
 }
 
+/// DeepSpeed's order of the two transfers of stage s's exchange x (1F1B: the exchange after op x).
+/// TrainSchedule (deepspeed/runtime/pipe/schedule.py, v0.5.4, commit bc7778e) gives each stage
+/// 2 (m + p - 1) steps, forward on steps of the stage's parity; a step's instructions run in order,
+/// each send / receive a blocking dist.send / dist.recv (p2p.py): a forward step is RecvActivation,
+/// SendGrad (of the previous step's backward), ForwardPass; a backward step SendActivation (of the
+/// previous step's forward), RecvGrad, BackwardPass. Stage s runs forward k at step 2k + s and
+/// backward k at 2k + 2p - 1 - s, the op order of Megatron's 1F1B; between a backward and the
+/// forward of the next step the stage receives first, in every other exchange (after a forward;
+/// in warm-up and cool-down across idle steps) it sends first. True: the arriving transfer first.
+bool deepspeed_receives_first(const Builder& b, int s, int x) {
+  const auto order = pipeline_order(s, b.pp, b.msim, b.v, b.group, false);
+  if (x + 1 >= static_cast<int>(order.size())) return false;
+  const auto& o = order[x];
+  const auto& n = order[x + 1];
+  if (o.forward || !n.forward) return false;
+  const int step_b = 2 * o.microbatch + 2 * b.pp - 1 - s, step_f = 2 * n.microbatch + s;
+  return step_f == step_b + 1;
+}
+
 /// Op index in stage s's order of each (virtual stage, microbatch, forward) op.
 std::vector<std::vector<std::array<int, 2>>> op_positions(const Builder& b, int s) {
   const auto order = pipeline_order(s, b.pp, b.msim, b.v, b.group, b.job.par.flexible_interleaving());
@@ -317,7 +336,17 @@ void link_pipeline(Builder& b) {
   const auto& md = b.job.model;
   const double tokens_mb = b.job.microbatch_size * double(md.sequence_length) / b.job.par.cp;
   const double act_bytes = tokens_mb * md.hidden * 2.0 / b.job.par.tp;
-  const bool blocking = !b.job.par.overlap_p2p_comm && b.pp > 1;
+  const bool blocking = (!b.job.par.overlap_p2p_comm || b.job.par.deepspeed_pipeline()) && b.pp > 1;
+  const bool deepspeed = blocking && b.job.par.deepspeed_pipeline();
+  // DeepSpeed: per (stage, exchange), the transfer that leaves the stage there and the one that
+  // arrives (emitted ranges), to issue them one after another (deepspeed_order)
+  std::vector<std::vector<std::array<collectives::Emitted, 2>>> issued;
+  std::vector<std::vector<std::array<bool, 2>>> has;
+  if (deepspeed)
+    for (int s = 0; s < b.pp; ++s) {
+      issued.emplace_back(b.msim * 2 + 1);
+      has.emplace_back(b.msim * 2 + 1, std::array<bool, 2>{false, false});
+    }
   std::vector<ExchangePoints> xp;
   std::vector<std::vector<std::vector<std::array<int, 2>>>> pos;
   if (blocking)
@@ -352,6 +381,17 @@ void link_pipeline(Builder& b) {
       if (xr >= 0 && xp[ts].next[xr] >= 0 && xp[ts].next[xr] != to_act) also.push_back(xp[ts].next[xr]);
     }
     auto e = collectives::emit(b.plan.schedule, c, b.layout, b.opt.protocol);
+    if (deepspeed) {
+      const auto [fs, fk] = where(from_j, mb, forward);
+      const auto [ts, tk] = where(to_j, mb, forward);
+      const int xs = xp[fs].after_op[fk], xr = xp[ts].before_op[tk];
+      issued[fs][xs][0] = e;
+      has[fs][xs][0] = true;
+      if (xr >= 0) {
+        issued[ts][xr][1] = e;
+        has[ts][xr][1] = true;
+      }
+    }
     for (int d : e.done) b.acts()[to_act].after.push_back(d);
     if (!e.done.empty()) b.plan.waits.push_back({e.done, to_act, b.prev_on_gpu[to_act], kTagPp});
     for (int a : also) {
@@ -370,6 +410,16 @@ void link_pipeline(Builder& b) {
       else
         b.acts()[b.b_in[j][mb]].after.push_back(b.f_idx[j][mb]);
     }
+  if (deepspeed)
+    for (int s = 0; s < b.pp; ++s)
+      for (std::size_t x = 0; x < xp[s].end.size(); ++x) {
+        if (!has[s][x][0] || !has[s][x][1]) continue;
+        const bool in_first = deepspeed_receives_first(b, s, static_cast<int>(x));
+        const auto& first = issued[s][x][in_first ? 1 : 0];
+        const auto& second = issued[s][x][in_first ? 0 : 1];
+        for (int a = second.first; a < second.last; ++a)
+          for (int d : first.done) b.acts()[a].after.push_back(d);
+      }
 }
 
 }  // namespace aidcsim::workload::detail

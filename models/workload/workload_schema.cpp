@@ -325,7 +325,24 @@ Schema schema() {
        "waits only for its own input). false: blocking exchanges as Megatron-core runs them without it (its "
        "default): after each op (1F1B), or after each warm-up forward, forward + backward pair and cool-down "
        "backward (interleaved); a transfer starts when the sender and the receiver have both reached their "
-       "exchange, and both GPUs' next ops wait for it."},
+       "exchange, and both GPUs' next ops wait for it. Megatron only: pipeline_engine deepspeed is always "
+       "blocking."},
+      {"workload.parallelism.pipeline_engine",
+       Q::String,
+       "megatron",
+       false,
+       {},
+       {},
+       false,
+       {"megatron", "deepspeed"},
+       "Pipeline engine: megatron (Megatron-LM's schedules) or deepspeed (DeepSpeed's 2021 PipelineEngine, v0.5.x, "
+       "with Megatron's TP, as MT-NLG ran: deepspeed/runtime/pipe/engine.py, schedule.py, p2p.py). deepspeed: "
+       "TrainSchedule's 1F1B op order (virtual_stages 1); blocking sends and receives (dist.send / dist.recv, the "
+       "next op waits) issued one after another in TrainSchedule's order (a forward step receives its activation "
+       "then sends the previous backward's gradient; a backward step sends the previous forward's activation then "
+       "receives its gradient), each a 1/TP partition of the b s h tensor; the full tensor all-gathered over the "
+       "TP group before use (PartitionedTensor.full: once per forward off the first stage, twice per backward off "
+       "the last). overlap_p2p_comm does not apply (DeepSpeed's exchanges are always blocking)."},
       {"workload.parallelism.tp_comm_overlap",
        Q::Bool,
        "false",
@@ -525,6 +542,14 @@ JobSpec spec_from(const Params& root) {
   j.par.order = opt_t("workload.parallelism.order", "tp,cp,pp,dp");
   j.par.tp_comm_overlap = opt_b("workload.parallelism.tp_comm_overlap", false);
   j.par.overlap_p2p_comm = opt_b("workload.parallelism.overlap_p2p_comm", true);
+  j.par.pipeline_engine = opt_t("workload.parallelism.pipeline_engine", "megatron");
+  if (j.par.deepspeed_pipeline()) {
+    // DeepSpeed's PipelineEngine runs TrainSchedule only (no interleaving) with blocking p2p
+    // (deepspeed/runtime/pipe/p2p.py v0.5.4: send/recv assert async_op == False)
+    if (j.par.virtual_stages != 1)
+      root.invalid("workload.parallelism.pipeline_engine",
+                   "megatron when virtual_stages > 1 (DeepSpeed's TrainSchedule is not interleaved)");
+  }
   if (j.par.flexible_interleaving() && !j.par.overlap_p2p_comm)
     root.invalid("workload.parallelism.interleaved_schedule",
                  "megatron with overlap_p2p_comm false (the blocking exchanges are Megatron-core's; the flexible "

@@ -188,11 +188,12 @@ TEST_CASE("Llama 3 405B Table 4: TFLOP/s per GPU at 8K and 16K H100, and the dro
 
 TEST_CASE("MT-NLG 530B: iteration time per GPU count (A100, TP 8, PP 35, DP 8-12), and the drop in TFLOP/s",
           "[validation][large_runs][mtnlg]") {
-  // All three rows are known misses: predicted 15-17 % faster than published (docs/validation-large-runs.md,
-  // "Why MT-NLG misses": DeepSpeed's 2021 pipeline engine ran ~15 % below what the model, which
-  // reproduces Megatron-LM's own 529.6B row within 1 %, gives for the same layout). The bounds hold
-  // them where the model is today so a change shows; the slope is held to the issue's 30 %.
-  const double lo = -0.20, hi = -0.10;
+  // All three rows are known misses: predicted 14-17 % faster than published (docs/validation-large-runs.md,
+  // "Why MT-NLG misses"). The rows run DeepSpeed's pipeline engine as its v0.5.4 source does it
+  // (pipeline_engine: deepspeed: serialized blocking p2p of 1/TP partitions, TP all-gathers), which
+  // costs 0.3 s of the ~9 s gap; what else the run spent is not in the sources read. The bounds hold
+  // the rows where the model is today so a change shows; the slope is held to the issue's 30 %.
+  const double lo = -0.19, hi = -0.12;
   double tflops[3];
   int i = 0;
   for (const auto& r : kMtnlg) {

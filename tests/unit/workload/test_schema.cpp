@@ -185,3 +185,13 @@ TEST_CASE("hidden_dropout / attention_dropout: the style's default unless given,
   // no dropout masks: 2 s b h / t less per layer (flash attention: the attention dropout costs nothing)
   CHECK(with_masks - workload::layer_activation_bytes(j) == Approx(2.0 * 8192 * 16384 / 8));
 }
+
+TEST_CASE("pipeline_engine: megatron by default; deepspeed is 1F1B with blocking exchanges") {
+  auto p = scenario();  // interleaved: virtual_stages 7
+  CHECK(workload::spec_from(p).par.pipeline_engine == "megatron");
+  p.set("workload.parallelism.pipeline_engine", std::string("deepspeed"));
+  CHECK(key_of(p) == "workload.parallelism.pipeline_engine");  // TrainSchedule is not interleaved
+  p.set("workload.parallelism.virtual_stages", 1.0);
+  CHECK(key_of(p) == "");
+  CHECK(workload::spec_from(p).par.deepspeed_pipeline());
+}

@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 
+#include "models/collectives/collective.hpp"
 #include "models/common/errors.hpp"
 #include "models/topology/fabric.hpp"
 #include "models/workload/model.hpp"
@@ -399,6 +400,82 @@ TEST_CASE("overlap_p2p_comm false: blocking pipeline exchanges as Megatron-core 
   n.par.overlap_p2p_comm = false;
   const auto [nb, tb] = run(n);
   CHECK(tb.makespan == ta.makespan);
+}
+
+TEST_CASE("pipeline_engine deepspeed: TrainSchedule's serialized blocking p2p and TP all-gathers", "[deepspeed_pipe]") {
+  const auto fabric = topology::build_fabric(small_fabric(16));
+  const auto a100 = testing::a100_like();
+  auto run = [&](const JobSpec& j) {
+    const StepPlan p = plan_step(j, a100, fabric, {});
+    return std::pair{p, evaluate(p.schedule, fabric)};  // evaluate throws on a deadlock (a cycle)
+  };
+  // 1F1B, PP 2 (one stage per node), 2 microbatches, as the overlap_p2p_comm test: Megatron's
+  // blocking exchanges give 3f + 3x + 3b. DeepSpeed (schedule.py v0.5.4): stage 0 runs F0@0 F1@2
+  // B0@3 B1@5, stage 1 F0@1 B0@2 F1@3 B1@4. Between B0 and F1 stage 1 receives act1 and then sends
+  // grad0 (one dist.recv, then one dist.send): the exchange Megatron runs as one batched pair takes
+  // 2x. Each forward off the first stage all-gathers its input over the TP group (g), each backward
+  // off the last its output and its gradient (2g). Critical path: stage 0 F0, act0, stage 1 F0
+  // (+g) B0, act1, grad0, stage 1 F1 (+g) B1, grad1, stage 0 B1 (+2g): 3f + 4x + 3b + 4g.
+  JobSpec j = gpt_job(8, 2, 1, 1, 2);
+  j.model.vocab = 128;
+  j.activation_recompute = false;
+  j.par.overlap_p2p_comm = false;
+  const auto [pm, rm] = run(j);
+  j.par.pipeline_engine = "deepspeed";
+  const auto [pd, rd] = run(j);
+  double x = 0;
+  for (std::size_t i = 0; i < pd.schedule.activities.size(); ++i)
+    if (pd.schedule.activities[i].tag == kTagPp) x = rd.finish[i] - rd.start[i];
+  CHECK(x > j.model.sequence_length * double(j.model.hidden) * 2.0 / j.par.tp / fabric.spec().nic_rate);
+  // g: the TP all-gather of the whole b s h activation (nccl-tests size), as the collectives model times it
+  collectives::Collective c;
+  c.op = collectives::Op::AllGather;
+  for (int r = 0; r < 8; ++r) c.gpus.push_back(r);
+  c.bytes = j.model.sequence_length * double(j.model.hidden) * 2.0;
+  const double g = collectives::estimate_time(c, collectives::Layout::from(fabric, a100), {});
+  CHECK(g > 0);
+  // where the gathers run: 2 forwards of stage 1, 2 backwards (2 each) of stage 0
+  CHECK(pd.tp[1] - pm.tp[1] == Approx(2 * g).epsilon(1e-9));
+  CHECK(pd.tp[0] - pm.tp[0] == Approx(4 * g).epsilon(1e-9));
+  CHECK(rd.makespan - rm.makespan == Approx(x + 4 * g).epsilon(0.01));
+  // a deeper pipeline stays acyclic, and the serialized exchanges never make it faster
+  JobSpec k = gpt_job(8, 2, 1, 1, 8);
+  k.model.layers = 12;
+  k.par.overlap_p2p_comm = false;
+  const auto [qa, sa] = run(k);
+  k.par.pipeline_engine = "deepspeed";
+  const auto [qb, sb] = run(k);
+  CHECK(sb.makespan > sa.makespan);
+}
+
+TEST_CASE("pipeline_engine deepspeed: microbatches beyond the simulated ones add the measured steady-state period",
+          "[deepspeed_pipe]") {
+  const auto fabric = topology::build_fabric(small_fabric(16));
+  const auto a100 = testing::a100_like();
+  // a small model: a transfer (b s h / t at 2 B over 25 GB/s) as long as a layer's compute
+  JobSpec j = gpt_job(8, 2, 1, 1, 24);
+  j.model.vocab = 128;
+  j.model.layers = 2;
+  j.model.hidden = 512;
+  j.model.ffn_hidden = 2048;
+  j.model.heads = j.model.kv_heads = 8;
+  j.par.pipeline_engine = "deepspeed";
+  auto step = [&](int cap, bool measured) {
+    StepOptions o;
+    o.max_simulated_microbatches = cap;
+    StepPlan p = plan_step(j, a100, fabric, o);
+    const auto run = evaluate(p.schedule, fabric);
+    p.measured_steady_pipeline = p.measured_steady_pipeline && measured;
+    return analyse_step(p, run);
+  };
+  const StepBreakdown exact = step(0, true);  // all 24 microbatches op by op
+  const StepBreakdown cut = step(8, true);    // 8 simulated, 16 added at the measured period
+  const StepBreakdown analytic = step(8, false);
+  INFO("exact " << exact.step_time << " cut " << cut.step_time << " analytic " << analytic.step_time);
+  CHECK(cut.step_time == Approx(exact.step_time).epsilon(0.005));
+  // the analytic extension (compute only) misses the serialized exchanges of 16 microbatches
+  CHECK(analytic.step_time < exact.step_time * (1 - 0.005));
+  CHECK(cut.exposed_pp > analytic.exposed_pp);
 }
 
 TEST_CASE("flexible interleaving: fewer microbatches than stages run, with the dependency stalls of N < pp",
