@@ -304,7 +304,10 @@ void steady_state_extension(Builder& b) {
   const double more = b.m - b.msim;
   plan.extra_microbatches = b.m - b.msim;
   plan.measured_extension = b.per_unit_reduction() && b.dp_size() > 1;
-  plan.measured_steady_pipeline = b.job.par.deepspeed_pipeline() && b.pp > 1 && b.v == 1;
+  // blocking exchanges (DeepSpeed's engine, or Megatron-core with overlap_p2p_comm false) are part of
+  // the steady-state period, which the compute-only analytic extension would drop
+  const bool blocking = b.job.par.deepspeed_pipeline() || !b.job.par.overlap_p2p_comm;
+  plan.measured_steady_pipeline = blocking && b.pp > 1 && b.v == 1;
   double slowest = 0;
   for (int s = 0; s < b.pp; ++s) {
     double per_mb = 0;
@@ -340,7 +343,10 @@ std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
   if (b.m > b.msim)
     f += b.plan.measured_steady_pipeline
              ? "; remaining microbatches each add the simulated 1F1B steady-state period (with its blocking exchanges)"
-             : "; remaining microbatches added analytically at steady state";
+             : b.pp > 1 && b.v > 1 && !b.job.par.overlap_p2p_comm
+                 ? "; remaining microbatches added analytically at steady state (compute, TP, CP, EP; their blocking "
+                   "PP exchanges not counted: ESTIMATE, interleaved)"
+                 : "; remaining microbatches added analytically at steady state";
   if (b.plan.stragglers > 0)
     f += "; " + std::to_string(b.plan.stragglers) +
          " GPUs below nominal speed: the representative is the slowest "

@@ -448,7 +448,8 @@ TEST_CASE("pipeline_engine deepspeed: TrainSchedule's serialized blocking p2p an
   CHECK(sb.makespan > sa.makespan);
 }
 
-TEST_CASE("pipeline_engine deepspeed: microbatches beyond the simulated ones add the measured steady-state period",
+TEST_CASE("blocking exchanges (deepspeed, megatron overlap_p2p_comm false): microbatches beyond the simulated "
+          "ones add the measured steady-state period",
           "[deepspeed_pipe]") {
   const auto fabric = topology::build_fabric(small_fabric(16));
   const auto a100 = testing::a100_like();
@@ -459,7 +460,10 @@ TEST_CASE("pipeline_engine deepspeed: microbatches beyond the simulated ones add
   j.model.hidden = 512;
   j.model.ffn_hidden = 2048;
   j.model.heads = j.model.kv_heads = 8;
-  j.par.pipeline_engine = "deepspeed";
+  const auto engine = GENERATE(std::string("deepspeed"), std::string("megatron"));
+  INFO(engine);
+  j.par.pipeline_engine = engine;
+  j.par.overlap_p2p_comm = false;  // Megatron-core's blocking exchanges; DeepSpeed's are always blocking
   auto step = [&](int cap, bool measured) {
     StepOptions o;
     o.max_simulated_microbatches = cap;
