@@ -185,3 +185,12 @@ TEST_CASE("hidden_dropout / attention_dropout: the style's default unless given,
   // no dropout masks: 2 s b h / t less per layer (flash attention: the attention dropout costs nothing)
   CHECK(with_masks - workload::layer_activation_bytes(j) == Approx(2.0 * 8192 * 16384 / 8));
 }
+
+TEST_CASE("workload.optimizer: megatron by default, apex_distributed_fused_adam only with zero1") {
+  auto p = scenario();
+  CHECK(workload::spec_from(p).optimizer == "megatron");
+  p.set("workload.optimizer", std::string("apex_distributed_fused_adam"));
+  CHECK(key_of(p) == "workload.optimizer");  // zero: none (the default)
+  p.set("workload.parallelism.zero", std::string("zero1"));
+  CHECK(workload::spec_from(p).optimizer == "apex_distributed_fused_adam");
+}
