@@ -277,9 +277,9 @@ TEST_CASE("The large-run scenarios the memory model rejects are exactly the docu
   // fits since the memory model counts Apex DistributedFusedAdam as it is (no fp32 main gradients):
   // 83.5 GB with Megatron's optimizer, below 80 GB with Apex's (the breakdown in the next test).
   CHECK_THROWS_AS(row_scenario("llama3-405b/8192-gpus.yaml"), ScenarioError);
-  for (const char* f : {"dgxc-nemotron4-340b/128-gpus.yaml", "dgxc-nemotron4-340b/256-gpus.yaml",
-                        "nemotron4-15b/768-gpus.yaml", "nemotron4-340b/1536-gpus.yaml", "mtnlg-530b/2240-gpus.yaml",
-                        "llama3-405b/16384-gpus.yaml"})
+  for (const char* f :
+       {"dgxc-nemotron4-340b/128-gpus.yaml", "dgxc-nemotron4-340b/256-gpus.yaml", "nemotron4-15b/768-gpus.yaml",
+        "nemotron4-340b/1536-gpus.yaml", "mtnlg-530b/2240-gpus.yaml", "llama3-405b/16384-gpus.yaml"})
     CHECK_NOTHROW(row_scenario(f));
   Scenario megatron = row_scenario("dgxc-nemotron4-340b/128-gpus.yaml");
   megatron.job.optimizer = "megatron";  // what the model counted before: rejected
