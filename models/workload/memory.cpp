@@ -18,27 +18,44 @@ double attention_dropout(const ModelDims& m) {
   return m.attention_dropout >= 0 ? m.attention_dropout : m.style == "llama" ? 0 : 0.1;
 }
 
-/// Bytes per parameter of the optimizer states: master weights + Adam m and v, 3 x 4 B in fp32
-/// (ZeRO's K = 12), 3 x 2 B with optimizer_dtype bf16 (Apex DistributedFusedAdam StateBucket:
-/// params_shard, exp_avg_shard, exp_avg_sq_shard all of `dtype`); and Megatron's fp32 main
-/// gradients when the gradient buffer is 16-bit (none / zero1: Megatron's optimizers; zero2 / fsdp:
-/// DeepSpeed / PyTorch FSDP keep none).
+bool apex_dfa(const JobSpec& j) { return j.optimizer == "apex_distributed_fused_adam"; }
+
+/// Bytes per parameter of the optimizer states before sharding.
+/// megatron: master weights + Adam m and v, 3 x 4 B in fp32 (ZeRO's K = 12), 3 x 2 B with
+/// optimizer_dtype bf16; and Megatron's fp32 main gradients when the gradient buffer is 16-bit
+/// (none / zero1: Megatron's optimizers; zero2 / fsdp: DeepSpeed / PyTorch FSDP keep none).
+/// apex_distributed_fused_adam (memory.hpp): StateBucket's exp_avg_shard and exp_avg_sq_shard in
+/// `dtype`, and the master copy NeMo asks for: none when `dtype` is the model's 16-bit type
+/// (store_params false), int16 remainders for fp32 state with a bf16 model (store_param_remainders),
+/// else params_shard in `dtype`.
 double optimizer_bytes(const JobSpec& j) {
-  const bool megatron = j.par.zero == "none" || j.par.zero == "zero1";
   const double state = j.optimizer_dtype == "bf16" ? 2.0 : 4.0;
+  if (apex_dfa(j)) {
+    const bool fp16_model = j.precision == "fp16";  // NeMo megatron_amp_O2: parameters in the autocast type
+    const double master = j.optimizer_dtype == "bf16" ? (fp16_model ? 2.0 : 0.0) : (fp16_model ? 4.0 : 2.0);
+    return 2 * state + master;
+  }
+  const bool megatron = j.par.zero == "none" || j.par.zero == "zero1";
   return 3 * state + (megatron && gradient_bytes(j) == 2.0 ? 4.0 : 0.0);
 }
 
 /// Model states of a GPU holding `params` parameters; `unit` is the largest FSDP unit on it (a
-/// layer, or the embedding).
-void model_states(const JobSpec& j, double params, double unit, MemoryBreakdown& m) {
+/// layer, or the embedding); `fp32_grad_params` of them (the word embedding) have fp32 gradient
+/// buckets under Apex DistributedFusedAdam.
+void model_states(const JobSpec& j, double params, double unit, double fp32_grad_params, MemoryBreakdown& m) {
   const double w = kParameterBytes, g = gradient_bytes(j), o = optimizer_bytes(j);
   const double d = double(j.par.dp) * j.par.cp;  // Megatron shards over DP x CP
   const std::string& z = j.par.zero;
   m.weights = w * params;
   m.gradients = g * params;
   m.optimizer = o * params;
-  if (z == "zero1") {
+  if (z == "zero1" && apex_dfa(j)) {
+    // the contiguous gradient buffer, plus the reduce-scattered shards (grads_shard, a separate
+    // buffer for d > 1) kept from the bucket's reduce-scatter to the next zero_grad
+    const double buffer = g * (params - fp32_grad_params) + 4.0 * fp32_grad_params;
+    m.gradients = buffer * (d > 1 ? 1 + 1 / d : 1);
+    m.optimizer /= d;
+  } else if (z == "zero1") {
     m.optimizer /= d;
   } else if (z == "zero2") {
     m.gradients = g * params / d + g * unit;  // shard + the unit being reduced
@@ -136,14 +153,19 @@ std::vector<MemoryBreakdown> memory_per_stage(const JobSpec& j) {
   for (int st = 0; st < pp; ++st) {
     MemoryBreakdown mb;
     mb.stage = st;
-    double params = 0;
+    double params = 0, fp32_grad_params = 0;
     bool has_embedding = false;
     for (int c = 0; c < v; ++c) {
       const int jv = c * pp + st;
       params += chunk_parameters(j, layers[jv], jv == 0, jv == VS - 1, pp > 1);
       has_embedding = has_embedding || jv == 0 || jv == VS - 1;
+      // NeMo (megatron_gpt_model.py configure_optimizers, with_fp32_embedding_grads default true):
+      // the word (and learned position) embeddings' gradients in fp32, and the last stage's tied copy
+      if (jv == 0) fp32_grad_params += chunk_parameters(j, 0, true, false, pp > 1);
+      if (jv == VS - 1 && pp > 1 && tied_embeddings(j.model)) fp32_grad_params += embedding_unit;
     }
-    model_states(j, params, std::max(layer_unit, has_embedding ? embedding_unit : 0.0), mb);
+    if (!apex_dfa(j)) fp32_grad_params = 0;
+    model_states(j, params, std::max(layer_unit, has_embedding ? embedding_unit : 0.0), fp32_grad_params, mb);
     // activations over the stage's own schedule; the peak of activations + logits
     double now_act = 0, now_logits = 0, layers_in_flight = 0, peak = -1;
     for (const auto& o : pipeline_order(st, pp, m, v, par.microbatch_group_size, par.flexible_interleaving())) {

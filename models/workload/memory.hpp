@@ -12,6 +12,22 @@
 //   moments in bf16, 6 B instead of 12 (Apex contrib/optimizers/distributed_fused_adam.py,
 //   DistributedFusedAdam `dtype`: "datatype for optimizer state"; StateBucket's params_shard,
 //   exp_avg_shard and exp_avg_sq_shard are all of that type).
+// - workload.optimizer apex_distributed_fused_adam (zero1 only): Apex DistributedFusedAdam as NeMo
+//   configures it (Apex contrib/optimizers/distributed_fused_adam.py at b7a4acc, 2024-08-30; NeMo
+//   24.09-alpha.rc0 megatron_base_model.py setup_optimization, megatron_gpt_model.py
+//   configure_optimizers). It keeps no fp32 main gradient: _grad_copy adds each gradient into its
+//   bucket in grad_sync_dtype, and with NeMo's contiguous_grad_buffer (default true) the buckets are
+//   one persistent buffer over all parameters (_init_grad_buffer; main_grad is a view into it), g B
+//   per parameter; _start_bucket_grad_sync reduce-scatters each bucket into a separate shard
+//   (sync_grads_shard, torch.empty, for d > 1) kept as grads_shard until the next zero_grad, g / d.
+//   NeMo gives the word embedding (and a learned position embedding, and the tied output copy) fp32
+//   gradient buckets (with_fp32_embedding_grads). StateBucket holds exp_avg_shard and exp_avg_sq_shard
+//   in `dtype`, and params_shard only with store_params, which NeMo sets false when `dtype` is the
+//   model's type (bf16 with megatron_amp_O2) and replaces by int16 param_remainders_shard for fp32
+//   state with a bf16 model. Per parameter: gradients g (1 + 1/d), optimizer (2 x state + master) / d.
+//   Counted with the activation peak although the shards only exist from the last backward on and
+//   the step's params_shard outputs (param_sync_dtype / d, freed after the all-gather) only in the
+//   step, when no activation is held: an upper bound by g / d per parameter.
 // - activations per layer: the tensors autograd keeps for the backward of one layer and one
 //   microbatch, term by term (layer_activation_terms), counted as Korthikanti et al. 2022 ("Reducing
 //   Activation Recomputation in Large Transformer Models") §4.1 does: for a GPT layer (MHA, 4h GeLU
@@ -52,9 +68,9 @@ namespace aidcsim::workload {
 struct MemoryBreakdown {
   int stage = 0;
   double weights = 0;    ///< 16-bit parameters as held during the step (FSDP: shard + gathered units)
-  double gradients = 0;  ///< gradient buffer (sharded for zero2 / fsdp)
+  double gradients = 0;  ///< gradient buffer (sharded for zero2 / fsdp; + reduced shards for Apex DFA)
   double optimizer =
-      0;  ///< master weights + Adam moments (fp32, or bf16 with optimizer_dtype) (+ Megatron's fp32 main grads for 16-bit grads)
+      0;  ///< master weights + Adam moments (fp32, or bf16 with optimizer_dtype) (+ Megatron's fp32 main grads for 16-bit grads; Apex DFA: see above)
   double activations = 0;  ///< saved for backward, peak over the stage's schedule
   double logits = 0;       ///< output layer logits kept for the loss's backward (last stage)
   double reserve = 0;      ///< CUDA context, NCCL buffers, allocator slack (JobSpec::memory_reserve)

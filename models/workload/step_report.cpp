@@ -46,9 +46,11 @@ void add_memory(Results& r, const StepReportInput& o, const compute::GpuSpec& gp
   r.add("hbm_weights", peak.weights / units::kGiga, "GB",
         "16-bit weights held during the step (FSDP: shard + gathered units)");
   r.add("hbm_gradients", peak.gradients / units::kGiga, "GB",
-        "Gradient buffer (fp32 for bf16 by default; sharded for zero2/fsdp)");
+        "Gradient buffer (fp32 for bf16 by default; sharded for zero2/fsdp; + the reduced shards with "
+        "workload.optimizer apex_distributed_fused_adam)");
   r.add("hbm_optimizer", peak.optimizer / units::kGiga, "GB",
-        "Master weights and Adam moments (fp32, or workload.optimizer_dtype; sharded for zero1+)");
+        "Master weights and Adam moments (fp32, or workload.optimizer_dtype; sharded for zero1+), + Megatron's fp32 "
+        "main gradients for 16-bit gradients (workload.optimizer megatron)");
   r.add("hbm_activations", peak.activations / units::kGiga, "GB",
         "Activations saved for backward at the schedule's peak: per layer the tensors of the model's shape as "
         "Korthikanti et al. 2022 count them (Megatron-style fused kernels assumed), times the microbatches in flight");

@@ -417,6 +417,22 @@ Schema schema() {
        "as Apex DistributedFusedAdam's `dtype` (NeMo optim.dtype; apex/contrib/optimizers/distributed_fused_adam.py: "
        "the parameter shard and both moments are held in `dtype`). Memory only; Megatron's fp32 main gradients "
        "(16-bit gradients with zero none / zero1) stay counted."},
+      {"workload.optimizer",
+       Q::String,
+       "megatron",
+       false,
+       {},
+       {},
+       false,
+       {"megatron", "apex_distributed_fused_adam"},
+       "Optimizer implementation, for the memory model (step time does not depend on it). megatron: Megatron-LM / "
+       "Megatron-core optimizers, which keep fp32 main gradients (4 B per parameter, sharded with zero1) for 16-bit "
+       "gradients. apex_distributed_fused_adam: Apex DistributedFusedAdam as NeMo runs it (optim.name: "
+       "distributed_fused_adam; needs zero: zero1): a full gradient buffer in grad_reduce_dtype "
+       "(contiguous_grad_buffer, "
+       "the word embedding's in fp32), the reduce-scattered gradient shards, Adam m and v in optimizer_dtype / d, and "
+       "no master copy of bf16 parameters with optimizer_dtype bf16 (NeMo store_params: false; 2 B of param remainders "
+       "/ d with fp32). Sources in docs/workload.md."},
       {"workload.memory_reserve",
        Q::DataSize,
        "2 GB",
@@ -568,6 +584,11 @@ JobSpec spec_from(const Params& root) {
   j.selective_recompute = granularity == "selective";
   j.grad_reduce_dtype = opt_t("workload.grad_reduce_dtype", "auto");
   j.optimizer_dtype = opt_t("workload.optimizer_dtype", "fp32");
+  j.optimizer = opt_t("workload.optimizer", "megatron");
+  if (j.optimizer == "apex_distributed_fused_adam" && j.par.zero != "zero1")
+    root.invalid("workload.optimizer",
+                 "megatron unless workload.parallelism.zero is zero1 (Apex DistributedFusedAdam shards the optimizer "
+                 "state over DP, as ZeRO-1)");
   if (root.has("workload.memory_reserve")) j.memory_reserve = root.number("workload.memory_reserve");
   j.attention = opt_t("workload.attention", "flash");
   if (root.has("workload.layer_flow_budget")) j.layer_flow_budget = root.integer("workload.layer_flow_budget");

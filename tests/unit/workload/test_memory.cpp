@@ -75,6 +75,56 @@ TEST_CASE("model states: optimizer_dtype bf16 holds master weights and Adam mome
   CHECK(peak_memory(j).optimizer == Approx(6.0 * p));
 }
 
+TEST_CASE("model states: Apex DistributedFusedAdam as NeMo configures it (no fp32 main gradients)") {
+  // Apex contrib/optimizers/distributed_fused_adam.py (b7a4acc): _grad_copy adds gradients into
+  // grad_sync_dtype buckets, one contiguous buffer with NeMo's contiguous_grad_buffer, g B per
+  // parameter; _start_bucket_grad_sync reduce-scatters each into its own shard (grads_shard), g / d;
+  // StateBucket: exp_avg_shard, exp_avg_sq_shard in `dtype`, params_shard only with store_params.
+  // NeMo 24.09 (megatron_base_model.py setup_optimization): store_params false for bf16 state with a
+  // bf16 model, int16 param remainders (2 B) for fp32 state; megatron_gpt_model.py
+  // configure_optimizers: the embeddings' gradient buckets in fp32 (with_fp32_embedding_grads).
+  JobSpec j = gpt_job(4, 1024, 16);
+  j.par.dp = 8;
+  j.global_batch = 8;
+  j.par.zero = "zero1";
+  j.grad_reduce_dtype = "bf16";
+  j.optimizer_dtype = "bf16";
+  const double P = chunk_parameters(j, j.model.layers, true, true, false);
+  const double E = chunk_parameters(j, 0, true, false, false);  // word + position embeddings
+  const double d = 8;
+  const MemoryBreakdown megatron = peak_memory(j);
+  CHECK(megatron.gradients == Approx(2 * P));
+  CHECK(megatron.optimizer == Approx((6 + 4) * P / d));  // + Megatron's fp32 main gradients
+
+  j.optimizer = "apex_distributed_fused_adam";
+  MemoryBreakdown m = peak_memory(j);
+  CHECK(m.weights == Approx(2 * P));
+  CHECK(m.gradients == Approx((2 * (P - E) + 4 * E) * (1 + 1 / d)));
+  CHECK(m.optimizer == Approx(2 * 2 * P / d));  // m, v in bf16, no master copy
+
+  j.optimizer_dtype = "fp32";  // fp32 m, v + int16 remainders of the bf16 parameters
+  CHECK(peak_memory(j).optimizer == Approx((2 * 4 + 2) * P / d));
+  j.precision = "fp16";  // fp16 model: fp32 params_shard (store_params true)
+  CHECK(peak_memory(j).optimizer == Approx((2 * 4 + 4) * P / d));
+  j.precision = "bf16";
+  j.optimizer_dtype = "bf16";
+
+  j.par.dp = 1;  // d = 1: the shard is the bucket itself (sync_grads_shard = grads_bucket)
+  j.global_batch = 1;
+  CHECK(peak_memory(j).gradients == Approx(2 * (P - E) + 4 * E));
+  CHECK(peak_memory(j).optimizer == Approx(4 * P));
+
+  // two stages, tied embeddings: the last stage's copy of the word embedding has fp32 gradients too
+  j.par.dp = 2;
+  j.par.pp = 2;
+  j.global_batch = 2;
+  const auto stages = memory_per_stage(j);
+  const double V = double(j.model.vocab) * j.model.hidden;
+  const double P1 = chunk_parameters(j, 2, false, true, true);
+  CHECK(stages[1].gradients == Approx((2 * (P1 - V) + 4 * V) * 1.5));
+  CHECK(stages[1].optimizer == Approx(4 * P1 / 2));
+}
+
 TEST_CASE("model states: ZeRO Fig. 1 (7.5B parameters, K = 12, Nd = 64)") {
   // Rajbhandari et al. 2020, Fig. 1: baseline (2 + 2 + K) psi = 120 GB, P_os 31.4 GB, P_os+g 16.6 GB,
   // P_os+g+p 1.9 GB. ZeRO's accounting (fp16 gradients, K = 12) is DeepSpeed's: zero2 and fsdp here

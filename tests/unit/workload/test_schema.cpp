@@ -195,3 +195,12 @@ TEST_CASE("pipeline_engine: megatron by default; deepspeed is 1F1B with blocking
   CHECK(key_of(p) == "");
   CHECK(workload::spec_from(p).par.deepspeed_pipeline());
 }
+
+TEST_CASE("workload.optimizer: megatron by default, apex_distributed_fused_adam only with zero1") {
+  auto p = scenario();
+  CHECK(workload::spec_from(p).optimizer == "megatron");
+  p.set("workload.optimizer", std::string("apex_distributed_fused_adam"));
+  CHECK(key_of(p) == "workload.optimizer");  // zero: none (the default)
+  p.set("workload.parallelism.zero", std::string("zero1"));
+  CHECK(workload::spec_from(p).optimizer == "apex_distributed_fused_adam");
+}
