@@ -32,15 +32,38 @@ std::vector<int> wave_levels(const Schedule& s) {
 
 namespace {
 
-struct Sub {
-  int activity = 0;
-  double remaining = 0;     ///< B at `last`
-  double rate = 0;          ///< B/s since `last`
-  double last = 0;          ///< s
-  double cap = 0;           ///< B/s: its route's smallest link rate, or its rate limit's share
-  int first = 0, hops = 0;  ///< its link directions: dirs[first, first + hops)
-  unsigned version = 0;     ///< completion events of older versions are stale
-  bool sent = false;        ///< completed
+// A sub-flow being sent, in one cache line with its link directions (rate evaluations are bound
+// by memory latency). Slots are reused once a sub-flow completes, so the ones in flight stay
+// compact whatever the schedule's length.
+constexpr int kInlineHops = 6;
+struct alignas(64) Sub {
+  double remaining = 0;  ///< B at `last`
+  double rate = 0;       ///< B/s since `last`
+  double last = 0;       ///< s
+  double cap = 0;        ///< B/s: its route's smallest link rate, or its rate limit's share
+  unsigned version = 0;  ///< completion events of older versions are stale (kept across reuse)
+  int hops = 0;          ///< link directions: dir[0, hops) if hops <= kInlineHops, else long_dirs from dir[0]
+  bool sent = false;     ///< completed
+  bool rated = false;    ///< evaluated at least once
+  int dir[kInlineHops];
+};
+
+// Active sub-flows on one link direction with their rates and `keep` (fluid_bound_waves), the
+// first kInline in the 128 bytes the CPU fetches together with the direction's rate (97 % of the
+// link directions a 32K-GPU halving / doubling evaluates carry at most 5); more in an overflow list.
+constexpr int kInline = 5;
+struct alignas(128) OnDir {
+  double cap = 0;  ///< B/s
+  double rate[kInline];
+  double keep[kInline];
+  int id[kInline];  ///< sub-flow slots
+  int n = 0;        ///< inline entries (kInline whenever the overflow list is not empty)
+  int more = -1;    ///< its overflow list, -1: none yet
+};
+struct More {
+  int id;
+  double rate;
+  double keep;
 };
 
 struct Event {
@@ -78,73 +101,84 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
   const int L = fab.link_count();
-  std::vector<double> dir_rate(2 * static_cast<std::size_t>(L));
-  for (int l = 0; l < L; ++l) dir_rate[2 * l] = dir_rate[2 * l + 1] = fab.link(l).rate;
-  // Active sub-flows per link direction with their rates and `keep` (below), the first three
-  // inline: what a rate evaluation reads of a link stays in one place (the run is bound by memory
-  // latency).
-  struct More {
-    int id;
-    double rate, keep;
-  };
-  struct OnDir {
-    int n = 0;
-    int id[3];
-    double rate[3];
-    double keep[3];
-    std::vector<More> more;
-    std::size_t size() const { return n + more.size(); }
-    int sub(std::size_t i) const { return i < 3 ? id[i] : more[i - 3].id; }
-    double rate_at(std::size_t i) const { return i < 3 ? rate[i] : more[i - 3].rate; }
-    double keep_at(std::size_t i) const { return i < 3 ? keep[i] : more[i - 3].keep; }
-    void set_keep(std::size_t i, double k) { (i < 3 ? keep[i] : more[i - 3].keep) = k; }
-    void add(int f) {
-      constexpr double never = std::numeric_limits<double>::infinity();  // not evaluated yet
-      if (n < 3) {
-        id[n] = f;
-        rate[n] = 0;
-        keep[n++] = never;
-      } else {
-        more.push_back({f, 0.0, never});
-      }
-    }
-    void set(int f, double r) {
-      for (int i = 0; i < n; ++i)
-        if (id[i] == f) {
-          rate[i] = r;
-          return;
-        }
-      for (auto& m : more)
-        if (m.id == f) m.rate = r;
-    }
-    void remove(int f) {
-      for (int i = 0; i < n; ++i)
-        if (id[i] == f) {
-          if (!more.empty()) {
-            id[i] = more.back().id;
-            rate[i] = more.back().rate;
-            keep[i] = more.back().keep;
-            more.pop_back();
-          } else {
-            id[i] = id[n - 1];
-            rate[i] = rate[n - 1];
-            keep[i] = keep[n - 1];
-            --n;
-          }
-          return;
-        }
-      more.erase(std::find_if(more.begin(), more.end(), [f](const More& m) { return m.id == f; }));
-    }
-  };
+  constexpr double never = std::numeric_limits<double>::infinity();  // keep of a sub-flow not evaluated yet
   std::vector<OnDir> on_dir(2 * static_cast<std::size_t>(L));
-  std::vector<Sub> subs;
-  std::vector<int> dirs;                            // link directions of the sub-flows, Sub::first..
-  std::vector<int> open(n, 0);                      // sub-flows of an activity still sending
-  std::vector<int> sub_begin(n, 0), sub_end(n, 0);  // its sub-flows: subs[sub_begin, sub_end)
+  for (int l = 0; l < L; ++l) on_dir[2 * l].cap = on_dir[2 * l + 1].cap = fab.link(l).rate;
+  std::vector<std::vector<More>> overflow;
+  auto more_of = [&](const OnDir& on) -> std::vector<More>& { return overflow[on.more]; };
+  auto size_of = [&](const OnDir& on) -> std::size_t {
+    return on.n < kInline || on.more < 0 ? on.n : kInline + overflow[on.more].size();
+  };
+  auto add = [&](OnDir& on, int f) {
+    if (on.n < kInline) {
+      on.id[on.n] = f;
+      on.rate[on.n] = 0;
+      on.keep[on.n++] = never;
+      return;
+    }
+    if (on.more < 0) {
+      on.more = static_cast<int>(overflow.size());
+      overflow.emplace_back();
+    }
+    more_of(on).push_back({f, 0.0, never});
+  };
+  auto set = [&](OnDir& on, int f, double r) {
+    for (int i = 0; i < on.n; ++i)
+      if (on.id[i] == f) {
+        on.rate[i] = r;
+        return;
+      }
+    if (on.more >= 0)
+      for (More& m : more_of(on))
+        if (m.id == f) m.rate = r;
+  };
+  // Removal puts the last entry in the place of the removed one (the order of the entries is the
+  // order their neighbours are queued in: deterministic).
+  auto remove = [&](OnDir& on, int f) {
+    for (int i = 0; i < on.n; ++i)
+      if (on.id[i] == f) {
+        if (on.more >= 0 && !more_of(on).empty()) {
+          const More m = more_of(on).back();
+          more_of(on).pop_back();
+          on.id[i] = m.id;
+          on.rate[i] = m.rate;
+          on.keep[i] = m.keep;
+        } else {
+          --on.n;
+          on.id[i] = on.id[on.n];
+          on.rate[i] = on.rate[on.n];
+          on.keep[i] = on.keep[on.n];
+        }
+        return;
+      }
+    auto& more = more_of(on);
+    *std::find_if(more.begin(), more.end(), [f](const More& m) { return m.id == f; }) = more.back();
+    more.pop_back();
+  };
+  std::vector<Sub> subs;                       // slots
+  std::vector<int> sub_activity;               // activity of each slot
+  std::vector<int> free_slots;                 // slots of completed sub-flows, reused last-in first
+  std::vector<int> long_dirs;                  // link directions of routes longer than kInlineHops
+  std::vector<int> open(n, 0);                 // sub-flows of an activity still sending
+  std::vector<int> act_subs;                   // sub-flow slots of the activities, by activity:
+  std::vector<int> sub_begin(n, 0), sub_end(n, 0);  // act_subs[sub_begin, sub_end)
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
   long long seq = 0;
+  auto dirs_of = [&](const Sub& sf) -> const int* {
+    return sf.hops <= kInlineHops ? sf.dir : long_dirs.data() + sf.dir[0];
+  };
+  // The link directions of a route are known before any is read: fetching them together turns
+  // one memory latency per hop into about one per route.
+  auto prefetch_dirs = [&](const int* dirs, int hops) {
+    for (int k = 0; k < hops; ++k) {
+      const char* p = reinterpret_cast<const char*>(&on_dir[dirs[k]]);
+      __builtin_prefetch(p);
+      __builtin_prefetch(p + 64);
+    }
+  };
 
   // Routes and latency of activity i (FlowNetwork::run's sub-flows); schedules its start.
+  std::vector<int> route_dirs;
   auto become_ready = [&](int i, double t) {
     const Activity& a = s.activities[i];
     if (a.gpu == a.dst_gpu) {  // takes no time (FlowNetwork::run)
@@ -152,30 +186,47 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       return;
     }
     double lat = 0;
-    const int before = static_cast<int>(subs.size());
+    sub_begin[i] = static_cast<int>(act_subs.size());
     detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, [&](int, int m, std::vector<topology::Hop>&& h) {
       lat = std::max(lat, fab.latency(h));
-      Sub sub;
-      sub.activity = i;
-      sub.remaining = a.amount / m;
-      sub.cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
-      sub.first = static_cast<int>(dirs.size());
+      const double amount = a.amount / m;
+      double cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
+      route_dirs.clear();
       for (const topology::Hop& hop : h) {
         const double r = fab.link(hop.link).rate;
         if (!(r > 0))
           throw SimulationError("network: link " + fab.link(hop.link).name + " has rate " + std::to_string(r));
-        sub.cap = sub.cap > 0 ? std::min(sub.cap, r) : r;
-        dirs.push_back(2 * hop.link + (hop.forward ? 0 : 1));
+        cap = cap > 0 ? std::min(cap, r) : r;
+        route_dirs.push_back(2 * hop.link + (hop.forward ? 0 : 1));
       }
-      sub.hops = static_cast<int>(dirs.size()) - sub.first;
-      if (sub.remaining > 0)
-        subs.push_back(sub);
-      else
-        dirs.resize(sub.first);
+      if (!(amount > 0)) return;
+      int f;
+      if (!free_slots.empty()) {
+        f = free_slots.back();
+        free_slots.pop_back();
+      } else {
+        f = static_cast<int>(subs.size());
+        subs.emplace_back();
+        sub_activity.push_back(0);
+      }
+      Sub& sub = subs[f];
+      const unsigned version = sub.version;
+      sub = Sub{};
+      sub.version = version;
+      sub.remaining = amount;
+      sub.cap = cap;
+      sub.hops = static_cast<int>(route_dirs.size());
+      if (sub.hops <= kInlineHops) {
+        std::copy(route_dirs.begin(), route_dirs.end(), sub.dir);
+      } else {
+        sub.dir[0] = static_cast<int>(long_dirs.size());
+        long_dirs.insert(long_dirs.end(), route_dirs.begin(), route_dirs.end());
+      }
+      sub_activity[f] = i;
+      act_subs.push_back(f);
     });
-    open[i] = static_cast<int>(subs.size()) - before;
-    sub_begin[i] = before;
-    sub_end[i] = static_cast<int>(subs.size());
+    sub_end[i] = static_cast<int>(act_subs.size());
+    open[i] = sub_end[i] - sub_begin[i];
     events.push({t + lat + a.delay, seq++, 0, i, 0});
   };
   auto finish = [&](int i, double t) {
@@ -191,11 +242,13 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   // the next double above x) leaves that computation, and so the level, bit for bit the same (the
   // same rates subtracted in the same order, the next one still >= w).
   std::vector<double> others;
-  auto keep_of = [](double w, double x) { return w > x ? w : std::nextafter(x, std::numeric_limits<double>::infinity()); };
+  auto keep_of = [](double w, double x) {
+    return w > x ? w : std::nextafter(x, std::numeric_limits<double>::infinity());
+  };
   auto level_on = [&](int g, int d) {
     OnDir& on = on_dir[d];
-    const double c = dir_rate[d];
-    const std::size_t size = on.size();
+    const double c = on.cap;
+    const std::size_t size = size_of(on);
     constexpr double none = -std::numeric_limits<double>::infinity();
     if (size == 1) {  // g alone
       on.keep[0] = c;
@@ -209,14 +262,17 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       return w;
     }
     others.clear();
-    std::size_t self = 0;
-    for (std::size_t i = 0; i < size; ++i)
-      if (on.sub(i) != g)
-        others.push_back(on.rate_at(i));
+    int self = -1;
+    for (int i = 0; i < on.n; ++i)
+      if (on.id[i] != g)
+        others.push_back(on.rate[i]);
       else
         self = i;
+    if (on.more >= 0)
+      for (const More& m : more_of(on))
+        if (m.id != g) others.push_back(m.rate);
     std::sort(others.begin(), others.end());
-    double rem = dir_rate[d];
+    double rem = c;
     double m = static_cast<double>(others.size()) + 1;
     double below = none;
     for (double r : others) {
@@ -225,7 +281,13 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       m -= 1;
       below = r;
     }
-    on.set_keep(self, keep_of(rem / m, below));
+    const double keep = keep_of(rem / m, below);
+    if (self >= 0) {
+      on.keep[self] = keep;
+    } else {
+      for (More& e : more_of(on))
+        if (e.id == g) e.keep = keep;
+    }
     return rem / m;
   };
   // Sub-flows on the link directions of `f` take their max-min rates again at t: each one's rate
@@ -249,40 +311,49 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   // f started or stopped sending: every sub-flow on its links (f itself when starting).
   auto push_neighbours = [&](int f) {
     const Sub& sf = subs[f];
-    for (int k = sf.first; k < sf.first + sf.hops; ++k) {
+    const int* dirs = dirs_of(sf);
+    prefetch_dirs(dirs, sf.hops);
+    for (int k = 0; k < sf.hops; ++k) {
       const OnDir& on = on_dir[dirs[k]];
-      for (std::size_t i = 0, size = on.size(); i < size; ++i) enqueue(on.sub(i), true);
+      for (int i = 0; i < on.n; ++i) enqueue(on.id[i], true);
+      if (on.n == kInline && on.more >= 0)
+        for (const More& m : more_of(on)) enqueue(m.id, true);
     }
   };
   // f's rate moved from `was` to `now`: its neighbours whose level that can move.
   auto push_changed = [&](int f, double was, double now) {
     const Sub& sf = subs[f];
-    for (int k = sf.first; k < sf.first + sf.hops; ++k) {
+    const int* dirs = dirs_of(sf);
+    prefetch_dirs(dirs, sf.hops);
+    const double low = std::min(was, now);
+    for (int k = 0; k < sf.hops; ++k) {
       const OnDir& on = on_dir[dirs[k]];
-      for (std::size_t i = 0, size = on.size(); i < size; ++i) {
-        const int g = on.sub(i);
-        const double keep = on.keep_at(i);
-        enqueue(g, g != f && !(was >= keep && now >= keep));
-      }
+      for (int i = 0; i < on.n; ++i) enqueue(on.id[i], on.id[i] != f && !(low >= on.keep[i]));
+      if (on.n == kInline && on.more >= 0)
+        for (const More& m : more_of(on)) enqueue(m.id, m.id != f && !(low >= m.keep));
     }
   };
   auto reshare = [&](double t) {
     while (!work.empty()) {
       const int g = work.front();
       work.pop_front();
+      if (work.size() > 4) __builtin_prefetch(&subs[work[4]]);
       const bool needed = queued[g] == 2;
       queued[g] = 0;
       Sub& sg = subs[g];
       if (sg.sent || !needed) continue;  // completed at this instant after it was queued, or unchanged
       ++out.evaluations;
+      const int* dirs = dirs_of(sg);
+      prefetch_dirs(dirs, sg.hops);
       double r = sg.cap;
-      for (int k = sg.first; k < sg.first + sg.hops; ++k) r = std::min(r, level_on(g, dirs[k]));
-      if (std::abs(r - sg.rate) <= 1e-9 * r && sg.version > 0) continue;
+      for (int k = 0; k < sg.hops; ++k) r = std::min(r, level_on(g, dirs[k]));
+      if (std::abs(r - sg.rate) <= 1e-9 * r && sg.rated) continue;
       const double was = sg.rate;
       sg.remaining = std::max(0.0, sg.remaining - sg.rate * (t - sg.last));
       sg.last = t;
       sg.rate = r;
-      for (int k = sg.first; k < sg.first + sg.hops; ++k) on_dir[dirs[k]].set(g, r);
+      sg.rated = true;
+      for (int k = 0; k < sg.hops; ++k) set(on_dir[dirs[k]], g, r);
       ++sg.version;
       events.push({t + sg.remaining / r, seq++, 1, g, sg.version});
       push_changed(g, was, r);
@@ -309,11 +380,13 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
           if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
           continue;
         }
-        for (int f = b; f < end; ++f) {
-          subs[f].last = t;
-          for (int k = subs[f].first; k < subs[f].first + subs[f].hops; ++k) on_dir[dirs[k]].add(f);
+        for (int k = b; k < end; ++k) {
+          Sub& sf = subs[act_subs[k]];
+          sf.last = t;
+          const int* dirs = dirs_of(sf);
+          for (int h = 0; h < sf.hops; ++h) add(on_dir[dirs[h]], act_subs[k]);
         }
-        for (int f = b; f < end; ++f) push_neighbours(f);
+        for (int k = b; k < end; ++k) push_neighbours(act_subs[k]);
       } else {
         const int f = e.id;
         if (subs[f].version != e.version) continue;
@@ -322,14 +395,18 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
         sf.rate = 0;
         sf.sent = true;
         ++sf.version;
-        for (int k = sf.first; k < sf.first + sf.hops; ++k) on_dir[dirs[k]].remove(f);
+        const int* dirs = dirs_of(sf);
+        for (int k = 0; k < sf.hops; ++k) remove(on_dir[dirs[k]], f);
         push_neighbours(f);
         done_now.push_back(f);
       }
     }
     reshare(t);
-    for (int f : done_now)
-      if (--open[subs[f].activity] == 0) finish(subs[f].activity, t);
+    for (int f : done_now) {
+      const int i = sub_activity[f];
+      free_slots.push_back(f);
+      if (--open[i] == 0) finish(i, t);
+    }
   }
   return out;
 }
