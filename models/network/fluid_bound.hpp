@@ -51,7 +51,7 @@ void check_fluid_transfer(const topology::Fabric& fabric, const Activity& a, int
 struct WavesFluidBound {
   double makespan = 0;              ///< s, the last transfer's finish
   std::vector<double> wave_finish;  ///< s, the last finish of each wave, wave 0 first
-  long long events = 0;             ///< starts and completions of sub-flows processed
+  long long events = 0;             ///< starts of transfers and completions of sub-flows processed
   long long evaluations = 0;        ///< rates of sub-flows evaluated
 };
 

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <deque>
 #include <limits>
-#include <queue>
 #include <string>
 #include <utility>
 
@@ -41,7 +40,6 @@ struct alignas(64) Sub {
   double rate = 0;       ///< B/s since `last`
   double last = 0;       ///< s
   double cap = 0;        ///< B/s: its route's smallest link rate, or its rate limit's share
-  unsigned version = 0;  ///< completion events of older versions are stale (kept across reuse)
   int hops = 0;          ///< link directions: dir[0, hops) if hops <= kInlineHops, else long_dirs from dir[0]
   bool sent = false;     ///< completed
   bool rated = false;    ///< evaluated at least once
@@ -70,9 +68,70 @@ struct Event {
   double time;
   long long seq;  ///< order of equal times: creation order (deterministic)
   int kind;       ///< 0: an activity starts sending, 1: a sub-flow completes
-  int id;
-  unsigned version;
-  bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  int id;         ///< the activity, or the sub-flow's slot
+};
+
+/// Pending starts and completions by (time, seq), with one completion per sub-flow in flight that
+/// moves when its rate changes (an indexed 4-ary heap: no stale entries to sift past; the heap
+/// stays as small as the sub-flows in flight).
+class EventHeap {
+ public:
+  bool empty() const { return h_.empty(); }
+  const Event& top() const { return h_[0]; }
+  void push(const Event& e) {
+    h_.emplace_back();
+    up(h_.size() - 1, e);
+  }
+  void pop() {
+    if (h_[0].kind == 1) pos_[h_[0].id] = -1;
+    const Event last = h_.back();
+    h_.pop_back();
+    if (!h_.empty()) down(0, last);
+  }
+  /// Sub-flow slot f (< slots()) completes at `time` (its one pending completion, if any, moved).
+  void complete_at(int f, double time, long long seq) {
+    const Event e{time, seq, 1, f};
+    const int i = pos_[f];
+    if (i < 0)
+      push(e);
+    else if (before(e, h_[i]))
+      up(i, e);
+    else
+      down(i, e);
+  }
+  void add_slot() { pos_.push_back(-1); }
+
+ private:
+  static bool before(const Event& a, const Event& b) { return a.time != b.time ? a.time < b.time : a.seq < b.seq; }
+  void place(std::size_t i, const Event& e) {
+    h_[i] = e;
+    if (e.kind == 1) pos_[e.id] = static_cast<int>(i);
+  }
+  void up(std::size_t i, const Event& e) {
+    while (i > 0) {
+      const std::size_t p = (i - 1) / 4;
+      if (!before(e, h_[p])) break;
+      place(i, h_[p]);
+      i = p;
+    }
+    place(i, e);
+  }
+  void down(std::size_t i, const Event& e) {
+    const std::size_t n = h_.size();
+    for (;;) {
+      const std::size_t c = 4 * i + 1;
+      if (c >= n) break;
+      std::size_t best = c;
+      for (std::size_t k = c + 1; k < std::min(c + 4, n); ++k)
+        if (before(h_[k], h_[best])) best = k;
+      if (!before(h_[best], e)) break;
+      place(i, h_[best]);
+      i = best;
+    }
+    place(i, e);
+  }
+  std::vector<Event> h_;
+  std::vector<int> pos_;  ///< per sub-flow slot: index of its completion in h_, -1 none
 };
 
 }  // namespace
@@ -162,7 +221,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   std::vector<int> open(n, 0);                 // sub-flows of an activity still sending
   std::vector<int> act_subs;                   // sub-flow slots of the activities, by activity:
   std::vector<int> sub_begin(n, 0), sub_end(n, 0);  // act_subs[sub_begin, sub_end)
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
+  EventHeap events;
   long long seq = 0;
   auto dirs_of = [&](const Sub& sf) -> const int* {
     return sf.hops <= kInlineHops ? sf.dir : long_dirs.data() + sf.dir[0];
@@ -182,7 +241,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   auto become_ready = [&](int i, double t) {
     const Activity& a = s.activities[i];
     if (a.gpu == a.dst_gpu) {  // takes no time (FlowNetwork::run)
-      events.push({t, seq++, 0, i, 0});
+      events.push({t, seq++, 0, i});
       return;
     }
     double lat = 0;
@@ -207,12 +266,11 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       } else {
         f = static_cast<int>(subs.size());
         subs.emplace_back();
+        events.add_slot();
         sub_activity.push_back(0);
       }
       Sub& sub = subs[f];
-      const unsigned version = sub.version;
       sub = Sub{};
-      sub.version = version;
       sub.remaining = amount;
       sub.cap = cap;
       sub.hops = static_cast<int>(route_dirs.size());
@@ -227,7 +285,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     });
     sub_end[i] = static_cast<int>(act_subs.size());
     open[i] = sub_end[i] - sub_begin[i];
-    events.push({t + lat + a.delay, seq++, 0, i, 0});
+    events.push({t + lat + a.delay, seq++, 0, i});
   };
   auto finish = [&](int i, double t) {
     out.makespan = std::max(out.makespan, t);
@@ -354,8 +412,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       sg.rate = r;
       sg.rated = true;
       for (int k = 0; k < sg.hops; ++k) set(on_dir[dirs[k]], g, r);
-      ++sg.version;
-      events.push({t + sg.remaining / r, seq++, 1, g, sg.version});
+      events.complete_at(g, t + sg.remaining / r, seq++);
       push_changed(g, was, r);
     }
   };
@@ -389,12 +446,10 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
         for (int k = b; k < end; ++k) push_neighbours(act_subs[k]);
       } else {
         const int f = e.id;
-        if (subs[f].version != e.version) continue;
         Sub& sf = subs[f];
         sf.remaining = 0;
         sf.rate = 0;
         sf.sent = true;
-        ++sf.version;
         const int* dirs = dirs_of(sf);
         for (int k = 0; k < sf.hops; ++k) remove(on_dir[dirs[k]], f);
         push_neighbours(f);
