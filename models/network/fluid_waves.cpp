@@ -54,6 +54,7 @@ struct alignas(128) OnDir {
   double cap = 0;  ///< B/s
   double rate[kInline];
   double keep[kInline];
+  bool bind[kInline];  ///< the level here was <= the sub-flow's rate as last computed (may bind it)
   int id[kInline];  ///< sub-flow slots
   int n = 0;        ///< inline entries (kInline whenever the overflow list is not empty)
   int more = -1;    ///< its overflow list, -1: none yet
@@ -62,6 +63,7 @@ struct More {
   int id;
   double rate;
   double keep;
+  bool bind;
 };
 
 struct Event {
@@ -172,6 +174,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     if (on.n < kInline) {
       on.id[on.n] = f;
       on.rate[on.n] = 0;
+      on.bind[on.n] = true;
       on.keep[on.n++] = never;
       return;
     }
@@ -179,7 +182,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       on.more = static_cast<int>(overflow.size());
       overflow.emplace_back();
     }
-    more_of(on).push_back({f, 0.0, never});
+    more_of(on).push_back({f, 0.0, never, true});
   };
   auto set = [&](OnDir& on, int f, double r) {
     for (int i = 0; i < on.n; ++i)
@@ -202,11 +205,13 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
           on.id[i] = m.id;
           on.rate[i] = m.rate;
           on.keep[i] = m.keep;
+          on.bind[i] = m.bind;
         } else {
           --on.n;
           on.id[i] = on.id[on.n];
           on.rate[i] = on.rate[on.n];
           on.keep[i] = on.keep[on.n];
+          on.bind[i] = on.bind[on.n];
         }
         return;
       }
@@ -216,6 +221,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   };
   std::vector<Sub> subs;                       // slots
   std::vector<int> sub_activity;               // activity of each slot
+  std::vector<double> computed;                // rate of each slot as last computed (before the 1e-9 test)
   std::vector<int> free_slots;                 // slots of completed sub-flows, reused last-in first
   std::vector<int> long_dirs;                  // link directions of routes longer than kInlineHops
   std::vector<int> open(n, 0);                 // sub-flows of an activity still sending
@@ -267,6 +273,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
         f = static_cast<int>(subs.size());
         subs.emplace_back();
         events.add_slot();
+        computed.push_back(0);
         sub_activity.push_back(0);
       }
       Sub& sub = subs[f];
@@ -303,13 +310,14 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   auto keep_of = [](double w, double x) {
     return w > x ? w : std::nextafter(x, std::numeric_limits<double>::infinity());
   };
-  auto level_on = [&](int g, int d) {
+  auto level_on = [&](int g, int d, bool** bind) {
     OnDir& on = on_dir[d];
     const double c = on.cap;
     const std::size_t size = size_of(on);
     constexpr double none = -std::numeric_limits<double>::infinity();
     if (size == 1) {  // g alone
       on.keep[0] = c;
+      *bind = &on.bind[0];
       return c;
     }
     if (size == 2) {  // g and one other at rate r: c - r if r < c / 2
@@ -317,6 +325,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       const double r = on.rate[1 - i];
       const double w = r < c / 2 ? c - r : c / 2;
       on.keep[i] = keep_of(w, r < c / 2 ? r : none);
+      *bind = &on.bind[i];
       return w;
     }
     others.clear();
@@ -342,9 +351,13 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     const double keep = keep_of(rem / m, below);
     if (self >= 0) {
       on.keep[self] = keep;
+      *bind = &on.bind[self];
     } else {
       for (More& e : more_of(on))
-        if (e.id == g) e.keep = keep;
+        if (e.id == g) {
+          e.keep = keep;
+          *bind = &e.bind;
+        }
     }
     return rem / m;
   };
@@ -366,6 +379,20 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       queued[g] = 2;
     }
   };
+  // Sub-flow h on link direction d, whose level there a change may have moved (`maybe`): if d did
+  // not bind h at its last computation (its level there above h's rate as computed then), its
+  // level on d alone is computed again (d's entries are in cache): still >= that rate, h's rate
+  // would come out the same, so it is queued as unchanged (its keep and bind on d updated).
+  auto consider = [&](int h, int d, bool maybe, bool bound) {
+    if (!maybe || bound || queued[h] == 2) {
+      enqueue(h, maybe);
+      return;
+    }
+    bool* bind = nullptr;
+    const double w = level_on(h, d, &bind);
+    *bind = w <= computed[h];
+    enqueue(h, w < computed[h]);
+  };
   // f started or stopped sending: every sub-flow on its links (f itself when starting).
   auto push_neighbours = [&](int f) {
     const Sub& sf = subs[f];
@@ -373,9 +400,9 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     prefetch_dirs(dirs, sf.hops);
     for (int k = 0; k < sf.hops; ++k) {
       const OnDir& on = on_dir[dirs[k]];
-      for (int i = 0; i < on.n; ++i) enqueue(on.id[i], true);
+      for (int i = 0; i < on.n; ++i) consider(on.id[i], dirs[k], true, on.bind[i]);
       if (on.n == kInline && on.more >= 0)
-        for (const More& m : more_of(on)) enqueue(m.id, true);
+        for (const More& m : more_of(on)) consider(m.id, dirs[k], true, m.bind);
     }
   };
   // f's rate moved from `was` to `now`: its neighbours whose level that can move.
@@ -386,11 +413,13 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     const double low = std::min(was, now);
     for (int k = 0; k < sf.hops; ++k) {
       const OnDir& on = on_dir[dirs[k]];
-      for (int i = 0; i < on.n; ++i) enqueue(on.id[i], on.id[i] != f && !(low >= on.keep[i]));
+      for (int i = 0; i < on.n; ++i) consider(on.id[i], dirs[k], on.id[i] != f && !(low >= on.keep[i]), on.bind[i]);
       if (on.n == kInline && on.more >= 0)
-        for (const More& m : more_of(on)) enqueue(m.id, m.id != f && !(low >= m.keep));
+        for (const More& m : more_of(on)) consider(m.id, dirs[k], m.id != f && !(low >= m.keep), m.bind);
     }
   };
+  std::vector<double> levels;
+  std::vector<bool*> binds;
   auto reshare = [&](double t) {
     while (!work.empty()) {
       const int g = work.front();
@@ -403,8 +432,17 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       ++out.evaluations;
       const int* dirs = dirs_of(sg);
       prefetch_dirs(dirs, sg.hops);
+      if (levels.size() < static_cast<std::size_t>(sg.hops)) {
+        levels.resize(sg.hops);
+        binds.resize(sg.hops);
+      }
       double r = sg.cap;
-      for (int k = 0; k < sg.hops; ++k) r = std::min(r, level_on(g, dirs[k]));
+      for (int k = 0; k < sg.hops; ++k) {
+        levels[k] = level_on(g, dirs[k], &binds[k]);
+        r = std::min(r, levels[k]);
+      }
+      for (int k = 0; k < sg.hops; ++k) *binds[k] = levels[k] <= r;
+      computed[g] = r;
       if (std::abs(r - sg.rate) <= 1e-9 * r && sg.rated) continue;
       const double was = sg.rate;
       sg.remaining = std::max(0.0, sg.remaining - sg.rate * (t - sg.last));
