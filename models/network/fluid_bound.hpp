@@ -51,7 +51,7 @@ void check_fluid_transfer(const topology::Fabric& fabric, const Activity& a, int
 struct WavesFluidBound {
   double makespan = 0;              ///< s, the last transfer's finish
   std::vector<double> wave_finish;  ///< s, the last finish of each wave, wave 0 first
-  long long events = 0;             ///< starts and completions of sub-flows processed
+  long long events = 0;             ///< starts of transfers and completions of sub-flows processed
   long long evaluations = 0;        ///< rates of sub-flows evaluated
 };
 
@@ -68,7 +68,8 @@ std::vector<int> wave_levels(const Schedule& schedule);
 /// it touches take their max-min rates again by the distributed fixpoint iteration (each one the
 /// smallest water level on its route given its neighbours' rates, neighbours of a changed rate
 /// re-evaluated until none moves by more than 1e-9 relative: Bertsekas & Gallager, Data Networks, 2nd
-/// ed., sec. 6.5.2), which only visits the flows a change reaches. The same model as
+/// ed., sec. 6.5.2), which only visits the flows a change reaches, and of those only the ones whose
+/// rate the change can move (exact: docs/network.md, "Dependent waves"). The same model as
 /// FlowNetwork::run's max-min (without its link timeline, failures and repetitions): equal to the
 /// simulated run to 1e-5 where measured (tests/unit/engine/test_bench_fluid.cpp).
 /// Throws as check_fluid_transfer and SimulationError for an unroutable transfer.

@@ -136,3 +136,35 @@ TEST_CASE("fluid estimate of waves: equal to the max-min run on random dependent
   }
   CHECK(network::fluid_bound_waves(fab, s).makespan == Approx(net.run(s).makespan).epsilon(1e-6));
 }
+
+TEST_CASE("fluid estimate of waves: equal to the max-min run on a crowded oversubscribed leaf-spine", "[fluid]") {
+  // Four-hop hashed routes, 2:1 leaf uplinks, up to ~40 sub-flows on a link direction at once
+  // (beyond the five kept inline per direction) and sub-flows bound by different links in turn:
+  // what fluid_bound_waves' skipped re-evaluations (keep thresholds, bind flags) must not change.
+  topology::FabricSpec spec;
+  spec.gpus = 16;
+  spec.gpus_per_node = 1;
+  spec.nvlink_domain = 1;
+  spec.kind = topology::FabricKind::LeafSpine;
+  spec.wiring = topology::Wiring::RackLocal;
+  spec.switch_radix = 6;
+  spec.gpus_per_leaf = 4;
+  spec.oversub_leaf = 2.0;
+  spec.link_rate = spec.nic_rate = 50e9;
+  const topology::Fabric fab = topology::build_fabric(spec);
+  network::FlowNetwork net(fab);
+  network::Schedule s;
+  std::uint64_t x = 29;
+  for (int i = 0; i < 400; ++i) {
+    x = topology::splitmix64(x);
+    const int a = static_cast<int>(x % 16), b = static_cast<int>((a + 1 + (x >> 8) % 15) % 16);
+    network::Activity t = transfer(a, b, 1e6 * (1 + (x >> 16) % 300), x);
+    if ((x >> 40) % 7 == 0) t.rate_limit = 4e9 * (1 + (x >> 44) % 5);
+    if (i >= 64 && (x >> 24) % 3 != 0) t.after = {static_cast<int>((x >> 28) % i)};
+    t.delay = 1e-6 * ((x >> 32) % 7);
+    s.activities.push_back(t);
+  }
+  const auto b = network::fluid_bound_waves(fab, s);
+  CHECK(b.evaluations > 0);
+  CHECK(b.makespan == Approx(net.run(s).makespan).epsilon(1e-6));
+}
