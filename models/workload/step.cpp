@@ -343,10 +343,10 @@ std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
   if (b.m > b.msim)
     f += b.plan.measured_steady_pipeline
              ? "; remaining microbatches each add the simulated 1F1B steady-state period (with its blocking exchanges)"
-             : b.pp > 1 && b.v > 1 && !b.job.par.overlap_p2p_comm
-                 ? "; remaining microbatches added analytically at steady state (compute, TP, CP, EP; their blocking "
-                   "PP exchanges not counted: ESTIMATE, interleaved)"
-                 : "; remaining microbatches added analytically at steady state";
+         : b.pp > 1 && b.v > 1 && !b.job.par.overlap_p2p_comm
+             ? "; remaining microbatches added analytically at steady state (compute, TP, CP, EP; their blocking "
+               "PP exchanges not counted: ESTIMATE, interleaved)"
+             : "; remaining microbatches added analytically at steady state";
   if (b.plan.stragglers > 0)
     f += "; " + std::to_string(b.plan.stragglers) +
          " GPUs below nominal speed: the representative is the slowest "

@@ -448,9 +448,10 @@ TEST_CASE("pipeline_engine deepspeed: TrainSchedule's serialized blocking p2p an
   CHECK(sb.makespan > sa.makespan);
 }
 
-TEST_CASE("blocking exchanges (deepspeed, megatron overlap_p2p_comm false): microbatches beyond the simulated "
-          "ones add the measured steady-state period",
-          "[deepspeed_pipe]") {
+TEST_CASE(
+    "blocking exchanges (deepspeed, megatron overlap_p2p_comm false): microbatches beyond the simulated "
+    "ones add the measured steady-state period",
+    "[deepspeed_pipe]") {
   const auto fabric = topology::build_fabric(small_fabric(16));
   const auto a100 = testing::a100_like();
   // a small model: a transfer (b s h / t at 2 B over 25 GB/s) as long as a layer's compute
