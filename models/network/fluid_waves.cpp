@@ -252,7 +252,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     }
     double lat = 0;
     sub_begin[i] = static_cast<int>(act_subs.size());
-    detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, [&](int, int m, std::vector<topology::Hop>&& h) {
+    detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true, [&](int, int m, std::vector<topology::Hop>&& h) {
       lat = std::max(lat, fab.latency(h));
       const double amount = a.amount / m;
       double cap = a.rate_limit > 0 ? a.rate_limit / m : 0;

@@ -272,7 +272,7 @@ std::vector<int> Fabric::disconnected_gpus(int count) const {
   return out;
 }
 
-std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const {
+bool Fabric::check_route_ends(int src, int dst) const {
   const Impl& f = *impl_;
   const bool storage = src >= f.spec.gpus || dst >= f.spec.gpus;
   if (storage) {
@@ -284,6 +284,25 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
     gpu_node(src);
     gpu_node(dst);
   }
+  return storage;
+}
+
+void Fabric::route_uncached(int src, int dst, std::uint64_t flow_hash, std::vector<Hop>& out) const {
+  const bool storage = check_route_ends(src, dst);
+  out.clear();
+  if (src == dst) return;
+  // route() returns a cached route only when computing it again gives the same hops: a route
+  // cached while nothing was down is reused after failures only when its links are up and the
+  // distances to its leaf are as built, and resilient hashing then walks the same hops.
+  if (storage)
+    out = storage_route(src, dst, flow_hash);
+  else
+    compute_route(src, dst, flow_hash, out);
+}
+
+std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const {
+  const Impl& f = *impl_;
+  const bool storage = check_route_ends(src, dst);
   if (src == dst) return {};
   const Impl::RouteKey key{src, dst, flow_hash};
   auto remember = [&](std::unordered_map<Impl::RouteKey, std::vector<Hop>, Impl::RouteKeyHash>& cache,
@@ -297,7 +316,11 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
   };
   if (!f.any_down) {
     if (auto it = f.built_route_cache.find(key); it != f.built_route_cache.end()) return it->second;
-    std::vector<Hop> hops = storage ? storage_route(src, dst, flow_hash) : compute_route(src, dst, flow_hash);
+    std::vector<Hop> hops;
+    if (storage)
+      hops = storage_route(src, dst, flow_hash);
+    else
+      compute_route(src, dst, flow_hash, hops);
     remember(f.built_route_cache, f.built_route_cache_hops, hops);
     return hops;
   }
@@ -317,18 +340,18 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
       if (f.dist_as_built[leaf - f.first_leaf]) return b;
     }
   }
-  std::vector<Hop> hops = compute_route(src, dst, flow_hash);
+  std::vector<Hop> hops;
+  compute_route(src, dst, flow_hash, hops);
   remember(f.route_cache, f.route_cache_hops, hops);
   return hops;
 }
 
-std::vector<Hop> Fabric::compute_route(int src, int dst, std::uint64_t flow_hash) const {
+void Fabric::compute_route(int src, int dst, std::uint64_t flow_hash, std::vector<Hop>& hops) const {
   const Impl& f = *impl_;
-  std::vector<Hop> hops;
   if (nvlink_up(f, src, dst)) {
     hops.push_back({f.gpu_nvlink[src], true});
     hops.push_back({f.gpu_nvlink[dst], false});
-    return hops;
+    return;
   }
   const int first_plane = f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0;
   Ends e;
@@ -339,11 +362,10 @@ std::vector<Hop> Fabric::compute_route(int src, int dst, std::uint64_t flow_hash
   }
   if (!e.dist) f.disconnected(src, dst, (f.planes > 1 ? "on every plane; e.g. " + why : why).c_str());
   const auto& d = *e.dist;
-  hops.reserve(2 + 2 * d[e.s_leaf - f.first_leaf]);
+  hops.reserve(hops.size() + 2 + 2 * d[e.s_leaf - f.first_leaf]);
   hops.push_back({e.s_access, true});
   ecmp_walk(f, e.s_leaf, e.d_leaf, d, flow_hash, hops, src, dst);
   hops.push_back({e.d_access, false});
-  return hops;
 }
 
 std::vector<Hop> Fabric::storage_route(int src, int dst, std::uint64_t flow_hash) const {
