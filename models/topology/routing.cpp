@@ -205,20 +205,20 @@ void ecmp_walk(const Fabric::Impl& f, int s_leaf, int d_leaf, const std::vector<
     // instead of re-spreading every flow through the switch (modulo-N hashing). On a healthy
     // fabric both sets are equal and so are the routes.
     if (bd[v] == d[v]) {
-      // The built candidates, in edge order, in one pass.
+      // The built candidates, in edge order, in one pass (the direction only of the one picked:
+      // Link is a large struct, reading it for every candidate costs a cache miss each).
       int n_built = 0;
       const std::uint8_t dv = bd[v];
       for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end; ++x) {
         const int w = static_cast<int>(boost::target(*x, f.sw));
         if (bd[w] + 1 != dv || n_built >= 1024) continue;
-        const int id = f.sw[*x].link;
-        cand[n_built] = {id, f.links[id].a == v + f.first_leaf};
+        cand[n_built].link = f.sw[*x].link;
         next[n_built++] = w;
       }
       if (n_built > 0) {
         const int k = static_cast<int>(hash % static_cast<std::uint64_t>(n_built));
         if (f.link_up[cand[k].link] && d[next[k]] + 1 == d[v]) {
-          hops.push_back(cand[k]);
+          hops.push_back({cand[k].link, f.links[cand[k].link].a == v + f.first_leaf});
           v = next[k];
           continue;
         }
