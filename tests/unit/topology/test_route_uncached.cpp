@@ -63,7 +63,8 @@ TEST_CASE("route_uncached gives route()'s hops, healthy and after failures", "[t
         cold.route_uncached(s, d, h, buf);
         const std::vector<Hop> want = f.route(s, d, h);  // f: the same spec, its cache filled here
         REQUIRE(buf.size() == want.size());
-        for (std::size_t k = 0; k < want.size(); ++k) CHECK((buf[k].link == want[k].link && buf[k].forward == want[k].forward));
+        for (std::size_t k = 0; k < want.size(); ++k)
+          CHECK((buf[k].link == want[k].link && buf[k].forward == want[k].forward));
       }
     }
     CHECK(same_as_route(f, rng, buf) > 3000);
