@@ -6,6 +6,7 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/network/flow_network.hpp"
@@ -39,9 +40,11 @@ struct SubFlow {
 /// if > 0 else min(paths, spray_n), Fabric::routes_strided. Spray: m = m_fixed if > 0 (a
 /// recomputation keeps the count) else min(paths, spray_n), evenly spaced over Fabric::routes.
 /// Throws SimulationError (Fabric::route) when src and dst are disconnected.
+/// once: hashed routes come from Fabric::route_uncached (same hops, not cached), for callers that
+/// ask for each transfer's routes once; the hops passed to emit may then be moved from.
 template <class Emit>
 void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, int spray_n, int m_fixed, int only,
-                    Emit&& emit) {
+                    bool once, Emit&& emit) {
   if (!spray && a.spread) {
     // One transfer spread on a hashed fabric (an in-network tree's stream, a sampled all-to-all
     // transfer): Fabric::routes_strided picks its spray_n paths without listing the others (the
@@ -70,12 +73,25 @@ void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, i
       if (only < 0 || static_cast<std::size_t>(only) == j)
         emit(static_cast<int>(j), static_cast<int>(m), std::vector<Hop>(paths[(offset + j * stride) % np]));
   } else {
+    std::vector<Hop> hops;
     for (int f = 0; f < fpp; ++f) {
       if (only >= 0 && only != f) continue;
       const std::uint64_t h = f == 0 ? a.flow_hash : topology::splitmix64(a.flow_hash + 0x9e3779b97f4a7c15ull * f);
-      emit(f, fpp, fab.route(a.gpu, a.dst_gpu, h));
+      if (once) {
+        fab.route_uncached(a.gpu, a.dst_gpu, h, hops);  // clears hops, even after a move
+        emit(f, fpp, std::move(hops));
+      } else {
+        emit(f, fpp, fab.route(a.gpu, a.dst_gpu, h));
+      }
     }
   }
+}
+
+/// subflow_routes with cached routes (Fabric::route).
+template <class Emit>
+void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, int spray_n, int m_fixed, int only,
+                    Emit&& emit) {
+  subflow_routes(fab, a, spray, fpp, spray_n, m_fixed, only, false, std::forward<Emit>(emit));
 }
 
 /// A failure checked against the fabric: what it acts on.

@@ -55,10 +55,11 @@ FluidBound wave_bound(const topology::Fabric& fab, const Schedule& s, const std:
     if (a.gpu == a.dst_gpu) continue;  // takes no time (FlowNetwork::run)
     std::vector<std::vector<topology::Hop>> routes;
     std::vector<int> of;
-    detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, [&](int, int m, std::vector<topology::Hop>&& h) {
-      routes.push_back(std::move(h));
-      of.push_back(m);
-    });
+    detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true,
+                           [&](int, int m, std::vector<topology::Hop>&& h) {
+                             routes.push_back(std::move(h));
+                             of.push_back(m);
+                           });
     double lat = 0;
     for (const auto& r : routes) lat = std::max(lat, fab.latency(r));
     const double start = lat + a.delay;

@@ -252,44 +252,45 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     }
     double lat = 0;
     sub_begin[i] = static_cast<int>(act_subs.size());
-    detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, [&](int, int m, std::vector<topology::Hop>&& h) {
-      lat = std::max(lat, fab.latency(h));
-      const double amount = a.amount / m;
-      double cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
-      route_dirs.clear();
-      for (const topology::Hop& hop : h) {
-        const double r = fab.link(hop.link).rate;
-        if (!(r > 0))
-          throw SimulationError("network: link " + fab.link(hop.link).name + " has rate " + std::to_string(r));
-        cap = cap > 0 ? std::min(cap, r) : r;
-        route_dirs.push_back(2 * hop.link + (hop.forward ? 0 : 1));
-      }
-      if (!(amount > 0)) return;
-      int f;
-      if (!free_slots.empty()) {
-        f = free_slots.back();
-        free_slots.pop_back();
-      } else {
-        f = static_cast<int>(subs.size());
-        subs.emplace_back();
-        events.add_slot();
-        computed.push_back(0);
-        sub_activity.push_back(0);
-      }
-      Sub& sub = subs[f];
-      sub = Sub{};
-      sub.remaining = amount;
-      sub.cap = cap;
-      sub.hops = static_cast<int>(route_dirs.size());
-      if (sub.hops <= kInlineHops) {
-        std::copy(route_dirs.begin(), route_dirs.end(), sub.dir);
-      } else {
-        sub.dir[0] = static_cast<int>(long_dirs.size());
-        long_dirs.insert(long_dirs.end(), route_dirs.begin(), route_dirs.end());
-      }
-      sub_activity[f] = i;
-      act_subs.push_back(f);
-    });
+    detail::subflow_routes(
+        fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true, [&](int, int m, std::vector<topology::Hop>&& h) {
+          lat = std::max(lat, fab.latency(h));
+          const double amount = a.amount / m;
+          double cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
+          route_dirs.clear();
+          for (const topology::Hop& hop : h) {
+            const double r = fab.link(hop.link).rate;
+            if (!(r > 0))
+              throw SimulationError("network: link " + fab.link(hop.link).name + " has rate " + std::to_string(r));
+            cap = cap > 0 ? std::min(cap, r) : r;
+            route_dirs.push_back(2 * hop.link + (hop.forward ? 0 : 1));
+          }
+          if (!(amount > 0)) return;
+          int f;
+          if (!free_slots.empty()) {
+            f = free_slots.back();
+            free_slots.pop_back();
+          } else {
+            f = static_cast<int>(subs.size());
+            subs.emplace_back();
+            events.add_slot();
+            computed.push_back(0);
+            sub_activity.push_back(0);
+          }
+          Sub& sub = subs[f];
+          sub = Sub{};
+          sub.remaining = amount;
+          sub.cap = cap;
+          sub.hops = static_cast<int>(route_dirs.size());
+          if (sub.hops <= kInlineHops) {
+            std::copy(route_dirs.begin(), route_dirs.end(), sub.dir);
+          } else {
+            sub.dir[0] = static_cast<int>(long_dirs.size());
+            long_dirs.insert(long_dirs.end(), route_dirs.begin(), route_dirs.end());
+          }
+          sub_activity[f] = i;
+          act_subs.push_back(f);
+        });
     sub_end[i] = static_cast<int>(act_subs.size());
     open[i] = sub_end[i] - sub_begin[i];
     events.push({t + lat + a.delay, seq++, 0, i});

@@ -149,6 +149,11 @@ class Fabric {
   /// leaves as above (attach: separate: no fabric between them), and the server's media link
   /// (storage_write_link last for writes, storage_read_link first for reads).
   std::vector<Hop> route(int src, int dst, std::uint64_t flow_hash) const;
+  /// route()'s hops bit for bit, written into `out` (cleared first; its capacity is reused),
+  /// without looking up or filling the route cache: for callers that ask for each route once
+  /// (network::fluid_bound_waves at 32K GPUs asks for ~1M routes, which cached would hold most
+  /// of its memory). Same throws as route().
+  void route_uncached(int src, int dst, std::uint64_t flow_hash, std::vector<Hop>& out) const;
   /// GPUs among the first `count` that cannot reach the job's other GPUs through the scale-out
   /// fabric on any plane: their leaf or NIC link is down, or their leaf is cut off from the leaves
   /// of most of the job's GPUs. Increasing GPU ranks; empty when all are connected.
@@ -196,7 +201,10 @@ class Fabric {
 
  private:
   friend FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec);  // bom_price.cpp: built rates
-  std::vector<Hop> compute_route(int src, int dst, std::uint64_t flow_hash) const;
+  /// Throws unless src and dst are GPU ranks or storage node ids; true when one is storage.
+  bool check_route_ends(int src, int dst) const;
+  /// Appends the route of a flow between two GPUs (route() without its cache) to `hops`.
+  void compute_route(int src, int dst, std::uint64_t flow_hash, std::vector<Hop>& hops) const;
   std::vector<Hop> storage_route(int src, int dst, std::uint64_t flow_hash) const;
   std::shared_ptr<Impl> impl_;
 };

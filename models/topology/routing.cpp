@@ -205,20 +205,20 @@ void ecmp_walk(const Fabric::Impl& f, int s_leaf, int d_leaf, const std::vector<
     // instead of re-spreading every flow through the switch (modulo-N hashing). On a healthy
     // fabric both sets are equal and so are the routes.
     if (bd[v] == d[v]) {
-      // The built candidates, in edge order, in one pass.
+      // The built candidates, in edge order, in one pass (the direction only of the one picked:
+      // Link is a large struct, reading it for every candidate costs a cache miss each).
       int n_built = 0;
       const std::uint8_t dv = bd[v];
       for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end; ++x) {
         const int w = static_cast<int>(boost::target(*x, f.sw));
         if (bd[w] + 1 != dv || n_built >= 1024) continue;
-        const int id = f.sw[*x].link;
-        cand[n_built] = {id, f.links[id].a == v + f.first_leaf};
+        cand[n_built].link = f.sw[*x].link;
         next[n_built++] = w;
       }
       if (n_built > 0) {
         const int k = static_cast<int>(hash % static_cast<std::uint64_t>(n_built));
         if (f.link_up[cand[k].link] && d[next[k]] + 1 == d[v]) {
-          hops.push_back(cand[k]);
+          hops.push_back({cand[k].link, f.links[cand[k].link].a == v + f.first_leaf});
           v = next[k];
           continue;
         }
@@ -272,7 +272,7 @@ std::vector<int> Fabric::disconnected_gpus(int count) const {
   return out;
 }
 
-std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const {
+bool Fabric::check_route_ends(int src, int dst) const {
   const Impl& f = *impl_;
   const bool storage = src >= f.spec.gpus || dst >= f.spec.gpus;
   if (storage) {
@@ -284,6 +284,25 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
     gpu_node(src);
     gpu_node(dst);
   }
+  return storage;
+}
+
+void Fabric::route_uncached(int src, int dst, std::uint64_t flow_hash, std::vector<Hop>& out) const {
+  const bool storage = check_route_ends(src, dst);
+  out.clear();
+  if (src == dst) return;
+  // route() returns a cached route only when computing it again gives the same hops: a route
+  // cached while nothing was down is reused after failures only when its links are up and the
+  // distances to its leaf are as built, and resilient hashing then walks the same hops.
+  if (storage)
+    out = storage_route(src, dst, flow_hash);
+  else
+    compute_route(src, dst, flow_hash, out);
+}
+
+std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const {
+  const Impl& f = *impl_;
+  const bool storage = check_route_ends(src, dst);
   if (src == dst) return {};
   const Impl::RouteKey key{src, dst, flow_hash};
   auto remember = [&](std::unordered_map<Impl::RouteKey, std::vector<Hop>, Impl::RouteKeyHash>& cache,
@@ -297,7 +316,11 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
   };
   if (!f.any_down) {
     if (auto it = f.built_route_cache.find(key); it != f.built_route_cache.end()) return it->second;
-    std::vector<Hop> hops = storage ? storage_route(src, dst, flow_hash) : compute_route(src, dst, flow_hash);
+    std::vector<Hop> hops;
+    if (storage)
+      hops = storage_route(src, dst, flow_hash);
+    else
+      compute_route(src, dst, flow_hash, hops);
     remember(f.built_route_cache, f.built_route_cache_hops, hops);
     return hops;
   }
@@ -317,18 +340,18 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
       if (f.dist_as_built[leaf - f.first_leaf]) return b;
     }
   }
-  std::vector<Hop> hops = compute_route(src, dst, flow_hash);
+  std::vector<Hop> hops;
+  compute_route(src, dst, flow_hash, hops);
   remember(f.route_cache, f.route_cache_hops, hops);
   return hops;
 }
 
-std::vector<Hop> Fabric::compute_route(int src, int dst, std::uint64_t flow_hash) const {
+void Fabric::compute_route(int src, int dst, std::uint64_t flow_hash, std::vector<Hop>& hops) const {
   const Impl& f = *impl_;
-  std::vector<Hop> hops;
   if (nvlink_up(f, src, dst)) {
     hops.push_back({f.gpu_nvlink[src], true});
     hops.push_back({f.gpu_nvlink[dst], false});
-    return hops;
+    return;
   }
   const int first_plane = f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0;
   Ends e;
@@ -339,11 +362,10 @@ std::vector<Hop> Fabric::compute_route(int src, int dst, std::uint64_t flow_hash
   }
   if (!e.dist) f.disconnected(src, dst, (f.planes > 1 ? "on every plane; e.g. " + why : why).c_str());
   const auto& d = *e.dist;
-  hops.reserve(2 + 2 * d[e.s_leaf - f.first_leaf]);
+  hops.reserve(hops.size() + 2 + 2 * d[e.s_leaf - f.first_leaf]);
   hops.push_back({e.s_access, true});
   ecmp_walk(f, e.s_leaf, e.d_leaf, d, flow_hash, hops, src, dst);
   hops.push_back({e.d_access, false});
-  return hops;
 }
 
 std::vector<Hop> Fabric::storage_route(int src, int dst, std::uint64_t flow_hash) const {
