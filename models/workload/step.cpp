@@ -77,6 +77,7 @@ void size_step(Builder& b) {
     if (b.msim >= b.m) b.msim = b.m;
   }
   b.plan.simulated_microbatches = b.msim;
+  b.plan.microbatch_group = b.v > 1 ? b.group : 1;
 }
 
 /// Clock (thermal DVFS: compute-bound parts) and speed (stragglers: all compute) of each stage of

@@ -107,15 +107,20 @@ struct StepPlan {
   std::vector<StepWait> waits;  ///< ops that waited for transfers (PP sends, FSDP gathers, ...)
   double extra_time = 0;        ///< s added after the simulated part (analytic extension)
   /// zero2 / fsdp: the extension is measured instead: each microbatch beyond the simulated ones adds
-  /// the simulated steady-state period (stage 0's backward completions, `microbatch_done`), which
-  /// includes the per-microbatch gathers and reduce-scatters it waits for.
+  /// the simulated steady-state period (stage 0's backward completions, `microbatch_done`, over its
+  /// 1F1B steady state: see `microbatch_steady`), which includes the per-microbatch gathers and
+  /// reduce-scatters it waits for; at least the analytic one.
   bool measured_extension = false;
-  /// pipeline_engine deepspeed: the extension is the simulated 1F1B steady-state period (stage 0's
-  /// backward completions between its second backward and its last one that follows a forward),
-  /// which includes the blocking exchanges each microbatch waits for; at least the analytic one.
+  /// Blocking exchanges (DeepSpeed's engine, Megatron-core without overlap_p2p_comm), v = 1: the
+  /// extension is the simulated 1F1B steady-state period measured as for `measured_extension`, which
+  /// includes the blocking exchanges each microbatch waits for; at least the analytic one.
   bool measured_steady_pipeline = false;
   int extra_microbatches = 0;
-  std::vector<int> microbatch_done;  ///< stage 0: activity ending each microbatch's last backward
+  std::vector<int> microbatch_done;  ///< stage 0: activity ending each microbatch's last backward (chunk 0)
+  /// Per `microbatch_done`: true when that backward directly follows a forward in stage 0's order
+  /// (the steady 1F1B phase, between the warm-up forwards and the cool-down backwards).
+  std::vector<bool> microbatch_steady;
+  int microbatch_group = 1;  ///< interleaved (v > 1): microbatch group size N of the schedule; else 1
   int param_gather_buckets = 0;      ///< overlap_param_gather: parameter all-gather buckets (all stages)
   std::vector<double> extra_compute, extra_tp, extra_cp, extra_ep;  ///< per stage, parts of extra_time
   /// Per stage: one microbatch's ops without the layer collectives run as flows (s; what

@@ -102,23 +102,35 @@ Tail stage_tail(const StepPlan& plan, const network::RunResult& run, int s) {
 
 namespace {
 
-/// Seconds the microbatches beyond the simulated ones add: the analytic steady state, or for
-/// zero2 / fsdp the simulated steady-state period (at least the analytic one).
-double extension(const StepPlan& plan, const network::RunResult& run, double extra_time) {
+/// Seconds per microbatch of stage 0's steady 1F1B phase (Narayanan et al. SC21 §2.2; Megatron-core
+/// schedules.py: warm-up forwards, steady one-forward-one-backward, cool-down backwards): the mean
+/// spacing of its chunk-0 backward completions (`microbatch_done`) from the second one that follows
+/// a forward to the last one that does, over whole microbatch groups (v > 1: between two such
+/// completions stage 0 runs N v forwards and N v backwards, one group's work). The first is left
+/// out (its completion holds the pipeline fill), and so is the cool-down (backwards only, shorter
+/// than the steady period); with v = 1 the window is backwards 1 .. n - pp. 0 when the simulated
+/// steady state holds fewer than two such completions.
+double steady_period(const StepPlan& plan, const network::RunResult& run) {
   const auto& d = plan.microbatch_done;
-  const int n = static_cast<int>(d.size());
-  if (plan.measured_steady_pipeline && plan.extra_microbatches > 0) {
-    // 1F1B: stage 0's backward k follows a forward for k <= n - pp (the steady state)
-    const int from = 1, to = n - plan.pp;
-    if (to - from < 1) return extra_time;
-    const double period = (run.finish[d[to]] - run.finish[d[from]]) / (to - from);
-    return std::max(extra_time, plan.extra_microbatches * period);
-  }
-  if (!plan.measured_extension || plan.extra_microbatches == 0) return extra_time;
-  const int from = std::min(n - 1, std::max(1, plan.pp));  // past the pipeline fill
-  if (n - 1 - from < 1) return extra_time;
-  const double period = (run.finish[d[n - 1]] - run.finish[d[from]]) / (n - 1 - from);
-  return std::max(extra_time, plan.extra_microbatches * period);
+  const auto& steady = plan.microbatch_steady;
+  const int n = static_cast<int>(std::min(d.size(), steady.size()));
+  int first = 0;
+  while (first < n && !steady[first]) ++first;
+  int last = first;
+  while (last + 1 < n && steady[last + 1]) ++last;
+  const int from = first + 1, step = std::max(1, plan.microbatch_group);
+  if (last <= from) return 0;
+  const int to = from + (last - from) / step * step;
+  if (to <= from) return 0;
+  return (run.finish[d[to]] - run.finish[d[from]]) / (to - from);
+}
+
+/// Seconds the microbatches beyond the simulated ones add: the analytic steady state, or for
+/// zero2 / fsdp and blocking pipeline exchanges the simulated steady-state period (at least the
+/// analytic one).
+double extension(const StepPlan& plan, const network::RunResult& run, double extra_time) {
+  if (plan.extra_microbatches == 0 || !(plan.measured_steady_pipeline || plan.measured_extension)) return extra_time;
+  return std::max(extra_time, plan.extra_microbatches * steady_period(plan, run));
 }
 
 // DP flows of the representative GPUs: from the first to the last on the wire, separately for

@@ -223,7 +223,10 @@ void emit_stage(Builder& b, int s) {
       traffic.after(idx, o.chunk, groups[q], c, o.forward);
     }
     (o.forward ? b.f_idx : b.b_out)[j][o.microbatch] = prev;
-    if (!o.forward && o.chunk == 0 && s == 0) plan.microbatch_done.push_back(prev);
+    if (!o.forward && o.chunk == 0 && s == 0) {
+      plan.microbatch_done.push_back(prev);
+      plan.microbatch_steady.push_back(k > 0 && order[k - 1].forward);
+    }
     plan.compute[s] += c.compute;
     plan.tp[s] += c.tp;
     plan.cp[s] += c.cp;
