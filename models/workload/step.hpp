@@ -108,8 +108,9 @@ struct StepPlan {
   double extra_time = 0;        ///< s added after the simulated part (analytic extension)
   /// zero2 / fsdp: the extension is measured instead: each microbatch beyond the simulated ones adds
   /// the simulated steady-state period (stage 0's backward completions, `microbatch_done`, over its
-  /// 1F1B steady state: see `microbatch_steady`), which includes the per-microbatch gathers and
-  /// reduce-scatters it waits for; at least the analytic one.
+  /// 1F1B steady state: see `microbatch_steady`), which includes the per-microbatch gathers it waits
+  /// for, or the period of a stage's reduce-scatter stream when slower (`microbatch_reduced`: they
+  /// pile up behind the compute); at least the analytic one.
   bool measured_extension = false;
   /// Blocking exchanges (DeepSpeed's engine, Megatron-core without overlap_p2p_comm), v = 1: the
   /// extension is the simulated 1F1B steady-state period measured as for `measured_extension`, which
@@ -121,7 +122,11 @@ struct StepPlan {
   /// (the steady 1F1B phase, between the warm-up forwards and the cool-down backwards).
   std::vector<bool> microbatch_steady;
   int microbatch_group = 1;  ///< interleaved (v > 1): microbatch group size N of the schedule; else 1
-  int param_gather_buckets = 0;      ///< overlap_param_gather: parameter all-gather buckets (all stages)
+  /// zero2 / fsdp with dp > 1, [stage][microbatch]: the representative GPU's transfers of the last
+  /// gradient reduce-scatter issued by the stage's chunk-0 backward of that microbatch (its stream
+  /// runs them in issue order; the compute does not wait for them); empty otherwise.
+  std::vector<std::vector<std::vector<int>>> microbatch_reduced;
+  int param_gather_buckets = 0;  ///< overlap_param_gather: parameter all-gather buckets (all stages)
   std::vector<double> extra_compute, extra_tp, extra_cp, extra_ep;  ///< per stage, parts of extra_time
   /// Per stage: one microbatch's ops without the layer collectives run as flows (s; what
   /// extra_time counts per extra microbatch). analyse_step adds those collectives' mean wait per

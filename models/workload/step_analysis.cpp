@@ -122,7 +122,19 @@ double steady_period(const StepPlan& plan, const network::RunResult& run) {
   if (last <= from) return 0;
   const int to = from + (last - from) / step * step;
   if (to <= from) return 0;
-  return (run.finish[d[to]] - run.finish[d[from]]) / (to - from);
+  double period = (run.finish[d[to]] - run.finish[d[from]]) / (to - from);
+  // zero2 / fsdp: each stage's reduce-scatter stream, which the compute does not wait for, over the
+  // same microbatches: when the reduce-scatters are slower than the compute they pile up, and each
+  // microbatch more adds the stream's period, not the compute's
+  auto end = [&](const std::vector<int>& transfers) {
+    double t = 0;
+    for (int a : transfers) t = std::max(t, run.finish[a]);
+    return t;
+  };
+  for (const auto& r : plan.microbatch_reduced)
+    if (static_cast<int>(r.size()) > to && !r[from].empty() && !r[to].empty())
+      period = std::max(period, (end(r[to]) - end(r[from])) / (to - from));
+  return period;
 }
 
 /// Seconds the microbatches beyond the simulated ones add: the analytic steady state, or for

@@ -80,13 +80,19 @@ class StageTraffic {
               &reductions_);
       auto& all = b_.unit_reductions[s_];
       all.insert(all.end(), done.begin(), done.end());
+      last_reduced_ = transfers_of(b_, done, b_.plan.stage_gpu[s_]);
     }
   }
+
+  bool reduces() const { return reduce_; }
+  /// The representative GPU's transfers of the last reduce-scatter issued.
+  const std::vector<int>& last_reduced() const { return last_reduced_; }
 
  private:
   Builder& b_;
   int s_;
   bool fsdp_ = false, reduce_ = false, keep_after_forward_ = false;
+  std::vector<int> last_reduced_;
   std::vector<std::vector<char>> gathered_;  ///< [chunk][unit in forward order]
   std::vector<int> pieces_;
   GpuStream gathers_, reductions_;  ///< FSDP gathers and reduce-scatters on streams of their own
@@ -223,6 +229,7 @@ void emit_stage(Builder& b, int s) {
       traffic.after(idx, o.chunk, groups[q], c, o.forward);
     }
     (o.forward ? b.f_idx : b.b_out)[j][o.microbatch] = prev;
+    if (!o.forward && o.chunk == 0 && traffic.reduces()) plan.microbatch_reduced[s].push_back(traffic.last_reduced());
     if (!o.forward && o.chunk == 0 && s == 0) {
       plan.microbatch_done.push_back(prev);
       plan.microbatch_steady.push_back(k > 0 && order[k - 1].forward);
@@ -252,6 +259,7 @@ void emit_compute_ops(Builder& b) {
   plan.cp.assign(b.pp, 0);
   plan.ep.assign(b.pp, 0);
   plan.stage_last_backward.assign(b.pp, -1);
+  plan.microbatch_reduced.assign(b.pp, {});
   for (int s = 0; s < b.pp; ++s) emit_stage(b, s);
 }
 
