@@ -2,7 +2,8 @@
 // Distances to each destination leaf come from one Boost BFS over the up links of the switch-only
 // graph, computed lazily per leaf and dropped when a failure changes the graph; a route is then a
 // greedy walk that at each switch hashes among the links one hop closer (resilient: over the fabric
-// as built first, over the up links only when that choice failed): O(path x radix).
+// as built first, listed once per switch and destination class, over the up links only when that
+// choice failed): O(path) when healthy, O(path x radix) for hops a failure moved.
 // GPUs and NVSwitches never forward scale-out traffic (they are not in the switch graph).
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/filtered_graph.hpp>
@@ -187,6 +188,58 @@ bool nvlink_up(const Fabric::Impl& f, int src, int dst) {
          f.links[f.gpu_nvlink[src]].up && f.links[f.gpu_nvlink[dst]].up;
 }
 
+/// Destination class of leaf t (switch index; Fabric::Impl::hop_class): its neighbourhood's.
+int hop_class(const Fabric::Impl& f, int t) {
+  if (f.hop_class.empty()) {
+    f.hop_class.assign(f.switch_count(), -1);
+    f.last_hops.resize(f.switch_count());
+  }
+  int& c = f.hop_class[t];
+  if (c >= 0) return c;
+  std::vector<int> nb;
+  for (auto [e, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(t), f.sw); e != end; ++e)
+    nb.push_back(static_cast<int>(boost::target(*e, f.sw)));
+  std::sort(nb.begin(), nb.end());
+  nb.erase(std::unique(nb.begin(), nb.end()), nb.end());
+  const int fresh_class = static_cast<int>(f.class_hops.size());
+  c = nb.empty() ? fresh_class : f.hop_class_of.try_emplace(std::move(nb), fresh_class).first->second;
+  if (c == fresh_class) {
+    f.class_hops.emplace_back(static_cast<std::size_t>(f.switch_count()));
+    f.hop_pool.emplace_back();
+  }
+  return c;
+}
+
+constexpr int kMaxNextHops = 1024;  // next hops hashed over per switch (as many as any radix)
+
+/// The next hops from switch v towards leaf `target` (switch indices) over the fabric as built,
+/// in v's edge order (bd = built_dist_to_leaf(target), bd[v] >= 1): a list of f.hop_pool[class].
+Fabric::Impl::HopList built_next_hops(const Fabric::Impl& f, int v, int target, const std::vector<std::uint8_t>& bd,
+                                      int cls) {
+  Fabric::Impl::HopList* slot = nullptr;
+  if (bd[v] >= 2) {
+    slot = &f.class_hops[cls][v];
+  } else {
+    auto& mine = f.last_hops[target];
+    for (auto& [u, l] : mine)
+      if (u == v) return l;
+    mine.emplace_back(v, Fabric::Impl::HopList{});
+    slot = &mine.back().second;
+  }
+  if (slot->begin >= 0) return *slot;
+  auto& pool = f.hop_pool[cls];
+  Fabric::Impl::HopList l{static_cast<int>(pool.size()), 0};
+  const std::uint8_t dv = bd[v];
+  for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end; ++x) {
+    const int w = static_cast<int>(boost::target(*x, f.sw));
+    if (bd[w] + 1 != dv || l.n >= kMaxNextHops) continue;
+    const int link = f.sw[*x].link;
+    pool.push_back({link, 2 * w + (f.links[link].a == v + f.first_leaf ? 1 : 0)});
+    ++l.n;
+  }
+  return *slot = l;
+}
+
 /// The switch hops from leaf `s_leaf` to leaf `d_leaf` (node ids) along one equal-cost shortest
 /// path chosen by `flow_hash` (Fabric::route's ECMP), appended to `hops`; `d` = dist_to_leaf(d_leaf).
 /// src, dst: the flow's endpoints, for errors.
@@ -194,9 +247,10 @@ void ecmp_walk(const Fabric::Impl& f, int s_leaf, int d_leaf, const std::vector<
                std::uint64_t flow_hash, std::vector<Hop>& hops, int src, int dst) {
   int v = s_leaf - f.first_leaf;
   const int target = d_leaf - f.first_leaf;
-  Hop cand[1024];
-  int next[1024];
+  Hop cand[kMaxNextHops];
+  int next[kMaxNextHops];
   const auto& bd = f.any_down ? f.built_dist_to_leaf(d_leaf) : d;
+  const int cls = v != target ? hop_class(f, target) : 0;
   for (std::uint64_t h = 0; v != target; ++h) {
     const std::uint64_t hash = splitmix64(flow_hash ^ splitmix64(h));
     // Resilient hashing: the flow hashes over the next hops of the fabric as built; only when that
@@ -205,28 +259,21 @@ void ecmp_walk(const Fabric::Impl& f, int s_leaf, int d_leaf, const std::vector<
     // instead of re-spreading every flow through the switch (modulo-N hashing). On a healthy
     // fabric both sets are equal and so are the routes.
     if (bd[v] == d[v]) {
-      // The built candidates, in edge order, in one pass (the direction only of the one picked:
-      // Link is a large struct, reading it for every candidate costs a cache miss each).
-      int n_built = 0;
-      const std::uint8_t dv = bd[v];
-      for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end; ++x) {
-        const int w = static_cast<int>(boost::target(*x, f.sw));
-        if (bd[w] + 1 != dv || n_built >= 1024) continue;
-        cand[n_built].link = f.sw[*x].link;
-        next[n_built++] = w;
-      }
-      if (n_built > 0) {
-        const int k = static_cast<int>(hash % static_cast<std::uint64_t>(n_built));
-        if (f.link_up[cand[k].link] && d[next[k]] + 1 == d[v]) {
-          hops.push_back({cand[k].link, f.links[cand[k].link].a == v + f.first_leaf});
-          v = next[k];
+      const Fabric::Impl::HopList l = built_next_hops(f, v, target, bd, cls);
+      if (l.n > 0) {
+        const Fabric::Impl::NextHop c =
+            f.hop_pool[cls][l.begin + static_cast<int>(hash % static_cast<std::uint64_t>(l.n))];
+        const int w = c.to >> 1;
+        if (f.link_up[c.link] && d[w] + 1 == d[v]) {
+          hops.push_back({c.link, (c.to & 1) != 0});
+          v = w;
           continue;
         }
       }
     }
     int n = 0;
     next_hops(f, d, v, [&](int id, bool fwd, int w) {
-      if (n < 1024) {
+      if (n < kMaxNextHops) {
         cand[n] = {id, fwd};
         next[n++] = w;
       }
