@@ -205,7 +205,6 @@ int hop_class(const Fabric::Impl& f, int t) {
   c = nb.empty() ? fresh_class : f.hop_class_of.try_emplace(std::move(nb), fresh_class).first->second;
   if (c == fresh_class) {
     f.class_hops.emplace_back(static_cast<std::size_t>(f.switch_count()));
-    f.hop_pool.emplace_back();
   }
   return c;
 }
@@ -213,7 +212,7 @@ int hop_class(const Fabric::Impl& f, int t) {
 constexpr int kMaxNextHops = 1024;  // next hops hashed over per switch (as many as any radix)
 
 /// The next hops from switch v towards leaf `target` (switch indices) over the fabric as built,
-/// in v's edge order (bd = built_dist_to_leaf(target), bd[v] >= 1): a list of f.hop_pool[class].
+/// in v's edge order (bd = built_dist_to_leaf(target), bd[v] >= 1): a list of f.hop_pool.
 Fabric::Impl::HopList built_next_hops(const Fabric::Impl& f, int v, int target, const std::vector<std::uint8_t>& bd,
                                       int cls) {
   Fabric::Impl::HopList* slot = nullptr;
@@ -227,16 +226,26 @@ Fabric::Impl::HopList built_next_hops(const Fabric::Impl& f, int v, int target, 
     slot = &mine.back().second;
   }
   if (slot->begin >= 0) return *slot;
-  auto& pool = f.hop_pool[cls];
-  Fabric::Impl::HopList l{static_cast<int>(pool.size()), 0};
+  std::vector<Fabric::Impl::NextHop> c;
   const std::uint8_t dv = bd[v];
   for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end; ++x) {
     const int w = static_cast<int>(boost::target(*x, f.sw));
-    if (bd[w] + 1 != dv || l.n >= kMaxNextHops) continue;
+    if (bd[w] + 1 != dv || static_cast<int>(c.size()) >= kMaxNextHops) continue;
     const int link = f.sw[*x].link;
-    pool.push_back({link, 2 * w + (f.links[link].a == v + f.first_leaf ? 1 : 0)});
-    ++l.n;
+    c.push_back({link, 2 * w + (f.links[link].a == v + f.first_leaf ? 1 : 0)});
   }
+  // The same list for other classes (a leaf's uplinks towards every other pod) is stored once.
+  if (f.hop_lists_of.size() < static_cast<std::size_t>(f.switch_count())) f.hop_lists_of.resize(f.switch_count());
+  const auto same = [&](const Fabric::Impl::HopList& o) {
+    return o.n == static_cast<int>(c.size()) &&
+           std::equal(c.begin(), c.end(), f.hop_pool.begin() + o.begin,
+                      [](const auto& a, const auto& b) { return a.link == b.link && a.to == b.to; });
+  };
+  for (const Fabric::Impl::HopList& o : f.hop_lists_of[v])
+    if (same(o)) return *slot = o;
+  Fabric::Impl::HopList l{static_cast<int>(f.hop_pool.size()), static_cast<int>(c.size())};
+  f.hop_pool.insert(f.hop_pool.end(), c.begin(), c.end());
+  f.hop_lists_of[v].push_back(l);
   return *slot = l;
 }
 
@@ -247,8 +256,6 @@ void ecmp_walk(const Fabric::Impl& f, int s_leaf, int d_leaf, const std::vector<
                std::uint64_t flow_hash, std::vector<Hop>& hops, int src, int dst) {
   int v = s_leaf - f.first_leaf;
   const int target = d_leaf - f.first_leaf;
-  Hop cand[kMaxNextHops];
-  int next[kMaxNextHops];
   const auto& bd = f.any_down ? f.built_dist_to_leaf(d_leaf) : d;
   const int cls = v != target ? hop_class(f, target) : 0;
   for (std::uint64_t h = 0; v != target; ++h) {
@@ -261,8 +268,7 @@ void ecmp_walk(const Fabric::Impl& f, int s_leaf, int d_leaf, const std::vector<
     if (bd[v] == d[v]) {
       const Fabric::Impl::HopList l = built_next_hops(f, v, target, bd, cls);
       if (l.n > 0) {
-        const Fabric::Impl::NextHop c =
-            f.hop_pool[cls][l.begin + static_cast<int>(hash % static_cast<std::uint64_t>(l.n))];
+        const Fabric::Impl::NextHop c = f.hop_pool[l.begin + static_cast<int>(hash % static_cast<std::uint64_t>(l.n))];
         const int w = c.to >> 1;
         if (f.link_up[c.link] && d[w] + 1 == d[v]) {
           hops.push_back({c.link, (c.to & 1) != 0});
@@ -271,18 +277,20 @@ void ecmp_walk(const Fabric::Impl& f, int s_leaf, int d_leaf, const std::vector<
         }
       }
     }
+    // Re-hash with a salt: among the live hops, independent of the failed first choice (counted,
+    // then walked to: no candidate arrays to clear per route).
     int n = 0;
+    next_hops(f, d, v, [&](int, bool, int) { n += n < kMaxNextHops ? 1 : 0; });
+    if (n == 0) f.disconnected(src, dst, "routing table inconsistent");  // cannot happen: d[v] finite
+    int pick = static_cast<int>(splitmix64(hash ^ 0x2545F4914F6CDD1Dull) % static_cast<std::uint64_t>(n));
+    int next = -1;
     next_hops(f, d, v, [&](int id, bool fwd, int w) {
-      if (n < kMaxNextHops) {
-        cand[n] = {id, fwd};
-        next[n++] = w;
+      if (pick-- == 0) {
+        hops.push_back({id, fwd});
+        next = w;
       }
     });
-    if (n == 0) f.disconnected(src, dst, "routing table inconsistent");  // cannot happen: d[v] finite
-    // Re-hash with a salt: among the live hops, independent of the failed first choice.
-    const int pick = static_cast<int>(splitmix64(hash ^ 0x2545F4914F6CDD1Dull) % static_cast<std::uint64_t>(n));
-    hops.push_back(cand[pick]);
-    v = next[pick];
+    v = next;
   }
 }
 
