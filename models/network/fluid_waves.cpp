@@ -242,7 +242,14 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     }
   };
 
-  // Routes and latency of activity i (FlowNetwork::run's sub-flows); schedules its start.
+  // Routes and latency of activity i (FlowNetwork::run's sub-flows); schedules its start. Link
+  // rates and latencies are read from compact copies (a Link is a large struct: one cache miss
+  // per hop of each of the ~1M routes); the latency is summed in Fabric::latency's order.
+  std::vector<double> link_rate(L), link_latency(L);
+  for (int l = 0; l < L; ++l) {
+    link_rate[l] = fab.link(l).rate;
+    link_latency[l] = fab.link(l).latency;
+  }
   std::vector<int> route_dirs;
   auto become_ready = [&](int i, double t) {
     const Activity& a = s.activities[i];
@@ -254,12 +261,14 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     sub_begin[i] = static_cast<int>(act_subs.size());
     detail::subflow_routes(
         fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true, [&](int, int m, std::vector<topology::Hop>&& h) {
-          lat = std::max(lat, fab.latency(h));
+          double route_lat = 0;
+          for (const topology::Hop& hop : h) route_lat += link_latency[hop.link];
+          lat = std::max(lat, route_lat);
           const double amount = a.amount / m;
           double cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
           route_dirs.clear();
           for (const topology::Hop& hop : h) {
-            const double r = fab.link(hop.link).rate;
+            const double r = link_rate[hop.link];
             if (!(r > 0))
               throw SimulationError("network: link " + fab.link(hop.link).name + " has rate " + std::to_string(r));
             cap = cap > 0 ? std::min(cap, r) : r;

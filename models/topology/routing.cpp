@@ -153,7 +153,7 @@ Ends plane_ends(const Fabric::Impl& f, int src, int dst, int plane) {
     const int leaf = f.gpu_leaf[i];
     if (!f.node_ok[leaf])
       e.why = f.nodes[g].name + "'s leaf " + f.nodes[leaf].name + " is down";
-    else if (!f.links[f.gpu_access[i]].up)
+    else if (!f.link_up[f.gpu_access[i]])  // Link::up's compact mirror: Link is a large struct
       e.why = f.nodes[g].name + "'s NIC link " + f.links[f.gpu_access[i]].name + " is down";
     if (!e.why.empty()) {
       e.why += " (GPU disconnected from the fabric)";
