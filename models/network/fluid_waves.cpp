@@ -166,10 +166,12 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     int dep_begin;  ///< its dependents: dependents[dep_begin, dep_end)
     int dep_end;
     int level;  ///< its wave
+    int local;  ///< 1 when its GPU sends to itself (takes no time)
   };
   std::vector<Act> act(n);
   for (int i = 0; i < n; ++i)
-    act[i] = {static_cast<int>(s.activities[i].after.size()), 0, 0, 0, off[i], off[i + 1], level[i]};
+    act[i] = {static_cast<int>(s.activities[i].after.size()),        0, 0, 0, off[i], off[i + 1], level[i],
+              s.activities[i].gpu == s.activities[i].dst_gpu ? 1 : 0};
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
@@ -488,11 +490,15 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     while (!events.empty() && events.top().time == t) {
       const Event e = events.top();
       events.pop();
+      // The next event's state, fetched while this one is handled.
+      if (!events.empty())
+        __builtin_prefetch(events.top().kind == 0 ? static_cast<const void*>(&act[events.top().id])
+                                                  : static_cast<const void*>(&subs[events.top().id]));
       ++out.events;
       if (e.kind == 0) {
         const int i = e.id;
         const int b = act[i].sub_begin, end = act[i].sub_end;
-        if (s.activities[i].gpu == s.activities[i].dst_gpu || b == end) {
+        if (act[i].local || b == end) {
           finish(i, t);  // no bytes: done when it could start sending
           if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
           continue;
@@ -514,9 +520,16 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
         for (int k = 0; k < sf.hops; ++k) remove(on_dir[dirs[k]], f);
         push_neighbours(f);
         done_now.push_back(f);
+        __builtin_prefetch(&act[sub_activity[f]]);  // read after the re-sharing
       }
     }
     reshare(t);
+    // The dependents of the activities that finish now, fetched together rather than one by one.
+    for (int f : done_now) {
+      const Act& a = act[sub_activity[f]];
+      if (a.open == 1)
+        for (int k = a.dep_begin; k < a.dep_end; ++k) __builtin_prefetch(&act[dependents[k]]);
+    }
     for (int f : done_now) {
       const int i = sub_activity[f];
       free_slots.push_back(f);
