@@ -146,11 +146,9 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   if (n == 0) return out;
   out.wave_finish.assign(*std::max_element(level.begin(), level.end()) + 1, 0.0);
   // Dependents (CSR) and unfinished dependencies per activity.
-  std::vector<int> off(n + 1, 0), pending(n, 0);
-  for (int i = 0; i < n; ++i) {
-    pending[i] = static_cast<int>(s.activities[i].after.size());
+  std::vector<int> off(n + 1, 0);
+  for (int i = 0; i < n; ++i)
     for (int d : s.activities[i].after) ++off[d + 1];
-  }
   for (int i = 0; i < n; ++i) off[i + 1] += off[i];
   std::vector<int> dependents(off[n]);
   {
@@ -158,6 +156,22 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     for (int i = 0; i < n; ++i)
       for (int d : s.activities[i].after) dependents[fill[d]++] = i;
   }
+  // An activity's counters in one cache line: a completion reads and writes them for the activity
+  // and each dependent, ~1M activities in random order (one miss each instead of one per array).
+  struct alignas(32) Act {
+    int pending;    ///< unfinished dependencies
+    int open;       ///< sub-flows still sending
+    int sub_begin;  ///< its sub-flow slots: act_subs[sub_begin, sub_end)
+    int sub_end;
+    int dep_begin;  ///< its dependents: dependents[dep_begin, dep_end)
+    int dep_end;
+    int level;  ///< its wave
+    int local;  ///< 1 when its GPU sends to itself (takes no time)
+  };
+  std::vector<Act> act(n);
+  for (int i = 0; i < n; ++i)
+    act[i] = {static_cast<int>(s.activities[i].after.size()),        0, 0, 0, off[i], off[i + 1], level[i],
+              s.activities[i].gpu == s.activities[i].dst_gpu ? 1 : 0};
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
@@ -219,14 +233,12 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     *std::find_if(more.begin(), more.end(), [f](const More& m) { return m.id == f; }) = more.back();
     more.pop_back();
   };
-  std::vector<Sub> subs;                            // slots
-  std::vector<int> sub_activity;                    // activity of each slot
-  std::vector<double> computed;                     // rate of each slot as last computed (before the 1e-9 test)
-  std::vector<int> free_slots;                      // slots of completed sub-flows, reused last-in first
-  std::vector<int> long_dirs;                       // link directions of routes longer than kInlineHops
-  std::vector<int> open(n, 0);                      // sub-flows of an activity still sending
-  std::vector<int> act_subs;                        // sub-flow slots of the activities, by activity:
-  std::vector<int> sub_begin(n, 0), sub_end(n, 0);  // act_subs[sub_begin, sub_end)
+  std::vector<Sub> subs;          // slots
+  std::vector<int> sub_activity;  // activity of each slot
+  std::vector<double> computed;   // rate of each slot as last computed (before the 1e-9 test)
+  std::vector<int> free_slots;    // slots of completed sub-flows, reused last-in first
+  std::vector<int> long_dirs;     // link directions of routes longer than kInlineHops
+  std::vector<int> act_subs;      // sub-flow slots of the activities, by activity
   EventHeap events;
   long long seq = 0;
   auto dirs_of = [&](const Sub& sf) -> const int* {
@@ -242,7 +254,14 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     }
   };
 
-  // Routes and latency of activity i (FlowNetwork::run's sub-flows); schedules its start.
+  // Routes and latency of activity i (FlowNetwork::run's sub-flows); schedules its start. Link
+  // rates and latencies are read from compact copies (a Link is a large struct: one cache miss
+  // per hop of each of the ~1M routes); the latency is summed in Fabric::latency's order.
+  std::vector<double> link_rate(L), link_latency(L);
+  for (int l = 0; l < L; ++l) {
+    link_rate[l] = fab.link(l).rate;
+    link_latency[l] = fab.link(l).latency;
+  }
   std::vector<int> route_dirs;
   auto become_ready = [&](int i, double t) {
     const Activity& a = s.activities[i];
@@ -251,15 +270,17 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       return;
     }
     double lat = 0;
-    sub_begin[i] = static_cast<int>(act_subs.size());
+    act[i].sub_begin = static_cast<int>(act_subs.size());
     detail::subflow_routes(
         fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true, [&](int, int m, std::vector<topology::Hop>&& h) {
-          lat = std::max(lat, fab.latency(h));
+          double route_lat = 0;
+          for (const topology::Hop& hop : h) route_lat += link_latency[hop.link];
+          lat = std::max(lat, route_lat);
           const double amount = a.amount / m;
           double cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
           route_dirs.clear();
           for (const topology::Hop& hop : h) {
-            const double r = fab.link(hop.link).rate;
+            const double r = link_rate[hop.link];
             if (!(r > 0))
               throw SimulationError("network: link " + fab.link(hop.link).name + " has rate " + std::to_string(r));
             cap = cap > 0 ? std::min(cap, r) : r;
@@ -291,15 +312,16 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
           sub_activity[f] = i;
           act_subs.push_back(f);
         });
-    sub_end[i] = static_cast<int>(act_subs.size());
-    open[i] = sub_end[i] - sub_begin[i];
+    act[i].sub_end = static_cast<int>(act_subs.size());
+    act[i].open = act[i].sub_end - act[i].sub_begin;
     events.push({t + lat + a.delay, seq++, 0, i});
   };
   auto finish = [&](int i, double t) {
     out.makespan = std::max(out.makespan, t);
-    out.wave_finish[level[i]] = std::max(out.wave_finish[level[i]], t);
-    for (int k = off[i]; k < off[i + 1]; ++k)
-      if (--pending[dependents[k]] == 0) become_ready(dependents[k], t);
+    const Act& a = act[i];
+    out.wave_finish[a.level] = std::max(out.wave_finish[a.level], t);
+    for (int k = a.dep_begin; k < a.dep_end; ++k)
+      if (--act[dependents[k]].pending == 0) become_ready(dependents[k], t);
   };
   // Max-min share of sub-flow g on link direction d given the others' present rates: the water
   // level w with sum over the others of min(rate, w) + w = the link's rate. Also stores g's `keep`
@@ -458,7 +480,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   };
 
   for (int i = 0; i < n; ++i)
-    if (pending[i] == 0) become_ready(i, 0.0);
+    if (act[i].pending == 0) become_ready(i, 0.0);
   std::vector<int> done_now;
   while (!events.empty()) {
     // Every start and completion at this instant first, then one re-sharing of what they touch.
@@ -468,11 +490,15 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     while (!events.empty() && events.top().time == t) {
       const Event e = events.top();
       events.pop();
+      // The next event's state, fetched while this one is handled.
+      if (!events.empty())
+        __builtin_prefetch(events.top().kind == 0 ? static_cast<const void*>(&act[events.top().id])
+                                                  : static_cast<const void*>(&subs[events.top().id]));
       ++out.events;
       if (e.kind == 0) {
         const int i = e.id;
-        const int b = sub_begin[i], end = sub_end[i];
-        if (s.activities[i].gpu == s.activities[i].dst_gpu || b == end) {
+        const int b = act[i].sub_begin, end = act[i].sub_end;
+        if (act[i].local || b == end) {
           finish(i, t);  // no bytes: done when it could start sending
           if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
           continue;
@@ -494,13 +520,20 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
         for (int k = 0; k < sf.hops; ++k) remove(on_dir[dirs[k]], f);
         push_neighbours(f);
         done_now.push_back(f);
+        __builtin_prefetch(&act[sub_activity[f]]);  // read after the re-sharing
       }
     }
     reshare(t);
+    // The dependents of the activities that finish now, fetched together rather than one by one.
+    for (int f : done_now) {
+      const Act& a = act[sub_activity[f]];
+      if (a.open == 1)
+        for (int k = a.dep_begin; k < a.dep_end; ++k) __builtin_prefetch(&act[dependents[k]]);
+    }
     for (int f : done_now) {
       const int i = sub_activity[f];
       free_slots.push_back(f);
-      if (--open[i] == 0) finish(i, t);
+      if (--act[i].open == 0) finish(i, t);
     }
   }
   return out;

@@ -89,6 +89,28 @@ struct Fabric::Impl {
   /// those of the fabric as built (resilient hashing then picks the same hops).
   mutable std::unordered_map<RouteKey, std::vector<Hop>, RouteKeyHash> built_route_cache;
   mutable std::size_t built_route_cache_hops = 0;
+  /// ECMP next hops of the fabric as built (routing.cpp ecmp_walk: each hop is then one look-up,
+  /// not a scan of the switch's links), filled as walks ask and never cleared: failures change
+  /// only which of them are up, which the walk checks. Leaves wired to the same switches (the
+  /// twins of built_dist_twin) form a destination class: from a switch two or more hops away the
+  /// next hops to every leaf of the class are the same, in the same order (the twins are at equal
+  /// distance from every switch but themselves, and no such switch has one as next hop, or it
+  /// would be one hop away). One hop away they are the links to that leaf: kept per leaf. A list
+  /// equal to one of the switch's lists already made (a leaf's uplinks towards every other pod)
+  /// is not stored again: they stay in cache.
+  struct NextHop {
+    int link;
+    int to;  ///< next switch index x 2, + 1 when the link is crossed forward (from Link::a)
+  };
+  struct HopList {
+    int begin = -1, n = 0;  ///< entries [begin, begin + n) of hop_pool; begin -1: not filled
+  };
+  mutable std::vector<int> hop_class;                      ///< per leaf (switch index): class, -1 unknown
+  mutable std::map<std::vector<int>, int> hop_class_of;    ///< neighbour switches (sorted) -> class
+  mutable std::vector<std::vector<HopList>> class_hops;    ///< per class, per switch index (>= 2 hops away)
+  mutable std::vector<NextHop> hop_pool;                   ///< the lists' entries
+  mutable std::vector<std::vector<HopList>> hop_lists_of;  ///< per switch index: its distinct lists
+  mutable std::vector<std::vector<std::pair<int, HopList>>> last_hops;  ///< per leaf: (switch one hop away, list)
   /// Per leaf: dist[leaf] equals built_dist[leaf] (but for failed switches), known once dist is.
   mutable std::vector<char> dist_as_built;
   std::vector<int> down_switch_links;  ///< switch-switch links down (invalidate)

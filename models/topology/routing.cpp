@@ -2,7 +2,8 @@
 // Distances to each destination leaf come from one Boost BFS over the up links of the switch-only
 // graph, computed lazily per leaf and dropped when a failure changes the graph; a route is then a
 // greedy walk that at each switch hashes among the links one hop closer (resilient: over the fabric
-// as built first, over the up links only when that choice failed): O(path x radix).
+// as built first, listed once per switch and destination class, over the up links only when that
+// choice failed): O(path) when healthy, O(path x radix) for hops a failure moved.
 // GPUs and NVSwitches never forward scale-out traffic (they are not in the switch graph).
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/filtered_graph.hpp>
@@ -152,7 +153,7 @@ Ends plane_ends(const Fabric::Impl& f, int src, int dst, int plane) {
     const int leaf = f.gpu_leaf[i];
     if (!f.node_ok[leaf])
       e.why = f.nodes[g].name + "'s leaf " + f.nodes[leaf].name + " is down";
-    else if (!f.links[f.gpu_access[i]].up)
+    else if (!f.link_up[f.gpu_access[i]])  // Link::up's compact mirror: Link is a large struct
       e.why = f.nodes[g].name + "'s NIC link " + f.links[f.gpu_access[i]].name + " is down";
     if (!e.why.empty()) {
       e.why += " (GPU disconnected from the fabric)";
@@ -187,6 +188,67 @@ bool nvlink_up(const Fabric::Impl& f, int src, int dst) {
          f.links[f.gpu_nvlink[src]].up && f.links[f.gpu_nvlink[dst]].up;
 }
 
+/// Destination class of leaf t (switch index; Fabric::Impl::hop_class): its neighbourhood's.
+int hop_class(const Fabric::Impl& f, int t) {
+  if (f.hop_class.empty()) {
+    f.hop_class.assign(f.switch_count(), -1);
+    f.last_hops.resize(f.switch_count());
+  }
+  int& c = f.hop_class[t];
+  if (c >= 0) return c;
+  std::vector<int> nb;
+  for (auto [e, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(t), f.sw); e != end; ++e)
+    nb.push_back(static_cast<int>(boost::target(*e, f.sw)));
+  std::sort(nb.begin(), nb.end());
+  nb.erase(std::unique(nb.begin(), nb.end()), nb.end());
+  const int fresh_class = static_cast<int>(f.class_hops.size());
+  c = nb.empty() ? fresh_class : f.hop_class_of.try_emplace(std::move(nb), fresh_class).first->second;
+  if (c == fresh_class) {
+    f.class_hops.emplace_back(static_cast<std::size_t>(f.switch_count()));
+  }
+  return c;
+}
+
+constexpr int kMaxNextHops = 1024;  // next hops hashed over per switch (as many as any radix)
+
+/// The next hops from switch v towards leaf `target` (switch indices) over the fabric as built,
+/// in v's edge order (bd = built_dist_to_leaf(target), bd[v] >= 1): a list of f.hop_pool.
+Fabric::Impl::HopList built_next_hops(const Fabric::Impl& f, int v, int target, const std::vector<std::uint8_t>& bd,
+                                      int cls) {
+  Fabric::Impl::HopList* slot = nullptr;
+  if (bd[v] >= 2) {
+    slot = &f.class_hops[cls][v];
+  } else {
+    auto& mine = f.last_hops[target];
+    for (auto& [u, l] : mine)
+      if (u == v) return l;
+    mine.emplace_back(v, Fabric::Impl::HopList{});
+    slot = &mine.back().second;
+  }
+  if (slot->begin >= 0) return *slot;
+  std::vector<Fabric::Impl::NextHop> c;
+  const std::uint8_t dv = bd[v];
+  for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end; ++x) {
+    const int w = static_cast<int>(boost::target(*x, f.sw));
+    if (bd[w] + 1 != dv || static_cast<int>(c.size()) >= kMaxNextHops) continue;
+    const int link = f.sw[*x].link;
+    c.push_back({link, 2 * w + (f.links[link].a == v + f.first_leaf ? 1 : 0)});
+  }
+  // The same list for other classes (a leaf's uplinks towards every other pod) is stored once.
+  if (f.hop_lists_of.size() < static_cast<std::size_t>(f.switch_count())) f.hop_lists_of.resize(f.switch_count());
+  const auto same = [&](const Fabric::Impl::HopList& o) {
+    return o.n == static_cast<int>(c.size()) &&
+           std::equal(c.begin(), c.end(), f.hop_pool.begin() + o.begin,
+                      [](const auto& a, const auto& b) { return a.link == b.link && a.to == b.to; });
+  };
+  for (const Fabric::Impl::HopList& o : f.hop_lists_of[v])
+    if (same(o)) return *slot = o;
+  Fabric::Impl::HopList l{static_cast<int>(f.hop_pool.size()), static_cast<int>(c.size())};
+  f.hop_pool.insert(f.hop_pool.end(), c.begin(), c.end());
+  f.hop_lists_of[v].push_back(l);
+  return *slot = l;
+}
+
 /// The switch hops from leaf `s_leaf` to leaf `d_leaf` (node ids) along one equal-cost shortest
 /// path chosen by `flow_hash` (Fabric::route's ECMP), appended to `hops`; `d` = dist_to_leaf(d_leaf).
 /// src, dst: the flow's endpoints, for errors.
@@ -194,9 +256,8 @@ void ecmp_walk(const Fabric::Impl& f, int s_leaf, int d_leaf, const std::vector<
                std::uint64_t flow_hash, std::vector<Hop>& hops, int src, int dst) {
   int v = s_leaf - f.first_leaf;
   const int target = d_leaf - f.first_leaf;
-  Hop cand[1024];
-  int next[1024];
   const auto& bd = f.any_down ? f.built_dist_to_leaf(d_leaf) : d;
+  const int cls = v != target ? hop_class(f, target) : 0;
   for (std::uint64_t h = 0; v != target; ++h) {
     const std::uint64_t hash = splitmix64(flow_hash ^ splitmix64(h));
     // Resilient hashing: the flow hashes over the next hops of the fabric as built; only when that
@@ -205,37 +266,31 @@ void ecmp_walk(const Fabric::Impl& f, int s_leaf, int d_leaf, const std::vector<
     // instead of re-spreading every flow through the switch (modulo-N hashing). On a healthy
     // fabric both sets are equal and so are the routes.
     if (bd[v] == d[v]) {
-      // The built candidates, in edge order, in one pass (the direction only of the one picked:
-      // Link is a large struct, reading it for every candidate costs a cache miss each).
-      int n_built = 0;
-      const std::uint8_t dv = bd[v];
-      for (auto [x, end] = boost::out_edges(static_cast<SwitchGraph::vertex_descriptor>(v), f.sw); x != end; ++x) {
-        const int w = static_cast<int>(boost::target(*x, f.sw));
-        if (bd[w] + 1 != dv || n_built >= 1024) continue;
-        cand[n_built].link = f.sw[*x].link;
-        next[n_built++] = w;
-      }
-      if (n_built > 0) {
-        const int k = static_cast<int>(hash % static_cast<std::uint64_t>(n_built));
-        if (f.link_up[cand[k].link] && d[next[k]] + 1 == d[v]) {
-          hops.push_back({cand[k].link, f.links[cand[k].link].a == v + f.first_leaf});
-          v = next[k];
+      const Fabric::Impl::HopList l = built_next_hops(f, v, target, bd, cls);
+      if (l.n > 0) {
+        const Fabric::Impl::NextHop c = f.hop_pool[l.begin + static_cast<int>(hash % static_cast<std::uint64_t>(l.n))];
+        const int w = c.to >> 1;
+        if (f.link_up[c.link] && d[w] + 1 == d[v]) {
+          hops.push_back({c.link, (c.to & 1) != 0});
+          v = w;
           continue;
         }
       }
     }
+    // Re-hash with a salt: among the live hops, independent of the failed first choice (counted,
+    // then walked to: no candidate arrays to clear per route).
     int n = 0;
+    next_hops(f, d, v, [&](int, bool, int) { n += n < kMaxNextHops ? 1 : 0; });
+    if (n == 0) f.disconnected(src, dst, "routing table inconsistent");  // cannot happen: d[v] finite
+    int pick = static_cast<int>(splitmix64(hash ^ 0x2545F4914F6CDD1Dull) % static_cast<std::uint64_t>(n));
+    int next = -1;
     next_hops(f, d, v, [&](int id, bool fwd, int w) {
-      if (n < 1024) {
-        cand[n] = {id, fwd};
-        next[n++] = w;
+      if (pick-- == 0) {
+        hops.push_back({id, fwd});
+        next = w;
       }
     });
-    if (n == 0) f.disconnected(src, dst, "routing table inconsistent");  // cannot happen: d[v] finite
-    // Re-hash with a salt: among the live hops, independent of the failed first choice.
-    const int pick = static_cast<int>(splitmix64(hash ^ 0x2545F4914F6CDD1Dull) % static_cast<std::uint64_t>(n));
-    hops.push_back(cand[pick]);
-    v = next[pick];
+    v = next;
   }
 }
 
