@@ -344,6 +344,9 @@ std::string describe_fidelity(const Builder& b, const std::string& dp_part) {
   if (b.m > b.msim)
     f += b.plan.measured_steady_pipeline
              ? "; remaining microbatches each add the simulated 1F1B steady-state period (with its blocking exchanges)"
+         : b.plan.measured_extension
+             ? "; remaining microbatches each add the simulated steady-state period (stage 0's steady 1F1B window, or "
+               "each stage's reduce-scatter stream where it is slower; at least the analytic one)"
          : b.pp > 1 && b.v > 1 && !b.job.par.overlap_p2p_comm
              ? "; remaining microbatches added analytically at steady state (compute, TP, CP, EP; their blocking "
                "PP exchanges not counted: ESTIMATE, interleaved)"

@@ -561,6 +561,8 @@ TEST_CASE(
     const auto run = evaluate(p.schedule, fabric);
     if (old_cut) {
       REQUIRE(p.measured_extension);
+      CHECK(p.fidelity.find("reduce-scatter stream") != std::string::npos);  // the note says how the cut step ran
+      CHECK(p.fidelity.find("added analytically") == std::string::npos);
       p.measured_extension = false;
       const double analytic = analyse_step(p, run).step_time - run.makespan;
       *old_cut = run.makespan + std::max(analytic, p.extra_microbatches * old_window_period(p, run));
