@@ -93,6 +93,15 @@ JobSpec gpt_job(int tp, int pp, int dp, int v, int batch) {
   return j;
 }
 
+/// The step of `j` on the 16-GPU test fabric with A100-like GPUs: its plan and its run
+/// (`evaluate` throws on a deadlock, i.e. a cycle in the schedule).
+std::pair<StepPlan, network::RunResult> plan_and_run(const JobSpec& j) {
+  static const auto fabric = topology::build_fabric(small_fabric(16));
+  StepPlan p = plan_step(j, testing::a100_like(), fabric, {});
+  auto r = evaluate(p.schedule, fabric);
+  return {std::move(p), std::move(r)};
+}
+
 }  // namespace
 
 TEST_CASE("plan_step: acyclic schedule, breakdown sums to the step time, bubble from the schedule") {
@@ -361,11 +370,7 @@ TEST_CASE(
 
 TEST_CASE("overlap_p2p_comm false: blocking pipeline exchanges as Megatron-core runs them", "[overlap_p2p_comm]") {
   const auto fabric = topology::build_fabric(small_fabric(16));
-  const auto a100 = testing::a100_like();
-  auto run = [&](const JobSpec& j) {
-    const StepPlan p = plan_step(j, a100, fabric, {});
-    return std::pair{p, evaluate(p.schedule, fabric)};  // evaluate throws on a deadlock (a cycle)
-  };
+  const auto run = plan_and_run;
   // 1F1B, PP 2 (one stage per node: every send crosses the NIC), 2 microbatches. Stage 0 runs F0 F1
   // B0 B1, stage 1 F0 B0 F1 B1. With f, b the forward / backward of a stage and x one transfer,
   // overlapped sends give 3f + 2x + 3b; blocking ones (an exchange after every op) delay stage 0's F1
@@ -406,10 +411,7 @@ TEST_CASE("overlap_p2p_comm false: blocking pipeline exchanges as Megatron-core 
 TEST_CASE("pipeline_engine deepspeed: TrainSchedule's serialized blocking p2p and TP all-gathers", "[deepspeed_pipe]") {
   const auto fabric = topology::build_fabric(small_fabric(16));
   const auto a100 = testing::a100_like();
-  auto run = [&](const JobSpec& j) {
-    const StepPlan p = plan_step(j, a100, fabric, {});
-    return std::pair{p, evaluate(p.schedule, fabric)};  // evaluate throws on a deadlock (a cycle)
-  };
+  const auto run = plan_and_run;
   // 1F1B, PP 2 (one stage per node), 2 microbatches, as the overlap_p2p_comm test: Megatron's
   // blocking exchanges give 3f + 3x + 3b. DeepSpeed (schedule.py v0.5.4): stage 0 runs F0@0 F1@2
   // B0@3 B1@5, stage 1 F0@1 B0@2 F1@3 B1@4. Between B0 and F1 stage 1 receives act1 and then sends
