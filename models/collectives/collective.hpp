@@ -88,9 +88,12 @@ struct Protocol {
   bool collnet = true;        ///< NCCL_COLLNET_ENABLE (effective only on a fabric with SHARP)
   /// Per-hop latency of the LL protocol over NVLink in a ring (s). NCCL's tuner assumes 0.6 us
   /// (tuning.cc hwLat); measured: DGX-A100 ring all-reduce with one channel takes 10 us on 2 GPUs
-  /// and 33.7 us on 8 GPUs (NVIDIA/nccl-tests#123): (33.7 - 10) / (14 - 2) = 2.0 us per hop.
-  /// The same value reproduces the 8xH200 small-message times (published-figures.md §4.3). The
-  /// tree keeps NCCL's 0.6 us (measured tree/LL times match it: nccl_model.cpp).
+  /// and 33.7 us on 8 GPUs (NVIDIA/nccl-tests#123, `-g N`: one thread drives the N GPUs):
+  /// (33.7 - 10) / (14 - 2) = 2.0 us per hop. It reproduces the 8xH200 small-message times
+  /// (published-figures.md §4.3). It is a floor of the host more than an NVLink hop: in the same
+  /// thread NVIDIA puts the `-g` slope on the CPU, and one thread per GPU (`-t N`) gives ~0.75 us
+  /// per hop (docs/validation-busbw.md, "The LL hop"). The tree keeps NCCL's 0.6 us (measured
+  /// tree/LL times match it: nccl_model.cpp).
   double nvlink_ll_hop = 2.0e-6;
   /// Pipeline stages of an NVLS chunk: NVLink traversals of its data (scatter write, multimem
   /// ld_reduce, multimem st, gather read; NCCL src/device/all_reduce.h NVLS warps). The first chunk

@@ -131,3 +131,63 @@ TEST_CASE("NCCL model input errors") {
   s.ranks = 0;
   CHECK_THROWS(build_model(s));
 }
+
+TEST_CASE("NCCL tables equal NCCL 2.29.2's own printout on 4 x H100 of an NVSwitch node") {
+  // waynehacking8/nccl-collectives-bench results/scaling_attributed/g4_auto.log: NCCL 2.29.2
+  // (`NCCL version 2.29.2+cuda13.1`), `all_reduce_perf -g 4` on 4 H100 80GB HBM3 of an 8-GPU
+  // NVSwitch host, NCCL_DEBUG_SUBSYS=TUNING: NCCL prints latency (us) / bandwidth (GB/s) per
+  // function x algorithm x protocol to one decimal ("24 coll channels, 16 nvls channels",
+  // "threadThresholds 8/8/64 | 32/8/64"). The port (tags 2.23.4-1 / 2.27.7-1) prints the same ring
+  // and tree tables. NVLS differs: 2.29 rates it per channel by an nvlsEfficiency table,
+  // (channels - 1) / channels, x 2 for all-reduce (tuning.cc v2.29.2-1): printed 160.0 (all-reduce)
+  // and 114.8 (all-gather / reduce-scatter) against 2.23's 4 heads x 60 x 5/6 = 200; both leave
+  // NVLS behind the ring's 240 here, and the execution model takes NVLS's bandwidth from the
+  // kernel's traffic anyway (collectives.md §2).
+  const auto m = build_model(node(4, 450, 4));
+  CHECK(m.channels == 24);
+  CHECK(m.nvls_channels == 16);
+  CHECK(m.thread_threshold[kTree][kLL] == 8);
+  CHECK(m.thread_threshold[kRing][kLL] == 32);
+  CHECK(m.thread_threshold[kRing][kSimple] == 64);
+  struct Row {
+    Func f;
+    Algo a;
+    Proto p;
+    double lat, bw;
+  };
+  const Row printed[] = {
+      {kBroadcast, kRing, kLL, 7.2, 141.0},      {kBroadcast, kRing, kLL128, 15.9, 331.2},
+      {kBroadcast, kRing, kSimple, 11.8, 360.0}, {kReduce, kRing, kLL, 7.2, 141.0},
+      {kReduce, kRing, kSimple, 11.8, 360.0},    {kAllGather, kRing, kLL, 8.4, 188.0},
+      {kAllGather, kRing, kLL128, 19.7, 441.6},  {kAllGather, kRing, kSimple, 18.6, 480.0},
+      {kReduceScatter, kRing, kLL, 8.4, 188.0},  {kReduceScatter, kRing, kSimple, 18.6, 480.0},
+      {kAllReduce, kTree, kLL, 10.4, 43.6},      {kAllReduce, kTree, kLL128, 21.5, 128.8},
+      {kAllReduce, kTree, kSimple, 32.4, 165.6}, {kAllReduce, kRing, kLL, 10.2, 94.0},
+      {kAllReduce, kRing, kLL128, 25.4, 220.8},  {kAllReduce, kRing, kSimple, 28.8, 240.0},
+      {kAllReduce, kNvls, kSimple, 25.0, 200.0 /* 2.29: 160.0 */}};
+  for (const auto& r : printed) {
+    INFO(int(r.f) << " " << algo_name(r.a) << "/" << proto_name(r.p));
+    CHECK(m.latency[r.f][r.a][r.p] == Approx(r.lat).margin(0.051));
+    CHECK(m.bandwidth[r.f][r.a][r.p] == Approx(r.bw).margin(0.051));
+  }
+  // printed as 0 bandwidth: tree for non-all-reduce, NVLSTree on one node, CollNet without SHARP, PAT
+  CHECK(m.bandwidth[kAllGather][kTree][kSimple] == 0);
+  CHECK(m.bandwidth[kAllReduce][kNvlsTree][kSimple] == 0);
+  CHECK(m.bandwidth[kAllReduce][kCollNetDirect][kSimple] == 0);
+  CHECK(m.bandwidth[kAllReduce][kCollNetChain][kSimple] == 0);
+  CHECK(m.bandwidth[kAllGather][kPat][kSimple] == 0);
+  // So by NCCL 2.29.2's printed table its choice at 2 MiB is ring/LL, 32.5 us predicted (LL128
+  // 34.9, Simple 37.5, NVLS 38.1): the 4 x H100 sweep's 2 MiB point (same library) ran ring/LL.
+  const auto c = choose(m, kAllReduce, 2097152);
+  CHECK(c.algo == kRing);
+  CHECK(c.proto == kLL);
+  CHECK(c.time == Approx(10.2 + 2097152 / (1000 * 94.0)).epsilon(1e-3));
+  CHECK(choose(m, kAllReduce, 4194304).proto == kLL128);
+  // the log's own choices, 256 MiB to 8 GiB: "Algo RING proto SIMPLE channel{Lo..Hi}={0..23}"
+  for (double s : {268435456.0, 1073741824.0, 8589934592.0}) {
+    const auto big = choose(m, kAllReduce, s);
+    CHECK(big.algo == kRing);
+    CHECK(big.proto == kSimple);
+    CHECK(big.channels == 24);
+  }
+}
