@@ -23,9 +23,8 @@ struct KernelBars {
   const char* name;
   double fwd_causal, fwd_full, bwd_full;  // TFLOP/s at 8K, head dim 128 (Fig. 5 / Fig. 6)
 };
-const KernelBars kFa3Paper[] = {{"FlashAttention-2", 333, 370, 318},
-                                {"cuDNN", 529, 600, 518},
-                                {"FlashAttention-3", 602, 646, 559}};
+const KernelBars kFa3Paper[] = {
+    {"FlashAttention-2", 333, 370, 318}, {"cuDNN", 529, 600, 518}, {"FlashAttention-3", 602, 646, 559}};
 
 /// The kernel's forward + backward as one rate on the catalogue's count (3 x the causal forward), for
 /// a causal backward at `bwd` TFLOP/s.
@@ -43,8 +42,8 @@ TEST_CASE("H100 attention_flops lies among the published H100 attention kernels 
     const auto& k = kFa3Paper[i];
     hi[i] = catalogue_rate(k, k.bwd_full);
     lo[i] = catalogue_rate(k, k.bwd_full * k.fwd_causal / k.fwd_full);
-    std::printf("[attention] H100 %s at 8K, head dim 128: %.0f-%.0f TFLOP/s on the catalogue's count\n", k.name,
-                lo[i], hi[i]);
+    std::printf("[attention] H100 %s at 8K, head dim 128: %.0f-%.0f TFLOP/s on the catalogue's count\n", k.name, lo[i],
+                hi[i]);
   }
   std::printf("[attention] H100 catalogue: %.0f TFLOP/s\n", catalogue);
   // The catalogue figure (FlashAttention-3 in a training step) is cuDNN's (Transformer Engine's
@@ -57,7 +56,7 @@ TEST_CASE("H100 attention_flops lies among the published H100 attention kernels 
   // cuDNN kernels' at their own rates, within 1 %.
   const double F = 2.0 * 8192.0 * 8192 * 2048;  // causal forward FLOPs, b 1, s 8K, hidden 2,048
   const double model = compute::attention_time(h100, F) * (1 + compute::kFlashBackwardOverForward);
-  const double cudnn = F / (kFa3Paper[1].fwd_causal * 1e12) +
-                       compute::kFlashBackwardOverForward * F / (kFa3Paper[1].bwd_full * 1e12);
+  const double cudnn =
+      F / (kFa3Paper[1].fwd_causal * 1e12) + compute::kFlashBackwardOverForward * F / (kFa3Paper[1].bwd_full * 1e12);
   CHECK(model == Approx(cudnn).epsilon(0.01));
 }
