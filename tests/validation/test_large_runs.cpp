@@ -153,7 +153,9 @@ TEST_CASE("Llama 3 405B Table 4: TFLOP/s per GPU at 8K and 16K H100, and the dro
   // Known misses since flash attention is costed causally at H100's attention_flops (FlashAttention-3,
   // 447 TFLOP/s): +14.0 % / +11.9 %, drop -42.6 against -30 (docs/validation-large-runs.md, "Attention
   // compute"); before, +6.4 % / +4.7 % and -38.5. The bounds hold them where the model is today so a
-  // change shows; the published bounds are 10 % per row and 30 % on the drop.
+  // change shows; the published bounds are 10 % per row and 30 % on the drop. The rate is on the right
+  // count and is the published H100 cuDNN kernels' ("[attention]"); with FlashAttention-2's the rows read
+  // +11.2 / +9.3 % (docs, "Attention rate: what the runs ran").
   // The rows say zero2 (FSDP as §3.3.2 describes it: its memory, with which the 16K row fits). The step
   // here runs their DP traffic as zero1 instead, one gradient reduce-scatter per step after the fp32
   // accumulation over the microbatches (§3.3.2, "Numerical stability"): aidcsim's zero2 reduce-scatters
