@@ -513,6 +513,11 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
           if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
           continue;
         }
+        // Its link directions fetched together before the entries are added (one miss, not one per hop).
+        for (int k = b; k < end; ++k) {
+          const Sub& sf = subs[act_subs[k]];
+          prefetch_dirs(dirs_of(sf), sf.hops);
+        }
         for (int k = b; k < end; ++k) {
           Sub& sf = subs[act_subs[k]];
           sf.last = t;
@@ -527,6 +532,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
         sf.rate = 0;
         sf.sent = true;
         const int* dirs = dirs_of(sf);
+        prefetch_dirs(dirs, sf.hops);
         for (int k = 0; k < sf.hops; ++k) remove(on_dir[dirs[k]], f);
         push_neighbours(f);
         done_now.push_back(f);
