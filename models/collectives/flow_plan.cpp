@@ -48,23 +48,34 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   const int F = static_cast<int>(fl.size());
   std::vector<int> ids(F, -1);
   if (F == 0) return {};
-  // Port shares per wave: key = (wave, gpu, class, direction).
-  auto key = [](int wave, int gpu, bool nv, bool out) {
-    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(wave)) << 34) ^
-           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(gpu)) << 2) ^ (nv ? 2u : 0u) ^ (out ? 1u : 0u);
-  };
-  std::unordered_map<std::uint64_t, int> count;
-  std::unordered_map<std::uint64_t, double> port_bytes;  // all waves: what a port must carry
-  count.reserve(2 * F);
+  // What each GPU port (gpu, class, direction) must carry over all waves, summed in flow order:
+  // in a dense array over the group's GPU range when that is not much larger than the plan (a
+  // 32K-GPU halving / doubling: 2M additions), else in a hash map (a small group of a large fabric).
   std::vector<char> nv(F);
+  int lo = fl[0].src, hi = fl[0].src;
   for (int i = 0; i < F; ++i) {
     nv[i] = ctx.nvlink(fl[i].src, fl[i].dst);
-    ++count[key(fl[i].wave, fl[i].src, nv[i], true)];
-    ++count[key(fl[i].wave, fl[i].dst, nv[i], false)];
-    port_bytes[key(0, fl[i].src, nv[i], true)] += fl[i].payload * fl[i].repeat;
-    port_bytes[key(0, fl[i].dst, nv[i], false)] += fl[i].payload * fl[i].repeat;
+    lo = std::min({lo, fl[i].src, fl[i].dst});
+    hi = std::max({hi, fl[i].src, fl[i].dst});
   }
-  std::vector<double> rate(F), share(F), line(F);
+  auto port = [lo](int gpu, bool nv, bool out) {
+    return 4 * static_cast<std::size_t>(gpu - lo) + (nv ? 2u : 0u) + (out ? 1u : 0u);
+  };
+  const bool dense = static_cast<std::size_t>(hi - lo) <= 4 * static_cast<std::size_t>(F) + 64;
+  std::vector<double> port_dense(dense ? 4 * (static_cast<std::size_t>(hi - lo) + 1) : 0, 0.0);
+  std::unordered_map<std::size_t, double> port_map;
+  for (int i = 0; i < F; ++i) {
+    const double bytes = fl[i].payload * fl[i].repeat;
+    const std::size_t a = port(fl[i].src, nv[i], true), b = port(fl[i].dst, nv[i], false);
+    if (dense) {
+      port_dense[a] += bytes;
+      port_dense[b] += bytes;
+    } else {
+      port_map[a] += bytes;
+      port_map[b] += bytes;
+    }
+  }
+  std::vector<double> rate(F), line(F);
   // F / L: finish of a flow's first / last repetition on the critical path; DF / DL: hop counts.
   std::vector<double> Tf(F, 0), Tl(F, 0);
   std::vector<int> Df(F, 0), Dl(F, 0);
@@ -72,8 +83,6 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   int dmax = 1;
   for (int i = 0; i < F; ++i) {
     rate[i] = nv[i] ? ctx.layout.nvlink_rate : ctx.layout.nic_rate;
-    share[i] =
-        std::max(count[key(fl[i].wave, fl[i].src, nv[i], true)], count[key(fl[i].wave, fl[i].dst, nv[i], false)]);
     // Dependency chains at line rate (a port's concurrent share is bounded by its total below).
     line[i] = fl[i].payload / rate[i];
   }
@@ -106,8 +115,12 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
       dmax = Dl[i];
     }
   // A port carries its waves one after the other: the critical time is at least its total.
-  for (const auto& [k, bytes] : port_bytes)
+  auto port_time = [&](std::size_t k, double bytes) {
     tmax = std::max(tmax, bytes / ((k & 2u) ? ctx.layout.nvlink_rate : ctx.layout.nic_rate));
+  };
+  for (std::size_t k = 0; k < port_dense.size(); ++k)
+    if (port_dense[k] != 0) port_time(k, port_dense[k]);
+  for (const auto& [k, bytes] : port_map) port_time(k, bytes);
   const double scale = tmax > 0 ? bw_time / tmax : 1.0;
   const double lat_per_hop = latency / std::max(1, dmax);
   const int base = static_cast<int>(s.activities.size());

@@ -31,20 +31,23 @@ FlowPlan plan_halving_doubling(const EmitContext& ctx) {
   const int n = static_cast<int>(c.gpus.size());
   const int lg = static_cast<int>(std::lround(std::log2(double(n))));
   FlowPlan plan;
-  std::vector<std::vector<int>> into(n);
+  plan.flows.reserve(2 * static_cast<std::size_t>(lg) * n);
+  // into[i]: the flow GPU i received in the step before (-1 before the first step): every step is
+  // a permutation, so one each.
+  std::vector<int> into(n, -1), cur(n);
   int wave = 0;
   auto step = [&](int dist, double data) {
-    std::vector<std::vector<int>> cur(n);
     for (int i = 0; i < n; ++i) {
       const int j = i ^ dist;
-      cur[j].push_back(plan.add(c.gpus[i], c.gpus[j], data, wave, into[i]));
+      cur[j] = into[i] < 0 ? plan.add(c.gpus[i], c.gpus[j], data, wave)
+                           : plan.add(c.gpus[i], c.gpus[j], data, wave, {into[i]});
     }
-    into = cur;
+    into.swap(cur);
     ++wave;
   };
   for (int k = 0; k < lg; ++k) step(n >> (k + 1), c.bytes / (2 << k));       // reduce-scatter, halving
   for (int k = lg - 1; k >= 0; --k) step(n >> (k + 1), c.bytes / (2 << k));  // all-gather, doubling
-  for (auto& v : into) plan.done.insert(plan.done.end(), v.begin(), v.end());
+  plan.done = into;
   return plan;
 }
 

@@ -18,21 +18,22 @@ bool single_wave(const Schedule& s) {
 }
 
 void check_fluid_transfer(const topology::Fabric& fab, const Activity& a, int i, bool waves) {
-  const std::string key = "schedule.activities[" + std::to_string(i) + "]";
+  // The key is built only to throw: this runs on every one of ~1M transfers (32K halving / doubling).
+  auto key = [i] { return "schedule.activities[" + std::to_string(i) + "]"; };
   const char* what = waves ? "(fluid estimate of waves)" : "(fluid bound: one wave)";
   if (a.kind != Activity::Kind::Transfer)
-    throw InvalidParameter(key + ".kind", "not a transfer", std::string("a transfer ") + what);
-  if (!waves && !a.after.empty()) throw InvalidParameter(key + ".after", "dependencies", std::string("none ") + what);
+    throw InvalidParameter(key() + ".kind", "not a transfer", std::string("a transfer ") + what);
+  if (!waves && !a.after.empty()) throw InvalidParameter(key() + ".after", "dependencies", std::string("none ") + what);
   if (a.repeat != 1 || !a.after_previous.empty() || !a.after_same.empty())
-    throw InvalidParameter(key + ".repeat", std::to_string(a.repeat), std::string("1, no repetition links ") + what);
+    throw InvalidParameter(key() + ".repeat", std::to_string(a.repeat), std::string("1, no repetition links ") + what);
   if (waves)
     for (int d : a.after)
       if (d < 0 || d >= i)
-        throw InvalidParameter(key + ".after", std::to_string(d), "earlier activities " + std::string(what));
+        throw InvalidParameter(key() + ".after", std::to_string(d), "earlier activities " + std::string(what));
   if (!fab.is_endpoint(a.gpu) || !fab.is_endpoint(a.dst_gpu))
-    throw InvalidParameter(key + ".gpu", std::to_string(a.gpu) + " -> " + std::to_string(a.dst_gpu), "GPU ranks");
+    throw InvalidParameter(key() + ".gpu", std::to_string(a.gpu) + " -> " + std::to_string(a.dst_gpu), "GPU ranks");
   if (!(a.amount >= 0) || !(a.delay >= 0) || !(a.rate_limit >= 0))
-    throw InvalidParameter(key + ".amount", std::to_string(a.amount), "amount, delay and rate_limit >= 0");
+    throw InvalidParameter(key() + ".amount", std::to_string(a.amount), "amount, delay and rate_limit >= 0");
 }
 
 namespace {

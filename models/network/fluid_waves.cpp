@@ -163,15 +163,21 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     int open;       ///< sub-flows still sending
     int sub_begin;  ///< its sub-flow slots: act_subs[sub_begin, sub_end)
     int sub_end;
-    int dep_begin;  ///< its dependents: dependents[dep_begin, dep_end)
+    int first;      ///< its first dependent (-1: none), here to spare a miss (halving / doubling has one)
+    int dep_begin;  ///< the others: dependents[dep_begin, dep_end)
     int dep_end;
-    int level;  ///< its wave
-    int local;  ///< 1 when its GPU sends to itself (takes no time)
+    int wave_local;  ///< 2 x its wave + 1 when its GPU sends to itself (takes no time)
   };
   std::vector<Act> act(n);
   for (int i = 0; i < n; ++i)
-    act[i] = {static_cast<int>(s.activities[i].after.size()),        0, 0, 0, off[i], off[i + 1], level[i],
-              s.activities[i].gpu == s.activities[i].dst_gpu ? 1 : 0};
+    act[i] = {static_cast<int>(s.activities[i].after.size()),
+              0,
+              0,
+              0,
+              off[i] < off[i + 1] ? dependents[off[i]] : -1,
+              std::min(off[i] + 1, off[i + 1]),
+              off[i + 1],
+              2 * level[i] + (s.activities[i].gpu == s.activities[i].dst_gpu ? 1 : 0)};
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
@@ -319,7 +325,9 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   auto finish = [&](int i, double t) {
     out.makespan = std::max(out.makespan, t);
     const Act& a = act[i];
-    out.wave_finish[a.level] = std::max(out.wave_finish[a.level], t);
+    out.wave_finish[a.wave_local / 2] = std::max(out.wave_finish[a.wave_local / 2], t);
+    if (a.first < 0) return;
+    if (--act[a.first].pending == 0) become_ready(a.first, t);
     for (int k = a.dep_begin; k < a.dep_end; ++k)
       if (--act[dependents[k]].pending == 0) become_ready(dependents[k], t);
   };
@@ -448,11 +456,13 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     while (!work.empty()) {
       const int g = work.front();
       work.pop_front();
-      if (work.size() > 4) __builtin_prefetch(&subs[work[4]]);
+      // A sub-flow is read only when it is to be evaluated (most queued ones are not: keep, bind).
+      if (work.size() > 4 && queued[work[4]] == 2) __builtin_prefetch(&subs[work[4]]);
       const bool needed = queued[g] == 2;
       queued[g] = 0;
+      if (!needed) continue;  // nothing since its last evaluation can move its rate
       Sub& sg = subs[g];
-      if (sg.sent || !needed) continue;  // completed at this instant after it was queued, or unchanged
+      if (sg.sent) continue;  // completed at this instant after it was queued
       ++out.evaluations;
       const int* dirs = dirs_of(sg);
       prefetch_dirs(dirs, sg.hops);
@@ -498,10 +508,15 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       if (e.kind == 0) {
         const int i = e.id;
         const int b = act[i].sub_begin, end = act[i].sub_end;
-        if (act[i].local || b == end) {
+        if ((act[i].wave_local & 1) || b == end) {
           finish(i, t);  // no bytes: done when it could start sending
           if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
           continue;
+        }
+        // Its link directions fetched together before the entries are added (one miss, not one per hop).
+        for (int k = b; k < end; ++k) {
+          const Sub& sf = subs[act_subs[k]];
+          prefetch_dirs(dirs_of(sf), sf.hops);
         }
         for (int k = b; k < end; ++k) {
           Sub& sf = subs[act_subs[k]];
@@ -517,6 +532,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
         sf.rate = 0;
         sf.sent = true;
         const int* dirs = dirs_of(sf);
+        prefetch_dirs(dirs, sf.hops);
         for (int k = 0; k < sf.hops; ++k) remove(on_dir[dirs[k]], f);
         push_neighbours(f);
         done_now.push_back(f);
@@ -527,8 +543,10 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     // The dependents of the activities that finish now, fetched together rather than one by one.
     for (int f : done_now) {
       const Act& a = act[sub_activity[f]];
-      if (a.open == 1)
+      if (a.open == 1 && a.first >= 0) {
+        __builtin_prefetch(&act[a.first]);
         for (int k = a.dep_begin; k < a.dep_end; ++k) __builtin_prefetch(&act[dependents[k]]);
+      }
     }
     for (int f : done_now) {
       const int i = sub_activity[f];
