@@ -645,6 +645,8 @@ TEST_CASE("Apex DistributedFusedAdam: the embeddings' fp32 gradients in the firs
     j.optimizer = "apex_distributed_fused_adam";
     const auto p = plan_step(j, a100, fabric, {});
     check(p, 2.0);
+    CHECK(p.fidelity.find("embeddings' gradients in fp32") != std::string::npos);  // the run's note says so
+    CHECK(meg.fidelity.find("embeddings' gradients in fp32") == std::string::npos);
     // the bucket without embeddings as before; the tied-embedding all-reduce in fp32 (main_grad)
     CHECK(sent(p, p.stage_gpu[first], kTagDp)[0] == Approx(meg0[0]).epsilon(1e-12));
     const auto e = sent(p, p.stage_gpu[first], kTagEmbedding);
