@@ -122,10 +122,11 @@ struct JobSpec {
   /// Type of the optimizer states (master weights, Adam m and v): "fp32" or "bf16" (Apex
   /// DistributedFusedAdam `dtype`, NeMo optim.dtype).
   std::string optimizer_dtype = "fp32";
-  /// Optimizer implementation, for memory: "megatron" (Megatron-LM / Megatron-core optimizers:
+  /// Optimizer implementation: "megatron" (Megatron-LM / Megatron-core optimizers:
   /// fp32 main gradients for 16-bit gradient buffers) or "apex_distributed_fused_adam" (Apex
   /// DistributedFusedAdam as NeMo configures it: gradients only in grad_sync_dtype buckets, see
-  /// memory.hpp). Step time does not depend on it.
+  /// memory.hpp). In the step: the embeddings' gradients reduced in fp32 (model.hpp
+  /// fp32_gradient_parameters).
   std::string optimizer = "megatron";
   /// HBM kept for the CUDA context, NCCL buffers, allocator fragmentation and workspaces (B).
   double memory_reserve = 2e9;

@@ -159,12 +159,9 @@ std::vector<MemoryBreakdown> memory_per_stage(const JobSpec& j) {
       const int jv = c * pp + st;
       params += chunk_parameters(j, layers[jv], jv == 0, jv == VS - 1, pp > 1);
       has_embedding = has_embedding || jv == 0 || jv == VS - 1;
-      // NeMo (megatron_gpt_model.py configure_optimizers, with_fp32_embedding_grads default true):
-      // the word (and learned position) embeddings' gradients in fp32, and the last stage's tied copy
-      if (jv == 0) fp32_grad_params += chunk_parameters(j, 0, true, false, pp > 1);
-      if (jv == VS - 1 && pp > 1 && tied_embeddings(j.model)) fp32_grad_params += embedding_unit;
+      // NeMo's with_fp32_embedding_grads: the embeddings' gradient buckets in fp32 (model.hpp)
+      fp32_grad_params += fp32_gradient_parameters(j, jv == 0, jv == VS - 1, pp > 1);
     }
-    if (!apex_dfa(j)) fp32_grad_params = 0;
     model_states(j, params, std::max(layer_unit, has_embedding ? embedding_unit : 0.0), fp32_grad_params, mb);
     // activations over the stage's own schedule; the peak of activations + logits
     double now_act = 0, now_logits = 0, layers_in_flight = 0, peak = -1;

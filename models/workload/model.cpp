@@ -141,6 +141,14 @@ double chunk_parameters(const JobSpec& job, int layers, bool first_chunk, bool l
   return p / job.par.tp;
 }
 
+double fp32_gradient_parameters(const JobSpec& job, bool first_chunk, bool last_chunk, bool pipelined) {
+  if (job.optimizer != "apex_distributed_fused_adam") return 0.0;
+  double p = first_chunk ? chunk_parameters(job, 0, true, false, pipelined) : 0.0;
+  if (last_chunk && pipelined && tied_embeddings(job.model))
+    p += double(job.model.vocab) * job.model.hidden / job.par.tp;
+  return p;
+}
+
 double gradient_bytes(const JobSpec& job) {
   if (job.grad_reduce_dtype == "fp32") return 4.0;
   if (job.grad_reduce_dtype == "bf16" || job.grad_reduce_dtype == "fp16") return 2.0;

@@ -79,6 +79,15 @@ double logit_time(const JobSpec& j, const compute::GpuSpec& gpu, const compute::
 /// stage is not the first (`pipelined`, Megatron-LM's shared embedding).
 double chunk_parameters(const JobSpec& job, int layers, bool first_chunk, bool last_chunk, bool pipelined);
 
+/// Parameters of that chunk (one TP rank) whose gradients are kept and reduced in fp32 whatever
+/// grad_reduce_dtype says: with `optimizer: apex_distributed_fused_adam`, NeMo's
+/// `with_fp32_embedding_grads` (default true; NeMo 24.09-alpha.rc0 megatron_gpt_model.py
+/// configure_optimizers) marks the word embedding and learned positions of the first chunk, and the
+/// last chunk's tied copy of the word embedding when `pipelined`, `_with_fp32_optimizer`, and
+/// MegatronDistributedFusedAdam.init_params_bucket (nemo/core/optim/distributed_adam.py) gives them
+/// buckets with grad_sync_dtype fp32. An untied output layer keeps grad_reduce_dtype. 0 otherwise.
+double fp32_gradient_parameters(const JobSpec& job, bool first_chunk, bool last_chunk, bool pipelined);
+
 /// Bytes per gradient element in the gradient buffer and the DP reduction: JobSpec::grad_reduce_dtype;
 /// "auto" = fp32 for bf16/fp8 training (Megatron-LM megatron/training/arguments.py: "bfloat16 requires
 /// gradient accumulation and all-reduce to be done in fp32"; PyTorch FSDP recipes reduce in fp32 too),

@@ -380,8 +380,13 @@ std::string describe_dp(const Builder& b) {
                        " buckets issued one at a time under the step's first forward, each layer waiting for its "
                        "buckets (overlap_param_gather)"
                  : "; parameter all-gather after the optimizer";
+  const bool fp32_embedding = b.chunk_fp32_grad_params(0) > 0 && gradient_bytes(b.job) < 4.0;
   return "DP " + std::string(collectives::op_name(reduce_op)) + all +
-         (par.dp_overlap ? ", bucketed per chunk" : ", one bucket per stage") + ")" + gather;
+         (par.dp_overlap ? ", bucketed per chunk" : ", one bucket per stage") + ")" +
+         (fp32_embedding ? "; the embeddings' gradients in fp32 in the stage's first-layer bucket (NeMo "
+                           "with_fp32_embedding_grads, Apex DistributedFusedAdam)"
+                         : "") +
+         gather;
 }
 
 }  // namespace

@@ -84,6 +84,8 @@ struct Builder {
     return static_cast<int>(acts().size()) - 1;
   }
   double chunk_params(int j) const;
+  /// Of those, the ones with fp32 gradients (model.hpp fp32_gradient_parameters).
+  double chunk_fp32_grad_params(int j) const;
   /// zero2 / fsdp: gradients reduce-scattered per unit every microbatch (not once per step).
   bool per_unit_reduction() const { return job.par.zero == "zero2" || job.par.zero == "fsdp"; }
   int dp_size() const { return job.par.dp * job.par.cp; }

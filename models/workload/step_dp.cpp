@@ -60,22 +60,40 @@ std::vector<int> transfers_of(const Builder& b, const std::vector<int>& done, in
 
 double Builder::chunk_params(int j) const { return chunk_parameters(job, plan.layers[j], j == 0, j == VS - 1, pp > 1); }
 
+double Builder::chunk_fp32_grad_params(int j) const {
+  return fp32_gradient_parameters(job, j == 0, j == VS - 1, pp > 1);
+}
+
 namespace {
 
 /// none / zero1: the gradient all-reduce (reduce-scatter) of each stage after its last backward of
-/// each chunk, one bucket per piece of that backward when overlapped, else one per stage.
+/// each chunk, one bucket per piece of that backward when overlapped, else one per stage. Gradients
+/// in grad_reduce_dtype, except the embeddings' fp32 ones (fp32_gradient_parameters): NeMo puts
+/// them, with every parameter whose overlapped sync it disables, in the bucket of the stage's first
+/// layer (first model chunk with interleaving; megatron_gpt_model.py configure_optimizers:
+/// `buckets[-1].extend(...)`), where they form fp32 buckets reduce-scattered together with that
+/// bucket's (Apex distributed_fused_adam.py init_params_bucket, _start_bucket_grad_sync): here the
+/// last piece of chunk 0's last backward.
 std::vector<std::vector<int>> emit_reduction(Builder& b) {
   std::vector<std::vector<int>> done(b.pp);
   const Op op = b.job.par.zero == "none" ? Op::AllReduce : Op::ReduceScatter;
+  const double g = gradient_bytes(b.job);
   for (int s = 0; s < b.pp; ++s) {
+    double fp32 = 0;  // of the whole stage
+    for (int c = 0; c < b.v; ++c) fp32 += b.chunk_fp32_grad_params(c * b.pp + s);
     if (b.job.par.dp_overlap) {
       for (int c = b.v - 1; c >= 0; --c) {  // in the order the chunks' backwards finish
+        const int j = c * b.pp + s;
         const auto& pieces = b.last_pieces[s][c];
-        const double bytes = gradient_bytes(b.job) * b.chunk_params(c * b.pp + s) / pieces.size();
-        for (int piece : pieces) emit_dp(b, s, op, bytes, {piece}, kTagDp, &done[s]);
+        const double bytes = g * (b.chunk_params(j) - b.chunk_fp32_grad_params(j)) / pieces.size();
+        for (std::size_t q = 0; q < pieces.size(); ++q) {
+          const bool first_layer = c == 0 && q + 1 == pieces.size();
+          emit_dp(b, s, op, bytes + (first_layer ? 4.0 * fp32 : 0.0), {pieces[q]}, kTagDp, &done[s]);
+        }
       }
     } else {
-      emit_dp(b, s, op, gradient_bytes(b.job) * b.stage_params[s], {b.plan.stage_last_backward[s]}, kTagDp, &done[s]);
+      const double bytes = g * (b.stage_params[s] - fp32) + 4.0 * fp32;
+      emit_dp(b, s, op, bytes, {b.plan.stage_last_backward[s]}, kTagDp, &done[s]);
     }
   }
   return done;
@@ -83,7 +101,9 @@ std::vector<std::vector<int>> emit_reduction(Builder& b) {
 
 /// gpt ties the output layer to the input embedding: with pp > 1 the last stage holds a copy whose
 /// gradient is all-reduced with the first stage's after the DP reduction (Megatron-LM
-/// finalize_model_grads: _allreduce_word_embedding_grads), for every TP rank and DP replica.
+/// finalize_model_grads: _allreduce_word_embedding_grads), for every TP rank and DP replica. Under
+/// Apex DistributedFusedAdam NeMo all-reduces the copy's `main_grad`, a view of its fp32 bucket
+/// (megatron_gpt_model.py allreduce_first_last_embeddings): 4 B.
 std::vector<int> emit_embedding_allreduce(Builder& b, const std::vector<std::vector<int>>& stage_done) {
   std::vector<int> done;
   const auto& par = b.job.par;
@@ -92,7 +112,9 @@ std::vector<int> emit_embedding_allreduce(Builder& b, const std::vector<std::vec
   after.insert(after.end(), stage_done[b.pp - 1].begin(), stage_done[b.pp - 1].end());
   after.push_back(b.plan.stage_last_backward[0]);
   after.push_back(b.plan.stage_last_backward[b.pp - 1]);
-  const double bytes = gradient_bytes(b.job) * double(b.job.model.vocab) * b.job.model.hidden / par.tp;
+  const double embedding = double(b.job.model.vocab) * b.job.model.hidden / par.tp;
+  const double fp32 = b.chunk_fp32_grad_params(b.VS - 1);  // the tied copy, or 0
+  const double bytes = gradient_bytes(b.job) * (embedding - fp32) + 4.0 * fp32;
   for (int d = 0; d < par.dp; ++d)
     for (int cp = 0; cp < par.cp; ++cp)
       for (int t = 0; t < par.tp; ++t) {

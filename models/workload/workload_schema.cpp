@@ -425,14 +425,16 @@ Schema schema() {
        {},
        false,
        {"megatron", "apex_distributed_fused_adam"},
-       "Optimizer implementation, for the memory model (step time does not depend on it). megatron: Megatron-LM / "
+       "Optimizer implementation, for the memory model and the dtype of the embeddings' gradients in the DP traffic. "
+       "megatron: Megatron-LM / "
        "Megatron-core optimizers, which keep fp32 main gradients (4 B per parameter, sharded with zero1) for 16-bit "
        "gradients. apex_distributed_fused_adam: Apex DistributedFusedAdam as NeMo runs it (optim.name: "
        "distributed_fused_adam; needs zero: zero1): a full gradient buffer in grad_reduce_dtype "
        "(contiguous_grad_buffer, "
        "the word embedding's in fp32), the reduce-scattered gradient shards, Adam m and v in optimizer_dtype / d, and "
        "no master copy of bf16 parameters with optimizer_dtype bf16 (NeMo store_params: false; 2 B of param remainders "
-       "/ d with fp32). Sources in docs/workload.md."},
+       "/ d with fp32); the embeddings' gradients reduced in fp32 in the first layer's DP bucket (NeMo "
+       "with_fp32_embedding_grads). Sources in docs/workload.md."},
       {"workload.memory_reserve",
        Q::DataSize,
        "2 GB",

@@ -4,6 +4,7 @@
 #include <deque>
 #include <iomanip>
 #include <map>
+#include <numeric>
 
 #include "models/collectives/collective.hpp"
 #include "models/common/errors.hpp"
@@ -586,5 +587,104 @@ TEST_CASE(
     CHECK(old_cut < exact * 0.9);
   } else {
     CHECK(old_cut == Approx(cut).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("Apex DistributedFusedAdam: the embeddings' fp32 gradients in the first layer's DP bucket, as NeMo runs it",
+          "[apex_fp32_embedding]") {
+  // NeMo 24.09-alpha.rc0 megatron_gpt_model.py configure_optimizers (with_fp32_embedding_grads) and
+  // core/optim/distributed_adam.py init_params_bucket: the word embedding and learned positions (first
+  // stage) and the tied copy (last stage) in fp32 buckets, reduced with the stage's first-layer bucket
+  const auto fabric = topology::build_fabric(small_fabric(16));
+  const auto a100 = testing::a100_like();
+  // gpt, tied: pp 2 x v 2 chunks of 6 layers, dp 2, zero1 with bf16 gradient sync; 2 buckets per chunk
+  JobSpec j = gpt_job(2, 2, 2, 2, 16);
+  j.par.zero = "zero1";
+  j.par.dp_overlap = true;
+  j.grad_reduce_dtype = "bf16";
+  // what GPU `gpu` puts on the wire per collective, in emission order: one transfer per bucket (a
+  // collapsed ring over 2 GPUs), its bytes scaled by NCCL's efficiency, the same for every bucket of
+  // the group; so buckets are compared by their ratios
+  auto sent = [](const StepPlan& p, int gpu, int tag) {
+    std::vector<double> out;
+    for (const auto& a : p.schedule.activities)
+      if (a.tag == tag && a.kind == network::Activity::Kind::Transfer && a.gpu == gpu)
+        out.push_back(a.amount * a.repeat);
+    return out;
+  };
+  const double t = j.par.tp;
+  const double half = 6 * layer_parameters(j.model) / t / 2;  // a bucket's layers: half a chunk
+  const double word = double(j.model.vocab) * j.model.hidden / t;
+  const double positions = double(j.model.sequence_length) * j.model.hidden / t;
+  const int first = 0, last = 1;  // stages
+  // g: bytes per gradient of the layers; the embeddings' at 4 B
+  auto check = [&](const StepPlan& p, double g) {
+    // stage 0: chunk 1 (2 buckets), then chunk 0, whose last bucket holds layer 0 and the embeddings
+    const auto s0 = sent(p, p.stage_gpu[first], kTagDp);
+    REQUIRE(s0.size() == 4);
+    CHECK(s0[2] == Approx(s0[0]).epsilon(1e-12));
+    CHECK(s0[3] / s0[0] == Approx((g * half + 4 * (word + positions)) / (g * half)).epsilon(1e-12));
+    // stage 1: the tied copy's gradient in the first layer's bucket (chunk 0), not chunk 1's
+    const auto s1 = sent(p, p.stage_gpu[last], kTagDp);
+    REQUIRE(s1.size() == 4);
+    CHECK(s1[0] == Approx(s1[1]).epsilon(1e-12));
+    CHECK(s1[2] == Approx(s1[0]).epsilon(1e-12));
+    CHECK(s1[3] / s1[0] == Approx((g * half + 4 * word) / (g * half)).epsilon(1e-12));
+  };
+  j.optimizer = "megatron";
+  const auto meg = plan_step(j, a100, fabric, {});
+  const auto meg0 = sent(meg, meg.stage_gpu[first], kTagDp);
+  const auto meg_tied = sent(meg, meg.stage_gpu[first], kTagEmbedding);
+  REQUIRE(meg0.size() == 4);
+  REQUIRE(meg_tied.size() == 1);
+  SECTION("megatron: every gradient in grad_reduce_dtype, spread over the chunk's buckets") {
+    CHECK(meg0[3] == Approx(meg0[2]).epsilon(1e-12));
+    CHECK(meg0[3] / meg0[0] == Approx((2 * half + (word + positions)) / (2 * half)).epsilon(1e-12));
+  }
+  SECTION("apex_distributed_fused_adam with bf16 sync: the embeddings at 4 B in the first layer's bucket") {
+    j.optimizer = "apex_distributed_fused_adam";
+    const auto p = plan_step(j, a100, fabric, {});
+    check(p, 2.0);
+    CHECK(p.fidelity.find("embeddings' gradients in fp32") != std::string::npos);  // the run's note says so
+    CHECK(meg.fidelity.find("embeddings' gradients in fp32") == std::string::npos);
+    // the bucket without embeddings as before; the tied-embedding all-reduce in fp32 (main_grad)
+    CHECK(sent(p, p.stage_gpu[first], kTagDp)[0] == Approx(meg0[0]).epsilon(1e-12));
+    const auto e = sent(p, p.stage_gpu[first], kTagEmbedding);
+    REQUIRE(e.size() == 1);
+    CHECK(e[0] == Approx(2 * meg_tied[0]).epsilon(1e-12));
+    // one bucket per stage without overlap: the stage's bytes, the embeddings' at 4 B
+    j.par.dp_overlap = false;
+    const auto q = plan_step(j, a100, fabric, {});
+    const auto s0 = sent(q, q.stage_gpu[first], kTagDp);
+    REQUIRE(s0.size() == 1);
+    CHECK(s0[0] / meg0[0] == Approx((2 * 4 * half + 4 * (word + positions)) / (2 * half)).epsilon(1e-12));
+    const auto s1 = sent(q, q.stage_gpu[last], kTagDp);
+    REQUIRE(s1.size() == 1);
+    CHECK(s1[0] / meg0[0] == Approx((2 * 4 * half + 4 * word) / (2 * half)).epsilon(1e-12));
+  }
+  SECTION("untied: the output layer keeps grad_reduce_dtype, in its own chunk's buckets") {
+    j.optimizer = "apex_distributed_fused_adam";
+    j.model.untie_embeddings_and_output_weights = true;
+    const auto p = plan_step(j, a100, fabric, {});
+    const auto s0 = sent(p, p.stage_gpu[first], kTagDp);
+    REQUIRE(s0.size() == 4);
+    CHECK(s0[3] / s0[0] == Approx((2 * half + 4 * (word + positions)) / (2 * half)).epsilon(1e-12));
+    const auto s1 = sent(p, p.stage_gpu[last], kTagDp);
+    REQUIRE(s1.size() == 4);
+    CHECK(s1[0] / s1[3] == Approx((2 * half + word) / (2 * half)).epsilon(1e-12));
+    CHECK(s1[3] == Approx(s0[0]).epsilon(1e-12));
+    CHECK(sent(p, p.stage_gpu[first], kTagEmbedding).empty());
+  }
+  SECTION("fp32 sync: the same bytes per stage, the embeddings moved to the first layer's bucket") {
+    j.grad_reduce_dtype = "fp32";
+    const auto m = plan_step(j, a100, fabric, {});
+    const auto m0 = sent(m, m.stage_gpu[first], kTagDp);
+    REQUIRE(m0.size() == 4);
+    j.optimizer = "apex_distributed_fused_adam";
+    const auto p = plan_step(j, a100, fabric, {});
+    check(p, 4.0);
+    const auto p0 = sent(p, p.stage_gpu[first], kTagDp);
+    CHECK(std::accumulate(p0.begin(), p0.end(), 0.0) ==
+          Approx(std::accumulate(m0.begin(), m0.end(), 0.0)).epsilon(1e-12));
   }
 }
