@@ -604,8 +604,9 @@ std::vector<std::vector<Hop>> Fabric::routes_strided(int src, int dst, std::size
       // length n / total, so transfers whose phases are evenly spread put every rank, and so
       // every link, at its mean share; the reversed bits give the slices different offsets (the
       // lower hops: cores, parallel links) within one transfer.
-      std::uint64_t rev = 0;
-      for (std::uint64_t t = k, b = 0; b < 64; ++b, t >>= 1) rev = (rev << 1) | (t & 1);
+      std::uint64_t rev = 0;  // k's bits reversed, a fraction of 2^64 (k < m: a few bits)
+      for (std::uint64_t t = k, bit = 1ull << 63; t; t >>= 1, bit >>= 1)
+        if (t & 1) rev |= bit;
       const unsigned __int128 at = (static_cast<unsigned __int128>(k) << 64) + (seed + rev);
       return static_cast<std::uint64_t>(at * total / n >> 64);
     }
