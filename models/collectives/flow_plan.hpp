@@ -103,6 +103,10 @@ FlowPlan plan_collnet(const EmitContext& ctx, const std::vector<std::vector<int>
 FlowPlan plan_pat(const EmitContext& ctx);
 FlowPlan plan_halving_doubling(const EmitContext& ctx);
 FlowPlan plan_alltoall(const EmitContext& ctx, int max_pairs);
+/// Largest |sampled all-to-all / mean of every pair over 5 hash seeds - 1| held by
+/// tests/unit/collectives/test_alltoall_sampling.cpp (fluid bound, 128-512 GPUs, 1 MiB and 1 GiB)
+/// and quoted in plan_alltoall's note.
+inline constexpr double kSampledAllToAllError = 0.07;
 FlowPlan plan_chain(const EmitContext& ctx, bool reduce);
 
 /// Parent of `rank` in NCCL's double binary tree over `n` ranks (src/graph/trees.cc v2.23,

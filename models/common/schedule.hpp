@@ -26,10 +26,11 @@ struct Activity {
   /// edges are not hashed onto colliding paths (NVIDIA SHARP Rev 3.9.0, "Operating NVIDIA SHARP in
   /// Dynamic Trees Allocation Mode"; its Fat-Tree allocation algorithm, Rev 3.13.0 Appendix A).
   bool spread = false;
-  /// Transfer with `spread`: where its paths start among the equal-cost ones, as a fraction of
-  /// 2^64 of their count (Fabric::routes_strided's seed); 0: from flow_hash. A sampled all-to-all
-  /// gives its transfers a low-discrepancy sequence (van der Corput), so that the transfers
-  /// through a switch cover its links evenly instead of by chance.
+  /// Transfer with `spread`: its phase among the equal-cost paths, a fraction of 2^64 (Fabric::
+  /// routes_strided with seed_is_phase: one path in each m-th of the path ranks, at this fraction
+  /// of it); 0: a strided set of paths from flow_hash. A sampled all-to-all gives its transfers a
+  /// low-discrepancy sequence (van der Corput), so that the transfers through a switch cover its
+  /// links evenly instead of by chance.
   std::uint64_t spread_phase = 0;
   /// Transfer: s it waits after its dependencies, on top of its route latency, before its bytes
   /// flow (a protocol's software latency: not slowed by the sharing of links; paid by every

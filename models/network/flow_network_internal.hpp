@@ -50,7 +50,8 @@ void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, i
     // transfer): Fabric::routes_strided picks its spray_n paths without listing the others (the
     // sampled all-to-all at 32K puts 262K such transfers on the fabric).
     auto paths = fab.routes_strided(a.gpu, a.dst_gpu, static_cast<std::size_t>(m_fixed > 0 ? m_fixed : spray_n),
-                                    a.spread_phase ? a.spread_phase : topology::splitmix64(a.flow_hash));
+                                    a.spread_phase ? a.spread_phase : topology::splitmix64(a.flow_hash),
+                                    /*seed_is_phase=*/a.spread_phase != 0);
     if (paths.empty()) paths.push_back(fab.route(a.gpu, a.dst_gpu, a.flow_hash));  // NVLink / throws
     const std::size_t m = m_fixed > 0 ? static_cast<std::size_t>(m_fixed) : paths.size();
     for (std::size_t j = 0; j < m; ++j)

@@ -166,13 +166,19 @@ class Fabric {
   /// Deterministic order. Empty for src == dst and for a storage end (flows to storage are hashed,
   /// not sprayed: callers use route()); throws SimulationError when disconnected.
   std::vector<std::vector<Hop>> routes(int src, int dst, std::size_t limit = 1024) const;
-  /// `m` equal-cost scale-out paths for spreading one transfer: path ranks (offset + j x stride)
-  /// mod total, stride = total / m + 1, offset = floor(seed x total / 2^64) (all paths, offset 0, when total
-  /// <= m). Ranks run first hop slowest, so the stride walks the first and the later hops together
-  /// (a 3-tier Clos with 32 spines x 32 cores: 16 paths on 16 spines AND 16 core positions), and
-  /// without listing the other paths (routes() lists up to `limit`). Same empty / throw cases as
-  /// routes().
-  std::vector<std::vector<Hop>> routes_strided(int src, int dst, std::size_t m, std::uint64_t seed) const;
+  /// `m` equal-cost scale-out paths for spreading one transfer (all of them, in rank order, when
+  /// total <= m), without listing the others (routes() lists up to `limit`). Ranks run first hop
+  /// slowest. Default: ranks (offset + j x stride) mod total, stride = total / m + 1, offset =
+  /// floor(seed x total / 2^64); the stride walks the first and the later hops together (a 3-tier
+  /// Clos with 32 spines x 32 cores: 16 paths on 16 spines AND 16 core positions). `seed_is_phase`:
+  /// rank floor((j + frac(u + rev(j))) x total / m) for path j, u = seed / 2^64 and rev(j) j's bits
+  /// reversed as a fraction: one path in each m-th of the ranks, rank r taken iff u falls in an
+  /// interval of length m / total, so a set of evenly spread phases loads every rank (and link)
+  /// evenly (the sampled all-to-all's spread transfers, network::Activity::spread_phase); two
+  /// adjacent slices may give the same rank when total / m is not whole. Same empty / throw cases
+  /// as routes().
+  std::vector<std::vector<Hop>> routes_strided(int src, int dst, std::size_t m, std::uint64_t seed,
+                                               bool seed_is_phase = false) const;
   /// Sum of the latencies of a route's links, s.
   double latency(const std::vector<Hop>& hops) const;
 

@@ -590,16 +590,28 @@ std::vector<std::vector<Hop>> Fabric::routes(int src, int dst, std::size_t limit
   });
 }
 
-std::vector<std::vector<Hop>> Fabric::routes_strided(int src, int dst, std::size_t m, std::uint64_t seed) const {
+std::vector<std::vector<Hop>> Fabric::routes_strided(int src, int dst, std::size_t m, std::uint64_t seed,
+                                                     bool seed_is_phase) const {
   const Impl& f = *impl_;
   if ((src >= f.spec.gpus && is_endpoint(src)) || (dst >= f.spec.gpus && is_endpoint(dst))) return {};
   gpu_node(src);
   gpu_node(dst);
-  return ranked_paths(f, src, dst, m, [seed](std::uint64_t k, std::uint64_t n, std::uint64_t total) {
+  return ranked_paths(f, src, dst, m, [seed, seed_is_phase](std::uint64_t k, std::uint64_t n, std::uint64_t total) {
     if (n >= total) return k;
+    if (seed_is_phase) {
+      // Path k in the k-th of n equal slices of the ranks, at the fraction (phase + k's bits
+      // reversed) mod 1 of its slice: rank r is taken iff the phase falls in one interval of
+      // length n / total, so transfers whose phases are evenly spread put every rank, and so
+      // every link, at its mean share; the reversed bits give the slices different offsets (the
+      // lower hops: cores, parallel links) within one transfer.
+      std::uint64_t rev = 0;  // k's bits reversed, a fraction of 2^64 (k < m: a few bits)
+      for (std::uint64_t t = k, bit = 1ull << 63; t; t >>= 1, bit >>= 1)
+        if (t & 1) rev |= bit;
+      const unsigned __int128 at = (static_cast<unsigned __int128>(k) << 64) + (seed + rev);
+      return static_cast<std::uint64_t>(at * total / n >> 64);
+    }
     const std::uint64_t stride = total / n + 1;
-    // The first rank is seed's fraction of 2^64 of the paths (a random seed: a random path; a
-    // low-discrepancy sequence of seeds: evenly spread first paths).
+    // The first rank is seed's fraction of 2^64 of the paths (a random seed: a random path).
     const std::uint64_t first = static_cast<std::uint64_t>((static_cast<unsigned __int128>(seed) * total) >> 64);
     return static_cast<std::uint64_t>((first + static_cast<unsigned __int128>(k) * stride) % total);
   });
