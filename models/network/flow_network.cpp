@@ -56,6 +56,10 @@ struct RouteMemo {
     }
   };
   bool valid = false;
+  /// Built with nothing down: its routes are the healthy fabric's, which a later run with links or
+  /// switches down takes per transfer where Fabric::built_route_holds (the link-down samples of
+  /// the degrade mode; the table is kept for the next sample).
+  bool healthy = false;
   std::vector<Key> keys;     ///< per activity
   std::vector<char> up;      ///< the fabric's link up flags, then its nodes' (routes depend on nothing else)
   std::vector<int> groups;   ///< RunResult::groups of the run
@@ -85,10 +89,9 @@ struct RouteMemo {
     for (int v = 0; v < fab.node_count(); ++v) u[static_cast<std::size_t>(fab.link_count() + v)] = fab.node_up(v);
     return u;
   }
-  /// Whether a run of `s` on the fabric's state `up` would build this table.
-  bool matches(const Schedule& s, const std::vector<char>& u, const std::vector<int>& g, int spray_n) const {
-    if (!valid || u != up || g != groups || spray_n != spray_subflows || s.activities.size() != keys.size())
-      return false;
+  /// Whether a run of `s` on the fabric state `up` would build this table (up is compared apart).
+  bool same_inputs(const Schedule& s, const std::vector<int>& g, int spray_n) const {
+    if (!valid || g != groups || spray_n != spray_subflows || s.activities.size() != keys.size()) return false;
     for (std::size_t i = 0; i < keys.size(); ++i)
       if (!(key_of(s.activities[i]) == keys[i])) return false;
     return true;
@@ -562,12 +565,18 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   const bool merge = !spray && fpp > 1 && failures.empty();
   long long merged = 0;
   RouteMemo& memo = impl_->memo;
-  std::vector<char> fabric_up;
-  const bool memo_hit =
-      failures.empty() && memo.matches(schedule, fabric_up = RouteMemo::up_of(fab), res.groups, impl_->spray_subflows);
-  memo.valid = false;  // its table moves into this run (and back after it)
-  if (!memo_hit) memo = RouteMemo{};  // not held while this run builds its own
+  std::vector<char> fabric_up;  // this run's fabric state, when it has no failure events
+  bool memo_hit = false;        // the whole table reused (same inputs, same fabric state)
+  bool memo_healthy = false;    // same inputs, the table of the healthy fabric: per transfer
+  if (failures.empty()) {
+    fabric_up = RouteMemo::up_of(fab);
+    if (memo.same_inputs(schedule, res.groups, impl_->spray_subflows)) {
+      memo_hit = fabric_up == memo.up;
+      memo_healthy = !memo_hit && memo.healthy && !spray;
+    }
+  }
   if (memo_hit) {
+    memo.valid = false;  // its table moves into this run (and back after it)
     c->flows = std::move(memo.flows);
     for (SubFlow& f : c->flows) {  // the run-time fields as the route phase leaves them
       f.epoch = 0;
@@ -584,47 +593,78 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     }
     merged = memo.merged;
   } else {
-  {  // reserved once: a growing vector of 10^7 sub-flows peaks at 3x its size while it moves
-    std::size_t transfers = 0;
-    for (const Activity& a : schedule.activities) transfers += a.kind == Activity::Kind::Transfer && a.gpu != a.dst_gpu;
-    c->flows.reserve(transfers * static_cast<std::size_t>(spray ? impl_->spray_subflows : fpp));
-  }
-  c->first_flow.assign(n + 1, 0);
-  for (int i = 0; i < n; ++i) {
-    const Activity& a = schedule.activities[i];
-    c->first_flow[i] = static_cast<int>(c->flows.size());
-    if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
-    const int f0 = c->first_flow[i];
-    subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, [&](int j, int m, std::vector<Hop>&& hops) {
-      const double bytes = a.amount / m;
+    if (!memo_healthy) memo = RouteMemo{};  // not held while this run builds its own
+    {  // reserved once: a growing vector of 10^7 sub-flows peaks at 3x its size while it moves
+      std::size_t transfers = 0;
+      for (const Activity& a : schedule.activities)
+        transfers += a.kind == Activity::Kind::Transfer && a.gpu != a.dst_gpu;
+      c->flows.reserve(transfers * static_cast<std::size_t>(spray ? impl_->spray_subflows : fpp));
+    }
+    // Bytes of one sub-flow on each hop of its route (the activity's repetitions), per group too.
+    auto credit = [&](int i, const Activity& a, double bytes, const std::vector<Hop>& hops) {
       for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += bytes * a.repeat;
       if (!c->group_of.empty()) {
         const std::size_t off = static_cast<std::size_t>(c->group_of[i]) * static_cast<std::size_t>(fab.link_count());
         for (const Hop& h : hops)
           (h.forward ? res.link_bytes_group_fwd : res.link_bytes_group_rev)[off + h.link] += bytes * a.repeat;
       }
-      auto same_route = [&hops](const SubFlow& g) {
-        return std::equal(g.hops.begin(), g.hops.end(), hops.begin(), hops.end(),
-                          [](const Hop& x, const Hop& y) { return x.link == y.link && x.forward == y.forward; });
-      };
-      for (int g = f0; merge && g < static_cast<int>(c->flows.size()); ++g)
-        if (same_route(c->flows[g])) {
-          SubFlow& same = c->flows[g];
-          same.bytes = bytes * ++same.mult;
-          ++merged;
-          return;
+    };
+    c->first_flow.assign(n + 1, 0);
+    for (int i = 0; i < n; ++i) {
+      const Activity& a = schedule.activities[i];
+      c->first_flow[i] = static_cast<int>(c->flows.size());
+      if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
+      const int f0 = c->first_flow[i];
+      if (memo_healthy && !a.spread && a.gpu < G && a.dst_gpu < G) {
+        // The healthy fabric's sub-flows of this transfer, if route() still gives each of them:
+        // the same sub-flows, merges and bytes as asking it. Each sub-flow a merged one stands
+        // for adds the same bytes to the same hops, so crediting them together adds what the
+        // sub-flow by sub-flow walk adds, in the same order across transfers.
+        const int m0 = memo.first_flow[i], m1 = memo.first_flow[i + 1];
+        bool holds = m1 > m0;
+        for (int g = m0; holds && g < m1; ++g) holds = fab.built_route_holds(memo.flows[g].hops);
+        if (holds) {
+          for (int g = m0; g < m1; ++g) {
+            const SubFlow& from = memo.flows[g];
+            for (int k = 0; k < from.mult; ++k) credit(i, a, a.amount / from.of, from.hops);
+            merged += from.mult - 1;
+            SubFlow& f = c->flows.emplace_back();
+            f.activity = i;
+            f.bytes = from.bytes;
+            f.latency = from.latency;
+            f.hops = from.hops;
+            f.index = from.index;
+            f.of = from.of;
+            f.mult = from.mult;
+          }
+          continue;
         }
-      SubFlow f;
-      f.activity = i;
-      f.bytes = bytes;
-      f.latency = fab.latency(hops);
-      f.hops = std::move(hops);
-      f.index = j;
-      f.of = m;
-      c->flows.push_back(std::move(f));
-    });
-  }
-  c->first_flow[n] = static_cast<int>(c->flows.size());
+      }
+      subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, [&](int j, int m, std::vector<Hop>&& hops) {
+        const double bytes = a.amount / m;
+        credit(i, a, bytes, hops);
+        auto same_route = [&hops](const SubFlow& g) {
+          return std::equal(g.hops.begin(), g.hops.end(), hops.begin(), hops.end(),
+                            [](const Hop& x, const Hop& y) { return x.link == y.link && x.forward == y.forward; });
+        };
+        for (int g = f0; merge && g < static_cast<int>(c->flows.size()); ++g)
+          if (same_route(c->flows[g])) {
+            SubFlow& same = c->flows[g];
+            same.bytes = bytes * ++same.mult;
+            ++merged;
+            return;
+          }
+        SubFlow f;
+        f.activity = i;
+        f.bytes = bytes;
+        f.latency = fab.latency(hops);
+        f.hops = std::move(hops);
+        f.index = j;
+        f.of = m;
+        c->flows.push_back(std::move(f));
+      });
+    }
+    c->first_flow[n] = static_cast<int>(c->flows.size());
   }
   routes_scope.reset();
   profile::add("network: solver items (sub-flows, count)", 0, 0, static_cast<long long>(c->flows.size()));
@@ -682,10 +722,11 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   for (int i = 0; i < n; ++i)
     if (c->finish[i] < 0)
       throw SimulationError("network: activity " + std::to_string(i) + " did not complete (deadlock)");
-  if (!c->events_mode) {  // keep the route phase's table for the next run (RouteMemo)
+  if (!c->events_mode && !memo_healthy) {  // keep the route phase's table for the next run (RouteMemo)
     if (!memo_hit) {
       memo.keys.resize(static_cast<std::size_t>(n));
       for (int i = 0; i < n; ++i) memo.keys[static_cast<std::size_t>(i)] = RouteMemo::key_of(schedule.activities[i]);
+      memo.healthy = std::find(fabric_up.begin(), fabric_up.end(), 0) == fabric_up.end();
       memo.up = std::move(fabric_up);  // computed above: this run has no failure events
       memo.groups = res.groups;
       memo.spray_subflows = impl_->spray_subflows;

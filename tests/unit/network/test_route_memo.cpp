@@ -96,4 +96,24 @@ TEST_CASE("a run reusing the previous run's routes is bit-identical to a first r
   // The spray cap is an input of the table.
   net.set_spray_subflows(2);
   same(net.run(base), first);  // hashed ECMP: the cap does not apply, a fresh table all the same
+
+  // Two links down, then a spine down, after a run on the healthy fabric: the healthy table is
+  // taken per transfer where its routes hold, the rest asked again; as a fresh run each time.
+  int second = -1;
+  for (int l = loaded + 1; l < f.link_count() && second < 0; ++l)
+    if (f.link(l).tier == topology::Tier::LeafSpine && first.link_bytes_fwd[l] + first.link_bytes_rev[l] > 0)
+      second = l;
+  REQUIRE(second >= 0);
+  f.set_link_up(loaded, false);
+  f.set_link_up(second, false);
+  same(net.run(base), fresh(f, base));
+  same(net.run(slow), fresh(f, slow));
+  f.set_link_up(loaded, true);
+  f.set_link_up(second, true);
+  same(net.run(base), first);
+  topology::FailureSpec spine;
+  spine.type = topology::FailureSpec::Type::SwitchDown;
+  spine.element = f.node(f.link(second).b).name;
+  f.apply(spine);
+  same(net.run(base), fresh(f, base));
 }
