@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
@@ -37,11 +38,72 @@
 namespace aidcsim::network {
 using namespace detail;
 
+/// The route phase of the last run without failure events, kept for the next run: a situation
+/// re-runs the same transfers on the same fabric state (the step at a cooling fault's clocks or at
+/// throttled clocks changes computations only), and their routes, sub-flow table and bytes per
+/// link are a function of exactly what `Key` and `up` hold. Reused only when all of it is equal,
+/// so a reuse is the same table the route phase would build, bit for bit.
+struct RouteMemo {
+  struct Key {  ///< what the route phase reads of an activity
+    Activity::Kind kind = Activity::Kind::Compute;
+    int gpu = 0, dst_gpu = -1, repeat = 1, group = 0;
+    std::uint64_t amount = 0;  ///< the bytes' bit pattern (-0.0 is not 0.0 here)
+    std::uint64_t flow_hash = 0, spread_phase = 0;
+    bool spread = false;
+    bool operator==(const Key& o) const {
+      return kind == o.kind && gpu == o.gpu && dst_gpu == o.dst_gpu && repeat == o.repeat && group == o.group &&
+             amount == o.amount && flow_hash == o.flow_hash && spread_phase == o.spread_phase && spread == o.spread;
+    }
+  };
+  bool valid = false;
+  /// Built with nothing down: its routes are the healthy fabric's, which a later run with links or
+  /// switches down takes per transfer where Fabric::built_route_holds (the link-down samples of
+  /// the degrade mode; the table is kept for the next sample).
+  bool healthy = false;
+  std::vector<Key> keys;     ///< per activity
+  std::vector<char> up;      ///< the fabric's link up flags, then its nodes' (routes depend on nothing else)
+  std::vector<int> groups;   ///< RunResult::groups of the run
+  int spray_subflows = 0;    ///< the spray cap then (the ECMP mode and flows per pair are the fabric's own)
+  std::vector<SubFlow> flows;  ///< the sub-flow table (routes, latencies, bytes, ECMP merges)
+  std::vector<int> first_flow;
+  std::vector<double> fwd, rev, group_fwd, group_rev;  ///< RunResult::link_bytes_*
+  long long merged = 0;
+
+  static Key key_of(const Activity& a) {
+    Key k;
+    k.kind = a.kind;
+    if (a.kind != Activity::Kind::Transfer) return k;  // no routes: only the kind counts
+    k.gpu = a.gpu;
+    k.dst_gpu = a.dst_gpu;
+    k.repeat = a.repeat;
+    k.group = a.group;
+    std::memcpy(&k.amount, &a.amount, sizeof k.amount);
+    k.flow_hash = a.flow_hash;
+    k.spread_phase = a.spread_phase;
+    k.spread = a.spread;
+    return k;
+  }
+  static std::vector<char> up_of(const Fabric& fab) {
+    std::vector<char> u(static_cast<std::size_t>(fab.link_count() + fab.node_count()));
+    for (int l = 0; l < fab.link_count(); ++l) u[l] = fab.link(l).up;
+    for (int v = 0; v < fab.node_count(); ++v) u[static_cast<std::size_t>(fab.link_count() + v)] = fab.node_up(v);
+    return u;
+  }
+  /// Whether a run of `s` on the fabric state `up` would build this table (up is compared apart).
+  bool same_inputs(const Schedule& s, const std::vector<int>& g, int spray_n) const {
+    if (!valid || g != groups || spray_n != spray_subflows || s.activities.size() != keys.size()) return false;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (!(key_of(s.activities[i]) == keys[i])) return false;
+    return true;
+  }
+};
+
 struct FlowNetwork::Impl {
   const Fabric& fabric;
   int spray_subflows = 16;
   int timeline_bins = 0;
   double timeline_hint = 0;  ///< s, expected run length (first bin width = hint / bins)
+  RouteMemo memo;
   explicit Impl(const Fabric& f) : fabric(f) {}
 };
 
@@ -502,47 +564,108 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   // failure events: a reroute recomputes each sub-flow's own hash.
   const bool merge = !spray && fpp > 1 && failures.empty();
   long long merged = 0;
-  {  // reserved once: a growing vector of 10^7 sub-flows peaks at 3x its size while it moves
-    std::size_t transfers = 0;
-    for (const Activity& a : schedule.activities) transfers += a.kind == Activity::Kind::Transfer && a.gpu != a.dst_gpu;
-    c->flows.reserve(transfers * static_cast<std::size_t>(spray ? impl_->spray_subflows : fpp));
+  RouteMemo& memo = impl_->memo;
+  std::vector<char> fabric_up;  // this run's fabric state, when it has no failure events
+  bool memo_hit = false;        // the whole table reused (same inputs, same fabric state)
+  bool memo_healthy = false;    // same inputs, the table of the healthy fabric: per transfer
+  if (failures.empty()) {
+    fabric_up = RouteMemo::up_of(fab);
+    if (memo.same_inputs(schedule, res.groups, impl_->spray_subflows)) {
+      memo_hit = fabric_up == memo.up;
+      memo_healthy = !memo_hit && memo.healthy && !spray;
+    }
   }
-  c->first_flow.assign(n + 1, 0);
-  for (int i = 0; i < n; ++i) {
-    const Activity& a = schedule.activities[i];
-    c->first_flow[i] = static_cast<int>(c->flows.size());
-    if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
-    const int f0 = c->first_flow[i];
-    subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, [&](int j, int m, std::vector<Hop>&& hops) {
-      const double bytes = a.amount / m;
+  if (memo_hit) {
+    memo.valid = false;  // its table moves into this run (and back after it)
+    c->flows = std::move(memo.flows);
+    for (SubFlow& f : c->flows) {  // the run-time fields as the route phase leaves them
+      f.epoch = 0;
+      f.slot = -1;
+      f.done_bytes = 0;
+      f.last_rate = 0;
+    }
+    c->first_flow = std::move(memo.first_flow);
+    res.link_bytes_fwd = memo.fwd;
+    res.link_bytes_rev = memo.rev;
+    if (!c->group_of.empty()) {
+      res.link_bytes_group_fwd = memo.group_fwd;
+      res.link_bytes_group_rev = memo.group_rev;
+    }
+    merged = memo.merged;
+  } else {
+    if (!memo_healthy) memo = RouteMemo{};  // not held while this run builds its own
+    {  // reserved once: a growing vector of 10^7 sub-flows peaks at 3x its size while it moves
+      std::size_t transfers = 0;
+      for (const Activity& a : schedule.activities)
+        transfers += a.kind == Activity::Kind::Transfer && a.gpu != a.dst_gpu;
+      c->flows.reserve(transfers * static_cast<std::size_t>(spray ? impl_->spray_subflows : fpp));
+    }
+    // Bytes of one sub-flow on each hop of its route (the activity's repetitions), per group too.
+    auto credit = [&](int i, const Activity& a, double bytes, const std::vector<Hop>& hops) {
       for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += bytes * a.repeat;
       if (!c->group_of.empty()) {
         const std::size_t off = static_cast<std::size_t>(c->group_of[i]) * static_cast<std::size_t>(fab.link_count());
         for (const Hop& h : hops)
           (h.forward ? res.link_bytes_group_fwd : res.link_bytes_group_rev)[off + h.link] += bytes * a.repeat;
       }
-      auto same_route = [&hops](const SubFlow& g) {
-        return std::equal(g.hops.begin(), g.hops.end(), hops.begin(), hops.end(),
-                          [](const Hop& x, const Hop& y) { return x.link == y.link && x.forward == y.forward; });
-      };
-      for (int g = f0; merge && g < static_cast<int>(c->flows.size()); ++g)
-        if (same_route(c->flows[g])) {
-          SubFlow& same = c->flows[g];
-          same.bytes = bytes * ++same.mult;
-          ++merged;
-          return;
+    };
+    c->first_flow.assign(n + 1, 0);
+    for (int i = 0; i < n; ++i) {
+      const Activity& a = schedule.activities[i];
+      c->first_flow[i] = static_cast<int>(c->flows.size());
+      if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
+      const int f0 = c->first_flow[i];
+      if (memo_healthy && !a.spread && a.gpu < G && a.dst_gpu < G) {
+        // The healthy fabric's sub-flows of this transfer, if route() still gives each of them:
+        // the same sub-flows, merges and bytes as asking it. Each sub-flow a merged one stands
+        // for adds the same bytes to the same hops, so crediting them together adds what the
+        // sub-flow by sub-flow walk adds, in the same order across transfers.
+        const int m0 = memo.first_flow[i], m1 = memo.first_flow[i + 1];
+        bool holds = m1 > m0;
+        for (int g = m0; holds && g < m1; ++g) holds = fab.built_route_holds(memo.flows[g].hops);
+        if (holds) {
+          for (int g = m0; g < m1; ++g) {
+            const SubFlow& from = memo.flows[g];
+            for (int k = 0; k < from.mult; ++k) credit(i, a, a.amount / from.of, from.hops);
+            merged += from.mult - 1;
+            SubFlow& f = c->flows.emplace_back();
+            f.activity = i;
+            f.bytes = from.bytes;
+            f.latency = from.latency;
+            f.hops = from.hops;
+            f.index = from.index;
+            f.of = from.of;
+            f.mult = from.mult;
+          }
+          continue;
         }
-      SubFlow f;
-      f.activity = i;
-      f.bytes = bytes;
-      f.latency = fab.latency(hops);
-      f.hops = std::move(hops);
-      f.index = j;
-      f.of = m;
-      c->flows.push_back(std::move(f));
-    });
+      }
+      subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, [&](int j, int m, std::vector<Hop>&& hops) {
+        const double bytes = a.amount / m;
+        credit(i, a, bytes, hops);
+        auto same_route = [&hops](const SubFlow& g) {
+          return std::equal(g.hops.begin(), g.hops.end(), hops.begin(), hops.end(),
+                            [](const Hop& x, const Hop& y) { return x.link == y.link && x.forward == y.forward; });
+        };
+        for (int g = f0; merge && g < static_cast<int>(c->flows.size()); ++g)
+          if (same_route(c->flows[g])) {
+            SubFlow& same = c->flows[g];
+            same.bytes = bytes * ++same.mult;
+            ++merged;
+            return;
+          }
+        SubFlow f;
+        f.activity = i;
+        f.bytes = bytes;
+        f.latency = fab.latency(hops);
+        f.hops = std::move(hops);
+        f.index = j;
+        f.of = m;
+        c->flows.push_back(std::move(f));
+      });
+    }
+    c->first_flow[n] = static_cast<int>(c->flows.size());
   }
-  c->first_flow[n] = static_cast<int>(c->flows.size());
   routes_scope.reset();
   profile::add("network: solver items (sub-flows, count)", 0, 0, static_cast<long long>(c->flows.size()));
   if (merged > 0) profile::add("network: ECMP sub-flows merged on a shared route (count)", 0, 0, merged);
@@ -599,6 +722,24 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   for (int i = 0; i < n; ++i)
     if (c->finish[i] < 0)
       throw SimulationError("network: activity " + std::to_string(i) + " did not complete (deadlock)");
+  if (!c->events_mode && !memo_healthy) {  // keep the route phase's table for the next run (RouteMemo)
+    if (!memo_hit) {
+      memo.keys.resize(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) memo.keys[static_cast<std::size_t>(i)] = RouteMemo::key_of(schedule.activities[i]);
+      memo.healthy = std::find(fabric_up.begin(), fabric_up.end(), 0) == fabric_up.end();
+      memo.up = std::move(fabric_up);  // computed above: this run has no failure events
+      memo.groups = res.groups;
+      memo.spray_subflows = impl_->spray_subflows;
+      memo.fwd = res.link_bytes_fwd;
+      memo.rev = res.link_bytes_rev;
+      memo.group_fwd = res.link_bytes_group_fwd;
+      memo.group_rev = res.link_bytes_group_rev;
+      memo.merged = merged;
+    }
+    memo.flows = std::move(c->flows);
+    memo.first_flow = std::move(c->first_flow);
+    memo.valid = true;
+  }
   res.start = std::move(c->start);
   res.finish = std::move(c->finish);
   res.repetitions_fast_forwarded = c->skipped_reps + c->periodic_reps;

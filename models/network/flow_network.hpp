@@ -13,7 +13,10 @@
 // - per-flow ECMP: each (sub-)flow gets Fabric::route(src, dst, hash), computed before the run;
 // - solver resources are created only for the link directions the run's flows use;
 // - runs are isolated by construction (fresh solver and clock): same schedule, same result, bit
-//   for bit, whatever ran before in the process; several FlowNetworks may coexist.
+//   for bit, whatever ran before in the process; several FlowNetworks may coexist. The only state
+//   kept between runs is the last run's route table, reused when the next run reads exactly the
+//   same inputs from it (the same transfers; the same fabric state, or per transfer where the
+//   healthy fabric's routes still hold): a step variant at other clocks or with a link down.
 // - failures during a run (run(schedule, events)) act on a private copy of the fabric; flows
 //   crossing a dead link restart their remaining bytes on a recomputed route (run_failures.cpp).
 // Not thread-safe per object; distinct objects in distinct threads are independent except for

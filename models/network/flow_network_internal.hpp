@@ -138,9 +138,9 @@ struct Timeline {
   std::vector<int> cell_row;
   std::vector<double> cell_bytes;
   std::vector<double> sent;  ///< per flow: bytes credited so far
-  /// Per flow: the rows of its route's hops, flow_rows[flow_rows_off[f] ...] (routes are fixed
-  /// when the timeline is on), so a credit does not chase the hops and row_of per hop.
-  std::vector<std::size_t> flow_rows_off;
+  /// Per flow: the rows of its route's hops, flow_rows[RunCtx::flow_res_off[f] ...] (routes are
+  /// fixed when the timeline is on, and laid out as the flows' solver resources), so a credit does
+  /// not chase the hops and row_of per hop.
   std::vector<int> flow_rows;
   double next = 0;  ///< s, time of the pending boundary event
   int capacity() const { return 2 * target; }
@@ -310,7 +310,8 @@ const int* route_resources(RunCtx& c, int f, int& n);
 // link_timeline.cpp
 /// Bin of time `rel` (s from the run's start), merging bin pairs until it fits.
 int tl_bin(Timeline& t, double rel);
-/// Rows for every link direction the run's flows use; the first boundary event.
+/// Rows for every link direction the run's flows use (after RunCtx::flow_res_off is set); the
+/// first boundary event.
 void tl_init(RunCtx& c, int bins, double hint);
 /// A bin boundary at c.now: credits every sending flow's progress to the bin that just ended,
 /// schedules the next boundary.

@@ -73,7 +73,7 @@ void tl_credit(const RunCtx& c, Timeline& t, int f, double upto, int k) {
   t.sent[f] = upto;
   if (k != t.hot) tl_focus(t, k);
   auto& cells = t.bins[k];
-  for (std::size_t i = t.flow_rows_off[f]; i < t.flow_rows_off[f + 1]; ++i) {
+  for (int i = c.flow_res_off[f]; i < c.flow_res_off[f + 1]; ++i) {
     const int r = t.flow_rows[i];
     int& p = t.pos[r];
     if (p < 0) {
@@ -103,11 +103,7 @@ void tl_init(RunCtx& c, int bins, double hint) {
   t->target = bins;
   t->w = hint > 0 ? hint / bins : kTimelineFirstBin;
   t->row_of.assign(2 * static_cast<std::size_t>(c.fab->link_count()), -1);
-  t->flow_rows_off.reserve(c.flows.size() + 1);
-  t->flow_rows_off.push_back(0);
-  std::size_t hops = 0;
-  for (const SubFlow& f : c.flows) hops += f.hops.size();
-  t->flow_rows.reserve(hops);
+  t->flow_rows.reserve(static_cast<std::size_t>(c.flow_res_off.back()));
   for (const SubFlow& f : c.flows) {
     for (const Hop& h : f.hops) {
       int& r = t->row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
@@ -117,7 +113,6 @@ void tl_init(RunCtx& c, int bins, double hint) {
       }
       t->flow_rows.push_back(r);
     }
-    t->flow_rows_off.push_back(t->flow_rows.size());
   }
   t->pos.assign(t->links.size(), -1);
   t->sent.assign(c.flows.size(), 0.0);

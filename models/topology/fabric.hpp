@@ -154,6 +154,12 @@ class Fabric {
   /// (network::fluid_bound_waves at 32K GPUs asks for ~1M routes, which cached would hold most
   /// of its memory). Same throws as route().
   void route_uncached(int src, int dst, std::uint64_t flow_hash, std::vector<Hop>& out) const;
+  /// Whether route(src, dst, hash) on the current state returns `built`, the GPU-to-GPU route it
+  /// returned for them while nothing was down: true when nothing is down, or when route()'s own
+  /// reuse test passes (more than 2 hops, all up, the destination leaf up with its distances as
+  /// built). false means "ask route()" (the route may still be the same). For callers that keep
+  /// routes of the healthy fabric (network::FlowNetwork's route table across runs).
+  bool built_route_holds(const std::vector<Hop>& built) const;
   /// GPUs among the first `count` that cannot reach the job's other GPUs through the scale-out
   /// fabric on any plane: their leaf or NIC link is down, or their leaf is cut off from the leaves
   /// of most of the job's GPUs. Increasing GPU ranks; empty when all are connected.

@@ -355,6 +355,18 @@ void Fabric::route_uncached(int src, int dst, std::uint64_t flow_hash, std::vect
     compute_route(src, dst, flow_hash, out);
 }
 
+bool Fabric::built_route_holds(const std::vector<Hop>& b) const {
+  const Impl& f = *impl_;
+  if (!f.any_down) return true;
+  if (b.size() <= 2) return false;
+  for (const Hop& h : b)
+    if (!f.link_up[h.link]) return false;
+  const int leaf = f.links[b.back().link].b;  // as route(): the destination's access link ends at its leaf
+  if (!f.node_ok[leaf]) return false;
+  f.dist_to_leaf(leaf);
+  return f.dist_as_built[leaf - f.first_leaf] != 0;
+}
+
 std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const {
   const Impl& f = *impl_;
   const bool storage = check_route_ends(src, dst);

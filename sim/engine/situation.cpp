@@ -161,7 +161,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   }
   if (sc.training.reliability.link_mode == reliability::LinkFailureMode::Degrade) {
     report("step with a link down (flows)", 0.97);
-    out.link_down = degraded_link_step(ctx, out.traffic.link_utilization, out.step.step_time);
+    out.link_down = degraded_link_step(ctx, out.plan, out.traffic.link_utilization, out.step.step_time);
   }
   report("timed fabric failures (flows)", 0.98);
   out.fabric_events = fabric_event_steps(ctx, out.plan);

@@ -93,8 +93,8 @@ std::vector<reliability::BatchStepTime> batch_step_times(const StepContext& ctx,
   return out;
 }
 
-LinkDownStep degraded_link_step(const StepContext& ctx, const std::vector<double>& utilization, double base_step_time,
-                                int samples) {
+LinkDownStep degraded_link_step(const StepContext& ctx, const workload::StepPlan& plan,
+                                const std::vector<double>& utilization, double base_step_time, int samples) {
   LinkDownStep out;
   std::vector<int> loaded;
   for (int l = 0; l < ctx.fabric.link_count(); ++l) {
@@ -114,10 +114,6 @@ LinkDownStep degraded_link_step(const StepContext& ctx, const std::vector<double
     const auto span = static_cast<std::uint64_t>(loaded.size() - i);
     std::swap(loaded[i], loaded[i + static_cast<std::size_t>((rng() >> 11) % span)]);
   }
-  workload::StepOptions opts;
-  opts.clock_factor = ctx.clocks;
-  opts.seed = ctx.seed;
-  const workload::StepPlan plan = workload::plan_step(ctx.job, ctx.scenario.gpu, ctx.fabric, opts);
   double sum = 0;
   for (int i = 0; i < k; ++i) {
     const int link = loaded[i];

@@ -54,9 +54,11 @@ struct LinkDownStep {
 /// rail, so links it leaves idle carry the same traffic in the real job. Choosing the busiest link
 /// instead would be biased: under hash ECMP it is the worst collision, and failing it spreads the
 /// collision out. `utilization` is per fabric link (the base step's). Each link is brought up again
-/// before returning; step_time = base_step_time when no link carries traffic.
-LinkDownStep degraded_link_step(const StepContext& ctx, const std::vector<double>& utilization, double base_step_time,
-                                int samples = 3);
+/// before returning; step_time = base_step_time when no link carries traffic. `plan` is the
+/// situation's step plan at ctx.clocks on the fabric with every link up (the base step's; a link
+/// down changes routes, not the plan, so every sample runs it as it is instead of planning again).
+LinkDownStep degraded_link_step(const StepContext& ctx, const workload::StepPlan& plan,
+                                const std::vector<double>& utilization, double base_step_time, int samples = 3);
 
 /// The fabric after a timed failure, from its time on (failures are cumulative and permanent).
 struct FabricEvent {

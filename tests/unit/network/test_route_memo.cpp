@@ -1,0 +1,119 @@
+// FlowNetwork keeps the route phase of its last run (RouteMemo, flow_network.cpp) and reuses it
+// when the next run has the same transfers on the same fabric state: every run must still be
+// bit-identical to a first run of a fresh FlowNetwork, whatever ran before on the object.
+#include <catch2/catch.hpp>
+
+#include "models/network/flow_network.hpp"
+#include "tests/unit/network/helpers.hpp"
+
+using namespace aidcsim;
+using network::FlowNetwork;
+using network::RunResult;
+using network::Schedule;
+using test::compute;
+using test::leaf_spine;
+using test::transfer;
+using topology::Fabric;
+
+namespace {
+
+void same(const RunResult& a, const RunResult& b) {
+  CHECK(a.start == b.start);
+  CHECK(a.finish == b.finish);
+  CHECK(a.makespan == b.makespan);
+  CHECK(a.link_bytes_fwd == b.link_bytes_fwd);
+  CHECK(a.link_bytes_rev == b.link_bytes_rev);
+  CHECK(a.groups == b.groups);
+  CHECK(a.link_bytes_group_fwd == b.link_bytes_group_fwd);
+  CHECK(a.link_bytes_group_rev == b.link_bytes_group_rev);
+  CHECK(a.repetitions_fast_forwarded == b.repetitions_fast_forwarded);
+}
+
+RunResult fresh(const Fabric& f, const Schedule& s) {
+  FlowNetwork net(f);
+  return net.run(s);
+}
+
+/// 16 GPUs on 4 leaves, 4 hashed sub-flows per transfer (some merged on a shared route),
+/// computations feeding transfers, repeated transfers and two traffic groups.
+Schedule step(double flop, double bytes) {
+  Schedule s;
+  s.gpu_flops = {1e15};
+  for (int i = 0; i < 16; ++i) {
+    s.activities.push_back(compute(i, flop * (1 + i % 3)));
+    auto t = transfer(i, (i * 7 + 5) % 16, bytes, 11 * i + 1, {2 * i});
+    t.repeat = 1 + i % 3;
+    t.group = i % 2;
+    s.activities.push_back(t);
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a run reusing the previous run's routes is bit-identical to a first run", "[network][route_memo]") {
+  auto spec = leaf_spine(16, 8, 4);
+  spec.flows_per_pair = 4;
+  Fabric f = topology::build_fabric(spec);
+  const Schedule base = step(1e12, 3e7);
+  FlowNetwork net(f);
+  const RunResult first = net.run(base);
+  same(net.run(base), first);  // same transfers, same fabric: the table is reused
+
+  // Slower computations (a clock change), same transfers: reused; timing changes as a fresh run's.
+  const Schedule slow = step(1.7e12, 3e7);
+  const RunResult r_slow = net.run(slow);
+  CHECK(r_slow.makespan != first.makespan);
+  same(r_slow, fresh(f, slow));
+
+  // Other bytes: not reused (the table holds the bytes per sub-flow and per link).
+  const Schedule bigger = step(1e12, 5e7);
+  same(net.run(bigger), fresh(f, bigger));
+
+  // A link down between two runs changes routes: not reused; back up: the first run again.
+  int loaded = -1;
+  for (int l = 0; l < f.link_count() && loaded < 0; ++l)
+    if (f.link(l).tier == topology::Tier::LeafSpine && first.link_bytes_fwd[l] + first.link_bytes_rev[l] > 0)
+      loaded = l;
+  REQUIRE(loaded >= 0);
+  net.run(base);
+  f.set_link_up(loaded, false);
+  const RunResult down = net.run(base);
+  CHECK(down.link_bytes_fwd[loaded] + down.link_bytes_rev[loaded] == 0);
+  same(down, fresh(f, base));
+  f.set_link_up(loaded, true);
+  same(net.run(base), first);
+
+  // A run with failure events in between neither uses nor leaves a table.
+  network::TimedFailure ev;
+  ev.time = 1e-4;
+  ev.failure.type = topology::FailureSpec::Type::LinkDown;
+  ev.failure.element = f.link(loaded).name;
+  const RunResult with_events = net.run(base, {ev});
+  CHECK(with_events.link_bytes_fwd != first.link_bytes_fwd);
+  same(net.run(base), first);
+
+  // The spray cap is an input of the table.
+  net.set_spray_subflows(2);
+  same(net.run(base), first);  // hashed ECMP: the cap does not apply, a fresh table all the same
+
+  // Two links down, then a spine down, after a run on the healthy fabric: the healthy table is
+  // taken per transfer where its routes hold, the rest asked again; as a fresh run each time.
+  int second = -1;
+  for (int l = loaded + 1; l < f.link_count() && second < 0; ++l)
+    if (f.link(l).tier == topology::Tier::LeafSpine && first.link_bytes_fwd[l] + first.link_bytes_rev[l] > 0)
+      second = l;
+  REQUIRE(second >= 0);
+  f.set_link_up(loaded, false);
+  f.set_link_up(second, false);
+  same(net.run(base), fresh(f, base));
+  same(net.run(slow), fresh(f, slow));
+  f.set_link_up(loaded, true);
+  f.set_link_up(second, true);
+  same(net.run(base), first);
+  topology::FailureSpec spine;
+  spine.type = topology::FailureSpec::Type::SwitchDown;
+  spine.element = f.node(f.link(second).b).name;
+  f.apply(spine);
+  same(net.run(base), fresh(f, base));
+}
