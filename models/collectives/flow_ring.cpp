@@ -119,6 +119,7 @@ FlowPlan plan_pat(const EmitContext& ctx) {
   // 1.21x NCCL's time at 64 and 256 GPUs, 1 GiB, where a spray fabric gave 1.04x (docs/
   // benchmarks.md). Not modelled: the overlap inside one chunk (NCCL interleaves the distances
   // block by block within a chunk), which matters where a channel's block is one chunk or less.
+  // Open: stepped reduce-scatter across leaves stays ~1.16x NCCL's at 64 GPUs (docs/benchmarks.md).
   int top = 1;
   while (2 * top < n) top *= 2;
   const bool down = c.op != Op::ReduceScatter;
