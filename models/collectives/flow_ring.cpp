@@ -34,6 +34,23 @@ std::vector<std::vector<int>> ring_channels(const std::vector<int>& gpus, const 
   return ch;
 }
 
+/// Chunks of NCCL's PAT loop on one channel: PatAGAlgorithm / PatRSAlgorithm::getNextOp move
+/// every distance's part of one chunk (chunkCount elements of each rank's block) and then step
+/// `offset += chunkCount` to the next (src/include/collectives.h, v2.23.4-1). The chunk is
+/// calcCollChunking's (src/enqueue.cc, v2.23.4-1, unchanged to v2.29.7-1): stepSize =
+/// buffSizes[Simple] / NCCL_STEPS = 4 MiB / 8 = 512 KiB (DEFAULT_BUFFSIZE, src/init.cc; NCCL_STEPS,
+/// src/include/device.h; PAT runs Simple only, chunkSteps = 1), halved down to 64 KiB while
+/// chunkSize x 32 (all-gather) or x 16 (reduce-scatter) exceeds the channel's bytes nRanks x
+/// per-rank count (nChannels = 1 and globalBytesPerElement = nRanks x element, the CBD path of
+/// addWorkBatchToPlan). `channel_block`: B of one rank's block on one channel.
+int pat_chunks(Op op, int n, double channel_block) {
+  constexpr double kStepSize = 4.0 * 1024 * 1024 / 8;
+  const double factor = op == Op::ReduceScatter ? 16 : 32;
+  double chunk = kStepSize;
+  while (chunk * factor > n * channel_block && chunk > 65536) chunk /= 2;
+  return std::max(1, static_cast<int>(std::ceil(channel_block / chunk - 1e-9)));
+}
+
 }  // namespace
 
 FlowPlan plan_ring(const EmitContext& ctx, Op op) {
@@ -86,13 +103,23 @@ FlowPlan plan_pat(const EmitContext& ctx) {
   const int n = static_cast<int>(c.gpus.size());
   const int C = std::max(1, ctx.channels);
   const double block = c.bytes / n;
+  const int K = c.collapse ? 1 : pat_chunks(c.op, n, block / C);
   FlowPlan plan;
   // into[ch * n + r]: channel ch's transfer into rank r at the previous distance
   std::vector<int> into(static_cast<std::size_t>(C) * n, -1);
   int wave = 0;
   // Stepped: the distances in PAT's order. All-gather broadcasts down the trees, longest
   // distance first (a block's first hop is its highest bit); reduce-scatter reduces up them,
-  // distance 1 first.
+  // distance 1 first. Pipelined per chunk of NCCL's PAT loop (pat_chunks): each transfer is
+  // repeated once per chunk (network::Activity::repeat), chunk i of a distance after chunk i of
+  // the previous distance into its source (after_same: what it forwards has come in) and after its
+  // own chunk i - 1 (one connection), so chunks of all distances are in flight at once as NCCL's
+  // connection FIFOs let them (NCCL_STEPS slots of one chunk each). Whole-distance waves (each
+  // rank's next distance after all of its previous one) added up every wave's ECMP collisions:
+  // 1.21x NCCL's time at 64 and 256 GPUs, 1 GiB, where a spray fabric gave 1.04x (docs/
+  // benchmarks.md). Not modelled: the overlap inside one chunk (NCCL interleaves the distances
+  // block by block within a chunk), which matters where a channel's block is one chunk or less.
+  // Open: stepped reduce-scatter across leaves stays ~1.16x NCCL's at 64 GPUs (docs/benchmarks.md).
   int top = 1;
   while (2 * top < n) top *= 2;
   const bool down = c.op != Op::ReduceScatter;
@@ -104,12 +131,21 @@ FlowPlan plan_pat(const EmitContext& ctx) {
     std::vector<int> cur(into.size(), -1);
     for (int ch = 0; ch < C; ++ch)
       for (int r = 0; r < n; ++r) {
-        std::vector<int> deps;
         const std::size_t at = static_cast<std::size_t>(ch) * n;
-        if (!c.collapse && into[at + r] >= 0) deps.push_back(into[at + r]);
         const int to = (r + d) % n;
-        cur[at + to] = plan.add(c.gpus[r], c.gpus[to], payload, c.collapse ? 0 : wave, std::move(deps));
-        if (c.collapse) plan.done.push_back(cur[at + to]);
+        if (c.collapse) {
+          cur[at + to] = plan.add(c.gpus[r], c.gpus[to], payload, 0);
+          plan.done.push_back(cur[at + to]);
+          continue;
+        }
+        std::vector<int> prev;
+        if (into[at + r] >= 0) prev.push_back(into[at + r]);
+        if (K == 1) {
+          cur[at + to] = plan.add(c.gpus[r], c.gpus[to], payload, wave, std::move(prev));
+        } else {
+          cur[at + to] = plan.add_repeated(c.gpus[r], c.gpus[to], payload / K, K, {}, std::move(prev));
+          plan.flows[cur[at + to]].wave = wave;
+        }
       }
     into = std::move(cur);
   }
@@ -118,7 +154,11 @@ FlowPlan plan_pat(const EmitContext& ctx) {
       "PAT as NCCL's reversed Bruck trees (distance 2^k carries the blocks whose rank offset has lowest "
       "set bit k: n/2 at distance 1, 1 at the longest), each distance's data split over the " +
       std::to_string(C) + " channels, one hashed transfer per channel and pair" +
-      (c.collapse ? ", all distances at once" : ", distances in PAT's order");
+      (c.collapse ? ", all distances at once"
+       : K == 1 ? ", distances in PAT's order, one chunk of NCCL's PAT loop (a distance after the previous one "
+                  "into its source; the overlap inside a chunk is not modelled)"
+                : ", distances in PAT's order pipelined in " + std::to_string(K) +
+                      " chunks (NCCL's PAT chunk loop), chunk i of a distance after chunk i of the previous one");
   return plan;
 }
 
