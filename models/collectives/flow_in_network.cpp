@@ -189,7 +189,8 @@ FlowPlan plan_alltoall(const EmitContext& ctx, int max_pairs) {
       "all-to-all sampled: pairs inside NVLink domains exact, {} of {} permutations between domains simulated, "
       "each transfer carrying the bytes of {:.1f} pairs (spread evenly over the equal-cost paths, 1/sqrt({:.1f}) of "
       "them hashed: the mean and spread of the pairs' own ECMP collisions); against the mean of every pair over 5 "
-      "hash seeds at 128-512 GPUs -6.0 % to +2.4 % (held within {:.0f} %); one seed's makespan is within 3 % of that mean "
+      "hash seeds at 128-512 GPUs -6.0 % to +2.4 % (held within {:.0f} %); one seed's makespan is within 3 % of that "
+      "mean "
       "(tests/unit/collectives/test_alltoall_sampling.cpp)",
       K, M, W, W, 100 * kSampledAllToAllError);
   return plan;

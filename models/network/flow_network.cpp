@@ -60,10 +60,10 @@ struct RouteMemo {
   /// switches down takes per transfer where Fabric::built_route_holds (the link-down samples of
   /// the degrade mode; the table is kept for the next sample).
   bool healthy = false;
-  std::vector<Key> keys;     ///< per activity
-  std::vector<char> up;      ///< the fabric's link up flags, then its nodes' (routes depend on nothing else)
-  std::vector<int> groups;   ///< RunResult::groups of the run
-  int spray_subflows = 0;    ///< the spray cap then (the ECMP mode and flows per pair are the fabric's own)
+  std::vector<Key> keys;       ///< per activity
+  std::vector<char> up;        ///< the fabric's link up flags, then its nodes' (routes depend on nothing else)
+  std::vector<int> groups;     ///< RunResult::groups of the run
+  int spray_subflows = 0;      ///< the spray cap then (the ECMP mode and flows per pair are the fabric's own)
   std::vector<SubFlow> flows;  ///< the sub-flow table (routes, latencies, bytes, ECMP merges)
   std::vector<int> first_flow;
   std::vector<double> fwd, rev, group_fwd, group_rev;  ///< RunResult::link_bytes_*
