@@ -142,6 +142,7 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (++counter);
     a.spread = fl[i].spread;
     a.spread_phase = fl[i].spread_phase;
+    a.weight = fl[i].weight;
     if (fl[i].deps.empty()) {
       a.after = ctx.c.after;
     } else {

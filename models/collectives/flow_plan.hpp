@@ -23,6 +23,7 @@ struct PlannedFlow {
   /// (network::Activity::spread).
   bool spread = false;
   std::uint64_t spread_phase = 0;  ///< network::Activity::spread_phase
+  double weight = 1;               ///< network::Activity::weight (max-min share weight)
 };
 
 struct FlowPlan {

@@ -119,7 +119,17 @@ FlowPlan plan_pat(const EmitContext& ctx) {
   // 1.21x NCCL's time at 64 and 256 GPUs, 1 GiB, where a spray fabric gave 1.04x (docs/
   // benchmarks.md). Not modelled: the overlap inside one chunk (NCCL interleaves the distances
   // block by block within a chunk), which matters where a channel's block is one chunk or less.
-  // Open: stepped reduce-scatter across leaves stays ~1.16x NCCL's at 64 GPUs (docs/benchmarks.md).
+  // Reduce-scatter's pipelined transfers share a rank's NIC in proportion to their blocks
+  // (weighted max-min, network::Activity::weight = blocks): PatRSAlgorithm::getNextOp issues a
+  // rank's sends of one chunk one block at a time in its loop's order, n/2 of them at distance 1
+  // ... 1 at the longest (counted above), so over a chunk each distance has that share of the
+  // rank's sends. Distance 1 is reduce-scatter's first distance (nothing to wait for) and carries
+  // half the bytes; with equal shares it got 1/6 of the NIC while the light distances ran up to
+  // its progress and waited, and the pairs it feeds late (d = 1 finishing 53.1-59.7 ms on 64 GPUs,
+  // 2 leaves, 1 GiB) paced their subtrees: 61,543.0 us vs NCCL's 52,845.6; weighted 53,158.1
+  // (docs/benchmarks.md). All-gather keeps equal shares: its free first distance is the lightest
+  // (1 block), the weights starve it (53,979.3 vs 52,969.0 us equal). The weight also acts on the
+  // switch links the transfer crosses, where real switches do not weight flows (not modelled).
   int top = 1;
   while (2 * top < n) top *= 2;
   const bool down = c.op != Op::ReduceScatter;
@@ -145,6 +155,8 @@ FlowPlan plan_pat(const EmitContext& ctx) {
         } else {
           cur[at + to] = plan.add_repeated(c.gpus[r], c.gpus[to], payload / K, K, {}, std::move(prev));
           plan.flows[cur[at + to]].wave = wave;
+          // Reduce-scatter: a rank's distances share its NIC in proportion to their blocks.
+          if (!down) plan.flows[cur[at + to]].weight = blocks;
         }
       }
     into = std::move(cur);
@@ -158,7 +170,8 @@ FlowPlan plan_pat(const EmitContext& ctx) {
        : K == 1   ? ", distances in PAT's order, one chunk of NCCL's PAT loop (a distance after the previous one "
                     "into its source; the overlap inside a chunk is not modelled)"
                   : ", distances in PAT's order pipelined in " + std::to_string(K) +
-                      " chunks (NCCL's PAT chunk loop), chunk i of a distance after chunk i of the previous one");
+                      " chunks (NCCL's PAT chunk loop), chunk i of a distance after chunk i of the previous one" +
+                      (down ? "" : ", a rank's distances sharing its NIC in proportion to their blocks (NCCL's loop order)"));
   return plan;
 }
 

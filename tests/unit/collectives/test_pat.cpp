@@ -170,21 +170,44 @@ TEST_CASE("stepped PAT: dependencies per chunk of NCCL's PAT loop, not per dista
   }
 }
 
-// Stepped PAT on a 3-tier Clos (radix 64: 32 GPUs per leaf), 1 GiB all-gather, hash ECMP, NCCL's 2
-// channels: inside one leaf it takes NCCL's time (no collisions); across 2 leaves, whole-distance
-// waves took 1.21x NCCL's (each wave's cross-leaf collisions added up: 64,189.9 vs 52,845.6 us),
-// pipelined per chunk 1.002x (measured 2026-12-02). Reduce-scatter is not held to it (1.16x at 64
-// GPUs either way, docs/benchmarks.md).
-TEST_CASE("stepped PAT all-gather across leaves keeps NCCL's time", "[pat]") {
-  for (int n : {32, 64}) {
-    INFO(n << " GPUs");
-    const auto fabric = topology::build_fabric(test::rail_cluster(n, 1, topology::FabricKind::Clos3, 64));
-    const Layout l = Layout::from(fabric, test::nvlink4_gpu());
-    network::Schedule s;
-    s.gpu_flops = {1e15};
-    const Emitted e = emit(s, pat(Op::AllGather, n, 1 << 30, false), l);
-    REQUIRE(e.algorithm == Algorithm::Pat);
-    network::FlowNetwork net(fabric);
-    CHECK(net.run(s).makespan == Approx(e.time).epsilon(0.01));
-  }
+// Stepped PAT on a 3-tier Clos (radix 64: 32 GPUs per leaf), 1 GiB, hash ECMP, NCCL's 2 channels:
+// inside one leaf it takes NCCL's time (no collisions); across 2 leaves, all-gather's
+// whole-distance waves took 1.21x NCCL's (each wave's cross-leaf collisions added up: 64,189.9 vs
+// 52,845.6 us), pipelined per chunk 1.002x; reduce-scatter pipelined with equal NIC shares among a
+// rank's distances 1.16x (61,543.0 us), with shares in proportion to their blocks 1.006x
+// (53,158.1 us) (measured 2026-12-02, docs/benchmarks.md).
+TEST_CASE("stepped PAT across leaves keeps NCCL's time", "[pat]") {
+  for (Op op : {Op::AllGather, Op::ReduceScatter})
+    for (int n : {32, 64}) {
+      INFO(op_name(op) << ", " << n << " GPUs");
+      const auto fabric = topology::build_fabric(test::rail_cluster(n, 1, topology::FabricKind::Clos3, 64));
+      const Layout l = Layout::from(fabric, test::nvlink4_gpu());
+      network::Schedule s;
+      s.gpu_flops = {1e15};
+      const Emitted e = emit(s, pat(op, n, 1 << 30, false), l);
+      REQUIRE(e.algorithm == Algorithm::Pat);
+      network::FlowNetwork net(fabric);
+      CHECK(net.run(s).makespan == Approx(e.time).epsilon(0.01));
+    }
 }
+
+// NCCL's PatRSAlgorithm issues a rank's sends of one chunk one block at a time in its loop's
+// order, so each distance has its blocks' share of the rank's sends; all-gather keeps equal
+// shares, and the collapsed emission plain transfers.
+TEST_CASE("stepped PAT reduce-scatter shares a rank's NIC by its distances' blocks", "[pat]") {
+  const Layout l = one_gpu_per_node();
+  const int n = 64;
+  const auto blocks = blocks_per_distance(n);
+  for (Op op : {Op::AllGather, Op::ReduceScatter})
+    for (bool collapse : {false, true}) {
+      INFO(op_name(op) << (collapse ? ", collapsed" : ", stepped"));
+      network::Schedule s;
+      const Emitted e = emit(s, pat(op, n, 1 << 30, collapse), l);
+      for (int a = e.first; a < e.last; ++a) {
+        const auto& x = s.activities[a];
+        const int d = (x.dst_gpu - x.gpu + n) % n;
+        CHECK(x.weight == (op == Op::ReduceScatter && !collapse ? blocks.at(d) : 1.0));
+      }
+    }
+}
+
