@@ -167,11 +167,13 @@ FlowPlan plan_pat(const EmitContext& ctx) {
       "set bit k: n/2 at distance 1, 1 at the longest), each distance's data split over the " +
       std::to_string(C) + " channels, one hashed transfer per channel and pair" +
       (c.collapse ? ", all distances at once"
-       : K == 1   ? ", distances in PAT's order, one chunk of NCCL's PAT loop (a distance after the previous one "
-                    "into its source; the overlap inside a chunk is not modelled)"
-                  : ", distances in PAT's order pipelined in " + std::to_string(K) +
-                      " chunks (NCCL's PAT chunk loop), chunk i of a distance after chunk i of the previous one" +
-                      (down ? "" : ", a rank's distances sharing its NIC in proportion to their blocks (NCCL's loop order)"));
+       : K == 1
+           ? ", distances in PAT's order, one chunk of NCCL's PAT loop (a distance after the previous one "
+             "into its source; the overlap inside a chunk is not modelled)"
+           : ", distances in PAT's order pipelined in " + std::to_string(K) +
+                 " chunks (NCCL's PAT chunk loop), chunk i of a distance after chunk i of the previous one" +
+                 (down ? ""
+                       : ", a rank's distances sharing its NIC in proportion to their blocks (NCCL's loop order)"));
   return plan;
 }
 

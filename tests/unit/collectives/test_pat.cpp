@@ -210,4 +210,3 @@ TEST_CASE("stepped PAT reduce-scatter shares a rank's NIC by its distances' bloc
       }
     }
 }
-
