@@ -1,13 +1,14 @@
 # The bad inputs of ../shared/cases/input/ (from issue 15's attack on 0.1.0), rebuilt from the
 # bundled scenarios: each must give a clean error (exit 2, file:line:column naming the key) within
-# 5 s, from `validate` as from `run` (one check for both), and leave no output or temporary file
-# (04 is now a correct run: an air-cooled site).
+# 30 s, from `validate` as from `run` (one check for both), and leave no output or temporary file
+# (04 is now a correct run: an air-cooled site). 30 s bounds a hang, not a speed: under ASan the
+# slowest case takes 1.2 s at load 2.4 on 2 cores, and more when the machine is busier.
 # 0.1.0 hung on 01, 02, 22, 23, wrote x.h5 without x.json on 03, failed after simulating on 04, 05,
 # 06, ignored 07 and 19, and gave no line on 18.
 source "$(dirname "$0")/lib/common.bash"
 ROLLOUT="$SRC/scenarios/stargate-uk-rollout.yaml"
 
-# expect_clean_error NAME KEY-REGEX: validate and run both exit 2 in < 5 s, naming NAME.yaml:line and KEY.
+# expect_clean_error NAME KEY-REGEX: validate and run both exit 2 in < 30 s, naming NAME.yaml:line and KEY.
 expect_clean_error() {
   local t0 t1
   t0=$(date +%s%N)
@@ -16,7 +17,7 @@ expect_clean_error() {
   run_bad "$1.yaml"
   grep -qE "$1\.yaml:[0-9]+:[0-9]+: $2" err.txt || fail "run $1: no file:line:column for $2: $(head -1 err.txt)"
   t1=$(date +%s%N)
-  [ $(( (t1 - t0) / 1000000 )) -lt 5000 ] || fail "$1: took $(( (t1 - t0) / 1000000 )) ms (limit 5 s)"
+  [ $(( (t1 - t0) / 1000000 )) -lt 30000 ] || fail "$1: took $(( (t1 - t0) / 1000000 )) ms (limit 30 s: a hang?)"
   echo "ok $1: $(head -1 err.txt | sed "s|$WORK/||")"
 }
 
