@@ -70,7 +70,17 @@ struct Fab {
   topology::FabricKind kind;
   double oversub;
   int radix;
+  topology::Fabric build() const {
+    return topology::build_fabric(test::rail_cluster(gpus / gpn, gpn, kind, radix, oversub));
+  }
 };
+
+/// The fabric's layout with H100 GPUs (NVLink 4).
+Layout h100_layout(const topology::Fabric& fabric) {
+  compute::GpuSpec h100;
+  h100.nvlink_generation = 4;
+  return Layout::from(fabric, h100);
+}
 
 /// The all-to-all of `bytes` over every GPU with a pair budget `max_pairs` and ECMP hash seed
 /// `hash`, as the schedule bench-collective times.
@@ -111,11 +121,9 @@ const std::vector<Fab> kFabrics{
 
 TEST_CASE("all-to-all: 8 sampled permutations against every pair over 5 hash seeds (measured error held)",
           "[alltoall][fluid]") {
-  compute::GpuSpec h100;
-  h100.nvlink_generation = 4;
   for (const Fab& f : kFabrics) {
-    const auto fabric = topology::build_fabric(test::rail_cluster(f.gpus / f.gpn, f.gpn, f.kind, f.radix, f.oversub));
-    const Layout l = Layout::from(fabric, h100);
+    const auto fabric = f.build();
+    const Layout l = h100_layout(fabric);
     for (double bytes : {1 << 20, 1 << 30}) {
       bool sampled_full = true, sampled = false;
       double mean = 0, lo = 1e30, hi = 0;
@@ -146,11 +154,9 @@ TEST_CASE("all-to-all: the spread share of the sampled transfers loads every lea
   // the same transfers spread over all their paths (each link's expected share). Before the phases
   // set one path per 16th of the ranks (Fabric::routes_strided, seed_is_phase) the links of a leaf
   // whose paths do not divide by 16 (512 x 1 2:1: 63 paths) ranged -43 ... +25 % about their share.
-  compute::GpuSpec h100;
-  h100.nvlink_generation = 4;
   for (const Fab& f : kFabrics) {
-    const auto fabric = topology::build_fabric(test::rail_cluster(f.gpus / f.gpn, f.gpn, f.kind, f.radix, f.oversub));
-    const Layout l = Layout::from(fabric, h100);
+    const auto fabric = f.build();
+    const Layout l = h100_layout(fabric);
     bool sampled = false;
     network::Schedule s = alltoall(l, f.gpus, 1 << 30, 8 * f.gpus, 0, &sampled);
     REQUIRE(sampled);
@@ -199,9 +205,7 @@ TEST_CASE("all-to-all sampled inside one NVLink domain stays on NVLink", "[allto
   // a spread transfer would send over the scale-out paths; each NVLink port carries (n - 1) S / n
   // either way, so the fluid bounds are equal.
   const auto fabric = topology::build_fabric(test::rail_cluster(1, 64, topology::FabricKind::LeafSpine, 64));
-  compute::GpuSpec h100;
-  h100.nvlink_generation = 4;
-  const Layout l = Layout::from(fabric, h100);
+  const Layout l = h100_layout(fabric);
   bool sampled_full = true, sampled = false;
   const double full = alltoall_time(fabric, l, 1 << 30, 64 * 64, &sampled_full);
   const double est = alltoall_time(fabric, l, 1 << 30, 8 * 64, &sampled);
