@@ -165,12 +165,13 @@ class Fabric {
   /// of most of the job's GPUs. Increasing GPU ranks; empty when all are connected.
   std::vector<int> disconnected_gpus(int count) const;
   /// Number of equal-cost shortest scale-out paths between two GPUs, summed over the planes
-  /// (0 when disconnected).
+  /// (0 when disconnected); 1 for a pair joined by an up NVLink (its traffic takes NVLink).
   std::uint64_t path_count(int src, int dst) const;
   /// Equal-cost scale-out paths for ideal spraying: all of them when there are at most `limit`,
   /// else `limit` of them spread evenly over the path ranks (so every spine/core keeps its share).
-  /// Deterministic order. Empty for src == dst and for a storage end (flows to storage are hashed,
-  /// not sprayed: callers use route()); throws SimulationError when disconnected.
+  /// Deterministic order. A pair joined by an up NVLink: its one NVLink path (route()'s), as its
+  /// traffic never takes the scale-out fabric. Empty for src == dst and for a storage end (flows to
+  /// storage are hashed, not sprayed: callers use route()); throws SimulationError when disconnected.
   std::vector<std::vector<Hop>> routes(int src, int dst, std::size_t limit = 1024) const;
   /// `m` equal-cost scale-out paths for spreading one transfer (all of them, in rank order, when
   /// total <= m), without listing the others (routes() lists up to `limit`). Ranks run first hop
@@ -181,8 +182,8 @@ class Fabric {
   /// reversed as a fraction: one path in each m-th of the ranks, rank r taken iff u falls in an
   /// interval of length m / total, so a set of evenly spread phases loads every rank (and link)
   /// evenly (the sampled all-to-all's spread transfers, network::Activity::spread_phase); two
-  /// adjacent slices may give the same rank when total / m is not whole. Same empty / throw cases
-  /// as routes().
+  /// adjacent slices may give the same rank when total / m is not whole. Same NVLink / empty /
+  /// throw cases as routes().
   std::vector<std::vector<Hop>> routes_strided(int src, int dst, std::size_t m, std::uint64_t seed,
                                                bool seed_is_phase = false) const;
   /// Sum of the latencies of a route's links, s.

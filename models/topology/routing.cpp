@@ -524,7 +524,7 @@ std::uint64_t Fabric::path_count(int src, int dst) const {
   const Impl& f = *impl_;
   gpu_node(src);
   gpu_node(dst);
-  if (src == dst) return 1;
+  if (src == dst || nvlink_up(f, src, dst)) return 1;
   std::uint64_t total = 0;
   for (int q = 0; q < f.planes; ++q) {
     const Ends e = plane_ends(f, src, dst, q);
@@ -539,11 +539,17 @@ namespace {
 
 /// Paths of the given ranks (in the order (plane, next_hops())) between two GPUs; rank_of(k, total)
 /// gives the rank of path k of m. Shared by Fabric::routes and Fabric::routes_strided.
+/// A pair joined by an up NVLink gets its one NVLink path (route()'s): its traffic never takes the
+/// scale-out fabric, whoever asks (a sprayed or spread transfer inside a domain went over the NICs).
 template <class RankOf>
 std::vector<std::vector<Hop>> ranked_paths(const Fabric::Impl& f, int src, int dst, std::size_t limit,
                                            RankOf&& rank_of) {
   std::vector<std::vector<Hop>> out;
   if (src == dst || limit == 0) return out;
+  if (nvlink_up(f, src, dst)) {
+    out.push_back({{f.gpu_nvlink[src], true}, {f.gpu_nvlink[dst], false}});
+    return out;
+  }
   std::vector<Ends> ends;
   std::vector<PathCounts> counts;
   std::vector<std::uint64_t> per_plane;

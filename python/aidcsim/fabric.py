@@ -87,11 +87,13 @@ class Fabric:
         return self._f.route(self._gpu(src, "src"), self._gpu(dst, "dst"), _args.integer(flow_hash, "flow_hash", 0, 2**63 - 1))
 
     def routes(self, src, dst, limit=1024):
-        """All equal-cost scale-out paths (at most `limit`), each a list of hop dicts."""
+        """All equal-cost scale-out paths (at most `limit`), each a list of hop dicts; a pair joined by
+        an up NVLink: its one NVLink path."""
         return self._f.routes(self._gpu(src, "src"), self._gpu(dst, "dst"), _args.integer(limit, "limit", 1, 10**6))
 
     def path_count(self, src, dst):
-        """Number of equal-cost shortest scale-out paths between two GPUs (0: disconnected)."""
+        """Number of equal-cost shortest scale-out paths between two GPUs (0: disconnected; 1: joined
+        by an up NVLink)."""
         return int(self._f.path_count(self._gpu(src, "src"), self._gpu(dst, "dst")))
 
     def nvlink_domain_of(self, gpu):

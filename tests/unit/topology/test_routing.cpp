@@ -185,3 +185,43 @@ TEST_CASE("leaves wired to the same switches share one distance table: paths as 
     CHECK(checked > 64);
   }
 }
+
+TEST_CASE("routes() and routes_strided() keep a pair of one NVLink domain on NVLink", "[topology]") {
+  // Sprayed and spread transfers ask routes() / routes_strided(); inside a domain they used to get
+  // the scale-out paths (GPU 0 -> NIC -> leaf -> spine -> leaf -> NIC -> GPU 1) while route()
+  // gave NVLink: an 8-GPU ring all-reduce inside an NVL72 domain on `ecmp: spray` ran at 40 GB/s
+  // busbw instead of 663.
+  Fabric f = build_fabric(superpod(1));
+  const std::vector<Hop> nvlink = f.route(0, 1, 0);
+  REQUIRE(nvlink.size() == 2);
+  auto same = [](const std::vector<Hop>& a, const std::vector<Hop>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (a[i].link != b[i].link || a[i].forward != b[i].forward) return false;
+    return true;
+  };
+  const auto all = f.routes(0, 1, 4096);
+  REQUIRE(all.size() == 1);
+  CHECK(same(all[0], nvlink));
+  for (bool phase : {false, true}) {
+    const auto spread = f.routes_strided(0, 1, 16, 0x9e3779b97f4a7c15ull, phase);
+    REQUIRE(spread.size() == 1);
+    CHECK(same(spread[0], nvlink));
+  }
+  CHECK(f.path_count(0, 1) == 1);
+  CHECK(f.routes(0, 1, 0).empty());
+  CHECK(f.routes(0, 0).empty());
+  // Other domains: the scale-out paths as before.
+  CHECK(f.routes(0, 9).size() == f.path_count(0, 9));
+  CHECK(f.path_count(0, 9) == 4 * 8 * 8);
+  // NVLink down: the pair's traffic takes the scale-out fabric, so its paths are listed.
+  f.set_link_up(f.nvlink_link(1), false);
+  const auto out = f.routes(0, 1, 4096);
+  CHECK(out.size() == f.path_count(0, 1));
+  CHECK(out.size() > 1);
+  for (const auto& p : out) {
+    CHECK(f.link(p.front().link).tier == Tier::Access);
+    CHECK(test::walk(f, 0, p) == f.gpu_node(1));
+  }
+  CHECK(f.routes_strided(0, 1, 4, 7).size() == 4);
+}
