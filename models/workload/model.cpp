@@ -149,6 +149,20 @@ double fp32_gradient_parameters(const JobSpec& job, bool first_chunk, bool last_
   return p;
 }
 
+double first_bucket_parameters(const JobSpec& job, int layers, bool first_chunk, bool last_chunk, bool pipelined) {
+  if (job.optimizer != "apex_distributed_fused_adam") return 0.0;
+  const auto& m = job.model;
+  double p = first_chunk ? chunk_parameters(job, 0, true, false, pipelined) : 0.0;  // embeddings
+  // The output layer: a tied copy (pipelined) is disabled for overlap, an untied one is outside the
+  // layers, and so in the first layer's bucket, unless interleaved.
+  if (last_chunk && (tied_embeddings(m) || job.par.virtual_stages == 1))
+    p += chunk_parameters(job, 0, false, true, pipelined);
+  // Sequence-parallel layer norms (Megatron enables sequence parallelism only with tp > 1): two
+  // per layer, gain + bias for gpt (layer_parameters' 4 h), RMSNorm gains for llama (2 h).
+  if (job.par.sequence_parallel && job.par.tp > 1) p += layers * (gpt(m) ? 4.0 : 2.0) * m.hidden / job.par.tp;
+  return p;
+}
+
 double gradient_bytes(const JobSpec& job) {
   if (job.grad_reduce_dtype == "fp32") return 4.0;
   if (job.grad_reduce_dtype == "bf16" || job.grad_reduce_dtype == "fp16") return 2.0;

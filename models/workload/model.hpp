@@ -88,6 +88,20 @@ double chunk_parameters(const JobSpec& job, int layers, bool first_chunk, bool l
 /// buckets with grad_sync_dtype fp32. An untied output layer keeps grad_reduce_dtype. 0 otherwise.
 double fp32_gradient_parameters(const JobSpec& job, bool first_chunk, bool last_chunk, bool pipelined);
 
+/// Parameters of a chunk of `layers` layers (one TP rank, as chunk_parameters counts them) whose
+/// gradients NeMo reduces in the gradient bucket of the stage's first layer (its first chunk's with
+/// interleaving) rather than with their own layer or chunk; with `optimizer:
+/// apex_distributed_fused_adam` only, 0 otherwise. A superset of fp32_gradient_parameters. NeMo
+/// 24.09-alpha.rc0 (NVIDIA/NeMo commit 4068955) megatron_gpt_model.py configure_optimizers makes one
+/// bucket per transformer layer (per virtual stage with interleaving), leaves out the parameters
+/// with `_disable_overlap_grad_sync` (a tied word embedding with pp > 1; with sequence parallelism
+/// every parameter marked `sequence_parallel`: the layer norms), then `buckets.reverse()` and
+/// `buckets[-1].extend(p for p in self.parameters() if p not in used_params)`: the embeddings, an
+/// untied output layer when not interleaved (interleaved: the last virtual stage's bucket holds
+/// it), and those norms join the first layer's bucket (megatron_base_model.py setup_optimization
+/// hands the buckets to MegatronDistributedFusedAdam.init_params_bucket in that order).
+double first_bucket_parameters(const JobSpec& job, int layers, bool first_chunk, bool last_chunk, bool pipelined);
+
 /// Bytes per gradient element in the gradient buffer and the DP reduction: JobSpec::grad_reduce_dtype;
 /// "auto" = fp32 for bf16/fp8 training (Megatron-LM megatron/training/arguments.py: "bfloat16 requires
 /// gradient accumulation and all-reduce to be done in fp32"; PyTorch FSDP recipes reduce in fp32 too),

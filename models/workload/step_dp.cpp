@@ -69,26 +69,34 @@ namespace {
 /// none / zero1: the gradient all-reduce (reduce-scatter) of each stage after its last backward of
 /// each chunk, one bucket per piece of that backward when overlapped, else one per stage. Gradients
 /// in grad_reduce_dtype, except the embeddings' fp32 ones (fp32_gradient_parameters): NeMo puts
-/// them, with every parameter whose overlapped sync it disables, in the bucket of the stage's first
-/// layer (first model chunk with interleaving; megatron_gpt_model.py configure_optimizers:
-/// `buckets[-1].extend(...)`), where they form fp32 buckets reduce-scattered together with that
-/// bucket's (Apex distributed_fused_adam.py init_params_bucket, _start_bucket_grad_sync): here the
-/// last piece of chunk 0's last backward.
+/// them, with every parameter outside the layers or whose overlapped sync it disables
+/// (first_bucket_parameters: an untied output layer, sequence-parallel norms), in the bucket of the
+/// stage's first layer (first model chunk with interleaving; megatron_gpt_model.py
+/// configure_optimizers: `buckets[-1].extend(...)`), where the fp32 ones form fp32 buckets
+/// reduce-scattered together with that bucket's (Apex distributed_fused_adam.py init_params_bucket,
+/// _start_bucket_grad_sync): here the last piece of chunk 0's last backward.
 std::vector<std::vector<int>> emit_reduction(Builder& b) {
   std::vector<std::vector<int>> done(b.pp);
   const Op op = b.job.par.zero == "none" ? Op::AllReduce : Op::ReduceScatter;
   const double g = gradient_bytes(b.job);
+  auto first_bucket = [&](int j) {
+    return first_bucket_parameters(b.job, b.plan.layers[j], j == 0, j == b.VS - 1, b.pp > 1);
+  };
   for (int s = 0; s < b.pp; ++s) {
-    double fp32 = 0;  // of the whole stage
-    for (int c = 0; c < b.v; ++c) fp32 += b.chunk_fp32_grad_params(c * b.pp + s);
+    double fp32 = 0, first = 0;  // of the whole stage
+    for (int c = 0; c < b.v; ++c) {
+      fp32 += b.chunk_fp32_grad_params(c * b.pp + s);
+      first += first_bucket(c * b.pp + s);
+    }
     if (b.job.par.dp_overlap) {
       for (int c = b.v - 1; c >= 0; --c) {  // in the order the chunks' backwards finish
         const int j = c * b.pp + s;
         const auto& pieces = b.last_pieces[s][c];
-        const double bytes = g * (b.chunk_params(j) - b.chunk_fp32_grad_params(j)) / pieces.size();
+        const double bytes = g * (b.chunk_params(j) - first_bucket(j)) / pieces.size();
         for (std::size_t q = 0; q < pieces.size(); ++q) {
           const bool first_layer = c == 0 && q + 1 == pieces.size();
-          emit_dp(b, s, op, bytes + (first_layer ? 4.0 * fp32 : 0.0), {pieces[q]}, kTagDp, &done[s]);
+          emit_dp(b, s, op, bytes + (first_layer ? g * (first - fp32) + 4.0 * fp32 : 0.0), {pieces[q]}, kTagDp,
+                  &done[s]);
         }
       }
     } else {

@@ -602,6 +602,7 @@ TEST_CASE("Apex DistributedFusedAdam: the embeddings' fp32 gradients in the firs
   j.par.zero = "zero1";
   j.par.dp_overlap = true;
   j.grad_reduce_dtype = "bf16";
+  j.par.sequence_parallel = false;  // its norms would join the first layer's bucket too: "[apex_first_bucket]"
   // what GPU `gpu` puts on the wire per collective, in emission order: one transfer per bucket (a
   // collapsed ring over 2 GPUs), its bytes scaled by NCCL's efficiency, the same for every bucket of
   // the group; so buckets are compared by their ratios
@@ -686,5 +687,88 @@ TEST_CASE("Apex DistributedFusedAdam: the embeddings' fp32 gradients in the firs
     const auto p0 = sent(p, p.stage_gpu[first], kTagDp);
     CHECK(std::accumulate(p0.begin(), p0.end(), 0.0) ==
           Approx(std::accumulate(m0.begin(), m0.end(), 0.0)).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("Apex DistributedFusedAdam: the untied output layer and sequence-parallel norms in the first layer's bucket",
+          "[apex_first_bucket]") {
+  // NeMo 24.09-alpha.rc0 megatron_gpt_model.py configure_optimizers: one bucket per layer (per virtual
+  // stage when interleaved), the parameters outside the layers and the `_disable_overlap_grad_sync`
+  // ones (sequence-parallel norms) appended to the first layer's (model.hpp first_bucket_parameters)
+  const auto fabric = topology::build_fabric(small_fabric(16));
+  const auto a100 = testing::a100_like();
+  auto sent = [](const StepPlan& p, int gpu) {
+    std::vector<double> out;
+    for (const auto& a : p.schedule.activities)
+      if (a.tag == kTagDp && a.kind == network::Activity::Kind::Transfer && a.gpu == gpu)
+        out.push_back(a.amount * a.repeat);
+    return out;
+  };
+  auto total = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); };
+  // the 15B rows' shape: untied gpt, tp 2, no pipeline, zero1, 4 buckets over the 24 layers
+  JobSpec j = gpt_job(2, 1, 2, 1, 16);  // dp 2: one transfer per bucket (a collapsed ring over 2 GPUs)
+  j.model.untie_embeddings_and_output_weights = true;
+  j.par.zero = "zero1";
+  j.par.dp_overlap = true;
+  j.grad_reduce_dtype = "bf16";
+  const double t = j.par.tp, h = j.model.hidden;
+  const double word = double(j.model.vocab) * h / t;
+  const double positions = double(j.model.sequence_length) * h / t;
+  const double norms = 24 * 4 * h / t;  // two LayerNorms (gain + bias) per layer
+  const double chunk = chunk_parameters(j, 24, true, true, false);
+  REQUIRE(chunk == Approx(24 * layer_parameters(j.model) / t + 2 * word + positions).epsilon(1e-12));
+  // first: parameters in the first layer's bucket, fp32 of them at 4 B, the rest g B
+  auto check = [&](const StepPlan& p, double g, double first, double fp32) {
+    const auto s = sent(p, p.stage_gpu[0]);
+    REQUIRE(s.size() == 4);
+    const double other = g * (chunk - first) / 4;
+    CHECK(s[1] == Approx(s[0]).epsilon(1e-12));
+    CHECK(s[2] == Approx(s[0]).epsilon(1e-12));
+    CHECK(s[3] / s[0] == Approx((other + g * (first - fp32) + 4 * fp32) / other).epsilon(1e-12));
+  };
+  j.optimizer = "megatron";
+  const auto meg = plan_step(j, a100, fabric, {});
+  SECTION("megatron: every gradient spread over the buckets") {
+    CHECK(first_bucket_parameters(j, 24, true, true, false) == 0.0);
+    check(meg, 4.0, 0, 0);
+  }
+  j.optimizer = "apex_distributed_fused_adam";
+  SECTION("bf16 sync: the output layer (2 B) and the norms with the embeddings (4 B)") {
+    CHECK(first_bucket_parameters(j, 24, true, true, false) == Approx(2 * word + positions + norms).epsilon(1e-12));
+    check(plan_step(j, a100, fabric, {}), 2.0, 2 * word + positions + norms, word + positions);
+  }
+  SECTION("fp32 sync (the 15B rows): the same bytes as megatron's, moved to the first layer's bucket") {
+    j.grad_reduce_dtype = "fp32";
+    const auto p = plan_step(j, a100, fabric, {});
+    check(p, 4.0, 2 * word + positions + norms, word + positions);
+    j.optimizer = "megatron";
+    CHECK(total(sent(p, p.stage_gpu[0])) ==
+          Approx(total(sent(plan_step(j, a100, fabric, {}), p.stage_gpu[0]))).epsilon(1e-12));
+  }
+  SECTION("no sequence parallelism (or tp 1): the norms stay with their layers") {
+    j.par.sequence_parallel = false;
+    check(plan_step(j, a100, fabric, {}), 2.0, 2 * word + positions, word + positions);
+    JobSpec one = j;
+    one.par.sequence_parallel = true;
+    one.par.tp = 1;
+    CHECK(first_bucket_parameters(one, 24, true, true, false) ==
+          Approx(2 * double(j.model.vocab) * h + double(j.model.sequence_length) * h).epsilon(1e-12));
+  }
+  SECTION("interleaved: the output layer in its own chunk's buckets, every chunk's norms in chunk 0's first layer's") {
+    // pp 2 x v 2 chunks of 6 layers, 2 buckets per chunk; the last stage holds chunks 1 and 3
+    JobSpec v = gpt_job(2, 2, 2, 2, 16);
+    v.model.untie_embeddings_and_output_weights = true;
+    v.par.zero = "zero1";
+    v.par.dp_overlap = true;
+    v.grad_reduce_dtype = "bf16";
+    v.optimizer = "apex_distributed_fused_adam";
+    const double layer = 6 * layer_parameters(v.model) / t, norm6 = 6 * 4 * h / t;
+    CHECK(first_bucket_parameters(v, 6, false, true, true) == Approx(norm6).epsilon(1e-12));
+    const auto p = plan_step(v, a100, fabric, {});
+    const auto s1 = sent(p, p.stage_gpu[1]);  // chunk 3's two buckets, then chunk 1's
+    REQUIRE(s1.size() == 4);
+    CHECK(s1[0] == Approx(s1[1]).epsilon(1e-12));
+    CHECK(s1[0] / s1[2] == Approx((layer - norm6 + word) / (layer - norm6)).epsilon(1e-12));
+    CHECK(s1[3] / s1[2] == Approx((2 * (layer - norm6) / 2 + 2 * 2 * norm6) / ((layer - norm6))).epsilon(1e-12));
   }
 }
