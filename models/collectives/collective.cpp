@@ -320,16 +320,20 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
   const nccl::Model exec = nccl::build_model(xs);
   double lat_us = 0, bw = 0;
   nccl::time_parts(exec, f, ch.algo, ch.proto, c.bytes, &lat_us, &bw);
-  // fewer channels than the graph's for small messages: less bandwidth
+  // Fewer channels than the graph's for small messages: NCCL's bandwidth formula on those
+  // channels (per-channel speed and caps scale, the communicator's llMaxBw cap does not: 64 MiB
+  // ring/LL on 4 of 8 channels at 4,096 GPUs keeps the 20.4 GB/s cap, 4 x 48 x 0.5 is above it).
   const int graph_ch = tuner.graph[ch.algo].channels;
   if (ch.algo != nccl::kNvls && ch.algo != nccl::kNvlsTree && graph_ch > 0 && ch.channels < graph_ch)
-    bw *= double(ch.channels) / graph_ch;
+    bw *= nccl::bandwidth_on(exec, f, ch.algo, ch.proto, ch.channels) / exec.bandwidth[f][ch.algo][ch.proto];
   Selection s;
   s.algorithm = from_nccl(ch.algo);
   s.proto = from_nccl(ch.proto);
   s.channels = ch.channels;
   s.nccl_time = ch.time * 1e-6;
   s.latency = lat_us * 1e-6;
+  s.hop_latency_nvlink = exec.hop_latency[f][ch.algo][ch.proto][0] * 1e-6;
+  s.hop_latency_net = exec.hop_latency[f][ch.algo][ch.proto][1] * 1e-6;
   if (ch.algo == nccl::kNvlsTree && sys.nodes > 2) {
     // NCCL's tuner halves NVLSTree's inter-node bandwidth beyond 2 nodes for the tree's doubled
     // NIC traffic (tuning.cc). The flows carry that traffic themselves, so the execution model
@@ -443,7 +447,7 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
   out.proto = sel.proto;
   out.channels = sel.channels;
   out.time = sel.time();
-  const detail::EmitContext ctx{c, l, p, std::max(1, sel.channels)};
+  const detail::EmitContext ctx{c, l, p, std::max(1, sel.channels), sel.hop_latency_nvlink, sel.hop_latency_net};
   const auto doms = by_domain(c.gpus, l);
   const auto& entry = detail::algorithm_entry(sel.algorithm);
   if (entry.emit_phases && entry.emit_phases(s, ctx, doms, &out.done)) {  // e.g. hierarchical's ring phases
@@ -453,14 +457,22 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
   const detail::FlowPlan plan = entry.plan ? entry.plan(ctx, doms) : detail::plan_ring(ctx, c.op);
   double nv = 1, nic = 1;
   if (plan.per_port_efficiency) detail::p2p_efficiency(l, nccl_system(c.gpus, l, p), &nv, &nic);
-  out.done = detail::materialize(s, plan, ctx, sel.bw_time, sel.latency, nv, nic);
+  std::vector<char> in_flight;
+  out.done = detail::materialize(s, plan, ctx, sel.bw_time, sel.latency, nv, nic, &in_flight);
   if (plan.ring_orders > 0) {
     out.rings = plan.ring_orders;
-    const auto pipe = detail::pipeline_ring(s, out.first, plan.ring_orders, ctx, sel.proto, sel.channels, &out.done);
+    const auto pipe =
+        detail::pipeline_ring(s, out.first, plan.ring_orders, ctx, sel.proto, sel.channels, &out.done, &in_flight);
+    const bool flight = std::find(in_flight.begin(), in_flight.end(), 1) != in_flight.end();
+    if (flight)
+      out.note =
+          "NCCL's per-step latency below a hop's route latency: each hop at max(route, its class's NCCL hop "
+          "latency x a common scale), in flight";
     if (pipe.lanes > 1)
-      out.note = std::to_string(pipe.slow_hops) +
-                 " ring hops with a longer route than the nominal hop's pipelined: their steps in " +
-                 std::to_string(pipe.lanes) + " lanes (NCCL's connection FIFO), the excess latency in flight";
+      out.note = (flight ? out.note + "; " : "") + std::to_string(pipe.slow_hops) +
+                 (flight ? " ring hops slower than the ring's pace" : " ring hops with a longer route than the nominal hop's") +
+                 " pipelined: their steps in " + std::to_string(pipe.lanes) +
+                 " lanes (NCCL's connection FIFO), the excess latency in flight";
   }
   if (!plan.note.empty()) out.note = out.note.empty() ? plan.note : plan.note + "; " + out.note;
   out.last = static_cast<int>(s.activities.size());

@@ -92,8 +92,9 @@ struct Protocol {
   /// (33.7 - 10) / (14 - 2) = 2.0 us per hop. It reproduces the 8xH200 small-message times
   /// (published-figures.md §4.3). It is a floor of the host more than an NVLink hop: in the same
   /// thread NVIDIA puts the `-g` slope on the CPU, and one thread per GPU (`-t N`) gives ~0.75 us
-  /// per hop (docs/validation-busbw.md, "The LL hop"). The tree keeps NCCL's 0.6 us (measured
-  /// tree/LL times match it: nccl_model.cpp).
+  /// per hop (docs/validation-busbw.md, "The LL hop"). Charged only on rings inside one NVLink
+  /// domain (the `-g N` harness it was measured with); multi-node rings and the tree keep
+  /// NCCL's hop (measured tree/LL times match it: nccl_model.cpp).
   double nvlink_ll_hop = 2.0e-6;
   /// Pipeline stages of an NVLS chunk: NVLink traversals of its data (scatter write, multimem
   /// ld_reduce, multimem st, gather read; NCCL src/device/all_reduce.h NVLS warps). The first chunk
@@ -149,6 +150,11 @@ struct Selection {
   double nccl_time = 0;                              ///< s, NCCL's own prediction (its tuner's model)
   double latency = 0;                                ///< s, latency part of the execution model (incl. pipeline fill)
   double bw_time = 0;                                ///< s, bandwidth part of the execution model
+  /// s, NCCL's latency per hop inside a domain / across the network for the chosen algorithm
+  /// and protocol (nccl::Model::hop_latency); a stepped ring whose even per-step latency falls
+  /// below its hops' route latency gets per-hop latencies in this ratio (flow_plan.hpp). 0: not
+  /// known (equal weights).
+  double hop_latency_nvlink = 0, hop_latency_net = 0;
   double time() const { return latency + bw_time; }  ///< s, on an idle fabric
 };
 

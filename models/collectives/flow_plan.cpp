@@ -1,6 +1,7 @@
 #include "models/collectives/flow_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <unordered_map>
 
@@ -42,11 +43,71 @@ int dtree_parent(int n, int rank, int tree) {
   return u == -1 ? -1 : n - 1 - u;
 }
 
+namespace {
+
+/// The latency of a stepped ring's hops where the even share L / T is below a hop's route
+/// latency (flow_plan.hpp, materialize): hop i gets max(route_i, w_i s), w_i its class's NCCL
+/// per-hop latency, s such that the worst window of T consecutive positions (the chain a step's
+/// data walks, cyclic; T < 2n) takes bw_time + latency with its bytes. Writes the per-flow latency
+/// (s, route included) and marks every flow in flight (s = 0 when the routes and bytes alone
+/// exceed the target); false where the even share clamps no hop (it is kept).
+bool ring_latency(const FlowPlan& plan, const EmitContext& ctx, const std::vector<char>& nv,
+                  const std::vector<double>& bytes_time, double bw_time, double latency, int T,
+                  std::vector<double>* lat, std::vector<char>* flight) {
+  const auto& L = ctx.layout;
+  const int F = static_cast<int>(plan.flows.size());
+  const int R = plan.ring_orders;
+  if (R < 1 || F % R != 0 || T < 1) return false;
+  const int n = F / R;
+  if (T >= 2 * n) return false;
+  const double share = latency / T;
+  std::vector<double> route(F), w(F);
+  bool clamps = false;
+  double wmin = 1e300;
+  const bool weighted = ctx.hop_nvlink > 0 && ctx.hop_net > 0;
+  for (int i = 0; i < F; ++i) {
+    route[i] = nv[i] ? L.nvlink_latency : L.net_latency;
+    w[i] = weighted ? (nv[i] ? ctx.hop_nvlink : ctx.hop_net) : 1.0;
+    wmin = std::min(wmin, w[i]);
+    if (route[i] > share * (1 + 1e-12)) clamps = true;
+  }
+  if (!clamps) return false;
+  const double target = bw_time + latency;
+  std::vector<double> ps(3 * static_cast<std::size_t>(n) + 1);
+  // The worst window's time at scale s (monotone in s).
+  auto worst = [&](double sc) {
+    double m = 0;
+    for (int r = 0; r < R; ++r) {
+      ps[0] = 0;
+      for (int k = 0; k < 3 * n; ++k) {
+        const int i = r * n + k % n;
+        ps[k + 1] = ps[k] + std::max(route[i], w[i] * sc) + bytes_time[i];
+      }
+      for (int p = 0; p < n; ++p) m = std::max(m, ps[p + T] - ps[p]);
+    }
+    return m;
+  };
+  // Routes and bytes alone above the target (the simulated hops are slower than NCCL's per-step
+  // latency: LL at thousands of GPUs): every hop at its route, the least a chain can take.
+  double lo = 0, hi = worst(0) > target ? 0 : target / (T * wmin);
+  for (int it = 0; it < 100 && hi - lo > 1e-15 * hi; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (worst(mid) > target ? hi : lo) = mid;
+  }
+  lat->resize(F);
+  flight->assign(F, 1);
+  for (int i = 0; i < F; ++i) (*lat)[i] = std::max(route[i], w[i] * lo);
+  return true;
+}
+
+}  // namespace
+
 std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const EmitContext& ctx, double bw_time,
-                             double latency, double nvlink_eff, double nic_eff) {
+                             double latency, double nvlink_eff, double nic_eff, std::vector<char>* in_flight) {
   const auto& fl = plan.flows;
   const int F = static_cast<int>(fl.size());
   std::vector<int> ids(F, -1);
+  if (in_flight) in_flight->assign(F, 0);
   if (F == 0) return {};
   // What each GPU port (gpu, class, direction) must carry over all waves, summed in flow order:
   // in a dense array over the group's GPU range when that is not much larger than the plan (a
@@ -123,6 +184,25 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   for (const auto& [k, bytes] : port_map) port_time(k, bytes);
   const double scale = tmax > 0 ? bw_time / tmax : 1.0;
   const double lat_per_hop = latency / std::max(1, dmax);
+  // A stepped ring whose even share falls below a class's route latency: per-hop latencies.
+  std::vector<double> ring_lat;
+  std::vector<char> flight;
+  bool ring_split = false;
+  if (plan.ring_orders > 0 && !plan.per_port_efficiency) {
+    // A step's bytes share its ports with the other orders' steps, which run in lockstep with
+    // it on an idle fabric: its time is its busier port's bytes per step (port total / repeat).
+    auto port_bytes = [&](std::size_t k) {
+      if (dense) return port_dense[k];
+      const auto it = port_map.find(k);
+      return it == port_map.end() ? 0.0 : it->second;
+    };
+    std::vector<double> bt(F);
+    for (int i = 0; i < F; ++i)
+      bt[i] = std::max(port_bytes(port(fl[i].src, nv[i], true)), port_bytes(port(fl[i].dst, nv[i], false))) *
+              scale / (fl[i].repeat * rate[i]);
+    ring_split = ring_latency(plan, ctx, nv, bt, bw_time, latency, dmax, &ring_lat, &flight);
+    if (ring_split && in_flight) *in_flight = flight;
+  }
   const int base = static_cast<int>(s.activities.size());
   // Geometric growth: an exact reserve per collective re-allocated (and moved) the whole schedule
   // for every one of a step's thousands of collectives (19 % of a 31K run's CPU, perf).
@@ -138,7 +218,8 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     const double payload =
         plan.per_port_efficiency ? fl[i].payload / (nv[i] ? nvlink_eff : nic_eff) : fl[i].payload * scale;
     a.amount = payload;
-    a.delay = std::max(0.0, lat_per_hop - route);
+    const double hop = ring_split ? ring_lat[i] : lat_per_hop;
+    a.delay = std::max(0.0, hop - route);
     a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (++counter);
     a.spread = fl[i].spread;
     a.spread_phase = fl[i].spread_phase;

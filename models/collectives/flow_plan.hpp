@@ -58,6 +58,10 @@ struct EmitContext {
   /// NCCL channels of the selected algorithm (Selection::channels; >= 1). PAT splits each step's
   /// data over them, one connection (and so one ECMP hash) per channel and peer.
   int channels = 1;
+  /// s, NCCL's latency of one hop inside a domain / across the network for the selected
+  /// algorithm and protocol (Selection::hop_latency_nvlink / _net, from tuning.cc hwLat): the
+  /// weights of a stepped ring's per-hop latencies in materialize(). 0: equal weights.
+  double hop_nvlink = 0, hop_net = 0;
   bool nvlink(int a, int b) const { return layout.domain_of(a) == layout.domain_of(b); }
 };
 
@@ -66,14 +70,30 @@ std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layo
 
 /// Appends `plan` to `schedule` as transfers: T = the longer of the longest dependency path of
 /// payload / rate (a repeated transfer's first repetition after its after_same ones, its last
-/// repetition-1 steady steps later; hop count D) and the busiest GPU port's total payload / rate
-/// (a port carries all its flows and repetitions); then amount = payload x (bw_time / T)
-/// and delay (network::Activity::delay) = latency / D - route latency, so that the critical path
-/// takes bw_time + latency on an idle fabric and congestion slows the bytes, not the latency. With per_port_efficiency the payload
-/// is divided by the port's efficiency (`nvlink_eff`, `nic_eff`) instead. Returns the activity
-/// indices of plan.done.
+/// repetition-1 steady steps later) and the busiest GPU port's total payload / rate (a port
+/// carries all its flows and repetitions); then amount = payload x (bw_time / T), so that the
+/// bytes of the critical path take bw_time on an idle fabric and congestion slows the bytes, not
+/// the latency.
+///
+/// Latency (network::Activity::delay = a hop's latency - its route latency, >= 0), per hop:
+/// - spread evenly over the D hops (transfers' repetitions) of the critical path: latency / D,
+///   so that the path takes bw_time + latency on an idle fabric.
+/// - a stepped ring (plan.ring_orders > 0) runs each position's T steps in series, so the even
+///   share is latency / T per step. Where that share is below a hop's route latency (NCCL's LL
+///   at thousands of GPUs: 1.21 us per step against the fabric's 1.4 us hops), the even split
+///   would clamp (each such hop's excess paid at every step, +9 % at 4,096 GPUs). Instead each
+///   hop gets its own latency, max(route, w x s) with w its class's NCCL per-hop latency
+///   (ctx.hop_nvlink / hop_net: tuning.cc hwLat, intraLat inside a domain, interLat across the
+///   network) and s the common scale that makes the worst chain of T consecutive positions,
+///   with its bytes at their ports' lockstep share, take bw_time + latency (s = 0 when routes
+///   and bytes alone exceed it); every hop is then in flight (*in_flight) and pipeline_ring lanes
+///   the positions slower than the cheapest one, NCCL's FIFO overlapping their latency.
+/// With per_port_efficiency the payload is divided by the port's efficiency (`nvlink_eff`,
+/// `nic_eff`) instead of scaled. Returns the activity indices of plan.done. `in_flight`
+/// (optional) receives one flag per planned flow.
 std::vector<int> materialize(network::Schedule& schedule, const FlowPlan& plan, const EmitContext& ctx, double bw_time,
-                             double latency, double nvlink_eff = 1, double nic_eff = 1);
+                             double latency, double nvlink_eff = 1, double nic_eff = 1,
+                             std::vector<char>* in_flight = nullptr);
 
 /// NCCL's pipelining of a stepped ring (ring_pipeline.cpp), applied to the `rings` x n repeated
 /// transfers materialize() put at [first, first + rings n) of `s` (FlowPlan::ring_orders layout,
@@ -92,8 +112,12 @@ struct RingPipeline {
   int lanes = 1;      ///< D (1: not pipelined)
   int slow_hops = 0;  ///< positions (all orders) whose route is longer than nominal
 };
+/// `in_flight` (materialize's flags, one per transfer of the block; may be null): positions
+/// whose latency is propagation in flight while another class carries the ring's pace; they
+/// are pipelined like slower hops (their excess = their step over the serial pace).
 RingPipeline pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext& ctx, Proto proto,
-                           int nccl_channels, std::vector<int>* done);
+                           int nccl_channels, std::vector<int>* done,
+                           const std::vector<char>* in_flight = nullptr);
 
 // Emitters (flow_*.cpp). `n` = group size >= 2.
 FlowPlan plan_ring(const EmitContext& ctx, Op op);

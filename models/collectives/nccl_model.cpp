@@ -126,6 +126,62 @@ SearchResult search(const std::vector<double>& sp, double max_bw, double total_b
 
 int floor_div(double cap, double s) { return s > 0 ? static_cast<int>(std::floor(cap / s + kEps)) : 0; }
 
+/// NCCL's algorithm bandwidth (GB/s) of (f, a, p) on `ch` channels of the pattern's graph
+/// (ncclTopoTuneModel, tuning.cc 2.23): the graph's per-channel speed x ch, then the protocol
+/// factors and caps. Per-channel caps (LL128, tree) scale with ch; llMaxBw caps the whole
+/// communicator. The table (Model::bandwidth) is this at ch = graph channels.
+double algo_bandwidth(const Model& m, Func f, Algo a, Proto p, int ch) {
+  const System& s = m.sys;
+  const int cc = s.compute_capability;
+  const Graph& gr = m.graph[a];
+  const int ai = arch_index(cc);
+  const int idx2 = s.nodes <= 2 ? s.nodes - 1 : 2;
+  const int idx1 = s.nodes == 1 ? ai : (s.amd_cpu ? 1 : 0);
+  const double ll_max_bw = kLlMaxBw[idx1][idx2];
+  const double tree_max = kPerChMaxTreeBw[ai][idx2];
+  const double ring_ll128_max = kPerChMaxRingLL128Bw[ai][idx2];
+  const double tree_ll128_max = kPerChMaxTreeLL128Bw[ai][idx2];
+  const double ppn = double(s.ranks) / s.nodes;
+  const int nsteps = f == kAllReduce                            ? 2 * (s.ranks - 1)
+                     : (f == kReduceScatter || f == kAllGather) ? s.ranks - 1
+                                                                : s.ranks;
+  const bool collnet = a == kCollNetDirect || a == kCollNetChain;
+  double bw = s.nodes <= 2 || collnet ? gr.bw_intra : gr.bw_inter;
+  if (a == kNvls) bw = std::min(gr.bw_intra, gr.bw_inter);
+  if (a == kNvlsTree) bw = std::min(gr.bw_intra, s.nodes <= 2 ? gr.bw_inter : gr.bw_inter / 2);
+  double bus = ch * bw;
+  if (a == kRing && p == kLL) bus = std::min(ll_max_bw, bus * .5);
+  if (a == kRing && p == kLL128) bus = std::min(bus * 0.92, ch * ring_ll128_max);
+  if (a == kTree && f == kAllReduce) bus = std::min(bus * .92, ch * tree_max);
+  if (a == kTree && p == kLL) bus = std::min(bus * 1.0 / 3.8, ll_max_bw);
+  if (a == kTree && p == kLL128)
+    bus = std::min(bus * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), ch * tree_ll128_max);
+  if (a == kPat) bus *= .85;
+  if (collnet && p != kSimple) bus = 0;
+  if (a == kCollNetDirect && p == kSimple) {
+    if (f == kAllGather || f == kReduceScatter) {
+      bus = 0;  // needs the CollNet plugin's iallgather/ireducescatter and 1:1 GPU:NIC; not modelled
+    } else {
+      double factor = ppn / gr.channels;  // GPU/NIC ratio
+      factor -= (factor - 1) / 2;
+      bus /= factor;
+      if (cc >= 90) bus *= .85;
+    }
+  }
+  // bus bandwidth -> algorithm bandwidth
+  if (!(a != kRing && (f == kAllGather || f == kReduceScatter))) {
+    double ratio = 1.0;
+    if (a == kRing)
+      ratio *= double(s.ranks) / nsteps;
+    else if (a == kNvls || a == kNvlsTree)
+      ratio *= 5.0 / 6.0;
+    else
+      ratio *= .5;
+    bus *= ratio;
+  }
+  return bus;
+}
+
 }  // namespace
 
 const char* algo_name(Algo a) {
@@ -290,13 +346,6 @@ Model build_model(const System& s) {
   if (s.ranks <= 1) return m;
 
   // --- ncclTopoTuneModel (tuning.cc 2.23) ---
-  const int ai = arch_index(cc);
-  const int idx2 = s.nodes <= 2 ? s.nodes - 1 : 2;
-  const int idx1 = s.nodes == 1 ? ai : (s.amd_cpu ? 1 : 0);
-  const double ll_max_bw = kLlMaxBw[idx1][idx2];
-  const double tree_max = kPerChMaxTreeBw[ai][idx2];
-  const double ring_ll128_max = kPerChMaxRingLL128Bw[ai][idx2];
-  const double tree_ll128_max = kPerChMaxTreeLL128Bw[ai][idx2];
   const double ppn = double(s.ranks) / s.nodes;
   const int intra_hw = s.nvlink ? kHwNvlink : kHwPci;
   const int hw = s.nodes == 1 ? intra_hw : kHwNet;
@@ -315,48 +364,18 @@ Model build_model(const System& s) {
       for (int p = 0; p < kNumProtos; ++p) {
         if ((a == kNvls || a == kNvlsTree) && p != kSimple) continue;
         if (a == kPat && (p != kSimple || s.nodes != s.ranks)) continue;  // ncclPatEnable: 1 GPU per node
-        const bool collnet = a == kCollNetDirect || a == kCollNetChain;
-        double bw = s.nodes <= 2 || collnet ? gr.bw_intra : gr.bw_inter;
-        if (a == kNvls) bw = std::min(gr.bw_intra, gr.bw_inter);
-        if (a == kNvlsTree) bw = std::min(gr.bw_intra, s.nodes <= 2 ? gr.bw_inter : gr.bw_inter / 2);
-        double bus = gr.channels * bw;
-        if (a == kRing && p == kLL) bus = std::min(ll_max_bw, bus * .5);
-        if (a == kRing && p == kLL128) bus = std::min(bus * 0.92, gr.channels * ring_ll128_max);
-        if (a == kTree && f == kAllReduce) bus = std::min(bus * .92, gr.channels * tree_max);
-        if (a == kTree && p == kLL) bus = std::min(bus * 1.0 / 3.8, ll_max_bw);
-        if (a == kTree && p == kLL128)
-          bus = std::min(bus * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), gr.channels * tree_ll128_max);
-        if (a == kPat) bus *= .85;
-        if (collnet && p != kSimple) bus = 0;
-        if (a == kCollNetDirect && p == kSimple) {
-          if (f == kAllGather || f == kReduceScatter) {
-            bus = 0;  // needs the CollNet plugin's iallgather/ireducescatter and 1:1 GPU:NIC; not modelled
-          } else {
-            double factor = ppn / gr.channels;  // GPU/NIC ratio
-            factor -= (factor - 1) / 2;
-            bus /= factor;
-            if (cc >= 90) bus *= .85;
-          }
-        }
-        // bus bandwidth -> algorithm bandwidth
-        if (!(a != kRing && (f == kAllGather || f == kReduceScatter))) {
-          double ratio = 1.0;
-          if (a == kRing)
-            ratio *= double(s.ranks) / nsteps;
-          else if (a == kNvls || a == kNvlsTree)
-            ratio *= 5.0 / 6.0;
-          else
-            ratio *= .5;
-          bus *= ratio;
-        }
-        m.bandwidth[f][a][p] = bus;
+        m.bandwidth[f][a][p] = algo_bandwidth(m, Func(f), Algo(a), Proto(p), gr.channels);
 
         double lat = kBaseLat[a][p];
         double intra_lat = kHwLat[intra_hw][a][p];
-        // The measured LL hop is a ring's (nccl-tests#123); the tree's intra-node chain keeps
-        // NCCL's 0.6 us, which gives 8 x H100 tree/LL over 2 and 4 nodes 25.2 and 35.2 us against
-        // 24.9 and 34.6 measured (nccl-tests#309, NCCL 2.26.2); 2.0 us would give 44.8 and 54.8.
-        if (s.ll_nvlink_hop >= 0 && p == kLL && intra_hw == kHwNvlink && a == kRing) intra_lat = s.ll_nvlink_hop;
+        // The measured LL hop is a ring's inside one NVLink domain (nccl-tests#123: one thread
+        // drives the node's GPUs with `-g N`, its launches are the slope; docs/validation-busbw.md
+        // "The LL hop"). Across nodes every GPU has its own process and thread, so a multi-node
+        // ring keeps NCCL's hop. The tree's intra-node chain keeps NCCL's 0.6 us too, which gives
+        // 8 x H100 tree/LL over 2 and 4 nodes 25.2 and 35.2 us against 24.9 and 34.6 measured
+        // (nccl-tests#309, NCCL 2.26.2); 2.0 us would give 44.8 and 54.8.
+        if (s.ll_nvlink_hop >= 0 && p == kLL && intra_hw == kHwNvlink && a == kRing && s.nodes == 1)
+          intra_lat = s.ll_nvlink_hop;
         // with 1 GPU per node latencies are fully exposed: the tree's network latency
         double inter_lat = (ppn == 1 ? kHwLat[kHwNet][kTree][p] : kHwLat[kHwNet][a][p]) + s.net_latency;
         if (p == kSimple) inter_lat += s.net_latency;  // flush
@@ -371,6 +390,7 @@ Model build_model(const System& s) {
             const int inter_steps = s.nodes == 1 ? 0 : f == kAllReduce ? 2 * (s.nodes - 1) : s.nodes - 1;
             lat += (nsteps - inter_steps) * intra_lat + inter_steps * inter_lat;
           }
+          if (s.nodes == 1) inter_lat = intra_lat;  // no network hop
         } else if (a == kTree) {
           if (f == kAllReduce) lat += 2 * ((s.ranks / s.nodes - 1) * intra_lat + log2i(s.nodes) * inter_lat);
         } else if (a == kCollNetDirect) {
@@ -386,6 +406,8 @@ Model build_model(const System& s) {
           lat = 8 + log2i(s.nodes) * (inter_lat / 3.5) + s.ranks * 2.8;
         }
         m.latency[f][a][p] = lat;
+        m.hop_latency[f][a][p][0] = intra_lat;
+        m.hop_latency[f][a][p][1] = inter_lat;
       }
     }
   }
@@ -405,6 +427,11 @@ Model build_model(const System& s) {
         if (off) m.bandwidth[f][a][p] = 0;
       }
   return m;
+}
+
+double bandwidth_on(const Model& m, Func f, Algo a, Proto p, int channels) {
+  if (m.sys.ranks <= 1 || m.bandwidth[f][a][p] <= 0) return 0;
+  return algo_bandwidth(m, f, a, p, std::max(1, channels));
 }
 
 bool time_parts(const Model& m, Func f, Algo a, Proto p, double bytes, double* latency_us, double* bandwidth) {

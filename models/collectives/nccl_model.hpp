@@ -43,9 +43,10 @@ struct System {
   bool nvls = false;            ///< NVLS multicast: GPU and NVSwitch capable, > 2 GPUs per node
   bool collnet = false;         ///< CollNet (SHARP) usable: the fabric reduces in its switches
   bool amd_cpu = false;         ///< network post overhead 2 us instead of 1 us (tuning.cc)
-  /// Per-hop latency of LL over NVLink for the ring (us); < 0: NCCL's hwLat (0.6 us). The
-  /// execution model passes a measured value here (collectives::Protocol::nvlink_ll_hop); the
-  /// tree keeps NCCL's 0.6 us, which matches measured tree/LL times (nccl_model.cpp).
+  /// Per-hop latency of LL over NVLink for a ring inside one node (us); < 0: NCCL's hwLat
+  /// (0.6 us). The execution model passes a measured value here
+  /// (collectives::Protocol::nvlink_ll_hop); multi-node rings and the tree keep NCCL's hop
+  /// (nccl_model.cpp says why).
   double ll_nvlink_hop = -1;
 };
 
@@ -62,6 +63,11 @@ struct Model {
   std::array<Graph, kNumAlgos> graph{};  ///< graph used by each algorithm (NVLSTree = NVLS's, PAT = tree's)
   double bandwidth[kNumFuncs][kNumAlgos][kNumProtos] = {};  ///< GB/s as algbw; 0 = not available
   double latency[kNumFuncs][kNumAlgos][kNumProtos] = {};    ///< us
+  /// Per-hop latency (us) the latency table charges: [0] a hop inside a node (NVLink / PCIe:
+  /// hwLat[intra], for a multi-node ring raised to the net overhead), [1] a network hop
+  /// (hwLat[NET] + the net plugin's latency; = [0] on one node). A ring's latency is
+  /// baseLat + (nsteps - interSteps) x [0] + interSteps x [1] (tuning.cc 2.23).
+  double hop_latency[kNumFuncs][kNumAlgos][kNumProtos][2] = {};
   int channels = 0;                                         ///< comm->nChannels after ncclTopoPostset doubles them
   int nvls_channels = 0;                                    ///< comm->nvlsChannels (NCCL_NVLS_NCHANNELS, 16)
   int max_threads[kNumAlgos][kNumProtos] = {};
@@ -71,6 +77,13 @@ struct Model {
 /// Builds NCCL's tables for `sys` (ncclTopoTuneModel). Throws aidcsim::Error for ranks < 1,
 /// nodes < 1 or ranks not a multiple of nodes.
 Model build_model(const System& sys);
+
+/// NCCL's bandwidth formula for (f, a, p) (GB/s as algbw, ncclTopoTuneModel) evaluated on
+/// `channels` channels of the pattern's graph instead of all of them: the per-channel speed and
+/// per-channel caps scale with the channels, llMaxBw caps the communicator. 0 when unavailable.
+/// Used for the channels NCCL sheds on small messages (topoGetAlgoInfo), whose cost NCCL's own
+/// prediction does not include.
+double bandwidth_on(const Model& m, Func f, Algo a, Proto p, int channels);
 
 /// NCCL's predicted time (us) of `bytes` (ncclFuncMaxSendRecvCount bytes: the whole buffer for
 /// all-reduce/broadcast/reduce, the total gathered for all-gather/reduce-scatter) with one

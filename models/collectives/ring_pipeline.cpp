@@ -48,38 +48,54 @@ int fifo_steps(Proto proto, double step_bytes) {
 }  // namespace
 
 RingPipeline pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext& ctx, Proto proto,
-                           int nccl_channels, std::vector<int>* done) {
+                           int nccl_channels, std::vector<int>* done, const std::vector<char>* in_flight) {
   const auto& L = ctx.layout;
   const int total = static_cast<int>(s.activities.size()) - first;
   if (rings < 1 || total % rings != 0) return {};
   const int n = total / rings;
-  if (!L.route_latency || n < 2) return {};
+  const bool flight = in_flight && static_cast<int>(in_flight->size()) == total &&
+                      std::find(in_flight->begin(), in_flight->end(), 1) != in_flight->end();
+  if ((!L.route_latency && !flight) || n < 2) return {};
   const int T = s.activities[first].repeat;
+  auto route_of = [&](int a, int b, bool nv) {
+    return L.route_latency ? L.route_latency(a, b) : nv ? L.nvlink_latency : L.net_latency;
+  };
   // Excess latency per position (positions of all orders alike: they are images of each other or
-  // checked one by one), and the per-step cost in series at the ranks that keep it.
+  // checked one by one), and the per-step cost in series at the ranks that keep it. Where
+  // materialize() put the ring's hops in flight, the cheapest step is the pace kept in series and
+  // a position is slow by its step over it.
   std::vector<char> slow(total, 0);
+  std::vector<double> step(total, 0), over(total, 0);
+  double pace = 1e300;
+  for (int x = 0; x < total; ++x) {
+    const network::Activity& a = s.activities[first + x];
+    const bool nv = ctx.nvlink(a.gpu, a.dst_gpu);
+    const double route = route_of(a.gpu, a.dst_gpu, nv);
+    over[x] = route - (nv ? L.nvlink_latency : L.net_latency);
+    step[x] = a.delay + route + a.amount / (nv ? L.nvlink_rate : L.nic_rate);
+    if (flight && (*in_flight)[x] && over[x] <= 1e-12) pace = std::min(pace, step[x]);
+  }
   double excess = 0, serial = 0;
   int slow_hops = 0;
   bool slow_nv = false, slow_net = false, serial_nv = false, serial_net = false;
   for (int x = 0; x < total; ++x) {
     const network::Activity& a = s.activities[first + x];
     const bool nv = ctx.nvlink(a.gpu, a.dst_gpu);
-    const double route = L.route_latency(a.gpu, a.dst_gpu);
-    const double over = route - (nv ? L.nvlink_latency : L.net_latency);
-    const double step = a.delay + route + a.amount / (nv ? L.nvlink_rate : L.nic_rate);
-    if (over > 1e-12) {
+    const bool fl = flight && (*in_flight)[x] && step[x] > pace * (1 + 1e-9);
+    if (over[x] > 1e-12 || fl) {
       slow[x] = 1;
       ++slow_hops;
-      excess = std::max(excess, over);
+      excess = std::max(excess, fl ? step[x] - pace : over[x]);
       (nv ? slow_nv : slow_net) = true;
     } else {
-      serial = std::max(serial, step);
+      serial = std::max(serial, step[x]);
       (nv ? serial_nv : serial_net) = true;
     }
   }
-  // Nothing slower than nominal; or a class of hops all slow (no rank left to carry its per-step
-  // cost in series): as emitted, every step in series.
-  if (excess <= 0 || (slow_nv && !serial_nv) || (slow_net && !serial_net)) return {};
+  // Nothing slower than nominal; or a class of hops all slow by their route (no rank left to
+  // carry its per-step cost in series; not so when materialize() put the hops in flight, the
+  // cheapest carrying the pace): as emitted, every step in series.
+  if (excess <= 0 || serial <= 0 || (!flight && ((slow_nv && !serial_nv) || (slow_net && !serial_net)))) return {};
   // Lanes: enough that a slow hop's step is never held by its own earlier steps once the ring
   // runs at its serial pace (D - 1 steps of at least `serial` cover the excess), no more than
   // NCCL's FIFO holds (the FIFO then paces that hop, as it does NCCL's), at least 2 repetitions.

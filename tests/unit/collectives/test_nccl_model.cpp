@@ -198,3 +198,46 @@ TEST_CASE("NCCL tables equal NCCL 2.29.2's own printout on 4 x H100 of an NVSwit
     CHECK(big.channels == 24);
   }
 }
+
+TEST_CASE("NCCL per-hop latencies, the measured LL hop inside one node only, bandwidth on fewer channels") {
+  // 4,096 H100 on 512 nodes, 8 x 400G NICs (NET speed 48: PCIe Gen5): ring graph 8 channels of
+  // 48 GB/s (search.cc: 8 x 48 >= 370.8, no dup below 50 GB/s on Hopper with > 4 channels).
+  System s = node(4, 450, 4096);
+  s.nodes = 512;
+  s.ll_nvlink_hop = 2.0;  // the execution model's measured hop: not charged across nodes
+  const auto m = build_model(s);
+  REQUIRE(m.graph[kRing].channels == 8);
+  REQUIRE(m.graph[kRing].bw_inter == Approx(48));
+  // Ring / LL (tuning.cc 2.23): intraLat = max(hwLat NVLINK 0.6, net overhead 1.0), interLat =
+  // hwLat NET 2.7; 8,190 steps of which 1,022 cross nodes.
+  CHECK(m.hop_latency[kAllReduce][kRing][kLL][0] == Approx(1.0));
+  CHECK(m.hop_latency[kAllReduce][kRing][kLL][1] == Approx(2.7));
+  CHECK(m.latency[kAllReduce][kRing][kLL] == Approx(6.6 + 7168 * 1.0 + 1022 * 2.7));
+  // Tree / LL: hwLat NVLINK 0.6, NET 5.0
+  CHECK(m.hop_latency[kAllReduce][kTree][kLL][0] == Approx(0.6));
+  CHECK(m.hop_latency[kAllReduce][kTree][kLL][1] == Approx(5.0));
+  // LL busbw: min(llMaxBw 20.4 (> 2 nodes, Intel row), channels x 48 x 0.5): the cap holds on 4
+  // channels (96 > 20.4), the Simple bandwidth scales with them.
+  const double ll = m.bandwidth[kAllReduce][kRing][kLL];
+  CHECK(ll == Approx(20.4 * 4096 / 8190));
+  CHECK(bandwidth_on(m, kAllReduce, kRing, kLL, 4) == Approx(ll));
+  CHECK(bandwidth_on(m, kAllReduce, kRing, kLL, 1) == Approx(20.4 * 4096 / 8190));  // 24 > 20.4
+  CHECK(bandwidth_on(m, kAllReduce, kRing, kSimple, 4) == Approx(m.bandwidth[kAllReduce][kRing][kSimple] / 2));
+  CHECK(bandwidth_on(m, kAllReduce, kRing, kSimple, 8) == Approx(m.bandwidth[kAllReduce][kRing][kSimple]));
+  // 64 MiB, ring (NCCL_ALGO=Ring, as bench-collective --algo ring): LL on 4 channels (the
+  // thread threshold 8 x 4096 x 512 B a channel)
+  Allowed ring;
+  ring.algo.fill(false);
+  ring.algo[kRing] = true;
+  const auto c = choose(m, kAllReduce, 67108864.0, ring);
+  CHECK(c.algo == kRing);
+  CHECK(c.proto == kLL);
+  CHECK(c.channels == 4);
+  CHECK(c.time == Approx(6.6 + 7168 + 1022 * 2.7 + 67108864.0 / (1000 * ll)));  // 16,511.7 us
+  // On one node the measured hop is charged; NCCL's own table keeps 0.6.
+  System one = node(4, 450);
+  one.ll_nvlink_hop = 2.0;
+  CHECK(build_model(one).hop_latency[kAllReduce][kRing][kLL][0] == Approx(2.0));
+  CHECK(build_model(one).hop_latency[kAllReduce][kRing][kLL][1] == Approx(2.0));  // no network hop
+  CHECK(build_model(node(4, 450)).hop_latency[kAllReduce][kRing][kLL][0] == Approx(0.6));
+}

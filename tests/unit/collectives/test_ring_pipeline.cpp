@@ -5,9 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 
 #include "models/collectives/collective.hpp"
+#include "models/collectives/flow_plan.hpp"
 #include "models/collectives/ring_symmetry.hpp"
 #include "models/compute/gpu_spec.hpp"
 #include "models/network/flow_network.hpp"
@@ -38,7 +40,9 @@ TEST_CASE("stepped ring: unchanged where every hop has its nominal latency", "[r
   const auto fabric = topology::build_fabric(test::rail_cluster(8, 8, topology::FabricKind::LeafSpine, 64));
   const Layout l = Layout::from(fabric, test::nvlink4_gpu());
   network::FlowNetwork net(fabric);
-  for (double bytes : {1e6, 1e9}) {
+  // 1 GB (Simple): NCCL's per-step latency share is above every route. (1 MB runs LL, whose
+  // share is below the 1.4 us hops: next test.)
+  for (double bytes : {1e9}) {
     network::Schedule s;
     s.gpu_flops = {1e15};
     const Collective c = ring(64, Op::AllReduce, bytes, false);
@@ -140,4 +144,87 @@ TEST_CASE("stepped ring on a three-tier Clos: NCCL's time at 64 MiB and 1 GiB", 
     CHECK(static_cast<int>(one->activities.size()) > 512);  // pipelined
     CHECK(net.run(*one).makespan == Approx(estimate_time(c, l)).epsilon(0.01));
   }
+}
+
+TEST_CASE("stepped ring whose per-step latency is below its hops' route latency: NCCL's time", "[ring_pipeline]") {
+  // 8 nodes x 8 GPUs, 1 MB: NCCL picks ring / LL, 6.6 + 112 x 1.0 + 14 x 2.7 = 156.4 us of
+  // latency over 126 steps, 1.24 us a step, below the fabric's 1.4 us NVLink and rail hops. Spread
+  // evenly, every hop was clamped at its route and paid it at every step: 272.9 us against the
+  // execution model's 252.9 (+7.9 %). Per-hop latency in flight (materialize, pipeline_ring):
+  // 245.9 us (-2.8 %: the placement takes the orders' steps in lockstep on the NVLink ports,
+  // where the lanes stagger them).
+  const auto fabric = topology::build_fabric(test::rail_cluster(8, 8, topology::FabricKind::LeafSpine, 64));
+  const Layout l = Layout::from(fabric, test::nvlink4_gpu());
+  network::FlowNetwork net(fabric);
+  network::Schedule s;
+  s.gpu_flops = {1e15};
+  const Collective c = ring(64, Op::AllReduce, 1e6, false);
+  const Emitted e = emit(s, c, l);
+  REQUIRE(e.proto == Proto::LL);
+  CHECK_THAT(e.note, Catch::StartsWith("NCCL's per-step latency below a hop's route latency"));
+  const double est = estimate_time(c, l);
+  CHECK(net.run(s).makespan == Approx(est).epsilon(0.04));
+}
+
+TEST_CASE("materialize: a stepped ring's hops take their class's NCCL latency where the even share clamps",
+          "[ring_pipeline]") {
+  // 4 domains of 4 GPUs, NVLink hops 0.5 us, network hops 2 us; 45 us of latency over T = 30 steps
+  // (1.5 us a step, below the network route). NCCL's per-hop latencies 1.0 (intra) and 2.7 (NET,
+  // ring LL, tuning.cc hwLat): each hop gets max(route, w x s), and the worst chain of T
+  // consecutive positions (its bytes at their ports' lockstep share) takes bw_time + latency.
+  // The even split gave every hop max(route, 1.5 us): 1.5 and 2.0, a ratio of 1.33, not 2.7.
+  Layout l;
+  l.domain_of = [](int g) { return g / 4; };
+  l.nvlink_rate = 450e9;
+  l.nic_rate = 50e9;
+  l.nvlink_latency = 0.5e-6;
+  l.net_latency = 2e-6;
+  l.gpus_per_node = 4;
+  const Collective c = ring(16, Op::AllReduce, 1e6, false);
+  const Protocol proto;
+  const detail::EmitContext ctx{c, l, proto, 1, 1.0e-6, 2.7e-6};
+  const detail::FlowPlan plan = detail::plan_ring(ctx, Op::AllReduce);
+  REQUIRE(plan.ring_orders == 4);
+  network::Schedule s;
+  std::vector<char> flight;
+  const double bw_time = 10e-6, latency = 45e-6;
+  detail::materialize(s, plan, ctx, bw_time, latency, 1, 1, &flight);
+  const int n = 16, T = 30, F = static_cast<int>(s.activities.size());
+  REQUIRE(F == 4 * n);
+  CHECK(std::count(flight.begin(), flight.end(), 1) == F);
+  std::vector<double> lat(F), bytes(F);
+  std::map<std::pair<int, bool>, double> out, in;  // per-step bytes per (GPU, NVLink) port
+  for (const auto& a : s.activities) {
+    const bool nv = a.gpu / 4 == a.dst_gpu / 4;
+    out[{a.gpu, nv}] += a.amount;
+    in[{a.dst_gpu, nv}] += a.amount;
+  }
+  double nv_lat = 0, net_lat = 0;
+  for (int i = 0; i < F; ++i) {
+    const auto& a = s.activities[i];
+    const bool nv = a.gpu / 4 == a.dst_gpu / 4;
+    CHECK(a.repeat == T);
+    lat[i] = a.delay + (nv ? l.nvlink_latency : l.net_latency);
+    bytes[i] = std::max(out[{a.gpu, nv}], in[{a.dst_gpu, nv}]) / (nv ? l.nvlink_rate : l.nic_rate);
+    (nv ? nv_lat : net_lat) = lat[i];
+  }
+  REQUIRE(nv_lat > l.nvlink_latency);
+  REQUIRE(net_lat > l.net_latency);  // both above their routes: the ratio is NCCL's
+  CHECK(net_lat / nv_lat == Approx(2.7).epsilon(1e-9));
+  for (int i = 0; i < F; ++i) {
+    const bool nv = s.activities[i].gpu / 4 == s.activities[i].dst_gpu / 4;
+    CHECK(lat[i] == Approx(nv ? nv_lat : net_lat).epsilon(1e-12));
+  }
+  // Worst window of T consecutive positions of an order (cyclic): bw_time + latency.
+  double worst = 0;
+  for (int r = 0; r < 4; ++r)
+    for (int p = 0; p < n; ++p) {
+      double w = 0;
+      for (int k = 0; k < T; ++k) {
+        const int i = r * n + (p + k) % n;
+        w += lat[i] + bytes[i];
+      }
+      worst = std::max(worst, w);
+    }
+  CHECK(worst == Approx(bw_time + latency).epsilon(1e-9));
 }
