@@ -136,26 +136,108 @@ class EventHeap {
   std::vector<int> pos_;  ///< per sub-flow slot: index of its completion in h_, -1 none
 };
 
-}  // namespace
 
-WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s, int spray_subflows) {
-  const int n = static_cast<int>(s.activities.size());
-  for (int i = 0; i < n; ++i) check_fluid_transfer(fab, s.activities[i], i, true);
-  const std::vector<int> level = wave_levels(s);
+// The transfers of a schedule of dependent waves (fluid_bound_waves(Schedule)): its activities,
+// their wave levels and dependents (CSR).
+class ScheduleWaves {
+ public:
+  ScheduleWaves(const topology::Fabric& fab, const Schedule& s) : s_(s) {
+    const int n = size();
+    for (int i = 0; i < n; ++i) check_fluid_transfer(fab, s.activities[i], i, true);
+    level_ = wave_levels(s);
+    off_.assign(n + 1, 0);
+    for (int i = 0; i < n; ++i)
+      for (int d : s.activities[i].after) ++off_[d + 1];
+    for (int i = 0; i < n; ++i) off_[i + 1] += off_[i];
+    dependents_.resize(off_[n]);
+    std::vector<int> fill(off_.begin(), off_.end() - 1);
+    for (int i = 0; i < n; ++i)
+      for (int d : s.activities[i].after) dependents_[fill[d]++] = i;
+  }
+  int size() const { return static_cast<int>(s_.activities.size()); }
+  int waves() const { return level_.empty() ? 0 : *std::max_element(level_.begin(), level_.end()) + 1; }
+  int level(int i) const { return level_[i]; }
+  int pending(int i) const { return static_cast<int>(s_.activities[i].after.size()); }
+  /// Its dependents: dependents()[dep_begin(i), dep_end(i)).
+  int dep_begin(int i) const { return off_[i]; }
+  int dep_end(int i) const { return off_[i + 1]; }
+  const int* dependents() const { return dependents_.data(); }
+  const Activity& transfer(int i, Activity&) const { return s_.activities[i]; }
+
+ private:
+  const Schedule& s_;
+  std::vector<int> level_, off_, dependents_;
+};
+
+// The transfers of a halving / doubling exchange from its compact form (RegularWaves), in the
+// order plan_halving_doubling and materialize give them (wave-major, ranks in order): activity
+// k = w n + r sends from rank r to r ^ dist[w], after the transfer rank r received in wave w - 1
+// (activity (w - 1) n + (r ^ dist[w - 1])); its one dependent is w n + n + (r ^ dist[w]).
+class CompactWaves {
+ public:
+  CompactWaves(const topology::Fabric& fab, const RegularWaves& w) : w_(w), n_(static_cast<int>(w.gpus.size())) {
+    const int W = static_cast<int>(w.dist.size());
+    auto bad = [](const std::string& key, const std::string& v, const std::string& want) {
+      throw InvalidParameter("regular_waves." + key, v, want + " (fluid estimate of waves)");
+    };
+    if (w.domain.size() != w.gpus.size()) bad("domain", std::to_string(w.domain.size()), "one per rank");
+    if (w.amount[0].size() != w.dist.size() || w.amount[1].size() != w.dist.size() ||
+        w.delay[0].size() != w.dist.size() || w.delay[1].size() != w.dist.size())
+      bad("amount", "per-wave sizes differ", "amount and delay per wave and class");
+    for (int g : w.gpus)
+      if (!fab.is_endpoint(g)) bad("gpus", std::to_string(g), "GPU ranks");
+    for (int k = 0; k < W; ++k) {
+      if (w.dist[k] <= 0 || w.dist[k] >= n_ || (n_ & (n_ - 1)) != 0)
+        bad("dist", std::to_string(w.dist[k]), "0 < dist < ranks, ranks a power of two");
+      for (int c = 0; c < 2; ++c)
+        if (!(w.amount[c][k] >= 0) || !(w.delay[c][k] >= 0))
+          bad("amount", std::to_string(w.amount[c][k]), "amount and delay >= 0");
+    }
+  }
+  int size() const { return n_ * static_cast<int>(w_.dist.size()); }
+  int waves() const { return static_cast<int>(w_.dist.size()); }
+  int level(int i) const { return i / n_; }
+  int pending(int i) const { return i >= n_ ? 1 : 0; }
+  int dep_begin(int) const { return 0; }
+  int dep_end(int) const { return 0; }
+  const int* dependents() const { return nullptr; }
+  int first_dependent(int i) const {
+    const int wv = i / n_, r = i % n_;
+    return wv + 1 < waves() ? (wv + 1) * n_ + (r ^ w_.dist[wv]) : -1;
+  }
+  const Activity& transfer(int i, Activity& a) const {
+    const int wv = i / n_, r = i % n_, p = r ^ w_.dist[wv];
+    const int c = w_.domain[r] == w_.domain[p] ? 1 : 0;
+    a.kind = Activity::Kind::Transfer;
+    a.gpu = w_.gpus[r];
+    a.dst_gpu = w_.gpus[p];
+    a.amount = w_.amount[c][wv];
+    a.delay = w_.delay[c][wv];
+    a.rate_limit = 0;
+    a.flow_hash = w_.hash_base + static_cast<std::uint64_t>(i) + 1;
+    a.spread = false;
+    a.spread_phase = 0;
+    return a;
+  }
+
+ private:
+  const RegularWaves& w_;
+  int n_;
+};
+
+int first_dependent_of(const ScheduleWaves& s, int i) {
+  return s.dep_begin(i) < s.dep_end(i) ? s.dependents()[s.dep_begin(i)] : -1;
+}
+int first_dependent_of(const CompactWaves& s, int i) { return s.first_dependent(i); }
+
+template <class Src>
+WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray_subflows) {
+  const int n = src.size();
   WavesFluidBound out;
   if (n == 0) return out;
-  out.wave_finish.assign(*std::max_element(level.begin(), level.end()) + 1, 0.0);
-  // Dependents (CSR) and unfinished dependencies per activity.
-  std::vector<int> off(n + 1, 0);
-  for (int i = 0; i < n; ++i)
-    for (int d : s.activities[i].after) ++off[d + 1];
-  for (int i = 0; i < n; ++i) off[i + 1] += off[i];
-  std::vector<int> dependents(off[n]);
-  {
-    std::vector<int> fill(off.begin(), off.end() - 1);
-    for (int i = 0; i < n; ++i)
-      for (int d : s.activities[i].after) dependents[fill[d]++] = i;
-  }
+  out.wave_finish.assign(src.waves(), 0.0);
+  const int* dependents = src.dependents();
+  Activity scratch;
   // An activity's counters in one cache line: a completion reads and writes them for the activity
   // and each dependent, ~1M activities in random order (one miss each instead of one per array).
   struct alignas(32) Act {
@@ -169,15 +251,17 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     int wave_local;  ///< 2 x its wave + 1 when its GPU sends to itself (takes no time)
   };
   std::vector<Act> act(n);
-  for (int i = 0; i < n; ++i)
-    act[i] = {static_cast<int>(s.activities[i].after.size()),
+  for (int i = 0; i < n; ++i) {
+    const Activity& a = src.transfer(i, scratch);
+    act[i] = {src.pending(i),
               0,
               0,
               0,
-              off[i] < off[i + 1] ? dependents[off[i]] : -1,
-              std::min(off[i] + 1, off[i + 1]),
-              off[i + 1],
-              2 * level[i] + (s.activities[i].gpu == s.activities[i].dst_gpu ? 1 : 0)};
+              first_dependent_of(src, i),
+              std::min(src.dep_begin(i) + 1, src.dep_end(i)),
+              src.dep_end(i),
+              2 * src.level(i) + (a.gpu == a.dst_gpu ? 1 : 0)};
+  }
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
@@ -270,7 +354,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
   }
   std::vector<int> route_dirs;
   auto become_ready = [&](int i, double t) {
-    const Activity& a = s.activities[i];
+    const Activity& a = src.transfer(i, scratch);
     if (a.gpu == a.dst_gpu) {  // takes no time (FlowNetwork::run)
       events.push({t, seq++, 0, i});
       return;
@@ -555,6 +639,16 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     }
   }
   return out;
+}
+
+}  // namespace
+
+WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s, int spray_subflows) {
+  return run_waves(fab, ScheduleWaves(fab, s), spray_subflows);
+}
+
+WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const RegularWaves& w, int spray_subflows) {
+  return run_waves(fab, CompactWaves(fab, w), spray_subflows);
 }
 
 }  // namespace aidcsim::network
