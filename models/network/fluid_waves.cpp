@@ -158,10 +158,11 @@ class ScheduleWaves {
   int waves() const { return level_.empty() ? 0 : *std::max_element(level_.begin(), level_.end()) + 1; }
   int level(int i) const { return level_[i]; }
   int pending(int i) const { return static_cast<int>(s_.activities[i].after.size()); }
-  /// Its dependents: dependents()[dep_begin(i), dep_end(i)).
-  int dep_begin(int i) const { return off_[i]; }
-  int dep_end(int i) const { return off_[i + 1]; }
-  const int* dependents() const { return dependents_.data(); }
+  /// fn(j) for each activity j that waits for i, in the order of their `after` lists.
+  template <class Fn>
+  void for_each_dependent(int i, Fn&& fn) const {
+    for (int k = off_[i]; k < off_[i + 1]; ++k) fn(dependents_[k]);
+  }
   const Activity& transfer(int i, Activity&) const { return s_.activities[i]; }
 
  private:
@@ -198,12 +199,10 @@ class CompactWaves {
   int waves() const { return static_cast<int>(w_.dist.size()); }
   int level(int i) const { return i / n_; }
   int pending(int i) const { return i >= n_ ? 1 : 0; }
-  int dep_begin(int) const { return 0; }
-  int dep_end(int) const { return 0; }
-  const int* dependents() const { return nullptr; }
-  int first_dependent(int i) const {
+  template <class Fn>
+  void for_each_dependent(int i, Fn&& fn) const {
     const int wv = i / n_, r = i % n_;
-    return wv + 1 < waves() ? (wv + 1) * n_ + (r ^ w_.dist[wv]) : -1;
+    if (wv + 1 < waves()) fn((wv + 1) * n_ + (r ^ w_.dist[wv]));
   }
   const Activity& transfer(int i, Activity& a) const {
     const int wv = i / n_, r = i % n_, p = r ^ w_.dist[wv];
@@ -225,42 +224,26 @@ class CompactWaves {
   int n_;
 };
 
-int first_dependent_of(const ScheduleWaves& s, int i) {
-  return s.dep_begin(i) < s.dep_end(i) ? s.dependents()[s.dep_begin(i)] : -1;
-}
-int first_dependent_of(const CompactWaves& s, int i) { return s.first_dependent(i); }
-
 template <class Src>
 WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray_subflows) {
   const int n = src.size();
   WavesFluidBound out;
   if (n == 0) return out;
   out.wave_finish.assign(src.waves(), 0.0);
-  const int* dependents = src.dependents();
   Activity scratch;
-  // An activity's counters in one cache line: a completion reads and writes them for the activity
-  // and each dependent, ~1M activities in random order (one miss each instead of one per array).
-  struct alignas(32) Act {
-    int pending;    ///< unfinished dependencies
-    int open;       ///< sub-flows still sending
-    int sub_begin;  ///< its sub-flow slots: act_subs[sub_begin, sub_end)
-    int sub_end;
-    int first;      ///< its first dependent (-1: none), here to spare a miss (halving / doubling has one)
-    int dep_begin;  ///< the others: dependents[dep_begin, dep_end)
-    int dep_end;
+  // An activity's counters in 16 bytes: a completion reads and writes them for the activity and
+  // its dependents, ~1M activities in random order (one miss each; 16 MB at 32K GPUs, where 32
+  // bytes with the dependents' range were 32 MB: the compact waves compute their one dependent).
+  struct alignas(16) Act {
+    int pending;     ///< unfinished dependencies
+    int open;        ///< sub-flows still sending (until it starts: all of them)
+    int sub_begin;   ///< its sub-flow slots: act_subs[sub_begin, sub_begin + open) until it starts
     int wave_local;  ///< 2 x its wave + 1 when its GPU sends to itself (takes no time)
   };
   std::vector<Act> act(n);
   for (int i = 0; i < n; ++i) {
     const Activity& a = src.transfer(i, scratch);
-    act[i] = {src.pending(i),
-              0,
-              0,
-              0,
-              first_dependent_of(src, i),
-              std::min(src.dep_begin(i) + 1, src.dep_end(i)),
-              src.dep_end(i),
-              2 * src.level(i) + (a.gpu == a.dst_gpu ? 1 : 0)};
+    act[i] = {src.pending(i), 0, 0, 2 * src.level(i) + (a.gpu == a.dst_gpu ? 1 : 0)};
   }
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
@@ -402,18 +385,16 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
           sub_activity[f] = i;
           act_subs.push_back(f);
         });
-    act[i].sub_end = static_cast<int>(act_subs.size());
-    act[i].open = act[i].sub_end - act[i].sub_begin;
+    act[i].open = static_cast<int>(act_subs.size()) - act[i].sub_begin;
     events.push({t + lat + a.delay, seq++, 0, i});
   };
   auto finish = [&](int i, double t) {
     out.makespan = std::max(out.makespan, t);
-    const Act& a = act[i];
-    out.wave_finish[a.wave_local / 2] = std::max(out.wave_finish[a.wave_local / 2], t);
-    if (a.first < 0) return;
-    if (--act[a.first].pending == 0) become_ready(a.first, t);
-    for (int k = a.dep_begin; k < a.dep_end; ++k)
-      if (--act[dependents[k]].pending == 0) become_ready(dependents[k], t);
+    const int wave = act[i].wave_local / 2;
+    out.wave_finish[wave] = std::max(out.wave_finish[wave], t);
+    src.for_each_dependent(i, [&](int j) {
+      if (--act[j].pending == 0) become_ready(j, t);
+    });
   };
   // Max-min share of sub-flow g on link direction d given the others' present rates: the water
   // level w with sum over the others of min(rate, w) + w = the link's rate. Also stores g's `keep`
@@ -591,7 +572,7 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
       ++out.events;
       if (e.kind == 0) {
         const int i = e.id;
-        const int b = act[i].sub_begin, end = act[i].sub_end;
+        const int b = act[i].sub_begin, end = b + act[i].open;
         if ((act[i].wave_local & 1) || b == end) {
           finish(i, t);  // no bytes: done when it could start sending
           if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
@@ -626,11 +607,8 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
     reshare(t);
     // The dependents of the activities that finish now, fetched together rather than one by one.
     for (int f : done_now) {
-      const Act& a = act[sub_activity[f]];
-      if (a.open == 1 && a.first >= 0) {
-        __builtin_prefetch(&act[a.first]);
-        for (int k = a.dep_begin; k < a.dep_end; ++k) __builtin_prefetch(&act[dependents[k]]);
-      }
+      const int i = sub_activity[f];
+      if (act[i].open == 1) src.for_each_dependent(i, [&](int j) { __builtin_prefetch(&act[j]); });
     }
     for (int f : done_now) {
       const int i = sub_activity[f];
