@@ -231,20 +231,18 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
   if (n == 0) return out;
   out.wave_finish.assign(src.waves(), 0.0);
   Activity scratch;
-  // An activity's counters in 16 bytes: a completion reads and writes them for the activity and
-  // its dependents, ~1M activities in random order (one miss each; 16 MB at 32K GPUs, where 32
-  // bytes with the dependents' range were 32 MB: the compact waves compute their one dependent).
-  struct alignas(16) Act {
+  // An activity's counters and where its routes are, in one cache line: a completion reads and
+  // writes them for the activity and its dependents, ~1M activities in random order (one miss
+  // each; the compact waves compute their one dependent, the schedule keeps its CSR).
+  struct alignas(32) Act {
     int pending;     ///< unfinished dependencies
     int open;        ///< sub-flows still sending (until it starts: all of them)
     int sub_begin;   ///< its sub-flow slots: act_subs[sub_begin, sub_begin + open) until it starts
     int wave_local;  ///< 2 x its wave + 1 when its GPU sends to itself (takes no time)
+    long long route;  ///< its routes: route_dirs[route...] (below)
+    double lat;       ///< s, its longest route's latency
   };
   std::vector<Act> act(n);
-  for (int i = 0; i < n; ++i) {
-    const Activity& a = src.transfer(i, scratch);
-    act[i] = {src.pending(i), 0, 0, 2 * src.level(i) + (a.gpu == a.dst_gpu ? 1 : 0)};
-  }
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
@@ -335,31 +333,64 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
     link_rate[l] = fab.link(l).rate;
     link_latency[l] = fab.link(l).latency;
   }
+  // Every transfer's routes, fetched up front in one pass (the route look-ups keep the fabric's
+  // next-hop lists in cache: ~0.2 s for the 983,040 routes of a 32K-GPU halving / doubling, ~1 s
+  // when interleaved with the event loop's misses). Per activity from route_dirs[act[i].route]:
+  // the divisor m of its bytes, its sub-flow count, then per sub-flow its hop count and link
+  // directions (2 link + 0 forward / 1 back); its longest route's latency in act[i].lat, summed
+  // in Fabric::latency's order.
+  // Reserved for routes of up to 6 hops (a 3-tier Clos): address space only until written, where
+  // growing by doubling copied it and held both copies at once.
   std::vector<int> route_dirs;
+  route_dirs.reserve(static_cast<std::size_t>(n) * (2 + 7 * static_cast<std::size_t>(spray ? spray_subflows : fpp)));
+  for (int i = 0; i < n; ++i) {
+    const Activity& a = src.transfer(i, scratch);
+    act[i] = {src.pending(i), 0, 0, 2 * src.level(i) + (a.gpu == a.dst_gpu ? 1 : 0),
+              static_cast<long long>(route_dirs.size()), 0.0};
+    if (a.gpu == a.dst_gpu) continue;  // takes no time (FlowNetwork::run)
+    const std::size_t head = route_dirs.size();
+    route_dirs.push_back(0);
+    route_dirs.push_back(0);
+    double lat = 0;
+    detail::subflow_routes(
+        fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true, [&](int, int m, std::vector<topology::Hop>&& h) {
+          double route_lat = 0;
+          for (const topology::Hop& hop : h) route_lat += link_latency[hop.link];
+          lat = std::max(lat, route_lat);
+          route_dirs[head] = m;
+          ++route_dirs[head + 1];
+          route_dirs.push_back(static_cast<int>(h.size()));
+          for (const topology::Hop& hop : h) {
+            const double r = link_rate[hop.link];
+            if (!(r > 0))
+              throw SimulationError("network: link " + fab.link(hop.link).name + " has rate " + std::to_string(r));
+            route_dirs.push_back(2 * hop.link + (hop.forward ? 0 : 1));
+          }
+        });
+    act[i].lat = lat;
+  }
   auto become_ready = [&](int i, double t) {
     const Activity& a = src.transfer(i, scratch);
     if (a.gpu == a.dst_gpu) {  // takes no time (FlowNetwork::run)
       events.push({t, seq++, 0, i});
       return;
     }
-    double lat = 0;
     act[i].sub_begin = static_cast<int>(act_subs.size());
-    detail::subflow_routes(
-        fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true, [&](int, int m, std::vector<topology::Hop>&& h) {
-          double route_lat = 0;
-          for (const topology::Hop& hop : h) route_lat += link_latency[hop.link];
-          lat = std::max(lat, route_lat);
-          const double amount = a.amount / m;
-          double cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
-          route_dirs.clear();
-          for (const topology::Hop& hop : h) {
-            const double r = link_rate[hop.link];
-            if (!(r > 0))
-              throw SimulationError("network: link " + fab.link(hop.link).name + " has rate " + std::to_string(r));
-            cap = cap > 0 ? std::min(cap, r) : r;
-            route_dirs.push_back(2 * hop.link + (hop.forward ? 0 : 1));
-          }
-          if (!(amount > 0)) return;
+    const int* p = route_dirs.data() + act[i].route;
+    const int m = p[0], count = p[1];
+    p += 2;
+    for (int j = 0; j < count; ++j) {
+      const int hops = *p++;
+      const int* dirs = p;
+      p += hops;
+      const double amount = a.amount / m;
+      double cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
+      for (int k = 0; k < hops; ++k) {
+        const double r = link_rate[dirs[k] / 2];
+        cap = cap > 0 ? std::min(cap, r) : r;
+      }
+      if (!(amount > 0)) continue;
+      {
           int f;
           if (!free_slots.empty()) {
             f = free_slots.back();
@@ -375,18 +406,19 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
           sub = Sub{};
           sub.remaining = amount;
           sub.cap = cap;
-          sub.hops = static_cast<int>(route_dirs.size());
+          sub.hops = hops;
           if (sub.hops <= kInlineHops) {
-            std::copy(route_dirs.begin(), route_dirs.end(), sub.dir);
+            std::copy(dirs, dirs + hops, sub.dir);
           } else {
             sub.dir[0] = static_cast<int>(long_dirs.size());
-            long_dirs.insert(long_dirs.end(), route_dirs.begin(), route_dirs.end());
+            long_dirs.insert(long_dirs.end(), dirs, dirs + hops);
           }
           sub_activity[f] = i;
           act_subs.push_back(f);
-        });
+      }
+    }
     act[i].open = static_cast<int>(act_subs.size()) - act[i].sub_begin;
-    events.push({t + lat + a.delay, seq++, 0, i});
+    events.push({t + act[i].lat + a.delay, seq++, 0, i});
   };
   auto finish = [&](int i, double t) {
     out.makespan = std::max(out.makespan, t);
