@@ -3,6 +3,7 @@
 // change reaches (distributed max-min fixpoint iteration).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <limits>
 #include <string>
@@ -231,17 +232,22 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
   if (n == 0) return out;
   out.wave_finish.assign(src.waves(), 0.0);
   Activity scratch;
-  // An activity's counters and where its routes are, in one cache line: a completion reads and
-  // writes them for the activity and its dependents, ~1M activities in random order (one miss
-  // each; the compact waves compute their one dependent, the schedule keeps its CSR).
-  struct alignas(32) Act {
+  // An activity's counters and routes in one cache line: a completion reads and writes them for
+  // the activity and its dependents, ~1M activities in random order (one miss each; the compact
+  // waves compute their one dependent, the schedule keeps its CSR), and the dependent that
+  // becomes ready reads its routes from the same line.
+  constexpr int kInlineRoute = 10;
+  struct alignas(64) Act {
     int pending;     ///< unfinished dependencies
     int open;        ///< sub-flows still sending (until it starts: all of them)
     int sub_begin;   ///< its sub-flow slots: act_subs[sub_begin, sub_begin + open) until it starts
     int wave_local;  ///< 2 x its wave + 1 when its GPU sends to itself (takes no time)
-    long long route;  ///< its routes: route_dirs[route...] (below)
-    double lat;       ///< s, its longest route's latency
+    double lat;      ///< s, its longest route's latency
+    /// Its routes' record (below) when it fits (rec[0] = m > 0), else rec[0] = 0 and the record's
+    /// offset in route_dirs in rec[1, 3).
+    int rec[kInlineRoute];
   };
+  static_assert(sizeof(Act) == 64);
   std::vector<Act> act(n);
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
@@ -335,21 +341,17 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
   }
   // Every transfer's routes, fetched up front in one pass (the route look-ups keep the fabric's
   // next-hop lists in cache: ~0.2 s for the 983,040 routes of a 32K-GPU halving / doubling, ~1 s
-  // when interleaved with the event loop's misses). Per activity from route_dirs[act[i].route]:
-  // the divisor m of its bytes, its sub-flow count, then per sub-flow its hop count and link
-  // directions (2 link + 0 forward / 1 back); its longest route's latency in act[i].lat, summed
-  // in Fabric::latency's order.
-  // Reserved for routes of up to 6 hops (a 3-tier Clos): address space only until written, where
-  // growing by doubling copied it and held both copies at once.
+  // when interleaved with the event loop's misses). An activity's record: the divisor m of its
+  // bytes, its sub-flow count, then per sub-flow its hop count and link directions (2 link + 0
+  // forward / 1 back), in Act::rec when it fits (one sub-flow of up to 7 hops), else in
+  // route_dirs; its longest route's latency in act[i].lat, summed in Fabric::latency's order.
   std::vector<int> route_dirs;
-  route_dirs.reserve(static_cast<std::size_t>(n) * (2 + 7 * static_cast<std::size_t>(spray ? spray_subflows : fpp)));
   for (int i = 0; i < n; ++i) {
     const Activity& a = src.transfer(i, scratch);
-    act[i] = {src.pending(i), 0, 0, 2 * src.level(i) + (a.gpu == a.dst_gpu ? 1 : 0),
-              static_cast<long long>(route_dirs.size()), 0.0};
+    act[i] = Act{src.pending(i), 0, 0, 2 * src.level(i) + (a.gpu == a.dst_gpu ? 1 : 0), 0.0, {}};
     if (a.gpu == a.dst_gpu) continue;  // takes no time (FlowNetwork::run)
     const std::size_t head = route_dirs.size();
-    route_dirs.push_back(0);
+    route_dirs.push_back(1);  // m, set by the first route (none: a record of no sub-flows)
     route_dirs.push_back(0);
     double lat = 0;
     detail::subflow_routes(
@@ -368,6 +370,14 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
           }
         });
     act[i].lat = lat;
+    const std::size_t size = route_dirs.size() - head;
+    if (size <= static_cast<std::size_t>(kInlineRoute)) {
+      std::copy(route_dirs.begin() + head, route_dirs.end(), act[i].rec);
+      route_dirs.resize(head);
+    } else {
+      const long long at = static_cast<long long>(head);
+      std::memcpy(&act[i].rec[1], &at, sizeof at);
+    }
   }
   auto become_ready = [&](int i, double t) {
     const Activity& a = src.transfer(i, scratch);
@@ -376,7 +386,12 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
       return;
     }
     act[i].sub_begin = static_cast<int>(act_subs.size());
-    const int* p = route_dirs.data() + act[i].route;
+    const int* p = act[i].rec;
+    if (p[0] == 0) {
+      long long at;
+      std::memcpy(&at, &act[i].rec[1], sizeof at);
+      p = route_dirs.data() + at;
+    }
     const int m = p[0], count = p[1];
     p += 2;
     for (int j = 0; j < count; ++j) {
