@@ -405,32 +405,30 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
         cap = cap > 0 ? std::min(cap, r) : r;
       }
       if (!(amount > 0)) continue;
-      {
-          int f;
-          if (!free_slots.empty()) {
-            f = free_slots.back();
-            free_slots.pop_back();
-          } else {
-            f = static_cast<int>(subs.size());
-            subs.emplace_back();
-            events.add_slot();
-            computed.push_back(0);
-            sub_activity.push_back(0);
-          }
-          Sub& sub = subs[f];
-          sub = Sub{};
-          sub.remaining = amount;
-          sub.cap = cap;
-          sub.hops = hops;
-          if (sub.hops <= kInlineHops) {
-            std::copy(dirs, dirs + hops, sub.dir);
-          } else {
-            sub.dir[0] = static_cast<int>(long_dirs.size());
-            long_dirs.insert(long_dirs.end(), dirs, dirs + hops);
-          }
-          sub_activity[f] = i;
-          act_subs.push_back(f);
+      int f;
+      if (!free_slots.empty()) {
+        f = free_slots.back();
+        free_slots.pop_back();
+      } else {
+        f = static_cast<int>(subs.size());
+        subs.emplace_back();
+        events.add_slot();
+        computed.push_back(0);
+        sub_activity.push_back(0);
       }
+      Sub& sub = subs[f];
+      sub = Sub{};
+      sub.remaining = amount;
+      sub.cap = cap;
+      sub.hops = hops;
+      if (sub.hops <= kInlineHops) {
+        std::copy(dirs, dirs + hops, sub.dir);
+      } else {
+        sub.dir[0] = static_cast<int>(long_dirs.size());
+        long_dirs.insert(long_dirs.end(), dirs, dirs + hops);
+      }
+      sub_activity[f] = i;
+      act_subs.push_back(f);
     }
     act[i].open = static_cast<int>(act_subs.size()) - act[i].sub_begin;
     events.push({t + act[i].lat + a.delay, seq++, 0, i});
