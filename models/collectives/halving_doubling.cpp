@@ -61,8 +61,7 @@ namespace aidcsim::collectives {
 std::optional<network::RegularWaves> halving_doubling_waves(const Collective& c, const Layout& l,
                                                             const Selection& sel) {
   const int n = static_cast<int>(c.gpus.size());
-  if (sel.algorithm != Algorithm::HalvingDoubling || n < 2 || (n & (n - 1)) != 0 || !(c.bytes > 0) ||
-      !c.after.empty())
+  if (sel.algorithm != Algorithm::HalvingDoubling || n < 2 || (n & (n - 1)) != 0 || !(c.bytes > 0) || !c.after.empty())
     return std::nullopt;
   {
     std::vector<int> sorted = c.gpus;

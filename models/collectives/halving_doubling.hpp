@@ -17,7 +17,6 @@ namespace aidcsim::collectives {
 /// also compares every transfer's fields with emit()'s). Empty (use emit()) unless the algorithm
 /// is halving / doubling, the ranks are distinct GPUs and a power of two >= 2, c.bytes > 0 and
 /// c.after is empty.
-std::optional<network::RegularWaves> halving_doubling_waves(const Collective& c, const Layout& l,
-                                                            const Selection& sel);
+std::optional<network::RegularWaves> halving_doubling_waves(const Collective& c, const Layout& l, const Selection& sel);
 
 }  // namespace aidcsim::collectives

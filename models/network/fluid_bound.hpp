@@ -84,9 +84,9 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fabric, const Schedule
 /// amount[c][w] B and delay[c][w] s, c = 1 if the two ranks share a `domain` (NVLink) else 0, and
 /// Activity::flow_hash = hash_base + k + 1 (materialize's). n = gpus.size(), a power of two.
 struct RegularWaves {
-  std::vector<int> gpus;    ///< fabric GPU of each rank
-  std::vector<int> domain;  ///< NVLink domain of each rank
-  std::vector<int> dist;    ///< per wave: partner = rank xor dist
+  std::vector<int> gpus;                      ///< fabric GPU of each rank
+  std::vector<int> domain;                    ///< NVLink domain of each rank
+  std::vector<int> dist;                      ///< per wave: partner = rank xor dist
   std::array<std::vector<double>, 2> amount;  ///< B, [0] network, [1] NVLink, per wave
   std::array<std::vector<double>, 2> delay;   ///< s, as Activity::delay, per wave
   std::uint64_t hash_base = 0;

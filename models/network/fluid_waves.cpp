@@ -137,7 +137,6 @@ class EventHeap {
   std::vector<int> pos_;  ///< per sub-flow slot: index of its completion in h_, -1 none
 };
 
-
 // The transfers of a schedule of dependent waves (fluid_bound_waves(Schedule)): its activities,
 // their wave levels and dependents (CSR).
 class ScheduleWaves {

@@ -160,7 +160,8 @@ double check_compact(const BenchOptions& base, const std::vector<int>& gpus, std
     const auto& a = s.activities[k];
     const int wave = k / n, r = k % n, p = r ^ w->dist[wave];
     const int v = w->domain[r] == w->domain[p] ? 1 : 0;
-    const std::vector<int> after = wave == 0 ? std::vector<int>{} : std::vector<int>{(wave - 1) * n + (r ^ w->dist[wave - 1])};
+    const std::vector<int> after =
+        wave == 0 ? std::vector<int>{} : std::vector<int>{(wave - 1) * n + (r ^ w->dist[wave - 1])};
     if (a.gpu != w->gpus[r] || a.dst_gpu != w->gpus[p] || a.amount != w->amount[v][wave] ||
         a.delay != w->delay[v][wave] || a.flow_hash != w->hash_base + k + 1 || a.after != after || a.spread ||
         a.spread_phase != 0 || a.rate_limit != 0 || a.repeat != 1)
@@ -185,8 +186,9 @@ TEST_CASE("halving / doubling in compact form: the emitted schedule's fluid run 
     topology::FabricKind kind;
     double oversub;
   };
-  for (const Case& k : {Case{64, 1, topology::FabricKind::Clos3, 1}, Case{64, 8, topology::FabricKind::Clos3, 1},
-                        Case{256, 8, topology::FabricKind::Clos3, 1}, Case{32, 8, topology::FabricKind::LeafSpine, 2}}) {
+  for (const Case& k :
+       {Case{64, 1, topology::FabricKind::Clos3, 1}, Case{64, 8, topology::FabricKind::Clos3, 1},
+        Case{256, 8, topology::FabricKind::Clos3, 1}, Case{32, 8, topology::FabricKind::LeafSpine, 2}}) {
     const BenchOptions o = cluster(k.nodes, k.gpn, k.kind, k.oversub);
     const int total = k.nodes * k.gpn;
     INFO(k.nodes << " x " << k.gpn << " GPUs, oversubscription " << k.oversub);
@@ -206,7 +208,8 @@ TEST_CASE("halving / doubling in compact form: the emitted schedule's fluid run 
   }
 }
 
-TEST_CASE("halving / doubling in compact form: bench-collective's estimate equals the emitted schedule's", "[fluid][compact]") {
+TEST_CASE("halving / doubling in compact form: bench-collective's estimate equals the emitted schedule's",
+          "[fluid][compact]") {
   BenchOptions o = cluster(64, 8, topology::FabricKind::Clos3, 1);
   o.algorithm = Algorithm::HalvingDoubling;
   o.sizes = {1 << 20, 1 << 30};
