@@ -1,6 +1,9 @@
 // Rabenseifner's recursive halving / doubling all-reduce (Thakur, Rabenseifner and Gropp 2005,
 // "Optimization of collective communication operations in MPICH"): log2 n halving steps of
 // reduce-scatter, then log2 n doubling steps of all-gather between partners i xor dist.
+#include "models/collectives/halving_doubling.hpp"
+
+#include <algorithm>
 #include <cmath>
 
 #include "models/collectives/estimate.hpp"
@@ -52,3 +55,73 @@ FlowPlan plan_halving_doubling(const EmitContext& ctx) {
 }
 
 }  // namespace aidcsim::collectives::detail
+
+namespace aidcsim::collectives {
+
+std::optional<network::RegularWaves> halving_doubling_waves(const Collective& c, const Layout& l,
+                                                            const Selection& sel) {
+  const int n = static_cast<int>(c.gpus.size());
+  if (sel.algorithm != Algorithm::HalvingDoubling || n < 2 || (n & (n - 1)) != 0 || !(c.bytes > 0) || !c.after.empty())
+    return std::nullopt;
+  {
+    std::vector<int> sorted = c.gpus;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return std::nullopt;
+  }
+  network::RegularWaves w;
+  w.gpus = c.gpus;
+  w.domain.resize(n);
+  for (int r = 0; r < n; ++r) w.domain[r] = l.domain_of(c.gpus[r]);
+  // plan_halving_doubling's steps: their distances and payloads.
+  const int lg = static_cast<int>(std::lround(std::log2(double(n))));
+  std::vector<double> payload;
+  for (int k = 0; k < lg; ++k) {
+    w.dist.push_back(n >> (k + 1));
+    payload.push_back(c.bytes / (2 << k));
+  }
+  for (int k = lg - 1; k >= 0; --k) {
+    w.dist.push_back(n >> (k + 1));
+    payload.push_back(c.bytes / (2 << k));
+  }
+  const int W = static_cast<int>(w.dist.size());
+  auto nv = [&](int r, int wave) { return w.domain[r] == w.domain[r ^ w.dist[wave]]; };
+  auto rate = [&](bool v) { return v ? l.nvlink_rate : l.nic_rate; };
+  // materialize's longest path, in its flow order (wave-major, ranks in order): transfer (wave,
+  // r) after the one rank r received in the wave before, from r ^ dist[wave - 1]; its one
+  // dependency is always taken (hop count wave + 1 > 0), repeat 1 (last = first repetition).
+  double tmax = 0;
+  int dmax = 1;
+  std::vector<double> prev(n, 0.0), cur(n, 0.0);
+  for (int wave = 0; wave < W; ++wave) {
+    for (int r = 0; r < n; ++r) {
+      const double t0 = wave == 0 ? 0.0 : prev[r ^ w.dist[wave - 1]];
+      cur[r] = t0 + payload[wave] / rate(nv(r, wave));
+      if (cur[r] > tmax || (cur[r] == tmax && wave + 1 > dmax)) {
+        tmax = cur[r];
+        dmax = wave + 1;
+      }
+    }
+    prev.swap(cur);
+  }
+  // Its port totals: a rank's out and in ports of a class each carry one transfer of every wave
+  // of that class (each wave a permutation), summed in wave order.
+  for (int r = 0; r < n; ++r) {
+    double total[2] = {0, 0};
+    for (int wave = 0; wave < W; ++wave) total[nv(r, wave) ? 1 : 0] += payload[wave];
+    for (int v = 0; v < 2; ++v)
+      if (total[v] != 0) tmax = std::max(tmax, total[v] / rate(v == 1));
+  }
+  const double scale = tmax > 0 ? sel.bw_time / tmax : 1.0;
+  const double lat_per_hop = sel.latency / std::max(1, dmax);
+  for (int v = 0; v < 2; ++v) {
+    const double route = v == 1 ? l.nvlink_latency : l.net_latency;
+    for (int wave = 0; wave < W; ++wave) {
+      w.amount[v].push_back(payload[wave] * scale);
+      w.delay[v].push_back(std::max(0.0, lat_per_hop - route));
+    }
+  }
+  w.hash_base = c.hash * 0x9E3779B97F4A7C15ULL;
+  return w;
+}
+
+}  // namespace aidcsim::collectives

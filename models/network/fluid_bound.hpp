@@ -10,6 +10,8 @@
 // its first flow's start to its last byte, max-min finishes exactly at the bound; the collective
 // bench measures this against the simulated run (tests/unit/collectives, "[fluid]") and says in
 // its notes which rows are estimated this way.
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include "models/common/schedule.hpp"
@@ -74,5 +76,27 @@ std::vector<int> wave_levels(const Schedule& schedule);
 /// simulated run to 1e-5 where measured (tests/unit/engine/test_bench_fluid.cpp).
 /// Throws as check_fluid_transfer and SimulationError for an unroutable transfer.
 WavesFluidBound fluid_bound_waves(const topology::Fabric& fabric, const Schedule& schedule, int spray_subflows = 16);
+
+/// A halving / doubling exchange in compact form (no Schedule): the transfers
+/// collectives::plan_halving_doubling and materialize would emit, without their ~170 B each
+/// (a 32K-GPU all-reduce: 983,040 transfers). Transfer k = w n + r (wave-major, ranks in order)
+/// sends from gpus[r] to gpus[r ^ dist[w]] after the one rank r received in wave w - 1, with
+/// amount[c][w] B and delay[c][w] s, c = 1 if the two ranks share a `domain` (NVLink) else 0, and
+/// Activity::flow_hash = hash_base + k + 1 (materialize's). n = gpus.size(), a power of two.
+struct RegularWaves {
+  std::vector<int> gpus;                      ///< fabric GPU of each rank
+  std::vector<int> domain;                    ///< NVLink domain of each rank
+  std::vector<int> dist;                      ///< per wave: partner = rank xor dist
+  std::array<std::vector<double>, 2> amount;  ///< B, [0] network, [1] NVLink, per wave
+  std::array<std::vector<double>, 2> delay;   ///< s, as Activity::delay, per wave
+  std::uint64_t hash_base = 0;
+};
+
+/// fluid_bound_waves of the schedule `w` stands for, bit for bit the same result (the same
+/// transfers, in the same order; test "[fluid][compact]" in tests/unit/engine/test_bench_fluid.cpp).
+/// Throws InvalidParameter ("regular_waves.<key>") for inconsistent sizes, a non-GPU rank, a dist
+/// outside (0, n), n not a power of two, or a negative amount or delay; SimulationError for an
+/// unroutable transfer.
+WavesFluidBound fluid_bound_waves(const topology::Fabric& fabric, const RegularWaves& w, int spray_subflows = 16);
 
 }  // namespace aidcsim::network

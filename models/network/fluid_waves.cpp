@@ -3,6 +3,7 @@
 // change reaches (distributed max-min fixpoint iteration).
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <deque>
 #include <limits>
 #include <string>
@@ -136,48 +137,117 @@ class EventHeap {
   std::vector<int> pos_;  ///< per sub-flow slot: index of its completion in h_, -1 none
 };
 
-}  // namespace
+// The transfers of a schedule of dependent waves (fluid_bound_waves(Schedule)): its activities,
+// their wave levels and dependents (CSR).
+class ScheduleWaves {
+ public:
+  ScheduleWaves(const topology::Fabric& fab, const Schedule& s) : s_(s) {
+    const int n = size();
+    for (int i = 0; i < n; ++i) check_fluid_transfer(fab, s.activities[i], i, true);
+    level_ = wave_levels(s);
+    off_.assign(n + 1, 0);
+    for (int i = 0; i < n; ++i)
+      for (int d : s.activities[i].after) ++off_[d + 1];
+    for (int i = 0; i < n; ++i) off_[i + 1] += off_[i];
+    dependents_.resize(off_[n]);
+    std::vector<int> fill(off_.begin(), off_.end() - 1);
+    for (int i = 0; i < n; ++i)
+      for (int d : s.activities[i].after) dependents_[fill[d]++] = i;
+  }
+  int size() const { return static_cast<int>(s_.activities.size()); }
+  int waves() const { return level_.empty() ? 0 : *std::max_element(level_.begin(), level_.end()) + 1; }
+  int level(int i) const { return level_[i]; }
+  int pending(int i) const { return static_cast<int>(s_.activities[i].after.size()); }
+  /// fn(j) for each activity j that waits for i, in the order of their `after` lists.
+  template <class Fn>
+  void for_each_dependent(int i, Fn&& fn) const {
+    for (int k = off_[i]; k < off_[i + 1]; ++k) fn(dependents_[k]);
+  }
+  const Activity& transfer(int i, Activity&) const { return s_.activities[i]; }
 
-WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s, int spray_subflows) {
-  const int n = static_cast<int>(s.activities.size());
-  for (int i = 0; i < n; ++i) check_fluid_transfer(fab, s.activities[i], i, true);
-  const std::vector<int> level = wave_levels(s);
+ private:
+  const Schedule& s_;
+  std::vector<int> level_, off_, dependents_;
+};
+
+// The transfers of a halving / doubling exchange from its compact form (RegularWaves), in the
+// order plan_halving_doubling and materialize give them (wave-major, ranks in order): activity
+// k = w n + r sends from rank r to r ^ dist[w], after the transfer rank r received in wave w - 1
+// (activity (w - 1) n + (r ^ dist[w - 1])); its one dependent is w n + n + (r ^ dist[w]).
+class CompactWaves {
+ public:
+  CompactWaves(const topology::Fabric& fab, const RegularWaves& w) : w_(w), n_(static_cast<int>(w.gpus.size())) {
+    const int W = static_cast<int>(w.dist.size());
+    auto bad = [](const std::string& key, const std::string& v, const std::string& want) {
+      throw InvalidParameter("regular_waves." + key, v, want + " (fluid estimate of waves)");
+    };
+    if (w.domain.size() != w.gpus.size()) bad("domain", std::to_string(w.domain.size()), "one per rank");
+    if (w.amount[0].size() != w.dist.size() || w.amount[1].size() != w.dist.size() ||
+        w.delay[0].size() != w.dist.size() || w.delay[1].size() != w.dist.size())
+      bad("amount", "per-wave sizes differ", "amount and delay per wave and class");
+    for (int g : w.gpus)
+      if (!fab.is_endpoint(g)) bad("gpus", std::to_string(g), "GPU ranks");
+    for (int k = 0; k < W; ++k) {
+      if (w.dist[k] <= 0 || w.dist[k] >= n_ || (n_ & (n_ - 1)) != 0)
+        bad("dist", std::to_string(w.dist[k]), "0 < dist < ranks, ranks a power of two");
+      for (int c = 0; c < 2; ++c)
+        if (!(w.amount[c][k] >= 0) || !(w.delay[c][k] >= 0))
+          bad("amount", std::to_string(w.amount[c][k]), "amount and delay >= 0");
+    }
+  }
+  int size() const { return n_ * static_cast<int>(w_.dist.size()); }
+  int waves() const { return static_cast<int>(w_.dist.size()); }
+  int level(int i) const { return i / n_; }
+  int pending(int i) const { return i >= n_ ? 1 : 0; }
+  template <class Fn>
+  void for_each_dependent(int i, Fn&& fn) const {
+    const int wv = i / n_, r = i % n_;
+    if (wv + 1 < waves()) fn((wv + 1) * n_ + (r ^ w_.dist[wv]));
+  }
+  const Activity& transfer(int i, Activity& a) const {
+    const int wv = i / n_, r = i % n_, p = r ^ w_.dist[wv];
+    const int c = w_.domain[r] == w_.domain[p] ? 1 : 0;
+    a.kind = Activity::Kind::Transfer;
+    a.gpu = w_.gpus[r];
+    a.dst_gpu = w_.gpus[p];
+    a.amount = w_.amount[c][wv];
+    a.delay = w_.delay[c][wv];
+    a.rate_limit = 0;
+    a.flow_hash = w_.hash_base + static_cast<std::uint64_t>(i) + 1;
+    a.spread = false;
+    a.spread_phase = 0;
+    return a;
+  }
+
+ private:
+  const RegularWaves& w_;
+  int n_;
+};
+
+template <class Src>
+WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray_subflows) {
+  const int n = src.size();
   WavesFluidBound out;
   if (n == 0) return out;
-  out.wave_finish.assign(*std::max_element(level.begin(), level.end()) + 1, 0.0);
-  // Dependents (CSR) and unfinished dependencies per activity.
-  std::vector<int> off(n + 1, 0);
-  for (int i = 0; i < n; ++i)
-    for (int d : s.activities[i].after) ++off[d + 1];
-  for (int i = 0; i < n; ++i) off[i + 1] += off[i];
-  std::vector<int> dependents(off[n]);
-  {
-    std::vector<int> fill(off.begin(), off.end() - 1);
-    for (int i = 0; i < n; ++i)
-      for (int d : s.activities[i].after) dependents[fill[d]++] = i;
-  }
-  // An activity's counters in one cache line: a completion reads and writes them for the activity
-  // and each dependent, ~1M activities in random order (one miss each instead of one per array).
-  struct alignas(32) Act {
-    int pending;    ///< unfinished dependencies
-    int open;       ///< sub-flows still sending
-    int sub_begin;  ///< its sub-flow slots: act_subs[sub_begin, sub_end)
-    int sub_end;
-    int first;      ///< its first dependent (-1: none), here to spare a miss (halving / doubling has one)
-    int dep_begin;  ///< the others: dependents[dep_begin, dep_end)
-    int dep_end;
+  out.wave_finish.assign(src.waves(), 0.0);
+  Activity scratch;
+  // An activity's counters and routes in one cache line: a completion reads and writes them for
+  // the activity and its dependents, ~1M activities in random order (one miss each; the compact
+  // waves compute their one dependent, the schedule keeps its CSR), and the dependent that
+  // becomes ready reads its routes from the same line.
+  constexpr int kInlineRoute = 10;
+  struct alignas(64) Act {
+    int pending;     ///< unfinished dependencies
+    int open;        ///< sub-flows still sending (until it starts: all of them)
+    int sub_begin;   ///< its sub-flow slots: act_subs[sub_begin, sub_begin + open) until it starts
     int wave_local;  ///< 2 x its wave + 1 when its GPU sends to itself (takes no time)
+    double lat;      ///< s, its longest route's latency
+    /// Its routes' record (below) when it fits (rec[0] = m > 0), else rec[0] = 0 and the record's
+    /// offset in route_dirs in rec[1, 3).
+    int rec[kInlineRoute];
   };
+  static_assert(sizeof(Act) == 64);
   std::vector<Act> act(n);
-  for (int i = 0; i < n; ++i)
-    act[i] = {static_cast<int>(s.activities[i].after.size()),
-              0,
-              0,
-              0,
-              off[i] < off[i + 1] ? dependents[off[i]] : -1,
-              std::min(off[i] + 1, off[i + 1]),
-              off[i + 1],
-              2 * level[i] + (s.activities[i].gpu == s.activities[i].dst_gpu ? 1 : 0)};
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
@@ -268,68 +338,107 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     link_rate[l] = fab.link(l).rate;
     link_latency[l] = fab.link(l).latency;
   }
+  // Every transfer's routes, fetched up front in one pass (the route look-ups keep the fabric's
+  // next-hop lists in cache: ~0.2 s for the 983,040 routes of a 32K-GPU halving / doubling, ~1 s
+  // when interleaved with the event loop's misses). An activity's record: the divisor m of its
+  // bytes, its sub-flow count, then per sub-flow its hop count and link directions (2 link + 0
+  // forward / 1 back), in Act::rec when it fits (one sub-flow of up to 7 hops), else in
+  // route_dirs; its longest route's latency in act[i].lat, summed in Fabric::latency's order.
   std::vector<int> route_dirs;
-  auto become_ready = [&](int i, double t) {
-    const Activity& a = s.activities[i];
-    if (a.gpu == a.dst_gpu) {  // takes no time (FlowNetwork::run)
-      events.push({t, seq++, 0, i});
-      return;
-    }
+  for (int i = 0; i < n; ++i) {
+    const Activity& a = src.transfer(i, scratch);
+    act[i] = Act{src.pending(i), 0, 0, 2 * src.level(i) + (a.gpu == a.dst_gpu ? 1 : 0), 0.0, {}};
+    if (a.gpu == a.dst_gpu) continue;  // takes no time (FlowNetwork::run)
+    const std::size_t head = route_dirs.size();
+    route_dirs.push_back(1);  // m, set by the first route (none: a record of no sub-flows)
+    route_dirs.push_back(0);
     double lat = 0;
-    act[i].sub_begin = static_cast<int>(act_subs.size());
     detail::subflow_routes(
         fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true, [&](int, int m, std::vector<topology::Hop>&& h) {
           double route_lat = 0;
           for (const topology::Hop& hop : h) route_lat += link_latency[hop.link];
           lat = std::max(lat, route_lat);
-          const double amount = a.amount / m;
-          double cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
-          route_dirs.clear();
+          route_dirs[head] = m;
+          ++route_dirs[head + 1];
+          route_dirs.push_back(static_cast<int>(h.size()));
           for (const topology::Hop& hop : h) {
             const double r = link_rate[hop.link];
             if (!(r > 0))
               throw SimulationError("network: link " + fab.link(hop.link).name + " has rate " + std::to_string(r));
-            cap = cap > 0 ? std::min(cap, r) : r;
             route_dirs.push_back(2 * hop.link + (hop.forward ? 0 : 1));
           }
-          if (!(amount > 0)) return;
-          int f;
-          if (!free_slots.empty()) {
-            f = free_slots.back();
-            free_slots.pop_back();
-          } else {
-            f = static_cast<int>(subs.size());
-            subs.emplace_back();
-            events.add_slot();
-            computed.push_back(0);
-            sub_activity.push_back(0);
-          }
-          Sub& sub = subs[f];
-          sub = Sub{};
-          sub.remaining = amount;
-          sub.cap = cap;
-          sub.hops = static_cast<int>(route_dirs.size());
-          if (sub.hops <= kInlineHops) {
-            std::copy(route_dirs.begin(), route_dirs.end(), sub.dir);
-          } else {
-            sub.dir[0] = static_cast<int>(long_dirs.size());
-            long_dirs.insert(long_dirs.end(), route_dirs.begin(), route_dirs.end());
-          }
-          sub_activity[f] = i;
-          act_subs.push_back(f);
         });
-    act[i].sub_end = static_cast<int>(act_subs.size());
-    act[i].open = act[i].sub_end - act[i].sub_begin;
-    events.push({t + lat + a.delay, seq++, 0, i});
+    act[i].lat = lat;
+    const std::size_t size = route_dirs.size() - head;
+    if (size <= static_cast<std::size_t>(kInlineRoute)) {
+      std::copy(route_dirs.begin() + head, route_dirs.end(), act[i].rec);
+      route_dirs.resize(head);
+    } else {
+      const long long at = static_cast<long long>(head);
+      std::memcpy(&act[i].rec[1], &at, sizeof at);
+    }
+  }
+  auto become_ready = [&](int i, double t) {
+    const Activity& a = src.transfer(i, scratch);
+    if (a.gpu == a.dst_gpu) {  // takes no time (FlowNetwork::run)
+      events.push({t, seq++, 0, i});
+      return;
+    }
+    act[i].sub_begin = static_cast<int>(act_subs.size());
+    const int* p = act[i].rec;
+    if (p[0] == 0) {
+      long long at;
+      std::memcpy(&at, &act[i].rec[1], sizeof at);
+      p = route_dirs.data() + at;
+    }
+    const int m = p[0], count = p[1];
+    p += 2;
+    for (int j = 0; j < count; ++j) {
+      const int hops = *p++;
+      const int* dirs = p;
+      p += hops;
+      const double amount = a.amount / m;
+      double cap = a.rate_limit > 0 ? a.rate_limit / m : 0;
+      for (int k = 0; k < hops; ++k) {
+        const double r = link_rate[dirs[k] / 2];
+        cap = cap > 0 ? std::min(cap, r) : r;
+      }
+      if (!(amount > 0)) continue;
+      int f;
+      if (!free_slots.empty()) {
+        f = free_slots.back();
+        free_slots.pop_back();
+      } else {
+        f = static_cast<int>(subs.size());
+        subs.emplace_back();
+        events.add_slot();
+        computed.push_back(0);
+        sub_activity.push_back(0);
+      }
+      Sub& sub = subs[f];
+      sub = Sub{};
+      sub.remaining = amount;
+      sub.cap = cap;
+      sub.hops = hops;
+      if (sub.hops <= kInlineHops) {
+        std::copy(dirs, dirs + hops, sub.dir);
+      } else {
+        sub.dir[0] = static_cast<int>(long_dirs.size());
+        long_dirs.insert(long_dirs.end(), dirs, dirs + hops);
+      }
+      sub_activity[f] = i;
+      act_subs.push_back(f);
+    }
+    act[i].open = static_cast<int>(act_subs.size()) - act[i].sub_begin;
+    events.push({t + act[i].lat + a.delay, seq++, 0, i});
   };
   auto finish = [&](int i, double t) {
     out.makespan = std::max(out.makespan, t);
-    const Act& a = act[i];
-    out.wave_finish[a.wave_local / 2] = std::max(out.wave_finish[a.wave_local / 2], t);
-    if (a.first < 0) return;
-    if (--act[a.first].pending == 0) become_ready(a.first, t);
-    for (int k = a.dep_begin; k < a.dep_end; ++k)
-      if (--act[dependents[k]].pending == 0) become_ready(dependents[k], t);
+    const int wave = act[i].wave_local / 2;
+    out.wave_finish[wave] = std::max(out.wave_finish[wave], t);
+    src.for_each_dependent(i, [&](int j) {
+      if (--act[j].pending == 0) become_ready(j, t);
+    });
   };
   // Max-min share of sub-flow g on link direction d given the others' present rates: the water
   // level w with sum over the others of min(rate, w) + w = the link's rate. Also stores g's `keep`
@@ -507,7 +616,7 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
       ++out.events;
       if (e.kind == 0) {
         const int i = e.id;
-        const int b = act[i].sub_begin, end = act[i].sub_end;
+        const int b = act[i].sub_begin, end = b + act[i].open;
         if ((act[i].wave_local & 1) || b == end) {
           finish(i, t);  // no bytes: done when it could start sending
           if (queued.size() < subs.size()) queued.resize(subs.size(), 0);
@@ -542,11 +651,8 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     reshare(t);
     // The dependents of the activities that finish now, fetched together rather than one by one.
     for (int f : done_now) {
-      const Act& a = act[sub_activity[f]];
-      if (a.open == 1 && a.first >= 0) {
-        __builtin_prefetch(&act[a.first]);
-        for (int k = a.dep_begin; k < a.dep_end; ++k) __builtin_prefetch(&act[dependents[k]]);
-      }
+      const int i = sub_activity[f];
+      if (act[i].open == 1) src.for_each_dependent(i, [&](int j) { __builtin_prefetch(&act[j]); });
     }
     for (int f : done_now) {
       const int i = sub_activity[f];
@@ -555,6 +661,16 @@ WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s
     }
   }
   return out;
+}
+
+}  // namespace
+
+WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const Schedule& s, int spray_subflows) {
+  return run_waves(fab, ScheduleWaves(fab, s), spray_subflows);
+}
+
+WavesFluidBound fluid_bound_waves(const topology::Fabric& fab, const RegularWaves& w, int spray_subflows) {
+  return run_waves(fab, CompactWaves(fab, w), spray_subflows);
 }
 
 }  // namespace aidcsim::network

@@ -5,10 +5,16 @@
 // leaf-spine. The bench quotes this bound (2 %) in the rows it estimates.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
+#include "models/collectives/halving_doubling.hpp"
+#include "models/common/errors.hpp"
+#include "models/network/flow_network.hpp"
 #include "models/network/fluid_bound.hpp"
+#include "models/topology/fabric.hpp"
 #include "sim/engine/collective_bench.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
 
@@ -124,4 +130,151 @@ TEST_CASE("bench fluid estimate: only above the threshold, only for one wave", "
   o.collapse = false;  // PAT step by step: dependencies, always simulated
   o.fluid_above = 0;
   CHECK(bench_collective(o)[0].note.find("fluid") == std::string::npos);
+}
+
+namespace {
+
+/// Halving / doubling over `gpus` of the fabric of `o`: its compact form
+/// (collectives::halving_doubling_waves) against the schedule emit() builds, transfer by transfer
+/// and through network::fluid_bound_waves, to the last bit.
+double check_compact(const BenchOptions& base, const std::vector<int>& gpus, std::uint64_t hash) {
+  topology::FabricSpec fs = base.fabric;
+  fit_fabric_to_gpu(fs, base.gpu);
+  const topology::Fabric fabric = topology::build_fabric(fs);
+  const auto layout = collectives::Layout::from(fabric, base.gpu);
+  collectives::Collective c;
+  c.op = Op::AllReduce;
+  c.algorithm = Algorithm::HalvingDoubling;
+  c.gpus = gpus;
+  c.bytes = double(1 << 30);
+  c.hash = hash;
+  const auto sel = collectives::select(c, layout, {});
+  const auto w = collectives::halving_doubling_waves(c, layout, sel);
+  REQUIRE(w);
+  network::Schedule s;
+  collectives::emit(s, c, layout, {});
+  const int n = static_cast<int>(gpus.size());
+  REQUIRE(s.activities.size() == w->dist.size() * gpus.size());
+  int mismatches = 0;
+  for (int k = 0; k < static_cast<int>(s.activities.size()); ++k) {
+    const auto& a = s.activities[k];
+    const int wave = k / n, r = k % n, p = r ^ w->dist[wave];
+    const int v = w->domain[r] == w->domain[p] ? 1 : 0;
+    const std::vector<int> after =
+        wave == 0 ? std::vector<int>{} : std::vector<int>{(wave - 1) * n + (r ^ w->dist[wave - 1])};
+    if (a.gpu != w->gpus[r] || a.dst_gpu != w->gpus[p] || a.amount != w->amount[v][wave] ||
+        a.delay != w->delay[v][wave] || a.flow_hash != w->hash_base + k + 1 || a.after != after || a.spread ||
+        a.spread_phase != 0 || a.rate_limit != 0 || a.repeat != 1)
+      ++mismatches;
+  }
+  CHECK(mismatches == 0);
+  const auto full = network::fluid_bound_waves(fabric, s);
+  const auto compact = network::fluid_bound_waves(fabric, *w);
+  CHECK(compact.makespan == full.makespan);  // bit for bit, not within a tolerance
+  CHECK(compact.wave_finish == full.wave_finish);
+  CHECK(compact.events == full.events);
+  CHECK(compact.evaluations == full.evaluations);
+  CHECK(compact.makespan > 0);
+  return compact.makespan;
+}
+
+}  // namespace
+
+TEST_CASE("halving / doubling in compact form: the emitted schedule's fluid run bit for bit", "[fluid][compact]") {
+  struct Case {
+    int nodes, gpn;
+    topology::FabricKind kind;
+    double oversub;
+  };
+  for (const Case& k :
+       {Case{64, 1, topology::FabricKind::Clos3, 1}, Case{64, 8, topology::FabricKind::Clos3, 1},
+        Case{256, 8, topology::FabricKind::Clos3, 1}, Case{32, 8, topology::FabricKind::LeafSpine, 2}}) {
+    const BenchOptions o = cluster(k.nodes, k.gpn, k.kind, k.oversub);
+    const int total = k.nodes * k.gpn;
+    INFO(k.nodes << " x " << k.gpn << " GPUs, oversubscription " << k.oversub);
+    std::vector<int> all(total);
+    for (int i = 0; i < total; ++i) all[i] = i;
+    check_compact(o, all, 0);
+    // Ranks scattered over the domains (NVLink and network transfers mixed within a wave, unequal
+    // per-rank port totals) and half of the GPUs, with a collective hash.
+    std::vector<int> scattered(total / 2);
+    for (int i = 0; i < total / 2; ++i) scattered[i] = (i * 37 + 11) % total;
+    std::sort(scattered.begin(), scattered.end());
+    scattered.erase(std::unique(scattered.begin(), scattered.end()), scattered.end());
+    while (scattered.size() & (scattered.size() - 1)) scattered.pop_back();
+    std::reverse(scattered.begin(), scattered.end());
+    std::rotate(scattered.begin(), scattered.begin() + 3, scattered.end());
+    check_compact(o, scattered, 0xabcdef12345ull);
+  }
+}
+
+TEST_CASE("halving / doubling in compact form: bench-collective's estimate equals the emitted schedule's",
+          "[fluid][compact]") {
+  BenchOptions o = cluster(64, 8, topology::FabricKind::Clos3, 1);
+  o.algorithm = Algorithm::HalvingDoubling;
+  o.sizes = {1 << 20, 1 << 30};
+  o.fluid_above = 0;
+  const auto rows = bench_collective(o);  // the compact path
+  topology::FabricSpec fs = o.fabric;
+  fit_fabric_to_gpu(fs, o.gpu);
+  const topology::Fabric fabric = topology::build_fabric(fs);
+  const auto layout = collectives::Layout::from(fabric, o.gpu);
+  REQUIRE(rows.size() == 2);
+  for (const auto& row : rows) {
+    collectives::Collective c;
+    c.op = Op::AllReduce;
+    c.algorithm = Algorithm::HalvingDoubling;
+    c.gpus.resize(512);
+    for (int i = 0; i < 512; ++i) c.gpus[i] = i;
+    c.bytes = row.size;
+    c.collapse = o.collapse;
+    network::Schedule s;
+    collectives::emit(s, c, layout, o.protocol);
+    CHECK(row.time == network::fluid_bound_waves(fabric, s, network::FlowNetwork(fabric).spray_subflows()).makespan);
+    CHECK(row.note.find("fluid estimate of 18 dependent waves of 512 transfers") != std::string::npos);
+  }
+}
+
+TEST_CASE("halving / doubling in compact form: only where it is the emitted schedule", "[fluid][compact]") {
+  const BenchOptions o = cluster(8, 8, topology::FabricKind::Clos3, 1);
+  topology::FabricSpec fs = o.fabric;
+  fit_fabric_to_gpu(fs, o.gpu);
+  const topology::Fabric fabric = topology::build_fabric(fs);
+  const auto layout = collectives::Layout::from(fabric, o.gpu);
+  collectives::Collective c;
+  c.op = Op::AllReduce;
+  c.algorithm = Algorithm::HalvingDoubling;
+  c.gpus = {0, 1, 2, 3};
+  c.bytes = 1e6;
+  auto sel = collectives::select(c, layout, {});
+  CHECK(collectives::halving_doubling_waves(c, layout, sel));
+  c.after = {0};
+  CHECK_FALSE(collectives::halving_doubling_waves(c, layout, sel));
+  c.after.clear();
+  c.gpus = {0, 1, 1, 3};  // a GPU twice
+  CHECK_FALSE(collectives::halving_doubling_waves(c, layout, sel));
+  c.gpus = {0, 1, 2, 3};
+  c.algorithm = Algorithm::Ring;
+  sel = collectives::select(c, layout, {});
+  CHECK_FALSE(collectives::halving_doubling_waves(c, layout, sel));
+  c.algorithm = Algorithm::HalvingDoubling;
+  sel = collectives::select(c, layout, {});
+  auto w = *collectives::halving_doubling_waves(c, layout, sel);
+  w.dist[0] = 4;  // partner outside the ranks
+  CHECK_THROWS_AS(network::fluid_bound_waves(fabric, w), InvalidParameter);
+  w.dist[0] = 2;
+  w.gpus[0] = 10000;
+  CHECK_THROWS_AS(network::fluid_bound_waves(fabric, w), InvalidParameter);
+}
+
+// Hidden (~15 s, ~0.6 GiB): the 32,768-GPU row of docs/benchmarks.md (`bench-collective -N 4096
+// -b 1G -e 1G --algo halving_doubling`), compact against emitted; run with
+// `build/bin/test_engine "[compact32k]"`.
+TEST_CASE("halving / doubling in compact form at 32,768 GPUs", "[.][compact32k]") {
+  const BenchOptions o = cluster(4096, 8, topology::FabricKind::Clos3, 1);  // the command's default fabric
+  std::vector<int> all(o.fabric.gpus);
+  for (int i = 0; i < o.fabric.gpus; ++i) all[i] = i;
+  const double t = check_compact(o, all, 0);
+  std::printf("32,768-GPU halving / doubling, 1 GiB: %.17g s = %a\n", t, t);
+  CHECK(t == 0x1.7526d95a7263cp-6);  // 22,775.375613298218 us, the documented row
 }
