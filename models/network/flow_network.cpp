@@ -105,6 +105,7 @@ struct FlowNetwork::Impl {
   int timeline_bins = 0;
   double timeline_hint = 0;  ///< s, expected run length (first bin width = hint / bins)
   RouteMemo memo;
+  bool route_reuse = true;
   explicit Impl(const Fabric& f) : fabric(f) {}
 };
 
@@ -125,6 +126,12 @@ void FlowNetwork::set_spray_subflows(int n) {
   impl_->spray_subflows = n;
 }
 int FlowNetwork::spray_subflows() const { return impl_->spray_subflows; }
+void FlowNetwork::set_route_reuse(bool on) {
+  impl_->route_reuse = on;
+  if (!on) impl_->memo = RouteMemo{};
+}
+bool FlowNetwork::route_reuse() const { return impl_->route_reuse; }
+bool FlowNetwork::holds_route_table() const { return impl_->memo.valid; }
 const Fabric& FlowNetwork::fabric() const { return impl_->fabric; }
 
 namespace detail {
@@ -573,7 +580,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   // back after the run instead of copied, so that the healthy table and this run's do not hold
   // two copies of every route (+40-80 MiB peak RSS on the rollout's 31K link-down samples).
   std::vector<std::pair<int, int>> lent;
-  if (failures.empty()) {
+  if (failures.empty() && impl_->route_reuse) {
     fabric_up = RouteMemo::up_of(fab);
     if (memo.same_inputs(schedule, res.groups, impl_->spray_subflows)) {
       memo_hit = fabric_up == memo.up;
@@ -733,7 +740,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   for (int i = 0; i < n; ++i)
     if (c->finish[i] < 0)
       throw SimulationError("network: activity " + std::to_string(i) + " did not complete (deadlock)");
-  if (!c->events_mode && !memo_healthy) {  // keep the route phase's table for the next run (RouteMemo)
+  if (!c->events_mode && !memo_healthy && impl_->route_reuse) {  // keep the route phase for the next run (RouteMemo)
     if (!memo_hit) {
       memo.keys.resize(static_cast<std::size_t>(n));
       for (int i = 0; i < n; ++i) memo.keys[static_cast<std::size_t>(i)] = RouteMemo::key_of(schedule.activities[i]);

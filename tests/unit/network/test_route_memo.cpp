@@ -161,3 +161,25 @@ TEST_CASE("a run that stops while it borrows the healthy table's routes leaves n
   same(again, first);
   timeline_same(again, first);
 }
+
+TEST_CASE("route reuse off: no table kept, turning it off drops the one kept", "[network][route_memo]") {
+  auto spec = leaf_spine(16, 8, 4);
+  spec.flows_per_pair = 4;
+  Fabric f = topology::build_fabric(spec);
+  const Schedule base = step(1e12, 3e7);
+  const RunResult first = fresh(f, base);
+  FlowNetwork net(f);
+  CHECK(net.route_reuse());  // on by default
+  net.set_route_reuse(false);
+  same(net.run(base), first);
+  CHECK_FALSE(net.holds_route_table());  // nothing built for a next run
+  same(net.run(base), first);
+  net.set_route_reuse(true);
+  same(net.run(base), first);
+  CHECK(net.holds_route_table());  // kept for the next run ...
+  same(net.run(base), first);      // ... which takes it
+  CHECK(net.holds_route_table());
+  net.set_route_reuse(false);
+  CHECK_FALSE(net.holds_route_table());  // dropped at once, not at the next run
+  same(net.run(base), first);
+}
