@@ -138,15 +138,21 @@ struct Timeline {
     int size = 0;             ///< cells, in the order of their first credit
   };
   std::vector<Bin> bins;  ///< a row without a cell in a bin has 0 bytes there
-  std::vector<std::unique_ptr<Cell[]>> chunks;
+  /// Chunks are cut from blocks of kBlockChunks (just under 2 MiB, one transparent huge page):
+  /// the arena's memory is a few large allocations, not one allocator extent per chunk.
+  static constexpr int kBlockChunks = (2 << 20) / (kChunkCells * static_cast<int>(sizeof(Cell)));
+  std::vector<std::unique_ptr<Cell[]>> blocks;
+  std::vector<Cell*> chunks;
   std::vector<int> free_chunks;
   Cell& at(const Bin& b, int i) { return chunks[static_cast<std::size_t>(b.chunks[i >> kChunkShift])][i & (kChunkCells - 1)]; }
   /// Appends a cell to bin b, taking a chunk (a freed one first) when b's are full.
   void push(Bin& b, Cell x) {
     if (b.size == static_cast<int>(b.chunks.size()) << kChunkShift) {
       if (free_chunks.empty()) {
+        const int in_block = static_cast<int>(chunks.size()) % kBlockChunks;
+        if (in_block == 0) blocks.emplace_back(new Cell[static_cast<std::size_t>(kBlockChunks) * kChunkCells]);  // not value-initialised: each cell is written before it is read
         b.chunks.push_back(static_cast<int>(chunks.size()));
-        chunks.emplace_back(new Cell[kChunkCells]);  // not value-initialised: each cell is written before it is read
+        chunks.push_back(blocks.back().get() + static_cast<std::size_t>(in_block) * kChunkCells);
       } else {
         b.chunks.push_back(free_chunks.back());
         free_chunks.pop_back();

@@ -184,8 +184,9 @@ void tl_finish(RunCtx& c) {
     t.start[b + 1] = t.cell_row.size();
   }
   t.bins = {};
-  t.chunks.clear();
-  t.chunks.shrink_to_fit();
+  t.chunks = {};
+  t.blocks.clear();
+  t.blocks.shrink_to_fit();
   t.free_chunks = {};
 }
 
