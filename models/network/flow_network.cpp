@@ -43,7 +43,8 @@ using namespace detail;
 /// re-runs the same transfers on the same fabric state (the step at a cooling fault's clocks or at
 /// throttled clocks changes computations only), and their routes, sub-flow table and bytes per
 /// link are a function of exactly what `Key` and `up` hold. Reused only when all of it is equal,
-/// so a reuse is the same table the route phase would build, bit for bit.
+/// so a reuse is the same table the route phase would build, bit for bit. Kept only while
+/// FlowNetwork::set_route_reuse is on (the engine turns it off where no such run follows).
 struct RouteMemo {
   struct Key {  ///< what the route phase reads of an activity
     Activity::Kind kind = Activity::Kind::Compute;
