@@ -102,6 +102,17 @@ class FlowNetwork {
   void set_timeline_bins(int bins, double expected_duration = 0);
   int timeline_bins() const;
 
+  /// Whether a run keeps its route phase (routes, sub-flow table, bytes per link; ~46 MB at 31K
+  /// GPUs) for a later run of the same transfers (default on): the next run with the same
+  /// transfers on the same fabric state takes it whole, one with links or switches down takes it
+  /// per transfer where the routes hold; results are bit-identical either way. Turn it off when no
+  /// such run follows (a step without step variants): the table is then neither built nor kept,
+  /// and turning it off drops a table kept so far (its memory goes back to the allocator).
+  void set_route_reuse(bool on);
+  bool route_reuse() const;
+  /// Whether a route table is kept for the next run now (for tests and diagnostics).
+  bool holds_route_table() const;
+
   const topology::Fabric& fabric() const;
 
  private:

@@ -126,11 +126,46 @@ struct Timeline {
     double bytes;
   };
   static_assert(sizeof(Cell) == 12);
-  /// Per bin: its cells in the order of their first credit; a row without a cell has 0 bytes there.
-  std::vector<std::vector<Cell>> bins;
-  /// Emptied cell lists of merged bins, reused (with their capacity) by the next new bins: no
-  /// fresh memory (page faults) for every bin of every merge cycle.
-  std::vector<std::vector<Cell>> spare;
+  /// Every bin's cells live in one arena of fixed chunks of kChunkCells cells (24 KB): a bin is
+  /// its list of chunks and its cell count, cell i in chunk i >> kChunkShift. A bin grows by a
+  /// chunk, never by a reallocation that copies its cells to fresh memory; a merge hands the
+  /// chunks of the bin it empties back to `free_chunks`, which the next chunk taken reuses (the
+  /// most recently freed first), so the cells of all bins share their pages.
+  static constexpr int kChunkShift = 11;
+  static constexpr int kChunkCells = 1 << kChunkShift;
+  struct Bin {
+    std::vector<int> chunks;  ///< indices into Timeline::chunks
+    int size = 0;             ///< cells, in the order of their first credit
+  };
+  std::vector<Bin> bins;  ///< a row without a cell in a bin has 0 bytes there
+  /// Chunks are cut from blocks of kBlockChunks (just under 2 MiB, one transparent huge page):
+  /// the arena's memory is a few large allocations, not one allocator extent per chunk.
+  static constexpr int kBlockChunks = (2 << 20) / (kChunkCells * static_cast<int>(sizeof(Cell)));
+  std::vector<std::unique_ptr<Cell[]>> blocks;
+  std::vector<Cell*> chunks;
+  std::vector<int> free_chunks;
+  Cell& at(const Bin& b, int i) { return chunks[static_cast<std::size_t>(b.chunks[i >> kChunkShift])][i & (kChunkCells - 1)]; }
+  /// Appends a cell to bin b, taking a chunk (a freed one first) when b's are full.
+  void push(Bin& b, Cell x) {
+    if (b.size == static_cast<int>(b.chunks.size()) << kChunkShift) {
+      if (free_chunks.empty()) {
+        const int in_block = static_cast<int>(chunks.size()) % kBlockChunks;
+        if (in_block == 0) blocks.emplace_back(new Cell[static_cast<std::size_t>(kBlockChunks) * kChunkCells]);  // not value-initialised: each cell is written before it is read
+        b.chunks.push_back(static_cast<int>(chunks.size()));
+        chunks.push_back(blocks.back().get() + static_cast<std::size_t>(in_block) * kChunkCells);
+      } else {
+        b.chunks.push_back(free_chunks.back());
+        free_chunks.pop_back();
+      }
+    }
+    at(b, b.size++) = x;
+  }
+  /// Empties bin b, its chunks back to the arena.
+  void release(Bin& b) {
+    free_chunks.insert(free_chunks.end(), b.chunks.rbegin(), b.chunks.rend());
+    b.chunks.clear();
+    b.size = 0;
+  }
   int hot = -1;          ///< the bin `pos` indexes (-1: none)
   std::vector<int> pos;  ///< per row: index of its cell in bins[hot], or -1
   /// The result (tl_finish): RunResult::timeline_bin_start / _cell_row / _cell_bytes.

@@ -14,51 +14,48 @@ namespace {
 
 /// Points `pos` at bin k's cells (bins up to k exist afterwards).
 void tl_focus(Timeline& t, int k) {
-  if (t.hot >= 0)
-    for (const Timeline::Cell& x : t.bins[t.hot]) t.pos[x.row] = -1;
-  while (t.bins.size() <= static_cast<std::size_t>(k)) {
-    t.bins.emplace_back();
-    if (!t.spare.empty()) {
-      t.bins.back().swap(t.spare.back());
-      t.spare.pop_back();
-    }
-    // Room for as many cells as the bin before had (adjacent bins touch similar link directions):
-    // one allocation instead of a doubling series, each step of which is fresh memory.
-    if (t.bins.size() >= 2) t.bins.back().reserve(t.bins[t.bins.size() - 2].size() * 9 / 8);
+  if (t.hot >= 0) {
+    const Timeline::Bin& h = t.bins[static_cast<std::size_t>(t.hot)];
+    for (int i = 0; i < h.size; ++i) t.pos[t.at(h, i).row] = -1;
   }
-  const auto& cells = t.bins[k];
-  for (std::size_t i = 0; i < cells.size(); ++i) t.pos[cells[i].row] = static_cast<int>(i);
+  if (t.bins.size() <= static_cast<std::size_t>(k)) t.bins.resize(static_cast<std::size_t>(k) + 1);
+  const Timeline::Bin& b = t.bins[static_cast<std::size_t>(k)];
+  for (int i = 0; i < b.size; ++i) t.pos[t.at(b, i).row] = i;
   t.hot = k;
 }
 
 /// Merges adjacent bin pairs: w doubles, the filled bins halve (bin j = bins 2j + 2j+1). A cell
 /// is bin 2j's bytes + bin 2j+1's, a missing cell counting 0 (so a + 0.0 = a and 0.0 + b = b: the
 /// same sums bit for bit as a dense table's row-major merge; credits are > 0, never -0.0).
-/// The pair merges into whichever of its two cell lists has the larger capacity (IEEE addition is
-/// commutative, and the order of a bin's cells does not reach the result: tl_finish emits them by
-/// row), so a merge rarely reallocates: a fresh, larger list for every pair was a copy and first
-/// touch of memory (page faults) for every cell at every merge.
+/// The pair merges into whichever of its two bins has more chunks (IEEE addition is commutative,
+/// and the order of a bin's cells does not reach the result: tl_finish emits them by row); the
+/// other one's chunks go back to the arena for the next cells.
 void tl_compact(Timeline& t) {
-  if (t.hot >= 0)
-    for (const Timeline::Cell& x : t.bins[t.hot]) t.pos[x.row] = -1;
+  if (t.hot >= 0) {
+    const Timeline::Bin& h = t.bins[static_cast<std::size_t>(t.hot)];
+    for (int i = 0; i < h.size; ++i) t.pos[t.at(h, i).row] = -1;
+  }
   t.hot = -1;
   const std::size_t have = t.bins.size();
   for (std::size_t j = 0; 2 * j < have; ++j) {
-    std::vector<Timeline::Cell> out = std::move(t.bins[2 * j]);
+    Timeline::Bin out = std::move(t.bins[2 * j]);
     if (2 * j + 1 < have) {
-      std::vector<Timeline::Cell> in = std::move(t.bins[2 * j + 1]);
-      if (in.capacity() > out.capacity()) out.swap(in);
-      for (std::size_t i = 0; i < out.size(); ++i) t.pos[out[i].row] = static_cast<int>(i);
-      for (const Timeline::Cell& y : in) {
+      Timeline::Bin in = std::move(t.bins[2 * j + 1]);
+      if (in.chunks.size() > out.chunks.size()) std::swap(out, in);
+      for (int i = 0; i < out.size; ++i) t.pos[t.at(out, i).row] = i;
+      for (int i = 0; i < in.size; ++i) {
+        const Timeline::Cell y = t.at(in, i);
         const int p = t.pos[y.row];
-        if (p >= 0)
-          out[p].bytes = out[p].bytes + y.bytes;
-        else
-          out.push_back(y);
+        if (p >= 0) {
+          Timeline::Cell& x = t.at(out, p);
+          x.bytes = x.bytes + y.bytes;
+        } else {
+          t.pos[y.row] = out.size;
+          t.push(out, y);
+        }
       }
-      for (const Timeline::Cell& x : out) t.pos[x.row] = -1;
-      in.clear();
-      t.spare.push_back(std::move(in));
+      for (int i = 0; i < out.size; ++i) t.pos[t.at(out, i).row] = -1;
+      t.release(in);
     }
     t.bins[j] = std::move(out);
   }
@@ -72,15 +69,15 @@ void tl_credit(const RunCtx& c, Timeline& t, int f, double upto, int k) {
   if (!(delta > 0)) return;
   t.sent[f] = upto;
   if (k != t.hot) tl_focus(t, k);
-  auto& cells = t.bins[k];
+  Timeline::Bin& b = t.bins[static_cast<std::size_t>(k)];
   for (int i = c.flow_res_off[f]; i < c.flow_res_off[f + 1]; ++i) {
     const int r = t.flow_rows[i];
     int& p = t.pos[r];
     if (p < 0) {
-      p = static_cast<int>(cells.size());
-      cells.push_back({r, delta});  // 0.0 + delta
+      p = b.size;
+      t.push(b, {r, delta});  // 0.0 + delta
     } else {
-      cells[p].bytes += delta;
+      t.at(b, p).bytes += delta;
     }
   }
 }
@@ -159,7 +156,7 @@ void tl_finish(RunCtx& c) {
   // Bins past the last finish dropped; rows ascending (congestion_timeline sums in row order).
   const std::size_t n = std::min(t.bins.size(), static_cast<std::size_t>(t.used));
   std::size_t cells = 0;
-  for (std::size_t b = 0; b < n; ++b) cells += t.bins[b].size();
+  for (std::size_t b = 0; b < n; ++b) cells += static_cast<std::size_t>(t.bins[b].size);
   t.start.assign(static_cast<std::size_t>(t.used) + 1, 0);
   t.cell_row.reserve(cells);
   t.cell_bytes.reserve(cells);
@@ -170,7 +167,9 @@ void tl_finish(RunCtx& c) {
   std::vector<double> by_row(t.links.size());
   for (std::size_t b = 0; b < static_cast<std::size_t>(t.used); ++b) {
     if (b < n) {
-      for (const Timeline::Cell& x : t.bins[b]) {
+      const Timeline::Bin& bin = t.bins[b];
+      for (int i = 0; i < bin.size; ++i) {
+        const Timeline::Cell& x = t.at(bin, i);
         mark[static_cast<std::size_t>(x.row) >> 6] |= std::uint64_t{1} << (x.row & 63);
         by_row[static_cast<std::size_t>(x.row)] = x.bytes;
       }
@@ -185,7 +184,10 @@ void tl_finish(RunCtx& c) {
     t.start[b + 1] = t.cell_row.size();
   }
   t.bins = {};
-  t.spare = {};
+  t.chunks = {};
+  t.blocks.clear();
+  t.blocks.shrink_to_fit();
+  t.free_chunks = {};
 }
 
 }  // namespace aidcsim::network::detail

@@ -7,7 +7,6 @@
 #include <functional>
 #include <limits>
 #include <numeric>
-#include <queue>
 #include <random>
 #include <string>
 
@@ -613,7 +612,10 @@ class Draw {
   int draw_cause() {
     const double u = uniform01(rng_) * S_->total_rate;
     const auto& c = S_->cum_rate;
-    auto i = static_cast<std::size_t>(std::upper_bound(c.begin(), c.end(), u) - c.begin());
+    // upper_bound's index (c is non-decreasing: the count of entries <= u), counted without
+    // branches: a binary search over the ~10 processes mispredicted its way to ~5 % of the rollout.
+    std::size_t i = 0;
+    for (const double x : c) i += x <= u;
     if (i >= c.size()) i = c.size() - 1;
     while (S_->procs[i].rate <= 0 && i > 0) --i;  // u on a boundary of an empty class
     return static_cast<int>(i);
@@ -622,17 +624,23 @@ class Draw {
   /// Wait for a spare node (hot_spares >= 0): returns the wait in s; the failed node goes to repair.
   double take_spare(double t) {
     if (r_.hot_spares < 0) return 0;
-    while (!repairs_.empty() && repairs_.top() <= t) repairs_.pop();
+    // Nodes back from repair by t are spares again. repairs_ holds the repair completion times
+    // as a multiset (at most hot_spares of them): only their values matter, so an unsorted array
+    // with the earliest found by a scan gives what a min-heap gives, without its mispredicted
+    // sift on every pop (~3 % of the rollout with 32 spares).
+    repairs_.erase(std::remove_if(repairs_.begin(), repairs_.end(), [t](double x) { return x <= t; }), repairs_.end());
     double ready = t;
     if (static_cast<int>(repairs_.size()) >= r_.hot_spares) {
       if (r_.hot_spares == 0) {
         ready = t + r_.repair_time;  // no spare: the failed node itself must come back
       } else {
-        ready = repairs_.top();
-        repairs_.pop();
+        const auto first = std::min_element(repairs_.begin(), repairs_.end());
+        ready = *first;
+        *first = repairs_.back();
+        repairs_.pop_back();
       }
     }
-    if (r_.hot_spares > 0) repairs_.push(t + r_.repair_time);
+    if (r_.hot_spares > 0) repairs_.push_back(t + r_.repair_time);
     return ready - t;
   }
 
@@ -719,7 +727,7 @@ class Draw {
   int peeked_ = 0;
   std::size_t prof_i_ = kNoCursor, fab_i_ = kNoCursor;  // profile cursors (profile_at)
   std::size_t reg_i_ = 0;                               // last regime (Stage::regime)
-  std::priority_queue<double, std::vector<double>, std::greater<>> repairs_;
+  std::vector<double> repairs_;  ///< s, repair completion times of the nodes out (take_spare)
   DrawOut out_;
 };
 

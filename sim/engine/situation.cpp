@@ -65,6 +65,12 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   report("flow network", 0.1);
   network::FlowNetwork net(fabric);
   net.set_timeline_bins(network::kStepTimelineBins);
+  // The training step's route table is kept (FlowNetwork::set_route_reuse) only where a run of the
+  // same transfers follows: the step at the cooling faults' or the day's lowest clock, the link-down
+  // samples of degrade mode, a throttled re-run (below). Else it would only add to the peak RSS.
+  const bool degrade = sc.training.reliability.link_mode == reliability::LinkFailureMode::Degrade;
+  const bool clock_variants = !sc.cooling.faults.empty() || thermal::has_daily_cycle(sc.cooling);
+  net.set_route_reuse(clock_variants || degrade);
 
   report("training step (flows)", 0.2);
   StepRun step = run_step(out.job, sc.gpu, fabric, net, {}, seed);
@@ -84,6 +90,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   const thermal::ThrottleLoop loop;
   while (out.thermal.gpus_over_limit > 0 && out.throttle_iterations < loop.max_iterations) {
     ++out.throttle_iterations;
+    net.set_route_reuse(true);  // the next iteration, if any, re-runs these transfers
     report("throttled step (flows)", 0.6 + 0.1 * out.throttle_iterations);
     std::vector<double> clocks = thermal::solve_throttled_clocks(sc.cooling, out.layout, loads_of(step.breakdown));
     const double change = max_clock_change(clocks, out.clocks);
@@ -139,6 +146,8 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     }
   }
 
+  if (!degrade) net.set_route_reuse(false);  // no run of the training step's transfers follows
+
   report("congestion", 0.95);
   out.traffic = network::step_traffic(fabric, step.run, out.step.step_time);
   if (fabric.storage_count() > 0) {
@@ -162,6 +171,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   if (sc.training.reliability.link_mode == reliability::LinkFailureMode::Degrade) {
     report("step with a link down (flows)", 0.97);
     out.link_down = degraded_link_step(ctx, out.plan, out.traffic.link_utilization, out.step.step_time);
+    net.set_route_reuse(false);
   }
   report("timed fabric failures (flows)", 0.98);
   out.fabric_events = fabric_event_steps(ctx, out.plan);

@@ -3,6 +3,7 @@
 // bit-identical to a first run of a fresh FlowNetwork, whatever ran before on the object.
 #include <catch2/catch.hpp>
 
+#include "models/common/cancel.hpp"
 #include "models/network/flow_network.hpp"
 #include "tests/unit/network/helpers.hpp"
 
@@ -116,4 +117,69 @@ TEST_CASE("a run reusing the previous run's routes is bit-identical to a first r
   spine.element = f.node(f.link(second).b).name;
   f.apply(spine);
   same(net.run(base), fresh(f, base));
+}
+
+TEST_CASE("a run that stops while it borrows the healthy table's routes leaves no broken table", "[network][route_memo]") {
+  // A link-down run borrows (moves) the healthy table's routes where they hold and gives them back
+  // after the run. If it stops in between (here: cancelled, which throw_if_cancelled reports just
+  // before the event loop, after the route phase), the table must not be reused with routes moved
+  // out: the next run on the healthy fabric is the first run again, timeline included (it credits
+  // every hop of every route).
+  auto spec = leaf_spine(16, 8, 4);
+  spec.flows_per_pair = 4;
+  Fabric f = topology::build_fabric(spec);
+  const Schedule base = step(1e12, 3e7);
+  FlowNetwork net(f);
+  net.set_timeline_bins(8);
+  const RunResult first = net.run(base);
+  REQUIRE(!first.timeline_cell_bytes.empty());
+  auto timeline_same = [](const RunResult& a, const RunResult& b) {
+    CHECK(a.timeline_bins == b.timeline_bins);
+    CHECK(a.timeline_bin_start == b.timeline_bin_start);
+    CHECK(a.timeline_cell_row == b.timeline_cell_row);
+    CHECK(a.timeline_cell_bytes == b.timeline_cell_bytes);
+  };
+  int loaded = -1;
+  for (int l = 0; l < f.link_count() && loaded < 0; ++l)
+    if (f.link(l).tier == topology::Tier::LeafSpine && first.link_bytes_fwd[l] + first.link_bytes_rev[l] > 0)
+      loaded = l;
+  REQUIRE(loaded >= 0);
+  f.set_link_up(loaded, false);
+  request_cancel(0);
+  CHECK_THROWS_AS(net.run(base), Cancelled);
+  reset_cancel();
+  f.set_link_up(loaded, true);
+  const RunResult after = net.run(base);
+  same(after, first);
+  timeline_same(after, first);
+
+  // After a link-down run that completes, the table is whole again: reused as is.
+  f.set_link_up(loaded, false);
+  same(net.run(base), fresh(f, base));
+  f.set_link_up(loaded, true);
+  const RunResult again = net.run(base);
+  same(again, first);
+  timeline_same(again, first);
+}
+
+TEST_CASE("route reuse off: no table kept, turning it off drops the one kept", "[network][route_memo]") {
+  auto spec = leaf_spine(16, 8, 4);
+  spec.flows_per_pair = 4;
+  Fabric f = topology::build_fabric(spec);
+  const Schedule base = step(1e12, 3e7);
+  const RunResult first = fresh(f, base);
+  FlowNetwork net(f);
+  CHECK(net.route_reuse());  // on by default
+  net.set_route_reuse(false);
+  same(net.run(base), first);
+  CHECK_FALSE(net.holds_route_table());  // nothing built for a next run
+  same(net.run(base), first);
+  net.set_route_reuse(true);
+  same(net.run(base), first);
+  CHECK(net.holds_route_table());  // kept for the next run ...
+  same(net.run(base), first);      // ... which takes it
+  CHECK(net.holds_route_table());
+  net.set_route_reuse(false);
+  CHECK_FALSE(net.holds_route_table());  // dropped at once, not at the next run
+  same(net.run(base), first);
 }

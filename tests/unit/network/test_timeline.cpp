@@ -210,3 +210,45 @@ TEST_CASE("no timeline unless asked for", "[network][timeline]") {
   CHECK_THROWS_AS(net.set_timeline_bins(-1), InvalidParameter);
   CHECK_THROWS_AS(net.set_timeline_bins(8, -1.0), InvalidParameter);
 }
+
+TEST_CASE("bins of several arena chunks, merged: the bins still add up, and pair up to the coarser run's",
+          "[network][timeline]") {
+  // Each bin's cells sit in chunks of 2048 (Timeline::kChunkCells): 2,048 GPUs sending at once touch
+  // ~8,000 link directions per bin, so bins span several chunks, and an unknown run length (no hint)
+  // makes the bins merge pair by pair, their chunks going back to the arena and being reused.
+  const topology::Fabric fabric = topology::build_fabric(leaf_spine(2048, 64, 32));
+  Schedule s;
+  for (int g = 0; g < 2048; ++g) s.activities.push_back(transfer(g, (g * 37 + 11) % 2048, 1e7 * (1 + g % 7), g));
+  FlowNetwork fine(fabric), coarse(fabric);
+  fine.set_timeline_bins(8);
+  coarse.set_timeline_bins(4);
+  const auto r = fine.run(s);
+  const auto q = coarse.run(s);
+  const std::size_t rows = r.timeline_links.size();
+  REQUIRE(rows > 2 * 2048);
+  std::size_t widest = 0;
+  for (int b = 0; b < r.timeline_bins; ++b) widest = std::max(widest, r.timeline_bin_start[b + 1] - r.timeline_bin_start[b]);
+  CHECK(widest > 2 * 2048);  // a bin over three chunks
+  std::vector<double> fwd(fabric.link_count(), 0.0), rev(fabric.link_count(), 0.0);
+  const std::vector<double> dense = r.timeline_dense();
+  for (std::size_t row = 0; row < rows; ++row)
+    for (int b = 0; b < r.timeline_bins; ++b)
+      (r.timeline_links[row] % 2 == 0 ? fwd : rev)[r.timeline_links[row] / 2] += dense[b * rows + row];
+  for (int l = 0; l < fabric.link_count(); ++l) {
+    CHECK(fwd[l] == Approx(r.link_bytes_fwd[l]).margin(64));
+    CHECK(rev[l] == Approx(r.link_bytes_rev[l]).margin(64));
+  }
+  // Both runs start at the same first width and double it on each merge: the fine run's width
+  // ends at half the coarse one's, and fine bins 2j and 2j+1 hold what coarse bin j holds (up to the
+  // order of the additions), row by row.
+  REQUIRE(q.timeline_links == r.timeline_links);
+  REQUIRE(q.timeline_bin == 2 * r.timeline_bin);  // 10 bins of 0.512 ms, 5 of 1.024 ms
+  REQUIRE(q.timeline_bins == (r.timeline_bins + 1) / 2);
+  const std::vector<double> cd = q.timeline_dense();
+  for (int j = 0; j < q.timeline_bins; ++j)
+    for (std::size_t row = 0; row < rows; ++row) {
+      double sum = 0;
+      for (int b = 2 * j; b < std::min(2 * j + 2, r.timeline_bins); ++b) sum += dense[b * rows + row];
+      CHECK(cd[j * rows + row] == Approx(sum).margin(64));
+    }
+}
