@@ -406,7 +406,14 @@ def _fmt(x):
         return f"{x:.1f}"
     if a >= 10:
         return f"{x:.2f}"
-    return f"{x:.3g}" if a < 1 else f"{x:.3f}"
+    return f"{x:#.3g}" if a < 1 else f"{x:.3f}"  # '#': 3 significant digits, 0.160 not 0.16
+
+
+def _fmt_pct(pct):
+    """A difference in % for the table: one decimal, three when it rounds below 0.1 % (0.049 ->
+    "+0.049 %"); the choice is made on the rounded value, so -0.09998 is "-0.1 %", not "-0.100 %"."""
+    digits = 1 if round(abs(pct), 1) >= 0.1 else 3
+    return f"{pct:+.{digits}f} %"
 
 
 def _format(c):
@@ -426,8 +433,7 @@ def _format(c):
             ref = st.loc[(metric, names[0]), "mean"]
             if i > 0 and math.isfinite(s["delta"]) and abs(s["delta"]) > _EQUAL * abs(ref):
                 pct = s["delta_pct"]
-                digits = 1 if abs(pct) >= 0.1 else 3
-                cell += f" ({pct:+.{digits}f} %)" if math.isfinite(pct) else f" ({s['delta']:+g})"
+                cell += f" ({_fmt_pct(pct)})" if math.isfinite(pct) else f" ({s['delta']:+g})"
                 if s["within_spread"]:
                     cell += " ~"
             cells.append(cell)

@@ -342,7 +342,8 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
       },
       "INT>=0");
   // the cluster
-  sub->add_option("--scenario", a->scenario, "Scenario file: its fabric and GPUs (instead of the options below)");
+  CLI::Option* scenario =
+      sub->add_option("--scenario", a->scenario, "Scenario file: its fabric and GPUs (instead of the options below)");
   sub->add_option("--gpus", a->ranks, "GPUs taking part: the first N of the cluster (default all)")->check(positive);
   sub->add_option("--gpu", a->gpu,
                   "GPU model: " + builtin_gpus().names_text() + " (docs/gpus.md), or one of --gpu-file")
@@ -369,6 +370,13 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
   sub->add_option("--radix", a->radix, "Switch ports")->capture_default_str();
   sub->add_option("--planes", a->planes, "Fabric planes")->capture_default_str();
   sub->add_flag("--sharp", a->sharp, "The switches reduce in the network (SHARP): CollNet / multi-node NVLS");
+  // The cluster is the scenario's or the options': an option given with --scenario was ignored
+  // (-N 4 ran all 8,064 GPUs of the file), so the pair is a usage error ("--scenario excludes
+  // --nodes"); --gpus N takes the first N GPUs of either.
+  for (const char* name : {"--gpu", "--gpu-file", "--nodes", "--ngpus", "--nthreads", "--nvlink-domain",
+                           "--nics-per-node", "--nic-rate", "--link-rate", "--topology", "--wiring",
+                           "--oversubscription", "--spine-oversubscription", "--radix", "--planes", "--sharp"})
+    scenario->excludes(sub->get_option(name));
   // the collective
   sub->add_option(
          "--collective", a->collective,

@@ -2,7 +2,9 @@
 // Loads the scenario (the built-in default without a file), checks the output paths, simulates,
 // prints the summary on stdout (on stderr when an output goes to stdout) and writes the outputs as
 // one set (sim/results/output_set.hpp): a failed or interrupted run creates no file.
+#include <cctype>
 #include <charconv>
+#include <initializer_list>
 #include <iostream>
 #include <memory>
 
@@ -91,6 +93,28 @@ long long parse_seed(const std::string& text) {
   return v;
 }
 
+// True when `path` ends in one of `suffixes` (ASCII case-insensitive).
+bool ends_with_any(const std::string& path, std::initializer_list<const char*> suffixes) {
+  for (const char* sfx : suffixes) {
+    const std::string t(sfx);
+    if (path.size() < t.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < t.size() && same; ++i)
+      same = std::tolower(static_cast<unsigned char>(path[path.size() - t.size() + i])) == t[i];
+    if (same) return true;
+  }
+  return false;
+}
+
+// `--output out.json` wrote HDF5 bytes under a JSON name (and `--json out.h5` JSON under an HDF5
+// name): a swapped option, refused before the run.
+void check_output_names(const RunArgs& a) {
+  if (ends_with_any(a.output, {".json"}))
+    throw CLI::ValidationError("--output", "'" + a.output + "': --output writes HDF5; for JSON use --json " + a.output);
+  if (ends_with_any(a.json, {".h5", ".hdf5", ".he5", ".nc"}))
+    throw CLI::ValidationError("--json", "'" + a.json + "': --json writes JSON; for HDF5 use --output " + a.json);
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app, Action& action) {
@@ -112,6 +136,7 @@ void add_run_command(CLI::App& app, Action& action) {
   sub->callback([args, seed, seed_opt, out, json, &action] {
     if (out->count() > 0 && args->output.empty()) throw CLI::ValidationError("--output", "the path is empty");
     if (json->count() > 0 && args->json.empty()) throw CLI::ValidationError("--json", "the path is empty");
+    check_output_names(*args);
     args->seed = seed_opt->count() > 0 ? parse_seed(*seed) : -1;
     action = [args] { return run(*args); };
   });

@@ -6,9 +6,9 @@
 
 #include <fmt/format.h>
 
-#include "models/common/units.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/scenario/schema_registry.hpp"
+#include "sim/scenario/unit_parser.hpp"
 #if __has_include("sim/scenario/reference.hpp")
 #include "sim/scenario/reference.hpp"
 #define AIDCSIM_HAVE_REFERENCE 1
@@ -70,23 +70,19 @@ std::string kind(Quantity q) {
   return "?";
 }
 
+// Allowed values in the unit of the key's default, as the reference page and the load errors give
+// them ("from 8 Mbps to 8 Tbps", "from 0 degC to 60 degC"), integers in full ("from 0 to
+// 9007199254740991"): a bound printed with %g (9.0072e+15) is not the bound.
 std::string allowed(const Field& f) {
   if (!f.choices.empty()) {
     std::string s;
     for (const auto& c : f.choices) s += (s.empty() ? "" : " | ") + c;
     return s;
   }
-  if (!f.min && !f.max) return "";
-  const std::string lo = f.min ? fmt::format("{}{:g}", f.min_exclusive ? "(" : "[", *f.min) : "(-inf";
-  const std::string hi = f.max ? fmt::format("{:g}]", *f.max) : "inf)";
-  std::string out = lo + ", " + hi + " SI";
-  // Absolute temperatures are written in degC far more often than in K: give the range in both.
-  if (f.quantity == Quantity::Temperature) {
-    auto c = [](double k) { return fmt::format("{:g}", units::to_celsius(k)); };
-    out +=
-        " = " + (f.min ? c(*f.min) : std::string("-inf")) + " to " + (f.max ? c(*f.max) : std::string("inf")) + " degC";
-  }
-  return out;
+  if (!is_numeric(f.quantity)) return "";
+  DisplayUnit u = display_unit(f.quantity, f.default_value);
+  if (f.quantity == Quantity::Fraction) u = DisplayUnit{};
+  return range_phrase(f, u, /*autoscale=*/true);
 }
 
 std::string plain_reference() {

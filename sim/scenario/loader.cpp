@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "models/compute/compute_schema.hpp"
@@ -350,6 +351,30 @@ void check_single_document(const std::string& text, const std::string& name) {
       "invalid scenario: a second YAML document starts here; a scenario file holds one (a line '---' starts another)");
 }
 
+/// yaml-cpp's syntax error, with the cause when it is a tab in the indentation of the line it
+/// stops at or the line before (YAML indents with spaces only; yaml-cpp says "illegal map value"
+/// or "end of map not found"): then the error is at that tab.
+ScenarioError yaml_syntax_error(const YAML::Exception& e, const std::string& text, const std::string& name) {
+  if (e.mark.line < 0) return ScenarioError(SourceLocation{name, 0, 0}, "", "", "invalid YAML: " + e.msg);
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    lines.emplace_back(text.data() + start, end - start);
+    start = end + 1;
+  }
+  const int at = e.mark.line;
+  for (int l = std::min<int>(at, static_cast<int>(lines.size()) - 1); l >= 0 && l >= at - 1; --l) {
+    const std::string_view line = lines[static_cast<std::size_t>(l)];
+    const std::size_t indent = line.find_first_not_of(" \t");
+    const std::size_t tab = line.substr(0, indent).find('\t');
+    if (tab == std::string_view::npos || indent == std::string_view::npos || line[indent] == '#') continue;
+    return ScenarioError(SourceLocation{name, l + 1, static_cast<int>(tab) + 1}, "", "",
+                         "invalid YAML: a tab in the indentation; YAML indents with spaces only (yaml-cpp: " + e.msg +
+                             ")");
+  }
+  return ScenarioError(SourceLocation{name, at + 1, e.mark.column + 1}, "", "", "invalid YAML: " + e.msg);
+}
+
 /// Where a YAML node starts (for errors about a whole section).
 SourceLocation walker_location(const YAML::Node& n, const std::string& file) {
   const YAML::Mark m = n.Mark();
@@ -386,9 +411,7 @@ Params validate_scenario_text(const std::string& text, const std::string& name, 
     root = YAML::Load(text);
     check_single_document(text, name);  // YAML::Load would silently drop a second document
   } catch (const YAML::Exception& e) {
-    const SourceLocation where =
-        e.mark.line < 0 ? SourceLocation{name, 0, 0} : SourceLocation{name, e.mark.line + 1, e.mark.column + 1};
-    throw ScenarioError(where, "", "", "invalid YAML: " + e.msg);
+    throw yaml_syntax_error(e, text, name);
   }
   if (!root.IsMap()) {
     std::string keys;

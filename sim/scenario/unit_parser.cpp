@@ -602,6 +602,10 @@ DisplayUnit display_unit(Quantity q, std::string_view example) {
       return canonical("kWh");
     case Quantity::Pressure:
       return canonical("kPa");
+    case Quantity::Length:  // without these, a length's range read "from 0.1 to 10", no unit
+      return canonical("m");
+    case Quantity::Money:
+      return canonical("USD");
     default:
       return DisplayUnit{};
   }
@@ -629,13 +633,24 @@ std::string format_quantity(Quantity q, double si, const DisplayUnit& unit, bool
   DisplayUnit u = unit;
   if (autoscale && u.offset == 0 && si != 0) {
     if (const UnitDef* def = find_unit(q, unit.symbol)) {
+      // The largest unit not above the value in which the value is shown exactly: 1e12 s is
+      // "1000000000000 s", not "11574100 d" (11574074.07 d rounded, above the bound it states;
+      // a range's bound must read back as itself). Without an exact one, the largest unit.
+      auto exact = [&](const UnitDef& c) {
+        const double back = std::strtod(format_number(si / c.factor).c_str(), nullptr) * c.factor;
+        return std::fabs(back - si) <= 1e-9 * std::fabs(si);
+      };
       const UnitDef* best = nullptr;
+      const UnitDef* best_exact = nullptr;
       const UnitDef* smallest = nullptr;
       for (const auto& c : table()) {
         if (c.dim != q || c.family != def->family || !c.nice) continue;
         if (!smallest || c.factor < smallest->factor) smallest = &c;
-        if (c.factor <= std::fabs(si) * (1 + 1e-12) && (!best || c.factor > best->factor)) best = &c;
+        if (c.factor > std::fabs(si) * (1 + 1e-12)) continue;
+        if (!best || c.factor > best->factor) best = &c;
+        if (exact(c) && (!best_exact || c.factor > best_exact->factor)) best_exact = &c;
       }
+      if (best_exact) best = best_exact;
       if (!best) best = smallest;
       if (best) u = DisplayUnit{best->symbol, best->factor, best->offset};
     }

@@ -61,6 +61,14 @@ refused "--spine-oversubscription: '65': expected" --spine-oversubscription 65
 refused "--topology: 'bogus'" --topology bogus
 refused "--wiring: 'bogus'" --wiring bogus
 
+# The cluster is the scenario's or the options': with --scenario, a cluster option was ignored
+# (-N 4 ran the file's 8,064 GPUs); --gpus N still takes the first N.
+for opt in "-N 4" "-g 4" "-t 2" "--gpu H100" "--nvlink-domain 8" "--nics-per-node 4" "--nic-rate 200Gbps" \
+  "--topology leaf_spine" "--oversubscription 2:1" "--radix 128" "--planes 2" "--sharp"; do
+  # shellcheck disable=SC2086
+  refused "^--scenario excludes --" --scenario "$BASE" $opt -b 1M -e 1M
+done
+
 # The collective.
 refused "--algo: unknown collective algorithm 'bogus'" --algo bogus
 refused "--proto: unknown NCCL protocol 'bogus'" --proto bogus
@@ -74,4 +82,7 @@ refused "-o: unknown reduction operation 'bogus'" -o bogus
 "$AIDCSIM" bench-collective --radix 1024 --nvlink-domain 576 -g 64 -N 9 -e 1M >out.txt 2>err.txt ||
   fail "the schema's largest radix / NVLink domain / GPUs per node refused: $(head -1 err.txt)"
 "$AIDCSIM" bench-collective --gpus 8 -e 1M >out.txt 2>err.txt || fail "--gpus equal to the cluster refused"
+"$AIDCSIM" bench-collective --scenario "$BASE" --gpus 144 -b 1M -e 1M >out.txt 2>err.txt ||
+  fail "--scenario with --gpus refused: $(head -1 err.txt)"
+grep -q "nGpus 144 " out.txt || fail "--scenario --gpus 144: not 144 GPUs: $(grep nGpus out.txt)"
 echo "ok: bench-collective options"

@@ -27,7 +27,7 @@ for args in "-o ''" "--json ''" "--seed 18446744073709551616" "--seed 9007199254
 done
 [ -z "$(ls -A | grep -vxE 'err\.txt|out\.txt')" ] || fail "files left: $(ls -A)"
 # Unwritable destinations: an error (1) before the run.
-for args in "-o $WORK" "--json no/such/dir/x.json" "-o x.h5 --json ./x.h5"; do
+for args in "-o $WORK" "--json no/such/dir/x.json" "-o x.out --json ./x.out"; do
   "$AIDCSIM" run -q $args >out.txt 2>err.txt
   rc=$?
   [ "$rc" -eq 1 ] || fail "run $args: exit code $rc, expected 1"

@@ -132,3 +132,17 @@ def test_cli(cli, tmp_path):
     wrong = subprocess.run([str(cli), "compare", str(SMALL), "--set", "fabric.oversubscription.leaf=banana",
                             "--seeds", "1"], capture_output=True, text=True)
     assert wrong.returncode == 1 and "design 'small-576 [leaf=banana]', seed 42" in wrong.stderr
+
+
+def test_table_numbers_keep_their_digits():
+    # The table printed "(-0.100 %)" next to "(-0.1 %)" (the decimals were chosen on the unrounded
+    # difference) and "±0.16" next to "±0.151" (%g drops trailing zeros).
+    from aidcsim.compare import _fmt, _fmt_pct
+    assert _fmt_pct(-0.09998) == "-0.1 %"
+    assert _fmt_pct(-0.1002) == "-0.1 %"
+    assert _fmt_pct(0.049) == "+0.049 %"
+    assert _fmt_pct(-12.46) == "-12.5 %"
+    assert _fmt(0.16) == "0.160"
+    assert _fmt(0.000282) == "0.000282"
+    assert _fmt(0.151) == "0.151"
+    assert _fmt(5.246) == "5.246"

@@ -145,6 +145,25 @@ TEST_CASE("YAML syntax errors carry yaml-cpp's mark", "[errors]") {
   CHECK_THAT(t.what(), Catch::Contains("invalid YAML: "));
 }
 
+TEST_CASE("a tab in the indentation is named as the cause, at the tab", "[errors]") {
+  // yaml-cpp says only "illegal map value" (or "end of map not found") at the key after the tab.
+  const std::string text = default_with("  nvlink_domain: 72", "\tnvlink_domain: 72");
+  const ScenarioError e = error_of(text);
+  CHECK(e.where().line == line_of(text, "\tnvlink_domain: 72"));
+  CHECK(e.where().column == 1);
+  CHECK_THAT(e.what(), Catch::Contains("invalid YAML: a tab in the indentation; YAML indents with spaces only"));
+
+  const std::string nested = default_with("    leaf: \"1:1\"", "  \t  leaf: \"1:1\"");
+  const ScenarioError n = error_of(nested);
+  CHECK(n.where().line == line_of(nested, "leaf: \"1:1\""));
+  CHECK(n.where().column == 3);
+  CHECK_THAT(n.what(), Catch::Contains("a tab in the indentation"));
+
+  // A syntax error without a tab keeps yaml-cpp's own words.
+  const std::string bracket = default_with("switch_radix: 64", "  switch_radix: [64");
+  CHECK_THAT(error_of(bracket).what(), !Catch::Contains("tab"));
+}
+
 TEST_CASE("a document that is not a mapping", "[errors]") {
   CHECK_THAT(error_of("- a\n- b\n").what(), Catch::StartsWith("bad.yaml:1:1: invalid scenario"));
   CHECK_THAT(error_of("").what(), Catch::Contains("got nothing"));

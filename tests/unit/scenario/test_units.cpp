@@ -2,8 +2,11 @@
 // Expected values are exact definitions (SI prefixes, 1 byte = 8 bit, 0 degC = 273.15 K,
 // US gallon = 3.785411784 L, psi = 6894.757293168 Pa).
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
 
 #include "models/common/errors.hpp"
+#include "sim/scenario/schema_registry.hpp"
 #include "sim/scenario/suggest.hpp"
 #include "sim/scenario/unit_parser.hpp"
 
@@ -189,6 +192,25 @@ TEST_CASE("formatting back in the user's unit", "[units]") {
   CHECK(aidcsim::format_number(1e7) == "10000000");
   CHECK(aidcsim::format_number(1e18) == "1e+18");
   CHECK(aidcsim::format_number(0.125) == "0.125");
+}
+
+TEST_CASE("every range bound the messages and the reference show reads back as itself", "[units]") {
+  // "expected a time from 100 ms to 11574100 d": the bound 1e12 s was shown rounded to 6 digits
+  // in days, above the real bound, so a value written as the message says was refused.
+  for (const aidcsim::Field& f : aidcsim::full_schema()) {
+    if (!aidcsim::is_numeric(f.quantity) || f.quantity == Q::Date) continue;
+    aidcsim::DisplayUnit u = aidcsim::display_unit(f.quantity, f.default_value);
+    if (f.quantity == Q::Fraction) u = aidcsim::DisplayUnit{};
+    for (const auto& bound : {f.min, f.max}) {
+      if (!bound) continue;
+      const std::string shown = aidcsim::format_quantity(f.quantity, *bound, u, /*autoscale=*/true);
+      INFO(f.key << ": " << *bound << " SI shown as '" << shown << "'");
+      const double back = parse_quantity(f.quantity, shown, f.key);
+      CHECK(std::fabs(back - *bound) <= 1e-9 * std::max(1.0, std::fabs(*bound)));
+    }
+  }
+  CHECK(aidcsim::format_quantity(Q::Time, 1e12, aidcsim::display_unit(Q::Time, "1e9 s"), true) == "1000000000000 s");
+  CHECK(aidcsim::format_quantity(Q::Time, 86400 * 200.0, aidcsim::display_unit(Q::Time, "1 h"), true) == "200 d");
 }
 
 TEST_CASE("did-you-mean: edit distance with transpositions, only close matches", "[suggest]") {

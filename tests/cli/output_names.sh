@@ -1,0 +1,21 @@
+# `aidcsim run --output out.json` wrote an HDF5 file named out.json (and `--json out.h5` a JSON
+# file named out.h5): a swapped option is a usage error (exit 64) naming the other option, before
+# the run, and no file is written.
+source "$(dirname "$0")/lib/common.bash"
+swapped() {
+  local opt=$1 path=$2 other=$3 name=${4:-$1}
+  "$AIDCSIM" run "$BASE" --quiet "$opt" "$path" >out.txt 2>err.txt
+  local rc=$?
+  [ "$rc" -eq 64 ] || fail "run $opt $path: exit code $rc, expected 64"
+  [ -e "$path" ] && fail "run $opt $path: the file was written"
+  grep -qF -- "$name: '$path'" err.txt || fail "run $opt $path: message does not name the option and path"
+  grep -qF -- "use $other $path" err.txt || fail "run $opt $path: message does not point at $other"
+  [ -s out.txt ] && fail "run $opt $path: printed a summary"
+  return 0
+}
+swapped --output out.json --json
+swapped -o OUT.JSON --json --output
+swapped --json out.h5 --output
+swapped --json out.hdf5 --output
+swapped --json out.nc --output
+echo "ok: $(head -1 err.txt)"
