@@ -139,7 +139,8 @@ struct JobSpec {
   /// zero2 / fsdp: the per-unit gradient reduce-scatters of k consecutive microbatches of a model
   /// chunk run as one collective of k x bytes, issued when the k-th one's backward of the unit ends
   /// (the first microbatch alone); 1 = every microbatch's own (exact). An aggregation measured
-  /// against the exact run (tests/unit/engine/test_step_fidelity.cpp, step_ops.cpp StageTraffic).
+  /// against the exact run (tests/unit/engine/test_step_fidelity.cpp, step_ops.cpp StageTraffic):
+  /// for k well below the microbatches, where the stage's stream has more queued than a group's spread.
   int zero_reduce_scatter_aggregation = 1;
   std::vector<GpuSpeed> gpu_speed;       ///< persistent stragglers (applied after the distribution)
   SpeedDistribution speed_distribution;  ///< per-GPU / per-node speed variation

@@ -366,11 +366,11 @@ std::string describe_dp(const Builder& b) {
   const int k = std::min(b.job.zero_reduce_scatter_aggregation, b.msim);
   const std::string aggregated =
       k > 1 ? "; the reduce-scatters of " + std::to_string(k) +
-                  " consecutive microbatches of a chunk aggregated into one of k x bytes, issued after the k-th's "
+                  " consecutive microbatches of a chunk aggregated into one of k x bytes, issued after the last one's "
                   "backward, the first microbatch alone (workload.zero_reduce_scatter_aggregation = " +
                   std::to_string(k) +
-                  ": ESTIMATE, within 2 % of the exact step in tests/unit/engine/test_step_fidelity.cpp "
-                  "[zero_rs_aggregation])"
+                  ": ESTIMATE, measured against the exact step in tests/unit/engine/test_step_fidelity.cpp "
+                  "[zero_rs_aggregation], [llama3_zero_rs]: within 2 % for k well below the microbatches)"
             : std::string();
   if (par.zero == "fsdp")
     return "FSDP (" + par.fsdp_style +
