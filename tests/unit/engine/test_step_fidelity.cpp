@@ -262,7 +262,7 @@ TEST_CASE("zero2 reduce-scatters of k microbatches as one: within 2 % of exact o
 }
 
 // Issue 11's exact-vs-aggregated rule for workload.zero_reduce_scatter_aggregation on the job it is
-// for. Hidden from the default run (~3 min CPU; the exact DP 16 copy alone ~80 s): run with
+// for. Hidden from the default run (~5 min CPU; the exact DP 16 copy alone ~80 s): run with
 // build/bin/test_engine "[llama3_zero_rs]".
 TEST_CASE("zero2 reduce-scatters of k microbatches as one: step within 2 % of exact, Llama 3 405B DP copies",
           "[.][llama3_zero_rs]") {
