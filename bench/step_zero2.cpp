@@ -5,7 +5,8 @@
 // kind; 128 GPUs per replica). Prints CPU s (getrusage) and peak RSS of plan + run, the schedule's
 // size, and the step. Run it for DP 2, 4, 8, ... to see how the cost grows with DP (issue 13; the
 // full row, DP 64, took hours on 0.1.0's engine: docs/benchmarks.md).
-// Usage: step_zero2 [dp=4] [zero=zero2] [scenario=tests/validation/large_runs/llama3-405b/8192-gpus.yaml]
+// Usage: step_zero2 [dp=4] [zero=zero2] [scenario=tests/validation/large_runs/llama3-405b/8192-gpus.yaml] [k=1]
+// k: workload.zero_reduce_scatter_aggregation (k microbatches' reduce-scatters as one; 1 = exact).
 // (run from the source tree, as `make bench` does).
 
 #include <cstdio>
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   const int dp = argc > 1 ? std::atoi(argv[1]) : 4;
   const std::string zero = argc > 2 ? argv[2] : "zero2";
   const std::string path = argc > 3 ? argv[3] : "tests/validation/large_runs/llama3-405b/8192-gpus.yaml";
+  const int k = argc > 4 ? std::atoi(argv[4]) : 1;
   LoadOptions o;
   o.check_hbm_fit = false;  // the row's header: the memory model over-counts it (as test_large_runs)
   Scenario sc = load_scenario_file(path, o);
@@ -34,6 +36,7 @@ int main(int argc, char** argv) {
   const int per_dp_batch = sc.job.global_batch / sc.job.par.dp;
   sc.job.par.dp = dp;
   sc.job.par.zero = zero;
+  sc.job.zero_reduce_scatter_aggregation = k;
   sc.job.global_batch = per_dp_batch * dp;  // same microbatches per replica
   sc.fabric.gpus = per_replica * dp;
 

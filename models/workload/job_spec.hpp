@@ -136,6 +136,12 @@ struct JobSpec {
   /// Flows per step (transfers x repetitions) for the layer collectives that leave the NVLink
   /// domain (EP all-to-all, CP ring, TP all-reduce); 0 = no budget. See StepOptions::max_layer_flows.
   long long layer_flow_budget = 250000;
+  /// zero2 / fsdp: the per-unit gradient reduce-scatters of k consecutive microbatches of a model
+  /// chunk run as one collective of k x bytes, issued when the k-th one's backward of the unit ends
+  /// (the first microbatch alone); 1 = every microbatch's own (exact). An aggregation measured
+  /// against the exact run (tests/unit/engine/test_step_fidelity.cpp, step_ops.cpp StageTraffic):
+  /// for k well below the microbatches, where the stage's stream has more queued than a group's spread.
+  int zero_reduce_scatter_aggregation = 1;
   std::vector<GpuSpeed> gpu_speed;       ///< persistent stragglers (applied after the distribution)
   SpeedDistribution speed_distribution;  ///< per-GPU / per-node speed variation
 };

@@ -124,7 +124,10 @@ struct StepPlan {
   int microbatch_group = 1;  ///< interleaved (v > 1): microbatch group size N of the schedule; else 1
   /// zero2 / fsdp with dp > 1, [stage][microbatch]: the representative GPU's transfers of the last
   /// gradient reduce-scatter issued by the stage's chunk-0 backward of that microbatch (its stream
-  /// runs them in issue order; the compute does not wait for them); empty otherwise.
+  /// runs them in issue order; the compute does not wait for them); empty otherwise. With
+  /// JobSpec::zero_reduce_scatter_aggregation k > 1, every microbatch of a group holds the group's
+  /// (one aggregated reduce-scatter carries them all), so the stream's period measured between two
+  /// microbatches is between their groups' ends: within a group's size of the exact count.
   std::vector<std::vector<std::vector<int>>> microbatch_reduced;
   int param_gather_buckets = 0;  ///< overlap_param_gather: parameter all-gather buckets (all stages)
   std::vector<double> extra_compute, extra_tp, extra_cp, extra_ep;  ///< per stage, parts of extra_time

@@ -43,7 +43,27 @@ class StageTraffic {
     reduce_ = b.per_unit_reduction() && b.dp_size() > 1;
     keep_after_forward_ = par.fsdp_style == "pytorch" && !par.reshard_after_forward;
     gathered_.assign(b.v, {});
+    k_ = std::max(1, b.job.zero_reduce_scatter_aggregation);
+    backwards_.assign(b.v, 0);
+    closed_.assign(b.v, -1);
   }
+
+  /// Called before each op: with aggregation (k > 1), whether this backward of `chunk` issues the
+  /// reduce-scatters of its group and how many microbatches they carry. The n-th backward of a
+  /// chunk (n = 0 .. msim - 1) closes a group when n % k == 0 or it is the last: the first
+  /// microbatch alone (its reduce-scatters start the stream as early as the exact ones), then
+  /// groups of k, then the rest.
+  void begin_op(int chunk, bool forward) {
+    if (forward) return;
+    const int n = backwards_[chunk]++;
+    closes_ = n % k_ == 0 || n == b_.msim - 1;
+    members_ = closes_ ? n - closed_[chunk] : 0;
+    if (closes_) closed_[chunk] = n;
+  }
+  /// Whether the op begun last issued reduce-scatters (always true without aggregation).
+  bool issued() const { return closes_; }
+  /// Microbatches the op begun last issued reduce-scatters for (1 without aggregation).
+  int members() const { return members_; }
 
   /// Gathers the units of a piece that are not gathered; returns the representative GPU's
   /// transfers the piece waits for.
@@ -74,10 +94,10 @@ class StageTraffic {
     for (int u : group) {
       const int id = forward ? u : static_cast<int>(c.units.size()) - 1 - u;
       if (!forward || !keep_after_forward_) state[id] = 0;
-      if (forward || !reduce_ || c.units[u].params <= 0) continue;
+      if (forward || !reduce_ || c.units[u].params <= 0 || !closes_) continue;
       std::vector<int> done;
-      emit_dp(b_, s_, Op::ReduceScatter, gradient_bytes(b_.job) * c.units[u].params, {piece}, kTagDp, &done,
-              &reductions_);
+      emit_dp(b_, s_, Op::ReduceScatter, members_ * gradient_bytes(b_.job) * c.units[u].params, {piece}, kTagDp,
+              &done, &reductions_);
       auto& all = b_.unit_reductions[s_];
       all.insert(all.end(), done.begin(), done.end());
       last_reduced_ = transfers_of(b_, done, b_.plan.stage_gpu[s_]);
@@ -92,6 +112,11 @@ class StageTraffic {
   Builder& b_;
   int s_;
   bool fsdp_ = false, reduce_ = false, keep_after_forward_ = false;
+  int k_ = 1;                   ///< microbatches per aggregated reduce-scatter (zero_reduce_scatter_aggregation)
+  bool closes_ = true;          ///< the current backward issues its group's reduce-scatters
+  int members_ = 1;             ///< microbatches they carry
+  std::vector<int> backwards_;  ///< [chunk]: backwards begun
+  std::vector<int> closed_;     ///< [chunk]: its last backward that issued reduce-scatters (-1: none)
   std::vector<int> last_reduced_;
   std::vector<std::vector<char>> gathered_;  ///< [chunk][unit in forward order]
   std::vector<int> pieces_;
@@ -207,6 +232,7 @@ void emit_stage(Builder& b, int s) {
     const bool last_b = !o.forward && k == last_b_pos[o.chunk];
     const bool gated = gather.gates(o.forward, o.microbatch);
     const auto groups = piece_groups(b, c.units.size(), last_b, gated);
+    traffic.begin_op(o.chunk, o.forward);
     for (std::size_t q = 0; q < groups.size(); ++q) {
       auto wait = traffic.before(o.chunk, groups[q], c, o.forward);
       if (gated)
@@ -229,7 +255,13 @@ void emit_stage(Builder& b, int s) {
       traffic.after(idx, o.chunk, groups[q], c, o.forward);
     }
     (o.forward ? b.f_idx : b.b_out)[j][o.microbatch] = prev;
-    if (!o.forward && o.chunk == 0 && traffic.reduces()) plan.microbatch_reduced[s].push_back(traffic.last_reduced());
+    if (!o.forward && o.chunk == 0 && traffic.reduces()) {
+      // aggregated: every microbatch of a group ends with the group's reduce-scatters
+      auto& r = plan.microbatch_reduced[s];
+      r.push_back({});
+      if (traffic.issued())
+        for (int i = 0; i < traffic.members(); ++i) r[r.size() - 1 - i] = traffic.last_reduced();
+    }
     if (!o.forward && o.chunk == 0 && s == 0) {
       plan.microbatch_done.push_back(prev);
       plan.microbatch_steady.push_back(k > 0 && order[k - 1].forward);

@@ -2,13 +2,16 @@
 // "links of the other rails carry no traffic" when only some TP ranks' DP groups were simulated).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/engine/step_run.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
+#include "sim/scenario/scenario.hpp"
 
 using namespace aidcsim;
 
@@ -128,4 +131,140 @@ TEST_CASE("aggregated step within 2 % of exact", "[engine][fidelity][aggregation
   // The run's notes (StepPlan::fidelity) say which aggregation ran.
   CHECK(fidelity[0].find("every ring/tree step simulated") != std::string::npos);
   CHECK(fidelity[1].find("ring steps collapsed") != std::string::npos);
+}
+
+namespace {
+
+/// The Llama 3 405B 16K row (tests/validation/large_runs/llama3-405b/16384-gpus.yaml: zero2, TP 8,
+/// PP 16, 8 chunks, 16 microbatches per replica, fp32 reduce-scatters per layer and microbatch) scaled
+/// to `dp` replicas: same per-GPU layout and microbatches per replica, 128 GPUs per replica (below
+/// 3,136 GPUs the clos3 is a 2-tier leaf-spine), as bench/step_zero2.
+Scenario llama3_copy(int dp, int k) {
+  LoadOptions o;
+  o.check_hbm_fit = false;  // the row's memory at DP 128; the copies hold less of the optimizer sharded
+  Scenario sc =
+      load_scenario_file(std::string(AIDCSIM_SOURCE_DIR) + "/tests/validation/large_runs/llama3-405b/16384-gpus.yaml", o);
+  const int per_replica = sc.job.par.tp * sc.job.par.cp * sc.job.par.pp;
+  const int per_dp_batch = sc.job.global_batch / sc.job.par.dp;
+  sc.job.par.dp = dp;
+  sc.job.global_batch = per_dp_batch * dp;
+  sc.fabric.gpus = per_replica * dp;
+  sc.job.zero_reduce_scatter_aggregation = k;
+  return sc;
+}
+
+struct ZeroRun {
+  double step = 0, exposed_dp = 0, dp_bytes = 0;
+  long long transfers = 0;
+  std::string fidelity;
+};
+
+ZeroRun run_copy(int dp, int k) {
+  const Scenario sc = llama3_copy(dp, k);
+  const auto fabric = topology::build_fabric(sc.fabric);
+  network::FlowNetwork net(fabric);
+  const auto s = run_step(sc.job, sc.gpu, fabric, net, {}, sc.seed);
+  ZeroRun r;
+  r.step = s.breakdown.step_time;
+  r.exposed_dp = s.breakdown.exposed_dp;
+  r.fidelity = s.plan.fidelity;
+  for (std::size_t i = 0; i < s.plan.schedule.activities.size(); ++i) {
+    const auto& a = s.plan.schedule.activities[i];
+    if (a.kind != network::Activity::Kind::Transfer || a.tag != workload::kTagDp) continue;
+    ++r.transfers;
+    r.dp_bytes += a.amount * std::max(1, a.repeat);
+  }
+  return r;
+}
+
+/// Exact (k = 1) vs aggregated (k) at each DP in `dps`: the step within 2 % (issue 11's rule), the
+/// same gradient bytes on the wire, fewer reduce-scatter transfers, and the notes saying which ran.
+void check_aggregation(std::initializer_list<int> dps, int k) {
+  for (int dp : dps) {
+    const ZeroRun exact = run_copy(dp, 1), agg = run_copy(dp, k);
+    const double diff = std::abs(agg.step - exact.step) / exact.step;
+    INFO("DP " << dp << ", k " << k << ": exact step " << exact.step << " s (exposed DP " << exact.exposed_dp << " s, "
+               << exact.transfers << " DP transfers), aggregated " << agg.step << " s (exposed DP " << agg.exposed_dp
+               << " s, " << agg.transfers << " DP transfers): difference " << 100 * diff << " %");
+    CHECK(diff <= 0.02);
+    // the same gradient bytes reduce-scattered: k x bytes per aggregated collective, not fewer or more
+    CHECK(agg.dp_bytes == Approx(exact.dp_bytes).epsilon(1e-9));
+    CHECK(agg.transfers < exact.transfers);
+    CHECK(exact.fidelity.find("aggregated") == std::string::npos);
+    CHECK(agg.fidelity.find("zero_reduce_scatter_aggregation = " + std::to_string(k)) != std::string::npos);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("zero2 reduce-scatters of k microbatches as one: within 2 % of exact on a saturated stream",
+          "[engine][fidelity][zero_rs_aggregation]") {
+  // dp_heavy_job as zero2 with fp32 gradients on 100 Gb/s links, PP 2, 8 microbatches per replica,
+  // 1F1B (v = 1) and interleaved (v = 2, groups of N = 8): each layer's reduce-scatter outlasts its
+  // backward, so the stream is saturated (exposed DP ~80 % of the step) and runs behind the compute.
+  auto fs = hgx_fabric();
+  fs.link_rate = fs.nic_rate = 12.5e9;  // 100 Gb/s
+  const topology::Fabric fabric = topology::build_fabric(fs);
+  const auto& gpu = builtin_gpus().find("H100");
+  network::FlowNetwork net(fabric);
+  const int m = 8;  // microbatches per replica
+  for (int v : {1, 2}) {
+    workload::JobSpec job = dp_heavy_job();
+    job.par.zero = "zero2";
+    job.grad_reduce_dtype = "fp32";
+    job.par.pp = 2;
+    job.par.dp = 8;
+    job.global_batch = m * job.par.dp;
+    job.par.virtual_stages = v;
+    if (v > 1) {
+      job.par.interleaved_schedule = "flexible";
+      job.par.microbatch_group_size = m;
+    }
+    for (int k : {2, 4, 8}) {
+      double t[2] = {0, 0}, dp[2] = {0, 0}, bytes[2] = {0, 0};
+      long long transfers[2] = {0, 0};
+      std::string fidelity[2];
+      for (int agg = 0; agg < 2; ++agg) {
+        job.zero_reduce_scatter_aggregation = agg ? k : 1;
+        workload::StepOptions opt;
+        opt.seed = 42;
+        const auto plan = workload::plan_step(job, gpu, fabric, opt);
+        for (const auto& a : plan.schedule.activities)
+          if (a.kind == network::Activity::Kind::Transfer && a.tag == workload::kTagDp) {
+            ++transfers[agg];
+            bytes[agg] += a.amount * a.repeat;
+          }
+        const auto b = workload::analyse_step(plan, net.run(plan.schedule));
+        t[agg] = b.step_time;
+        dp[agg] = b.exposed_dp;
+        fidelity[agg] = plan.fidelity;
+      }
+      const double diff = std::abs(t[1] - t[0]) / t[0];
+      INFO("v " << v << ", k " << k << ": exact step " << t[0] << " s (exposed DP " << dp[0] << " s), aggregated "
+                << t[1] << " s (exposed DP " << dp[1] << " s): difference " << 100 * diff << " %");
+      CHECK(dp[0] > 0.5 * t[0]);  // the reduce-scatter stream is the bottleneck: the case aggregation is for
+      if (k < m)
+        CHECK(diff <= 0.02);
+      else
+        // k = m: groups {0} and {1 .. 7}, the second issued at the last backward: the stream idles
+        // for most of the backward instead of working off microbatches 1 .. 6 (the group's spread
+        // exceeds what the stream has queued). The aggregation is for k well below m; this shows the
+        // 2 % check tells a bad one (4-5 % here).
+        CHECK(diff > 0.02);
+      // the same gradient bytes, in 1 + ceil((m - 1) / k) reduce-scatters per layer and chunk instead of m
+      CHECK(bytes[1] == Approx(bytes[0]).epsilon(1e-12));
+      const int groups = 1 + (m - 1 + k - 1) / k;
+      CHECK(transfers[1] * m == transfers[0] * groups);
+      CHECK(fidelity[0].find("aggregated") == std::string::npos);
+      CHECK(fidelity[1].find("zero_reduce_scatter_aggregation = " + std::to_string(k)) != std::string::npos);
+    }
+  }
+}
+
+// Issue 11's exact-vs-aggregated rule for workload.zero_reduce_scatter_aggregation on the job it is
+// for. Hidden from the default run (~5 min CPU; the exact DP 16 copy alone ~80 s): run with
+// build/bin/test_engine "[llama3_zero_rs]".
+TEST_CASE("zero2 reduce-scatters of k microbatches as one: step within 2 % of exact, Llama 3 405B DP copies",
+          "[.][llama3_zero_rs]") {
+  check_aggregation({2, 4, 8, 16}, 4);
 }

@@ -135,6 +135,18 @@ TEST_CASE("schema declares the new keys") {
   CHECK(cp);
 }
 
+TEST_CASE("zero_reduce_scatter_aggregation: 1 by default, k > 1 only where reduce-scatters run every microbatch") {
+  auto p = scenario();
+  CHECK(workload::spec_from(p).zero_reduce_scatter_aggregation == 1);  // exact unless asked
+  p.set("workload.zero_reduce_scatter_aggregation", 4.0);
+  CHECK(key_of(p) == "workload.zero_reduce_scatter_aggregation");  // zero: none
+  for (const char* zero : {"zero2", "fsdp"}) {
+    p.set("workload.parallelism.zero", std::string(zero));
+    CHECK(key_of(p) == "");
+    CHECK(workload::spec_from(p).zero_reduce_scatter_aggregation == 4);
+  }
+}
+
 TEST_CASE("overlap_param_gather needs the distributed optimizer and the overlapped reduction, as Megatron asserts") {
   auto p = scenario();
   p.set("workload.parallelism.overlap_param_gather", true);
