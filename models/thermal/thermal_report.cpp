@@ -1,6 +1,7 @@
 #include "models/thermal/thermal_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -29,6 +30,17 @@ void add_series(Results& r, std::string path, const std::vector<Sample>& samples
   r.datasets.push_back(vector_dataset(std::move(path), std::move(v), std::move(unit), std::move(description), "time"));
 }
 
+// Whether a check in seconds reads better in microseconds: its smallest non-zero magnitude (value or
+// limit) is sub-millisecond and neither reaches a second. A limit of 0 s says nothing about scale
+// (a fault's 701 s above "0 s" stays in seconds); a network latency of a few us, or of a few ms
+// against a limit of a few us, reads in us.
+bool shown_in_microseconds(double value, double limit) {
+  const double a = std::fabs(value), b = std::fabs(limit);
+  const double largest = std::max(a, b);
+  const double smallest_nonzero = (a == 0 || b == 0) ? largest : std::min(a, b);
+  return smallest_nonzero > 0 && smallest_nonzero < 1e-3 && largest < 1.0;
+}
+
 }  // namespace
 
 Check display_check(const ChecklistItem& c) {
@@ -43,7 +55,7 @@ Check display_check(const ChecklistItem& c) {
     d.limit *= kLitresPerMinute;
     d.headroom *= kLitresPerMinute;
     d.unit = "L/min";
-  } else if (c.unit == "s" && c.limit < 1e-3) {  // network latencies (thermal items are in seconds)
+  } else if (c.unit == "s" && shown_in_microseconds(c.value, c.limit)) {  // network latencies
     d.value *= 1e6;
     d.limit *= 1e6;
     d.headroom *= 1e6;

@@ -14,8 +14,10 @@ namespace aidcsim::thermal {
 
 /// A checklist item (SI: K, m^3/s, W, s, B/s) in the brief's display units: absolute temperatures
 /// in degC (told from temperature differences by magnitude: no datacenter ΔT reaches 200 K, no
-/// absolute temperature is below it; headroom stays in K), flows in L/min, sub-millisecond times
-/// in us, B/s in Gb/s, W in kW. Used for every area's checklist items.
+/// absolute temperature is below it; headroom stays in K), flows in L/min, times in us when value
+/// and limit together are sub-millisecond in scale (the smaller non-zero of them below 1 ms, neither
+/// reaching 1 s; a limit of 0 s does not count), B/s in Gb/s, W in kW. Used for every area's
+/// checklist items.
 Check display_check(const ChecklistItem& c);
 
 /// The steady state at the final clocks: summary temperatures (degC), power (MW), PUE, power
