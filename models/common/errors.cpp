@@ -2,10 +2,12 @@
 
 namespace aidcsim {
 
-InvalidParameter::InvalidParameter(std::string key, std::string value, std::string expected)
-    : Error(key + ": got " + (value.empty() ? std::string("(nothing)") : "'" + value + "'") + ", expected " + expected),
+InvalidParameter::InvalidParameter(std::string key, std::string value, std::string expected, std::string hint)
+    : Error(key + ": got " + (value.empty() ? std::string("(nothing)") : "'" + value + "'") + ", expected " + expected +
+            (hint.empty() ? std::string() : "; " + hint)),
       key_(std::move(key)),
       value_(std::move(value)),
-      expected_(std::move(expected)) {}
+      expected_(std::move(expected)),
+      hint_(std::move(hint)) {}
 
 }  // namespace aidcsim

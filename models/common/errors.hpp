@@ -17,15 +17,17 @@ class Error : public std::runtime_error {
 /// - key: dotted path of the offending key (list items as name[i]).
 /// - value: the offending value as the user would recognise it ("48", "400 GB").
 /// - expected: what would have been accepted ("a multiple of 72", "a data rate such as 400 Gbps").
+/// - hint: optional, e.g. "did you mean 'GB200'?"; what() ends with "; <hint>" when given.
 class InvalidParameter : public Error {
  public:
-  InvalidParameter(std::string key, std::string value, std::string expected);
+  InvalidParameter(std::string key, std::string value, std::string expected, std::string hint = {});
   const std::string& key() const noexcept { return key_; }
   const std::string& value() const noexcept { return value_; }
   const std::string& expected() const noexcept { return expected_; }
+  const std::string& hint() const noexcept { return hint_; }
 
  private:
-  std::string key_, value_, expected_;
+  std::string key_, value_, expected_, hint_;
 };
 
 /// A file that cannot be read or written: missing, a directory, no permission, a full disk.

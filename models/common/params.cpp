@@ -60,7 +60,7 @@ const Params::List& Params::list(std::string_view key) const {
   invalid(key, "a list");
 }
 
-void Params::invalid(std::string_view key, std::string_view expected) const {
+void Params::invalid(std::string_view key, std::string_view expected, std::string hint) const {
   std::string shown = raw(key);
   if (shown.empty()) {
     auto it = values_.find(key);
@@ -71,7 +71,7 @@ void Params::invalid(std::string_view key, std::string_view expected) const {
         shown = *s;
     }
   }
-  throw InvalidParameter(full_key(key), shown, std::string(expected));
+  throw InvalidParameter(full_key(key), shown, std::string(expected), std::move(hint));
 }
 
 }  // namespace aidcsim

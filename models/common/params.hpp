@@ -42,8 +42,9 @@ class Params {
   std::string full_key(std::string_view key) const;
   const std::string& path() const noexcept { return path_; }
 
-  /// Throws InvalidParameter for `key` with its raw value and what was expected.
-  [[noreturn]] void invalid(std::string_view key, std::string_view expected) const;
+  /// Throws InvalidParameter for `key` with its raw value, what was expected and an optional hint
+  /// ("did you mean 'GB200'?").
+  [[noreturn]] void invalid(std::string_view key, std::string_view expected, std::string hint = {}) const;
 
   const std::map<std::string, Value, std::less<>>& values() const noexcept { return values_; }
 

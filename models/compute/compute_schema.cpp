@@ -1,5 +1,6 @@
 #include "models/compute/compute_schema.hpp"
 
+#include "models/common/suggest.hpp"
 #include "models/compute/gpu_fields.hpp"
 
 namespace aidcsim::compute {
@@ -34,7 +35,12 @@ GpuSpec spec_from(const Params& root, const Catalogue& builtin) {
   Catalogue c = builtin;
   c.add(root.list("gpus"), "scenario file");
   const std::string& name = root.text("cluster.gpu");
-  if (!c.contains(name)) root.invalid("cluster.gpu", "a GPU of the catalogue or of `gpus` (" + c.names_text() + ")");
+  if (!c.contains(name)) {
+    // closest_match is case-insensitive: "gb200" is at distance 0 from "GB200", so it wins.
+    const auto near = closest_match(name, c.names());
+    root.invalid("cluster.gpu", "a GPU of the catalogue or of `gpus` (" + c.names_text() + ")",
+                 near ? "did you mean '" + *near + "'?" : std::string());
+  }
   return c.find(name);
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/common/suggest.hpp"
 #include "models/compute/compute_schema.hpp"
 #include "models/reliability/reliability_schema.hpp"
 #include "models/thermal/thermal_schema.hpp"
@@ -22,7 +23,6 @@
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
-#include "sim/scenario/suggest.hpp"
 #include "sim/scenario/unit_parser.hpp"
 #include "sim/scenario/validate.hpp"
 

@@ -31,12 +31,11 @@ class ScenarioError : public InvalidParameter {
  public:
   ScenarioError(SourceLocation where, std::string key, std::string value, std::string expected, std::string hint = {});
   const SourceLocation& where() const noexcept { return where_; }
-  const std::string& hint() const noexcept { return hint_; }  ///< e.g. "did you mean 'switch_radix'?"
+  // hint(), e.g. "did you mean 'switch_radix'?", is InvalidParameter's.
   const char* what() const noexcept override { return message_.c_str(); }
 
  private:
   SourceLocation where_;
-  std::string hint_;
   std::string message_;
 };
 

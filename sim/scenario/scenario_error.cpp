@@ -39,10 +39,9 @@ std::string enclosing(const std::string& key) {
 
 ScenarioError::ScenarioError(SourceLocation where, std::string key, std::string value, std::string expected,
                              std::string hint)
-    : InvalidParameter(key, value, expected),
+    : InvalidParameter(key, value, expected, hint),
       where_(std::move(where)),
-      hint_(std::move(hint)),
-      message_(compose(where_, key, value, expected, hint_)) {}
+      message_(compose(where_, key, value, expected, hint)) {}
 
 SourceLocation Scenario::location_of(const std::string& key) const {
   for (std::string k = key; !k.empty(); k = enclosing(k)) {
@@ -93,7 +92,7 @@ std::string as_written(const Params& params, const std::string& key, const std::
 
 ScenarioError Scenario::locate(const InvalidParameter& e) const {
   if (const auto* located = dynamic_cast<const ScenarioError*>(&e)) return *located;
-  return ScenarioError(location_of(e.key()), e.key(), as_written(params, e.key(), e.value()), e.expected());
+  return ScenarioError(location_of(e.key()), e.key(), as_written(params, e.key(), e.value()), e.expected(), e.hint());
 }
 
 }  // namespace aidcsim

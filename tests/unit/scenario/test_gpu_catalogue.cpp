@@ -123,6 +123,35 @@ TEST_CASE("a scenario names, derives and overrides GPUs in its gpus: list", "[gp
   CHECK_FALSE(s.fabric.nvls);
 }
 
+TEST_CASE("unknown GPU name: did you mean the catalogue's or the file's name", "[gpus]") {
+  auto error_of = [](const std::string& text) -> ScenarioError {
+    try {
+      load_scenario_text(text, "bad.yaml");
+    } catch (const ScenarioError& e) {
+      return e;
+    }
+    FAIL("no error");
+    throw 0;
+  };
+  // case only: the catalogue's spelling
+  ScenarioError e = error_of(scenario_with("gb200"));
+  CHECK(e.key() == "cluster.gpu");
+  CHECK(e.hint() == "did you mean 'GB200'?");
+  CHECK_THAT(std::string(e.what()),
+             Catch::Contains("cluster.gpu: got 'gb200'") && Catch::EndsWith("; did you mean 'GB200'?"));
+  // a case-insensitive match beats a closer-looking name listed earlier (H200 before H20)
+  CHECK(error_of(scenario_with("h20")).hint() == "did you mean 'H20'?");
+  // one slip from a catalogue name
+  CHECK(error_of(scenario_with("H1000")).hint() == "did you mean 'H100'?");
+  // a name of the file's own `gpus` list
+  CHECK(error_of(scenario_with("my-gpu", "gpus:\n  - name: My-GPU\n    base: H100\n")).hint() ==
+        "did you mean 'My-GPU'?");
+  // nothing close: no hint, the list of names only
+  e = error_of(scenario_with("TPUv5"));
+  CHECK(e.hint().empty());
+  CHECK_THAT(std::string(e.what()), Catch::Contains("A100") && !Catch::Contains("did you mean"));
+}
+
 TEST_CASE("GPU definitions: errors at file:line with the key and what was expected", "[gpus]") {
   auto error_of = [](const std::string& text) -> std::string {
     try {

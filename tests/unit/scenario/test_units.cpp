@@ -7,7 +7,7 @@
 
 #include "models/common/errors.hpp"
 #include "sim/scenario/schema_registry.hpp"
-#include "sim/scenario/suggest.hpp"
+#include "models/common/suggest.hpp"
 #include "sim/scenario/unit_parser.hpp"
 
 using aidcsim::InvalidParameter;

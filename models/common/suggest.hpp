@@ -1,5 +1,5 @@
 #pragma once
-// "Did you mean ...?" for misspelt keys and choices.
+// "Did you mean ...?" for misspelt keys, choices and names (e.g. a GPU of the catalogue).
 #include <optional>
 #include <string>
 #include <string_view>

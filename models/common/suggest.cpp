@@ -1,4 +1,4 @@
-#include "sim/scenario/suggest.hpp"
+#include "models/common/suggest.hpp"
 
 #include <algorithm>
 #include <cctype>
