@@ -470,7 +470,8 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
           "latency x a common scale), in flight";
     if (pipe.lanes > 1)
       out.note = (flight ? out.note + "; " : "") + std::to_string(pipe.slow_hops) +
-                 (flight ? " ring hops slower than the ring's pace" : " ring hops with a longer route than the nominal hop's") +
+                 (flight ? " ring hops slower than the ring's pace"
+                         : " ring hops with a longer route than the nominal hop's") +
                  " pipelined: their steps in " + std::to_string(pipe.lanes) +
                  " lanes (NCCL's connection FIFO), the excess latency in flight";
   }

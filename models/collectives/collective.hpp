@@ -147,9 +147,9 @@ struct Selection {
   Algorithm algorithm = Algorithm::Ring;
   Proto proto = Proto::Simple;
   int channels = 1;
-  double nccl_time = 0;                              ///< s, NCCL's own prediction (its tuner's model)
-  double latency = 0;                                ///< s, latency part of the execution model (incl. pipeline fill)
-  double bw_time = 0;                                ///< s, bandwidth part of the execution model
+  double nccl_time = 0;  ///< s, NCCL's own prediction (its tuner's model)
+  double latency = 0;    ///< s, latency part of the execution model (incl. pipeline fill)
+  double bw_time = 0;    ///< s, bandwidth part of the execution model
   /// s, NCCL's latency per hop inside a domain / across the network for the chosen algorithm
   /// and protocol (nccl::Model::hop_latency); a stepped ring whose even per-step latency falls
   /// below its hops' route latency gets per-hop latencies in this ratio (flow_plan.hpp). 0: not

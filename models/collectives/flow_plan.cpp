@@ -198,8 +198,8 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     };
     std::vector<double> bt(F);
     for (int i = 0; i < F; ++i)
-      bt[i] = std::max(port_bytes(port(fl[i].src, nv[i], true)), port_bytes(port(fl[i].dst, nv[i], false))) *
-              scale / (fl[i].repeat * rate[i]);
+      bt[i] = std::max(port_bytes(port(fl[i].src, nv[i], true)), port_bytes(port(fl[i].dst, nv[i], false))) * scale /
+              (fl[i].repeat * rate[i]);
     ring_split = ring_latency(plan, ctx, nv, bt, bw_time, latency, dmax, &ring_lat, &flight);
     if (ring_split && in_flight) *in_flight = flight;
   }

@@ -116,8 +116,7 @@ struct RingPipeline {
 /// whose latency is propagation in flight while another class carries the ring's pace; they
 /// are pipelined like slower hops (their excess = their step over the serial pace).
 RingPipeline pipeline_ring(network::Schedule& s, int first, int rings, const EmitContext& ctx, Proto proto,
-                           int nccl_channels, std::vector<int>* done,
-                           const std::vector<char>* in_flight = nullptr);
+                           int nccl_channels, std::vector<int>* done, const std::vector<char>* in_flight = nullptr);
 
 // Emitters (flow_*.cpp). `n` = group size >= 2.
 FlowPlan plan_ring(const EmitContext& ctx, Op op);

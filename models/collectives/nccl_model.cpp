@@ -154,8 +154,7 @@ double algo_bandwidth(const Model& m, Func f, Algo a, Proto p, int ch) {
   if (a == kRing && p == kLL128) bus = std::min(bus * 0.92, ch * ring_ll128_max);
   if (a == kTree && f == kAllReduce) bus = std::min(bus * .92, ch * tree_max);
   if (a == kTree && p == kLL) bus = std::min(bus * 1.0 / 3.8, ll_max_bw);
-  if (a == kTree && p == kLL128)
-    bus = std::min(bus * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), ch * tree_ll128_max);
+  if (a == kTree && p == kLL128) bus = std::min(bus * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), ch * tree_ll128_max);
   if (a == kPat) bus *= .85;
   if (collnet && p != kSimple) bus = 0;
   if (a == kCollNetDirect && p == kSimple) {

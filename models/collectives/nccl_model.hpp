@@ -68,8 +68,8 @@ struct Model {
   /// (hwLat[NET] + the net plugin's latency; = [0] on one node). A ring's latency is
   /// baseLat + (nsteps - interSteps) x [0] + interSteps x [1] (tuning.cc 2.23).
   double hop_latency[kNumFuncs][kNumAlgos][kNumProtos][2] = {};
-  int channels = 0;                                         ///< comm->nChannels after ncclTopoPostset doubles them
-  int nvls_channels = 0;                                    ///< comm->nvlsChannels (NCCL_NVLS_NCHANNELS, 16)
+  int channels = 0;       ///< comm->nChannels after ncclTopoPostset doubles them
+  int nvls_channels = 0;  ///< comm->nvlsChannels (NCCL_NVLS_NCHANNELS, 16)
   int max_threads[kNumAlgos][kNumProtos] = {};
   long thread_threshold[kNumAlgos][kNumProtos] = {};
 };

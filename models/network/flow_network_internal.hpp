@@ -144,13 +144,17 @@ struct Timeline {
   std::vector<std::unique_ptr<Cell[]>> blocks;
   std::vector<Cell*> chunks;
   std::vector<int> free_chunks;
-  Cell& at(const Bin& b, int i) { return chunks[static_cast<std::size_t>(b.chunks[i >> kChunkShift])][i & (kChunkCells - 1)]; }
+  Cell& at(const Bin& b, int i) {
+    return chunks[static_cast<std::size_t>(b.chunks[i >> kChunkShift])][i & (kChunkCells - 1)];
+  }
   /// Appends a cell to bin b, taking a chunk (a freed one first) when b's are full.
   void push(Bin& b, Cell x) {
     if (b.size == static_cast<int>(b.chunks.size()) << kChunkShift) {
       if (free_chunks.empty()) {
         const int in_block = static_cast<int>(chunks.size()) % kBlockChunks;
-        if (in_block == 0) blocks.emplace_back(new Cell[static_cast<std::size_t>(kBlockChunks) * kChunkCells]);  // not value-initialised: each cell is written before it is read
+        if (in_block == 0)
+          blocks.emplace_back(new Cell[static_cast<std::size_t>(kBlockChunks) *
+                                       kChunkCells]);  // not value-initialised: each cell is written before it is read
         b.chunks.push_back(static_cast<int>(chunks.size()));
         chunks.push_back(blocks.back().get() + static_cast<std::size_t>(in_block) * kChunkCells);
       } else {

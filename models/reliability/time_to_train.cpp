@@ -727,7 +727,7 @@ class Draw {
   int peeked_ = 0;
   std::size_t prof_i_ = kNoCursor, fab_i_ = kNoCursor;  // profile cursors (profile_at)
   std::size_t reg_i_ = 0;                               // last regime (Stage::regime)
-  std::vector<double> repairs_;  ///< s, repair completion times of the nodes out (take_spare)
+  std::vector<double> repairs_;                         ///< s, repair completion times of the nodes out (take_spare)
   DrawOut out_;
 };
 

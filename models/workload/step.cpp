@@ -376,11 +376,13 @@ std::string describe_dp(const Builder& b) {
     return "FSDP (" + par.fsdp_style +
            (par.fsdp_style == "pytorch" && !par.reshard_after_forward ? ", no reshard after forward" : "") +
            "): per-layer parameter all-gathers (one layer prefetched) and gradient reduce-scatters every microbatch" +
-           all + ")" + aggregated + (b.m > b.msim ? "; the remaining microbatches each add the simulated steady-state period" : "");
+           all + ")" + aggregated +
+           (b.m > b.msim ? "; the remaining microbatches each add the simulated steady-state period" : "");
   if (par.zero == "zero2")
     return "ZeRO-2: per-layer gradient reduce-scatters every microbatch and the parameter all-gather after the "
            "optimizer" +
-           all + ")" + aggregated + (b.m > b.msim ? "; the remaining microbatches each add the simulated steady-state period" : "");
+           all + ")" + aggregated +
+           (b.m > b.msim ? "; the remaining microbatches each add the simulated steady-state period" : "");
   const Op reduce_op = par.zero == "none" ? Op::AllReduce : Op::ReduceScatter;
   std::string gather;
   if (par.zero == "zero1")

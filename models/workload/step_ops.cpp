@@ -96,8 +96,8 @@ class StageTraffic {
       if (!forward || !keep_after_forward_) state[id] = 0;
       if (forward || !reduce_ || c.units[u].params <= 0 || !closes_) continue;
       std::vector<int> done;
-      emit_dp(b_, s_, Op::ReduceScatter, members_ * gradient_bytes(b_.job) * c.units[u].params, {piece}, kTagDp,
-              &done, &reductions_);
+      emit_dp(b_, s_, Op::ReduceScatter, members_ * gradient_bytes(b_.job) * c.units[u].params, {piece}, kTagDp, &done,
+              &reductions_);
       auto& all = b_.unit_reductions[s_];
       all.insert(all.end(), done.begin(), done.end());
       last_reduced_ = transfers_of(b_, done, b_.plan.stage_gpu[s_]);

@@ -368,9 +368,9 @@ ScenarioError yaml_syntax_error(const YAML::Exception& e, const std::string& tex
     const std::size_t indent = line.find_first_not_of(" \t");
     const std::size_t tab = line.substr(0, indent).find('\t');
     if (tab == std::string_view::npos || indent == std::string_view::npos || line[indent] == '#') continue;
-    return ScenarioError(SourceLocation{name, l + 1, static_cast<int>(tab) + 1}, "", "",
-                         "invalid YAML: a tab in the indentation; YAML indents with spaces only (yaml-cpp: " + e.msg +
-                             ")");
+    return ScenarioError(
+        SourceLocation{name, l + 1, static_cast<int>(tab) + 1}, "", "",
+        "invalid YAML: a tab in the indentation; YAML indents with spaces only (yaml-cpp: " + e.msg + ")");
   }
   return ScenarioError(SourceLocation{name, at + 1, e.mark.column + 1}, "", "", "invalid YAML: " + e.msg);
 }

@@ -142,8 +142,8 @@ namespace {
 Scenario llama3_copy(int dp, int k) {
   LoadOptions o;
   o.check_hbm_fit = false;  // the row's memory at DP 128; the copies hold less of the optimizer sharded
-  Scenario sc =
-      load_scenario_file(std::string(AIDCSIM_SOURCE_DIR) + "/tests/validation/large_runs/llama3-405b/16384-gpus.yaml", o);
+  Scenario sc = load_scenario_file(
+      std::string(AIDCSIM_SOURCE_DIR) + "/tests/validation/large_runs/llama3-405b/16384-gpus.yaml", o);
   const int per_replica = sc.job.par.tp * sc.job.par.cp * sc.job.par.pp;
   const int per_dp_batch = sc.job.global_batch / sc.job.par.dp;
   sc.job.par.dp = dp;

@@ -119,7 +119,8 @@ TEST_CASE("a run reusing the previous run's routes is bit-identical to a first r
   same(net.run(base), fresh(f, base));
 }
 
-TEST_CASE("a run that stops while it borrows the healthy table's routes leaves no broken table", "[network][route_memo]") {
+TEST_CASE("a run that stops while it borrows the healthy table's routes leaves no broken table",
+          "[network][route_memo]") {
   // A link-down run borrows (moves) the healthy table's routes where they hold and gives them back
   // after the run. If it stops in between (here: cancelled, which throw_if_cancelled reports just
   // before the event loop, after the route phase), the table must not be reused with routes moved

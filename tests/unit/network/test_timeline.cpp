@@ -227,7 +227,8 @@ TEST_CASE("bins of several arena chunks, merged: the bins still add up, and pair
   const std::size_t rows = r.timeline_links.size();
   REQUIRE(rows > 2 * 2048);
   std::size_t widest = 0;
-  for (int b = 0; b < r.timeline_bins; ++b) widest = std::max(widest, r.timeline_bin_start[b + 1] - r.timeline_bin_start[b]);
+  for (int b = 0; b < r.timeline_bins; ++b)
+    widest = std::max(widest, r.timeline_bin_start[b + 1] - r.timeline_bin_start[b]);
   CHECK(widest > 2 * 2048);  // a bin over three chunks
   std::vector<double> fwd(fabric.link_count(), 0.0), rev(fabric.link_count(), 0.0);
   const std::vector<double> dense = r.timeline_dense();

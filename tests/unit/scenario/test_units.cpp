@@ -1,13 +1,13 @@
 // Unit syntax -> SI, one check per accepted spelling family, and the errors for wrong input.
 // Expected values are exact definitions (SI prefixes, 1 byte = 8 bit, 0 degC = 273.15 K,
 // US gallon = 3.785411784 L, psi = 6894.757293168 Pa).
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "models/common/errors.hpp"
-#include "sim/scenario/schema_registry.hpp"
 #include "models/common/suggest.hpp"
+#include "sim/scenario/schema_registry.hpp"
 #include "sim/scenario/unit_parser.hpp"
 
 using aidcsim::InvalidParameter;
