@@ -134,20 +134,31 @@ TEST_CASE("bench fluid estimate: only above the threshold, only for one wave", "
 
 namespace {
 
+/// The fabric bench-collective builds for `o` (its GPU's NVLink fitted).
+topology::Fabric bench_fabric(const BenchOptions& o) {
+  topology::FabricSpec fs = o.fabric;
+  fit_fabric_to_gpu(fs, o.gpu);
+  return topology::build_fabric(fs);
+}
+
+/// A halving / doubling all-reduce of `bytes` over `gpus` with flow hash `hash`.
+collectives::Collective halving_doubling(std::vector<int> gpus, double bytes, std::uint64_t hash) {
+  collectives::Collective c;
+  c.op = Op::AllReduce;
+  c.algorithm = Algorithm::HalvingDoubling;
+  c.gpus = std::move(gpus);
+  c.bytes = bytes;
+  c.hash = hash;
+  return c;
+}
+
 /// Halving / doubling over `gpus` of the fabric of `o`: its compact form
 /// (collectives::halving_doubling_waves) against the schedule emit() builds, transfer by transfer
 /// and through network::fluid_bound_waves, to the last bit.
 double check_compact(const BenchOptions& base, const std::vector<int>& gpus, std::uint64_t hash) {
-  topology::FabricSpec fs = base.fabric;
-  fit_fabric_to_gpu(fs, base.gpu);
-  const topology::Fabric fabric = topology::build_fabric(fs);
+  const topology::Fabric fabric = bench_fabric(base);
   const auto layout = collectives::Layout::from(fabric, base.gpu);
-  collectives::Collective c;
-  c.op = Op::AllReduce;
-  c.algorithm = Algorithm::HalvingDoubling;
-  c.gpus = gpus;
-  c.bytes = double(1 << 30);
-  c.hash = hash;
+  const collectives::Collective c = halving_doubling(gpus, double(1 << 30), hash);
   const auto sel = collectives::select(c, layout, {});
   const auto w = collectives::halving_doubling_waves(c, layout, sel);
   REQUIRE(w);
@@ -215,18 +226,13 @@ TEST_CASE("halving / doubling in compact form: bench-collective's estimate equal
   o.sizes = {1 << 20, 1 << 30};
   o.fluid_above = 0;
   const auto rows = bench_collective(o);  // the compact path
-  topology::FabricSpec fs = o.fabric;
-  fit_fabric_to_gpu(fs, o.gpu);
-  const topology::Fabric fabric = topology::build_fabric(fs);
+  const topology::Fabric fabric = bench_fabric(o);
   const auto layout = collectives::Layout::from(fabric, o.gpu);
   REQUIRE(rows.size() == 2);
+  std::vector<int> all(512);
+  for (int i = 0; i < 512; ++i) all[i] = i;
   for (const auto& row : rows) {
-    collectives::Collective c;
-    c.op = Op::AllReduce;
-    c.algorithm = Algorithm::HalvingDoubling;
-    c.gpus.resize(512);
-    for (int i = 0; i < 512; ++i) c.gpus[i] = i;
-    c.bytes = row.size;
+    collectives::Collective c = halving_doubling(all, row.size, 0);
     c.collapse = o.collapse;
     network::Schedule s;
     collectives::emit(s, c, layout, o.protocol);
@@ -237,15 +243,9 @@ TEST_CASE("halving / doubling in compact form: bench-collective's estimate equal
 
 TEST_CASE("halving / doubling in compact form: only where it is the emitted schedule", "[fluid][compact]") {
   const BenchOptions o = cluster(8, 8, topology::FabricKind::Clos3, 1);
-  topology::FabricSpec fs = o.fabric;
-  fit_fabric_to_gpu(fs, o.gpu);
-  const topology::Fabric fabric = topology::build_fabric(fs);
+  const topology::Fabric fabric = bench_fabric(o);
   const auto layout = collectives::Layout::from(fabric, o.gpu);
-  collectives::Collective c;
-  c.op = Op::AllReduce;
-  c.algorithm = Algorithm::HalvingDoubling;
-  c.gpus = {0, 1, 2, 3};
-  c.bytes = 1e6;
+  collectives::Collective c = halving_doubling({0, 1, 2, 3}, 1e6, 0);
   auto sel = collectives::select(c, layout, {});
   CHECK(collectives::halving_doubling_waves(c, layout, sel));
   c.after = {0};

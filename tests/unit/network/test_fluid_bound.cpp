@@ -184,17 +184,7 @@ TEST_CASE("fluid estimate of waves: equal to the max-min run on a crowded oversu
   // Four-hop hashed routes, 2:1 leaf uplinks, up to ~40 sub-flows on a link direction at once
   // (beyond the five kept inline per direction) and sub-flows bound by different links in turn:
   // what fluid_bound_waves' skipped re-evaluations (keep thresholds, bind flags) must not change.
-  topology::FabricSpec spec;
-  spec.gpus = 16;
-  spec.gpus_per_node = 1;
-  spec.nvlink_domain = 1;
-  spec.kind = topology::FabricKind::LeafSpine;
-  spec.wiring = topology::Wiring::RackLocal;
-  spec.switch_radix = 6;
-  spec.gpus_per_leaf = 4;
-  spec.oversub_leaf = 2.0;
-  spec.link_rate = spec.nic_rate = 50e9;
-  const topology::Fabric fab = topology::build_fabric(spec);
+  const topology::Fabric fab = topology::build_fabric(crowded_leaf_spine(1, false));
   network::FlowNetwork net(fab);
   network::Schedule s;
   std::uint64_t x = 29;
