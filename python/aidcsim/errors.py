@@ -7,8 +7,8 @@ the key (and file line) where known; Ctrl-C raises Python's own KeyboardInterrup
 Hierarchy::
 
     Error(RuntimeError)                    aidcsim::Error          any aidcsim failure
-    ├── ParameterError(Error, ValueError)  aidcsim::InvalidParameter  .key .value .expected
-    │   ├── ScenarioError                  aidcsim::ScenarioError  + .file .line .column .hint
+    ├── ParameterError(Error, ValueError)  aidcsim::InvalidParameter  .key .value .expected .hint
+    │   ├── ScenarioError                  aidcsim::ScenarioError  + .file .line .column
     │   └── ArgumentTypeError(ParameterError, TypeError)  an argument of the wrong type
     ├── FileError(Error, OSError)          aidcsim::FileError      a file that cannot be read or written
     ├── SimulationError(Error)             aidcsim::SimulationError valid input, simulation impossible
@@ -27,14 +27,16 @@ class ParameterError(Error, ValueError):
     """A model parameter or an argument outside its domain (C++ ``aidcsim::InvalidParameter``).
 
     Attributes: ``key`` (dotted scenario key, list items as ``name[i]``, or the argument's name),
-    ``value`` (the value as written), ``expected`` (what would have been accepted).
+    ``value`` (the value as written), ``expected`` (what would have been accepted), ``hint`` (a
+    suggestion such as "did you mean 'GB200'?", or "").
     """
 
-    def __init__(self, message, key="", value="", expected=""):
+    def __init__(self, message, key="", value="", expected="", hint=""):
         super().__init__(message)
         self.key = key
         self.value = value
         self.expected = expected
+        self.hint = hint
 
 
 class ScenarioError(ParameterError):
@@ -48,11 +50,10 @@ class ScenarioError(ParameterError):
     """
 
     def __init__(self, message, file="", line=0, column=0, key="", value="", expected="", hint=""):
-        super().__init__(message, key, value, expected)
+        super().__init__(message, key, value, expected, hint)
         self.file = file
         self.line = line
         self.column = column
-        self.hint = hint
 
 
 class ArgumentTypeError(ParameterError, TypeError):

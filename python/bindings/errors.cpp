@@ -30,7 +30,7 @@ void register_errors(py::module_& m) {
                      "key"_a = e.key(), "value"_a = e.value(), "expected"_a = e.expected(), "hint"_a = e.hint()));
     } catch (const InvalidParameter& e) {
       raise("ParameterError", py::make_tuple(e.what()),
-            py::dict("key"_a = e.key(), "value"_a = e.value(), "expected"_a = e.expected()));
+            py::dict("key"_a = e.key(), "value"_a = e.value(), "expected"_a = e.expected(), "hint"_a = e.hint()));
     } catch (const FileError& e) {
       raise("FileError", py::make_tuple(e.what(), e.error_number(), e.path()), py::dict());
     } catch (const Cancelled& e) {

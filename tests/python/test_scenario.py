@@ -122,6 +122,15 @@ def test_errors_pickle_with_their_fields():
     assert str(f) == str(e)
 
 
+def test_parameter_error_carries_the_hint():
+    """ParameterError (C++ InvalidParameter) has .hint like ScenarioError, and keeps it when pickled."""
+    e = aidcsim.errors.ParameterError("cluster.gpu: got 'gb200', expected a GPU", key="cluster.gpu",
+                                      value="gb200", expected="a GPU", hint="did you mean 'GB200'?")
+    f = pickle.loads(pickle.dumps(e))
+    assert (f.key, f.value, f.expected, f.hint) == ("cluster.gpu", "gb200", "a GPU", "did you mean 'GB200'?")
+    assert aidcsim.errors.ParameterError("m").hint == ""
+
+
 def test_gpu_defined_in_python_is_validated(default_path):
     """A GPU not in the catalogue, defined in the scenario's gpus: list (docs/gpus.md)."""
     s = Scenario.load(default_path)
