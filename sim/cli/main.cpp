@@ -1,6 +1,7 @@
 // Entry point of the `aidcsim` executable: registers the subcommands (one file each), parses the
 // command line with CLI11 and runs the chosen one. Exit codes: see sim/cli/commands.hpp.
 #include <iostream>
+#include <string>
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/signals.hpp"
@@ -31,6 +32,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A usage error names the subcommand being parsed ("aidcsim run: --seed: ..."), as the
+    // subcommands' own errors do; get_subcommands() already lists it when its parse throws.
+    const auto subs = app.get_subcommands();
+    const std::string who = subs.empty() ? "aidcsim" : "aidcsim " + subs.back()->get_name();
+    app.failure_message([who](const CLI::App*, const CLI::Error& err) {
+      return who + ": " + err.what() + "\nRun `" + who + " --help` for more information.\n";
+    });
     const int code = app.exit(e);  // prints help, version or the usage error
     return code == 0 ? kExitOk : kExitUsage;
   }

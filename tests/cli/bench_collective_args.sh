@@ -66,7 +66,7 @@ refused "--wiring: 'bogus'" --wiring bogus
 for opt in "-N 4" "-g 4" "-t 2" "--gpu H100" "--nvlink-domain 8" "--nics-per-node 4" "--nic-rate 200Gbps" \
   "--topology leaf_spine" "--oversubscription 2:1" "--radix 128" "--planes 2" "--sharp"; do
   # shellcheck disable=SC2086
-  refused "^--scenario excludes --" --scenario "$BASE" $opt -b 1M -e 1M
+  refused "^aidcsim bench-collective: --scenario excludes --" --scenario "$BASE" $opt -b 1M -e 1M
 done
 
 # The collective.

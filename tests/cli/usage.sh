@@ -14,6 +14,16 @@ done
 [ "$rc" -eq 64 ] || fail "unknown subcommand: exit $rc, expected 64"
 "$AIDCSIM" run --seed -3 >out.txt 2>err.txt; rc=$?
 [ "$rc" -eq 64 ] || fail "negative --seed: exit $rc, expected 64"
+# CLI11's own parse errors name the subcommand like the subcommands' errors ("aidcsim run: ...").
+for args in "bench-collective --ngpus 0" "run --seed -3" "run --no-such-option" "schema --zzz" "topology --x" \
+            "validate --x" "version --x"; do
+  # shellcheck disable=SC2086  # $args is split into words on purpose
+  "$AIDCSIM" $args >out.txt 2>err.txt; rc=$?
+  [ "$rc" -eq 64 ] || fail "$args: exit $rc, expected 64"
+  grep -q "^aidcsim ${args%% *}: " err.txt || fail "$args: the usage error lacks 'aidcsim ${args%% *}: ': $(cat err.txt)"
+done
+"$AIDCSIM" >out.txt 2>err.txt
+grep -q "^aidcsim: " err.txt || fail "no subcommand: the usage error lacks 'aidcsim: ': $(cat err.txt)"
 "$AIDCSIM" validate does-not-exist.yaml >out.txt 2>err.txt; rc=$?
 [ "$rc" -eq 1 ] || fail "validate of a missing file: exit $rc, expected 1 (an error, not an invalid scenario)"
 "$AIDCSIM" run --quiet --output no/such/dir/x.h5 >out.txt 2>err.txt; rc=$?
