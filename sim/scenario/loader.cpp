@@ -157,12 +157,13 @@ class Walker {
           throw Error("schema bug: default of " + f.key + " is invalid: " + e.what());
         }
       } else if (f.required) {
-        // Name the outermost section that is not in the file at all ("no 'workload' section"),
-        // else the parent the key is missing under.
+        // Name the outermost section that is not in the document at all ("no 'workload' section
+        // in x.yaml"), else the parent the key is missing under. The document is named by its
+        // file name: text built from a Python dict ("<dict>") never was a file.
         std::string missing;
         for (std::string p = parent_of(actual); !p.empty() && !locations_.count(p); p = parent_of(p)) missing = p;
         const std::string parent = parent_of(actual);
-        std::string why = !missing.empty() ? ": no '" + missing + "' section in the file"
+        std::string why = !missing.empty() ? ": no '" + missing + "' section in " + file_
                           : parent.empty() ? std::string(" at the top level")
                                            : " under '" + parent + "'";
         throw ScenarioError(nearest(actual), actual, "", expectation(f) + " (required key missing" + why + ")");

@@ -131,6 +131,18 @@ def test_parameter_error_carries_the_hint():
     assert aidcsim.errors.ParameterError("m").hint == ""
 
 
+def test_missing_section_of_a_dict_names_the_dict_not_a_file():
+    """A required section missing from a scenario built from a dict is reported "in <dict>" (its
+    name), not "in the file" it never came from."""
+    data = Scenario.default().to_dict()
+    del data["workload"]
+    for s, name in ((Scenario.from_dict(data), "<dict>"), (Scenario(data, name="my sweep point"), "my sweep point")):
+        with pytest.raises(ScenarioError) as ei:
+            s.validate()
+        assert f"no 'workload' section in {name})" in str(ei.value)
+        assert "in the file" not in str(ei.value)
+
+
 def test_gpu_defined_in_python_is_validated(default_path):
     """A GPU not in the catalogue, defined in the scenario's gpus: list (docs/gpus.md)."""
     s = Scenario.load(default_path)

@@ -107,7 +107,7 @@ TEST_CASE("a missing section is reported at a line and column", "[limits]") {
   const ScenarioError e = error_of(text);
   CHECK(e.where().line == line_of(text, "name: stargate"));
   CHECK(e.where().column == 1);
-  CHECK_THAT(e.what(), Catch::Contains("no 'workload' section in the file"));
+  CHECK_THAT(e.what(), Catch::Contains("no 'workload' section in bad.yaml"));
 }
 
 TEST_CASE("scenario files are read up to the size limit", "[limits]") {

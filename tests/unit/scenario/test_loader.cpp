@@ -242,7 +242,7 @@ TEST_CASE("a required key whose section is not written points at the document's 
     CHECK(e.key() == "site.name");
     CHECK(e.where().line == 1);
     CHECK(std::string(e.what()) ==
-          "m.yaml:1:1: site.name: got (nothing), expected a string (required key missing: no 'site' section in the "
-          "file)");
+          "m.yaml:1:1: site.name: got (nothing), expected a string (required key missing: no 'site' section in "
+          "m.yaml)");
   }
 }
