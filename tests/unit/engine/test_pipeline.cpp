@@ -334,7 +334,8 @@ TEST_CASE("a situation releases its step schedule when done; its re-plans at the
   // memory. The pump failure with no spare throttles: the step is re-planned at the fault's clocks
   // with the base plan's size reserved (StepOptions::schedule_capacity), which changes no figure.
   const Scenario sc = load_scenario_text(with_pump_failure(0), "pump-n.yaml");
-  const SituationOutcome o = simulate_situation(sc, sc.fabric.gpus, sc.name, "", sc.seed, [](const std::string&, double) {});
+  const SituationOutcome o =
+      simulate_situation(sc, sc.fabric.gpus, sc.name, "", sc.seed, [](const std::string&, double) {});
   CHECK(o.plan.schedule.activities.empty());
   CHECK(o.plan.schedule.activities.capacity() == 0);
   CHECK(o.plan.tokens_per_step > 0);
