@@ -405,6 +405,7 @@ std::string describe_dp(const Builder& b) {
 StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
                    const StepOptions& opt) {
   StepPlan plan;
+  plan.schedule.activities.reserve(opt.schedule_capacity);
   Builder b(job, gpu, fabric, opt, plan);
   size_step(b);
   stage_clocks(b);

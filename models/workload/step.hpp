@@ -17,6 +17,7 @@
 //   ZeRO-1 adds the parameter all-gather after the optimizer step, FSDP all-gathers before use;
 // - analytic extension: microbatches beyond the simulated ones add their steady-state time.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,6 +69,11 @@ struct StepOptions {
   /// -1 = the job's (JobSpec::layer_flow_budget, workload.layer_flow_budget).
   /// Error of each fallback on a small case: tests/unit/engine/test_step_traffic.cpp.
   long long max_layer_flows = -1;
+  /// Activities reserved in StepPlan::schedule before planning (a capacity, not a count: the plan
+  /// does not depend on it). The engine passes the size of an earlier plan of the same job, so a
+  /// re-plan at other clocks writes its schedule once instead of growing it by doubling (each
+  /// doubling moves and first-touches the whole schedule: page zeroing, peak RSS). 0 = none.
+  std::size_t schedule_capacity = 0;
 };
 
 /// A compute op of the representative pipeline that waited for transfers: `transfers` (one

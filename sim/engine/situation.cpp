@@ -95,7 +95,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     std::vector<double> clocks = thermal::solve_throttled_clocks(sc.cooling, out.layout, loads_of(step.breakdown));
     const double change = max_clock_change(clocks, out.clocks);
     out.clocks = std::move(clocks);
-    step = run_step(out.job, sc.gpu, fabric, net, out.clocks, seed);
+    step = run_step(out.job, sc.gpu, fabric, net, out.clocks, seed, step.plan.schedule.activities.size());
     out.thermal = thermal::steady_state(sc.cooling, out.layout, loads_of(step.breakdown), out.clocks);
     if (change < loop.clock_tolerance) break;
   }
@@ -119,7 +119,8 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     if (c_min < 1.0) {
       report("step at the fault's clocks (SimGrid)", 0.85);
       std::vector<double> slow(static_cast<std::size_t>(gpus), c_min);
-      out.step_during_fault = run_step(out.job, sc.gpu, fabric, net, slow, seed).breakdown;
+      out.step_during_fault =
+          run_step(out.job, sc.gpu, fabric, net, slow, seed, out.plan.schedule.activities.size()).breakdown;
       if (c_min > 0 && out.step_during_fault.step_time > out.step.step_time) {
         out.clock_sensitivity = (out.step_during_fault.step_time / out.step.step_time - 1) / (1 / c_min - 1);
         out.clock_sensitivity_measured = true;
@@ -142,7 +143,8 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     if (out.daily_transient.min_clock < 1.0) {
       report("step at the day's lowest clock (flows)", 0.9);
       std::vector<double> slow(static_cast<std::size_t>(gpus), out.daily_transient.min_clock);
-      out.step_daily_worst = run_step(out.job, sc.gpu, fabric, net, slow, seed).breakdown;
+      out.step_daily_worst =
+          run_step(out.job, sc.gpu, fabric, net, slow, seed, out.plan.schedule.activities.size()).breakdown;
     }
   }
 
@@ -175,6 +177,9 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   }
   report("timed fabric failures (flows)", 0.98);
   out.fabric_events = fabric_event_steps(ctx, out.plan);
+  // Nothing reads the step's schedule after this (results take the plan's figures, not its
+  // activities): released, so a rollout's later phases reuse its memory instead of adding theirs.
+  network::Schedule().activities.swap(out.plan.schedule.activities);
   report("done", 1.0);
   return out;
 }

@@ -3,8 +3,10 @@
 namespace aidcsim {
 
 StepRun run_step(const workload::JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
-                 network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed) {
+                 network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed,
+                 std::size_t capacity) {
   workload::StepOptions opts;
+  opts.schedule_capacity = capacity;
   opts.clock_factor = clocks;
   opts.seed = seed;
   StepRun s;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "sim/engine/simulate.hpp"
+#include "sim/engine/situation.hpp"
 
 using namespace aidcsim;
 
@@ -324,4 +325,24 @@ TEST_CASE("HBM per GPU is reported by component for the most loaded stage and ev
   CHECK(by_stage->shape[1] == 7);
   const int peak = static_cast<int>(r.scalar("hbm_peak_stage"));
   CHECK(by_stage->data[peak * 7 + 6] / 1e9 == Approx(r.scalar("hbm_per_gpu")));
+}
+
+TEST_CASE("a situation releases its step schedule when done; its re-plans at the fault's clocks match",
+          "[engine][schedule_release]") {
+  // The rollout keeps every phase's outcome until the results are built; their schedules (the
+  // largest part of a plan) are released once the situation is done, so a later phase reuses that
+  // memory. The pump failure with no spare throttles: the step is re-planned at the fault's clocks
+  // with the base plan's size reserved (StepOptions::schedule_capacity), which changes no figure.
+  const Scenario sc = load_scenario_text(with_pump_failure(0), "pump-n.yaml");
+  const SituationOutcome o =
+      simulate_situation(sc, sc.fabric.gpus, sc.name, "", sc.seed, [](const std::string&, double) {});
+  CHECK(o.plan.schedule.activities.empty());
+  CHECK(o.plan.schedule.activities.capacity() == 0);
+  CHECK(o.plan.tokens_per_step > 0);
+  CHECK(o.plan.parameters > 0);
+  REQUIRE(o.fault_transient.min_clock < 1.0);  // the re-plan at the fault's clocks ran
+  const Results r = simulate(sc);
+  CHECK(r.scalar("step_time") == o.step.step_time);
+  CHECK(r.scalar("step_time_during_fault") == o.step_during_fault.step_time);
+  CHECK(o.step_during_fault.step_time > o.step.step_time);
 }

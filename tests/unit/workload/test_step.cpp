@@ -169,6 +169,39 @@ TEST_CASE("plan_step: interleaving shrinks the bubble; clock factor slows comput
   CHECK(step(gpt_job(4, 4, 4, 1, 64), cap).step_time == Approx(b1.step_time).epsilon(0.03));
 }
 
+TEST_CASE("plan_step: a reserved schedule capacity changes nothing and is the only allocation", "[schedule_capacity]") {
+  // The engine re-plans a step at other clocks with the earlier plan's size reserved: the schedule
+  // must be the same activity for activity, written without growing (capacity = size).
+  const auto fabric = topology::build_fabric(small_fabric(64));
+  const JobSpec j = gpt_job(4, 4, 4, 2, 64);
+  const StepPlan free_growth = plan_step(j, testing::a100_like(), fabric, {});
+  const auto& a = free_growth.schedule.activities;
+  REQUIRE(a.size() > 100);
+  StepOptions o;
+  o.schedule_capacity = a.size();
+  const StepPlan reserved = plan_step(j, testing::a100_like(), fabric, o);
+  const auto& b = reserved.schedule.activities;
+  CHECK(b.capacity() == b.size());
+  REQUIRE(b.size() == a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    INFO("activity " << i);
+    REQUIRE(a[i].kind == b[i].kind);
+    REQUIRE(a[i].gpu == b[i].gpu);
+    REQUIRE(a[i].dst_gpu == b[i].dst_gpu);
+    REQUIRE(a[i].amount == b[i].amount);
+    REQUIRE(a[i].flow_hash == b[i].flow_hash);
+    REQUIRE(a[i].delay == b[i].delay);
+    REQUIRE(a[i].after == b[i].after);
+    REQUIRE(a[i].after_previous == b[i].after_previous);
+    REQUIRE(a[i].after_same == b[i].after_same);
+    REQUIRE(a[i].repeat == b[i].repeat);
+    REQUIRE(a[i].tag == b[i].tag);
+    REQUIRE(a[i].weight == b[i].weight);
+  }
+  CHECK(analyse_step(reserved, evaluate(reserved.schedule, fabric)).step_time ==
+        analyse_step(free_growth, evaluate(free_growth.schedule, fabric)).step_time);
+}
+
 TEST_CASE("plan_step: ZeRO-1 and FSDP add parameter all-gathers; DP overlap helps") {
   const auto fabric = topology::build_fabric(small_fabric(64));
   const auto a100 = testing::a100_like();
