@@ -50,8 +50,6 @@ SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
     g_hs_ = c_hs > 0 ? c_hs * wall_effectiveness(ha / c_hs) : 0.0;
   }
   c_switch_ = layout_.switches * layout_.switch_power / dt_air;
-  c_facility_ = liquid_ && plant_.cdu->to_facility_water() ? n_cdu_ * plant_.cdu->cold_side_rate()
-                                                           : n_rack_ * rack_heat / kFacilityDeltaT;
   // Design heat reaching the hall air: what the rack coolers leave (estimated at their design
   // effectiveness, or all of it), network racks, liquid-to-air CDUs.
   design_room_heat_ = layout_.switches * layout_.switch_power;
@@ -60,6 +58,10 @@ SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
         n_rack_ * (1 - cover_) * rack_heat * (spec_.plant.rack == "none" ? 1.0 : 1.0 - spec_.rdhx_effectiveness);
   if (liquid_ && !plant_.cdu->to_facility_water()) design_room_heat_ += n_rack_ * cover_ * rack_heat;
   if (liquid_) size_cdus(rack_heat);
+  // After sizing: the CDU's facility-side rate is set by size() (zero before), and it gives the
+  // facility return temperature, hence the chiller's share of the heat.
+  c_facility_ = liquid_ && plant_.cdu->to_facility_water() ? n_cdu_ * plant_.cdu->cold_side_rate()
+                                                           : n_rack_ * rack_heat / kFacilityDeltaT;
 }
 
 void SiteModel::size_cdus(double rack_heat) {

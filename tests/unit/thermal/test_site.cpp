@@ -64,6 +64,31 @@ TEST_CASE("site: CDU supply matches the effectiveness-NTU closed form", "[therma
   CHECK(r.state.cdu_heat[0] == Approx(liquid).epsilon(1e-9));
 }
 
+TEST_CASE("site: facility return and chiller share from the CDUs' facility flow (closed form)", "[thermal][site]") {
+  // A 10 °C set point with 12 °C outdoors and a 5 K dry-cooler approach: the dry coolers reach 17 °C,
+  // the chiller trims the rest. The facility flow is the CDUs' cold side (facility_flow_ratio x the
+  // rack-loop flow), so T_return = T_supply + q / (rho cp Q_facility) and
+  // P_chiller = clamp((T_out + approach - T_sup) / (T_ret - T_sup), 0, 1) q / COP (chiller.cpp).
+  CoolingSpec s;
+  s.plant.heat_rejection = "chiller";
+  s.facility_supply = 283.15;
+  s.rejection.outdoor_temp = 285.15;
+  SiteLayout l;
+  l.gpus = 8 * 72;  // one full CDU
+  const SiteReport r = steady_state(s, l, {GpuLoad{1, 0}}, {});
+  const double q = r.state.power.heat_to_facility_water;
+  REQUIRE(q > 0);
+  const double c_fw = s.cdu.facility_flow_ratio * coolant("water").capacity_rate(s.flow_per_gpu) * l.gpus;
+  const double t_ret = s.facility_supply + q / c_fw;
+  REQUIRE(std::isfinite(r.state.facility_return));
+  CHECK(r.state.facility_return == Approx(t_ret).epsilon(1e-12));
+  const double mech = std::clamp(
+      (s.rejection.outdoor_temp + s.rejection.dry_cooler_approach - s.facility_supply) / (t_ret - s.facility_supply),
+      0.0, 1.0);
+  CHECK(mech > 0.1);
+  CHECK(r.state.power.chiller == Approx(mech * q / s.rejection.chiller_cop).epsilon(1e-12));
+}
+
 TEST_CASE("site: grouped tier equals the per-GPU tier", "[thermal][site]") {
   CoolingSpec s;
   s.cdu.racks_per_cdu = 2;
