@@ -1,7 +1,11 @@
 // Entry point of the `aidcsim` executable: registers the subcommands (one file each), parses the
 // command line with CLI11 and runs the chosen one. Exit codes: see sim/cli/commands.hpp.
+#include <algorithm>
 #include <iostream>
 #include <string>
+#include <vector>
+
+#include "models/common/suggest.hpp"
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/signals.hpp"
@@ -28,6 +32,22 @@ int main(int argc, char** argv) {
   add_bench_collective_command(app, action);
   add_python_commands(app, action);
   add_version_command(app, action);
+
+  // CLI11 reports a word that names no subcommand as "A subcommand is required": name it, list
+  // the subcommands and suggest the closest ("aidcsim rnu" -> did you mean 'run'?).
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    for (const CLI::App* s : app.get_subcommands([](CLI::App*) { return true; })) names.push_back(s->get_name());
+    const std::string word = argv[1];
+    if (std::find(names.begin(), names.end(), word) == names.end()) {
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      std::cerr << "aidcsim: unknown subcommand '" << word << "', expected one of " << list;
+      if (const auto near = aidcsim::closest_match(word, names)) std::cerr << "; did you mean '" << *near << "'?";
+      std::cerr << "\nRun `aidcsim --help` for more information.\n";
+      return kExitUsage;
+    }
+  }
 
   try {
     app.parse(argc, argv);

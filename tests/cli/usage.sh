@@ -12,6 +12,11 @@ done
 [ "$rc" -eq 64 ] || fail "no subcommand: exit $rc, expected 64"
 "$AIDCSIM" frobnicate >out.txt 2>err.txt; rc=$?
 [ "$rc" -eq 64 ] || fail "unknown subcommand: exit $rc, expected 64"
+grep -q "^aidcsim: unknown subcommand 'frobnicate'" err.txt || fail "unknown subcommand not named: $(cat err.txt)"
+grep -q "validate" err.txt || fail "unknown subcommand: the valid ones are not listed: $(cat err.txt)"
+"$AIDCSIM" rnu scenario.yaml >out.txt 2>err.txt; rc=$?
+[ "$rc" -eq 64 ] || fail "misspelt subcommand: exit $rc, expected 64"
+grep -q "did you mean 'run'" err.txt || fail "misspelt subcommand 'rnu': no 'did you mean': $(cat err.txt)"
 "$AIDCSIM" run --seed -3 >out.txt 2>err.txt; rc=$?
 [ "$rc" -eq 64 ] || fail "negative --seed: exit $rc, expected 64"
 # CLI11's own parse errors name the subcommand like the subcommands' errors ("aidcsim run: ...").
