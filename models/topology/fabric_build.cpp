@@ -227,6 +227,13 @@ Derived derive(const FabricSpec& s, int R) {
     if (!derive_leaf_spine(s, R, L, r))
       fail(r, "fabric.switch_radix",
            "radix-" + num(R) + " spines reach at most " + num(R) + " leaves, " + num(L) + " needed");
+    else if (s.oversub_spine != 1.0)  // nothing above the spines: the ratio has no uplinks to act on
+      r.deviations.push_back({"fabric.oversubscription.spine", ratio(s.oversub_spine),
+                              "1:1 on a leaf_spine fabric (its spines have no uplinks), topology: clos3, or "
+                              "fabric.exact: false",
+                              "fabric.oversubscription.spine: asked " + ratio(s.oversub_spine) +
+                                  ", not applied: a leaf_spine fabric has no tier above its spines, so they have "
+                                  "no uplinks to oversubscribe (topology: clos3 for a core tier)"});
     return r;
   }
   // clos3: the spine's port budget at its ratio sizes the pod.

@@ -104,6 +104,22 @@ TEST_CASE("clos3 whose leaves fit in one pod is built as 2 tiers, and says so", 
   CHECK(build_fabric(stargate(8064)).bom().tiers == 3);
 }
 
+TEST_CASE("a leaf-spine has no spine uplinks: a spine oversubscription is not applied, and says so",
+          "[topology][as_built]") {
+  // topology leaf_spine with oversubscription.spine 4:1: the spines have no tier above them, so the
+  // ratio cannot be built; the fabric is the 1:1 one, with a warning (an error under exact).
+  FabricSpec s = stargate(576);
+  s.kind = FabricKind::LeafSpine;
+  s.oversub_spine = 4;
+  const Fabric f = build_fabric(s);
+  FabricSpec one = s;
+  one.oversub_spine = 1;
+  CHECK(f.bom().switches == build_fabric(one).bom().switches);
+  REQUIRE(f.warnings().size() == 1);
+  CHECK_THAT(f.warnings()[0], Catch::Contains("fabric.oversubscription.spine: asked 4:1, not applied"));
+  CHECK(error_key(s) == "fabric.oversubscription.spine");
+}
+
 TEST_CASE("a fabric of one leaf has no spine tier, and says so", "[topology][as_built]") {
   FabricSpec s = stargate(8064);
   s.gpus = 32;
