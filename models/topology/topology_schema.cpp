@@ -95,7 +95,8 @@ Schema schema() {
        64,
        false,
        {},
-       "Spine/aggregation tier, e.g. \"7:1\" (Meta 24K cluster, Llama 3 §3.3.1)."},
+       "Spine/aggregation tier (uplinks to the core: clos3 only), e.g. \"7:1\" (Meta 24K cluster, Llama 3 "
+       "§3.3.1)."},
       {"fabric.exact",
        Q::Bool,
        "false",
@@ -105,7 +106,8 @@ Schema schema() {
        false,
        {},
        "true: build the fabric exactly as asked or stop with an error naming what can be built; false: when whole "
-       "ports cannot give an oversubscription, or a clos3's leaves fit in one pod (2 tiers built), build the "
+       "ports cannot give an oversubscription, a clos3's leaves fit in one pod (2 tiers built), or a leaf_spine "
+       "is given a spine oversubscription (no uplinks above its spines), build the "
        "nearest fabric and say what was built and why (a warning on the console and in the results)."},
       {"fabric.switch_latency", Q::Time, "600 ns", false, 0, 1e-3, false, {}, "Port-to-port latency of one switch."},
       {"fabric.link_latency",
