@@ -186,12 +186,16 @@ BenchOptions options_from(const BenchArgs& a) {
       throw CLI::ValidationError("--gpus", std::to_string(a.ranks) + " GPUs asked, the cluster has " +
                                                std::to_string(f.gpus) + " (-N x -g x -t)");
     f.nvlink_domain = a.nvlink_domain > 0 ? a.nvlink_domain : gpn;
-    if (f.nvlink_domain % gpn != 0 && gpn % f.nvlink_domain != 0)
+    // The fabric takes whole nodes per domain (topology::FabricSpec: nvlink_domain a multiple of
+    // gpus_per_node); a domain dividing a node is not built.
+    if (f.nvlink_domain > 1 && o.gpu.nvlink_generation == 0)
+      throw CLI::ValidationError(a.nvlink_domain > 1 ? "--nvlink-domain" : "-g",
+                                 o.gpu.name + " has no NVLink: run one GPU per node (-g 1" +
+                                     (a.nvlink_domain > 1 ? ", --nvlink-domain 1" : "") + ")");
+    if (f.nvlink_domain % gpn != 0)
       throw CLI::ValidationError("--nvlink-domain", std::to_string(f.nvlink_domain) +
                                                         " GPUs: an NVLink domain must be a whole number of nodes (" +
-                                                        std::to_string(gpn) + " GPUs each) or divide a node");
-    if (f.nvlink_domain > 1 && o.gpu.nvlink_generation == 0)
-      throw CLI::ValidationError("--nvlink-domain", o.gpu.name + " has no NVLink: use --nvlink-domain 1");
+                                                        std::to_string(gpn) + " GPUs each)");
     const std::string topo = squash(a.topology);
     if (topo != "leafspine" && topo != "clos3")
       throw CLI::ValidationError("--topology", "'" + a.topology + "' (one of: leaf_spine, clos3)");

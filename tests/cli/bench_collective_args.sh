@@ -25,6 +25,15 @@ refused() {
 # Case 16 as reported.
 refused "-f: 'nan' is not an integer factor" -f nan
 refused "--nvlink-domain: 7 GPUs: an NVLink domain must be a whole number of nodes" --nvlink-domain 7
+# A domain dividing a node is not built (the fabric takes whole nodes): refused as such, by its option,
+# not as the scenario key cluster.nvlink_domain; a GPU without NVLink gets advice that runs.
+refused "^aidcsim bench-collective: --nvlink-domain: 4 GPUs: an NVLink domain must be a whole number of nodes" \
+  -N 2 -g 8 --nvlink-domain 4
+refused "^aidcsim bench-collective: -g: MI300X has no NVLink: run one GPU per node \\(-g 1\\)" --gpu MI300X -g 8
+refused "--nvlink-domain: MI300X has no NVLink: run one GPU per node \\(-g 1, --nvlink-domain 1\\)" \
+  --gpu MI300X -g 8 --nvlink-domain 8
+"$AIDCSIM" bench-collective --gpu MI300X -N 8 -g 1 -b 1M -e 1M >out.txt 2>err.txt ||
+  fail "the advice for a GPU without NVLink (-g 1) does not run: $(cat err.txt)"
 refused "nvls needs GPUs with NVLink SHARP" --gpu A100 --algo nvls
 refused "--nodes: '0' is not a positive integer" -N 0
 
