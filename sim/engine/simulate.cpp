@@ -87,8 +87,9 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
     } else {
       for (std::size_t i = 0; i < n; ++i) {
         throw_if_cancelled();
-        outcomes.push_back(
-            simulate_situation(sc, phases[i].gpus, phases[i].name, phases[i].key, seed, situation_progress(i)));
+        const std::size_t capacity = i > 0 ? plan_capacity_for(outcomes.back(), phases[i].gpus) : 0;
+        outcomes.push_back(simulate_situation(sc, phases[i].gpus, phases[i].name, phases[i].key, seed,
+                                              situation_progress(i), capacity));
       }
     }
     throw_if_cancelled();

@@ -44,9 +44,16 @@ double checkpoint_bytes(const Scenario& sc, double parameters) {
   return given > 0 ? given : reliability::model_state_bytes(parameters);
 }
 
+std::size_t plan_capacity_for(const SituationOutcome& done, int gpus) {
+  const int before = done.fabric_spec.gpus;
+  if (done.plan_activities == 0 || before <= 0 || gpus < before) return 0;
+  return static_cast<std::size_t>(
+      std::ceil(1.05 * static_cast<double>(done.plan_activities) * static_cast<double>(gpus) / before));
+}
+
 SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::string& name, const std::string& key,
-                                    std::uint64_t seed,
-                                    const std::function<void(const std::string&, double)>& progress) {
+                                    std::uint64_t seed, const std::function<void(const std::string&, double)>& progress,
+                                    std::size_t plan_capacity) {
   auto report = [&](const std::string& stage, double f) {
     if (progress) progress(name + ": " + stage, f);
   };
@@ -73,7 +80,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   net.set_route_reuse(clock_variants || degrade);
 
   report("training step (flows)", 0.2);
-  StepRun step = run_step(out.job, sc.gpu, fabric, net, {}, seed);
+  StepRun step = run_step(out.job, sc.gpu, fabric, net, {}, seed, plan_capacity);
   net.set_timeline_bins(network::kStepTimelineBins, step.run.makespan);  // later runs: no bin merges
   out.step_unthrottled = step.breakdown;
 
@@ -179,6 +186,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   out.fabric_events = fabric_event_steps(ctx, out.plan);
   // Nothing reads the step's schedule after this (results take the plan's figures, not its
   // activities): released, so a rollout's later phases reuse its memory instead of adding theirs.
+  out.plan_activities = out.plan.schedule.activities.size();
   network::Schedule().activities.swap(out.plan.schedule.activities);
   report("done", 1.0);
   return out;

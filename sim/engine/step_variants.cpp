@@ -20,17 +20,29 @@ double simulate(const StepContext& ctx, const workload::JobSpec& job) {
   return run_step(job, ctx.scenario.gpu, ctx.fabric, ctx.net, ctx.clocks, ctx.seed).breakdown.step_time;
 }
 
-/// Transfers of `schedule` whose current route (first ECMP sub-flow) crosses a link in `dead`.
-int crossing_transfers(const topology::Fabric& fabric, const network::Schedule& schedule,
-                       const std::vector<char>& dead) {
-  int n = 0;
+/// For each of `targets` (link ids), the transfers of `schedule` whose current route (first ECMP
+/// sub-flow) crosses it; `dead[l]` = 1 for the links to test. One pass over the schedule: each
+/// route is computed once (Fabric::route_uncached, the same hops as route() without filling the
+/// route cache that nothing reads afterwards) and tested against every target.
+std::vector<int> crossing_transfers(const topology::Fabric& fabric, const network::Schedule& schedule,
+                                    const std::vector<std::vector<char>>& dead) {
+  std::vector<int> n(dead.size(), 0);
+  std::vector<char> any(static_cast<std::size_t>(fabric.link_count()), 0);
+  for (const auto& d : dead)
+    for (std::size_t l = 0; l < d.size() && l < any.size(); ++l) any[l] |= d[l];
+  std::vector<topology::Hop> hops;
   for (const auto& a : schedule.activities) {
     if (a.kind != network::Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
-    for (const auto& h : fabric.route(a.gpu, a.dst_gpu, a.flow_hash))
-      if (dead[static_cast<std::size_t>(h.link)]) {
-        ++n;
-        break;
-      }
+    fabric.route_uncached(a.gpu, a.dst_gpu, a.flow_hash, hops);
+    bool hit = false;
+    for (const auto& h : hops) hit = hit || any[static_cast<std::size_t>(h.link)];
+    if (!hit) continue;
+    for (std::size_t t = 0; t < dead.size(); ++t)
+      for (const auto& h : hops)
+        if (dead[t][static_cast<std::size_t>(h.link)]) {
+          ++n[t];
+          break;
+        }
   }
   return n;
 }
@@ -114,13 +126,17 @@ LinkDownStep degraded_link_step(const StepContext& ctx, const workload::StepPlan
     const auto span = static_cast<std::uint64_t>(loaded.size() - i);
     std::swap(loaded[i], loaded[i + static_cast<std::size_t>((rng() >> 11) % span)]);
   }
+  // The transfers each sampled link carries, all counted in one pass on the healthy fabric.
+  std::vector<std::vector<char>> dead(static_cast<std::size_t>(k));
+  for (int i = 0; i < k; ++i) {
+    dead[i].assign(static_cast<std::size_t>(ctx.fabric.link_count()), 0);
+    dead[i][loaded[i]] = 1;
+  }
+  out.rerouted_flows = crossing_transfers(ctx.fabric, plan.schedule, dead);
   double sum = 0;
   for (int i = 0; i < k; ++i) {
     const int link = loaded[i];
-    std::vector<char> dead(static_cast<std::size_t>(ctx.fabric.link_count()), 0);
-    dead[link] = 1;
     out.links.push_back(ctx.fabric.link(link).name);
-    out.rerouted_flows.push_back(crossing_transfers(ctx.fabric, plan.schedule, dead));
     ctx.fabric.set_link_up(link, false);
     try {
       out.step_times.push_back(workload::analyse_step(plan, ctx.net.run(plan.schedule)).step_time);
@@ -148,7 +164,7 @@ std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, const worklo
     FabricEvent e;
     e.at = f->at;
     e.what = describe(*f);
-    e.rerouted_flows = crossing_transfers(ctx.fabric, base_plan.schedule, links_taken_down(ctx.fabric, *f));
+    e.rerouted_flows = crossing_transfers(ctx.fabric, base_plan.schedule, {links_taken_down(ctx.fabric, *f)}).front();
     ctx.fabric.apply(*f);
     check_still_connected(*f, ctx.fabric, ctx.fabric.gpu_count());
     e.step_time = simulate(ctx, ctx.job);

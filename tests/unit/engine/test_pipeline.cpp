@@ -346,3 +346,34 @@ TEST_CASE("a situation releases its step schedule when done; its re-plans at the
   CHECK(r.scalar("step_time_during_fault") == o.step_during_fault.step_time);
   CHECK(o.step_during_fault.step_time > o.step.step_time);
 }
+
+TEST_CASE("a rollout phase reserves its step plan from the previous phase's and no figure changes",
+          "[engine][schedule_release]") {
+  // simulate() passes plan_capacity_for(previous phase, gpus) to the next phase's first plan: the
+  // whole schedule then fits in one allocation (no doubling copies). The estimate must cover the
+  // plan (else the schedule grows by doubling again) without reserving far beyond it, and a
+  // reservation changes no figure.
+  const Scenario sc = load_scenario_text(
+      read_file(std::string(AIDCSIM_SOURCE_DIR) + "/tests/regression/rollout-phases.yaml"), "rollout-phases.yaml");
+  REQUIRE(sc.training.phases.size() == 3);
+  auto quiet = [](const std::string&, double) {};
+  std::vector<SituationOutcome> o;
+  for (const auto& p : sc.training.phases)
+    o.push_back(simulate_situation(sc, p.gpus, p.name, p.key, sc.seed, quiet,
+                                   o.empty() ? 0 : plan_capacity_for(o.back(), p.gpus)));
+  for (std::size_t i = 1; i < o.size(); ++i) {
+    INFO("phase " << i << ": " << o[i - 1].plan_activities << " -> " << o[i].plan_activities << " activities");
+    REQUIRE(o[i].plan_activities > o[i - 1].plan_activities);
+    const std::size_t cap = plan_capacity_for(o[i - 1], sc.training.phases[i].gpus);
+    CHECK(cap >= o[i].plan_activities);
+    CHECK(cap <= 1.25 * o[i].plan_activities);
+  }
+  CHECK(plan_capacity_for(o[2], sc.training.phases[0].gpus) == 0);  // a smaller job: none
+  // The reservation changes nothing: the last phase without one.
+  const auto& last = sc.training.phases[2];
+  const SituationOutcome plain = simulate_situation(sc, last.gpus, last.name, last.key, sc.seed, quiet);
+  CHECK(plain.plan_activities == o[2].plan_activities);
+  CHECK(plain.step.step_time == o[2].step.step_time);
+  CHECK(plain.step_during_fault.step_time == o[2].step_during_fault.step_time);
+  CHECK(plain.link_down.step_time == o[2].link_down.step_time);
+}

@@ -8,7 +8,11 @@
 #include <set>
 #include <sstream>
 
+#include "models/network/step_traffic.hpp"
+#include "sim/engine/feasibility.hpp"
 #include "sim/engine/simulate.hpp"
+#include "sim/engine/step_run.hpp"
+#include "sim/engine/step_variants.hpp"
 
 using namespace aidcsim;
 
@@ -201,4 +205,44 @@ TEST_CASE("a batch smaller than one microbatch per DP replica is an error", "[en
   INFO(msg);
   CHECK(msg.find("training.batch_schedule[0].global_batch") != std::string::npos);
   CHECK(msg.find("65536 tokens") != std::string::npos);
+}
+
+TEST_CASE("link-down samples count the transfers each sampled link carries one link at a time", "[engine][failures]") {
+  // degraded_link_step counts every sample's rerouted transfers in one pass over the schedule;
+  // here each count is checked against a plain count of the transfers whose route crosses that
+  // one link, so a pass that credits a transfer to every sample when it crosses any would fail.
+  const Scenario sc = load_scenario_text(small_text(), "small.yaml");
+  const int gpus = sc.fabric.gpus;
+  topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
+  network::FlowNetwork net(fabric);
+  net.set_timeline_bins(network::kStepTimelineBins);
+  const workload::JobSpec job = scaled_job(sc, gpus, "");
+  const StepRun step = run_step(job, sc.gpu, fabric, net, {}, sc.seed);
+  const network::StepTraffic traffic = network::step_traffic(fabric, step.run, step.breakdown.step_time);
+  const std::vector<double> clocks(static_cast<std::size_t>(gpus), 1.0);
+  const StepContext ctx{sc, job, fabric, net, clocks, sc.seed};
+  const LinkDownStep down = degraded_link_step(ctx, step.plan, traffic.link_utilization, step.breakdown.step_time, 6);
+  REQUIRE(down.links.size() == 6);
+  REQUIRE(down.rerouted_flows.size() == down.links.size());
+  std::set<int> distinct;
+  for (std::size_t i = 0; i < down.links.size(); ++i) {
+    const std::vector<int> ids = fabric.find_links(down.links[i]);
+    REQUIRE(ids.size() == 1);
+    int n = 0;
+    for (const auto& a : step.plan.schedule.activities) {
+      if (a.kind != network::Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
+      for (const auto& h : fabric.route(a.gpu, a.dst_gpu, a.flow_hash))
+        if (h.link == ids[0]) {
+          ++n;
+          break;
+        }
+    }
+    INFO(down.links[i]);
+    CHECK(down.rerouted_flows[i] == n);
+    CHECK(n > 0);
+    distinct.insert(n);
+  }
+  CHECK(distinct.size() > 1);  // the links carry different transfer counts: the check can tell them apart
+  // Every link is up again.
+  for (int l = 0; l < fabric.link_count(); ++l) CHECK(fabric.link(l).up);
 }
