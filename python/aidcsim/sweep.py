@@ -30,7 +30,6 @@ SWEEP.yaml::
     output: sweep.csv                        # optional, relative to the sweep file
 """
 
-import argparse
 import concurrent.futures as _cf
 import itertools
 import math
@@ -38,7 +37,7 @@ import multiprocessing as _mp
 import os
 import sys
 
-from . import _args, _workers, limits
+from . import _args, _cli, _workers, limits
 from . import progress as _progress
 from .errors import Error, argument_error
 from .scenario import Scenario, as_scenario
@@ -315,11 +314,12 @@ def load_sweep_file(path):
 
 def main(argv=None):
     """``aidcsim sweep``: exit 0, 1 (error: a point failed, an output not written), 2 (invalid sweep
-    or scenario), 130 (Ctrl-C). The output path is checked before any point runs and the CSV is
-    written like ``aidcsim run``'s outputs (complete or not at all)."""
+    or scenario), 64 (usage error), 130 (Ctrl-C); the codes of the C++ CLI (aidcsim._cli). The
+    output path is checked before any point runs and the CSV is written like ``aidcsim run``'s
+    outputs (complete or not at all)."""
     from . import _native
     from .errors import ParameterError
-    ap = argparse.ArgumentParser(prog="aidcsim sweep", description="Runs a parameter sweep.")
+    ap = _cli.ArgumentParser(prog="aidcsim sweep", description="Runs a parameter sweep.")
     ap.add_argument("sweep_file", help="SWEEP.yaml: base, parameters, zip, variants, seeds, seed, overrides, output")
     ap.add_argument("-o", "--output", help="CSV path (default: the file's `output`, else stdout)")
     ap.add_argument("-j", "--processes", type=int, help="local worker processes")
@@ -331,7 +331,11 @@ def main(argv=None):
         out = a.output or out
         if out:
             _native.core().check_output(out)  # before any point runs (case input/13)
-        design_points(kwargs["parameters"], kwargs["zipped"], kwargs["variants"])  # the size, before any run (input/12)
+        try:  # the size and shape, before any run (input/12): an invalid sweep file
+            design_points(kwargs["parameters"], kwargs["zipped"], kwargs["variants"])
+        except ValueError as e:
+            print(f"aidcsim sweep: {a.sweep_file}: {e}", file=sys.stderr)
+            return _cli.EXIT_INVALID_SCENARIO
         client = None
         if a.scheduler:
             from distributed import Client
@@ -345,14 +349,14 @@ def main(argv=None):
             sys.stdout.write(text)
     except KeyboardInterrupt:
         print("aidcsim sweep: interrupted (SIGINT); no output written", file=sys.stderr)
-        return 130
+        return _cli.EXIT_SIGINT
     except ParameterError as e:
         print(f"aidcsim sweep: {e}", file=sys.stderr)
-        return 2
+        return _cli.EXIT_INVALID_SCENARIO
     except (Error, OSError, ValueError) as e:
         print(f"aidcsim sweep: error: {e}", file=sys.stderr)
-        return 1
-    return 0
+        return _cli.EXIT_ERROR
+    return _cli.EXIT_OK
 
 
 if __name__ == "__main__":

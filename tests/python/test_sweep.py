@@ -94,7 +94,7 @@ def test_sweep_file_cli(small_scenario, tmp_path, root):
     (tmp_path / "bad.yaml").write_text("base: base.yaml\nzip: {a: [1, 2], b: [1]}\n")
     r = subprocess.run([sys.executable, "-m", "aidcsim.sweep", str(tmp_path / "bad.yaml")],
                        capture_output=True, text=True, timeout=600)
-    assert r.returncode == 1 and "one length" in r.stderr
+    assert r.returncode == 2 and "one length" in r.stderr  # an invalid sweep file
 
 
 def test_design_points_variants_zip_product():
