@@ -9,6 +9,12 @@ LocalCluster with process or thread workers, or a scheduler and workers started 
     df = aidcsim.sweep(s, zipped={"fabric.topology": ["clos3", "leaf_spine"], "fabric.switch_radix": [64, 256]},
                        variants={"nvl72": {}, "hgx": {"cluster.nvlink_domain": 8}}, seeds=3)
 
+The CSV (``aidcsim sweep``'s output, to_csv(); read back with read_csv()) carries the units in its
+one header row: a summary column with a unit is named ``NAME [UNIT]`` (``step_time [s]``,
+``mfu [%]``, ``coolant_inlet [degC]``, ``time_to_train [d]``; dimensionless ``gpus [1]``,
+``pue [1]``, as the HDF5 file's ``units``); the inputs - swept keys, ``variant``, ``seed`` - and
+``error`` keep their bare name.
+
 CLI (what ``aidcsim sweep SWEEP.yaml`` calls)::
 
     python3 -m aidcsim sweep SWEEP.yaml [--output out.csv] [--processes N] [--scheduler ADDR] [--progress]
@@ -35,6 +41,7 @@ import itertools
 import math
 import multiprocessing as _mp
 import os
+import re
 import sys
 
 from . import _args, _cli, _workers, limits
@@ -218,7 +225,8 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
     pandas.DataFrame
         One row per point (and seed), in design_points order with seeds fastest: ``variant``, the
         swept keys (as given), ``seed`` with `seeds`, then every summary value (columns named by
-        summary key, units in ``df.attrs["units"]``).
+        summary key, units in ``df.attrs["units"]``). to_csv(df) writes it with the units in the
+        header (``step_time [s]``), read_csv() reads that back into this form.
     """
     import pandas as pd
 
@@ -257,6 +265,38 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
             row["error"] = str(payload)
         rows.append(row)
     df = pd.DataFrame(rows)
+    df.attrs["units"] = units
+    return df
+
+
+_UNIT_HEADER = re.compile(r"^(?P<name>.*\S) \[(?P<unit>[^\[\]]+)\]$")
+
+
+def to_csv(df):
+    """The sweep table `df` (as sweep() returns it) as CSV text with the units in the header: a
+    column with a ``df.attrs["units"]`` entry (every summary value) is named ``NAME [UNIT]``
+    (``step_time [s]``, ``mfu [%]``, ``gpus [1]``); the inputs (swept keys, ``variant``, ``seed``)
+    and ``error`` keep their name. Rows, order and values as in `df` (no index column).
+    read_csv() is the inverse."""
+    units = df.attrs.get("units", {})
+    names = {c: f"{c} [{units[c]}]" for c in df.columns if isinstance(c, str) and units.get(c)}
+    return df.rename(columns=names).to_csv(index=False)
+
+
+def read_csv(path):
+    """Reads a sweep CSV written by to_csv() / ``aidcsim sweep`` (a path or file object) ->
+    pandas.DataFrame as sweep() returns it: columns named by summary key (``step_time``), units in
+    ``df.attrs["units"]`` ({"step_time": "s"}). A header ``NAME [UNIT]`` gives column NAME in UNIT;
+    a CSV without units (written before units were in the header) reads with no units."""
+    import pandas as pd
+    df = pd.read_csv(path)
+    names, units = {}, {}
+    for c in df.columns:
+        m = _UNIT_HEADER.match(str(c))
+        if m:
+            names[c] = m["name"]
+            units[m["name"]] = m["unit"]
+    df = df.rename(columns=names)
     df.attrs["units"] = units
     return df
 
@@ -341,7 +381,7 @@ def main(argv=None):
             from distributed import Client
             client = Client(a.scheduler)
         df = sweep(scenario, client=client, processes=a.processes, progress=a.progress or None, **kwargs)
-        text = df.to_csv(index=False)
+        text = to_csv(df)
         if out:
             _native.core().write_output(out, text)
             print(f"wrote {len(df)} points to {out}", file=sys.stderr)
