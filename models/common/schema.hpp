@@ -66,7 +66,8 @@ struct Field {
   /// temperature, a flow or a power by its `type`): the sibling's name, and the kind per value. The
   /// loader parses the value as that kind (a mismatched unit is an error naming the kind expected),
   /// a plain number in its `plain_unit`, and checks the kind's own bounds (Field::min/max do not
-  /// apply: the kinds differ). Empty: `quantity` applies.
+  /// apply: the kinds differ). Such a key has no default_value (its kind is known only where its
+  /// sibling is). Empty: `quantity` applies.
   std::string quantity_from = {};
   std::vector<QuantityChoice> quantity_by = {};
 };
