@@ -42,6 +42,15 @@ enum class Quantity {
   Map    ///< a YAML mapping that only groups other fields (documented, holds no value)
 };
 
+/// One kind a key whose quantity follows a sibling key may take (Field::quantity_by).
+struct QuantityChoice {
+  std::string value;           ///< the sibling's value selecting it ("temperature")
+  Quantity quantity;           ///< what the key then is (Temperature)
+  std::string plain_unit;      ///< the unit a plain number is read in ("degC"); empty: the quantity's own rule
+  std::optional<double> min;   ///< inclusive bounds of this kind, SI (Field::min/max do not apply)
+  std::optional<double> max;
+};
+
 /// One scenario key.
 struct Field {
   std::string key;  ///< dotted path; list items as "rollout.phases[].gpus"
@@ -53,6 +62,14 @@ struct Field {
   bool min_exclusive = false;        ///< lower bound is exclusive (e.g. effectiveness in (0, 1])
   std::vector<std::string> choices;  ///< allowed values of a String field
   std::string doc;                   ///< meaning, and the source of the default (paper/table, datasheet)
+  /// A numeric key whose kind follows a sibling's value (a monitoring sensor's threshold is a
+  /// temperature, a flow or a power by its `type`): the sibling's name, and the kind per value. The
+  /// loader parses the value as that kind (a mismatched unit is an error naming the kind expected),
+  /// a plain number in its `plain_unit`, and checks the kind's own bounds (Field::min/max do not
+  /// apply: the kinds differ). Such a key has no default_value (its kind is known only where its
+  /// sibling is). Empty: `quantity` applies.
+  std::string quantity_from = {};
+  std::vector<QuantityChoice> quantity_by = {};
 };
 
 using Schema = std::vector<Field>;

@@ -168,8 +168,24 @@ void report_fault_transient(Results& r, const TransientResult& t, double duratio
                     " s at 1 s steps, " + std::to_string(t.alerts.size()) + " alerts");
 }
 
+double time_to_train_with_faults(double time_to_train, const std::vector<FaultVerdict>& vs,
+                                 std::vector<int>* not_counted) {
+  std::vector<const FaultVerdict*> by_start;
+  for (const auto& v : vs) by_start.push_back(&v);
+  std::stable_sort(by_start.begin(), by_start.end(),
+                   [](const FaultVerdict* a, const FaultVerdict* b) { return a->fault.at < b->fault.at; });
+  double end = time_to_train;
+  for (const FaultVerdict* v : by_start) {
+    if (v->fault.at < end)
+      end += v->lost_training_time;
+    else if (not_counted)
+      not_counted->push_back(v->index);
+  }
+  return end;
+}
+
 void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, const std::vector<ActionVerdict>& actions,
-                           double clock_sensitivity, bool clock_sensitivity_measured) {
+                           double clock_sensitivity, bool clock_sensitivity_measured, double time_to_train) {
   std::vector<double> start, duration, peak, above, shutdown, gpus_off, lost_h, lost_gpu_h, clock, pass;
   std::vector<std::string> name, description, failed, inherited;
   int passed = 0;
@@ -178,7 +194,7 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
     for (const auto& i : items) out += (out.empty() ? "" : ", ") + i;
     return out;
   };
-  double total_gpu_h = 0;
+  double total_gpu_h = 0, total_lost = 0;
   for (const auto& v : vs) {
     name.push_back(v.name);
     description.push_back(v.description);
@@ -196,6 +212,7 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
     pass.push_back(v.pass ? 1 : 0);
     passed += v.pass;
     total_gpu_h += v.lost_gpu_hours;
+    total_lost += v.lost_training_time;
     for (const auto& c : v.checks) {
       Check d = display_check(c);
       d.item = v.name + ": " + d.item;
@@ -262,6 +279,21 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
         "Cooling faults that break no limit the site met before them, with no "
         "throttling, no shutdown, failover < 10 s, interruption < 5 min");
   r.add("cooling_faults_lost_gpu_hours", total_gpu_h, "h", "GPU-hours lost over all cooling faults, each judged alone");
+  r.add("cooling_faults_lost_training_time", total_lost / units::kHour, "h",
+        "Training time lost over all cooling faults, each judged alone (sum of /thermal/faults/lost_training_time)");
+  // time_to_train (reliability) leaves the cooling faults out; this is the figure with them in,
+  // next to it rather than in it, so that readers of time_to_train keep its meaning.
+  std::vector<int> late;
+  const double with_faults = time_to_train_with_faults(time_to_train, vs, &late);
+  r.add("time_to_train_with_faults", with_faults / units::kDay, "d",
+        "Expected time-to-train plus the training time the scenario's cooling faults lose (time_to_train + "
+        "cooling_faults_lost_training_time, for the faults that start before the training ends)");
+  if (!late.empty()) {
+    std::string which;
+    for (int i : late) which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
+    r.notes.push_back("time_to_train_with_faults: cooling fault(s) " + which +
+                      " start after the training ends and are not counted in it");
+  }
 
   char k[160];
   std::snprintf(k, sizeof k, "%.3f of the step scales with 1/clock (%s)", clock_sensitivity,

@@ -546,12 +546,21 @@ Schema schema() {
        Q::Number,
        "",
        true,
-       -units::kZeroCelsius,
-       1e6,
+       {},
+       {},
        false,
        {},
-       "Alert threshold in the brief's units: °C for temperature (alerts above), L/min for flow (alerts below; the "
-       "loop's total at 'main loop', per GPU at 'loop flow'), plain PUE, kW per rack for power."},
+       "Alert threshold, of the sensor type's kind: a temperature for temperature (alerts above; '85 degC', "
+       "'185 degF', '358.15 K'), a volume flow for flow_rate (alerts below; '10 L/min', '2.6 gpm'; the loop's "
+       "total at 'main loop', per GPU at 'loop flow', at most 60 L/min there), a power per rack for power (alerts "
+       "above; '30 kW'), a plain PUE for pue. A unit of another kind is an error. A plain number is read in the "
+       "brief's units: °C, L/min, kW per rack (85 = '85 degC' for a temperature sensor).",
+       "type",
+       {{"temperature", Q::Temperature, "degC", units::from_celsius(-50), units::from_celsius(150)},
+        {"flow_rate", Q::VolumeFlow, "L/min", 0.0, 1e5 * units::kLitre / units::kMinute},
+        {"flow", Q::VolumeFlow, "L/min", 0.0, 1e5 * units::kLitre / units::kMinute},
+        {"pue", Q::Number, "", 1.0, 10.0},
+        {"power", Q::Power, "kW", 0.0, 1e6}}},
       {"cooling_monitoring.sensors[].alert_level",
        Q::String,
        "warning",
@@ -778,15 +787,20 @@ CoolingSpec spec_from(const Params& root) {
   for (const auto& comp : components())
     if (comp.read) comp.read(root, c);
 
-  // Monitoring policy (the brief's cooling_monitoring): thresholds in the brief's units -> SI.
+  // Monitoring policy (the brief's cooling_monitoring): thresholds arrive in SI, of the kind their
+  // sensor type says (the loader parses them by `type`, a plain number in the brief's units).
   for (const Params& s : root.list("cooling_monitoring.sensors")) {
     SensorSpec ss;
     ss.type = text(s, "type", "temperature");
     if (ss.type == "flow") ss.type = "flow_rate";
     ss.location = s.text("location");
-    const double th = s.number("threshold");
-    // The threshold's unit follows the sensor type (the brief's units): bounded per type; a flow at
-    // "main loop" is a whole CDU loop (hundreds of L/min), at "loop flow" one GPU's.
+    const double si = s.number("threshold");
+    // Bounded per type in the brief's units; a flow at "main loop" is a whole CDU loop (hundreds of
+    // L/min), at "loop flow" one GPU's.
+    const double th = ss.type == "temperature" ? si - kZeroCelsius
+                      : ss.type == "flow_rate" ? si * 60000.0
+                      : ss.type == "power"     ? si / 1e3
+                                               : si;
     const bool total = ss.location == "main loop";
     const auto [lo, hi, unit] = ss.type == "temperature" ? std::tuple{-50.0, 150.0, "degC"}
                                 : ss.type == "flow_rate"
@@ -795,10 +809,7 @@ CoolingSpec spec_from(const Params& root) {
                                                    : std::tuple{0.0, 1000.0, "kW per rack"};
     if (!(th >= lo && th <= hi))
       s.invalid("threshold", "a " + ss.type + " threshold from " + fmt_num(lo) + " to " + fmt_num(hi) + " " + unit);
-    ss.threshold = ss.type == "temperature" ? th + kZeroCelsius
-                   : ss.type == "flow_rate" ? th / 60000.0
-                   : ss.type == "power"     ? th * 1e3
-                                            : th;
+    ss.threshold = si;
     ss.alert_level = text(s, "alert_level", "warning");
     c.monitoring.sensors.push_back(ss);
   }

@@ -8,6 +8,7 @@
     r.datasets["/network/link_utilization"]         # numpy arrays
     r.to_pandas(); r.to_xarray(); r.to_hdf5("out.h5")
     df = aidcsim.sweep(s, {"cluster.gpus": [576, 1152]})   # one row per point
+    aidcsim.sweep_to_csv(df); aidcsim.read_sweep_csv("sweep.csv")   # CSV header "step_time [s]"
     c = aidcsim.compare([s, (s, {"fabric.oversubscription.spine": "4:1"})], seeds=4)
     c.table(); c.stats; print(c.format())                  # designs side by side over seeds
 
@@ -25,7 +26,7 @@ from .errors import (ArgumentTypeError, Cancelled, Error, FileError, ParameterEr
 from .results import Results
 from .runner import cancel, run, validate
 from .scenario import Scenario
-from .sweep import sweep
+from .sweep import read_csv as read_sweep_csv, sweep, to_csv as sweep_to_csv
 from .compare import Comparison, compare
 
 
@@ -41,6 +42,6 @@ def __getattr__(name):
     raise AttributeError(f"module 'aidcsim' has no attribute {name!r}")
 
 
-__all__ = ["Scenario", "Results", "run", "validate", "sweep", "compare", "Comparison", "cancel", "Fabric",
+__all__ = ["Scenario", "Results", "run", "validate", "sweep", "sweep_to_csv", "read_sweep_csv", "compare", "Comparison", "cancel", "Fabric",
            "limits", "units", "Error", "ParameterError", "ScenarioError", "ArgumentTypeError", "FileError", "SimulationError",
            "Cancelled"]

@@ -14,6 +14,8 @@ describes each command's arguments.
 import importlib
 import sys
 
+from ._cli import EXIT_USAGE
+
 COMMANDS = {"report": "aidcsim.report", "sweep": "aidcsim.sweep", "compare": "aidcsim.compare"}
 
 
@@ -28,18 +30,19 @@ def _version():
 
 
 def main(argv=None):
-    """Runs COMMAND with ARGS; returns its exit code (2 for an unknown or missing command)."""
+    """Runs COMMAND with ARGS; returns its exit code (64, EX_USAGE, for an unknown or missing
+    command, as the C++ CLI)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip(), file=sys.stdout if argv else sys.stderr)
-        return 0 if argv else 2
+        return 0 if argv else EXIT_USAGE
     command, args = argv[0], argv[1:]
     if command == "version":
         return _version()
     if command not in COMMANDS:
         print(f"aidcsim: unknown command '{command}' (expected one of: {', '.join([*COMMANDS, 'version'])})",
               file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     return importlib.import_module(COMMANDS[command]).main(args)
 
 

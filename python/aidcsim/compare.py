@@ -21,12 +21,12 @@ CLI (what ``aidcsim compare`` calls)::
 different ``--set``); ``--set-all`` applies to every design.
 """
 
-import argparse
 import json
 import math
 import os
 import sys
 
+from . import _cli
 from ._files import atomic_write as _atomic_write
 from .errors import Error
 from .scenario import Scenario, as_scenario, yaml_load
@@ -575,8 +575,9 @@ def parse_args(argv):
 
 
 def main(argv=None):
+    """``aidcsim compare``: exit 0, 1 (a run failed, an output not written), 64 (usage error)."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    ap = argparse.ArgumentParser(
+    ap = _cli.ArgumentParser(
         prog="aidcsim compare",
         usage="aidcsim compare A.yaml [--set KEY=VALUE]... [--name NAME] B.yaml ... [options]",
         description="Runs each design over the same seeds and prints them side by side: mean ± 95 % CI, "
@@ -599,14 +600,10 @@ def main(argv=None):
     try:
         designs, rest = parse_args(argv)
     except ValueError as e:
-        ap.print_usage(sys.stderr)
-        print(f"aidcsim compare: error: {e}", file=sys.stderr)
-        return 2
+        _cli.usage_error(ap, str(e))
     a = ap.parse_args(rest)
     if not designs:
-        ap.print_usage(sys.stderr)
-        print("aidcsim compare: error: no design file given", file=sys.stderr)
-        return 2
+        _cli.usage_error(ap, "no design file given")
     try:
         common = dict(_parse_set(x, "--set-all") for x in a.set_all)
         client = None
@@ -623,8 +620,8 @@ def main(argv=None):
                 print(f"wrote {path}", file=sys.stderr)
     except (Error, OSError, ValueError) as e:
         print(f"aidcsim compare: error: {e}", file=sys.stderr)
-        return 1
-    return 0
+        return _cli.EXIT_ERROR
+    return _cli.EXIT_OK
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ Dataset discovery is by HDF5 group and name (see each function); units come from
 attribute and are shown on the axes (K shown as degC, fractions as %).
 """
 
-import argparse
 import os
 import sys
 
@@ -24,6 +23,7 @@ if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
     matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from . import _cli  # noqa: E402
 from .errors import Error  # noqa: E402
 from .results import Results  # noqa: E402
 from .units import kDay, kHour, kMinute, to_celsius  # noqa: E402
@@ -857,7 +857,9 @@ def write_html(results, path):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="aidcsim report", description="Writes PNG plots of a results file.")
+    """``aidcsim report``: exit 0, 1 (error: the file cannot be read, nothing to plot, an output not
+    written), 64 (usage error)."""
+    ap = _cli.ArgumentParser(prog="aidcsim report", description="Writes PNG plots of a results file.")
     ap.add_argument("results", help="HDF5 file written by `aidcsim run --output`")
     ap.add_argument("--out", default=None, help="output directory (default: <results>-report)")
     ap.add_argument("--html", default=None, help="also write one self-contained HTML report to this file")

@@ -9,6 +9,12 @@ LocalCluster with process or thread workers, or a scheduler and workers started 
     df = aidcsim.sweep(s, zipped={"fabric.topology": ["clos3", "leaf_spine"], "fabric.switch_radix": [64, 256]},
                        variants={"nvl72": {}, "hgx": {"cluster.nvlink_domain": 8}}, seeds=3)
 
+The CSV (``aidcsim sweep``'s output, to_csv(); read back with read_csv()) carries the units in its
+one header row: a summary column with a unit is named ``NAME [UNIT]`` (``step_time [s]``,
+``mfu [%]``, ``coolant_inlet [degC]``, ``time_to_train [d]``; dimensionless ``gpus [1]``,
+``pue [1]``, as the HDF5 file's ``units``); the inputs - swept keys, ``variant``, ``seed`` - and
+``error`` keep their bare name.
+
 CLI (what ``aidcsim sweep SWEEP.yaml`` calls)::
 
     python3 -m aidcsim sweep SWEEP.yaml [--output out.csv] [--processes N] [--scheduler ADDR] [--progress]
@@ -30,15 +36,15 @@ SWEEP.yaml::
     output: sweep.csv                        # optional, relative to the sweep file
 """
 
-import argparse
 import concurrent.futures as _cf
 import itertools
 import math
 import multiprocessing as _mp
 import os
+import re
 import sys
 
-from . import _args, _workers, limits
+from . import _args, _cli, _workers, limits
 from . import progress as _progress
 from .errors import Error, argument_error
 from .scenario import Scenario, as_scenario
@@ -219,7 +225,8 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
     pandas.DataFrame
         One row per point (and seed), in design_points order with seeds fastest: ``variant``, the
         swept keys (as given), ``seed`` with `seeds`, then every summary value (columns named by
-        summary key, units in ``df.attrs["units"]``).
+        summary key, units in ``df.attrs["units"]``). to_csv(df) writes it with the units in the
+        header (``step_time [s]``), read_csv() reads that back into this form.
     """
     import pandas as pd
 
@@ -258,6 +265,38 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
             row["error"] = str(payload)
         rows.append(row)
     df = pd.DataFrame(rows)
+    df.attrs["units"] = units
+    return df
+
+
+_UNIT_HEADER = re.compile(r"^(?P<name>.*\S) \[(?P<unit>[^\[\]]+)\]$")
+
+
+def to_csv(df):
+    """The sweep table `df` (as sweep() returns it) as CSV text with the units in the header: a
+    column with a ``df.attrs["units"]`` entry (every summary value) is named ``NAME [UNIT]``
+    (``step_time [s]``, ``mfu [%]``, ``gpus [1]``); the inputs (swept keys, ``variant``, ``seed``)
+    and ``error`` keep their name. Rows, order and values as in `df` (no index column).
+    read_csv() is the inverse."""
+    units = df.attrs.get("units", {})
+    names = {c: f"{c} [{units[c]}]" for c in df.columns if isinstance(c, str) and units.get(c)}
+    return df.rename(columns=names).to_csv(index=False)
+
+
+def read_csv(path):
+    """Reads a sweep CSV written by to_csv() / ``aidcsim sweep`` (a path or file object) ->
+    pandas.DataFrame as sweep() returns it: columns named by summary key (``step_time``), units in
+    ``df.attrs["units"]`` ({"step_time": "s"}). A header ``NAME [UNIT]`` gives column NAME in UNIT;
+    a CSV without units (written before units were in the header) reads with no units."""
+    import pandas as pd
+    df = pd.read_csv(path)
+    names, units = {}, {}
+    for c in df.columns:
+        m = _UNIT_HEADER.match(str(c))
+        if m:
+            names[c] = m["name"]
+            units[m["name"]] = m["unit"]
+    df = df.rename(columns=names)
     df.attrs["units"] = units
     return df
 
@@ -315,11 +354,12 @@ def load_sweep_file(path):
 
 def main(argv=None):
     """``aidcsim sweep``: exit 0, 1 (error: a point failed, an output not written), 2 (invalid sweep
-    or scenario), 130 (Ctrl-C). The output path is checked before any point runs and the CSV is
-    written like ``aidcsim run``'s outputs (complete or not at all)."""
+    or scenario), 64 (usage error), 130 (Ctrl-C); the codes of the C++ CLI (aidcsim._cli). The
+    output path is checked before any point runs and the CSV is written like ``aidcsim run``'s
+    outputs (complete or not at all)."""
     from . import _native
     from .errors import ParameterError
-    ap = argparse.ArgumentParser(prog="aidcsim sweep", description="Runs a parameter sweep.")
+    ap = _cli.ArgumentParser(prog="aidcsim sweep", description="Runs a parameter sweep.")
     ap.add_argument("sweep_file", help="SWEEP.yaml: base, parameters, zip, variants, seeds, seed, overrides, output")
     ap.add_argument("-o", "--output", help="CSV path (default: the file's `output`, else stdout)")
     ap.add_argument("-j", "--processes", type=int, help="local worker processes")
@@ -331,13 +371,17 @@ def main(argv=None):
         out = a.output or out
         if out:
             _native.core().check_output(out)  # before any point runs (case input/13)
-        design_points(kwargs["parameters"], kwargs["zipped"], kwargs["variants"])  # the size, before any run (input/12)
+        try:  # the size and shape, before any run (input/12): an invalid sweep file
+            design_points(kwargs["parameters"], kwargs["zipped"], kwargs["variants"])
+        except ValueError as e:
+            print(f"aidcsim sweep: {a.sweep_file}: {e}", file=sys.stderr)
+            return _cli.EXIT_INVALID_SCENARIO
         client = None
         if a.scheduler:
             from distributed import Client
             client = Client(a.scheduler)
         df = sweep(scenario, client=client, processes=a.processes, progress=a.progress or None, **kwargs)
-        text = df.to_csv(index=False)
+        text = to_csv(df)
         if out:
             _native.core().write_output(out, text)
             print(f"wrote {len(df)} points to {out}", file=sys.stderr)
@@ -345,14 +389,14 @@ def main(argv=None):
             sys.stdout.write(text)
     except KeyboardInterrupt:
         print("aidcsim sweep: interrupted (SIGINT); no output written", file=sys.stderr)
-        return 130
+        return _cli.EXIT_SIGINT
     except ParameterError as e:
         print(f"aidcsim sweep: {e}", file=sys.stderr)
-        return 2
+        return _cli.EXIT_INVALID_SCENARIO
     except (Error, OSError, ValueError) as e:
         print(f"aidcsim sweep: error: {e}", file=sys.stderr)
-        return 1
-    return 0
+        return _cli.EXIT_ERROR
+    return _cli.EXIT_OK
 
 
 if __name__ == "__main__":

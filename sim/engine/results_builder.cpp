@@ -66,7 +66,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
                                     head.step_during_fault.step_time);
   if (!head.fault_verdicts.empty())
     thermal::report_fault_verdicts(r, head.fault_verdicts, head.action_verdicts, head.clock_sensitivity,
-                                   head.clock_sensitivity_measured);
+                                   head.clock_sensitivity_measured, ttt.overall.expected_mean);
   if (head.has_daily_transient)
     thermal::report_daily_transient(r, head.daily_transient, head.step_daily_worst.step_time);
   workload::report_step_breakdown(r, step);

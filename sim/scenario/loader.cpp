@@ -75,6 +75,7 @@ class Walker {
   void walk_map(const YAML::Node& node, const std::string& schema_prefix, const std::string& actual_prefix,
                 Params& target, const std::string& rel_prefix) {
     std::map<std::string, int> seen;  // key -> line first written
+    std::vector<Pending> pending;     // keys whose kind follows a sibling (Field::quantity_from)
     for (auto it = node.begin(); it != node.end(); ++it) {
       // By value: the iterator's pair is a temporary proxy (references to it dangle: ASan
       // stack-use-after-scope); a Node is a cheap handle.
@@ -134,9 +135,13 @@ class Walker {
         default:
           if (v.IsNull()) throw ScenarioError(where, actual, "", expectation(*f));
           if (!v.IsScalar()) throw ScenarioError(where, actual, "", expectation(*f) + " (got " + node_kind(v) + ")");
-          set_scalar(*f, v.Scalar(), actual, where, target, rel);
+          if (!f->quantity_from.empty())
+            pending.push_back({f, v.Scalar(), actual, where, rel});  // once its sibling is read
+          else
+            set_scalar(*f, v.Scalar(), actual, where, target, rel);
       }
     }
+    for (const Pending& p : pending) set_dependent(p, schema_prefix, target, rel_prefix);
   }
 
   /// Applies schema defaults for keys not written in the mapping at `schema_scope` ("" for the root,
@@ -172,6 +177,51 @@ class Walker {
   }
 
  private:
+  struct Pending {
+    const Field* field;
+    std::string text, actual;
+    SourceLocation where;
+    std::string rel;
+  };
+
+  // A key whose kind follows its sibling `quantity_from` (as written in the same mapping, else the
+  // sibling's default): a plain number is read in the kind's plain_unit, anything else must be a
+  // value of that kind ("85 degC" for a temperature sensor); "30 kW" there is an error naming the
+  // kind expected and the sibling's value.
+  void set_dependent(const Pending& p, const std::string& schema_prefix, Params& target,
+                     const std::string& rel_prefix) const {
+    const Field& f = *p.field;
+    const std::string sibling = join(rel_prefix, f.quantity_from);
+    std::string selector;
+    if (target.has(sibling))
+      selector = target.text(sibling);
+    else if (const Field* s = find_field(schema_, join(schema_prefix, f.quantity_from)))
+      selector = s->default_value;
+    const auto kind = std::find_if(f.quantity_by.begin(), f.quantity_by.end(),
+                                   [&](const QuantityChoice& c) { return c.value == selector; });
+    if (kind == f.quantity_by.end())
+      throw Error("schema bug: " + f.key + " has no kind for " + f.quantity_from + " '" + selector + "'");
+    const bool plain = is_plain_number(p.text) && !kind->plain_unit.empty();
+    const std::string for_whom = " for " + f.quantity_from + " '" + selector + "'" +
+                                 (kind->plain_unit.empty() ? "" : "; a plain number is " + kind->plain_unit);
+    Field as_kind = f;  // parsed and bounded as the kind
+    as_kind.quantity = kind->quantity;
+    as_kind.min = kind->min;
+    as_kind.max = kind->max;
+    as_kind.min_exclusive = false;
+    try {
+      target.set(p.rel, parse(as_kind, plain ? p.text + " " + kind->plain_unit : p.text, p.actual), p.text);
+    } catch (const InvalidParameter& e) {
+      std::string expected = e.expected();
+      // "a temperature such as '25 degC' or '298.15 K' (got a power)" -> "... (got a power for type 'temperature')"
+      if (!expected.empty() && expected.back() == ')')
+        expected.insert(expected.size() - 1, for_whom);
+      else
+        expected += " (" + for_whom.substr(1) + ")";
+      throw ScenarioError(p.where, p.actual, p.text, expected);
+    }
+  }
+
   static std::string expectation(const Field& f) {
     if (f.quantity == Quantity::String && !f.choices.empty()) return "one of " + choices_text(f);
     return quantity_expectation(f.quantity);

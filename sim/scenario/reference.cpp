@@ -72,11 +72,38 @@ std::string section_of(const std::string& key) {
 }
 
 std::string kind_of(const Field& f) {
+  if (!f.quantity_by.empty()) {  // "temperature, volume flow or power (by `type`)"
+    std::vector<std::string> kinds;
+    for (const auto& k : f.quantity_by)
+      if (std::find(kinds.begin(), kinds.end(), quantity_name(k.quantity)) == kinds.end())
+        kinds.push_back(quantity_name(k.quantity));
+    std::string s;
+    for (std::size_t i = 0; i < kinds.size(); ++i) s += (i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ") + kinds[i];
+    return s + " (by `" + f.quantity_from + "`)";
+  }
   if (f.quantity == Quantity::String && !f.choices.empty()) return "choice";
   return quantity_name(f.quantity);
 }
 
 std::string allowed_of(const Field& f) {
+  if (!f.quantity_by.empty()) {  // "`temperature`: from -50 degC to 150 degC; ..." (aliases once)
+    std::string s;
+    for (std::size_t i = 0; i < f.quantity_by.size(); ++i) {
+      const QuantityChoice& k = f.quantity_by[i];
+      const bool alias = std::any_of(f.quantity_by.begin(), f.quantity_by.begin() + i, [&](const QuantityChoice& e) {
+        return e.quantity == k.quantity && e.min == k.min && e.max == k.max && e.plain_unit == k.plain_unit;
+      });
+      if (alias) continue;
+      Field g = f;
+      g.quantity = k.quantity;
+      g.min = k.min;
+      g.max = k.max;
+      g.min_exclusive = false;
+      const DisplayUnit u = k.plain_unit.empty() ? DisplayUnit{} : display_unit(k.quantity, "1 " + k.plain_unit);
+      s += (s.empty() ? "`" : "; `") + k.value + "`: " + range_phrase(g, u, /*autoscale=*/true);
+    }
+    return s;
+  }
   if (!f.choices.empty()) {
     std::string s;
     for (std::size_t i = 0; i < f.choices.size(); ++i) s += (i ? ", `" : "`") + f.choices[i] + "`";

@@ -557,6 +557,12 @@ double parse_quantity(Quantity q, std::string_view text, std::string_view key, D
   return si;
 }
 
+bool is_plain_number(std::string_view text) {
+  double v = 0;
+  std::string_view rest;
+  return lex_number(trim(text), v, rest) && rest.empty();
+}
+
 bool parse_bool(std::string_view text, std::string_view key) {
   const std::string_view t = trim(text);
   for (const char* s : {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"})

@@ -36,6 +36,9 @@ bool is_numeric(Quantity q);
 /// to lie in [0, 1]; other ranges are the caller's (schema min/max).
 double parse_quantity(Quantity q, std::string_view text, std::string_view key = {}, DisplayUnit* used = nullptr);
 
+/// True when `text` is a plain number without a unit or suffix ("45", "-5.5", "1e3").
+bool is_plain_number(std::string_view text);
+
 /// YAML booleans: true/false, yes/no, on/off (any of lower, Capitalised or UPPER case).
 /// Throws InvalidParameter(key, text, "true or false").
 bool parse_bool(std::string_view text, std::string_view key = {});

@@ -128,7 +128,7 @@ def test_cli(cli, tmp_path):
     assert "small-576 [leaf=2:1]" in out.stdout and "(-41.7 %)" in out.stdout  # bisection 115.2 -> 67.2 Tb/s
     assert json.loads((tmp_path / "c.json").read_text())["seeds"] == [42]
     bad = subprocess.run([str(cli), "compare", "--set", "a=1", str(SMALL)], capture_output=True, text=True)
-    assert bad.returncode == 2 and "before any design" in bad.stderr
+    assert bad.returncode == 64 and "before any design" in bad.stderr
     wrong = subprocess.run([str(cli), "compare", str(SMALL), "--set", "fabric.oversubscription.leaf=banana",
                             "--seeds", "1"], capture_output=True, text=True)
     assert wrong.returncode == 1 and "design 'small-576 [leaf=banana]', seed 42" in wrong.stderr

@@ -125,6 +125,13 @@ def test_without_standby_the_verdict_fails_and_counts_the_loss(runs):
     # GPU-hours: the job's GPUs wait on the slowest one.
     assert r.datasets[F + "lost_gpu_hours"][0] == pytest.approx(lost * r.summary["gpus"], rel=1e-9)
     assert r.datasets[F + "time_above_throttle"][0] > 0
+    # The fault is part of the scenario: the summary carries the time-to-train with its loss, next
+    # to time_to_train (which leaves cooling faults out), and the loss itself.
+    assert r.units["cooling_faults_lost_training_time"] == "h" and r.units["time_to_train_with_faults"] == "d"
+    assert r.summary["cooling_faults_lost_training_time"] == pytest.approx(lost, rel=1e-12)
+    assert r.summary["time_to_train_with_faults"] == pytest.approx(r.summary["time_to_train"] + lost / 24, rel=1e-12)
+    assert r.summary["time_to_train_with_faults"] > r.summary["time_to_train"]
+    assert r.to_json()["summary"]["time_to_train_with_faults"]["unit"] == "d"
 
 
 def test_brief_monitoring_policy_as_written(default_path):
@@ -146,3 +153,27 @@ cooling_monitoring:
     r = aidcsim.run(s)
     assert not any("[main loop]" in m for m in r.labels["/thermal/alerts/message"])
     assert "/thermal/actions/name" not in r.labels
+
+
+def test_monitoring_thresholds_with_units(default_path):
+    """A threshold may carry the unit of its sensor's kind ("45 degC", "10 L/min"): the same policy
+    as plain numbers in the brief's units; a unit of another kind is a ScenarioError at its line."""
+    import aidcsim
+    policy = """
+cooling_monitoring:
+  sensors:
+    - {{type: temperature, location: GPU inlet, threshold: {t}}}
+    - {{type: flow_rate, location: main loop, threshold: {f}}}
+"""
+    base = default_path.read_text()
+    plain = aidcsim.validate(aidcsim.Scenario.from_yaml(base + policy.format(t="45.0", f="10.0")))
+    units = aidcsim.validate(aidcsim.Scenario.from_yaml(base + policy.format(t='"113 degF"', f='"10 L/min"')))
+    th = [[x["threshold"] for x in v["cooling_monitoring.sensors"]] for v in (plain, units)]
+    assert th[0] == pytest.approx([318.15, 10.0 / 60000], rel=1e-14)   # SI: K, m^3/s
+    assert th[1] == th[0]    # "113 degF" = 45 degC, "10 L/min" = 10: bit for bit
+    bad = base + policy.format(t='"30 kW"', f="10.0")
+    with pytest.raises(aidcsim.ScenarioError) as e:
+        aidcsim.validate(aidcsim.Scenario.from_yaml(bad, name="bad.yaml"))
+    assert e.value.key == "cooling_monitoring.sensors[0].threshold" and e.value.value == "30 kW"
+    assert e.value.line == bad.splitlines().index("    - {type: temperature, location: GPU inlet, threshold: \"30 kW\"}") + 1
+    assert e.value.expected.startswith("a temperature") and "got a power for type 'temperature'" in e.value.expected

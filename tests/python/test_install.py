@@ -63,4 +63,4 @@ def test_python_m_aidcsim_commands(site_dir, tmp_path):
     h = _python(site_dir, tmp_path, "-m", "aidcsim", "sweep", "--help")
     assert h.returncode == 0 and "sweep_file" in h.stdout, h.stderr
     bad = _python(site_dir, tmp_path, "-m", "aidcsim", "simulate")
-    assert bad.returncode == 2 and "unknown command" in bad.stderr
+    assert bad.returncode == 64 and "unknown command" in bad.stderr

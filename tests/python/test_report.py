@@ -133,7 +133,7 @@ def test_without_transient_the_profile_plot_is_kept(small_results):
 def test_cli_run_report_and_sweep_end_to_end(cli, default_path, small_scenario, tmp_path):
     """The compiled `aidcsim` binary: run -> HDF5, `report RESULTS.h5 --out DIR`, `sweep SWEEP.yaml`
     (the last two hand over to this package's Python modules)."""
-    import pandas as pd
+    from aidcsim.sweep import read_csv as read_sweep_csv
     yaml_path = tmp_path / "small.yaml"
     s = small_scenario.copy()
     s["cooling.faults"] = [{"type": "pump_failure", "at": "60 s", "duration": "10 min"}]
@@ -157,8 +157,9 @@ def test_cli_run_report_and_sweep_end_to_end(cli, default_path, small_scenario, 
         "output: sweep.csv\n")
     r = subprocess.run([str(cli), "sweep", str(sweep_file), "-j", "1"], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
-    df = pd.read_csv(tmp_path / "sweep.csv")
+    df = read_sweep_csv(tmp_path / "sweep.csv")     # header "step_time [s]": units in the CSV
     assert len(df) == 2 and list(df["fabric.oversubscription.spine"]) == [1, 2]
+    assert df.attrs["units"]["step_time"] == "s"
     assert (df["step_time"] > 0).all()
 
 

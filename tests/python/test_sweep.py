@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import aidcsim
-from aidcsim.sweep import design_points, points
+from aidcsim.sweep import design_points, points, read_csv, to_csv
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -79,8 +79,14 @@ def test_sweep_file_cli(small_scenario, tmp_path, root):
     r = subprocess.run([sys.executable, "-m", "aidcsim.sweep", str(tmp_path / "sweep.yaml"), "-j", "1"],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
-    df = pd.read_csv(tmp_path / "out.csv")
+    header = (tmp_path / "out.csv").read_text().splitlines()[0].split(",")
+    # the units are in the CSV itself, for a spreadsheet: summary values as "NAME [UNIT]"
+    assert header[0] == "fabric.oversubscription.leaf"
+    assert {"step_time [s]", "mfu [%]", "time_to_train [d]", "coolant_inlet [degC]", "gpus [1]"} <= set(header)
+    assert not any(h in ("step_time", "mfu", "gpus") for h in header)
+    df = read_csv(tmp_path / "out.csv")
     assert len(df) == 2 and "fabric.oversubscription.leaf" in df.columns
+    assert df.attrs["units"]["step_time"] == "s" and (df["step_time"] > 0).all()
     # Named variants of the design (no product): one row each, named in the `variant` column.
     (tmp_path / "variants.yaml").write_text(
         "base: base.yaml\nvariants:\n  clos: {}\n  leaf-spine-128: {fabric.topology: leaf_spine, "
@@ -88,13 +94,33 @@ def test_sweep_file_cli(small_scenario, tmp_path, root):
     r = subprocess.run([sys.executable, "-m", "aidcsim.sweep", str(tmp_path / "variants.yaml"), "-j", "1"],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
-    df = pd.read_csv(tmp_path / "variants.csv")
+    df = read_csv(tmp_path / "variants.csv")
     assert list(df["variant"]) == ["clos", "leaf-spine-128"]
     assert df.loc[1, "switches"] < df.loc[0, "switches"]
     (tmp_path / "bad.yaml").write_text("base: base.yaml\nzip: {a: [1, 2], b: [1]}\n")
     r = subprocess.run([sys.executable, "-m", "aidcsim.sweep", str(tmp_path / "bad.yaml")],
                        capture_output=True, text=True, timeout=600)
-    assert r.returncode == 1 and "one length" in r.stderr
+    assert r.returncode == 2 and "one length" in r.stderr  # an invalid sweep file
+
+
+def test_csv_units_in_header_round_trip(tmp_path):
+    df = pd.DataFrame({"variant": ["a", "b"], "fabric.link_rate": ["400 Gbps", "800 Gbps"], "seed": [1, 2],
+                       "step_time": [6.5, 6.25], "mfu": [41.5, 43.0], "gpus": [576.0, 576.0],
+                       "tokens_per_second": [1e6, 1.1e6], "error": [None, None]})
+    df.attrs["units"] = {"step_time": "s", "mfu": "%", "gpus": "1", "tokens_per_second": "1/s"}
+    text = to_csv(df)
+    assert text.splitlines()[0] == ("variant,fabric.link_rate,seed,step_time [s],mfu [%],gpus [1],"
+                                    "tokens_per_second [1/s],error")
+    assert list(df.columns)[3] == "step_time"        # the DataFrame itself is not renamed
+    (tmp_path / "s.csv").write_text(text)
+    back = read_csv(tmp_path / "s.csv")
+    assert list(back.columns) == list(df.columns) and back.attrs["units"] == df.attrs["units"]
+    pd.testing.assert_frame_equal(back.drop(columns="error"), df.drop(columns="error"))
+    # a CSV written before the units were in the header reads with no units
+    (tmp_path / "old.csv").write_text("seed,step_time\n1,6.5\n")
+    old = read_csv(tmp_path / "old.csv")
+    assert list(old.columns) == ["seed", "step_time"] and old.attrs["units"] == {}
+    assert aidcsim.sweep_to_csv is to_csv and aidcsim.read_sweep_csv is read_csv
 
 
 def test_design_points_variants_zip_product():

@@ -147,6 +147,17 @@ TEST_CASE("every numeric key has physical bounds, not only '> 0'", "[limits][sch
   for (const Field& f : full_schema()) {
     if (!is_numeric(f.quantity)) continue;
     INFO(f.key);
+    if (!f.quantity_by.empty()) {  // a kind per sibling value (a sensor's threshold): each bounded
+      for (const QuantityChoice& k : f.quantity_by) {
+        INFO(k.value);
+        REQUIRE(k.min.has_value());
+        REQUIRE(k.max.has_value());
+        CHECK(std::isfinite(*k.min));
+        CHECK(std::isfinite(*k.max));
+        CHECK(*k.min < *k.max);
+      }
+      continue;
+    }
     REQUIRE(f.min.has_value());
     REQUIRE(f.max.has_value());
     CHECK(std::isfinite(*f.min));

@@ -53,19 +53,19 @@ TEST_CASE("schema keeps the lead's keys and declares the new ones", "[thermal][s
   for (const auto& f : schema()) CHECK(!f.doc.empty());
 }
 
-TEST_CASE("spec_from reads values, lists and converts brief units", "[thermal][schema]") {
+TEST_CASE("spec_from reads values and lists; thresholds in SI, ranged in the brief's units", "[thermal][schema]") {
   Params root;
   root.set("cooling.flow_per_gpu", 0.8 / 60000);
   root.set("cooling.coolant", std::string("pg25"));
   Params sensor("cooling_monitoring.sensors[0]");
   sensor.set("type", std::string("temperature"));
   sensor.set("location", std::string("GPU inlet"));
-  sensor.set("threshold", 45.0);
+  sensor.set("threshold", 318.15, "45");  // SI, as the loader hands it over (by the sensor type)
   sensor.set("alert_level", std::string("warning"));
   Params flow("cooling_monitoring.sensors[1]");  // the brief's main-loop sensor, as written
   flow.set("type", std::string("flow_rate"));
   flow.set("location", std::string("main loop"));
-  flow.set("threshold", 10.0);
+  flow.set("threshold", 10.0 / 60000, "10");
   root.set("cooling_monitoring.sensors", Params::List{sensor, flow});
   Params fault("cooling.faults[0]");
   fault.set("type", std::string("pump_failure"));
@@ -121,7 +121,7 @@ TEST_CASE("bad input names its key", "[thermal][schema]") {
     Params sensor("cooling_monitoring.sensors[0]");
     sensor.set("type", std::string("flow_rate"));
     sensor.set("location", std::string("GPU inlet"));
-    sensor.set("threshold", 10.0);
+    sensor.set("threshold", 10.0 / 60000, "10");
     p.set("cooling_monitoring.sensors", Params::List{sensor});
     CHECK(key_of(p) == "cooling_monitoring.sensors[0].location");
   }

@@ -1,0 +1,29 @@
+"""Command-line plumbing shared by ``aidcsim report|sweep|compare`` (``python3 -m aidcsim ...``): the
+exit codes of the C++ CLI (sim/cli/commands.hpp, docs/cli.md) and an argparse parser that exits
+with EX_USAGE (64) on a usage error, as the C++ subcommands do, instead of argparse's 2 (which the
+C++ CLI uses for an invalid scenario)."""
+
+import argparse
+import sys
+
+EXIT_OK = 0
+EXIT_ERROR = 1             # the run could not proceed, an output could not be written
+EXIT_INVALID_SCENARIO = 2  # an invalid scenario (or sweep file): file:line:column: key: ...
+EXIT_USAGE = 64            # command-line usage error (EX_USAGE, sysexits.h)
+EXIT_SIGINT = 130          # stopped by SIGINT (128 + 2)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse.ArgumentParser whose usage errors (unknown option, missing or malformed argument)
+    print the usage and ``PROG: error: MESSAGE`` on stderr and exit with EXIT_USAGE (64); --help
+    still exits 0."""
+
+    def error(self, message):
+        usage_error(self, message)
+
+
+def usage_error(parser, message):
+    """Prints `parser`'s usage and ``PROG: error: MESSAGE`` on stderr and exits EXIT_USAGE (raises
+    SystemExit(64))."""
+    parser.print_usage(sys.stderr)
+    parser.exit(EXIT_USAGE, f"{parser.prog}: error: {message}\n")

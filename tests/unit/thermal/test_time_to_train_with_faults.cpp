@@ -1,0 +1,62 @@
+// The training time the scenario's cooling faults cost, next to the reliability model's
+// time_to_train (which leaves them out): summary cooling_faults_lost_training_time (h) and
+// time_to_train_with_faults (d) = time_to_train + the lost time of the faults that start before
+// the (lengthened) training ends.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "models/common/units.hpp"
+#include "models/thermal/thermal_report.hpp"
+
+using namespace aidcsim;
+using namespace aidcsim::thermal;
+
+namespace {
+FaultVerdict fault(int index, double at, double lost) {
+  FaultVerdict v;
+  v.index = index;
+  v.name = "fault " + std::to_string(index + 1) + ": pump_failure";
+  v.description = "test";
+  v.fault.type = "pump_failure";
+  v.fault.at = at;
+  v.fault.duration = 600;
+  v.lost_training_time = lost;
+  return v;
+}
+}  // namespace
+
+TEST_CASE("time_to_train_with_faults adds the faults' lost training time", "[thermal][report][faults]") {
+  const double ttt = 2 * units::kDay;
+  const std::vector<FaultVerdict> vs = {fault(0, 3600, 120), fault(1, 7200, 1800), fault(2, 86400, 0)};
+  std::vector<int> late;
+  CHECK(time_to_train_with_faults(ttt, vs, &late) == ttt + 120 + 1800);
+  CHECK(late.empty());
+
+  Results r;
+  report_fault_verdicts(r, vs, {}, 0.9, true, ttt);
+  CHECK(r.scalar("cooling_faults_lost_training_time") == Approx((120.0 + 1800.0) / units::kHour).epsilon(1e-15));
+  CHECK(r.scalar("time_to_train_with_faults") == Approx((ttt + 1920.0) / units::kDay).epsilon(1e-15));
+  for (const auto& s : r.summary)
+    if (s.key == "time_to_train_with_faults") CHECK(s.unit == "d");
+}
+
+TEST_CASE("time_to_train_with_faults: a fault after the training ends is not counted", "[thermal][report][faults]") {
+  const double ttt = 1000;
+  // In start order: 900 s (inside: the training now ends at 1500 s), 1400 s (inside, thanks to the
+  // first one's delay: ends at 1600 s), 5000 s (after the end: not counted, named in a note).
+  const std::vector<FaultVerdict> vs = {fault(0, 5000, 700), fault(1, 1400, 100), fault(2, 900, 500)};
+  std::vector<int> late;
+  CHECK(time_to_train_with_faults(ttt, vs, &late) == 1600);
+  REQUIRE(late.size() == 1);
+  CHECK(late[0] == 0);
+
+  Results r;
+  report_fault_verdicts(r, vs, {}, 0.9, true, ttt);
+  CHECK(r.scalar("cooling_faults_lost_training_time") == Approx(1300.0 / units::kHour).epsilon(1e-15));
+  CHECK(r.scalar("time_to_train_with_faults") == Approx(1600.0 / units::kDay).epsilon(1e-15));
+  bool noted = false;
+  for (const auto& n : r.notes) noted = noted || n.find("fault(s) 1 start after the training ends") != std::string::npos;
+  CHECK(noted);
+}
