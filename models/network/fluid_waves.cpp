@@ -11,6 +11,7 @@
 #include "models/common/errors.hpp"
 #include "models/network/flow_network_internal.hpp"
 #include "models/network/fluid_bound.hpp"
+#include "models/network/huge_pages.hpp"
 
 namespace aidcsim::network {
 
@@ -30,6 +31,10 @@ std::vector<int> wave_levels(const Schedule& s) {
 }
 
 namespace {
+
+// The arrays read in random order, on huge pages where the system gives them (huge_pages.hpp).
+template <class T>
+using HugeVector = std::vector<T, HugePageAllocator<T>>;
 
 // A sub-flow being sent, in one cache line with its link directions (rate evaluations are bound
 // by memory latency). Slots are reused once a sub-flow completes, so the ones in flight stay
@@ -136,8 +141,8 @@ class EventHeap {
     }
     place(i, e);
   }
-  std::vector<Event> h_;
-  std::vector<int> pos_;  ///< per sub-flow slot: index of its completion in h_, -1 none
+  HugeVector<Event> h_;
+  HugeVector<int> pos_;  ///< per sub-flow slot: index of its completion in h_, -1 none
 };
 
 // The transfers of a schedule of dependent waves (fluid_bound_waves(Schedule)): its activities,
@@ -250,13 +255,13 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
     int rec[kInlineRoute];
   };
   static_assert(sizeof(Act) == 64);
-  std::vector<Act> act(n);
+  HugeVector<Act> act(n);
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
   const int L = fab.link_count();
   constexpr double never = std::numeric_limits<double>::infinity();  // keep of a sub-flow not evaluated yet
-  std::vector<OnDir> on_dir(2 * static_cast<std::size_t>(L));
+  HugeVector<OnDir> on_dir(2 * static_cast<std::size_t>(L));
   for (int l = 0; l < L; ++l) on_dir[2 * l].cap = on_dir[2 * l + 1].cap = fab.link(l).rate;
   std::vector<std::vector<More>> overflow;
   auto more_of = [&](const OnDir& on) -> std::vector<More>& { return overflow[on.more]; };
@@ -312,7 +317,7 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
     *std::find_if(more.begin(), more.end(), [f](const More& m) { return m.id == f; }) = more.back();
     more.pop_back();
   };
-  std::vector<Sub> subs;          // slots
+  HugeVector<Sub> subs;           // slots
   std::vector<int> sub_activity;  // activity of each slot
   std::vector<double> computed;   // rate of each slot as last computed (before the 1e-9 test)
   std::vector<int> free_slots;    // slots of completed sub-flows, reused last-in first
