@@ -686,7 +686,11 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
         for (int k = 0; k < sf.hops; ++k) remove(on_dir[dirs[k]], f);
         push_neighbours(f);
         done_now.push_back(f);
-        __builtin_prefetch(&act[sub_activity[f]]);  // read after the re-sharing
+        // Its activity and that one's dependents, read after the re-sharing (the prefetch one event
+        // ahead, above, misses when the re-sharing moves another completion first).
+        const int i = sub_activity[f];
+        __builtin_prefetch(&act[i]);
+        src.for_each_dependent(i, [&](int j) { __builtin_prefetch(&act[j]); });
       }
     }
     reshare(t);
