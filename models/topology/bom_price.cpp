@@ -9,6 +9,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/topology/fabric_impl.hpp"
+#include "models/topology/rack_layout.hpp"
 
 namespace aidcsim::topology {
 namespace {
@@ -67,7 +68,7 @@ void choose_switch(const FabricSpec& fs, const BomSpec& spec, FabricCost& c) {
 std::vector<Place> place_nodes(const Fabric::Impl& f, const PhysicalLayout& L, FabricCost& c) {
   const FabricSpec& fs = f.spec;
   const int gpus = fs.gpus;
-  c.gpus_per_rack = L.gpus_per_rack > 0 ? L.gpus_per_rack : (fs.nvlink_domain >= 32 ? fs.nvlink_domain : 32);
+  c.gpus_per_rack = gpus_per_rack(L, fs.nvlink_domain);
   c.compute_racks = (gpus + c.gpus_per_rack - 1) / c.gpus_per_rack;
   c.rows = (c.compute_racks + L.racks_per_row - 1) / L.racks_per_row;
   const int net_row = c.rows / 2;  // the network row sits between compute rows net_row-1 and net_row
