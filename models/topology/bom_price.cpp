@@ -245,9 +245,12 @@ std::string format_fabric_cost(const FabricCost& c) {
   if (c.links_unpriced) row("links without parts at their rate", std::to_string(c.links_unpriced));
   for (const auto& o : c.optics) {
     char what[160];
-    std::snprintf(what, sizeof what, "%s (%s %s%s, %s end)", o.name.c_str(), o.form_factor.c_str(),
+    // The end once: parts named "... (switch end)" (bom_parts.yaml) already say it.
+    const std::string end = o.switch_end ? "switch end" : "NIC end";
+    const bool named = o.name.find(end) != std::string::npos;
+    std::snprintf(what, sizeof what, "%s (%s %s%s%s)", o.name.c_str(), o.form_factor.c_str(),
                   o.ports > 1 ? (std::to_string(o.ports) + "x").c_str() : "", gbps(o.rate).c_str(),
-                  o.switch_end ? "switch" : "NIC");
+                  named ? "" : (", " + end).c_str());
     row(what, std::to_string(o.modules));
   }
   row("switch model" + std::string(c.switch_estimated ? " (estimated)" : ""), c.switch_model);
