@@ -68,6 +68,12 @@ struct ServerAirSpec {
   double delta_t = 15.0;         ///< K air rise at design (DGX H100: 10.2 kW at 1,105 CFM max -> ~15 K) [estimate]
   double recirculation = 0.0;    ///< share of server inlet air that is recirculated exhaust [estimate]
   double rack_air_volume = 1.5;  ///< m^3 of air in a rack (heat capacity of the exhaust node) [estimate]
+  /// Server fan power (DC, through the PSUs) / the heat the server air carries at the design point.
+  /// IT power in PUE terms (The Green Grid counts fans inside IT equipment as IT). 0.1: fans ~9 % of
+  /// an air-cooled server's power, the low end of "10 to 15 percent or more" (eWEEK, "How to
+  /// Optimize the Energy Efficiency of Your Server", p. 3: 30-75 W of fans for 250-350 W of
+  /// components) [secondary, low confidence].
+  double fan_power_fraction = 0.1;
 };
 
 /// Single-phase immersion tank (one tank per rack): each GPU's package on an immersed heatsink ->
@@ -104,7 +110,7 @@ struct PumpSpec {
 /// Rear-door heat exchanger (active, fan-assisted) per rack.
 struct RdhxSpec {
   double passive_effectiveness = 0.35;  ///< fans failed (passive door) [estimate]
-  double fan_power = 1000.0;            ///< W per door (vendor range 0.5-2 kW, §6.2)
+  double fan_power_fraction = 0.02;     ///< door fans / rack design air heat (0.5-2 kW on 40-75 kW doors, §6.2)
 };
 
 /// In-row cooler: air-to-water coil with its own fans between racks, taking hot-aisle air of

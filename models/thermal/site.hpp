@@ -28,7 +28,7 @@ namespace aidcsim::thermal {
 /// What the thermal model needs to know about the site (counts and per-component power, W).
 struct SiteLayout {
   int gpus = 8064;
-  int gpus_per_rack = 72;               ///< NVLink domain = rack for NVL72
+  int gpus_per_rack = 72;               ///< topology::gpus_per_rack (the BOM layout); 72 for GB200 NVL72
   int switches = 0;                     ///< scale-out switches (air-cooled, in network racks)
   double gpu_tdp = 1200.0;              ///< W (GB200, published-figures §5.1)
   double gpu_idle_power = 150.0;        ///< W (catalogue estimate)
@@ -41,7 +41,8 @@ struct SiteLayout {
   int racks() const { return (gpus + gpus_per_rack - 1) / gpus_per_rack; }
 };
 
-/// Layout from the cluster counts (cluster.gpus, cluster.nvlink_domain, GPU catalogue TDP/idle)
+/// Layout from the cluster counts (cluster.gpus, GPUs per rack from topology::gpus_per_rack - the
+/// bill of materials' racks, via thermal_layout in sim/engine/feasibility.hpp -, GPU catalogue TDP/idle)
 /// and the power.* keys held in `spec.power`.
 SiteLayout make_layout(const CoolingSpec& spec, int gpus, int gpus_per_rack, double gpu_tdp, double gpu_idle_power,
                        int switches = 0);
@@ -63,6 +64,9 @@ struct ChecklistItem {
 /// Site power, W.
 struct PowerBreakdown {
   double gpu = 0, cpu = 0, nic = 0, rack_overhead = 0, psu_loss = 0, switches = 0;
+  /// Server fans (DC; their PSU loss is in psu_loss): cooling.server_air.fan_power_fraction x the
+  /// design air heat. IT power, as The Green Grid's PUE counts fans inside IT equipment.
+  double server_fans = 0;
   double it = 0;  ///< sum of the above
   double cdu_pumps = 0, cdu_fans = 0, facility_pumps = 0, rack_cooler_fans = 0, rejection_fans = 0, chiller = 0,
          crah = 0;
@@ -70,6 +74,10 @@ struct PowerBreakdown {
   double distribution_loss = 0;       ///< UPS/transformers
   double facility = 0;                ///< it + cooling + distribution_loss
   double pue = 0;                     ///< facility / it
+  /// facility / (it - server fans with their PSU loss): PUE with the server fans moved from IT to
+  /// cooling, so air and liquid designs compare on the work of cooling (PUE itself rewards moving
+  /// cooling work into IT fans; cf. TUE, Patterson et al., ISC 2013).
+  double pue_fans_as_cooling = 0;
   double brief_estimate = 0;          ///< brief: GPUs x TDP x 1.2 (server overhead ~20 %)
   double heat_to_facility_water = 0;  ///< W taken by the facility water (CDUs, rack coolers)
   double heat_to_room = 0;            ///< W taken by the hall air (the room cooler's duty; negative when rear

@@ -25,7 +25,7 @@ SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
   plant_ = make_plant(spec_);
   if (layout_.gpus < 1) throw InvalidParameter("cluster.gpus", std::to_string(layout_.gpus), "at least 1 GPU");
   if (layout_.gpus_per_rack < 1)
-    throw InvalidParameter("cluster.nvlink_domain", std::to_string(layout_.gpus_per_rack), "at least 1 GPU per rack");
+    throw InvalidParameter("bom.layout.gpus_per_rack", std::to_string(layout_.gpus_per_rack), "at least 1 GPU per rack");
   n_rack_ = layout_.racks();
   n_cdu_ = (n_rack_ + spec_.cdu.racks_per_cdu - 1) / spec_.cdu.racks_per_cdu;
   cover_ = plant_.chip->coverage();
@@ -40,6 +40,7 @@ SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
       layout_.psu_efficiency;
   const double dt_air = spec_.server_air.delta_t;
   if (air_) {
+    design_air_heat_gpu_ = (1 - cover_) * rack_heat / gpr;
     c_air_ = (1 - cover_) * rack_heat / dt_air;
     // The uncovered share of a GPU package: conductances scale with (1 - c); the heatsink's air is
     // its share of the server fans' flow, sized like the rack's (TDP heats it by delta_t).
@@ -53,9 +54,10 @@ SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
   // Design heat reaching the hall air: what the rack coolers leave (estimated at their design
   // effectiveness, or all of it), network racks, liquid-to-air CDUs.
   design_room_heat_ = layout_.switches * layout_.switch_power;
-  if (air_)
-    design_room_heat_ +=
-        n_rack_ * (1 - cover_) * rack_heat * (spec_.plant.rack == "none" ? 1.0 : 1.0 - spec_.rdhx_effectiveness);
+  if (air_)  // the server air's design heat and its fans' heat
+    design_room_heat_ += n_rack_ * (1 - cover_) * rack_heat *
+                         (1 + spec_.server_air.fan_power_fraction / layout_.psu_efficiency) *
+                         (spec_.plant.rack == "none" ? 1.0 : 1.0 - spec_.rdhx_effectiveness);
   if (liquid_ && !plant_.cdu->to_facility_water()) design_room_heat_ += n_rack_ * cover_ * rack_heat;
   if (liquid_) size_cdus(rack_heat);
   // After sizing: the CDU's facility-side rate is set by size() (zero before), and it gives the
@@ -327,14 +329,17 @@ void SiteModel::update_sources() {
       gsum += gg_[ggi].per_rack * gg_[ggi].power;
       net_.set_source(gg_[ggi].J, gg_[ggi].power);
     }
+    // Server fans move the design air flow (fixed, like c_air_): their power is constant per rack.
+    const double fans = spec_.server_air.fan_power_fraction * design_air_heat_gpu_ * r.ngpus;
     r.heat = (gsum + r.ngpus * (layout_.cpu_power_per_gpu + layout_.nic_power_per_gpu) +
-              layout_.rack_overhead_power * r.ngpus / gpr) /
+              layout_.rack_overhead_power * r.ngpus / gpr + fans) /
              layout_.psu_efficiency;
+    r.fan_heat = fans / layout_.psu_efficiency;
     // CPUs, NICs, switch trays, PSU losses: their cold plates take the covered share into the rack's
-    // liquid, the rest heats the server air.
+    // liquid, the rest heats the server air; the server fans' heat is all in the air.
     r.other = r.heat - gsum;
-    if (r.M >= 0) net_.set_source(r.M, cover_ * r.other);
-    if (r.X >= 0) net_.set_source(r.X, (1 - cover_) * r.other);
+    if (r.M >= 0) net_.set_source(r.M, cover_ * (r.other - r.fan_heat));
+    if (r.X >= 0) net_.set_source(r.X, (1 - cover_) * (r.other - r.fan_heat) + r.fan_heat);
   }
   if (switch_node_ >= 0) net_.set_source(switch_node_, layout_.switches * layout_.switch_power);
 }
@@ -347,9 +352,10 @@ PowerBreakdown SiteModel::power() const {
   p.nic = layout_.gpus * layout_.nic_power_per_gpu;
   for (const auto& r : rg_) {
     p.rack_overhead += r.copies * layout_.rack_overhead_power * r.ngpus / gpr;
-    if (air_) p.rack_cooler_fans += r.copies * plant_.rack->fan_power(r.rdhx_ok);
+    p.server_fans += r.copies * spec_.server_air.fan_power_fraction * design_air_heat_gpu_ * r.ngpus;
+    if (air_) p.rack_cooler_fans += r.copies * plant_.rack->fan_power(r.rdhx_ok, design_air_heat_gpu_ * r.ngpus);
   }
-  const double dc = p.gpu + p.cpu + p.nic + p.rack_overhead;
+  const double dc = p.gpu + p.cpu + p.nic + p.rack_overhead + p.server_fans;
   p.psu_loss = dc * (1 / layout_.psu_efficiency - 1);
   p.switches = layout_.switches * layout_.switch_power;
   p.it = dc + p.psu_loss + p.switches;
@@ -377,6 +383,7 @@ PowerBreakdown SiteModel::power() const {
   p.facility = (p.it + p.cooling) / (1 - spec_.power.distribution_loss);
   p.distribution_loss = p.facility - p.it - p.cooling;
   p.pue = p.facility / p.it;
+  p.pue_fans_as_cooling = p.facility / (p.it - p.server_fans / layout_.psu_efficiency);
   p.brief_estimate = layout_.gpus * layout_.gpu_tdp * 1.2;
   p.heat_to_facility_water = q_fw_raw;
   p.heat_to_room = q_room_raw;
@@ -434,7 +441,7 @@ SiteState SiteModel::state() const {
   s.rack_rdhx_heat.resize(nr);
   s.rack_room_heat.resize(nr);
   for (const auto& r : rg_) {
-    double air = (1 - cover_) * r.other;
+    double air = (1 - cover_) * (r.other - r.fan_heat) + r.fan_heat;
     for (int ggi : r.gpu_groups)
       if (gg_[ggi].hs_term >= 0) air += net_.term_flow(gg_[ggi].hs_term) / r.copies;
     if (!air_) air = 0;

@@ -79,6 +79,7 @@ class SiteModel {
   struct RackGroup {
     int cdu_group = -1, M = -1, I = -1, X = -1, D = -1, cooler_term = -1, room_term = -1;
     double copies = 0, per_cdu = 0, ngpus = 0, heat = 0, other = 0;
+    double fan_heat = 0;  ///< W per rack: its server fans' power through the PSUs, all into the server air
     bool rdhx_ok = true;
     std::vector<int> members;
     std::vector<int> gpu_groups;
@@ -128,6 +129,7 @@ class SiteModel {
   bool liquid_ = true, air_ = false;
   double cover_ = 1;
   double design_cdu_heat_ = 0, design_room_heat_ = 0, c_air_ = 0, c_switch_ = 0, c_facility_ = 0;
+  double design_air_heat_gpu_ = 0;  ///< W per GPU slot: heat the server air carries at the design point
   double g_jh_ = 0, g_hs_ = 0;  // per GPU: junction -> heatsink, heatsink -> air (W/K)
   Conditions cond_;
   RcNetwork net_;

@@ -9,6 +9,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/topology/fabric_impl.hpp"
+#include "models/topology/rack_layout.hpp"
 
 namespace aidcsim::topology {
 namespace {
@@ -67,7 +68,7 @@ void choose_switch(const FabricSpec& fs, const BomSpec& spec, FabricCost& c) {
 std::vector<Place> place_nodes(const Fabric::Impl& f, const PhysicalLayout& L, FabricCost& c) {
   const FabricSpec& fs = f.spec;
   const int gpus = fs.gpus;
-  c.gpus_per_rack = L.gpus_per_rack > 0 ? L.gpus_per_rack : (fs.nvlink_domain >= 32 ? fs.nvlink_domain : 32);
+  c.gpus_per_rack = gpus_per_rack(L, fs.nvlink_domain);
   c.compute_racks = (gpus + c.gpus_per_rack - 1) / c.gpus_per_rack;
   c.rows = (c.compute_racks + L.racks_per_row - 1) / L.racks_per_row;
   const int net_row = c.rows / 2;  // the network row sits between compute rows net_row-1 and net_row
@@ -244,9 +245,12 @@ std::string format_fabric_cost(const FabricCost& c) {
   if (c.links_unpriced) row("links without parts at their rate", std::to_string(c.links_unpriced));
   for (const auto& o : c.optics) {
     char what[160];
-    std::snprintf(what, sizeof what, "%s (%s %s%s, %s end)", o.name.c_str(), o.form_factor.c_str(),
+    // The end once: parts named "... (switch end)" (bom_parts.yaml) already say it.
+    const std::string end = o.switch_end ? "switch end" : "NIC end";
+    const bool named = o.name.find(end) != std::string::npos;
+    std::snprintf(what, sizeof what, "%s (%s %s%s%s)", o.name.c_str(), o.form_factor.c_str(),
                   o.ports > 1 ? (std::to_string(o.ports) + "x").c_str() : "", gbps(o.rate).c_str(),
-                  o.switch_end ? "switch" : "NIC");
+                  named ? "" : (", " + end).c_str());
     row(what, std::to_string(o.modules));
   }
   row("switch model" + std::string(c.switch_estimated ? " (estimated)" : ""), c.switch_model);

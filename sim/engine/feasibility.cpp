@@ -7,6 +7,7 @@
 #include "models/thermal/site.hpp"
 #include "models/thermal/site_model.hpp"
 #include "models/thermal/transient.hpp"
+#include "models/topology/rack_layout.hpp"
 #include "models/workload/model.hpp"
 #include "sim/engine/jobs_run.hpp"
 
@@ -119,9 +120,13 @@ reliability::TrainingSpec resolved_training(const Scenario& sc) {
   return training;
 }
 
+thermal::SiteLayout thermal_layout(const Scenario& sc, int gpus, int switches) {
+  return thermal::make_layout(sc.cooling, gpus, topology::gpus_per_rack(sc.bom.layout, sc.fabric.nvlink_domain),
+                              sc.gpu.tdp, sc.gpu.idle_power, switches);
+}
+
 void check_cooling(const Scenario& sc, const topology::Fabric& fabric, int gpus) {
-  const thermal::SiteLayout layout = thermal::make_layout(sc.cooling, gpus, sc.fabric.nvlink_domain, sc.gpu.tdp,
-                                                          sc.gpu.idle_power, fabric.bom().switches);
+  const thermal::SiteLayout layout = thermal_layout(sc, gpus, fabric.bom().switches);
   const thermal::SiteModel site(sc.cooling, layout);  // sizes the CDUs: an unreachable approach throws
   thermal::check_fault_targets(sc.cooling, site.racks(), site.cdus());
 }

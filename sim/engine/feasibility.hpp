@@ -7,6 +7,7 @@
 // Every check throws InvalidParameter with the scenario key (mapped to file:line by the caller).
 #include <string>
 
+#include "models/thermal/site.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/scenario/scenario.hpp"
 
@@ -42,6 +43,12 @@ void check_batch_schedule(const Scenario& scenario, const workload::JobSpec& job
 /// workload's count when not given: the Kaplan critical batch needs it). Throws InvalidParameter
 /// ("training.target_loss") for a loss the model size cannot reach.
 reliability::TrainingSpec resolved_training(const Scenario& scenario);
+
+/// Thermal site of a situation on `gpus` GPUs with `switches` scale-out switches: racks of
+/// topology::gpus_per_rack(bom.layout, fabric.nvlink_domain) GPUs, the same racks the priced bill of
+/// materials lays out (not one rack per NVLink domain: an 8-GPU HGX domain is a server, not a rack).
+/// The engine, the feasibility check and the Python bindings all build the site here.
+thermal::SiteLayout thermal_layout(const Scenario& scenario, int gpus, int switches);
 
 /// The cooling site of a situation builds (CDUs sized for the approach at the design heat) and
 /// every cooling.faults[i].target names one of its CDUs or racks. Throws InvalidParameter.

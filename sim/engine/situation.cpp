@@ -85,8 +85,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   out.step_unthrottled = step.breakdown;
 
   report("thermal network", 0.6);
-  out.layout =
-      thermal::make_layout(sc.cooling, gpus, sc.fabric.nvlink_domain, sc.gpu.tdp, sc.gpu.idle_power, out.bom.switches);
+  out.layout = thermal_layout(sc, gpus, out.bom.switches);
   fabric_power_into_layout(sc, out.cost, out.layout);
   out.clocks.assign(static_cast<std::size_t>(gpus), 1.0);
   out.shutdown_temperature = sc.cooling.throttle.shutdown_temp;

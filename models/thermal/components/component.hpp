@@ -73,8 +73,9 @@ class RackCooler {
   /// Returns the node of the air leaving the rack (X itself when there is no cooler) and sets
   /// `term` to the heat-transfer term to the water (-1 without one). fans_ok: false after a fan fault.
   virtual int build(BuildContext& b, int x, double copies, double c_air, bool fans_ok, int& term) const = 0;
-  /// Fan power of one rack's share, W.
-  virtual double fan_power(bool fans_ok) const = 0;
+  /// Fan power of one rack's share, W; design_air_heat: the heat the rack's server air carries at
+  /// the design point (W), which sizes the air flow the cooler's fans move.
+  virtual double fan_power(bool fans_ok, double design_air_heat) const = 0;
   /// Heat one rack's share of the cooler can take at most (W); 0 = not rated.
   virtual double capacity_per_rack() const = 0;
 };

@@ -25,7 +25,7 @@ class InRowCooler final : public RackCooler {
                               (fans_ok ? p_.effectiveness : p_.failed_effectiveness) * c_air, copies);
     return d;
   }
-  double fan_power(bool fans_ok) const override { return fans_ok ? p_.fan_power / p_.racks_per_unit : 0.0; }
+  double fan_power(bool fans_ok, double) const override { return fans_ok ? p_.fan_power / p_.racks_per_unit : 0.0; }
   double capacity_per_rack() const override { return p_.capacity / p_.racks_per_unit; }
 
  private:

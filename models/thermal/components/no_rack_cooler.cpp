@@ -10,7 +10,7 @@ class NoRackCooler final : public RackCooler {
     term = -1;
     return x;
   }
-  double fan_power(bool) const override { return 0.0; }
+  double fan_power(bool, double) const override { return 0.0; }
   double capacity_per_rack() const override { return 0.0; }
 };
 

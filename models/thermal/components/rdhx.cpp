@@ -3,7 +3,10 @@
 //   q = eps C_air (T_X - T_water),   T_out = T_X - q / C_air
 // (effectiveness-NTU, Incropera & DeWitt §11.4). eps: cooling.rdhx.effectiveness with the door fans
 // running (IBM RDHx: 55-85 % heat removal for 20-32 kW racks, published-figures §6.2), the passive
-// value when they fail. Door fans 0.5-2 kW (§6.2).
+// value when they fail. Door fans move the rack's server air through the coil: their power is
+// cooling.rdhx.fan_power_fraction x the rack's design air heat (active doors 40-75 kW with fans of
+// 0.5-2 kW: 1.25-2.7 %, published-figures §6.2 [inferred, low confidence]), facility (cooling)
+// power in PUE terms: the door is not IT equipment.
 #include "models/thermal/components/component.hpp"
 #include "models/thermal/components/keys.hpp"
 
@@ -23,7 +26,9 @@ class Rdhx final : public RackCooler {
         b.net.add_transfer(d, b.facility, x, b.facility, (fans_ok ? eps_ : p_.passive_effectiveness) * c_air, copies);
     return d;
   }
-  double fan_power(bool fans_ok) const override { return fans_ok ? p_.fan_power : 0.0; }
+  double fan_power(bool fans_ok, double design_air_heat) const override {
+    return fans_ok ? p_.fan_power_fraction * design_air_heat : 0.0;
+  }
   double capacity_per_rack() const override { return 0.0; }
 
  private:
@@ -67,15 +72,16 @@ void rdhx_schema(Schema& out) {
            false,
            {},
            "Effectiveness with the door fans failed [estimate]."},
-          {"cooling.rdhx.fan_power",
-           Q::Power,
-           "1 kW",
+          {"cooling.rdhx.fan_power_fraction",
+           Q::Fraction,
+           "0.02",
            false,
            0,
-           1e5,
+           0.5,
            false,
            {},
-           "Door fan power per rack (vendor range 0.5-2 kW, §6.2)."},
+           "Door fan power / the rack's design air heat (active doors of 40-75 kW with 0.5-2 kW of fans: "
+           "1.25-2.7 %, §6.2 [inferred, low confidence]); cooling power in PUE."},
       });
 }
 
@@ -83,7 +89,7 @@ void read_rdhx(const Params& root, CoolingSpec& c) {
   using keys::num;
   c.rdhx_effectiveness = num(root, "cooling.rdhx.effectiveness", c.rdhx_effectiveness);
   c.rdhx.passive_effectiveness = num(root, "cooling.rdhx.passive_effectiveness", c.rdhx.passive_effectiveness);
-  c.rdhx.fan_power = num(root, "cooling.rdhx.fan_power", c.rdhx.fan_power);
+  c.rdhx.fan_power_fraction = num(root, "cooling.rdhx.fan_power_fraction", c.rdhx.fan_power_fraction);
 }
 
 }  // namespace aidcsim::thermal

@@ -69,6 +69,17 @@ TEST_CASE("priced BOM: one DGX SuperPOD H100 SU, by hand", "[topology][bom]") {
   CHECK_THAT(t, Catch::Contains("indicative"));
 }
 
+TEST_CASE("priced BOM: a part's end is written once", "[topology][bom]") {
+  BomSpec spec = parts();
+  for (auto& o : spec.optics)
+    if (o.name == "DAC sw") o.name = "DAC (switch end)";
+  const std::string t = format_fabric_cost(price_fabric(build_fabric(test::superpod(1)), spec));
+  CHECK_THAT(t, Catch::Contains("DAC (switch end) ("));
+  CHECK_THAT(t, !Catch::Contains("switch end) (OSFP 2x400G, switch end)"));
+  CHECK_THAT(t, Catch::Contains("SR sw ("));  // a name without its end gets it appended
+  CHECK_THAT(t, Catch::Contains(", switch end)"));
+}
+
 TEST_CASE("priced BOM: rack-local ToR leaves use in-rack copper", "[topology][bom]") {
   FabricSpec s = test::superpod(1);
   s.wiring = Wiring::RackLocal;

@@ -1,0 +1,32 @@
+"""The Python thermal site has the bill of materials' racks (topology::gpus_per_rack), not one rack
+per NVLink domain, and reports the fans that move the air-carried heat (docs/thermal.md §2)."""
+import aidcsim
+
+
+def hgx_h100(default_path, gpus=1024):
+    s = aidcsim.Scenario.load(default_path).copy()
+    s["cluster.gpu"] = "H100"
+    s["cluster.gpus"] = gpus
+    s["cluster.gpus_per_node"] = 8
+    s["cluster.nvlink_domain"] = 8
+    for k, v in {"layers": 32, "hidden": 4096, "ffn_hidden": 14336, "heads": 32}.items():
+        s["workload.model." + k] = v  # Llama-3-8B-like: fits one 8-GPU domain
+    s["workload.parallelism.pp"] = 1
+    s["workload.parallelism.virtual_stages"] = 1
+    s["workload.parallelism.dp"] = gpus // 8
+    s["workload.global_batch"] = gpus // 8 * 16
+    return s
+
+
+def test_hgx_site_has_the_bom_racks(default_path):
+    s = hgx_h100(default_path)
+    r = aidcsim.thermal.steady_state(s)
+    assert len(r["state"]["rack_power"]) == 32  # 4 HGX servers a rack, not 128 racks of 8 GPUs
+    s["bom.layout.gpus_per_rack"] = 16
+    assert len(aidcsim.thermal.steady_state(s)["state"]["rack_power"]) == 64
+
+
+def test_server_fans_are_it_power(default_path):
+    p = aidcsim.thermal.steady_state(hgx_h100(default_path))["power"]
+    assert p["server_fans"] > 0
+    assert p["pue_fans_as_cooling"] > p["pue"]
