@@ -190,8 +190,8 @@ BenchOptions options_from(const BenchArgs& a) {
       throw CLI::ValidationError("--nvlink-domain", std::to_string(f.nvlink_domain) +
                                                         " GPUs: an NVLink domain must be a whole number of nodes (" +
                                                         std::to_string(gpn) + " GPUs each) or divide a node");
-    if (f.nvlink_domain > 1 && o.gpu.nvlink_generation == 0)
-      throw CLI::ValidationError("--nvlink-domain", o.gpu.name + " has no NVLink: use --nvlink-domain 1");
+    if (f.nvlink_domain > 1 && !(o.gpu.nvlink_bandwidth > 0))  // MI300X: Infinity Fabric, no NVLink
+      throw CLI::ValidationError("--nvlink-domain", o.gpu.name + " has no scale-up fabric: use --nvlink-domain 1");
     const std::string topo = squash(a.topology);
     if (topo != "leafspine" && topo != "clos3")
       throw CLI::ValidationError("--topology", "'" + a.topology + "' (one of: leaf_spine, clos3)");
