@@ -105,7 +105,7 @@ bool ring_latency(const FlowPlan& plan, const EmitContext& ctx, const std::vecto
 /// `net` in proportion to their bytes, a transfer taking the tighter of its two ports (the PCIe
 /// path bounds both directions). Exact, and done, only where every NIC port's transfers start
 /// together (their shares end them together) or one after the other (collapsed rings, a stepped
-/// ring's steps, all-to-all, halving-doubling's steps): a bound is not work-conserving, so where
+/// ring's steps, all-to-all): a bound is not work-conserving, so where
 /// a port's transfers overlap in part (pipelined chunks, PAT) the shares would idle the port when
 /// one ends early (stepped PAT, 1 GiB on 32 GPUs: 1.12x NCCL's time). Returns false there (no
 /// bounds).
@@ -192,7 +192,7 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   // NIC's rate (an 800 Gb/s NIC carried 2x the bytes of a 400 Gb/s one on PCIe Gen5, which queued
   // on 400 Gb/s switch links: bundled 8K step 6.46 -> 9.50 s).
   const double net = net_rate(ctx.layout);
-  bool capped = net < ctx.layout.nic_rate * (1 - 1e-12);
+  bool capped = plan.pcie_bound && net < ctx.layout.nic_rate * (1 - 1e-12);
   std::vector<double> rate(F), line(F);
   // F / L: finish of a flow's first / last repetition on the critical path; DF / DL: hop counts.
   std::vector<double> Tf(F), Tl(F), cap(F, 0.0);
