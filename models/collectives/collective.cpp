@@ -170,6 +170,7 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
   l.nvlink_rate = fabric.spec().nvlink_bandwidth;
   l.nic_rate = fabric.spec().nic_rate;
   l.nvlink_generation = fabric.spec().nvlink_domain > 1 ? gpu.nvlink_generation : 0;
+  l.xgmi = fabric.spec().nvlink_domain > 1 && gpu.nvlink_generation == 0 && gpu.nvlink_bandwidth > 0;
   l.nvls = gpu.nvls && l.nvlink_generation >= 4;
   l.sharp = fabric.spec().sharp;
   l.gpus_per_node = std::max(1, fabric.spec().nvlink_domain);
@@ -189,6 +190,24 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
   return l;
 }
 
+namespace {
+
+/// NCCL's PCI link bandwidth (GB/s) of a NIC for the GPU generation: Gen5 / Gen4 x16. The
+/// Infinity Fabric GPUs (MI300X) attach with PCIe Gen5 x16 (AMD MI300X datasheet).
+double pci_gbs(const Layout& l) { return l.nvlink_generation >= 4 || l.xgmi ? 48.0 : 24.0; }
+
+/// RCCL's speed of one xGMI link on gfx942 (MI300X), GB/s: GFX94X_XGMI_WIDTH 48.0 (ROCm/rccl
+/// src/graph/topo.h, ncclTopoXGMISpeed), of a 64 GB/s per-direction link (AMD datasheet: 7 links
+/// x 64 GB/s = the catalogue's 448 GB/s).
+constexpr double kXgmiLinkModel = 48.0, kXgmiLinkLine = 64e9;
+
+}  // namespace
+
+double net_rate(const Layout& l) {
+  const int nics_node = l.nics_per_node > 0 ? l.nics_per_node : l.gpus_per_node;
+  return std::min(l.nic_rate, pci_gbs(l) * 1e9 * nics_node / std::max(1, l.gpus_per_node));
+}
+
 nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Protocol& p) {
   nccl::System s;
   const auto doms = by_domain(gpus, l);
@@ -197,13 +216,15 @@ nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Pr
   s.ranks = ppn * s.nodes;
   const int gen = l.nvlink_generation;
   s.compute_capability = nccl::compute_capability(gen);
-  s.nvlink = gen > 0;
-  s.nvswitch = gen >= 3;  // HGX / DGX A100 and later: GPUs meet in NVSwitches
+  s.nvlink = gen > 0 || l.xgmi;  // RCCL: xGMI links are LINK_NVL
+  s.nvswitch = gen >= 3;         // HGX / DGX A100 and later: GPUs meet in NVSwitches
   // NCCL counts links x SMxx_NVLINK_BW; a link carries 25 GB/s per direction up to NVLink4 and
   // 50 GB/s on NVLink5 (H100: 18 x 25 = 450 GB/s, B200: 18 x 50 = 900 GB/s).
   const double line_per_link = gen >= 5 ? 50e9 : 25e9;
-  s.nvlink_bw = s.nvlink ? l.nvlink_rate / line_per_link * nccl::nvlink_link_bw(gen) : 0;
-  s.pci_bw = gen >= 4 ? 48.0 : 24.0;  // NCCL's PCI link bw for Gen5 / Gen4 x16 (NCCL_DEBUG topology dumps)
+  s.nvlink_bw = l.xgmi     ? l.nvlink_rate / kXgmiLinkLine * kXgmiLinkModel
+                : s.nvlink ? l.nvlink_rate / line_per_link * nccl::nvlink_link_bw(gen)
+                           : 0;
+  s.pci_bw = pci_gbs(l);  // NCCL's PCI link bw for Gen5 / Gen4 x16 (NCCL_DEBUG topology dumps)
   const int nics_node = l.nics_per_node > 0 ? l.nics_per_node : l.gpus_per_node;
   s.nic_bw = l.nic_rate * l.gpus_per_node / nics_node / 1e9;
   s.nics = std::max(1, static_cast<int>(std::lround(double(nics_node) * ppn / std::max(1, l.gpus_per_node))));

@@ -114,6 +114,10 @@ struct Layout {
   bool sharp = false;                 ///< topology::FabricSpec::sharp (in-network reduction)
   int gpus_per_node = 8;              ///< GPUs per NVLink domain
   int nics_per_node = 0;              ///< physical NICs per domain; 0 = one per GPU
+  /// The scale-up fabric is AMD Infinity Fabric (xGMI), not NVLink: a GPU with nvlink_generation
+  /// 0 and a scale-up bandwidth (compute::GpuSpec::nvlink_bandwidth > 0; MI300X) in a domain of
+  /// more than one GPU. RCCL runs it as NVLink (LINK_NVL) links at its own per-link speed.
+  bool xgmi = false;
   /// s, latency of the route GPU a -> GPU b (empty: every hop has its class's nominal latency,
   /// nvlink_latency / net_latency); a stepped ring pipelines the excess of slower hops
   /// (cross-leaf, cross-pod: ring_pipeline.cpp).
@@ -197,6 +201,14 @@ Emitted emit(network::Schedule& schedule, const Collective& c, const Layout& lay
 
 /// Time (s) of `c` on an idle fabric: select(c).time().
 double estimate_time(const Collective& c, const Layout& layout, const Protocol& p = {});
+
+/// B/s per GPU that NCCL's NET transport reaches: min(nic_rate, the GPU's share of its NIC's
+/// PCIe attachment). NCCL caps a NIC's speed at its PCIe path (topo.cc: the path bandwidth is the
+/// slowest link's; nccl_system's pci_bw, 48 GB/s per Gen5 x16 NIC). The execution model's
+/// bandwidth time is NCCL's, so a NIC faster than its PCIe attachment moves no faster: emit()
+/// bounds the transfers at this rate (network::Activity::rate_limit) instead of inflating their
+/// bytes.
+double net_rate(const Layout& layout);
 
 /// NCCL's view of the group `gpus` on `layout` (ranks, nodes, NVLink and NIC bandwidths in its
 /// units, capabilities), for nccl::build_model.

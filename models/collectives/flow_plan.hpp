@@ -37,6 +37,10 @@ struct FlowPlan {
   /// (flows[r n + i] = position i of order r, after_previous = position i - 1); emit() then
   /// pipelines it (pipeline_ring). 0 otherwise.
   int ring_orders = 0;
+  /// false: NIC ports keep their line rate and the byte scale, no PCIe rate bound (materialize).
+  /// Halving-doubling: its compact form (halving_doubling_waves, network::RegularWaves) carries no
+  /// rate bounds and must run bit for bit as the emitted schedule.
+  bool pcie_bound = true;
 
   int add(int src, int dst, double payload, int wave, std::vector<int> deps = {}) {
     flows.push_back({src, dst, payload, wave, std::move(deps), 1, {}, {}, false, 0});

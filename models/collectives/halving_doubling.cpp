@@ -34,6 +34,7 @@ FlowPlan plan_halving_doubling(const EmitContext& ctx) {
   const int n = static_cast<int>(c.gpus.size());
   const int lg = static_cast<int>(std::lround(std::log2(double(n))));
   FlowPlan plan;
+  plan.pcie_bound = false;  // as its compact form (halving_doubling_waves): no rate bounds
   plan.flows.reserve(2 * static_cast<std::size_t>(lg) * n);
   // into[i]: the flow GPU i received in the step before (-1 before the first step): every step is
   // a permutation, so one each.

@@ -26,14 +26,14 @@ refused() {
 refused "-f: 'nan' is not an integer factor" -f nan
 refused "--nvlink-domain: 7 GPUs: an NVLink domain must be a whole number of nodes" --nvlink-domain 7
 # A domain dividing a node is not built (the fabric takes whole nodes): refused as such, by its option,
-# not as the scenario key cluster.nvlink_domain; a GPU without NVLink gets advice that runs.
+# not as the scenario key cluster.nvlink_domain.
 refused "^aidcsim bench-collective: --nvlink-domain: 4 GPUs: an NVLink domain must be a whole number of nodes" \
   -N 2 -g 8 --nvlink-domain 4
-refused "^aidcsim bench-collective: -g: MI300X has no NVLink: run one GPU per node \\(-g 1\\)" --gpu MI300X -g 8
-refused "--nvlink-domain: MI300X has no NVLink: run one GPU per node \\(-g 1, --nvlink-domain 1\\)" \
-  --gpu MI300X -g 8 --nvlink-domain 8
+# MI300X has no NVLink but Infinity Fabric (a scale-up fabric): 8 GPUs per node run, and so does -g 1.
+"$AIDCSIM" bench-collective --gpu MI300X -g 8 -b 1M -e 1M >out.txt 2>err.txt ||
+  fail "8 x MI300X (Infinity Fabric) does not run: $(cat err.txt)"
 "$AIDCSIM" bench-collective --gpu MI300X -N 8 -g 1 -b 1M -e 1M >out.txt 2>err.txt ||
-  fail "the advice for a GPU without NVLink (-g 1) does not run: $(cat err.txt)"
+  fail "one MI300X per node does not run: $(cat err.txt)"
 refused "nvls needs GPUs with NVLink SHARP" --gpu A100 --algo nvls
 refused "--nodes: '0' is not a positive integer" -N 0
 

@@ -94,7 +94,7 @@ TEST_CASE("stepped ring with cross-leaf hops: the pipeline's recurrence, NCCL's 
     for (int i = 0; i < n; ++i) {
       const auto& a = s.activities[e.first + i * K];
       const double route = fabric.latency(fabric.route(a.gpu, a.dst_gpu, a.flow_hash));
-      dur[i] = a.delay + route + a.amount / 50e9;
+      dur[i] = a.delay + route + a.amount / net_rate(l);  // NCCL's NET rate, the transfers' bound
       slow[i] = route > l.net_latency + 1e-12;
       slow_hops += slow[i];
       if (slow[i]) excess_sum += route - l.net_latency;

@@ -104,9 +104,12 @@ TEST_CASE("EP all-to-all as flows: an oversubscribed leaf uplink gives the close
   c.op = collectives::Op::AllToAll;
   c.gpus = {0, 8};
   c.bytes = 4096.0 * 4096 * 2 * 2 / 8;  // b s h x 2 B x top_k / tp (sequence parallel)
-  const auto sel = collectives::select(c, collectives::Layout::from(fabric, sc.gpu));
+  const auto lay = collectives::Layout::from(fabric, sc.gpu);
+  const auto sel = collectives::select(c, lay);
   const double n = 4 * 2 * 1;  // per layer x layers x microbatches
-  const double idle = n * sel.time(), closed = n * (sel.latency + sel.bw_time * 8 * sc.fabric.nic_rate / up);
+  // a flow alone moves at NCCL's NET rate, min(NIC, PCIe) (collectives::net_rate): its bytes are
+  // bw x net_rate, not bw x nic_rate (the PCIe bound is a rate bound, not more bytes)
+  const double idle = n * sel.time(), closed = n * (sel.latency + sel.bw_time * 8 * collectives::net_rate(lay) / up);
 
   const Run r8 = run(two_leaves("8:1"));
   CHECK(mentions(r8.step, "EP all-to-all as flows on the fabric in every layer"));
@@ -272,8 +275,10 @@ TEST_CASE("CP ring exchange as flows: an oversubscribed leaf uplink gives the cl
     c.op = collectives::Op::SendRecv;
     c.gpus = {0, 8};
     c.bytes = bytes;
-    const auto sel = collectives::select(c, collectives::Layout::from(fabric, sc.gpu));
-    return sel.latency + 8 * sel.bw_time;
+    const auto lay = collectives::Layout::from(fabric, sc.gpu);
+    const auto sel = collectives::select(c, lay);
+    // the uplink (the NIC's rate) carries 8 blocks of bw x net_rate B (min(NIC, PCIe))
+    return sel.latency + 8 * sel.bw_time * collectives::net_rate(lay) / sc.fabric.nic_rate;
   };
   const auto lt = workload::layer_time(sc.job, sc.gpu, workload::StepOptions{}.efficiency);
   const double closed =

@@ -50,7 +50,8 @@ network::RunResult evaluate(const network::Schedule& s, const topology::Fabric& 
       gpu_free[a.gpu] = r.finish[i];
     } else {
       const bool nv = f.nvlink_domain_of(a.gpu) == f.nvlink_domain_of(a.dst_gpu);
-      r.finish[i] = t0 + a.amount / (nv ? f.spec().nvlink_bandwidth : f.spec().nic_rate);
+      const double rate = nv ? f.spec().nvlink_bandwidth : f.spec().nic_rate;
+      r.finish[i] = t0 + a.amount / (a.rate_limit > 0 ? std::min(rate, a.rate_limit) : rate);
     }
     r.start[i] = t0;
     r.makespan = std::max(r.makespan, r.finish[i]);
