@@ -44,10 +44,10 @@ enum class Quantity {
 
 /// One kind a key whose quantity follows a sibling key may take (Field::quantity_by).
 struct QuantityChoice {
-  std::string value;           ///< the sibling's value selecting it ("temperature")
-  Quantity quantity;           ///< what the key then is (Temperature)
-  std::string plain_unit;      ///< the unit a plain number is read in ("degC"); empty: the quantity's own rule
-  std::optional<double> min;   ///< inclusive bounds of this kind, SI (Field::min/max do not apply)
+  std::string value;          ///< the sibling's value selecting it ("temperature")
+  Quantity quantity;          ///< what the key then is (Temperature)
+  std::string plain_unit;     ///< the unit a plain number is read in ("degC"); empty: the quantity's own rule
+  std::optional<double> min;  ///< inclusive bounds of this kind, SI (Field::min/max do not apply)
   std::optional<double> max;
 };
 

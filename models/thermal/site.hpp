@@ -70,10 +70,10 @@ struct PowerBreakdown {
   double it = 0;  ///< sum of the above
   double cdu_pumps = 0, cdu_fans = 0, facility_pumps = 0, rack_cooler_fans = 0, rejection_fans = 0, chiller = 0,
          crah = 0;
-  double cooling = 0;                 ///< sum of the cooling terms (rack_cooler_fans: rear-door or in-row fans)
-  double distribution_loss = 0;       ///< UPS/transformers
-  double facility = 0;                ///< it + cooling + distribution_loss
-  double pue = 0;                     ///< facility / it
+  double cooling = 0;            ///< sum of the cooling terms (rack_cooler_fans: rear-door or in-row fans)
+  double distribution_loss = 0;  ///< UPS/transformers
+  double facility = 0;           ///< it + cooling + distribution_loss
+  double pue = 0;                ///< facility / it
   /// facility / (it - server fans with their PSU loss): PUE with the server fans moved from IT to
   /// cooling, so air and liquid designs compare on the work of cooling (PUE itself rewards moving
   /// cooling work into IT fans; cf. TUE, Patterson et al., ISC 2013).

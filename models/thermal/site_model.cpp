@@ -25,7 +25,8 @@ SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
   plant_ = make_plant(spec_);
   if (layout_.gpus < 1) throw InvalidParameter("cluster.gpus", std::to_string(layout_.gpus), "at least 1 GPU");
   if (layout_.gpus_per_rack < 1)
-    throw InvalidParameter("bom.layout.gpus_per_rack", std::to_string(layout_.gpus_per_rack), "at least 1 GPU per rack");
+    throw InvalidParameter("bom.layout.gpus_per_rack", std::to_string(layout_.gpus_per_rack),
+                           "at least 1 GPU per rack");
   n_rack_ = layout_.racks();
   n_cdu_ = (n_rack_ + spec_.cdu.racks_per_cdu - 1) / spec_.cdu.racks_per_cdu;
   cover_ = plant_.chip->coverage();

@@ -130,7 +130,7 @@ class SiteModel {
   double cover_ = 1;
   double design_cdu_heat_ = 0, design_room_heat_ = 0, c_air_ = 0, c_switch_ = 0, c_facility_ = 0;
   double design_air_heat_gpu_ = 0;  ///< W per GPU slot: heat the server air carries at the design point
-  double g_jh_ = 0, g_hs_ = 0;  // per GPU: junction -> heatsink, heatsink -> air (W/K)
+  double g_jh_ = 0, g_hs_ = 0;      // per GPU: junction -> heatsink, heatsink -> air (W/K)
   Conditions cond_;
   RcNetwork net_;
   int fws_ = -1, room_ = -1, switch_node_ = -1;

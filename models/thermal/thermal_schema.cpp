@@ -758,8 +758,7 @@ CoolingSpec spec_from(const Params& root) {
   c.server_air.delta_t = num(root, "cooling.server_air.delta_t", c.server_air.delta_t);
   c.server_air.recirculation = num(root, "cooling.server_air.recirculation", c.server_air.recirculation);
   c.server_air.rack_air_volume = num(root, "cooling.server_air.rack_air_volume", c.server_air.rack_air_volume);
-  c.server_air.fan_power_fraction =
-      num(root, "cooling.server_air.fan_power_fraction", c.server_air.fan_power_fraction);
+  c.server_air.fan_power_fraction = num(root, "cooling.server_air.fan_power_fraction", c.server_air.fan_power_fraction);
   c.cdu.racks_per_cdu = integer(root, "cooling.cdu.racks_per_cdu", c.cdu.racks_per_cdu);
   c.cdu.facility_flow_ratio = num(root, "cooling.cdu.facility_flow_ratio", c.cdu.facility_flow_ratio);
   c.pumps.running = integer(root, "cooling.pumps.running", c.pumps.running);

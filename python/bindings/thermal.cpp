@@ -20,12 +20,13 @@ py::array_t<double> arr(const std::vector<double>& v) {
 
 py::dict power_to_py(const thermal::PowerBreakdown& p) {
   using namespace py::literals;
-  return py::dict("gpu"_a = p.gpu, "cpu"_a = p.cpu, "nic"_a = p.nic, "rack_overhead"_a = p.rack_overhead,
-                  "psu_loss"_a = p.psu_loss, "server_fans"_a = p.server_fans, "switches"_a = p.switches, "it"_a = p.it, "cdu_pumps"_a = p.cdu_pumps,
-                  "facility_pumps"_a = p.facility_pumps, "rack_cooler_fans"_a = p.rack_cooler_fans,
-                  "cdu_fans"_a = p.cdu_fans, "rejection_fans"_a = p.rejection_fans, "chiller"_a = p.chiller,
-                  "crah"_a = p.crah, "cooling"_a = p.cooling, "distribution_loss"_a = p.distribution_loss,
-                  "facility"_a = p.facility, "pue"_a = p.pue, "pue_fans_as_cooling"_a = p.pue_fans_as_cooling, "brief_estimate"_a = p.brief_estimate);
+  return py::dict(
+      "gpu"_a = p.gpu, "cpu"_a = p.cpu, "nic"_a = p.nic, "rack_overhead"_a = p.rack_overhead, "psu_loss"_a = p.psu_loss,
+      "server_fans"_a = p.server_fans, "switches"_a = p.switches, "it"_a = p.it, "cdu_pumps"_a = p.cdu_pumps,
+      "facility_pumps"_a = p.facility_pumps, "rack_cooler_fans"_a = p.rack_cooler_fans, "cdu_fans"_a = p.cdu_fans,
+      "rejection_fans"_a = p.rejection_fans, "chiller"_a = p.chiller, "crah"_a = p.crah, "cooling"_a = p.cooling,
+      "distribution_loss"_a = p.distribution_loss, "facility"_a = p.facility, "pue"_a = p.pue,
+      "pue_fans_as_cooling"_a = p.pue_fans_as_cooling, "brief_estimate"_a = p.brief_estimate);
 }
 
 py::dict report_to_py(const thermal::SiteReport& r) {

@@ -191,7 +191,8 @@ BenchOptions options_from(const BenchArgs& a) {
     // MI300X has no NVLink but a scale-up fabric (Infinity Fabric): only a GPU without any is refused.
     if (f.nvlink_domain > 1 && !(o.gpu.nvlink_bandwidth > 0))
       throw CLI::ValidationError(a.nvlink_domain > 1 ? "--nvlink-domain" : "-g",
-                                 o.gpu.name + " has no scale-up fabric (NVLink or Infinity Fabric): run one GPU per node (-g 1" +
+                                 o.gpu.name +
+                                     " has no scale-up fabric (NVLink or Infinity Fabric): run one GPU per node (-g 1" +
                                      (a.nvlink_domain > 1 ? ", --nvlink-domain 1" : "") + ")");
     if (f.nvlink_domain % gpn != 0)
       throw CLI::ValidationError("--nvlink-domain", std::to_string(f.nvlink_domain) +

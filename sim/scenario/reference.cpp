@@ -78,7 +78,8 @@ std::string kind_of(const Field& f) {
       if (std::find(kinds.begin(), kinds.end(), quantity_name(k.quantity)) == kinds.end())
         kinds.push_back(quantity_name(k.quantity));
     std::string s;
-    for (std::size_t i = 0; i < kinds.size(); ++i) s += (i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ") + kinds[i];
+    for (std::size_t i = 0; i < kinds.size(); ++i)
+      s += (i == 0 ? "" : i + 1 == kinds.size() ? " or " : ", ") + kinds[i];
     return s + " (by `" + f.quantity_from + "`)";
   }
   if (f.quantity == Quantity::String && !f.choices.empty()) return "choice";

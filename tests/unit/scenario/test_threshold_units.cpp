@@ -79,8 +79,8 @@ TEST_CASE("a threshold with a unit of another kind names the value and the kind 
                              "plain number is kW)"},
                         Case{"{type: pue, location: PUE, threshold: \"1.3 kW\"}", "1.3 kW",
                              "expected a plain number such as 1.5 (no unit allowed for type 'pue')"}}) {
-    const std::string text = with_sensors("    - {type: temperature, location: GPU inlet, threshold: 45}\n    - " +
-                                          c.sensor + "\n");
+    const std::string text =
+        with_sensors("    - {type: temperature, location: GPU inlet, threshold: 45}\n    - " + c.sensor + "\n");
     try {
       load_scenario_text(text, "monitor.yaml");
       FAIL("no exception for " + c.sensor);
@@ -90,8 +90,8 @@ TEST_CASE("a threshold with a unit of another kind names the value and the kind 
       CHECK(e.where().file == "monitor.yaml");
       CHECK(e.where().line == line);
       CHECK_THAT(e.what(), Catch::StartsWith("monitor.yaml:" + std::to_string(line) + ":"));
-      CHECK_THAT(e.what(), Catch::Contains("cooling_monitoring.sensors[1].threshold: got '" + c.value + "', " +
-                                           c.expected));
+      CHECK_THAT(e.what(),
+                 Catch::Contains("cooling_monitoring.sensors[1].threshold: got '" + c.value + "', " + c.expected));
     }
   }
 }
@@ -106,7 +106,8 @@ TEST_CASE("a threshold out of its type's range names the range in the unit writt
              "'temperature'; a plain number is degC)"},
         Case{"{type: temperature, location: GPU inlet, threshold: 200}",
              "sensors[0].threshold: got '200', expected a temperature from -50 degC to 150 degC"},
-        Case{"{type: pue, location: PUE, threshold: 0.9}", "sensors[0].threshold: got '0.9', expected a number from 1 to 10"},
+        Case{"{type: pue, location: PUE, threshold: 0.9}",
+             "sensors[0].threshold: got '0.9', expected a number from 1 to 10"},
         // per GPU at "loop flow": the thermal model's own bound (60 L/min), in the brief's units
         Case{"{type: flow_rate, location: loop flow, threshold: \"70 L/min\"}",
              "sensors[0].threshold: got '70 L/min', expected a flow_rate threshold from 0 to 60 L/min per GPU"}}) {

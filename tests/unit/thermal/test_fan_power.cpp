@@ -67,10 +67,10 @@ TEST_CASE("fans: server and door fans scale with the design air heat", "[thermal
   CHECK(p.server_fans == Approx(32 * s.server_air.fan_power_fraction * air_heat).epsilon(1e-12));
   CHECK(p.rack_cooler_fans == Approx(32 * s.rdhx.fan_power_fraction * air_heat).epsilon(1e-12));
   // Server fans are IT power (through the PSUs); door fans are cooling.
-  CHECK(p.it == Approx(p.gpu + p.cpu + p.nic + p.rack_overhead + p.server_fans + p.psu_loss + p.switches)
-                    .epsilon(1e-12));
-  CHECK(p.psu_loss == Approx((p.gpu + p.cpu + p.nic + p.rack_overhead + p.server_fans) * (1 / l.psu_efficiency - 1))
-                          .epsilon(1e-12));
+  CHECK(p.it ==
+        Approx(p.gpu + p.cpu + p.nic + p.rack_overhead + p.server_fans + p.psu_loss + p.switches).epsilon(1e-12));
+  CHECK(p.psu_loss ==
+        Approx((p.gpu + p.cpu + p.nic + p.rack_overhead + p.server_fans) * (1 / l.psu_efficiency - 1)).epsilon(1e-12));
   CHECK(p.pue_fans_as_cooling == Approx(p.facility / (p.it - p.server_fans / l.psu_efficiency)).epsilon(1e-12));
   // The fans' heat is in the server air, and the site's heat still balances.
   CHECK(std::abs(p.heat_to_facility_water + p.heat_to_room - p.it) <= 1e-6 * p.it);

@@ -57,6 +57,7 @@ TEST_CASE("time_to_train_with_faults: a fault after the training ends is not cou
   CHECK(r.scalar("cooling_faults_lost_training_time") == Approx(1300.0 / units::kHour).epsilon(1e-15));
   CHECK(r.scalar("time_to_train_with_faults") == Approx(1600.0 / units::kDay).epsilon(1e-15));
   bool noted = false;
-  for (const auto& n : r.notes) noted = noted || n.find("fault(s) 1 start after the training ends") != std::string::npos;
+  for (const auto& n : r.notes)
+    noted = noted || n.find("fault(s) 1 start after the training ends") != std::string::npos;
   CHECK(noted);
 }
