@@ -39,8 +39,8 @@ void check_gpu(const Fabric& f, int gpu) {
 // spine3.7"), for the error naming a bad switch.
 std::string switch_names(const Fabric& f) {
   std::string out;
-  for (auto kind : {topology::NodeKind::NvSwitch, topology::NodeKind::Leaf, topology::NodeKind::Spine,
-                    topology::NodeKind::Core}) {
+  for (auto kind :
+       {topology::NodeKind::NvSwitch, topology::NodeKind::Leaf, topology::NodeKind::Spine, topology::NodeKind::Core}) {
     int count = 0;
     std::string first, last;
     for (int id = 0; id < f.node_count(); ++id) {
