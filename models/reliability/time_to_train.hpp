@@ -93,9 +93,9 @@ struct TimeToTrainResult {
   double expected_interruptions = 0;  ///< mean stopping failures per draw (restarts included)
   double expected_degradations = 0;   ///< mean link failures absorbed in degrade mode per draw
   double expected_planned = 0;        ///< mean planned interruptions per draw (reliability.planned_interval)
-  double checkpoint_interval = 0;     ///< s of work between checkpoints, first phase
-  double checkpoint_stall = 0;        ///< s per checkpoint, first phase
-  double job_mtbf = 0;                ///< s, 1 / stop rate, first phase
+  double checkpoint_interval = 0;     ///< s of work between checkpoints, last phase
+  double checkpoint_stall = 0;        ///< s per checkpoint, last phase
+  double job_mtbf = 0;                ///< s, 1 / stop rate, last phase (each phase: PhaseReport)
   /// GPU-hours (GPU-s / 3600) lost per draw on average, by cause: each component (lost work +
   /// restart), "checkpoint" (stalls), "spare_wait", "phase_transition", "throttling" (step-time
   /// profile), "fabric_failures" (fabric_profile), "planned" (planned interruptions). A degraded fabric's slowdown counts under "link".

@@ -24,9 +24,13 @@ void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySp
   r.add("time_to_train_p90", t.p90 / kDay, "d", "Time-to-train, 90th percentile of the draws");
   r.add("ettr", t.ettr, "1", "Effective training time ratio (productive time / wall time)");
   r.add("expected_interruptions", t.expected_interruptions, "1", "Mean job interruptions over the training run");
-  r.add("job_mtbf", t.job_mtbf / units::kHour, "h", "Mean time between job-stopping failures");
+  // A rollout's summary rates are its last (full-scale) phase's, like the summary's GPUs and step
+  // time; report_phase_reliability writes each phase's.
+  const bool rollout = p.phases.size() > 1;
+  const std::string which = rollout ? " (last rollout phase; each phase in /phases)" : "";
+  r.add("job_mtbf", t.job_mtbf / units::kHour, "h", "Mean time between job-stopping failures" + which);
   r.add("checkpoint_interval", t.checkpoint_interval / 60.0, "min",
-        "Checkpoint interval used (training work between checkpoints)");
+        "Checkpoint interval used (training work between checkpoints)" + which);
   std::vector<double> days(t.samples.size());
   std::transform(t.samples.begin(), t.samples.end(), days.begin(), [](double s) { return s / kDay; });
   r.datasets.push_back(vector_dataset("/reliability/time_to_train_samples", days, "d",
@@ -54,8 +58,8 @@ void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySp
                       " failure rates are 0 (no published rate; set reliability.failures[].mtbf): time-to-train "
                       "draws no such failure; cooling.faults are judged for their thermal effect only");
   char stall[160];
-  std::snprintf(stall, sizeof stall, " (checkpoints stall training %.3g s each, every %.3g min of work)",
-                t.checkpoint_stall, t.checkpoint_interval / 60);
+  std::snprintf(stall, sizeof stall, " (checkpoints stall training %.3g s each, every %.3g min of work%s)",
+                t.checkpoint_stall, t.checkpoint_interval / 60, rollout ? " in the last phase" : "");
   r.notes.push_back("time-to-train: Monte Carlo over " + std::to_string(t.samples.size()) + " failure draws" +
                     (std::isfinite(t.checkpoint_interval) ? stall : "") +
                     "; the p10-p90 spread covers the failures only, not the ECMP hash, which the seed "
@@ -63,6 +67,26 @@ void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySp
                     "spread of the step time; identical checkpoint periods between two events are taken at once "
                     "(equal to the one-by-one walk within 1e-9 relative, tests/unit/reliability; docs/reliability.md)");
   r.warnings.insert(r.warnings.end(), t.warnings.begin(), t.warnings.end());
+}
+
+void report_phase_reliability(Results& r, const PhasedResult& p) {
+  std::vector<double> mtbf, interval, interruptions;
+  for (const auto& ph : p.phases) {
+    mtbf.push_back(ph.job_mtbf / units::kHour);
+    interval.push_back(ph.checkpoint_interval / 60.0);
+    interruptions.push_back(ph.mean_interruptions);
+  }
+  r.datasets.push_back(vector_dataset("/phases/job_mtbf", mtbf, "h",
+                                      "Mean time between job-stopping failures per phase (its GPUs, nodes, "
+                                      "switches and links)",
+                                      "phase"));
+  r.datasets.push_back(vector_dataset("/phases/checkpoint_interval", interval, "min",
+                                      "Checkpoint interval used per phase (training work between checkpoints)",
+                                      "phase"));
+  r.datasets.push_back(vector_dataset("/phases/interruptions", interruptions, "1",
+                                      "Mean job-stopping failures in the phase (during restarts too; they add up to "
+                                      "expected_interruptions)",
+                                      "phase"));
 }
 
 }  // namespace aidcsim::reliability

@@ -15,4 +15,9 @@ namespace aidcsim::reliability {
 /// p.overall.warnings to r.warnings.
 void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySpec& spec);
 
+/// Writes each phase of `p.phases` as /phases columns: job_mtbf (h), checkpoint_interval (min of
+/// work) and interruptions (mean per draw), in phase order. Rollouts only (the engine's
+/// report_phases calls it after the phase names).
+void report_phase_reliability(Results& r, const PhasedResult& p);
+
 }  // namespace aidcsim::reliability

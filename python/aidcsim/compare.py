@@ -29,7 +29,7 @@ import sys
 from . import _cli
 from ._files import atomic_write as _atomic_write
 from .errors import Error
-from .scenario import Scenario, as_scenario, yaml_load
+from .scenario import SET_FROM_PYTHON, Scenario, as_scenario, yaml_load
 from .sweep import _cpus, _run_locally, _run_on_dask
 
 #: Metrics of the table, in order: (summary key, label, "higher" | "lower" is better | None).
@@ -574,6 +574,22 @@ def parse_args(argv):
     return designs, rest
 
 
+def _said_as_typed(err, designs, common):
+    """The error's text with a bad key's origin as the user wrote it: "(set on the command line with
+    --set)" (or --set-all) instead of the Python API's "(set from Python)"."""
+    text = str(err)
+    if SET_FROM_PYTHON not in text:
+        return text
+    key = getattr(err, "key", "") or ""
+
+    def has(over):
+        return any(key == k or key.startswith(k + ".") or key.startswith(k + "[") for k in over)
+
+    flags = [f for f, hit in (("--set", any(has(over) for _, over, _ in designs)), ("--set-all", has(common)))
+             if hit] or ["--set"]
+    return text.replace(SET_FROM_PYTHON, f"(set on the command line with {' or '.join(flags)})")
+
+
 def main(argv=None):
     """``aidcsim compare``: exit 0, 1 (a run failed, an output not written), 64 (usage error)."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -604,6 +620,7 @@ def main(argv=None):
     a = ap.parse_args(rest)
     if not designs:
         _cli.usage_error(ap, "no design file given")
+    common = {}
     try:
         common = dict(_parse_set(x, "--set-all") for x in a.set_all)
         client = None
@@ -619,7 +636,7 @@ def main(argv=None):
                 write(path)
                 print(f"wrote {path}", file=sys.stderr)
     except (Error, OSError, ValueError) as e:
-        print(f"aidcsim compare: error: {e}", file=sys.stderr)
+        print(f"aidcsim compare: error: {_said_as_typed(e, designs, common)}", file=sys.stderr)
         return _cli.EXIT_ERROR
     return _cli.EXIT_OK
 

@@ -103,13 +103,15 @@ class Fabric:
         return _args.integer(rank, name, 0, self._f.gpu_count - 1)
 
     def fail_link(self, name, up=False):
-        """Takes every link named `name` ("leaf0-spine0" or "leaf0-spine0/1") down; KeyError if none."""
+        """Takes every link named `name` ("leaf0-spine0" or "leaf0-spine0/1") down (up=True: back up).
+        Returns the number of links. ParameterError (key "name") if the fabric has no such link."""
         if not isinstance(name, str):
             raise _args.argument_error("name", name, "a link name (str)", type_error=True)
         return self._f.set_link_up(name, _args.flag(up, "up"))
 
     def fail_switch(self, name):
-        """Takes a switch ("spine0.2") down with all its links; KeyError if none."""
+        """Takes a switch ("spine0.2") down with all its links. ParameterError (key "name") if `name`
+        is not a switch of this fabric; its message gives each switch kind's count and name range."""
         if not isinstance(name, str):
             raise _args.argument_error("name", name, "a switch name (str)", type_error=True)
         self._f.fail_switch(name)

@@ -288,6 +288,11 @@ def read_text(path, what="scenario file"):
                             expected="UTF-8 text") from None
 
 
+#: Where a ScenarioError on a key set with ``s[key] = value`` says the key came from (it has no
+#: line); the command line's ``--set`` rewrites it (compare.py).
+SET_FROM_PYTHON = "(set from Python)"
+
+
 class Scenario:
     """A scenario file as a nested dict (the YAML structure, values as written, e.g. "400 Gbps").
 
@@ -484,7 +489,7 @@ class Scenario:
             new = f"{err.file}:{err.line}:{err.column}"
         else:
             err.line, err.column = 0, 0
-            new = f"{err.file} (set from Python)" if touched else f"{err.file}"
+            new = f"{err.file} {SET_FROM_PYTHON}" if touched else f"{err.file}"
         if err.args and isinstance(err.args[0], str) and err.args[0].startswith(old):
             err.args = (new + err.args[0][len(old):],) + err.args[1:]
         return err

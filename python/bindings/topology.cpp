@@ -5,6 +5,7 @@
 
 #include <sstream>
 
+#include "models/common/errors.hpp"
 #include "models/topology/bom_price.hpp"
 #include "models/topology/fabric.hpp"
 #include "python/bindings/bindings.hpp"
@@ -32,6 +33,27 @@ py::list hops_to_py(const Fabric& f, const std::vector<topology::Hop>& hops) {
 void check_gpu(const Fabric& f, int gpu) {
   if (gpu < 0 || gpu >= f.gpu_count())
     throw py::index_error("GPU " + std::to_string(gpu) + " out of range [0, " + std::to_string(f.gpu_count()) + ")");
+}
+
+// What fail_switch accepts, per switch kind: count and first..last name ("32 spine: spine0.0 ..
+// spine3.7"), for the error naming a bad switch.
+std::string switch_names(const Fabric& f) {
+  std::string out;
+  for (auto kind :
+       {topology::NodeKind::NvSwitch, topology::NodeKind::Leaf, topology::NodeKind::Spine, topology::NodeKind::Core}) {
+    int count = 0;
+    std::string first, last;
+    for (int id = 0; id < f.node_count(); ++id) {
+      const auto& n = f.node(id);
+      if (n.kind != kind) continue;
+      if (count++ == 0) first = n.name;
+      last = n.name;
+    }
+    if (count == 0) continue;
+    out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + topology::kind_name(kind) + ": " + first +
+           (count > 1 ? " .. " + last : "");
+  }
+  return "a switch of this fabric (" + (out.empty() ? std::string("none") : out) + ")";
 }
 
 }  // namespace
@@ -129,7 +151,12 @@ void register_topology(py::module_& m) {
           "set_link_up",
           [](Fabric& f, const std::string& name, bool up) {
             auto ids = f.find_links(name);
-            if (ids.empty()) throw py::key_error("no link named '" + name + "'");
+            if (ids.empty())
+              throw InvalidParameter("name", name,
+                                     f.link_count() == 0 ? "a link of this fabric (it has none)"
+                                                         : "a link of this fabric (" + std::to_string(f.link_count()) +
+                                                               " links, e.g. " + f.link(f.link_count() - 1).name +
+                                                               "; Fabric.links() lists them)");
             for (int id : ids) f.set_link_up(id, up);
             return ids.size();
           },
@@ -137,8 +164,10 @@ void register_topology(py::module_& m) {
       .def(
           "fail_switch",
           [](Fabric& f, const std::string& name) {
-            int id = f.find_node(name);
-            if (id < 0) throw py::key_error("no node named '" + name + "'");
+            const int id = f.find_node(name);
+            const auto kind = id < 0 ? topology::NodeKind::Gpu : f.node(id).kind;
+            if (kind == topology::NodeKind::Gpu || kind == topology::NodeKind::Storage)
+              throw InvalidParameter("name", name, switch_names(f));
             f.fail_switch(id);
           },
           py::arg("name"))

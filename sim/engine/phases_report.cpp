@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/common/units.hpp"
+#include "models/reliability/time_to_train_report.hpp"
 #include "models/thermal/thermal_report.hpp"
 #include "sim/engine/fabric_checks.hpp"
 
@@ -78,6 +79,7 @@ void report_phases(Results& r, const Scenario& sc, const std::vector<SituationOu
     r.datasets.push_back(
         vector_dataset("/phases/wall_time", wall, "d", "Mean days the job spent in the phase", "phase"));
   }
+  if (p.phases.size() == outcomes.size()) reliability::report_phase_reliability(r, p);
 }
 
 // A rollout's earlier phases are judged too (brief: "each phase tested end to end before the

@@ -293,17 +293,26 @@ class Walker {
     if (auto m = closest_match(name, siblings)) {
       hint = "did you mean '" + *m + "'?";
     } else {
-      // Written at the wrong level? Look for the same (or a close) name anywhere in the schema.
+      // Written at the wrong level? The same name anywhere in the schema, its own top-level section
+      // first; a close name only within that section: a one-letter slip matched in another section
+      // ("fabric.nope" -> "cluster.gpu_speed[].node") misleads more than it helps.
+      const std::string section = schema_prefix.substr(0, schema_prefix.find_first_of(".["));
+      auto in_section = [&](const std::string& key) {
+        return !section.empty() && key.compare(0, section.size(), section) == 0 &&
+               (key.size() == section.size() || key[section.size()] == '.' || key[section.size()] == '[');
+      };
       std::vector<std::string> lasts, fulls;
-      for (const Field& f : schema_) {
-        lasts.push_back(last_of(f.key));
-        fulls.push_back(f.key);
-      }
+      for (const Field& f : schema_)
+        if (in_section(f.key)) lasts.push_back(last_of(f.key)), fulls.push_back(f.key);
+      const std::size_t own = lasts.size();
+      for (const Field& f : schema_)
+        if (!in_section(f.key)) lasts.push_back(last_of(f.key)), fulls.push_back(f.key);
       for (std::size_t i = 0; i < lasts.size() && hint.empty(); ++i)
         if (lasts[i] == name) hint = "did you mean '" + fulls[i] + "'?";
+      const std::vector<std::string> near(lasts.begin(), lasts.begin() + static_cast<std::ptrdiff_t>(own));
       if (hint.empty())
-        if (auto m = closest_match(name, lasts))
-          for (std::size_t i = 0; i < lasts.size() && hint.empty(); ++i)
+        if (auto m = closest_match(name, near))
+          for (std::size_t i = 0; i < own && hint.empty(); ++i)
             if (lasts[i] == *m) hint = "did you mean '" + fulls[i] + "'?";
     }
     std::string where_text;

@@ -60,3 +60,24 @@ def test_as_built_warnings(small_scenario):
     with pytest.raises(aidcsim.ScenarioError) as e:
         aidcsim.Fabric(s)
     assert e.value.key == "fabric.topology"
+
+
+def test_bad_switch_or_link_name_is_a_parameter_error(small_scenario):
+    """fail_switch / fail_link with a name the fabric lacks: aidcsim's ParameterError naming the
+    bad name and what is valid (each switch kind's count and name range), never a bare KeyError."""
+    f = aidcsim.Fabric(small_scenario)
+    spines = [n for n in f.nodes()["name"] if n.startswith("spine")]
+    with pytest.raises(aidcsim.ParameterError) as e:
+        f.fail_switch("spine9.99")
+    assert e.value.key == "name" and e.value.value == "spine9.99"
+    msg = str(e.value)
+    assert msg.startswith("name: got 'spine9.99', expected a switch of this fabric (")
+    assert f"{len(spines)} spine: {spines[0]} .. {spines[-1]}" in msg
+    with pytest.raises(aidcsim.ParameterError, match="got 'gpu0', expected a switch"):
+        f.fail_switch("gpu0")  # a node, not a switch
+    with pytest.raises(aidcsim.ParameterError, match=r"got 'leaf0-nowhere', expected a link of this fabric \("):
+        f.fail_link("leaf0-nowhere")
+    f.fail_switch(spines[0])  # a valid name still works
+    links = f.links()
+    mine = links[(links["a"] == spines[0]) | (links["b"] == spines[0])]
+    assert len(mine) > 0 and not mine["up"].any()

@@ -5,6 +5,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/reliability/time_to_train.hpp"
+#include "models/reliability/time_to_train_report.hpp"
 
 using namespace aidcsim::reliability;
 
@@ -165,6 +166,48 @@ TEST_CASE("The job grows with the rollout phases", "[reliability]") {
   REQUIRE(r.phases.size() == 2);
   REQUIRE(r.phases[0].mean_tokens + r.phases[1].mean_tokens == Approx(t.tokens));
   REQUIRE(r.overall.expected_mean > r.overall.ideal);  // transition restart + stalls
+}
+
+TEST_CASE("A rollout's summary rates are its last phase's and each phase's are reported", "[reliability]") {
+  TrainingSpec t = base_spec(60);  // default failure preset: the rate grows with the job
+  Situation s1 = base_situation();
+  Situation s2 = s1;
+  s2.gpus = 4096;
+  s2.counts.nodes = 512;
+  s2.counts.switches = 192;
+  s2.counts.links = 8192;
+  const PhaseSituation a{"1K", 0, s1}, b{"4K", 20 * 86400.0, s2};
+  const auto r = time_to_train_phased(t, {a, b}, 1);
+  REQUIRE(r.phases.size() == 2);
+  // Four times the components: a shorter job MTBF and checkpoint interval in the second phase.
+  REQUIRE(r.phases[1].job_mtbf < 0.5 * r.phases[0].job_mtbf);
+  REQUIRE(r.phases[1].checkpoint_interval < r.phases[0].checkpoint_interval);
+  CHECK(r.overall.job_mtbf == r.phases[1].job_mtbf);
+  CHECK(r.overall.checkpoint_interval == r.phases[1].checkpoint_interval);
+  CHECK(r.phases[0].mean_interruptions + r.phases[1].mean_interruptions ==
+        Approx(r.overall.expected_interruptions).epsilon(1e-12));
+
+  aidcsim::Results out;
+  report_time_to_train(out, r, t.reliability);
+  report_phase_reliability(out, r);
+  CHECK(out.scalar("job_mtbf") == Approx(r.phases[1].job_mtbf / 3600).epsilon(1e-12));
+  auto column = [&](const std::string& path) -> const aidcsim::Dataset& {
+    for (const auto& d : out.datasets)
+      if (d.path == path) return d;
+    FAIL("no dataset " << path);
+    throw;
+  };
+  const auto& mtbf = column("/phases/job_mtbf");
+  CHECK(mtbf.unit == "h");
+  REQUIRE(mtbf.data.size() == 2);
+  CHECK(mtbf.data[0] == Approx(r.phases[0].job_mtbf / 3600).epsilon(1e-12));
+  CHECK(mtbf.data[1] == Approx(r.phases[1].job_mtbf / 3600).epsilon(1e-12));
+  const auto& interval = column("/phases/checkpoint_interval");
+  CHECK(interval.unit == "min");
+  CHECK(interval.data[0] == Approx(r.phases[0].checkpoint_interval / 60).epsilon(1e-12));
+  CHECK(interval.data[1] == Approx(r.phases[1].checkpoint_interval / 60).epsilon(1e-12));
+  const auto& interruptions = column("/phases/interruptions");
+  CHECK(interruptions.data[1] == Approx(r.phases[1].mean_interruptions).epsilon(1e-12));
 }
 
 TEST_CASE("Async checkpoints stall only for the snapshot", "[reliability]") {

@@ -49,6 +49,21 @@ TEST_CASE("key at the wrong level: did you mean the full path", "[errors]") {
   CHECK(e.where().line == line_of(text, "nvlink_domain: 72") + 1);
 }
 
+TEST_CASE("misspelt key: a close name of the same section, nothing from another", "[errors]") {
+  // "nope" is one letter from cluster.gpu_speed[].node: no suggestion from another section.
+  const std::string text = default_with("switch_radix: 64", "  switch_radix: 64\n  nope: 1");
+  const ScenarioError e = error_of(text);
+  CHECK(e.key() == "fabric.nope");
+  CHECK(e.hint().empty());
+  CHECK(std::string(e.what()) == at(text, "nope: 1") +
+                                     "fabric.nope: got 'nope', expected one of the keys of 'fabric' (topology, "
+                                     "wiring, switch_radix, gpus_per_leaf, link_rate, nic_rate, planes, sharp, "
+                                     "oversubscription, exact, switch_latency, link_latency, ecmp, failures, storage)");
+  // A slip of a key of the same section at the wrong depth: that key.
+  const std::string nested = default_with("flows_per_pair: 1", "    flows_per_pair: 1\n    link_rat: \"400 Gbps\"");
+  CHECK(error_of(nested).hint() == "did you mean 'fabric.link_rate'?");
+}
+
 TEST_CASE("unknown top-level key", "[errors]") {
   const std::string text = default_with("seed: 42", "seed: 42\ncoling: {}");
   const ScenarioError e = error_of(text);
