@@ -332,13 +332,7 @@ TEST_CASE("a NIC faster than its PCIe attachment is never slower and moves the s
   // bytes: with 400 Gb/s switch links, 800 Gb/s NICs doubled the bytes and queued them on the
   // uplinks (bundled 8K step 6.46 s -> 9.50 s).
   auto run = [](double nic, Op op, Algorithm a, double bytes) {
-    topology::FabricSpec fs;
-    fs.gpus = 32;
-    fs.gpus_per_node = 8;
-    fs.nvlink_domain = 8;
-    fs.nvlink_bandwidth = 450e9;
-    fs.kind = topology::FabricKind::LeafSpine;
-    fs.link_rate = 50e9;
+    auto fs = test::rail_cluster(4, 8, topology::FabricKind::LeafSpine, 64);  // 400 Gb/s switch ports
     fs.nic_rate = nic;
     const auto fabric = topology::build_fabric(fs);
     network::FlowNetwork net(fabric);
