@@ -791,11 +791,12 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
   const auto& r = spec.reliability;
   double per_draw = 0, top = -1;
   std::string cause;
+  std::size_t worst = 0;  // the stage with the most events: the one the error describes
   for (std::size_t p = 0; p < stages.size(); ++p) {
     std::string what;
     const double e = kIterationsPerEvent * events_in(stages[p], work[p], r.planned_interval, what);
     per_draw += e;
-    if (!(e <= top)) top = e, cause = what;
+    if (!(e <= top)) top = e, cause = what, worst = p;
   }
   const double total = per_draw * r.draws;
   if (!(total <= kMaxEvents)) {
@@ -804,9 +805,13 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
     const std::string budget = "a run the Monte Carlo can draw within " + std::string(n) + " (" +
                                std::to_string(r.draws) + " draws of " +
                                seconds_text(std::accumulate(work.begin(), work.end(), 0.0)) + " of training each";
-    const Stage& s0 = stages.front();
+    const Stage& s0 = stages[worst];
+    const std::string phase = stages.size() > 1
+                                  ? " in rollout phase '" + (s0.name.empty() ? std::to_string(worst) : s0.name) +
+                                        "' (" + std::to_string(s0.gpus) + " GPUs)"
+                                  : "";
     if (cause == "failures")
-      throw InvalidParameter("reliability.failures", "job MTBF " + seconds_text(1 / s0.stop_rate),
+      throw InvalidParameter("reliability.failures", "job MTBF " + seconds_text(1 / s0.stop_rate) + phase,
                              budget + "): the job cannot make progress, failures come faster than a restart (" +
                                  seconds_text(s0.restart) + ") and a checkpoint interval (" +
                                  seconds_text(s0.interval) + ") complete");

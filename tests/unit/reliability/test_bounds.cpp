@@ -78,6 +78,27 @@ TEST_CASE("a job whose failures outpace its restarts is refused up front", "[rel
   CHECK(seconds_since(t0) < 2);
 }
 
+TEST_CASE("a rollout whose later phase cannot progress names that phase's MTBF", "[reliability][bounds]") {
+  // 1,024 GPUs at a GPU MTBF of 1,000 h (job MTBF ~59 min) progress through their day; 1,000x the
+  // count (job MTBF 3.5 s, as the case above) cannot. The error used to quote the first phase's
+  // figures whichever phase exceeded the budget.
+  TrainingSpec t = spec(1e12, 10);
+  t.reliability.preset = FailurePreset::None;
+  t.reliability.failures.push_back({Component::Gpu, 1000 * 3600.0, -1, "reliability.failures[0]"});
+  Situation big = h100_1k();
+  big.gpus = 1024 * 1000;
+  const PhaseSituation a{"1K", 0, h100_1k()}, b{"1M", 86400.0, big};
+  try {
+    time_to_train_phased(t, {a, b}, 1);
+    FAIL("no exception");
+  } catch (const InvalidParameter& e) {
+    CHECK(e.key() == "reliability.failures");
+    CHECK_THAT(e.value(), Catch::Contains("in rollout phase '1M' (1024000 GPUs)"));
+    CHECK_THAT(e.value(), Catch::StartsWith("job MTBF 3.52 s"));  // 1,000 h / 1,024,000 GPUs
+    CHECK_THAT(e.expected(), Catch::Contains("the job cannot make progress"));
+  }
+}
+
 TEST_CASE("planned stops, checkpoints and the wall time are bounded", "[reliability][bounds]") {
   // Case input/01: a 1e-320 s planned interval made `next += interval` a no-op loop. Below the
   // schema's 10 min it is still refused (or runs) in bounded time when called directly.
