@@ -40,6 +40,8 @@ TEST_CASE("built-in catalogue: the GPUs and their published figures", "[gpus]") 
   CHECK(a100.nvlink_generation == 3);
   CHECK_FALSE(a100.nvls);
   CHECK(a100.throttle_temperature == Approx(358.15));
+  // HBM as the driver exposes it (nvidia-smi Memory-Usage totals), not the nominal GB read as 1e9 B
+  CHECK(a100.hbm_bytes == Approx(81920.0 * 1024 * 1024));
   const auto& h100 = c.find("H100");
   CHECK(h100.fp8_flops == Approx(1979e12));
   CHECK(h100.bf16_mamf == Approx(794.5e12));
@@ -47,8 +49,9 @@ TEST_CASE("built-in catalogue: the GPUs and their published figures", "[gpus]") 
   CHECK(h100.nvls);
   CHECK(h100.throttle_temperature == Approx(360.15));
   CHECK(h100.shutdown_temperature == Approx(365.15));
+  CHECK(h100.hbm_bytes == Approx(81559.0 * 1024 * 1024));
   const auto& h200 = c.find("H200");  // H100 with HBM3e and its own FP8 MAMF
-  CHECK(h200.hbm_bytes == Approx(141e9));
+  CHECK(h200.hbm_bytes == Approx(143771.0 * 1024 * 1024));
   CHECK(h200.hbm_bandwidth == Approx(4.8e12));
   CHECK(h200.bf16_mamf == Approx(794.5e12));
   CHECK(h200.fp8_mamf == Approx(1453.4e12));
@@ -57,6 +60,7 @@ TEST_CASE("built-in catalogue: the GPUs and their published figures", "[gpus]") 
   CHECK(h800.nvlink_bandwidth == Approx(200e9));
   CHECK(h800.bf16_flops == Approx(989e12));
   CHECK(h800.nvlink_generation == 4);
+  CHECK(h800.hbm_bytes == Approx(h100.hbm_bytes));
   const auto& h20 = c.find("H20");
   CHECK(h20.bf16_flops == Approx(148e12));
   CHECK(h20.tdp == Approx(400));
@@ -65,6 +69,7 @@ TEST_CASE("built-in catalogue: the GPUs and their published figures", "[gpus]") 
   CHECK(h20.estimated("bf16_mamf"));
   CHECK(c.find("B200").hbm_bandwidth == Approx(8e12));
   CHECK(c.find("B200").nvlink_generation == 5);
+  CHECK(c.find("B200").hbm_bytes == Approx(183359.0 * 1024 * 1024));
   const auto& gb200 = c.find("GB200");
   CHECK(gb200.tdp == Approx(1200));
   CHECK(gb200.fp8_mamf == Approx(3615.6e12));
