@@ -26,7 +26,9 @@ const std::vector<GpuField>& gpu_fields() {
        "FlashAttention forward + backward in a training step, causal, BF16, counted causally: 3 x the "
        "causal forward (6 b s^2 h per layer) over the attention kernels' time. "
        "Default: estimate 0.45 x bf16_flops (H100/H200 FlashAttention-3 in a training step)."},
-      {"hbm_bytes", Q::DataSize, &GpuSpec::hbm_bytes, true, 1e9, 1e13, "HBM capacity."},
+      {"hbm_bytes", Q::DataSize, &GpuSpec::hbm_bytes, true, 1e9, 1e13,
+       "HBM capacity as the driver exposes it (nvidia-smi total; the CUDA context and NCCL buffers come out of it: "
+       "workload.memory_reserve)."},
       {"hbm_bandwidth", Q::DataRate, &GpuSpec::hbm_bandwidth, true, 1e10, 1e14, "HBM peak bandwidth."},
       {"nvlink_generation", Q::Integer, &GpuSpec::nvlink_generation, true, 0, 10,
        "NVLink generation: 0 none (e.g. AMD Infinity Fabric), 3 A100, 4 Hopper, 5 Blackwell."},
