@@ -59,7 +59,7 @@ def test_statistics_over_seeds(comparison):
         cost = aidcsim.Fabric(s).cost()
         for m in ("copper", "multimode", "singlemode"):
             assert st.loc[(name, "links_" + m), "mean"] == cost["links_" + m]
-        assert sum(cost["links_" + m] for m in ("copper", "multimode", "singlemode")) == bom["optical_cables"]
+        assert sum(cost["links_" + m] for m in ("copper", "multimode", "singlemode")) == bom["scaleout_cables"]
         assert st.loc[(name, "fabric_power"), "mean"] == pytest.approx(cost["power_total"] / 1e3, rel=1e-12)
         assert st.loc[(name, "fabric_cost"), "mean"] == pytest.approx(cost["cost_total"] / 1e6, rel=1e-12)
     assert st.loc[(other, "bisection_bandwidth"), "delta"] < 0
