@@ -67,6 +67,8 @@ int main() {
   std::printf("  route lengths (links):");
   for (auto [len, n] : lengths) std::printf(" %zu:%d", len, n);
   std::printf("\n  peak RSS                     %8.1f MiB\n", ru.ru_maxrss / 1024.0);
-  std::printf("%s", format_bom(b).c_str());
+  // The structure only: media and optical modules need a priced BOM (price_fabric, bom_parts.yaml).
+  std::printf("  switches %d (leaves %d, spines %d, cores %d), scale-out cables %d, NVLink links %d\n", b.switches,
+              b.leaves, b.spines, b.cores, b.scaleout_cables, b.nvlink_links);
   return 0;
 }

@@ -879,12 +879,14 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
   o.p90 = quantile(sorted, 0.90);
   for (int c = 0; c < kCauses; ++c) o.lost_gpu_hours_by_cause.emplace_back(cause_name(c), lost[c] / nd / units::kHour);
   for (int c = 0; c < kComponents; ++c) o.interruptions_by_cause.emplace_back(cause_name(c), count[c] / nd);
-  // The summary's rates are the last (full-scale) phase's, like its GPU count and step time; each
-  // phase's are in res.phases.
-  const Stage& last = stages.back();
-  o.checkpoint_interval = last.interval;
-  o.checkpoint_stall = last.cost.stall;
-  o.job_mtbf = last.stop_rate > 0 ? 1.0 / last.stop_rate : kInf;
+  // The summary's rates are those of the phase where training ends (on average), like its GPU
+  // count and step time: a rollout may finish before its last phases start. Each phase's are in
+  // res.phases.
+  while (res.end_phase + 1 < stages.size() && stages[res.end_phase + 1].t_start <= o.expected_mean) ++res.end_phase;
+  const Stage& end = stages[res.end_phase];
+  o.checkpoint_interval = end.interval;
+  o.checkpoint_stall = end.cost.stall;
+  o.job_mtbf = end.stop_rate > 0 ? 1.0 / end.stop_rate : kInf;
   if (!std::isfinite(horizon)) {
     DrawOut ideal = Draw(spec, stages, target, kInf, 0, true).run();
     o.ideal = ideal.retained;

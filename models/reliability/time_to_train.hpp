@@ -93,9 +93,9 @@ struct TimeToTrainResult {
   double expected_interruptions = 0;  ///< mean stopping failures per draw (restarts included)
   double expected_degradations = 0;   ///< mean link failures absorbed in degrade mode per draw
   double expected_planned = 0;        ///< mean planned interruptions per draw (reliability.planned_interval)
-  double checkpoint_interval = 0;     ///< s of work between checkpoints, last phase
-  double checkpoint_stall = 0;        ///< s per checkpoint, last phase
-  double job_mtbf = 0;                ///< s, 1 / stop rate, last phase (each phase: PhaseReport)
+  double checkpoint_interval = 0;     ///< s of work between checkpoints, in the phase where training ends
+  double checkpoint_stall = 0;        ///< s per checkpoint, same phase
+  double job_mtbf = 0;                ///< s, 1 / stop rate, same phase (each phase: PhaseReport)
   /// GPU-hours (GPU-s / 3600) lost per draw on average, by cause: each component (lost work +
   /// restart), "checkpoint" (stalls), "spare_wait", "phase_transition", "throttling" (step-time
   /// profile), "fabric_failures" (fabric_profile), "planned" (planned interruptions). A degraded fabric's slowdown counts under "link".
@@ -127,6 +127,10 @@ struct PhaseReport {
 struct PhasedResult {
   TimeToTrainResult overall;  ///< samples/quantiles in s from the first phase's start
   std::vector<PhaseReport> phases;
+  /// The phase where training ends: the last one starting at or before the mean time-to-train
+  /// (overall.expected_mean). A rollout can finish before its last phase starts; the summary's
+  /// job figures (overall.job_mtbf, checkpoint_interval, checkpoint_stall) are this phase's.
+  std::size_t end_phase = 0;
 };
 
 /// Time-to-train distribution for one situation, `spec.reliability.draws` Monte Carlo draws.

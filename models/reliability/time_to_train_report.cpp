@@ -24,10 +24,13 @@ void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySp
   r.add("time_to_train_p90", t.p90 / kDay, "d", "Time-to-train, 90th percentile of the draws");
   r.add("ettr", t.ettr, "1", "Effective training time ratio (productive time / wall time)");
   r.add("expected_interruptions", t.expected_interruptions, "1", "Mean job interruptions over the training run");
-  // A rollout's summary rates are its last (full-scale) phase's, like the summary's GPUs and step
-  // time; report_phase_reliability writes each phase's.
+  // A rollout's summary rates are those of the phase where training ends (it may end before the
+  // last phase starts), like the summary's GPUs and step time; report_phase_reliability writes
+  // each phase's.
   const bool rollout = p.phases.size() > 1;
-  const std::string which = rollout ? " (last rollout phase; each phase in /phases)" : "";
+  const std::string end_name = rollout ? p.phases[p.end_phase].name : "";
+  const std::string which =
+      rollout ? " (rollout phase where training ends, " + end_name + "; each phase in /phases)" : "";
   r.add("job_mtbf", t.job_mtbf / units::kHour, "h", "Mean time between job-stopping failures" + which);
   r.add("checkpoint_interval", t.checkpoint_interval / 60.0, "min",
         "Checkpoint interval used (training work between checkpoints)" + which);
@@ -59,7 +62,7 @@ void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySp
                       "draws no such failure; cooling.faults are judged for their thermal effect only");
   char stall[160];
   std::snprintf(stall, sizeof stall, " (checkpoints stall training %.3g s each, every %.3g min of work%s)",
-                t.checkpoint_stall, t.checkpoint_interval / 60, rollout ? " in the last phase" : "");
+                t.checkpoint_stall, t.checkpoint_interval / 60, rollout ? " in the phase where training ends" : "");
   r.notes.push_back("time-to-train: Monte Carlo over " + std::to_string(t.samples.size()) + " failure draws" +
                     (std::isfinite(t.checkpoint_interval) ? stall : "") +
                     "; the p10-p90 spread covers the failures only, not the ECMP hash, which the seed "

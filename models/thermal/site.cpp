@@ -93,7 +93,7 @@ SiteReport steady_state(const CoolingSpec& spec, const SiteLayout& layout, const
   m.network().solve_steady();
   SiteReport r = report_from(m);
   std::vector<double> clocks = expand_clock(layout, clock_factor);
-  r.swing = power_swing(layout, loads, clocks, 0.0);
+  r.swing = power_swing(layout, loads, clocks, 0.0, r.state.power.server_fans);
   r.checklist = cooling_checklist(spec, layout, r);
   return r;
 }
@@ -129,7 +129,7 @@ std::vector<double> solve_throttled_clocks(const CoolingSpec& spec, const SiteLa
 }
 
 PowerSwing power_swing(const SiteLayout& layout, const std::vector<GpuLoad>& loads,
-                       const std::vector<double>& clock_factor, double step_time) {
+                       const std::vector<double>& clock_factor, double step_time, double server_fans) {
   std::vector<double> u = expand_util(layout, loads);
   std::vector<double> f = expand_clock(layout, clock_factor);
   PowerSwing s;
@@ -146,8 +146,10 @@ PowerSwing power_swing(const SiteLayout& layout, const std::vector<GpuLoad>& loa
   s.trough /= eff;
   s.mean /= eff;
   s.amplitude = s.peak - s.trough;
+  // Constant through the step: CPUs, NICs, the rack overhead (with its own fans), the server fans
+  // (they move the design air flow), switches.
   const double rest = (layout.gpus * (layout.cpu_power_per_gpu + layout.nic_power_per_gpu) +
-                       layout.rack_overhead_power * layout.gpus / layout.gpus_per_rack) /
+                       layout.rack_overhead_power * layout.gpus / layout.gpus_per_rack + server_fans) /
                           eff +
                       layout.switches * layout.switch_power;
   s.peak += rest;

@@ -141,9 +141,11 @@ std::vector<double> solve_throttled_clocks(const CoolingSpec& spec, const SiteLa
 
 /// Synchronized swing for a step of `step_time` s: peak = every GPU compute-busy (u = 1), trough
 /// = every GPU at its communication level (k_comm if it communicates, else idle); mean from the
-/// busy profile. Includes PSU losses; CPUs/NICs/switches are treated as constant.
+/// busy profile. Includes PSU losses; CPUs, NICs, the rack overhead, the server fans
+/// (`server_fans`, W DC for the site: PowerBreakdown::server_fans of its steady state) and the
+/// switches are constant, so the mean at the steady state's loads is its IT power.
 PowerSwing power_swing(const SiteLayout& layout, const std::vector<GpuLoad>& loads,
-                       const std::vector<double>& clock_factor, double step_time);
+                       const std::vector<double>& clock_factor, double step_time, double server_fans);
 
 /// The brief's cooling checklist for a solved state (see checklist.cpp for each item's source).
 std::vector<ChecklistItem> cooling_checklist(const CoolingSpec& spec, const SiteLayout& layout,

@@ -42,6 +42,12 @@ SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
   const double dt_air = spec_.server_air.delta_t;
   if (air_) {
     design_air_heat_gpu_ = (1 - cover_) * rack_heat / gpr;
+    // The server fans move the air of the GPU, CPU and NIC heat; the rack overhead's own air (NVLink
+    // switch trays, management) is moved by the fans inside it, which power.rack_overhead already
+    // counts (GB200 NVL72: "networking/storage in tray are air-cooled by fans", NVIDIA DGX GB200
+    // user guide, Hardware; published-figures §5.2).
+    fan_air_heat_gpu_ = (1 - cover_) * (layout_.gpu_tdp + layout_.cpu_power_per_gpu + layout_.nic_power_per_gpu) /
+                        layout_.psu_efficiency;
     c_air_ = (1 - cover_) * rack_heat / dt_air;
     // The uncovered share of a GPU package: conductances scale with (1 - c); the heatsink's air is
     // its share of the server fans' flow, sized like the rack's (TDP heats it by delta_t).
@@ -56,8 +62,7 @@ SiteModel::SiteModel(const CoolingSpec& spec, const SiteLayout& layout)
   // effectiveness, or all of it), network racks, liquid-to-air CDUs.
   design_room_heat_ = layout_.switches * layout_.switch_power;
   if (air_)  // the server air's design heat and its fans' heat
-    design_room_heat_ += n_rack_ * (1 - cover_) * rack_heat *
-                         (1 + spec_.server_air.fan_power_fraction / layout_.psu_efficiency) *
+    design_room_heat_ += n_rack_ * ((1 - cover_) * rack_heat + server_fans(gpr) / layout_.psu_efficiency) *
                          (spec_.plant.rack == "none" ? 1.0 : 1.0 - spec_.rdhx_effectiveness);
   if (liquid_ && !plant_.cdu->to_facility_water()) design_room_heat_ += n_rack_ * cover_ * rack_heat;
   if (liquid_) size_cdus(rack_heat);
@@ -331,7 +336,7 @@ void SiteModel::update_sources() {
       net_.set_source(gg_[ggi].J, gg_[ggi].power);
     }
     // Server fans move the design air flow (fixed, like c_air_): their power is constant per rack.
-    const double fans = spec_.server_air.fan_power_fraction * design_air_heat_gpu_ * r.ngpus;
+    const double fans = server_fans(r.ngpus);
     r.heat = (gsum + r.ngpus * (layout_.cpu_power_per_gpu + layout_.nic_power_per_gpu) +
               layout_.rack_overhead_power * r.ngpus / gpr + fans) /
              layout_.psu_efficiency;
@@ -353,7 +358,7 @@ PowerBreakdown SiteModel::power() const {
   p.nic = layout_.gpus * layout_.nic_power_per_gpu;
   for (const auto& r : rg_) {
     p.rack_overhead += r.copies * layout_.rack_overhead_power * r.ngpus / gpr;
-    p.server_fans += r.copies * spec_.server_air.fan_power_fraction * design_air_heat_gpu_ * r.ngpus;
+    p.server_fans += r.copies * server_fans(r.ngpus);
     if (air_) p.rack_cooler_fans += r.copies * plant_.rack->fan_power(r.rdhx_ok, design_air_heat_gpu_ * r.ngpus);
   }
   const double dc = p.gpu + p.cpu + p.nic + p.rack_overhead + p.server_fans;

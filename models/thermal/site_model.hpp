@@ -106,6 +106,9 @@ class SiteModel {
   double self_resistance(const GpuGroup& g) const;
   /// Rack-loop total flow of the CDU with the lowest flow, m^3/s (0 without a liquid loop).
   double min_loop_flow() const;
+  /// Server fan power of `gpus` GPU slots, W DC (constant: the fans move the design air flow):
+  /// server_air.fan_power_fraction x the design air heat of their GPUs, CPUs and NICs.
+  double server_fans(double gpus) const { return spec_.server_air.fan_power_fraction * fan_air_heat_gpu_ * gpus; }
 
   const CoolingSpec& spec() const { return spec_; }
   const SiteLayout& layout() const { return layout_; }
@@ -130,6 +133,7 @@ class SiteModel {
   double cover_ = 1;
   double design_cdu_heat_ = 0, design_room_heat_ = 0, c_air_ = 0, c_switch_ = 0, c_facility_ = 0;
   double design_air_heat_gpu_ = 0;  ///< W per GPU slot: heat the server air carries at the design point
+  double fan_air_heat_gpu_ = 0;     ///< W per GPU slot: the part of it the server fans move (no rack overhead)
   double g_jh_ = 0, g_hs_ = 0;      // per GPU: junction -> heatsink, heatsink -> air (W/K)
   Conditions cond_;
   RcNetwork net_;

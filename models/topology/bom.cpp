@@ -5,6 +5,7 @@
 #include <string>
 
 #include "models/common/units.hpp"
+#include "models/topology/bom_price.hpp"
 #include "models/topology/fabric_impl.hpp"
 
 namespace aidcsim::topology {
@@ -44,9 +45,8 @@ BillOfMaterials Fabric::bom() const {
     up[x.a] += x.rate;
     down[x.b] += x.rate;
   }
-  b.optical_cables = b.access_links + b.leaf_spine_links + b.spine_core_links;
+  b.scaleout_cables = b.access_links + b.leaf_spine_links + b.spine_core_links;
   b.copper_cables = b.nvlink_links;
-  b.transceivers = 2 * b.optical_cables;
   // Bisection: half of the narrowest scale-out tier; tiers that are absent do not limit.
   double narrow = cap[static_cast<int>(Tier::Access)];
   if (b.spines > 0) narrow = std::min(narrow, cap[static_cast<int>(Tier::LeafSpine)]);
@@ -69,7 +69,7 @@ BillOfMaterials Fabric::bom() const {
   return b;
 }
 
-std::string format_bom(const BillOfMaterials& b) {
+std::string format_bom(const BillOfMaterials& b, const FabricCost& cost) {
   std::string s;
   char line[160];
   auto row = [&](const char* what, const std::string& v) {
@@ -93,8 +93,14 @@ std::string format_bom(const BillOfMaterials& b) {
   row("access links (NIC-leaf)", i(b.access_links));
   row("leaf-spine links", i(b.leaf_spine_links));
   row("spine-core links", i(b.spine_core_links));
-  row("optical cables", i(b.optical_cables));
-  row("transceivers", i(b.transceivers));
+  // Media and modules as priced (bom_price.cpp, by reach and rate): a short link is a DAC, not
+  // two transceivers.
+  row("scale-out cables", i(b.scaleout_cables));
+  row("  copper (DAC)", i(cost.media[static_cast<int>(Medium::Copper)].links));
+  row("  optical (multimode + single-mode)", i(cost.media[static_cast<int>(Medium::Multimode)].links +
+                                               cost.media[static_cast<int>(Medium::Singlemode)].links));
+  if (cost.links_unpriced) row("  without parts at their rate", i(cost.links_unpriced));
+  row("optical modules", i(optical_modules(cost)));
   // Bits per second, as network rates are quoted and as `aidcsim run` reports it (B/s x 8).
   row("bisection bandwidth (Tb/s, one way)", g(b.bisection_bandwidth * units::kBitsPerByte / 1e12, "%.2f"));
   row("diameter (switches)", i(b.diameter));

@@ -217,6 +217,13 @@ FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec) {
   return c;
 }
 
+long long optical_modules(const FabricCost& c) {
+  long long n = 0;
+  for (const auto& o : c.optics)
+    if (o.medium != Medium::Copper) n += o.modules;
+  return n;
+}
+
 std::string format_fabric_cost(const FabricCost& c) {
   std::string s;
   char line[256];

@@ -66,4 +66,13 @@ FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec);
 /// Human-readable table (counts, lengths, modules by part, power in kW, cost in USD, notes).
 std::string format_fabric_cost(const FabricCost& c);
 
+/// Pluggable optical modules of the priced BOM (every part not copper; a twin-port switch module
+/// counts once): the one count the structure table and the run's summary both give.
+long long optical_modules(const FabricCost& c);
+
+/// Human-readable structure table of a bill of materials (switches, links per tier, bisection,
+/// diameter, oversubscription); its scale-out cables by medium and its optical modules are `cost`'s
+/// (price_fabric of the same fabric), so the two tables count alike.
+std::string format_bom(const BillOfMaterials& b, const FabricCost& cost);
+
 }  // namespace aidcsim::topology

@@ -87,9 +87,10 @@ struct BillOfMaterials {
   int leaves = 0, spines = 0, cores = 0;
   int switches = 0;  ///< leaves + spines + cores (scale-out switches)
   int nvlink_links = 0, access_links = 0, leaf_spine_links = 0, spine_core_links = 0;
-  int optical_cables = 0;          ///< access + leaf-spine + spine-core links (one cable each)
+  /// access + leaf-spine + spine-core links, one cable each; their medium (copper DAC, multimode,
+  /// single mode) and pluggable modules are the priced BOM's (bom_price.hpp: by reach and rate).
+  int scaleout_cables = 0;
   int copper_cables = 0;           ///< NVLink links (copper inside the NVLink domain, e.g. NVL72 spine)
-  int transceivers = 0;            ///< 2 per optical cable (one per end)
   double bisection_bandwidth = 0;  ///< B/s, one direction (see Fabric::bom)
   int diameter = 0;                ///< switches crossed on the longest shortest GPU-GPU scale-out path
   int tiers = 0;                   ///< switch tiers as built: 1 (one leaf), 2 (leaf-spine), 3 (with cores)
@@ -233,8 +234,6 @@ std::uint64_t splitmix64(std::uint64_t x);
 /// Per-flow ECMP hash of (seed, src GPU, dst GPU, flow index) for route().
 std::uint64_t ecmp_hash(std::uint64_t seed, int src, int dst, int flow);
 
-/// Human-readable table of a bill of materials.
-std::string format_bom(const BillOfMaterials& b);
 /// GraphML (boost::write_graphml): node attributes name, kind, pod; edge attributes name, tier,
 /// rate (B/s), latency (s), up.
 void write_graphml(const Fabric& f, std::ostream& os);

@@ -7,14 +7,11 @@ namespace {
 
 void add_cost(Results& r, const FabricCost& c) {
   const auto& m = c.media;
-  long long optical = 0;
-  for (const auto& x : c.optics)
-    if (x.medium != Medium::Copper) optical += x.modules;
   r.add("links_copper", static_cast<double>(m[0].links), "1",
         "Scale-out links on copper (DAC), in-reach by the layout model");
   r.add("links_multimode", static_cast<double>(m[1].links), "1", "Scale-out links on multimode optics (SR, <= 50 m)");
   r.add("links_singlemode", static_cast<double>(m[2].links), "1", "Scale-out links on single-mode optics (DR/FR)");
-  r.add("optical_modules", static_cast<double>(optical), "1",
+  r.add("optical_modules", static_cast<double>(optical_modules(c)), "1",
         "Pluggable optical modules (twin-port switch modules count once)");
   r.add("cable_length", m[0].length + m[1].length + m[2].length, "m", "Total scale-out cable length (layout estimate)");
   r.add("fabric_power", c.power_total / 1e3, "kW", "Scale-out fabric power: switches + optics + NICs");

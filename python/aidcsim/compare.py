@@ -41,6 +41,8 @@ METRICS = [
     ("time_to_train_p10", "time-to-train p10", "lower"),
     ("time_to_train_p50", "time-to-train p50", "lower"),
     ("time_to_train_p90", "time-to-train p90", "lower"),
+    ("time_to_train_with_faults", "time-to-train with cooling faults", "lower"),
+    ("cooling_faults_lost_training_time", "training lost to cooling faults", "lower"),
     ("max_link_utilization", "busiest link, step average", None),
     ("peak_link_utilization", "busiest link, busiest bin", None),
     ("links_above_80_busiest_bin", "links > 80 %, busiest bin", "lower"),

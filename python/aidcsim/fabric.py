@@ -16,7 +16,8 @@ class Fabric:
     - ``cost()`` -> dict: the priced bill of materials (media by reach, optics by part, power,
       INDICATIVE cost); see Fabric.cost.
     - ``bom()`` -> dict: gpus, nvswitches, leaves, spines, cores, switches, links per tier,
-      optical_cables, copper_cables, transceivers, bisection_bandwidth [B/s, one direction],
+      scaleout_cables (access + leaf-spine + spine-core; by medium and with their optical modules
+      in cost()), copper_cables (NVLink), bisection_bandwidth [B/s, one direction],
       diameter [switch hops], tiers, oversub_leaf, oversub_spine (as built).
     - ``warnings`` -> list of str: what was built otherwise than asked (an oversubscription whole
       ports cannot give, a clos3 whose leaves fit in one pod), one sentence each; with
@@ -52,8 +53,9 @@ class Fabric:
         return dict(self._f.bom())
 
     def bom_text(self):
-        """The bill of materials as the C++ formats it (format_bom)."""
-        return self._f.bom_text()
+        """The bill of materials as the C++ formats it (format_bom; media and optical modules as
+        priced, the same counts as cost())."""
+        return self.cost()["bom_text"]
 
     def cost(self):
         """Priced bill of materials (topology::price_fabric) as a dict.
@@ -64,7 +66,8 @@ class Fabric:
         switch_power [W], nics, nic_power [W], power_switches / power_optics / power_nics /
         power_total [W], cost_switches / cost_optics / cost_nics / cost_total [USD, INDICATIVE],
         gpus_per_rack, compute_racks, network_racks, rows, links_beyond_reach, links_unpriced,
-        notes (list of str), text (the table `aidcsim topology` prints). Parts, layout and prices
+        notes (list of str), text (the priced table `aidcsim topology` prints), bom_text (its
+        structure table, bom_text()). Parts, layout and prices
         are models/topology/bom_parts.yaml overridden by the scenario's ``bom:`` section.
         """
         text, name = self.scenario._source()

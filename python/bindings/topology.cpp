@@ -108,13 +108,12 @@ void register_topology(py::module_& m) {
                             "spines"_a = b.spines, "cores"_a = b.cores, "switches"_a = b.switches,
                             "nvlink_links"_a = b.nvlink_links, "access_links"_a = b.access_links,
                             "leaf_spine_links"_a = b.leaf_spine_links, "spine_core_links"_a = b.spine_core_links,
-                            "optical_cables"_a = b.optical_cables, "copper_cables"_a = b.copper_cables,
-                            "transceivers"_a = b.transceivers, "bisection_bandwidth"_a = b.bisection_bandwidth,
-                            "diameter"_a = b.diameter, "tiers"_a = b.tiers, "oversub_leaf"_a = b.oversub_leaf,
+                            "scaleout_cables"_a = b.scaleout_cables, "copper_cables"_a = b.copper_cables,
+                            "bisection_bandwidth"_a = b.bisection_bandwidth, "diameter"_a = b.diameter,
+                            "tiers"_a = b.tiers, "oversub_leaf"_a = b.oversub_leaf,
                             "oversub_spine"_a = b.oversub_spine);
           },
           "Bill of materials (topology::BillOfMaterials): counts, bisection_bandwidth [B/s].")
-      .def("bom_text", [](const Fabric& f) { return topology::format_bom(f.bom()); })
       .def(
           "route",
           [](const Fabric& f, int src, int dst, std::uint64_t flow_hash) {
@@ -203,8 +202,11 @@ void register_topology(py::module_& m) {
       [](const std::string& text, const std::string& name) {
         Scenario s = load_scenario_text(text, name);
         topology::FabricCost c;
+        std::string bom_text;
         try {
-          c = topology::price_fabric(topology::build_fabric(s.fabric), s.bom);
+          const topology::Fabric f = topology::build_fabric(s.fabric);
+          c = topology::price_fabric(f, s.bom);
+          bom_text = topology::format_bom(f.bom(), c);
         } catch (const ScenarioError&) {
           throw;
         } catch (const InvalidParameter& e) {
@@ -225,7 +227,7 @@ void register_topology(py::module_& m) {
                    "optics"_a = optics, "power_switches"_a = c.power_switches, "power_optics"_a = c.power_optics,
                    "power_nics"_a = c.power_nics, "power_total"_a = c.power_total, "cost_switches"_a = c.cost_switches,
                    "cost_optics"_a = c.cost_optics, "cost_nics"_a = c.cost_nics, "cost_total"_a = c.cost_total,
-                   "notes"_a = c.notes, "text"_a = topology::format_fabric_cost(c));
+                   "notes"_a = c.notes, "text"_a = topology::format_fabric_cost(c), "bom_text"_a = bom_text);
         for (topology::Medium med :
              {topology::Medium::Copper, topology::Medium::Multimode, topology::Medium::Singlemode}) {
           const auto& ml = c.media[static_cast<int>(med)];

@@ -3,6 +3,8 @@
 // page docs/scenario-reference.md is generated from.
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -70,10 +72,43 @@ std::string kind(Quantity q) {
   return "?";
 }
 
+// The type column: a key whose kind follows a sibling (Field::quantity_by) names that sibling;
+// its kinds are in the allowed column.
+std::string kind(const Field& f) { return f.quantity_by.empty() ? kind(f.quantity) : "by " + f.quantity_from; }
+
+// A sibling-chosen key's kinds and ranges, one per kind with the sibling values that choose it
+// ("temperature: temperature from -50 degC to 150 degC; flow_rate, flow: volume flow from 0 L/min
+// ..."), in the unit a plain number is read in: what the key takes ("85 degC", "10 L/min", "30 kW").
+std::string allowed_by(const Field& f) {
+  std::string s;
+  std::vector<bool> done(f.quantity_by.size(), false);
+  for (std::size_t i = 0; i < f.quantity_by.size(); ++i) {
+    if (done[i]) continue;
+    const QuantityChoice& k = f.quantity_by[i];
+    std::string values;
+    for (std::size_t j = i; j < f.quantity_by.size(); ++j) {
+      const QuantityChoice& e = f.quantity_by[j];
+      if (e.quantity != k.quantity || e.min != k.min || e.max != k.max || e.plain_unit != k.plain_unit) continue;
+      done[j] = true;
+      values += (values.empty() ? "" : ", ") + e.value;
+    }
+    Field g = f;
+    g.quantity = k.quantity;
+    g.min = k.min;
+    g.max = k.max;
+    g.min_exclusive = false;
+    const DisplayUnit u = k.plain_unit.empty() ? DisplayUnit{} : display_unit(k.quantity, "1 " + k.plain_unit);
+    s += (s.empty() ? "" : "; ") + values + ": " + quantity_name(k.quantity) + " " +
+         range_phrase(g, u, /*autoscale=*/true);
+  }
+  return s;
+}
+
 // Allowed values in the unit of the key's default, as the reference page and the load errors give
 // them ("from 8 Mbps to 8 Tbps", "from 0 degC to 60 degC"), integers in full ("from 0 to
 // 9007199254740991"): a bound printed with %g (9.0072e+15) is not the bound.
 std::string allowed(const Field& f) {
+  if (!f.quantity_by.empty()) return allowed_by(f);
   if (!f.choices.empty()) {
     std::string s;
     for (const auto& c : f.choices) s += (s.empty() ? "" : " | ") + c;
@@ -90,14 +125,14 @@ std::string plain_reference() {
   std::size_t kw = 3, tw = 4, dw = 7;
   for (const auto& f : schema) {
     kw = std::max(kw, f.key.size());
-    tw = std::max(tw, kind(f.quantity).size());
+    tw = std::max(tw, kind(f).size());
     dw = std::max(dw, f.default_value.size());
   }
   std::string out = fmt::format("{:<{}}  {:<{}}  {:<{}}  {}\n", "key", kw, "type", tw, "default", dw, "allowed");
   for (const auto& f : schema) {
     if (f.quantity == Quantity::Map) continue;
     const std::string def = f.default_value.empty() ? (f.required ? "required" : "-") : f.default_value;
-    std::string line = fmt::format("{:<{}}  {:<{}}  {:<{}}  {}", f.key, kw, kind(f.quantity), tw, def, dw, allowed(f));
+    std::string line = fmt::format("{:<{}}  {:<{}}  {:<{}}  {}", f.key, kw, kind(f), tw, def, dw, allowed(f));
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
   }

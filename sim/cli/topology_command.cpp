@@ -42,8 +42,8 @@ int topology(const TopologyArgs& a) {
     }
     for (const auto& w : fabric->warnings()) std::cerr << "aidcsim: warning: " << w << "\n";
     std::ostream& out = outputs.uses_stdout() ? std::cerr : std::cout;
-    out << topology::format_bom(fabric->bom()) << "\n"
-        << topology::format_fabric_cost(topology::price_fabric(*fabric, s.bom));
+    const topology::FabricCost cost = topology::price_fabric(*fabric, s.bom);
+    out << topology::format_bom(fabric->bom(), cost) << "\n" << topology::format_fabric_cost(cost);
     if (!a.graphml.empty())
       outputs.set_content(gml, text_of([&](std::ostream& os) { topology::write_graphml(*fabric, os); }));
     if (!a.dot.empty()) outputs.set_content(dot, text_of([&](std::ostream& os) { topology::write_dot(*fabric, os); }));

@@ -25,7 +25,7 @@ std::pair<double, double> batch_range(const Scenario& sc, const std::vector<Situ
   return {lo, hi};
 }
 
-void add_rollout_notes(Results& r, const std::vector<SituationOutcome>& outcomes) {
+void add_rollout_notes(Results& r, const std::vector<SituationOutcome>& outcomes, std::size_t end_phase) {
   const SituationOutcome& head = outcomes.back();
   char batches[160];
   std::snprintf(batches, sizeof batches, "%.3gM tokens in %s to %.3gM in %s",
@@ -35,8 +35,14 @@ void add_rollout_notes(Results& r, const std::vector<SituationOutcome>& outcomes
       "rollout: the job grows with each phase at the same microbatches per DP replica (weak scaling), "
       "so the global batch grows with DP: " +
       std::string(batches) + " (/phases/tokens_per_step)");
-  r.notes.push_back("headline step, congestion and thermal figures are those of the last phase (" + head.name +
-                    "); the checklist judges every phase (earlier phases' items named 'phase NAME: ...')");
+  const std::string end = outcomes[end_phase].name;
+  r.notes.push_back(
+      "the job's figures (gpus, step time and its breakdown, tokens/s, MFU, memory, job MTBF, "
+      "checkpoint interval) are those of the phase where training ends on average (" +
+      end + (end_phase + 1 < outcomes.size() ? ", before the last phase starts" : "") +
+      "); fabric, congestion, power and thermal figures are those of the last phase (" + head.name +
+      ", the site as built); the checklist judges every phase (earlier phases' items named "
+      "'phase NAME: ...')");
 }
 
 }  // namespace
@@ -51,9 +57,13 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   // Each area reports its own figures, datasets, checks and notes (models/<area>/*_report.hpp);
   // the engine reports what crosses areas: the fabric checklist, the step variants, storage and
   // the rollout's phases.
+  // The site as built is the last phase's; the job's figures are those of the phase where training
+  // ends (a rollout may finish before its last phase starts: that phase's job never runs).
   const SituationOutcome& head = outcomes.back();
-  const workload::StepReportInput step{
-      head.fabric_spec.gpus, head.fabric_spec.gpus_per_node, head.job, head.plan, head.step, head.step_unthrottled};
+  const std::size_t end_phase = std::min(ttt.end_phase, outcomes.size() - 1);
+  const SituationOutcome& job = outcomes[end_phase];
+  const workload::StepReportInput step{job.fabric_spec.gpus, job.fabric_spec.gpus_per_node, job.job, job.plan, job.step,
+                                       job.step_unthrottled};
   compute::report_gpu(r, sc.gpu);
   workload::report_step(r, step, sc.gpu, seed);
   reliability::report_time_to_train(r, ttt, sc.training.reliability);
@@ -75,7 +85,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (outcomes.size() > 1) {
     report_phases(r, sc, outcomes, ttt);
     report_phase_checks(r, outcomes);
-    add_rollout_notes(r, outcomes);
+    add_rollout_notes(r, outcomes, end_phase);
   }
   const auto [lo, hi] = batch_range(sc, outcomes);
   reliability::report_convergence(r, sc.training.convergence, lo, hi, ttt);

@@ -30,7 +30,7 @@ reliability::Situation reliability_situation(const Scenario& sc, const Situation
   s.counts.gpus = o.fabric_spec.gpus;
   s.counts.nodes = static_cast<double>(o.fabric_spec.gpus) / sc.fabric.gpus_per_node;
   s.counts.switches = o.bom.switches;
-  s.counts.links = o.bom.optical_cables;
+  s.counts.links = o.bom.scaleout_cables;
   s.counts.cdus = static_cast<double>(o.thermal.state.cdu_supply.size());
   s.profile = step_profile(o);
   s.fabric_profile = fabric_failure_profile(o);

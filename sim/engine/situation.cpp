@@ -108,7 +108,8 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   out.plan = std::move(step.plan);
   out.step = step.breakdown;
   net.set_timeline_bins(0);  // `step` keeps the final step's timeline; the variants below need none
-  out.thermal.swing = thermal::power_swing(out.layout, loads_of(out.step), out.clocks, out.step.step_time);
+  out.thermal.swing = thermal::power_swing(out.layout, loads_of(out.step), out.clocks, out.step.step_time,
+                                           out.thermal.state.power.server_fans);
 
   if (!sc.cooling.faults.empty()) {
     report("cooling-fault transient", 0.8);

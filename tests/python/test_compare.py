@@ -59,7 +59,7 @@ def test_statistics_over_seeds(comparison):
         cost = aidcsim.Fabric(s).cost()
         for m in ("copper", "multimode", "singlemode"):
             assert st.loc[(name, "links_" + m), "mean"] == cost["links_" + m]
-        assert sum(cost["links_" + m] for m in ("copper", "multimode", "singlemode")) == bom["optical_cables"]
+        assert sum(cost["links_" + m] for m in ("copper", "multimode", "singlemode")) == bom["scaleout_cables"]
         assert st.loc[(name, "fabric_power"), "mean"] == pytest.approx(cost["power_total"] / 1e3, rel=1e-12)
         assert st.loc[(name, "fabric_cost"), "mean"] == pytest.approx(cost["cost_total"] / 1e6, rel=1e-12)
     assert st.loc[(other, "bisection_bandwidth"), "delta"] < 0
@@ -146,3 +146,17 @@ def test_table_numbers_keep_their_digits():
     assert _fmt(0.000282) == "0.000282"
     assert _fmt(0.151) == "0.151"
     assert _fmt(5.246) == "5.246"
+
+
+def test_cooling_fault_figures_in_the_table():
+    # The table left out the time-to-train with the cooling faults and the training time they cost,
+    # though the run's summary has both (models/thermal/thermal_report.cpp).
+    fault = ROOT / "tests" / "regression" / "cooling-fault.yaml"
+    c = aidcsim.compare([fault], seeds=1, processes=1)
+    alone = aidcsim.run(fault, seed=c.seeds[0]).summary
+    st = c.stats.set_index("metric")
+    text = c.format()
+    for key, label in (("time_to_train_with_faults", "time-to-train with cooling faults"),
+                       ("cooling_faults_lost_training_time", "training lost to cooling faults")):
+        assert st.loc[key, "mean"] == alone[key], key
+        assert label in text, key

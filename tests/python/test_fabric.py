@@ -13,7 +13,7 @@ def test_bom_counts(fabric):
     b = fabric.bom()
     assert b["gpus"] == fabric.gpu_count == 576
     assert b["switches"] == b["leaves"] + b["spines"] + b["cores"]
-    assert b["transceivers"] == 2 * b["optical_cables"]
+    assert b["scaleout_cables"] == b["access_links"] + b["leaf_spine_links"] + b["spine_core_links"]
     assert b["access_links"] == 576  # one NIC per GPU
     assert b["bisection_bandwidth"] > 0
 
@@ -81,3 +81,17 @@ def test_bad_switch_or_link_name_is_a_parameter_error(small_scenario):
     links = f.links()
     mine = links[(links["a"] == spines[0]) | (links["b"] == spines[0])]
     assert len(mine) > 0 and not mine["up"].any()
+
+
+def test_bom_text_counts_as_priced(fabric):
+    # The structure table said "optical cables 1216 / transceivers 2432" where the priced BOM has
+    # 96 DAC + 1,120 multimode links and 1,408 optical modules: one count now.
+    cost = fabric.cost()
+    text = fabric.bom_text()
+    rows = {line[:37].strip(): line[37:].strip() for line in text.splitlines()[1:]}
+    optical = sum(o["modules"] for o in cost["optics"] if o["medium"] != "copper")
+    assert int(rows["optical modules"]) == optical
+    assert int(rows["copper (DAC)"]) == cost["links_copper"]
+    assert int(rows["optical (multimode + single-mode)"]) == cost["links_multimode"] + cost["links_singlemode"]
+    assert int(rows["scale-out cables"]) == fabric.bom()["scaleout_cables"]
+    assert "transceivers" not in text

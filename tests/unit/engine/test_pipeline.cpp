@@ -377,3 +377,24 @@ TEST_CASE("a rollout phase reserves its step plan from the previous phase's and 
   CHECK(plain.step_during_fault.step_time == o[2].step_during_fault.step_time);
   CHECK(plain.link_down.step_time == o[2].link_down.step_time);
 }
+
+TEST_CASE("a rollout that finishes before its last phase reports the job of the phase where it ends",
+          "[engine][rollout]") {
+  // tests/regression/rollout-phases: 2T tokens in ~57 d, before the 8-rack phase starts on day 61.
+  // The summary gave that phase's 576 GPUs, step time, job MTBF and checkpoint interval; the job
+  // never ran on it. The site as built (fabric, power) stays the last phase's.
+  const Scenario sc = load_scenario_text(
+      read_file(std::string(AIDCSIM_SOURCE_DIR) + "/tests/regression/rollout-phases.yaml"), "rollout-phases.yaml");
+  const Results r = simulate(sc);
+  const auto& wall = dataset(r, "/phases/wall_time").data;
+  REQUIRE(wall.size() == 3);
+  REQUIRE(wall[1] > 0);
+  REQUIRE(wall[2] == 0);  // phase 3 never runs
+  CHECK(r.scalar("gpus") == dataset(r, "/phases/gpus").data[1]);
+  CHECK(r.scalar("gpus") == 288);
+  CHECK(r.scalar("step_time") == dataset(r, "/phases/step_time").data[1]);
+  CHECK(r.scalar("tokens_per_step") == dataset(r, "/phases/tokens_per_step").data[1]);
+  CHECK(r.scalar("job_mtbf") == dataset(r, "/phases/job_mtbf").data[1]);
+  CHECK(r.scalar("checkpoint_interval") == dataset(r, "/phases/checkpoint_interval").data[1]);
+  CHECK(r.scalar("it_power") == Approx(dataset(r, "/phases/it_power").data[2]).epsilon(1e-12));
+}

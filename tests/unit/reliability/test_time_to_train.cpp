@@ -168,7 +168,7 @@ TEST_CASE("The job grows with the rollout phases", "[reliability]") {
   REQUIRE(r.overall.expected_mean > r.overall.ideal);  // transition restart + stalls
 }
 
-TEST_CASE("A rollout's summary rates are its last phase's and each phase's are reported", "[reliability]") {
+TEST_CASE("A rollout's summary rates are the phase's where training ends; each phase's are reported", "[reliability]") {
   TrainingSpec t = base_spec(60);  // default failure preset: the rate grows with the job
   Situation s1 = base_situation();
   Situation s2 = s1;
@@ -182,6 +182,7 @@ TEST_CASE("A rollout's summary rates are its last phase's and each phase's are r
   // Four times the components: a shorter job MTBF and checkpoint interval in the second phase.
   REQUIRE(r.phases[1].job_mtbf < 0.5 * r.phases[0].job_mtbf);
   REQUIRE(r.phases[1].checkpoint_interval < r.phases[0].checkpoint_interval);
+  REQUIRE(r.end_phase == 1);  // 60 days of training: it ends in the last phase
   CHECK(r.overall.job_mtbf == r.phases[1].job_mtbf);
   CHECK(r.overall.checkpoint_interval == r.phases[1].checkpoint_interval);
   CHECK(r.phases[0].mean_interruptions + r.phases[1].mean_interruptions ==
@@ -208,6 +209,37 @@ TEST_CASE("A rollout's summary rates are its last phase's and each phase's are r
   CHECK(interval.data[1] == Approx(r.phases[1].checkpoint_interval / 60).epsilon(1e-12));
   const auto& interruptions = column("/phases/interruptions");
   CHECK(interruptions.data[1] == Approx(r.phases[1].mean_interruptions).epsilon(1e-12));
+}
+
+TEST_CASE("A rollout that trains to the end before its last phase reports the phase where it ends", "[reliability]") {
+  // The summary gave the last phase's job MTBF and checkpoint interval though that phase never ran
+  // (tests/regression/rollout-phases: training ends in phase 2 of 3).
+  TrainingSpec t = base_spec(60);
+  Situation s1 = base_situation();
+  Situation s2 = s1;
+  s2.gpus = 4096;
+  s2.counts.nodes = 512;
+  s2.counts.switches = 192;
+  s2.counts.links = 8192;
+  Situation s3 = s2;
+  s3.gpus = 8192;
+  s3.counts.nodes = 1024;
+  s3.counts.switches = 384;
+  s3.counts.links = 16384;
+  const PhaseSituation a{"1K", 0, s1}, b{"4K", 20 * 86400.0, s2}, c{"8K", 200 * 86400.0, s3};
+  const auto r = time_to_train_phased(t, {a, b, c}, 1);
+  REQUIRE(r.phases.size() == 3);
+  REQUIRE(r.overall.expected_mean > b.start);
+  REQUIRE(r.overall.expected_mean < c.start);
+  CHECK(r.phases[2].mean_wall == 0);  // no draw reaches it
+  CHECK(r.end_phase == 1);
+  REQUIRE(r.phases[2].job_mtbf < r.phases[1].job_mtbf);
+  CHECK(r.overall.job_mtbf == r.phases[1].job_mtbf);
+  CHECK(r.overall.checkpoint_interval == r.phases[1].checkpoint_interval);
+  aidcsim::Results out;
+  report_time_to_train(out, r, t.reliability);
+  CHECK(out.scalar("job_mtbf") == Approx(r.phases[1].job_mtbf / 3600).epsilon(1e-12));
+  CHECK(out.scalar("checkpoint_interval") == Approx(r.phases[1].checkpoint_interval / 60).epsilon(1e-12));
 }
 
 TEST_CASE("Async checkpoints stall only for the snapshot", "[reliability]") {

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <vector>
 
 #include "models/thermal/site.hpp"
 
@@ -33,6 +34,12 @@ SiteLayout hgx_h100_1024() {
 double design_rack_heat(const SiteLayout& l) {
   return (l.gpus_per_rack * (l.gpu_tdp + l.cpu_power_per_gpu + l.nic_power_per_gpu) + l.rack_overhead_power) /
          l.psu_efficiency;
+}
+
+// The part of it the server fans move: the rack overhead (NVLink switch trays, management) has its
+// own fans, in power.rack_overhead.
+double design_server_heat(const SiteLayout& l) {
+  return l.gpus_per_rack * (l.gpu_tdp + l.cpu_power_per_gpu + l.nic_power_per_gpu) / l.psu_efficiency;
 }
 
 }  // namespace
@@ -64,7 +71,9 @@ TEST_CASE("fans: server and door fans scale with the design air heat", "[thermal
   const double air_heat = (1 - s.liquid_fraction) * design_rack_heat(l);  // W per rack
   const SiteReport r = steady_state(s, l, {GpuLoad{0.6, 0.2}}, {});
   const PowerBreakdown& p = r.state.power;
-  CHECK(p.server_fans == Approx(32 * s.server_air.fan_power_fraction * air_heat).epsilon(1e-12));
+  // Not the rack overhead's share: its fans are in it (they were counted twice).
+  CHECK(p.server_fans ==
+        Approx(32 * s.server_air.fan_power_fraction * (1 - s.liquid_fraction) * design_server_heat(l)).epsilon(1e-12));
   CHECK(p.rack_cooler_fans == Approx(32 * s.rdhx.fan_power_fraction * air_heat).epsilon(1e-12));
   // Server fans are IT power (through the PSUs); door fans are cooling.
   CHECK(p.it ==
@@ -79,4 +88,25 @@ TEST_CASE("fans: server and door fans scale with the design air heat", "[thermal
   const PowerBreakdown q = steady_state(s, l, {GpuLoad{1, 0}}, {}).state.power;
   CHECK(q.server_fans == 0);
   CHECK(q.rack_cooler_fans == 0);
+}
+
+TEST_CASE("fans: the power swing counts the server fans, constant through the step", "[thermal][fans][power]") {
+  // The swing's mean at the steady state's loads is the steady state's IT power; it was low by the
+  // server fans with their PSU loss, and so were its peak and trough.
+  for (const SiteLayout& layout : {nvl72_576(), hgx_h100_1024()}) {
+    CoolingSpec s;
+    s.liquid_fraction = 0.5;
+    const std::vector<GpuLoad> load{GpuLoad{0.7, 0.2}};
+    const SiteReport r = steady_state(s, layout, load, {});
+    const PowerBreakdown& p = r.state.power;
+    REQUIRE(p.server_fans > 0);
+    const PowerSwing w = power_swing(layout, load, {}, 10.0, p.server_fans);
+    CHECK(w.mean == Approx(p.it).epsilon(1e-12));
+    CHECK(r.swing.mean == Approx(p.it).epsilon(1e-12));
+    // Constant terms move peak and trough alike: the amplitude is the GPUs' alone.
+    const PowerSwing none = power_swing(layout, load, {}, 10.0, 0.0);
+    CHECK(w.peak - none.peak == Approx(p.server_fans / layout.psu_efficiency).epsilon(1e-12));
+    CHECK(w.trough - none.trough == Approx(p.server_fans / layout.psu_efficiency).epsilon(1e-12));
+    CHECK(w.amplitude == Approx(none.amplitude).epsilon(1e-12));
+  }
 }

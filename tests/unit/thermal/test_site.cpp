@@ -156,7 +156,7 @@ TEST_CASE("default 8K scenario: every checklist item of the brief is reported", 
 
 TEST_CASE("power swing of a synchronized step", "[thermal][power]") {
   SiteLayout l;
-  const PowerSwing s = power_swing(l, {GpuLoad{0.7, 0.2}}, {}, 12.0);
+  const PowerSwing s = power_swing(l, {GpuLoad{0.7, 0.2}}, {}, 12.0, 0.0);
   CHECK(s.period == 12.0);
   CHECK(s.amplitude == Approx(l.gpus * (1200 - (150 + 1050 * 0.35)) / 0.95).epsilon(1e-12));
   CHECK(s.peak > s.mean);

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "models/topology/bom_price.hpp"
 #include "models/topology/fabric.hpp"
 #include "tests/unit/topology/helpers.hpp"
 
@@ -15,18 +16,17 @@ std::size_t count(const std::string& s, const std::string& what) {
 }
 }  // namespace
 
-TEST_CASE("bill of materials: optics and copper", "[topology]") {
+TEST_CASE("bill of materials: scale-out cables and NVLink copper", "[topology]") {
   const Fabric f = build_fabric(test::superpod(1));
   const BillOfMaterials b = f.bom();
-  CHECK(b.optical_cables == 256 + 256);
-  CHECK(b.transceivers == 2 * 512);
+  CHECK(b.scaleout_cables == 256 + 256);
   CHECK(b.copper_cables == 256);
   // Leaf-spine, 1:1: the cut crosses half of the GPU NIC capacity.
   CHECK(b.bisection_bandwidth == Approx(256 * 50e9 / 2));
-  const std::string table = format_bom(b);
+  const std::string table = format_bom(b, FabricCost{});
   CHECK_THAT(table, Catch::Contains("leaf switches"));
-  CHECK_THAT(table, Catch::Contains("transceivers"));
-  CHECK_THAT(table, Catch::Contains("1024"));
+  CHECK_THAT(table, Catch::Contains("scale-out cables"));
+  CHECK_THAT(table, Catch::Contains("512"));
 }
 
 TEST_CASE("GraphML and DOT hold every node and link", "[topology]") {

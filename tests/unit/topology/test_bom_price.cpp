@@ -121,3 +121,27 @@ TEST_CASE("priced BOM: a radix without a model is scaled per port and said; a ra
   CHECK(c.power_optics == 0);
   CHECK(c.switch_estimated);  // QM9700 is 400G
 }
+
+TEST_CASE("priced BOM: the structure table counts media and modules as priced", "[topology][bom]") {
+  // The structure table called every scale-out link an optical cable with two transceivers (512
+  // cables, 1024 transceivers here), the priced section 256 DAC + 256 multimode links and 384
+  // modules; both now give the priced count.
+  const Fabric f = build_fabric(test::superpod(1));
+  const FabricCost c = price_fabric(f, parts());
+  REQUIRE(c.media[int(Medium::Copper)].links == 256);
+  REQUIRE(c.media[int(Medium::Multimode)].links == 256);
+  CHECK(optical_modules(c) == modules(c, "SR nic") + modules(c, "SR sw"));
+  CHECK(optical_modules(c) == 256 + 128);
+  const std::string t = format_bom(f.bom(), c);
+  auto row = [&](const std::string& what) {
+    const auto at = t.find("  " + what + " ");
+    REQUIRE(at != std::string::npos);
+    const auto end = t.find('\n', at);
+    return std::stoll(t.substr(at + what.size() + 2, end - at - what.size() - 2));
+  };
+  CHECK(row("scale-out cables") == 512);
+  CHECK(row("  copper (DAC)") == 256);
+  CHECK(row("  optical (multimode + single-mode)") == 256);
+  CHECK(row("optical modules") == 384);
+  CHECK_THAT(t, !Catch::Contains("transceivers"));
+}

@@ -112,7 +112,7 @@ TEST_CASE("adding storage changes no GPU route, node id or link id, and bom() co
   sep.storage = storage(2, 2, StorageSpec::Attach::Separate);
   const Fabric c = build_fabric(sep);
   CHECK(c.bom().switches == ba.switches);
-  CHECK(c.bom().optical_cables == ba.optical_cables);
+  CHECK(c.bom().scaleout_cables == ba.scaleout_cables);
   CHECK(c.warnings().empty());
   const auto w = c.route(3, c.storage_node(1), 0);
   REQUIRE(w.size() == 3);  // the GPU's NIC (shared with training), the server's NIC, its media

@@ -109,7 +109,7 @@ TEST_CASE("default 8K scenario: 8064 GB200 in NVL72 racks, clos3, radix 64", "[t
   CHECK(b.access_links == 8064);
   CHECK(b.leaf_spine_links == 252 * 32);
   CHECK(b.spine_core_links == 256 * 32);
-  CHECK(b.transceivers == 2 * (8064 + 252 * 32 + 256 * 32));
+  CHECK(b.scaleout_cables == 8064 + 252 * 32 + 256 * 32);
   CHECK(b.copper_cables == 8064);
   CHECK(b.diameter == 5);
   CHECK(b.oversub_leaf == Approx(1.0));
