@@ -156,7 +156,13 @@ void check_scenario(const Scenario& sc, std::vector<std::string>* warnings) {
       for (const auto& w : fabric.warnings())
         warnings->push_back(situations.size() > 1 ? "phase " + name + ": " + w : w);
     check_fabric_failures(sc, fabric, gpus);
-    check_cooling(sc, fabric, gpus);
+    try {
+      check_cooling(sc, fabric, gpus);
+    } catch (const InvalidParameter& e) {  // every phase judges the faults on its own site: say whose
+      if (situations.size() < 2) throw;
+      throw InvalidParameter(e.key(), e.value(), e.expected() + " in rollout phase " + (name.empty() ? key : name),
+                             e.hint());
+    }
     for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
       const auto& f = sc.fabric.failures[i];
       if (!(f.at > 0) || !exists(fabric, f.element)) continue;
