@@ -85,22 +85,28 @@ Readings read(const SiteModel& m, const PowerBreakdown& p) {
   return r;
 }
 
-std::vector<int> targets(int target, int count, const std::string& key) {
-  if (target < 0) {
+// The CDUs or racks fault `f` of `type` strikes; an index beyond the site names what it indexes.
+std::vector<int> targets(const FaultType& type, const FaultSpec& f, int cdus, int racks, const std::string& key) {
+  const bool cdu = type.target == FaultTarget::Cdu;
+  const int count = cdu ? cdus : racks;
+  if (f.target < 0) {
     std::vector<int> all(count);
     for (int i = 0; i < count; ++i) all[i] = i;
     return all;
   }
-  if (target >= count)
-    throw InvalidParameter(key, std::to_string(target), "an index below " + std::to_string(count) + ", or -1 for all");
-  return {target};
+  if (f.target >= count)
+    throw InvalidParameter(key, std::to_string(f.target),
+                           "an index below " + std::to_string(count) + ", or -1 for all (" + type.name + " targets a " +
+                               (cdu ? "CDU" : "rack") + ": the site has " + std::to_string(count) +
+                               (cdu ? " CDUs" : " racks") + ", numbered from 0)");
+  return {f.target};
 }
 
 /// Schedules fault `f` of `type` on the CDUs or racks its target names (`key`: for errors).
 void fault_state_schedule(FaultState& state, const FaultType& type, const FaultSpec& f, int cdus, int racks,
                           const std::string& key) {
   std::vector<int> ts;
-  if (type.target != FaultTarget::None) ts = targets(f.target, type.target == FaultTarget::Cdu ? cdus : racks, key);
+  if (type.target != FaultTarget::None) ts = targets(type, f, cdus, racks, key);
   type.schedule(state, f, ts);
 }
 
@@ -111,7 +117,7 @@ void check_fault_targets(const CoolingSpec& spec, int racks, int cdus) {
     const FaultSpec& f = spec.faults[i];
     const std::string key = "cooling.faults[" + std::to_string(i) + "].target";
     const FaultType& type = fault_type(f.type, "cooling.faults[" + std::to_string(i) + "].type");
-    if (type.target != FaultTarget::None) targets(f.target, type.target == FaultTarget::Cdu ? cdus : racks, key);
+    if (type.target != FaultTarget::None) targets(type, f, cdus, racks, key);
   }
 }
 

@@ -105,6 +105,27 @@ bool fail(Derived& r, std::string key, std::string why) {
   return false;
 }
 
+// A NIC port (nic_rate / planes) faster than the switch port it plugs into (link_rate) is built as
+// written, a NIC-leaf link at the NIC's rate on one leaf port, so each leaf's GPU side carries
+// (nic port / link_rate) x its uplinks' share: a deviation from the leaf ratio asked. A real port
+// runs at the slower end's rate; 800 Gb/s per GPU on 400G switches is two planes.
+void derive_nic_port(const FabricSpec& s, Derived& r) {
+  const double port = s.nic_rate / s.planes;
+  if (port <= s.link_rate * (1 + 1e-9)) return;
+  const auto gbps = [](double bytes_per_s) { return num(bytes_per_s * 8 / 1e9) + " Gb/s"; };
+  const double need = std::ceil(s.nic_rate / s.link_rate - 1e-9);
+  const std::string fix = "fabric.planes: " + num(need) + " (" + num(need) + " x " + gbps(s.nic_rate / need) +
+                          " ports) or fabric.link_rate: " + num(port * 8 / 1e9) + " Gbps";
+  r.deviations.push_back({"fabric.nic_rate", num(s.nic_rate * 8 / 1e9) + " Gbps",
+                          "a NIC port (fabric.nic_rate / fabric.planes) no faster than the " + gbps(s.link_rate) +
+                              " switch ports (fabric.link_rate): " + fix + ", or fabric.exact: false",
+                          "fabric.nic_rate: " + gbps(port) + " NIC port (nic_rate / planes) on " + gbps(s.link_rate) +
+                              " switch ports (fabric.link_rate): the NIC-leaf links are built at " + gbps(port) +
+                              ", leaf " + ratio(s.oversub_leaf * port / s.link_rate) + " as built (asked " +
+                              ratio(s.oversub_leaf) + "); a real port runs at the slower end's rate: for " +
+                              gbps(s.nic_rate) + " per GPU write " + fix});
+}
+
 // Leaf ports: GPU ports (down) and uplinks (up) at the leaf's oversubscription, from
 // fabric.gpus_per_leaf when given, else from the radix; a ratio whole ports cannot give is a
 // deviation (the nearest below is built).
@@ -144,6 +165,7 @@ bool derive_leaf_ports(const FabricSpec& s, int R, Derived& r) {
     return fail(
         r, "fabric.gpus_per_leaf",
         "at most " + num(R) + " leaf ports: gpus_per_leaf + " + "gpus_per_leaf/oversubscription.leaf <= switch_radix");
+  derive_nic_port(s, r);
   return true;
 }
 

@@ -483,6 +483,10 @@ class Scenario:
         touched = any(key == t or key.startswith(t + ".") or key.startswith(t + "[")
                       for t in self._touched)
         loc = None if touched or not self._original else _locate(self._original, key)
+        # A mapping the file does not have above a key set from Python (s["a.typo.b"] = v creates
+        # "a.typo"; the loader names that) was set from Python too.
+        touched = touched or (loc is None and any(t.startswith(key + ".") or t.startswith(key + "[")
+                                                  for t in self._touched))
         old = f"{err.file}:{err.line}:{err.column}"
         if loc:
             err.line, err.column = loc

@@ -208,6 +208,12 @@ std::string format_bench(const BenchOptions& o, const std::vector<BenchRow>& row
                      f.nic_rate * f.gpus_per_node / nics * units::kBitsPerByte / 1e9, f.oversub_leaf,
                      f.planes > 1 ? fmt::format(", {} planes", f.planes) : "",
                      f.sharp ? ", SHARP in-network reduction" : "");
+  {  // built otherwise than asked (a ratio whole ports cannot give, an 800G NIC on 400G ports): said
+    topology::FabricSpec fs = f;
+    fit_fabric_to_gpu(fs, o.gpu);
+    const topology::Fabric built = topology::build_fabric(fs);
+    for (const auto& w : built.warnings()) out += "#  Fabric as built: " + w + "\n";
+  }
   out += fmt::format("#  Collectives: {}emitted as flows ({}), busbw per nccl-tests doc/PERFORMANCE.md\n",
                      o.algorithm == collectives::Algorithm::Auto
                          ? "NCCL's tuner (NCCL 2.23 cost model), "

@@ -131,25 +131,38 @@ void check_cooling(const Scenario& sc, const topology::Fabric& fabric, int gpus)
   thermal::check_fault_targets(sc.cooling, site.racks(), site.cdus());
 }
 
-void check_scenario(const Scenario& sc) {
+void check_scenario(const Scenario& sc, std::vector<std::string>* warnings) {
   if (sc.params.has("jobs")) {  // several jobs: their own checks (sim/engine/jobs_run.hpp)
     check_jobs(sc);
     return;
   }
-  resolved_training(sc);                                // a target loss the model size can reach
-  std::vector<std::pair<int, std::string>> situations;  // (gpus, key)
-  if (sc.training.phases.empty()) situations.emplace_back(sc.fabric.gpus, "");
+  resolved_training(sc);  // a target loss the model size can reach
+  struct Situation {
+    int gpus;
+    std::string key, name;
+  };
+  std::vector<Situation> situations;
+  if (sc.training.phases.empty()) situations.push_back({sc.fabric.gpus, "", ""});
   for (std::size_t i = 0; i < sc.training.phases.size(); ++i) {
     const auto& p = sc.training.phases[i];
-    situations.emplace_back(p.gpus, p.key.empty() ? "rollout.phases[" + std::to_string(i) + "]" : p.key);
+    situations.push_back({p.gpus, p.key.empty() ? "rollout.phases[" + std::to_string(i) + "]" : p.key, p.name});
   }
   std::vector<char> found(sc.fabric.failures.size(), 0);
-  for (const auto& [gpus, key] : situations) {
+  for (const auto& [gpus, key, name] : situations) {
     const workload::JobSpec job = scaled_job(sc, gpus, key);
     check_batch_schedule(sc, job);
     topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
+    if (warnings)  // the fabric as built, worded as the run's results word it
+      for (const auto& w : fabric.warnings())
+        warnings->push_back(situations.size() > 1 ? "phase " + name + ": " + w : w);
     check_fabric_failures(sc, fabric, gpus);
-    check_cooling(sc, fabric, gpus);
+    try {
+      check_cooling(sc, fabric, gpus);
+    } catch (const InvalidParameter& e) {  // every phase judges the faults on its own site: say whose
+      if (situations.size() < 2) throw;
+      throw InvalidParameter(e.key(), e.value(), e.expected() + " in rollout phase " + (name.empty() ? key : name),
+                             e.hint());
+    }
     for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
       const auto& f = sc.fabric.failures[i];
       if (!(f.at > 0) || !exists(fabric, f.element)) continue;

@@ -6,6 +6,7 @@
 // batch of the schedule holds at least one microbatch per DP replica.
 // Every check throws InvalidParameter with the scenario key (mapped to file:line by the caller).
 #include <string>
+#include <vector>
 
 #include "models/thermal/site.hpp"
 #include "models/topology/fabric.hpp"
@@ -59,7 +60,9 @@ void check_cooling(const Scenario& scenario, const topology::Fabric& fabric, int
 /// at 31K GPUs), simulates nothing. The one function `aidcsim validate` and `run` (simulate) both
 /// call before simulating: what validate accepts, run does not reject before its first step.
 /// (The Monte Carlo's event budget depends on the simulated step time: time_to_train checks it
-/// after the step is simulated.)
-void check_scenario(const Scenario& scenario);
+/// after the step is simulated.) `warnings`, when given, receives each situation's fabric built
+/// otherwise than asked (topology::Fabric::warnings, "phase NAME: " first in a rollout), the
+/// same lines the run's results carry.
+void check_scenario(const Scenario& scenario, std::vector<std::string>* warnings = nullptr);
 
 }  // namespace aidcsim

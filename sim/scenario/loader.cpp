@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/common/suggest.hpp"
+#include "models/common/units.hpp"
 #include "models/compute/compute_schema.hpp"
 #include "models/reliability/reliability_schema.hpp"
 #include "models/thermal/thermal_schema.hpp"
@@ -246,6 +247,24 @@ class Walker {
     return SourceLocation{file_, 0, 0};
   }
 
+  // "25 K" for a limit meant as 25 degC: a kelvin value out of range that the same number in degC
+  // would be in range gets "did you mean '25 degC'?" (the range itself stays in the unit written).
+  static std::string kelvin_slip_hint(const Field& f, const std::string& text) {
+    DisplayUnit used;
+    double v = 0;
+    try {
+      v = parse_quantity(f.quantity, text, {}, &used);
+    } catch (const InvalidParameter&) {
+      return {};
+    }
+    if (used.symbol != "K") return {};
+    const double as_celsius = v + units::kZeroCelsius;
+    if ((f.min && (f.min_exclusive ? as_celsius <= *f.min : as_celsius < *f.min)) || (f.max && as_celsius > *f.max))
+      return {};
+    return "did you mean '" +
+           format_quantity(f.quantity, as_celsius, DisplayUnit{"degC", 1, units::kZeroCelsius}, false) + "'?";
+  }
+
   // Parses a scalar per its field, checking choices and range. Throws InvalidParameter.
   Params::Value parse(const Field& f, const std::string& text, const std::string& actual) const {
     if (f.quantity == Quantity::String) {
@@ -279,6 +298,7 @@ class Walker {
       std::string hint;
       if (f.quantity == Quantity::String && !f.choices.empty())
         if (auto m = closest_match(text, f.choices)) hint = "did you mean '" + *m + "'?";
+      if (f.quantity == Quantity::Temperature) hint = kelvin_slip_hint(f, text);
       throw ScenarioError(where, e.key(), e.value(), e.expected(), hint);
     }
   }

@@ -113,6 +113,25 @@ def test_error_after_override_points_into_the_original_file(bad_file):
     assert "set from Python" in str(ei.value)
 
 
+def test_misspelt_section_set_from_python_says_so(default_path):
+    # s["fabric.oversubscripton.spine"] creates the misspelt mapping fabric.oversubscripton; the
+    # loader's error names that mapping, a parent of the key set, which the file does not have: it
+    # was set from Python (it used to be reported as the file's, with no line and no word why).
+    s = Scenario.load(default_path)
+    s["fabric.oversubscripton.spine"] = "2:1"
+    with pytest.raises(ScenarioError) as ei:
+        s.validate()
+    assert ei.value.key == "fabric.oversubscripton" and ei.value.line == 0
+    assert str(ei.value).startswith(f"{default_path} (set from Python): fabric.oversubscripton:")
+    assert "did you mean 'oversubscription'" in str(ei.value)
+    # A section written in the file keeps its line even when a key under it was set from Python.
+    t = Scenario.load(default_path)
+    t["fabric.oversubscription.spine"] = "1:2"
+    with pytest.raises(ScenarioError) as ei:
+        t.validate()
+    assert ei.value.key == "fabric.oversubscription.spine" and "set from Python" in str(ei.value)
+
+
 def test_errors_pickle_with_their_fields():
     e = ScenarioError("f.yaml:3:5: k: bad", file="f.yaml", line=3, column=5, key="k", value="v",
                       expected="x", hint="did you mean 'j'?")

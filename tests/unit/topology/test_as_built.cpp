@@ -155,3 +155,30 @@ TEST_CASE("DGX SuperPOD B200 RA: 3-tier counts for 16, 32 and 64 SU", "[topology
     CHECK(f.warnings().empty());
   }
 }
+
+TEST_CASE("a NIC port faster than the switch port it plugs into warns, and is an error in exact mode",
+          "[topology][as_built]") {
+  // 800 Gb/s NICs on 400 Gb/s switch ports, one plane: the NIC-leaf link is built at 800 Gb/s, so a
+  // leaf asked 1:1 carries twice its uplinks' capacity (2:1 as built). It used to build so silently.
+  FabricSpec s = stargate(8064);
+  s.nic_rate = 100e9;  // 800 Gb/s
+  const Fabric f = build_fabric(s);
+  CHECK(f.bom().oversub_leaf == Approx(2.0));
+  REQUIRE(f.warnings().size() == 1);
+  CHECK_THAT(f.warnings()[0], Catch::Contains("fabric.nic_rate: 800 Gb/s NIC port"));
+  CHECK_THAT(f.warnings()[0], Catch::Contains("400 Gb/s switch ports"));
+  CHECK_THAT(f.warnings()[0], Catch::Contains("leaf 2:1 as built (asked 1:1)"));
+  CHECK_THAT(f.warnings()[0], Catch::Contains("fabric.planes: 2"));
+  CHECK(error_key(s) == "fabric.nic_rate");
+  // The same 800 Gb/s as 2 x 400 Gb/s planes, or on 800 Gb/s switch ports, is built as asked.
+  s.planes = 2;
+  CHECK(build_fabric(s).warnings().empty());
+  CHECK(error_key(s).empty());
+  s.planes = 1;
+  s.link_rate = 100e9;
+  CHECK(build_fabric(s).warnings().empty());
+  // A NIC slower than the port (200G NIC on a 400G port) is physical: no warning.
+  s = stargate(8064);
+  s.nic_rate = 25e9;
+  CHECK(build_fabric(s).warnings().empty());
+}
