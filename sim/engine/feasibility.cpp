@@ -131,7 +131,7 @@ void check_cooling(const Scenario& sc, const topology::Fabric& fabric, int gpus)
   thermal::check_fault_targets(sc.cooling, site.racks(), site.cdus());
 }
 
-void check_scenario(const Scenario& sc) {
+void check_scenario(const Scenario& sc, std::unique_ptr<topology::Fabric>* first) {
   if (sc.params.has("jobs")) {  // several jobs: their own checks (sim/engine/jobs_run.hpp)
     check_jobs(sc);
     return;
@@ -144,19 +144,24 @@ void check_scenario(const Scenario& sc) {
     situations.emplace_back(p.gpus, p.key.empty() ? "rollout.phases[" + std::to_string(i) + "]" : p.key);
   }
   std::vector<char> found(sc.fabric.failures.size(), 0);
-  for (const auto& [gpus, key] : situations) {
+  for (const auto& situation : situations) {
+    const auto& [gpus, key] = situation;
     const workload::JobSpec job = scaled_job(sc, gpus, key);
     check_batch_schedule(sc, job);
     topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
     check_fabric_failures(sc, fabric, gpus);
     check_cooling(sc, fabric, gpus);
+    bool applied = false;
     for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
       const auto& f = sc.fabric.failures[i];
       if (!(f.at > 0) || !exists(fabric, f.element)) continue;
       found[i] = 1;
+      applied = true;
       fabric.apply(f);
       check_still_connected(f, fabric, gpus);
     }
+    if (first && !applied && &situations.front() == &situation)
+      *first = std::make_unique<topology::Fabric>(std::move(fabric));
   }
   for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
     const auto& f = sc.fabric.failures[i];
