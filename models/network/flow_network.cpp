@@ -623,6 +623,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       }
     };
     c->first_flow.assign(n + 1, 0);
+    // No route reuse: no run of these transfers follows, so their routes are not cached (engine13).
+    const bool once = !impl_->route_reuse;
     for (int i = 0; i < n; ++i) {
       const Activity& a = schedule.activities[i];
       c->first_flow[i] = static_cast<int>(c->flows.size());
@@ -655,7 +657,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
           continue;
         }
       }
-      subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, [&](int j, int m, std::vector<Hop>&& hops) {
+      subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, once, [&](int j, int m, auto&& hops) {
         const double bytes = a.amount / m;
         credit(i, a, bytes, hops);
         auto same_route = [&hops](const SubFlow& g) {

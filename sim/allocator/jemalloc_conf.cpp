@@ -16,8 +16,19 @@
 // "madvise", Debian's default). A run touches hundreds of MB once (flow records, the link
 // timeline's bins): 31K bench scenario 71 K -> 3.4 K minor faults, 100K 216 K -> 2.3 K, user time
 // -20 to -30 %, peak RSS +3 %, bit-identical JSON and HDF5 (docs/benchmarks.md).
+//
+// narenas:1: one arena for every thread. Two threads allocate, never at the same time (the main
+// thread plans a step and waits while the large-stack worker runs it, models/network/large_stack.cpp),
+// so an arena per thread buys no concurrency, and each thread's freed pages could serve only its own
+// later allocations: the worker's SimGrid objects took fresh (kernel-zeroed) pages while the main
+// thread's freed plan arrays sat idle, and the reverse (manual, "opt.narenas").
+// oversize_threshold:0: jemalloc 5.3 serves requests above 8 MiB (a step's schedule as it grows by
+// doubling, the flow tables) from a dedicated arena whose freed extents serve only such requests;
+// 0, not a large size class, disables it (manual, "opt.oversize_threshold"), so the freed halves of a
+// doubled schedule serve the run's smaller objects. Both together: site-100k peak RSS 837 -> 766 MiB,
+// minor faults 2,224 -> 1,946, bit-identical JSON (docs/benchmarks.md, engine13).
 extern "C" {
 // NOLINTNEXTLINE: jemalloc looks this symbol up by name.
 extern const char* malloc_conf;
-const char* malloc_conf = "dirty_decay_ms:-1,thp:always";
+const char* malloc_conf = "dirty_decay_ms:-1,thp:always,narenas:1,oversize_threshold:0";
 }

@@ -131,7 +131,7 @@ void check_cooling(const Scenario& sc, const topology::Fabric& fabric, int gpus)
   thermal::check_fault_targets(sc.cooling, site.racks(), site.cdus());
 }
 
-void check_scenario(const Scenario& sc, std::vector<std::string>* warnings) {
+void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std::unique_ptr<topology::Fabric>* first) {
   if (sc.params.has("jobs")) {  // several jobs: their own checks (sim/engine/jobs_run.hpp)
     check_jobs(sc);
     return;
@@ -148,7 +148,8 @@ void check_scenario(const Scenario& sc, std::vector<std::string>* warnings) {
     situations.push_back({p.gpus, p.key.empty() ? "rollout.phases[" + std::to_string(i) + "]" : p.key, p.name});
   }
   std::vector<char> found(sc.fabric.failures.size(), 0);
-  for (const auto& [gpus, key, name] : situations) {
+  for (const auto& situation : situations) {
+    const auto& [gpus, key, name] = situation;
     const workload::JobSpec job = scaled_job(sc, gpus, key);
     check_batch_schedule(sc, job);
     topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
@@ -163,13 +164,17 @@ void check_scenario(const Scenario& sc, std::vector<std::string>* warnings) {
       throw InvalidParameter(e.key(), e.value(), e.expected() + " in rollout phase " + (name.empty() ? key : name),
                              e.hint());
     }
+    bool applied = false;
     for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
       const auto& f = sc.fabric.failures[i];
       if (!(f.at > 0) || !exists(fabric, f.element)) continue;
       found[i] = 1;
+      applied = true;
       fabric.apply(f);
       check_still_connected(f, fabric, gpus);
     }
+    if (first && !applied && &situations.front() == &situation)
+      *first = std::make_unique<topology::Fabric>(std::move(fabric));
   }
   for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
     const auto& f = sc.fabric.failures[i];

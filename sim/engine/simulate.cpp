@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "models/common/cancel.hpp"
 #include "models/common/profile.hpp"
@@ -75,21 +76,23 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
     };
     report("checks", 0.0);
     std::vector<SituationOutcome> outcomes;
-    check_scenario(sc);           // everything that can fail before simulating, with its key
-    if (sc.params.has("jobs")) {  // several jobs on one fabric (sim/engine/jobs_run.hpp)
+    std::unique_ptr<topology::Fabric> checked;  // the first situation's fabric as the checks built it
+    check_scenario(sc, nullptr, &checked);      // everything that can fail before simulating, with its key
+    if (sc.params.has("jobs")) {                // several jobs on one fabric (sim/engine/jobs_run.hpp)
       Results r = simulate_jobs(sc, seed, [&report](const std::string& stage, double f) { report(stage, f); });
       report("done", 1.0);
       return r;
     }
     if (phases.empty()) {
       throw_if_cancelled();
-      outcomes.push_back(simulate_situation(sc, sc.fabric.gpus, sc.name, "", seed, situation_progress(0)));
+      outcomes.push_back(
+          simulate_situation(sc, sc.fabric.gpus, sc.name, "", seed, situation_progress(0), 0, std::move(checked)));
     } else {
       for (std::size_t i = 0; i < n; ++i) {
         throw_if_cancelled();
         const std::size_t capacity = i > 0 ? plan_capacity_for(outcomes.back(), phases[i].gpus) : 0;
         outcomes.push_back(simulate_situation(sc, phases[i].gpus, phases[i].name, phases[i].key, seed,
-                                              situation_progress(i), capacity));
+                                              situation_progress(i), capacity, i == 0 ? std::move(checked) : nullptr));
       }
     }
     throw_if_cancelled();

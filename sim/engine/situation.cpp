@@ -53,7 +53,7 @@ std::size_t plan_capacity_for(const SituationOutcome& done, int gpus) {
 
 SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::string& name, const std::string& key,
                                     std::uint64_t seed, const std::function<void(const std::string&, double)>& progress,
-                                    std::size_t plan_capacity) {
+                                    std::size_t plan_capacity, std::unique_ptr<topology::Fabric> built) {
   auto report = [&](const std::string& stage, double f) {
     if (progress) progress(name + ": " + stage, f);
   };
@@ -63,7 +63,8 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   out.job = scaled_job(sc, gpus, key);
 
   report("fabric graph", 0.0);
-  topology::Fabric fabric = topology::build_fabric(out.fabric_spec);
+  topology::Fabric fabric = built ? std::move(*built) : topology::build_fabric(out.fabric_spec);
+  built.reset();
   check_fabric_failures(sc, fabric, gpus);
   out.bom = fabric.bom();
   out.cost = topology::price_fabric(fabric, sc.bom);

@@ -4,6 +4,7 @@
 // SimGrid step again) and keeps what the results and the reliability model need.
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -85,10 +86,11 @@ struct SituationOutcome {
 double checkpoint_bytes(const Scenario& scenario, double parameters);
 
 /// `plan_capacity`: activities the first step plan reserves (StepOptions::schedule_capacity; 0 =
-/// none, the schedule then grows by doubling); it changes no result.
+/// none, the schedule then grows by doubling); it changes no result. `fabric`: this situation's
+/// fabric as check_scenario built it, unfailed (taken instead of building it again); null: built here.
 SituationOutcome simulate_situation(const Scenario& scenario, int gpus, const std::string& name, const std::string& key,
                                     std::uint64_t seed, const std::function<void(const std::string&, double)>& progress,
-                                    std::size_t plan_capacity = 0);
+                                    std::size_t plan_capacity = 0, std::unique_ptr<topology::Fabric> fabric = nullptr);
 
 /// Activities to reserve for the step plan of a situation of `gpus` GPUs after one of `done.gpus`
 /// whose plan had done.plan_activities: that count scaled by the GPU ratio, 5 % over (a step's

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
+#include "sim/engine/feasibility.hpp"
 #include "sim/engine/simulate.hpp"
 #include "sim/engine/situation.hpp"
 
@@ -397,4 +399,29 @@ TEST_CASE("a rollout that finishes before its last phase reports the job of the 
   CHECK(r.scalar("job_mtbf") == dataset(r, "/phases/job_mtbf").data[1]);
   CHECK(r.scalar("checkpoint_interval") == dataset(r, "/phases/checkpoint_interval").data[1]);
   CHECK(r.scalar("it_power") == Approx(dataset(r, "/phases/it_power").data[2]).epsilon(1e-12));
+}
+
+TEST_CASE("the first situation takes the fabric the checks built and no figure changes", "[engine][checked_fabric]") {
+  // simulate() hands check_scenario's fabric of the first situation to simulate_situation instead
+  // of building it again; not when a timed failure was applied to it during the checks.
+  const Scenario sc = load_scenario_text(small_text(), "small-576.yaml");
+  std::unique_ptr<topology::Fabric> first;
+  check_scenario(sc, nullptr, &first);
+  REQUIRE(first != nullptr);
+  auto quiet = [](const std::string&, double) {};
+  const SituationOutcome taken =
+      simulate_situation(sc, sc.fabric.gpus, sc.name, "", sc.seed, quiet, 0, std::move(first));
+  const SituationOutcome built = simulate_situation(sc, sc.fabric.gpus, sc.name, "", sc.seed, quiet);
+  CHECK(taken.step.step_time == built.step.step_time);
+  CHECK(taken.link_down.step_time == built.link_down.step_time);
+  CHECK(taken.traffic.link_utilization == built.traffic.link_utilization);
+  CHECK(taken.bom.switches == built.bom.switches);
+
+  const Scenario failing = load_scenario_text(
+      read_file(std::string(AIDCSIM_SOURCE_DIR) + "/tests/regression/clos3-failures.yaml"), "clos3-failures.yaml");
+  REQUIRE(std::any_of(failing.fabric.failures.begin(), failing.fabric.failures.end(),
+                      [](const auto& f) { return f.at > 0; }));
+  std::unique_ptr<topology::Fabric> none;
+  check_scenario(failing, nullptr, &none);
+  CHECK(none == nullptr);
 }
