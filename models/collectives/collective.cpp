@@ -170,6 +170,7 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
   l.nvlink_rate = fabric.spec().nvlink_bandwidth;
   l.nic_rate = fabric.spec().nic_rate;
   l.nvlink_generation = fabric.spec().nvlink_domain > 1 ? gpu.nvlink_generation : 0;
+  l.pcie_generation = gpu.pcie_generation;
   l.xgmi = fabric.spec().nvlink_domain > 1 && gpu.nvlink_generation == 0 && gpu.nvlink_bandwidth > 0;
   l.nvls = gpu.nvls && l.nvlink_generation >= 4;
   l.sharp = fabric.spec().sharp;
@@ -192,9 +193,12 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
 
 namespace {
 
-/// NCCL's PCI link bandwidth (GB/s) of a NIC for the GPU generation: Gen5 / Gen4 x16. The
-/// Infinity Fabric GPUs (MI300X) attach with PCIe Gen5 x16 (AMD MI300X datasheet).
-double pci_gbs(const Layout& l) { return l.nvlink_generation >= 4 || l.xgmi ? 48.0 : 24.0; }
+/// NCCL's PCI link bandwidth (GB/s) of the GPU -> NIC path, x16 at the GPU's PCIe generation
+/// (compute::GpuSpec::pcie_generation): width x speed / 80 with speed 60 / 120 / 240 / 480 for
+/// 8 / 16 / 32 / 64 GT/s (NCCL src/graph/topo.cc v2.23.4-1, kvDictPciGen, ncclTopoConnectNodes):
+/// 12 / 24 / 48 / 96 GB/s for Gen3 / 4 / 5 / 6. From the GPU's data, not its NVLink: a node with
+/// one GPU per NVLink domain (nvlink_generation 0 here) keeps its Gen5 NIC path.
+double pci_gbs(const Layout& l) { return 12.0 * std::ldexp(1.0, std::clamp(l.pcie_generation, 3, 6) - 3); }
 
 /// RCCL's speed of one xGMI link on gfx942 (MI300X), GB/s: GFX94X_XGMI_WIDTH 48.0 (ROCm/rccl
 /// src/graph/topo.h, ncclTopoXGMISpeed), of a 64 GB/s per-direction link (AMD datasheet: 7 links
@@ -224,7 +228,7 @@ nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Pr
   s.nvlink_bw = l.xgmi     ? l.nvlink_rate / kXgmiLinkLine * kXgmiLinkModel
                 : s.nvlink ? l.nvlink_rate / line_per_link * nccl::nvlink_link_bw(gen)
                            : 0;
-  s.pci_bw = pci_gbs(l);  // NCCL's PCI link bw for Gen5 / Gen4 x16 (NCCL_DEBUG topology dumps)
+  s.pci_bw = pci_gbs(l);  // NCCL's PCI link bw of the GPU -> NIC path
   const int nics_node = l.nics_per_node > 0 ? l.nics_per_node : l.gpus_per_node;
   s.nic_bw = l.nic_rate * l.gpus_per_node / nics_node / 1e9;
   s.nics = std::max(1, static_cast<int>(std::lround(double(nics_node) * ppn / std::max(1, l.gpus_per_node))));

@@ -364,3 +364,32 @@ TEST_CASE("a NIC faster than its PCIe attachment is never slower and moves the s
       }
     }
 }
+
+TEST_CASE("the GPU -> NIC PCIe path comes from the GPU's data, not from its NVLink domain") {
+  // One GPU per NVLink domain (PCIe servers, or the 1-GPU domains of a scenario) made the layout
+  // NVLink generation 0, and NCCL's PCI speed followed it: Gen4's 24 GB/s on an H100, half its
+  // Gen5 x16 path. NCCL's PCI link is width x speed / 80 (topo.cc v2.23.4-1): Gen4 24, Gen5 48,
+  // Gen6 96 GB/s.
+  for (int gpn : {1, 8}) {
+    const auto fabric = topology::build_fabric(test::rail_cluster(4, gpn, topology::FabricKind::LeafSpine, 64));
+    compute::GpuSpec gpu = test::nvlink4_gpu();  // an H100-class GPU, Gen5 (its default)
+    Layout l = Layout::from(fabric, gpu);
+    INFO(gpn << " GPUs per NVLink domain");
+    CHECK(l.pcie_generation == 5);
+    CHECK(nccl_system(iota(4 * gpn), l).pci_bw == Approx(48.0));
+    CHECK(net_rate(l) == Approx(48e9));  // min(400 Gb/s NIC, Gen5 x16)
+    gpu.pcie_generation = 4;             // an A100's Gen4 path
+    l = Layout::from(fabric, gpu);
+    CHECK(nccl_system(iota(4 * gpn), l).pci_bw == Approx(24.0));
+    CHECK(net_rate(l) == Approx(24e9));
+    gpu.pcie_generation = 6;
+    l = Layout::from(fabric, gpu);
+    CHECK(nccl_system(iota(4 * gpn), l).pci_bw == Approx(96.0));
+    CHECK(net_rate(l) == Approx(50e9));  // the NIC's 400 Gb/s now binds
+  }
+  // and the time it gives: 1 GiB ring all-reduce over 4 one-GPU nodes is NET-bound at 48 GB/s
+  const auto fabric = topology::build_fabric(test::rail_cluster(4, 1, topology::FabricKind::LeafSpine, 64));
+  const Layout l = Layout::from(fabric, test::nvlink4_gpu());
+  const auto sel = select(make(Op::AllReduce, Algorithm::Ring, 4, 1 << 30), l);
+  CHECK(sel.bw_time < 1.1 * (1 << 30) * 2 * 3 / 4.0 / 48e9 / 0.8);
+}
