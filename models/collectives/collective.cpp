@@ -385,11 +385,15 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // x speed <= a GPU's NVLink), which makes 5, 6 and 7 GPUs slower than 8: a tuner artifact.
     // The kernel's traffic (src/device/all_reduce.h NVLS: multimem ld_reduce of S/g, multimem st
     // of S/g multicast to all) moves (1 + 1/g) x S through each GPU's NVLink per direction, at
-    // NCCL's NVLink speed (links x SMxx_NVLINK_BW) and NCCL's NVLS efficiency 5/6 (tuning.cc).
-    // H100, g = 4..8: busbw 371 / 412 / 441 / 463 / 481 GB/s; measured 370 / 420 / 440 / 460 /
-    // 480 (NVIDIA/nccl#1455, 8 x H100 SXM, NCCL_ALGO=NVLS, 2-4 GiB). Not fitted to them.
+    // NCCL's NVLink speed (links x SMxx_NVLINK_BW) and NCCL's NVLS efficiency of the
+    // architecture (tuning.cc v2.28.3-1 on: 0.85 Hopper, 0.74 Blackwell). That is NCCL 2.28's own
+    // NVLS formula (bwIntra x eff x (ch - 1)/ch x 2 per channel, g channels, algbw = busBw x g /
+    // (2 (g - 1))) with bwIntra = NVLink / (g + 1) before the search rounds it to its speed array.
+    // H100, g = 4..8: busbw 378 / 420 / 450 / 473 / 490 GB/s; measured 370 / 420 / 440 / 460 /
+    // 480 (NVIDIA/nccl#1455, 8 x H100 SXM, NCCL_ALGO=NVLS, 2-4 GiB). 8 x B200: 831, measured
+    // 850 (GTC25 S72583) and 838 (ml-engineering). Not fitted to them.
     const int g = sys.ranks;
-    bw = sys.nvlink_bw * 5.0 / 6.0 * g / (g + 1.0);
+    bw = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * g / (g + 1.0);
   }
   if (ch.algo == nccl::kCollNetDirect || ch.algo == nccl::kCollNetChain) {
     // NCCL's tuner rates CollNet at half its bus bandwidth (the 0.5 of non-ring algorithms in
