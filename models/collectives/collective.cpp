@@ -170,6 +170,7 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
   l.nvlink_rate = fabric.spec().nvlink_bandwidth;
   l.nic_rate = fabric.spec().nic_rate;
   l.nvlink_generation = fabric.spec().nvlink_domain > 1 ? gpu.nvlink_generation : 0;
+  l.pcie_generation = gpu.pcie_generation;
   l.xgmi = fabric.spec().nvlink_domain > 1 && gpu.nvlink_generation == 0 && gpu.nvlink_bandwidth > 0;
   l.nvls = gpu.nvls && l.nvlink_generation >= 4;
   l.sharp = fabric.spec().sharp;
@@ -192,9 +193,12 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
 
 namespace {
 
-/// NCCL's PCI link bandwidth (GB/s) of a NIC for the GPU generation: Gen5 / Gen4 x16. The
-/// Infinity Fabric GPUs (MI300X) attach with PCIe Gen5 x16 (AMD MI300X datasheet).
-double pci_gbs(const Layout& l) { return l.nvlink_generation >= 4 || l.xgmi ? 48.0 : 24.0; }
+/// NCCL's PCI link bandwidth (GB/s) of the GPU -> NIC path, x16 at the GPU's PCIe generation
+/// (compute::GpuSpec::pcie_generation): width x speed / 80 with speed 60 / 120 / 240 / 480 for
+/// 8 / 16 / 32 / 64 GT/s (NCCL src/graph/topo.cc v2.23.4-1, kvDictPciGen, ncclTopoConnectNodes):
+/// 12 / 24 / 48 / 96 GB/s for Gen3 / 4 / 5 / 6. From the GPU's data, not its NVLink: a node with
+/// one GPU per NVLink domain (nvlink_generation 0 here) keeps its Gen5 NIC path.
+double pci_gbs(const Layout& l) { return 12.0 * std::ldexp(1.0, std::clamp(l.pcie_generation, 3, 6) - 3); }
 
 /// RCCL's speed of one xGMI link on gfx942 (MI300X), GB/s: GFX94X_XGMI_WIDTH 48.0 (ROCm/rccl
 /// src/graph/topo.h, ncclTopoXGMISpeed), of a 64 GB/s per-direction link (AMD datasheet: 7 links
@@ -224,7 +228,7 @@ nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Pr
   s.nvlink_bw = l.xgmi     ? l.nvlink_rate / kXgmiLinkLine * kXgmiLinkModel
                 : s.nvlink ? l.nvlink_rate / line_per_link * nccl::nvlink_link_bw(gen)
                            : 0;
-  s.pci_bw = pci_gbs(l);  // NCCL's PCI link bw for Gen5 / Gen4 x16 (NCCL_DEBUG topology dumps)
+  s.pci_bw = pci_gbs(l);  // NCCL's PCI link bw of the GPU -> NIC path
   const int nics_node = l.nics_per_node > 0 ? l.nics_per_node : l.gpus_per_node;
   s.nic_bw = l.nic_rate * l.gpus_per_node / nics_node / 1e9;
   s.nics = std::max(1, static_cast<int>(std::lround(double(nics_node) * ppn / std::max(1, l.gpus_per_node))));
@@ -381,11 +385,15 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // x speed <= a GPU's NVLink), which makes 5, 6 and 7 GPUs slower than 8: a tuner artifact.
     // The kernel's traffic (src/device/all_reduce.h NVLS: multimem ld_reduce of S/g, multimem st
     // of S/g multicast to all) moves (1 + 1/g) x S through each GPU's NVLink per direction, at
-    // NCCL's NVLink speed (links x SMxx_NVLINK_BW) and NCCL's NVLS efficiency 5/6 (tuning.cc).
-    // H100, g = 4..8: busbw 371 / 412 / 441 / 463 / 481 GB/s; measured 370 / 420 / 440 / 460 /
-    // 480 (NVIDIA/nccl#1455, 8 x H100 SXM, NCCL_ALGO=NVLS, 2-4 GiB). Not fitted to them.
+    // NCCL's NVLink speed (links x SMxx_NVLINK_BW) and NCCL's NVLS efficiency of the
+    // architecture (tuning.cc v2.28.3-1 on: 0.85 Hopper, 0.74 Blackwell). That is NCCL 2.28's own
+    // NVLS formula (bwIntra x eff x (ch - 1)/ch x 2 per channel, g channels, algbw = busBw x g /
+    // (2 (g - 1))) with bwIntra = NVLink / (g + 1) before the search rounds it to its speed array.
+    // H100, g = 4..8: busbw 378 / 420 / 450 / 473 / 490 GB/s; measured 370 / 420 / 440 / 460 /
+    // 480 (NVIDIA/nccl#1455, 8 x H100 SXM, NCCL_ALGO=NVLS, 2-4 GiB). 8 x B200: 831, measured
+    // 850 (GTC25 S72583) and 838 (ml-engineering). Not fitted to them.
     const int g = sys.ranks;
-    bw = sys.nvlink_bw * 5.0 / 6.0 * g / (g + 1.0);
+    bw = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * g / (g + 1.0);
   }
   if (ch.algo == nccl::kCollNetDirect || ch.algo == nccl::kCollNetChain) {
     // NCCL's tuner rates CollNet at half its bus bandwidth (the 0.5 of non-ring algorithms in

@@ -110,6 +110,7 @@ struct Layout {
   double nvlink_latency = 0;          ///< s, route latency GPU -> NVSwitch -> GPU
   double net_latency = 0;             ///< s, route latency of a rail-aligned scale-out hop
   int nvlink_generation = 4;          ///< compute::GpuSpec::nvlink_generation (0: PCIe only)
+  int pcie_generation = 5;            ///< compute::GpuSpec::pcie_generation (GPU -> NIC path)
   bool nvls = true;                   ///< compute::GpuSpec::nvls (NVLink SHARP)
   bool sharp = false;                 ///< topology::FabricSpec::sharp (in-network reduction)
   int gpus_per_node = 8;              ///< GPUs per NVLink domain

@@ -234,6 +234,12 @@ double nvlink_link_bw(int gen) {
   }
 }
 
+double nvls_efficiency(int cc) {
+  // tuning.cc v2.28.3-1 .. v2.30.7-1: nvlsEfficiency[NCCL_NUM_COMPCAPS] = {0 Volta, 0 Ampere,
+  // 0.85 Hopper, 0.74 Blackwell}
+  return cc >= 100 ? 0.74 : cc >= 90 ? 0.85 : 0.0;
+}
+
 int compute_capability(int gen) {
   switch (gen) {
     case 2:

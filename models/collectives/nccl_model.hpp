@@ -117,6 +117,12 @@ Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed = {})
 /// halved down to 16 KiB for small messages relative to channels x heads).
 double nvls_chunk(const Model& m, double bytes, bool nvls_tree);
 
+/// NCCL's NVLS efficiency by architecture (tuning.cc `nvlsEfficiency`, v2.28.3-1 to v2.30.7-1):
+/// Hopper (cc 90) 0.85, Blackwell (cc >= 100) 0.74; 0 before Hopper (no NVLS). 2.28 rates an NVLS
+/// channel at bwIntra x this x (channels - 1) / channels x 2 for all-reduce; v2.23's table has 5/6
+/// for every architecture (the bus -> algorithm bandwidth ratio of NVLS).
+double nvls_efficiency(int compute_capability);
+
 /// The NCCL speed of one NVLink link by GPU generation (src/graph/topo.h SMxx_NVLINK_BW, GB/s):
 /// generation 2 (V100) 20, 3 (A100) 20, 4 (H100) 20.6, 5 (B200) 40.1 (v2.27.7).
 double nvlink_link_bw(int nvlink_generation);

@@ -13,6 +13,7 @@ namespace {
 // Fallbacks for figures a definition does not give (documented in gpu_fields() and catalogue.hpp).
 constexpr double kMamfOfPeak = 0.8;        // estimate: MAMF/peak is 0.73-0.87 on NVIDIA parts (docs/gpus.md)
 constexpr double kAttentionOfPeak = 0.45;  // estimate: FlashAttention-3 on H200 in a training step, 447/989
+constexpr int kPcieGeneration = 5;         // estimate: PCIe Gen5 x16 hosts (H100 .. MI300X; gpus.yaml sources)
 
 /// A derived figure for a GPU built on `base`: the base's value scaled by the change of the peak it
 /// depends on, or the fraction-of-peak estimate when there is no base.
@@ -74,6 +75,11 @@ void Catalogue::add(const Params::List& items, const std::string& origin) {
           "a complete definition of a new GPU (missing " + keys + "), or base: one of " + names_text());
     }
     const GpuSpec* scale_from = base ? &before : nullptr;
+    if (!base && !item.has("pcie_generation")) {
+      g.pcie_generation = kPcieGeneration;
+      g.sources["pcie_generation"] =
+          "estimate: Gen5, the host interface of H100, H200, B200 (Gen6 capable) and MI300X; A100 is Gen4";
+    }
     if (!item.has("bf16_mamf"))
       derive(g, scale_from, &GpuSpec::bf16_mamf, "bf16_mamf", &GpuSpec::bf16_flops, "bf16_flops", kMamfOfPeak);
     if (!item.has("fp8_mamf"))

@@ -37,6 +37,9 @@ const std::vector<GpuField>& gpu_fields() {
       {"nvls", Q::Bool, &GpuSpec::nvls, false, 0, 0,
        "NVLink SHARP (in-switch reduction, NCCL's NVLS algorithm) capable; needs nvlink_generation >= 4. Default "
        "false."},
+      {"pcie_generation", Q::Integer, &GpuSpec::pcie_generation, false, 3, 6,
+       "PCIe generation of the x16 path from the GPU to its NICs in its platform (GPUDirect RDMA): NCCL rates it "
+       "at 12 / 24 / 48 / 96 GB/s for Gen3 / 4 / 5 / 6. Default: estimate 5."},
       {"sms", Q::Integer, &GpuSpec::sms, false, 0, 10000,
        "Streaming multiprocessors; 0 (the default) = not given: the SMs that TP communication kernels overlapped "
        "with GEMMs take (workload.parallelism.tp_comm_overlap) are then not modelled."},

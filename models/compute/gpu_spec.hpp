@@ -29,6 +29,11 @@ struct GpuSpec {
   /// B/s per GPU per direction inside the scale-up domain (NVLink; MI300X: Infinity Fabric all-to-all).
   double nvlink_bandwidth = 0;
   bool nvls = false;  ///< NVLink SHARP (in-switch reduction, NCCL NVLS) capable
+  // --- scale-out attachment ---
+  /// PCIe generation (3 .. 6) of the x16 path from the GPU to its NICs in its platform (HGX / DGX),
+  /// the path GPUDirect RDMA takes: NCCL rates it at 16 lanes x the generation's rate, 12 / 24 / 48
+  /// / 96 GB/s for Gen3 / 4 / 5 / 6 (src/graph/topo.cc). Not given: estimate 5 (catalogue.cpp).
+  int pcie_generation = 5;
   /// Streaming multiprocessors (0 = not given): what communication kernels overlapped with GEMMs
   /// take from them (workload tp_comm_overlap).
   int sms = 0;

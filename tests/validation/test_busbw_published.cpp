@@ -76,8 +76,11 @@ TEST_CASE("8 x H100 over 8 x 400G RoCE, 1 to 4 nodes: a known miss with a bound 
   // 4 nodes 320 either way. Its one-node ring (330, NVLink only) is already 11 % under NVIDIA's
   // 370 on the same NVLink, so that site runs below NVIDIA's reference for reasons the model does
   // not hold (NCCL 2.19, RoCE, host set-up); one set of constants per GPU cannot follow it.
-  // Held instead: one node within 10 % (ring) and 12 % (NVLS) of that site, the 4-node / 1-node
-  // ratio within 10 % of the site's own (320 / 330), NCCL's choice, and 20 % on every figure.
+  // Held instead: one node within 10 % (ring) and 15 % (NVLS) of that site, the 4-node / 1-node
+  // ratio within 10 % of the site's own (320 / 330), NCCL's choice, and 20 % on every figure. The
+  // NVLS bound is NVIDIA's own 480 on this node (11.6 % over the site's 430) plus the model's 3 %
+  // on NVIDIA's figures (nccl#1455 above; 487 with NCCL's Hopper NVLS efficiency 0.85, 477.5 with
+  // v2.23's 5/6, when this bound was 12 %).
   const double one_ring = run(hgx("H100", 1, 8, Algorithm::Ring, 8 * GiB)).busbw / 1e9;
   const double one_nvls = run(hgx("H100", 1, 8, Algorithm::Auto, 8 * GiB)).busbw / 1e9;
   const auto two = run(hgx("H100", 2, 8, Algorithm::Auto, 8 * GiB));
@@ -90,7 +93,7 @@ TEST_CASE("8 x H100 over 8 x 400G RoCE, 1 to 4 nodes: a known miss with a bound 
   INFO("1 node ring " << one_ring << ", NVLS " << one_nvls << "; 4 nodes " << four.algorithm << " "
                       << four.busbw / 1e9);
   CHECK(one_ring == Approx(330).epsilon(0.10));
-  CHECK(one_nvls == Approx(430).epsilon(0.12));
+  CHECK(one_nvls == Approx(430).epsilon(0.15));
   CHECK(four.algorithm == "ring");  // NCCL 2.19 picks ring at 4 nodes too: NVLS on/off changes nothing
   CHECK((four.busbw / 1e9) / one_ring == Approx(320.0 / 330.0).epsilon(0.10));
   CHECK(four.busbw / 1e9 == Approx(320).epsilon(0.20));  // the bounds of the known miss
@@ -238,4 +241,27 @@ TEST_CASE("8 x MI300X one node: Infinity Fabric, not PCIe (ml-engineering; ROCm/
   }
   // no in-switch reduction on a point-to-point mesh: NVLS refused
   CHECK_THROWS(run(hgx("MI300X", 1, 8, Algorithm::Nvls, 1 * GiB)));
+}
+
+TEST_CASE("Blackwell NVLS at NCCL's Blackwell efficiency: 8 x B200 and GB200 NVL72 (known miss at 32 GPUs)",
+          "[validation][busbw]") {
+  // NCCL rates NVLS per architecture since v2.28.3-1 (tuning.cc nvlsEfficiency: Hopper 0.85,
+  // Blackwell 0.74; v2.23 had 5/6 for all). 8 x B200 NVLS all-reduce: 850 GB/s busbw (GTC25
+  // S72583 slide 12, the catalogue's B200 nvls source) and 838.0 measured (ml-engineering
+  // network/README.md). With 5/6 the model gave 928.8 (+9.3 %).
+  auto b200 = hgx("B200", 1, 8, Algorithm::Nvls, 8 * GiB);
+  b200.fabric.kind = topology::FabricKind::LeafSpine;
+  const double b = run(b200).busbw / 1e9;
+  INFO("8 x B200 NVLS " << b << " GB/s");
+  CHECK(b == Approx(850).epsilon(0.05));
+  CHECK(b == Approx(838).epsilon(0.05));
+  // GB200 NVL72, 32 GPUs (8 trays of 4) in one NVLink domain: 850 at 32 GPUs (GTC25, as the
+  // catalogue reads it), and ~835-847 on all 72 (coreweave/nccl-tests#43, 8 GiB). The model's
+  // NVLS grows with g ((1 + 1/g) S per GPU, as NCCL's own formula does), 979 GB/s at 32 (was
+  // 1,102, +30 %): a known miss, held within 20 % (docs/validation-busbw.md).
+  auto nvl = hgx("GB200", 8, 4, Algorithm::Nvls, 8 * GiB);
+  nvl.fabric.nvlink_domain = 72;
+  const double g = run(nvl).busbw / 1e9;
+  INFO("32 x GB200 NVLS " << g << " GB/s");
+  CHECK(g == Approx(850).epsilon(0.20));
 }

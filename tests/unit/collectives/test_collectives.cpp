@@ -364,3 +364,76 @@ TEST_CASE("a NIC faster than its PCIe attachment is never slower and moves the s
       }
     }
 }
+
+TEST_CASE("the GPU -> NIC PCIe path comes from the GPU's data, not from its NVLink domain") {
+  // One GPU per NVLink domain (PCIe servers, or the 1-GPU domains of a scenario) made the layout
+  // NVLink generation 0, and NCCL's PCI speed followed it: Gen4's 24 GB/s on an H100, half its
+  // Gen5 x16 path. NCCL's PCI link is width x speed / 80 (topo.cc v2.23.4-1): Gen4 24, Gen5 48,
+  // Gen6 96 GB/s.
+  for (int gpn : {1, 8}) {
+    const auto fabric = topology::build_fabric(test::rail_cluster(4, gpn, topology::FabricKind::LeafSpine, 64));
+    compute::GpuSpec gpu = test::nvlink4_gpu();  // an H100-class GPU, Gen5 (its default)
+    Layout l = Layout::from(fabric, gpu);
+    INFO(gpn << " GPUs per NVLink domain");
+    CHECK(l.pcie_generation == 5);
+    CHECK(nccl_system(iota(4 * gpn), l).pci_bw == Approx(48.0));
+    CHECK(net_rate(l) == Approx(48e9));  // min(400 Gb/s NIC, Gen5 x16)
+    gpu.pcie_generation = 4;             // an A100's Gen4 path
+    l = Layout::from(fabric, gpu);
+    CHECK(nccl_system(iota(4 * gpn), l).pci_bw == Approx(24.0));
+    CHECK(net_rate(l) == Approx(24e9));
+    gpu.pcie_generation = 6;
+    l = Layout::from(fabric, gpu);
+    CHECK(nccl_system(iota(4 * gpn), l).pci_bw == Approx(96.0));
+    CHECK(net_rate(l) == Approx(50e9));  // the NIC's 400 Gb/s now binds
+  }
+  // and the time it gives: 1 GiB ring all-reduce over 4 one-GPU nodes is NET-bound, twice as fast
+  // on Gen5 as on Gen4 (the old code gave every one-GPU node Gen4)
+  const auto fabric = topology::build_fabric(test::rail_cluster(4, 1, topology::FabricKind::LeafSpine, 64));
+  compute::GpuSpec gpu = test::nvlink4_gpu();
+  const auto c = make(Op::AllReduce, Algorithm::Ring, 4, 1 << 30);
+  const double gen5 = select(c, Layout::from(fabric, gpu)).bw_time;
+  gpu.pcie_generation = 4;
+  const double gen4 = select(c, Layout::from(fabric, gpu)).bw_time;
+  CHECK(gen4 / gen5 == Approx(2.0).epsilon(0.01));
+}
+
+TEST_CASE("small messages of tree, NVLS, NVLSTree and PAT take NCCL's per-hop latency") {
+  // tuning.cc v2.23.4-1, H100 8 per node: tree = baseLat 6.8 + 2 ((g - 1) 0.6 + log2i(nodes) 5.0)
+  // (LL), NVLS = intraLat 25, NVLSTree = 25 + 2 log2i(nodes) 14, PAT = 8 + log2i(nodes) 14 / 3.5 +
+  // 2.8 ranks (one GPU per node, all-gather). 8 B: the bytes are negligible (< 0.05 us). The
+  // stepped tree is left out: materialize's even latency split makes it 9x NCCL's latency on 2
+  // nodes and 11x on 4 (docs/validation-busbw.md, "Per-hop latency of tree, PAT, NVLS and
+  // NVLSTree"); collapsed it is exact.
+  struct Case {
+    Op op;
+    Algorithm a;
+    int nodes, gpn;
+    double us;
+  };
+  const Case cases[] = {{Op::AllReduce, Algorithm::Tree, 2, 8, 6.8 + 2 * (7 * 0.6 + 1 * 5.0)},
+                        {Op::AllReduce, Algorithm::Tree, 16, 8, 6.8 + 2 * (7 * 0.6 + 4 * 5.0)},
+                        {Op::AllReduce, Algorithm::Nvls, 1, 8, 25.0},
+                        {Op::AllReduce, Algorithm::NvlsTree, 2, 8, 25.0 + 2 * 1 * 14.0},
+                        {Op::AllReduce, Algorithm::NvlsTree, 16, 8, 25.0 + 2 * 4 * 14.0},
+                        {Op::AllGather, Algorithm::Pat, 8, 1, 8 + 3 * 14.0 / 3.5 + 8 * 2.8},
+                        {Op::AllGather, Algorithm::Pat, 64, 1, 8 + 6 * 14.0 / 3.5 + 64 * 2.8}};
+  for (const auto& k : cases) {
+    const auto fabric = topology::build_fabric(test::rail_cluster(k.nodes, k.gpn, topology::FabricKind::Clos3, 64));
+    network::FlowNetwork net(fabric);
+    const Layout l = Layout::from(fabric, test::nvlink4_gpu());
+    for (bool collapse : {true, false}) {
+      if (!collapse && k.a == Algorithm::Tree) continue;
+      const auto c = make(k.op, k.a, k.nodes * k.gpn, 8, collapse);
+      network::Schedule s;
+      s.gpu_flops = {1e15};
+      const auto e = emit(s, c, l);
+      const double sim = net.run(s).makespan;
+      INFO(algorithm_name(k.a) << " " << k.nodes << " x " << k.gpn << (collapse ? " collapsed" : " stepped")
+                               << ": NCCL " << k.us << " us, model " << e.time * 1e6 << " us, simulated " << sim * 1e6
+                               << " us");
+      CHECK(e.time * 1e6 == Approx(k.us).epsilon(0.002));
+      CHECK(sim == Approx(e.time).epsilon(0.02));
+    }
+  }
+}

@@ -82,6 +82,26 @@ TEST_CASE("built-in catalogue: the GPUs and their published figures", "[gpus]") 
   CHECK_THROWS_AS(c.find("V100"), Error);
 }
 
+TEST_CASE("built-in catalogue: the PCIe generation of each GPU's NIC path", "[gpus]") {
+  // NCCL's NET speed is min(NIC, PCIe path) (collectives::net_rate): Gen4 24 GB/s, Gen5 48.
+  const auto& c = builtin_gpus();
+  CHECK(c.find("A100").pcie_generation == 4);
+  for (const char* g : {"H100", "H200", "H800", "H20", "B200", "GB200", "MI300X"}) {
+    INFO(g);
+    CHECK(c.find(g).pcie_generation == 5);
+    CHECK_FALSE(c.find(g).estimated("pcie_generation"));
+  }
+  // a new GPU without it: Gen5, labelled an estimate
+  Scenario s = load_scenario_text(
+      scenario_with("X1",
+                    "gpus:\n  - name: X1\n    bf16_flops: 500 TFLOP/s\n    hbm_bytes: 192 GB\n    hbm_bandwidth: 3 "
+                    "TB/s\n    nvlink_generation: 4\n    nvlink_bandwidth: 300 GB/s\n    tdp: 500 W\n    idle_power: "
+                    "50 W\n    throttle_temperature: 85 degC\n    shutdown_temperature: 95 degC\n"),
+      "new.yaml");
+  CHECK(s.gpu.pcie_generation == 5);
+  CHECK(s.gpu.estimated("pcie_generation"));
+}
+
 TEST_CASE("built-in catalogue: every figure of every GPU has a source", "[gpus]") {
   for (const auto& g : builtin_gpus().gpus())
     for (const auto& f : compute::gpu_fields()) {

@@ -14,6 +14,7 @@ inline compute::GpuSpec a100_like() {
   g.hbm_bytes = 80e9;
   g.hbm_bandwidth = 2.0e12;
   g.nvlink_generation = 3;
+  g.pcie_generation = 4;
   g.nvlink_bandwidth = 300e9;
   g.tdp = 400;
   g.idle_power = 60;
