@@ -363,7 +363,9 @@ Schema schema() {
        {},
        false,
        {"tp,cp,pp,dp", "tp,cp,dp,pp"},
-       "Rank order, innermost first; GPU index = rank (Megatron-LM default tp,cp,pp,dp)."},
+       "Rank order, innermost first; GPU index = rank. The default puts PP inside DP (a DP group's ranks tp x cp x "
+       "pp apart); Megatron-LM (initialize_model_parallel, order tp-cp-ep-dp-pp) and DeepSpeed "
+       "(PipeModelDataParallelTopology) order ranks tp,cp,dp,pp (a DP group tp x cp apart)."},
       {"workload.microbatch_size", Q::Integer, "1", false, 1, 1e6, false, {}, "Sequences per microbatch."},
       {"workload.global_batch", Q::Integer, "", true, 1, 1e9, false, {}, "Sequences per optimizer step."},
       {"workload.precision",
