@@ -80,7 +80,7 @@ double Fabric::sharing_rate(int l) const {
   const Link& k = link(l);
   const double pcie = impl_->spec.nic_pcie_rate;
   if (!(pcie > 0) || k.tier != Tier::Access || k.a >= impl_->spec.gpus) return k.rate;
-  return std::min(k.rate, pcie / impl_->planes);
+  return std::min(k.rate, pcie);
 }
 int Fabric::nvlink_link(int gpu) const {
   check_gpu(*impl_, gpu);
