@@ -164,18 +164,30 @@ Proto proto_from(const std::string& name) {
   throw Error("unknown NCCL protocol '" + name + "' (one of: auto, LL, LL128, Simple)");
 }
 
-Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu, int nics_per_node) {
+namespace {
+
+/// The fields of Layout::from that come from the fabric's spec and the GPU alone (rates,
+/// generation, node shape): shared with pcie_rate(spec, gpu, nics).
+Layout layout_of(const topology::FabricSpec& spec, const compute::GpuSpec& gpu, int nics_per_node) {
   Layout l;
-  l.domain_of = [&fabric](int g) { return fabric.nvlink_domain_of(g); };
-  l.nvlink_rate = fabric.spec().nvlink_bandwidth;
-  l.nic_rate = fabric.spec().nic_rate;
-  l.nvlink_generation = fabric.spec().nvlink_domain > 1 ? gpu.nvlink_generation : 0;
+  l.nvlink_rate = spec.nvlink_bandwidth;
+  l.nic_rate = spec.nic_rate;
+  l.nic_pcie_rate = spec.nic_pcie_rate;
+  l.nvlink_generation = spec.nvlink_domain > 1 ? gpu.nvlink_generation : 0;
   l.pcie_generation = gpu.pcie_generation;
-  l.xgmi = fabric.spec().nvlink_domain > 1 && gpu.nvlink_generation == 0 && gpu.nvlink_bandwidth > 0;
+  l.xgmi = spec.nvlink_domain > 1 && gpu.nvlink_generation == 0 && gpu.nvlink_bandwidth > 0;
   l.nvls = gpu.nvls && l.nvlink_generation >= 4;
-  l.sharp = fabric.spec().sharp;
-  l.gpus_per_node = std::max(1, fabric.spec().nvlink_domain);
+  l.sharp = spec.sharp;
+  l.gpus_per_node = std::max(1, spec.nvlink_domain);
   l.nics_per_node = nics_per_node;
+  return l;
+}
+
+}  // namespace
+
+Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu, int nics_per_node) {
+  Layout l = layout_of(fabric.spec(), gpu, nics_per_node);
+  l.domain_of = [&fabric](int g) { return fabric.nvlink_domain_of(g); };
   auto latency = [&fabric](int a, int b) { return fabric.latency(fabric.route(a, b, 0)); };
   l.route_latency = latency;  // equal-cost routes have equal latencies: hash 0 stands for any
   const int n = fabric.gpu_count();
@@ -207,9 +219,19 @@ constexpr double kXgmiLinkModel = 48.0, kXgmiLinkLine = 64e9;
 
 }  // namespace
 
-double net_rate(const Layout& l) {
+double pcie_rate(const Layout& l) {
   const int nics_node = l.nics_per_node > 0 ? l.nics_per_node : l.gpus_per_node;
-  return std::min(l.nic_rate, pci_gbs(l) * 1e9 * nics_node / std::max(1, l.gpus_per_node));
+  return pci_gbs(l) * 1e9 * nics_node / std::max(1, l.gpus_per_node);
+}
+
+double pcie_rate(const topology::FabricSpec& spec, const compute::GpuSpec& gpu, int nics_per_node) {
+  return pcie_rate(layout_of(spec, gpu, nics_per_node));
+}
+
+double net_rate(const Layout& l) { return std::min(l.nic_rate, pcie_rate(l)); }
+
+double nic_port_rate(const Layout& l) {
+  return l.nic_pcie_rate > 0 ? std::min(l.nic_rate, l.nic_pcie_rate) : l.nic_rate;
 }
 
 nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Protocol& p) {

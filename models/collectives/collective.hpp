@@ -30,7 +30,8 @@
 
 namespace aidcsim::topology {
 class Fabric;
-}
+struct FabricSpec;
+}  // namespace aidcsim::topology
 namespace aidcsim::compute {
 struct GpuSpec;
 }
@@ -107,14 +108,18 @@ struct Layout {
   std::function<int(int)> domain_of;  ///< NVLink domain (NCCL "node") of a GPU
   double nvlink_rate = 450e9;         ///< B/s per GPU per direction inside a domain
   double nic_rate = 50e9;             ///< B/s per GPU of scale-out NIC capacity
-  double nvlink_latency = 0;          ///< s, route latency GPU -> NVSwitch -> GPU
-  double net_latency = 0;             ///< s, route latency of a rail-aligned scale-out hop
-  int nvlink_generation = 4;          ///< compute::GpuSpec::nvlink_generation (0: PCIe only)
-  int pcie_generation = 5;            ///< compute::GpuSpec::pcie_generation (GPU -> NIC path)
-  bool nvls = true;                   ///< compute::GpuSpec::nvls (NVLink SHARP)
-  bool sharp = false;                 ///< topology::FabricSpec::sharp (in-network reduction)
-  int gpus_per_node = 8;              ///< GPUs per NVLink domain
-  int nics_per_node = 0;              ///< physical NICs per domain; 0 = one per GPU
+  /// B/s per GPU per direction of the PCIe path to its NIC as the fabric models it
+  /// (topology::FabricSpec::nic_pcie_rate; 0: not modelled): the fabric bounds the GPU's NIC
+  /// traffic at it where the NIC is faster (nic_port_rate).
+  double nic_pcie_rate = 0;
+  double nvlink_latency = 0;  ///< s, route latency GPU -> NVSwitch -> GPU
+  double net_latency = 0;     ///< s, route latency of a rail-aligned scale-out hop
+  int nvlink_generation = 4;  ///< compute::GpuSpec::nvlink_generation (0: PCIe only)
+  int pcie_generation = 5;    ///< compute::GpuSpec::pcie_generation (GPU -> NIC path)
+  bool nvls = true;           ///< compute::GpuSpec::nvls (NVLink SHARP)
+  bool sharp = false;         ///< topology::FabricSpec::sharp (in-network reduction)
+  int gpus_per_node = 8;      ///< GPUs per NVLink domain
+  int nics_per_node = 0;      ///< physical NICs per domain; 0 = one per GPU
   /// The scale-up fabric is AMD Infinity Fabric (xGMI), not NVLink: a GPU with nvlink_generation
   /// 0 and a scale-up bandwidth (compute::GpuSpec::nvlink_bandwidth > 0; MI300X) in a domain of
   /// more than one GPU. RCCL runs it as NVLink (LINK_NVL) links at its own per-link speed.
@@ -203,13 +208,24 @@ Emitted emit(network::Schedule& schedule, const Collective& c, const Layout& lay
 /// Time (s) of `c` on an idle fabric: select(c).time().
 double estimate_time(const Collective& c, const Layout& layout, const Protocol& p = {});
 
-/// B/s per GPU that NCCL's NET transport reaches: min(nic_rate, the GPU's share of its NIC's
-/// PCIe attachment). NCCL caps a NIC's speed at its PCIe path (topo.cc: the path bandwidth is the
-/// slowest link's; nccl_system's pci_bw, 48 GB/s per Gen5 x16 NIC). The execution model's
-/// bandwidth time is NCCL's, so a NIC faster than its PCIe attachment moves no faster: emit()
-/// bounds the transfers at this rate (network::Activity::rate_limit) instead of inflating their
-/// bytes.
+/// B/s per GPU per direction of its share of its NIC's PCIe attachment as NCCL models it:
+/// nccl_system's pci_bw (48 GB/s per Gen5 x16 NIC, 24 per Gen4: NCCL_DEBUG topology dumps) x NICs
+/// per node / GPUs per node.
+double pcie_rate(const Layout& layout);
+
+/// pcie_rate of the Layout that Layout::from(fabric built from `spec`, `gpu`, `nics_per_node`)
+/// gives: what sim/scenario writes into topology::FabricSpec::nic_pcie_rate.
+double pcie_rate(const topology::FabricSpec& spec, const compute::GpuSpec& gpu, int nics_per_node = 0);
+
+/// B/s per GPU that NCCL's NET transport reaches: min(nic_rate, pcie_rate). NCCL caps a NIC's
+/// speed at its PCIe path (topo.cc: the path bandwidth is the slowest link's).
 double net_rate(const Layout& layout);
+
+/// B/s per GPU per direction its scale-out traffic reaches on the fabric: nic_rate, bounded by
+/// Layout::nic_pcie_rate where the fabric models the PCIe attachment (topology::Fabric::
+/// sharing_rate). emit() maps NCCL's bandwidth time onto the ports at this rate: with the
+/// attachment in the fabric it is net_rate, and a NIC faster than its PCIe moves no more bytes.
+double nic_port_rate(const Layout& layout);
 
 /// NCCL's view of the group `gpus` on `layout` (ranks, nodes, NVLink and NIC bandwidths in its
 /// units, capabilities), for nccl::build_model.

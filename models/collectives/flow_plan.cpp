@@ -100,56 +100,6 @@ bool ring_latency(const FlowPlan& plan, const EmitContext& ctx, const std::vecto
   return true;
 }
 
-/// The PCIe bound of the NIC ports as rate bounds (network::Activity::rate_limit, *cap per flow):
-/// a port's transfers (by their line-rate intervals [Tf - line, Tl] on the critical path) share
-/// `net` in proportion to their bytes, a transfer taking the tighter of its two ports (the PCIe
-/// path bounds both directions). Exact, and done, only where every NIC port's transfers start
-/// together (their shares end them together) or one after the other (collapsed rings, a stepped
-/// ring's steps, all-to-all): a bound is not work-conserving, so where
-/// a port's transfers overlap in part (pipelined chunks, PAT) the shares would idle the port when
-/// one ends early (stepped PAT, 1 GiB on 32 GPUs: 1.12x NCCL's time). Returns false there (no
-/// bounds).
-template <class Port>
-bool pcie_bounds(const std::vector<PlannedFlow>& fl, const std::vector<char>& nv, const std::vector<double>& Tf,
-                 const std::vector<double>& Tl, const std::vector<double>& line, double net, const Port& port,
-                 std::vector<double>* cap) {
-  const int F = static_cast<int>(fl.size());
-  std::unordered_map<std::size_t, std::vector<int>> on_port;
-  for (int i = 0; i < F; ++i)
-    if (!nv[i]) {
-      on_port[port(fl[i].src, false, true)].push_back(i);
-      on_port[port(fl[i].dst, false, false)].push_back(i);
-    }
-  std::vector<double> share(F, 0.0);  // bytes of the transfers running with it, at its busier port
-  for (const auto& port_flows : on_port) {
-    const std::vector<int>& idx = port_flows.second;
-    // Intervals in start order; those starting together form a group, which must end before the
-    // next starts.
-    std::vector<std::pair<std::pair<double, double>, int>> iv;
-    iv.reserve(idx.size());
-    for (int f : idx) iv.push_back({{Tf[f] - line[f], Tl[f]}, f});
-    std::sort(iv.begin(), iv.end());
-    std::size_t g = 0;
-    while (g < iv.size()) {
-      const double t0 = iv[g].first.first;
-      std::size_t e = g;
-      double bytes = 0, t1 = t0;
-      while (e < iv.size() && std::abs(iv[e].first.first - t0) <= 1e-9 * std::max(iv[e].first.second, 1e-15)) {
-        const int f = iv[e].second;
-        bytes += fl[f].payload * fl[f].repeat;
-        t1 = std::max(t1, iv[e].first.second);
-        ++e;
-      }
-      if (e < iv.size() && iv[e].first.first < t1 - 1e-9 * std::max(t1, 1e-15)) return false;  // in part
-      for (std::size_t j = g; j < e; ++j) share[iv[j].second] = std::max(share[iv[j].second], bytes);
-      g = e;
-    }
-  }
-  for (int i = 0; i < F; ++i)
-    (*cap)[i] = !nv[i] && share[i] > 0 ? net * std::min(1.0, fl[i].payload * fl[i].repeat / share[i]) : 0.0;
-  return true;
-}
-
 }  // namespace
 
 std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const EmitContext& ctx, double bw_time,
@@ -186,95 +136,83 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
       port_map[b] += bytes;
     }
   }
-  // NIC ports at the rate NCCL's NET reaches (min(NIC, PCIe): net_rate), the rate bw_time was
-  // computed with, where a NIC faster than its PCIe attachment can be bounded at it (rate_limit,
-  // below): the byte scale then keeps NCCL's efficiency only, and the bytes do not depend on the
-  // NIC's rate (an 800 Gb/s NIC carried 2x the bytes of a 400 Gb/s one on PCIe Gen5, which queued
-  // on 400 Gb/s switch links: bundled 8K step 6.46 -> 9.50 s).
-  const double net = net_rate(ctx.layout);
-  bool capped = plan.pcie_bound && net < ctx.layout.nic_rate * (1 - 1e-12);
+  // NIC ports at the rate the fabric lets a GPU's scale-out traffic reach (nic_port_rate: the NIC,
+  // bounded by its PCIe attachment where the fabric models it, as a constraint of the sharing:
+  // topology::Fabric::sharing_rate): the byte scale maps NCCL's bandwidth time onto those rates,
+  // so a NIC faster than its PCIe moves the bytes of one at the PCIe rate (an 800 Gb/s NIC carried
+  // 2x the bytes of a 400 Gb/s one on PCIe Gen5, which queued on 400 Gb/s switch links: bundled
+  // 8K step 6.46 -> 9.50 s), work-conserving whatever the plan's overlap.
+  const double nic_line = nic_port_rate(ctx.layout);
   std::vector<double> rate(F), line(F);
   // F / L: finish of a flow's first / last repetition on the critical path; DF / DL: hop counts.
-  std::vector<double> Tf(F), Tl(F), cap(F, 0.0);
+  std::vector<double> Tf(F), Tl(F);
   std::vector<int> Df(F), Dl(F);
-  double tmax = 0, scale = 1, lat_per_hop = 0;
+  double tmax = 0;
   int dmax = 1;
-  std::vector<double> ring_lat;
-  std::vector<char> flight;
-  bool ring_split = false;
-  for (;;) {
-    const double nic_line = capped ? net : ctx.layout.nic_rate;
-    std::fill(Tf.begin(), Tf.end(), 0.0);
-    std::fill(Tl.begin(), Tl.end(), 0.0);
-    std::fill(Df.begin(), Df.end(), 0);
-    std::fill(Dl.begin(), Dl.end(), 0);
-    tmax = 0;
-    dmax = 1;
-    for (int i = 0; i < F; ++i) {
-      rate[i] = nv[i] ? ctx.layout.nvlink_rate : nic_line;
-      // Dependency chains at line rate (a port's concurrent share is bounded by its total below).
-      line[i] = fl[i].payload / rate[i];
-    }
-    // Longest path; after_same may point forward (a tree's children), so relax until stable.
-    for (int pass = 0; pass < 64; ++pass) {
-      bool changed = false;
-      for (int i = 0; i < F; ++i) {
-        double t0 = 0;
-        int d0 = 0;
-        auto take = [&](double t, int d) {
-          if (t > t0 || (t == t0 && d > d0)) {
-            t0 = t;
-            d0 = d;
-          }
-        };
-        for (int d : fl[i].deps) take(Tl[d], Dl[d]);
-        for (int d : fl[i].after_same) take(Tf[d], Df[d]);
-        const double tf = t0 + line[i];
-        if (tf != Tf[i] || d0 + 1 != Df[i]) changed = true;
-        Tf[i] = tf;
-        Df[i] = d0 + 1;
-        Tl[i] = Tf[i] + (fl[i].repeat - 1) * line[i];
-        Dl[i] = Df[i] + fl[i].repeat - 1;
-      }
-      if (!changed) break;
-    }
-    for (int i = 0; i < F; ++i)
-      if (Tl[i] > tmax || (Tl[i] == tmax && Dl[i] > dmax)) {
-        tmax = Tl[i];
-        dmax = Dl[i];
-      }
-    // A port carries its waves one after the other: the critical time is at least its total.
-    auto port_time = [&](std::size_t k, double bytes) {
-      tmax = std::max(tmax, bytes / ((k & 2u) ? ctx.layout.nvlink_rate : nic_line));
-    };
-    for (std::size_t k = 0; k < port_dense.size(); ++k)
-      if (port_dense[k] != 0) port_time(k, port_dense[k]);
-    for (const auto& [k, bytes] : port_map) port_time(k, bytes);
-    scale = tmax > 0 ? bw_time / tmax : 1.0;
-    lat_per_hop = latency / std::max(1, dmax);
-    // A stepped ring whose even share falls below a class's route latency: per-hop latencies.
-    ring_split = false;
-    if (in_flight) in_flight->assign(F, 0);
-    if (plan.ring_orders > 0 && !plan.per_port_efficiency) {
-      // A step's bytes share its ports with the other orders' steps, which run in lockstep with
-      // it on an idle fabric: its time is its busier port's bytes per step (port total / repeat).
-      auto port_bytes = [&](std::size_t k) {
-        if (dense) return port_dense[k];
-        const auto it = port_map.find(k);
-        return it == port_map.end() ? 0.0 : it->second;
-      };
-      std::vector<double> bt(F);
-      for (int i = 0; i < F; ++i)
-        bt[i] = std::max(port_bytes(port(fl[i].src, nv[i], true)), port_bytes(port(fl[i].dst, nv[i], false))) * scale /
-                (fl[i].repeat * rate[i]);
-      ring_split = ring_latency(plan, ctx, nv, bt, bw_time, latency, dmax, &ring_lat, &flight);
-      if (ring_split && in_flight) *in_flight = flight;
-    }
-    // A ring in flight is laned by pipeline_ring: its lanes of one hop overlap in part.
-    if (!capped || (!ring_split && pcie_bounds(fl, nv, Tf, Tl, line, net, port, &cap))) break;
-    capped = false;  // not exact as bounds: the NIC's line rate and the byte scale, as before
-    std::fill(cap.begin(), cap.end(), 0.0);
+  for (int i = 0; i < F; ++i) {
+    rate[i] = nv[i] ? ctx.layout.nvlink_rate : nic_line;
+    // Dependency chains at line rate (a port's concurrent share is bounded by its total below).
+    line[i] = fl[i].payload / rate[i];
   }
+  // Longest path; after_same may point forward (a tree's children), so relax until stable.
+  for (int pass = 0; pass < 64; ++pass) {
+    bool changed = false;
+    for (int i = 0; i < F; ++i) {
+      double t0 = 0;
+      int d0 = 0;
+      auto take = [&](double t, int d) {
+        if (t > t0 || (t == t0 && d > d0)) {
+          t0 = t;
+          d0 = d;
+        }
+      };
+      for (int d : fl[i].deps) take(Tl[d], Dl[d]);
+      for (int d : fl[i].after_same) take(Tf[d], Df[d]);
+      const double tf = t0 + line[i];
+      if (tf != Tf[i] || d0 + 1 != Df[i]) changed = true;
+      Tf[i] = tf;
+      Df[i] = d0 + 1;
+      Tl[i] = Tf[i] + (fl[i].repeat - 1) * line[i];
+      Dl[i] = Df[i] + fl[i].repeat - 1;
+    }
+    if (!changed) break;
+  }
+  for (int i = 0; i < F; ++i)
+    if (Tl[i] > tmax || (Tl[i] == tmax && Dl[i] > dmax)) {
+      tmax = Tl[i];
+      dmax = Dl[i];
+    }
+  // A port carries its waves one after the other: the critical time is at least its total.
+  auto port_time = [&](std::size_t k, double bytes) {
+    tmax = std::max(tmax, bytes / ((k & 2u) ? ctx.layout.nvlink_rate : nic_line));
+  };
+  for (std::size_t k = 0; k < port_dense.size(); ++k)
+    if (port_dense[k] != 0) port_time(k, port_dense[k]);
+  for (const auto& [k, bytes] : port_map) port_time(k, bytes);
+  const double scale = tmax > 0 ? bw_time / tmax : 1.0;
+  const double lat_per_hop = latency / std::max(1, dmax);
+  // A stepped ring whose even share falls below a class's route latency: per-hop latencies.
+  std::vector<double> ring_lat;
+  bool ring_split = false;
+  if (plan.ring_orders > 0 && !plan.per_port_efficiency) {
+    // A step's bytes share its ports with the other orders' steps, which run in lockstep with
+    // it on an idle fabric: its time is its busier port's bytes per step (port total / repeat).
+    auto port_bytes = [&](std::size_t k) {
+      if (dense) return port_dense[k];
+      const auto it = port_map.find(k);
+      return it == port_map.end() ? 0.0 : it->second;
+    };
+    std::vector<double> bt(F);
+    for (int i = 0; i < F; ++i)
+      bt[i] = std::max(port_bytes(port(fl[i].src, nv[i], true)), port_bytes(port(fl[i].dst, nv[i], false))) * scale /
+              (fl[i].repeat * rate[i]);
+    std::vector<char> flight;
+    ring_split = ring_latency(plan, ctx, nv, bt, bw_time, latency, dmax, &ring_lat, &flight);
+    if (ring_split && in_flight) *in_flight = flight;
+  }
+  // Per port: NCCL's NET efficiency (nic_eff = net_rate / nic_rate) relative to the port's rate
+  // on the fabric (1 where the fabric bounds the NIC at its PCIe attachment).
+  const double nic_port_eff = nic_line == ctx.layout.nic_rate ? nic_eff : nic_eff * ctx.layout.nic_rate / nic_line;
   const int base = static_cast<int>(s.activities.size());
   // Geometric growth: an exact reserve per collective re-allocated (and moved) the whole schedule
   // for every one of a step's thousands of collectives (19 % of a 31K run's CPU, perf).
@@ -287,13 +225,7 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     a.gpu = fl[i].src;
     a.dst_gpu = fl[i].dst;
     const double route = nv[i] ? ctx.layout.nvlink_latency : ctx.layout.net_latency;
-    // Per port: nic_eff = net / nic_rate is the PCIe bound, which the rate bound now carries.
-    const double payload = plan.per_port_efficiency ? fl[i].payload / (nv[i]    ? nvlink_eff
-                                                                       : capped ? nic_eff * ctx.layout.nic_rate / net
-                                                                                : nic_eff)
-                                                    : fl[i].payload * scale;
-    a.amount = payload;
-    a.rate_limit = cap[i];
+    a.amount = plan.per_port_efficiency ? fl[i].payload / (nv[i] ? nvlink_eff : nic_port_eff) : fl[i].payload * scale;
     const double hop = ring_split ? ring_lat[i] : lat_per_hop;
     a.delay = std::max(0.0, hop - route);
     a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (++counter);

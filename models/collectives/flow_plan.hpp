@@ -37,10 +37,6 @@ struct FlowPlan {
   /// (flows[r n + i] = position i of order r, after_previous = position i - 1); emit() then
   /// pipelines it (pipeline_ring). 0 otherwise.
   int ring_orders = 0;
-  /// false: NIC ports keep their line rate and the byte scale, no PCIe rate bound (materialize).
-  /// Halving-doubling: its compact form (halving_doubling_waves, network::RegularWaves) carries no
-  /// rate bounds and must run bit for bit as the emitted schedule.
-  bool pcie_bound = true;
 
   int add(int src, int dst, double payload, int wave, std::vector<int> deps = {}) {
     flows.push_back({src, dst, payload, wave, std::move(deps), 1, {}, {}, false, 0});
@@ -92,8 +88,10 @@ std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layo
 ///   with its bytes at their ports' lockstep share, take bw_time + latency (s = 0 when routes
 ///   and bytes alone exceed it); every hop is then in flight (*in_flight) and pipeline_ring lanes
 ///   the positions slower than the cheapest one, NCCL's FIFO overlapping their latency.
+/// NIC ports count at nic_port_rate (the NIC bounded by its PCIe attachment where the fabric
+/// models it: no rate bound on the transfers, the fabric's sharing bounds the port).
 /// With per_port_efficiency the payload is divided by the port's efficiency (`nvlink_eff`,
-/// `nic_eff`) instead of scaled. Returns the activity indices of plan.done. `in_flight`
+/// `nic_eff` = NCCL's net_rate / nic_rate, taken relative to nic_port_rate) instead of scaled. Returns the activity indices of plan.done. `in_flight`
 /// (optional) receives one flag per planned flow.
 std::vector<int> materialize(network::Schedule& schedule, const FlowPlan& plan, const EmitContext& ctx, double bw_time,
                              double latency, double nvlink_eff = 1, double nic_eff = 1,

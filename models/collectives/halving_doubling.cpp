@@ -34,7 +34,6 @@ FlowPlan plan_halving_doubling(const EmitContext& ctx) {
   const int n = static_cast<int>(c.gpus.size());
   const int lg = static_cast<int>(std::lround(std::log2(double(n))));
   FlowPlan plan;
-  plan.pcie_bound = false;  // as its compact form (halving_doubling_waves): no rate bounds
   plan.flows.reserve(2 * static_cast<std::size_t>(lg) * n);
   // into[i]: the flow GPU i received in the step before (-1 before the first step): every step is
   // a permutation, so one each.
@@ -86,7 +85,7 @@ std::optional<network::RegularWaves> halving_doubling_waves(const Collective& c,
   }
   const int W = static_cast<int>(w.dist.size());
   auto nv = [&](int r, int wave) { return w.domain[r] == w.domain[r ^ w.dist[wave]]; };
-  auto rate = [&](bool v) { return v ? l.nvlink_rate : l.nic_rate; };
+  auto rate = [&](bool v) { return v ? l.nvlink_rate : nic_port_rate(l); };  // materialize's
   // materialize's longest path, in its flow order (wave-major, ranks in order): transfer (wave,
   // r) after the one rank r received in the wave before, from r ^ dist[wave - 1]; its one
   // dependency is always taken (hop count wave + 1 > 0), repeat 1 (last = first repetition).

@@ -72,8 +72,8 @@ RingPipeline pipeline_ring(network::Schedule& s, int first, int rings, const Emi
     const bool nv = ctx.nvlink(a.gpu, a.dst_gpu);
     const double route = route_of(a.gpu, a.dst_gpu, nv);
     over[x] = route - (nv ? L.nvlink_latency : L.net_latency);
-    // at materialize's line rate: the PCIe-bounded NET rate where the transfer is bounded
-    step[x] = a.delay + route + a.amount / (nv ? L.nvlink_rate : a.rate_limit > 0 ? net_rate(L) : L.nic_rate);
+    // at materialize's line rate (the NIC bounded by its PCIe attachment where the fabric models it)
+    step[x] = a.delay + route + a.amount / (nv ? L.nvlink_rate : nic_port_rate(L));
     if (flight && (*in_flight)[x] && over[x] <= 1e-12) pace = std::min(pace, step[x]);
   }
   double excess = 0, serial = 0;

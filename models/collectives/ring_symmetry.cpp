@@ -113,7 +113,7 @@ std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, co
       const auto& r = red[i];
       if (f.size() != r.size() || fab.latency(f) != fab.latency(r)) return std::nullopt;
       for (std::size_t h = 0; h < f.size(); ++h) {
-        if (fab.link(f[h].link).rate != fab.link(r[h].link).rate ||
+        if (fab.sharing_rate(f[h].link) != fab.sharing_rate(r[h].link) ||
             fab.link(f[h].link).tier != fab.link(r[h].link).tier)
           return std::nullopt;
         if (full_uses.at(dir(f[h])) != red_uses.at(dir(r[h]))) return std::nullopt;

@@ -155,7 +155,7 @@ double isolated_time(const Fabric& fabric, int src, int dst, double bytes, std::
   if (src == dst) return 0;
   const auto hops = fabric.route(src, dst, flow_hash);
   double rate = std::numeric_limits<double>::infinity();
-  for (const auto& h : hops) rate = std::min(rate, fabric.link(h.link).rate);
+  for (const auto& h : hops) rate = std::min(rate, fabric.sharing_rate(h.link));
   return fabric.latency(hops) + (bytes > 0 ? bytes / rate : 0.0);
 }
 

@@ -687,12 +687,13 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   profile::add("network: solver items (sub-flows, count)", 0, 0, static_cast<long long>(c->flows.size()));
   if (merged > 0) profile::add("network: ECMP sub-flows merged on a shared route (count)", 0, 0, merged);
 
-  // Current link rates (degradations), resources created on first use.
+  // Current link rates in the sharing (degradations; a GPU's NIC port bounded by its PCIe
+  // attachment: Fabric::sharing_rate), resources created on first use.
   c->link_rate.resize(fab.link_count());
   for (int l = 0; l < fab.link_count(); ++l) {
     const double r = fab.link(l).rate;
     if (!(r > 0)) throw SimulationError("network: link " + fab.link(l).name + " has rate " + std::to_string(r));
-    c->link_rate[l] = r;
+    c->link_rate[l] = fab.sharing_rate(l);
   }
   c->link_res.assign(2 * static_cast<std::size_t>(fab.link_count()), -1);
   c->gpu_res.assign(G, -1);

@@ -7,7 +7,8 @@
 // SimGrid 3.32's max-min solver (sharing.hpp), the solver of SimGrid's CM02 network model:
 // - max-min fairness with every flow weighted alike by default (RDMA congestion control, DCQCN,
 //   is rate-fair; CM02's RTT-weighted sharing is TCP's), or by Activity::weight (traffic
-//   classes), with optional rate bounds (Activity::rate_limit), no cross-traffic, no TCP window; a flow
+//   classes), with optional rate bounds (Activity::rate_limit), no cross-traffic, no TCP window;
+//   link capacities are Fabric::sharing_rate (a GPU's NIC port bounded by its PCIe attachment); a flow
 //   first waits for its route's latency (uses no bandwidth meanwhile), then sends: a lone flow
 //   takes latency + bytes / rate;
 // - per-flow ECMP: each (sub-)flow gets Fabric::route(src, dst, hash), computed before the run;
@@ -170,7 +171,8 @@ CongestionTimeline congestion_timeline(const topology::Fabric& fabric, const Run
 std::vector<double> link_utilization(const topology::Fabric& fabric, const RunResult& run, double interval = 0);
 
 /// Completion time of a transfer alone on the fabric, s: latency(route) + bytes / the smallest
-/// Link::rate on route(src, dst, flow_hash) (the alpha-beta model of one flow; 0 for src == dst).
+/// Fabric::sharing_rate on route(src, dst, flow_hash) (the alpha-beta model of one flow; 0 for
+/// src == dst).
 double isolated_time(const topology::Fabric& fabric, int src, int dst, double bytes, std::uint64_t flow_hash);
 
 /// Slowdown of every activity of a run: (finish - start) / isolated_time for transfers (the

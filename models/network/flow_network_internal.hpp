@@ -239,7 +239,7 @@ struct RunCtx {
   double now = 0;  ///< s from the run's start
   MaxMinSharing sharing;
   const Fabric* fab = nullptr;    ///< the fabric routes and rates come from (see `live`)
-  std::vector<double> link_rate;  ///< per link, B/s: the fabric's rate, then degradations
+  std::vector<double> link_rate;  ///< per link, B/s: Fabric::sharing_rate, then degradations
   std::vector<int> link_res;      ///< per link direction (2 l + d): solver resource or -1
   std::vector<int> res_buf;       ///< scratch: resources of the route being started (events mode)
   /// Outside events mode (routes fixed for the run): per sub-flow, its route's solver resources

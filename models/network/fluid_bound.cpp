@@ -70,7 +70,7 @@ FluidBound wave_bound(const topology::Fabric& fab, const Schedule& s, const std:
       if (!(bytes > 0)) continue;
       double rate = a.rate_limit > 0 ? a.rate_limit / of[k] : 0;
       for (const topology::Hop& h : routes[k]) {
-        const double r = fab.link(h.link).rate;
+        const double r = fab.sharing_rate(h.link);
         if (!(r > 0))
           throw SimulationError("network: link " + fab.link(h.link).name + " has rate " + std::to_string(r));
         rate = rate > 0 ? std::min(rate, r) : r;
@@ -89,7 +89,7 @@ FluidBound wave_bound(const topology::Fabric& fab, const Schedule& s, const std:
     auto& v = per_dir[d];
     if (v.empty()) continue;
     std::sort(v.begin(), v.end());
-    const double rate = fab.link(d / 2).rate;
+    const double rate = fab.sharing_rate(d / 2);
     double bytes = 0, t = 0;
     for (std::size_t i = v.size(); i-- > 0;) {
       bytes += v[i].second;

@@ -27,7 +27,8 @@ inline constexpr double kFluidBoundTolerance = 0.02;
 struct FluidBound {
   /// s: max over link directions l of max_k (s_k + sum of the bytes of l's sub-flows starting at
   /// or after s_k) / rate_l, and over sub-flows f of s_f + bytes_f / (the smallest rate on its
-  /// route, or its share of Activity::rate_limit); s_f = its transfer's start of sending (the
+  /// route, or its share of Activity::rate_limit); rates are Fabric::sharing_rate (a GPU's NIC
+  /// port bounded by its PCIe attachment); s_f = its transfer's start of sending (the
   /// longest route latency of its sub-flows + Activity::delay), as FlowNetwork::run starts it.
   double makespan = 0;
   std::vector<double> link_bytes_fwd, link_bytes_rev;  ///< B per link, as RunResult's

@@ -262,7 +262,7 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
   const int L = fab.link_count();
   constexpr double never = std::numeric_limits<double>::infinity();  // keep of a sub-flow not evaluated yet
   HugeVector<OnDir> on_dir(2 * static_cast<std::size_t>(L));
-  for (int l = 0; l < L; ++l) on_dir[2 * l].cap = on_dir[2 * l + 1].cap = fab.link(l).rate;
+  for (int l = 0; l < L; ++l) on_dir[2 * l].cap = on_dir[2 * l + 1].cap = fab.sharing_rate(l);
   std::vector<std::vector<More>> overflow;
   auto more_of = [&](const OnDir& on) -> std::vector<More>& { return overflow[on.more]; };
   auto size_of = [&](const OnDir& on) -> std::size_t {
@@ -343,7 +343,7 @@ WavesFluidBound run_waves(const topology::Fabric& fab, const Src& src, int spray
   // per hop of each of the ~1M routes); the latency is summed in Fabric::latency's order.
   std::vector<double> link_rate(L), link_latency(L);
   for (int l = 0; l < L; ++l) {
-    link_rate[l] = fab.link(l).rate;
+    link_rate[l] = fab.sharing_rate(l);
     link_latency[l] = fab.link(l).latency;
   }
   // Every transfer's routes, fetched up front in one pass (the route look-ups keep the fabric's

@@ -107,7 +107,7 @@ void apply_failure(RunCtx& c, int i) {
   if (ev.type == Type::Degrade) {
     for (int l : ev.links) {
       c.live->set_link_rate_factor(l, ev.factor);
-      c.link_rate[l] = c.live->link(l).rate;
+      c.link_rate[l] = c.live->sharing_rate(l);
       for (int d = 0; d < 2; ++d)
         if (const int r = c.link_res[2 * static_cast<std::size_t>(l) + d]; r >= 0)
           c.sharing.set_capacity(r, c.link_rate[l]);

@@ -1,4 +1,5 @@
 // Fabric accessors, name lookup and failures (link down, switch down, degraded rate).
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <stdexcept>
 
@@ -75,6 +76,12 @@ static std::size_t port(const Fabric::Impl& f, int gpu, int plane) {
 }
 int Fabric::leaf_of(int gpu, int plane) const { return impl_->gpu_leaf[port(*impl_, gpu, plane)]; }
 int Fabric::access_link(int gpu, int plane) const { return impl_->gpu_access[port(*impl_, gpu, plane)]; }
+double Fabric::sharing_rate(int l) const {
+  const Link& k = link(l);
+  const double pcie = impl_->spec.nic_pcie_rate;
+  if (!(pcie > 0) || k.tier != Tier::Access || k.a >= impl_->spec.gpus) return k.rate;
+  return std::min(k.rate, pcie);
+}
 int Fabric::nvlink_link(int gpu) const {
   check_gpu(*impl_, gpu);
   return impl_->gpu_nvlink[gpu];

@@ -117,6 +117,15 @@ class Fabric {
   int leaf_of(int gpu, int plane = 0) const;      ///< node id of the leaf a GPU's NIC port is wired to
   int access_link(int gpu, int plane = 0) const;  ///< link id GPU NIC port -> leaf
   int nvlink_link(int gpu) const;                 ///< link id GPU -> NVSwitch, -1 without NVLink
+  /// B/s per direction that link `l` offers the flows crossing it when they share bandwidth
+  /// (network::FlowNetwork and its fluid estimates): Link::rate as it is now, except a GPU's NIC
+  /// port (its access link), bounded by the GPU's PCIe attachment (FabricSpec::nic_pcie_rate)
+  /// where that is slower: the port and the PCIe path carry exactly the same flows (a GPU
+  /// forwards none), so one constraint at the smaller rate is both. With planes > 1 each plane's
+  /// port is bounded at the whole share: exact while a GPU sends (receives) on one plane at a
+  /// time; on several at once it can exceed its PCIe share (the constraint shared by the planes'
+  /// ports is not modelled). Reports of utilisation keep Link::rate (the cable's).
+  double sharing_rate(int l) const;
 
   /// Storage servers (FabricSpec::storage): how many, node id of server i (NodeKind::Storage).
   int storage_count() const;

@@ -59,6 +59,12 @@ struct FabricSpec {
   int gpus_per_leaf = 0;
   double link_rate = 50e9;  ///< B/s per switch port (400 Gb/s = 50e9 B/s)
   double nic_rate = 50e9;   ///< B/s per GPU NIC (all planes together)
+  /// B/s per GPU per direction of the PCIe path between the GPU and its NIC: the GPU's share of its
+  /// NIC's PCIe attachment as NCCL models it (collectives::pcie_rate: 48 GB/s per Gen5 x16 NIC,
+  /// 24 per Gen4, times NICs / GPUs per node). 0 = not modelled. Where it is below the NIC's rate
+  /// the flows sharing bandwidth see it as a constraint (Fabric::sharing_rate). Not a topology key:
+  /// sim/scenario sets it from the GPU model with nvlink_bandwidth (aidcsim::fit_fabric_to_gpu).
+  double nic_pcie_rate = 0;
   /// Disjoint, identical fabric planes; each GPU has one NIC port of nic_rate / planes per plane.
   int planes = 1;
   double oversub_leaf = 1.0;       ///< leaf downlink : uplink capacity

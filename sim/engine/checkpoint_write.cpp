@@ -77,7 +77,7 @@ CheckpointWrite write_checkpoint(const topology::Fabric& fabric, network::FlowNe
   const auto cls = link_classes(fabric);
   double longest[4] = {0, 0, 0, 0};
   for (int l = 0; l < fabric.link_count(); ++l) {
-    const double rate = fabric.link(l).rate;
+    const double rate = fabric.sharing_rate(l);  // a GPU's NIC port bounded by its PCIe attachment
     const double t = std::max(run.link_bytes_fwd[l], run.link_bytes_rev[l]) / rate;
     double& x = longest[static_cast<int>(cls[l])];
     x = std::max(x, t);

@@ -64,7 +64,7 @@ void nccl_tests_sizes(Op op, double requested, int elt, int n, long long* count,
 
 std::vector<BenchRow> bench_collective(const BenchOptions& o) {
   topology::FabricSpec fs = o.fabric;
-  fit_fabric_to_gpu(fs, o.gpu);
+  fit_fabric_to_gpu(fs, o.gpu, o.nics_per_node);
   const topology::Fabric fabric = topology::build_fabric(fs);
   network::FlowNetwork net(fabric);
   const collectives::Layout layout = collectives::Layout::from(fabric, o.gpu, o.nics_per_node);

@@ -1,5 +1,6 @@
 #include "sim/scenario/gpu_catalogue.hpp"
 
+#include "models/collectives/collective.hpp"
 #include "models/compute/compute_schema.hpp"
 #include "models/compute/gpu_fields.hpp"
 #include "sim/scenario/input_limits.hpp"
@@ -98,9 +99,10 @@ std::string gpu_catalogue_markdown(const compute::Catalogue& c) {
   return md;
 }
 
-void fit_fabric_to_gpu(topology::FabricSpec& fabric, const compute::GpuSpec& gpu) {
+void fit_fabric_to_gpu(topology::FabricSpec& fabric, const compute::GpuSpec& gpu, int nics_per_node) {
   fabric.nvlink_bandwidth = gpu.nvlink_bandwidth;
   fabric.nvls = gpu.nvls;
+  fabric.nic_pcie_rate = collectives::pcie_rate(fabric, gpu, nics_per_node);
 }
 
 }  // namespace aidcsim

@@ -26,7 +26,10 @@ compute::Catalogue load_gpu_catalogue_file(const std::string& path, const comput
 std::string gpu_catalogue_markdown(const compute::Catalogue& c);
 
 /// Copies the GPU's scale-up figures (NVLink bandwidth per direction, NVLS capability) into a
-/// fabric spec: the one place they pass from the GPU model to the NVLink domain.
-void fit_fabric_to_gpu(topology::FabricSpec& fabric, const compute::GpuSpec& gpu);
+/// fabric spec: the one place they pass from the GPU model to the NVLink domain; and the GPU's
+/// share of its NIC's PCIe attachment (FabricSpec::nic_pcie_rate = collectives::pcie_rate, with
+/// `nics_per_node` NICs per node, 0 = one per GPU). Call it after the fabric's own keys are set
+/// (the share depends on the NVLink domain).
+void fit_fabric_to_gpu(topology::FabricSpec& fabric, const compute::GpuSpec& gpu, int nics_per_node = 0);
 
 }  // namespace aidcsim

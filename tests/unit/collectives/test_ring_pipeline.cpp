@@ -94,7 +94,7 @@ TEST_CASE("stepped ring with cross-leaf hops: the pipeline's recurrence, NCCL's 
     for (int i = 0; i < n; ++i) {
       const auto& a = s.activities[e.first + i * K];
       const double route = fabric.latency(fabric.route(a.gpu, a.dst_gpu, a.flow_hash));
-      dur[i] = a.delay + route + a.amount / net_rate(l);  // NCCL's NET rate, the transfers' bound
+      dur[i] = a.delay + route + a.amount / nic_port_rate(l);  // the NIC bounded by its PCIe (the fabric's)
       slow[i] = route > l.net_latency + 1e-12;
       slow_hops += slow[i];
       if (slow[i]) excess_sum += route - l.net_latency;
@@ -151,8 +151,10 @@ TEST_CASE("stepped ring whose per-step latency is below its hops' route latency:
   // latency over 126 steps, 1.24 us a step, below the fabric's 1.4 us NVLink and rail hops. Spread
   // evenly, every hop was clamped at its route and paid it at every step: 272.9 us against the
   // execution model's 252.9 (+7.9 %). Per-hop latency in flight (materialize, pipeline_ring):
-  // 245.9 us (-2.8 %: the placement takes the orders' steps in lockstep on the NVLink ports,
-  // where the lanes stagger them).
+  // 239.0 us (-5.5 %: the placement takes the orders' steps in lockstep on the NVLink ports,
+  // where the lanes stagger them). It was 245.9 us (-2.8 %) while the NIC ports ran at the NIC's
+  // 50 GB/s and the byte scale inflated every transfer by NIC / PCIe (50 / 48), NVLink hops too;
+  // the PCIe attachment is now a constraint of the fabric (Fabric::sharing_rate).
   const auto fabric = topology::build_fabric(test::rail_cluster(8, 8, topology::FabricKind::LeafSpine, 64));
   const Layout l = Layout::from(fabric, test::nvlink4_gpu());
   network::FlowNetwork net(fabric);
@@ -163,7 +165,7 @@ TEST_CASE("stepped ring whose per-step latency is below its hops' route latency:
   REQUIRE(e.proto == Proto::LL);
   CHECK_THAT(e.note, Catch::StartsWith("NCCL's per-step latency below a hop's route latency"));
   const double est = estimate_time(c, l);
-  CHECK(net.run(s).makespan == Approx(est).epsilon(0.04));
+  CHECK(net.run(s).makespan == Approx(est).epsilon(0.06));
 }
 
 TEST_CASE("materialize: a stepped ring's hops take their class's NCCL latency where the even share clamps",

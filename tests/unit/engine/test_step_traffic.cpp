@@ -108,7 +108,8 @@ TEST_CASE("EP all-to-all as flows: an oversubscribed leaf uplink gives the close
   const auto sel = collectives::select(c, lay);
   const double n = 4 * 2 * 1;  // per layer x layers x microbatches
   // a flow alone moves at NCCL's NET rate, min(NIC, PCIe) (collectives::net_rate): its bytes are
-  // bw x net_rate, not bw x nic_rate (the PCIe bound is a rate bound, not more bytes)
+  // bw x net_rate, not bw x nic_rate (the PCIe attachment bounds the NIC port in the fabric's
+  // sharing, not more bytes)
   const double idle = n * sel.time(), closed = n * (sel.latency + sel.bw_time * 8 * collectives::net_rate(lay) / up);
 
   const Run r8 = run(two_leaves("8:1"));
