@@ -125,6 +125,36 @@ TEST_CASE("bad layouts name the key that is wrong") {
   CHECK(key_of(p) == "workload.parallelism.ep");
 }
 
+namespace {
+/// The InvalidParameter of spec_from(p) (fails the test if there is none).
+InvalidParameter error_of(const Params& p) {
+  try {
+    workload::spec_from(p);
+  } catch (const InvalidParameter& e) {
+    return e;
+  }
+  FAIL("spec_from accepted the workload");
+  return InvalidParameter("", "", "");
+}
+}  // namespace
+
+TEST_CASE("the head dimension hidden / heads is whole, and kv_heads divides heads") {
+  auto p = scenario();
+  p.set("workload.model.heads", 96.0);  // 16384 / 96 = 170.67 channels a head; tp 8 and kv_heads 8 divide 96
+  auto e = error_of(p);
+  CHECK(e.key() == "workload.model.heads");
+  CHECK_THAT(e.value(), Catch::StartsWith("96"));
+  CHECK_THAT(e.expected(), Catch::Contains("a divisor of workload.model.hidden (16384)"));
+  CHECK_THAT(e.expected(), Catch::Contains("16384 / 96 = 170.67"));
+  p.set("workload.model.hidden", 96.0 * 128);  // head dimension 128
+  CHECK(key_of(p) == "");
+  p = scenario();
+  p.set("workload.model.kv_heads", 7.0);
+  CHECK(error_of(p).key() == "workload.model.kv_heads");
+  p.set("workload.model.kv_heads", 256.0);  // more KV heads than heads
+  CHECK(error_of(p).key() == "workload.model.kv_heads");
+}
+
 TEST_CASE("schema declares the new keys") {
   bool zero = false, cp = false;
   for (const auto& f : workload::schema()) {
