@@ -155,6 +155,33 @@ TEST_CASE("the head dimension hidden / heads is whole, and kv_heads divides head
   CHECK(error_of(p).key() == "workload.model.kv_heads");
 }
 
+TEST_CASE("divisor and multiple errors give the value they are checked against") {
+  auto p = scenario();
+  p.set("workload.model.heads", 100.0);
+  p.set("workload.model.hidden", 100.0 * 128);  // a whole head dimension; tp 8 does not divide 100
+  p.set("workload.model.kv_heads", 10.0);
+  auto e = error_of(p);
+  CHECK(e.key() == "workload.parallelism.tp");
+  CHECK(e.expected() == "a divisor of workload.model.heads (100)");
+  p = scenario();
+  p.set("workload.model.kv_heads", 7.0);
+  CHECK(error_of(p).expected() == "a divisor of workload.model.heads (128)");
+  p = scenario();
+  p.set("workload.parallelism.cp", 3.0);
+  p.set("workload.parallelism.dp", 112.0 / 4);  // 8 x 3 x 9 x 28 = 6048 GPUs
+  p.set("cluster.gpus", 6048.0);
+  p.set("workload.global_batch", 28.0 * 63);
+  e = error_of(p);
+  CHECK(e.key() == "workload.parallelism.cp");
+  CHECK(e.expected() == "a divisor of workload.model.sequence_length (8192)");
+  p = scenario();
+  p.set("workload.parallelism.ep", 3.0);
+  CHECK(error_of(p).expected() == "a divisor of workload.parallelism.dp (112)");
+  p = scenario();
+  p.set("workload.global_batch", 1000.0);
+  CHECK(error_of(p).expected() == "a multiple of dp x microbatch_size (112 x 1)");
+}
+
 TEST_CASE("schema declares the new keys") {
   bool zero = false, cp = false;
   for (const auto& f : workload::schema()) {
