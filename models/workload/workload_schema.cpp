@@ -72,8 +72,24 @@ Schema schema() {
       {"workload.model.layers", Q::Integer, "", true, 1, 10000, false, {}, "Transformer layers."},
       {"workload.model.hidden", Q::Integer, "", true, 1, 1e6, false, {}, "Hidden size h."},
       {"workload.model.ffn_hidden", Q::Integer, "", false, 1, 1e7, false, {}, "FFN inner size (default 4h)."},
-      {"workload.model.heads", Q::Integer, "", true, 1, 10000, false, {}, "Attention heads."},
-      {"workload.model.kv_heads", Q::Integer, "", false, 1, 10000, false, {}, "KV heads for GQA (default: heads)."},
+      {"workload.model.heads",
+       Q::Integer,
+       "",
+       true,
+       1,
+       10000,
+       false,
+       {},
+       "Attention heads; divides hidden (head dimension hidden / heads)."},
+      {"workload.model.kv_heads",
+       Q::Integer,
+       "",
+       false,
+       1,
+       10000,
+       false,
+       {},
+       "KV heads for GQA; divides heads (default: heads)."},
       {"workload.model.vocab", Q::Integer, "", true, 1, 1e7, false, {}, "Vocabulary size V."},
       {"workload.model.sequence_length", Q::Integer, "", true, 1, 1e7, false, {}, "Sequence length s."},
       {"workload.model.style",
@@ -629,16 +645,34 @@ JobSpec spec_from(const Params& root) {
                                std::to_string(product),
                            "workload.parallelism.tp x .cp x .pp x .dp = cluster.gpus (" + std::to_string(gpus) + ")");
   if (j.global_batch % (1LL * j.par.dp * j.microbatch_size) != 0)
-    root.invalid("workload.global_batch", "a multiple of dp x microbatch_size");
-  if (j.model.heads % j.par.tp != 0) root.invalid("workload.parallelism.tp", "a divisor of workload.model.heads");
+    root.invalid("workload.global_batch", "a multiple of dp x microbatch_size (" + std::to_string(j.par.dp) + " x " +
+                                              std::to_string(j.microbatch_size) + ")");
+  // The attention splits hidden into heads of hidden / heads channels, and K and V are kv_heads / heads
+  // as wide (Megatron-LM arguments.py asserts hidden_size % num_attention_heads == 0 without kv_channels).
+  if (j.model.hidden % j.model.heads != 0) {
+    char dim[32];
+    std::snprintf(dim, sizeof dim, "%.2f", static_cast<double>(j.model.hidden) / j.model.heads);
+    root.invalid("workload.model.heads", "a divisor of workload.model.hidden (" + std::to_string(j.model.hidden) +
+                                             "), so that the head dimension hidden / heads is whole (" +
+                                             std::to_string(j.model.hidden) + " / " + std::to_string(j.model.heads) +
+                                             " = " + dim + ")");
+  }
   if (j.model.kv_heads > j.model.heads || j.model.heads % j.model.kv_heads != 0)
-    root.invalid("workload.model.kv_heads", "a divisor of workload.model.heads");
+    root.invalid("workload.model.kv_heads",
+                 "a divisor of workload.model.heads (" + std::to_string(j.model.heads) + ")");
+  if (j.model.heads % j.par.tp != 0)
+    root.invalid("workload.parallelism.tp",
+                 "a divisor of workload.model.heads (" + std::to_string(j.model.heads) + ")");
   if (j.model.sequence_length % j.par.cp != 0)
-    root.invalid("workload.parallelism.cp", "a divisor of workload.model.sequence_length");
-  if (j.par.dp % j.par.ep != 0) root.invalid("workload.parallelism.ep", "a divisor of workload.parallelism.dp");
+    root.invalid("workload.parallelism.cp",
+                 "a divisor of workload.model.sequence_length (" + std::to_string(j.model.sequence_length) + ")");
+  if (j.par.dp % j.par.ep != 0)
+    root.invalid("workload.parallelism.ep", "a divisor of workload.parallelism.dp (" + std::to_string(j.par.dp) + ")");
   if (j.model.experts > 1 && j.model.experts % j.par.ep != 0)
-    root.invalid("workload.parallelism.ep", "a divisor of workload.model.experts");
-  if (j.model.top_k > j.model.experts) root.invalid("workload.model.top_k", "at most workload.model.experts");
+    root.invalid("workload.parallelism.ep",
+                 "a divisor of workload.model.experts (" + std::to_string(j.model.experts) + ")");
+  if (j.model.top_k > j.model.experts)
+    root.invalid("workload.model.top_k", "at most workload.model.experts (" + std::to_string(j.model.experts) + ")");
   // With first/last_stage_layers the embedding and the loss count as chunk slots (virtual_stage_layers
   // checks each stage), so pp x v may exceed the layers (Llama 3: 126 layers, pp 16, v 8, 7 + 7).
   if (j.par.first_stage_layers == 0 && j.par.last_stage_layers == 0 &&

@@ -125,6 +125,63 @@ TEST_CASE("bad layouts name the key that is wrong") {
   CHECK(key_of(p) == "workload.parallelism.ep");
 }
 
+namespace {
+/// The InvalidParameter of spec_from(p) (fails the test if there is none).
+InvalidParameter error_of(const Params& p) {
+  try {
+    workload::spec_from(p);
+  } catch (const InvalidParameter& e) {
+    return e;
+  }
+  FAIL("spec_from accepted the workload");
+  return InvalidParameter("", "", "");
+}
+}  // namespace
+
+TEST_CASE("the head dimension hidden / heads is whole, and kv_heads divides heads") {
+  auto p = scenario();
+  p.set("workload.model.heads", 96.0);  // 16384 / 96 = 170.67 channels a head; tp 8 and kv_heads 8 divide 96
+  auto e = error_of(p);
+  CHECK(e.key() == "workload.model.heads");
+  CHECK_THAT(e.value(), Catch::StartsWith("96"));
+  CHECK_THAT(e.expected(), Catch::Contains("a divisor of workload.model.hidden (16384)"));
+  CHECK_THAT(e.expected(), Catch::Contains("16384 / 96 = 170.67"));
+  p.set("workload.model.hidden", 96.0 * 128);  // head dimension 128
+  CHECK(key_of(p) == "");
+  p = scenario();
+  p.set("workload.model.kv_heads", 7.0);
+  CHECK(error_of(p).key() == "workload.model.kv_heads");
+  p.set("workload.model.kv_heads", 256.0);  // more KV heads than heads
+  CHECK(error_of(p).key() == "workload.model.kv_heads");
+}
+
+TEST_CASE("divisor and multiple errors give the value they are checked against") {
+  auto p = scenario();
+  p.set("workload.model.heads", 100.0);
+  p.set("workload.model.hidden", 100.0 * 128);  // a whole head dimension; tp 8 does not divide 100
+  p.set("workload.model.kv_heads", 10.0);
+  auto e = error_of(p);
+  CHECK(e.key() == "workload.parallelism.tp");
+  CHECK(e.expected() == "a divisor of workload.model.heads (100)");
+  p = scenario();
+  p.set("workload.model.kv_heads", 7.0);
+  CHECK(error_of(p).expected() == "a divisor of workload.model.heads (128)");
+  p = scenario();
+  p.set("workload.parallelism.cp", 3.0);
+  p.set("workload.parallelism.dp", 112.0 / 4);  // 8 x 3 x 9 x 28 = 6048 GPUs
+  p.set("cluster.gpus", 6048.0);
+  p.set("workload.global_batch", 28.0 * 63);
+  e = error_of(p);
+  CHECK(e.key() == "workload.parallelism.cp");
+  CHECK(e.expected() == "a divisor of workload.model.sequence_length (8192)");
+  p = scenario();
+  p.set("workload.parallelism.ep", 3.0);
+  CHECK(error_of(p).expected() == "a divisor of workload.parallelism.dp (112)");
+  p = scenario();
+  p.set("workload.global_batch", 1000.0);
+  CHECK(error_of(p).expected() == "a multiple of dp x microbatch_size (112 x 1)");
+}
+
 TEST_CASE("schema declares the new keys") {
   bool zero = false, cp = false;
   for (const auto& f : workload::schema()) {
