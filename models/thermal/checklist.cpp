@@ -14,6 +14,7 @@
 #include "models/common/units.hpp"
 #include "models/thermal/checks.hpp"
 #include "models/thermal/components/component.hpp"
+#include "models/thermal/coolant.hpp"
 #include "models/thermal/psychrometrics.hpp"
 #include "models/thermal/site.hpp"
 
@@ -77,6 +78,17 @@ std::vector<ChecklistItem> cooling_checklist(const CoolingSpec& spec, const Site
                     fmt::format("hottest rack return {} (limit < {})", degc(r.coolant_outlet), degc(lim.outlet_max))));
     out.push_back(limit_below("loop delta T", r.loop_delta_t, lim.delta_t_max, "K",
                               fmt::format("{:.1f} K (limit < {:.1f} K)", r.loop_delta_t, lim.delta_t_max)));
+    // The loop model is single-phase: liquid at or above its boiling point (1 atm: the loop pressure
+    // is not modelled, and a pressurised loop boils later, so this is conservative) puts the thermal
+    // answer outside the model. PAO has no boiling point in range (coolant.cpp): no item.
+    if (const Coolant& fl = coolant(spec.coolant); std::isfinite(fl.boiling_point))
+      out.push_back(limit_below(
+          kSinglePhaseItem, r.max_coolant_temp, fl.boiling_point, "K",
+          fmt::format("hottest coolant {} vs {} boiling point {} at 1 atm{}", degc(r.max_coolant_temp), spec.coolant,
+                      degc(fl.boiling_point),
+                      r.max_coolant_temp < fl.boiling_point ? ""
+                                                            : ": the coolant would boil, the single-phase thermal "
+                                                              "answer is outside the model")));
     if (std::isfinite(r.max_cold_plate_temp))
       out.push_back(limit_below("hot spot (cold plate)", r.max_cold_plate_temp, lim.hotspot_max, "K",
                                 fmt::format("{} (limit < {})", degc(r.max_cold_plate_temp), degc(lim.hotspot_max))));

@@ -11,6 +11,9 @@
 
 namespace aidcsim::thermal {
 
+/// Checklist item holding the hottest coolant below its boiling point (the loop is single-phase).
+inline constexpr const char* kSinglePhaseItem = "coolant stays single-phase";
+
 /// value must stay below limit (strict: "<", else "<=").
 ChecklistItem limit_below(std::string item, double value, double limit, std::string unit, std::string note,
                           bool strict = true);

@@ -11,6 +11,12 @@ struct Coolant {
   double cp = 0;            ///< J/(kg K)
   double conductivity = 0;  ///< W/(m K)
   double viscosity = 0;     ///< Pa s (dynamic)
+  /// K, saturation temperature at 101.325 kPa (1 atm). The model is single-phase: a loop whose
+  /// coolant reaches it is outside the model (checklist item "coolant stays single-phase"). At 1 atm
+  /// because a rack loop's pressure is not modelled; real loops run a little above it (raising the
+  /// boiling point), so the check is conservative. +infinity: the fluid does not boil anywhere in the
+  /// model's range (PAO, initial boiling point far above any loop temperature).
+  double boiling_point = 0;
   /// Heat capacity rate of a volume flow: m_dot cp = rho Q cp, W/K. `flow` in m^3/s.
   double capacity_rate(double flow) const { return density * flow * cp; }
 };

@@ -71,6 +71,9 @@ SiteReport report_from(const SiteModel& m) {
   r.coolant_outlet = r.liquid ? max_finite(s.rack_outlet) : std::numeric_limits<double>::quiet_NaN();
   r.loop_delta_t = r.liquid ? 0.0 : std::numeric_limits<double>::quiet_NaN();
   if (r.liquid)
+    r.max_coolant_temp = std::fmax(std::fmax(max_finite(s.gpu_outlet), max_finite(s.rack_outlet)),
+                                   std::fmax(max_finite(s.cdu_return), max_finite(s.cdu_supply)));
+  if (r.liquid)
     for (size_t k = 0; k < s.rack_outlet.size(); ++k)
       r.loop_delta_t = std::max(r.loop_delta_t, s.rack_outlet[k] - s.rack_inlet[k]);
   r.min_clock = *std::min_element(s.gpu_clock.begin(), s.gpu_clock.end());

@@ -105,12 +105,15 @@ struct SiteState {
 };
 
 struct SiteReport {
-  bool liquid = true;              ///< the plant has a liquid loop (else the coolant figures are NaN)
-  double max_gpu_temp = 0;         ///< K junction
-  double gpu_temp_limit = 0;       ///< K throttle threshold
-  double coolant_inlet = 0;        ///< K, hottest rack-loop supply
-  double coolant_outlet = 0;       ///< K, hottest rack return (manifold)
-  double loop_delta_t = 0;         ///< K, largest rack return - supply
+  bool liquid = true;         ///< the plant has a liquid loop (else the coolant figures are NaN)
+  double max_gpu_temp = 0;    ///< K junction
+  double gpu_temp_limit = 0;  ///< K throttle threshold
+  double coolant_inlet = 0;   ///< K, hottest rack-loop supply
+  double coolant_outlet = 0;  ///< K, hottest rack return (manifold)
+  double loop_delta_t = 0;    ///< K, largest rack return - supply
+  /// K, hottest coolant anywhere in the liquid loop (cold-plate outlets, rack returns, CDU); NaN
+  /// without a liquid loop. Held against the coolant's boiling point (single-phase model).
+  double max_coolant_temp = std::numeric_limits<double>::quiet_NaN();
   double max_cold_plate_temp = 0;  ///< K hot spot (cold plate / case); NaN on air-cooled GPUs
   double max_air_inlet =
       std::numeric_limits<double>::quiet_NaN();  ///< K hottest server inlet air (NaN without server air)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "models/common/units.hpp"
+#include "models/thermal/checks.hpp"
 
 namespace aidcsim::thermal {
 namespace {
@@ -110,7 +111,13 @@ void report_site(Results& r, const SiteReport& t, const std::vector<double>& clo
   r.datasets.push_back(vector_dataset("/thermal/rack_outlet_temperature", to_celsius(st.rack_outlet), "degC",
                                       "Per rack coolant return temperature", "rack"));
   r.datasets.push_back(vector_dataset("/thermal/rack_power", st.rack_power, "W", "Per rack electrical power", "rack"));
-  for (const auto& c : t.checklist) r.checks.push_back(display_check(c));
+  for (const auto& c : t.checklist) {
+    r.checks.push_back(display_check(c));
+    if (c.item == kSinglePhaseItem && !c.pass)
+      r.notes.push_back("thermal: OUTSIDE THE MODEL - " + c.note +
+                        "; the loop model is single-phase, so its temperatures, throttling and PUE do not "
+                        "describe this state");
+  }
   r.notes.push_back("thermal: steady state of an RC network with " + std::to_string(t.network_nodes) +
                     " nodes (identical racks grouped), throttle iterations: " + std::to_string(throttle_iterations));
 }
@@ -200,6 +207,10 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
     description.push_back(v.description);
     failed.push_back(joined(v.failed));
     inherited.push_back(joined(v.inherited));
+    for (const auto& c : v.checks)
+      if (c.item == "peak coolant vs boiling point" && !c.pass)
+        r.notes.push_back("cooling fault " + v.name + ": OUTSIDE THE MODEL - " + c.note +
+                          "; the transient loop model is single-phase");
     start.push_back(v.fault.at);
     duration.push_back(v.fault.duration);
     peak.push_back(celsius(v.peak_gpu_temp));

@@ -33,6 +33,8 @@ struct Monitor {
 struct Readings {
   double junction = kNaN, plate = kNaN, outlet = kNaN, supply = kNaN, ret = kNaN, manifold = kNaN, delta_t = kNaN,
          flow = kNaN, loop_flow = kNaN, air_inlet = kNaN, rack_power = 0, facility = 0, pue = 0;
+  /// Hottest coolant seen: GPU outlets, rack returns, CDU supply and return (NaN without a loop).
+  double coolant_max() const { return std::fmax(std::fmax(outlet, manifold), std::fmax(supply, ret)); }
   double at(const std::string& loc) const {
     if (loc == "GPU inlet" || loc == "CDU supply") return supply;
     if (loc == "GPU outlet") return outlet;
@@ -223,7 +225,7 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
   };
   refresh_mean_util();
   res.max_cold_plate_temp = res.max_coolant_inlet = res.max_coolant_outlet = res.max_loop_delta_t = res.max_air_inlet =
-      kNaN;
+      res.max_coolant_temp = kNaN;
   res.min_flow_per_gpu = res.min_loop_flow = m.liquid() ? std::numeric_limits<double>::infinity() : 0.0;
   const double design_loop_flow = m.min_loop_flow();
   // Index of the action record each policy monitor raised last (to note when its alert clears).
@@ -321,7 +323,7 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       // A sample's min_clock is 0 while any GPU is shut down: the synchronous job is halted.
       res.samples.push_back({t, rd.junction, rd.plate, rd.supply, rd.manifold, rd.flow, rd.air_inlet,
                              halted ? 0.0 : fmin_now, fsum / copies, pw.it, pw.cooling, pw.facility, pw.pue,
-                             m.facility_supply(), m.conditions().outdoor_temp, rd.delta_t});
+                             m.facility_supply(), m.conditions().outdoor_temp, rd.delta_t, rd.coolant_max()});
       next_sample += sample_every;
     }
     res.max_gpu_temp = std::max(res.max_gpu_temp, rd.junction);
@@ -329,6 +331,7 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     res.max_coolant_inlet = std::fmax(res.max_coolant_inlet, rd.supply);
     res.max_coolant_outlet = std::fmax(res.max_coolant_outlet, rd.manifold);
     res.max_loop_delta_t = std::fmax(res.max_loop_delta_t, rd.delta_t);
+    res.max_coolant_temp = std::fmax(res.max_coolant_temp, rd.coolant_max());
     res.max_air_inlet = std::fmax(res.max_air_inlet, rd.air_inlet);
     if (m.liquid()) {
       res.min_flow_per_gpu = std::min(res.min_flow_per_gpu, rd.flow);

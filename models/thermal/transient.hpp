@@ -62,6 +62,7 @@ struct Sample {
   double it_power = 0, cooling_power = 0, facility_power = 0, pue = 0;  ///< W
   double facility_supply = 0, outdoor_temp = 0;                         ///< K (facility water supply, outdoor dry-bulb)
   double max_loop_delta_t = 0;  ///< K, largest rack-loop ΔT (NaN without a liquid loop)
+  double max_coolant_temp = 0;  ///< K, hottest coolant: GPU outlets, rack returns, CDU (NaN without a liquid loop)
 };
 
 struct TransientResult {
@@ -86,6 +87,7 @@ struct TransientResult {
   // Peaks over the run (K; NaN where the plant has no such element) and the lowest flows.
   double max_cold_plate_temp = 0, max_coolant_inlet = 0, max_coolant_outlet = 0, max_loop_delta_t = 0,
          max_air_inlet = 0;
+  double max_coolant_temp = 0;  ///< K, hottest coolant anywhere in the loop over the run (vs its boiling point)
   double min_flow_per_gpu = 0;  ///< m^3/s
   double min_loop_flow = 0;     ///< m^3/s, a CDU's whole rack loop
   long steps = 0;

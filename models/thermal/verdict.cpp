@@ -8,6 +8,7 @@
 #include "models/common/errors.hpp"
 #include "models/common/units.hpp"
 #include "models/thermal/checks.hpp"
+#include "models/thermal/coolant.hpp"
 #include "models/thermal/faults/fault_type.hpp"
 
 namespace aidcsim::thermal {
@@ -112,6 +113,14 @@ std::vector<FaultVerdict> judge_faults(const CoolingSpec& spec, const SiteLayout
       add(limit_below("peak coolant outlet", r.max_coolant_outlet, lim.outlet_max, "K",
                       fmt::format("{} (limit < {})", degc(r.max_coolant_outlet), degc(lim.outlet_max))),
           before.coolant_outlet >= lim.outlet_max);
+      if (const Coolant& fl = coolant(spec.coolant); std::isfinite(fl.boiling_point))
+        add(limit_below("peak coolant vs boiling point", r.max_coolant_temp, fl.boiling_point, "K",
+                        fmt::format("hottest coolant {} vs {} boiling point {} at 1 atm{}", degc(r.max_coolant_temp),
+                                    spec.coolant, degc(fl.boiling_point),
+                                    r.max_coolant_temp < fl.boiling_point
+                                        ? ""
+                                        : ": the coolant would boil, the single-phase answer is outside the model")),
+            before.max_coolant_temp >= fl.boiling_point);
       add(limit_below("peak loop delta T", r.max_loop_delta_t, lim.delta_t_max, "K",
                       fmt::format("{:.1f} K (limit < {:.1f} K)", r.max_loop_delta_t, lim.delta_t_max)),
           before.max_loop_delta_t >= lim.delta_t_max);

@@ -12,9 +12,13 @@ using namespace aidcsim::thermal;
 
 namespace {
 // Items whose brief limit is a strict "<": they fail at headroom == 0 exactly.
-const std::set<std::string> kStrict = {
-    "coolant inlet",     "coolant outlet", "loop delta T", "hot spot (cold plate)", "GPU junction vs throttle limit",
-    "pump failover time"};
+const std::set<std::string> kStrict = {"coolant inlet",
+                                       "coolant outlet",
+                                       "loop delta T",
+                                       "hot spot (cold plate)",
+                                       "GPU junction vs throttle limit",
+                                       "pump failover time",
+                                       "coolant stays single-phase"};
 
 void check_rule(const std::vector<ChecklistItem>& items) {
   for (const auto& c : items) {
