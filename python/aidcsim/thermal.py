@@ -35,7 +35,8 @@ def steady_state(scenario, compute_busy=1.0, comm_busy=0.0, clock=None, per_gpu=
     -------
     dict
         max_gpu_temp, gpu_temp_limit, coolant_inlet, coolant_outlet, max_cold_plate_temp [K];
-        loop_delta_t [K]; it_power, cooling_power, facility_power [W]; pue [1]; min_clock;
+        loop_delta_t [K]; max_coolant_temp [K] (hottest coolant in the loop, held against the
+        coolant's boiling point by the checklist item "coolant stays single-phase"); it_power, cooling_power, facility_power [W]; pue [1]; min_clock;
         gpus_over_limit; power (breakdown dict, W); state (numpy arrays per GPU: gpu_junction,
         gpu_cold_plate, gpu_outlet [K], gpu_power [W], gpu_clock; per rack: rack_inlet,
         rack_outlet [K], rack_power, rack_*_heat [W]; per CDU: cdu_supply, cdu_return [K],

@@ -48,8 +48,9 @@ py::dict report_to_py(const thermal::SiteReport& r) {
   return py::dict("max_gpu_temp"_a = r.max_gpu_temp, "gpu_temp_limit"_a = r.gpu_temp_limit,
                   "coolant_inlet"_a = r.coolant_inlet, "coolant_outlet"_a = r.coolant_outlet,
                   "loop_delta_t"_a = r.loop_delta_t, "max_cold_plate_temp"_a = r.max_cold_plate_temp,
-                  "it_power"_a = r.it_power, "cooling_power"_a = r.cooling_power, "facility_power"_a = r.facility_power,
-                  "pue"_a = r.pue, "min_clock"_a = r.min_clock, "gpus_over_limit"_a = r.gpus_over_limit,
+                  "max_coolant_temp"_a = r.max_coolant_temp, "it_power"_a = r.it_power,
+                  "cooling_power"_a = r.cooling_power, "facility_power"_a = r.facility_power, "pue"_a = r.pue,
+                  "min_clock"_a = r.min_clock, "gpus_over_limit"_a = r.gpus_over_limit,
                   "network_nodes"_a = r.network_nodes, "power"_a = power_to_py(r.state.power), "state"_a = state,
                   "checklist"_a = checks);
 }

@@ -30,3 +30,20 @@ def test_server_fans_are_it_power(default_path):
     p = aidcsim.thermal.steady_state(hgx_h100(default_path))["power"]
     assert p["server_fans"] > 0
     assert p["pue_fans_as_cooling"] > p["pue"]
+
+
+def test_low_flow_boils_and_fails_single_phase(default_path):
+    """576 GB200 at 0.05 L/min of water: the single-phase loop model solves the rack return far
+    above 100 °C; the checklist says the coolant would boil (docs/thermal.md §3)."""
+    s = aidcsim.Scenario.load(default_path).copy()
+    s["cluster.gpus"] = 576
+    s["workload.parallelism.dp"] = 8
+    s["workload.global_batch"] = 144
+    s["cooling.flow_per_gpu"] = "0.05 L/min"
+    r = aidcsim.thermal.steady_state(s, compute_busy=0.8, comm_busy=0.15)
+    item = next(c for c in r["checklist"] if c["item"] == "coolant stays single-phase")
+    assert r["max_coolant_temp"] > 373.15
+    assert not item["pass"] and item["headroom"] < 0
+    s["cooling.flow_per_gpu"] = "1 L/min"
+    r = aidcsim.thermal.steady_state(s, compute_busy=0.8, comm_busy=0.15)
+    assert next(c for c in r["checklist"] if c["item"] == "coolant stays single-phase")["pass"]

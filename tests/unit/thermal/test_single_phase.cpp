@@ -71,7 +71,7 @@ TEST_CASE("single-phase check: 0.05 L/min of water boils, 1 L/min does not", "[t
 TEST_CASE("single-phase check uses the coolant's own boiling point", "[thermal][coolant]") {
   // A loop temperature between HFE-7100's 61 °C and water's 100 °C: boils only with the former.
   CoolingSpec s;
-  s.flow_per_gpu = 0.2 / 60000;
+  s.flow_per_gpu = 0.3 / 60000;
   s.coolant = "water";
   const SiteReport w = steady_state(s, gb200_576(), {GpuLoad{0.8, 0.15}}, {});
   INFO("water loop peak " << w.max_coolant_temp - 273.15 << " °C");
