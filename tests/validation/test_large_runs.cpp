@@ -275,14 +275,15 @@ TEST_CASE("MT-NLG 530B: iteration time per GPU count (A100, TP 8, PP 35, DP 8-12
   CHECK(predicted == Approx(published).epsilon(0.30));
   // Where the miss sits: a line step = a m + b through the three rows (m = 240, 192, 160). Published a =
   // 0.197 s, b = 12.7 s; the model's a is 8 % short and its b (the 1F1B bubble of 34 slots and the exposed
-  // all-reduce) ~4.8 s short. Held so a change that moves either part shows.
+  // all-reduce) ~5.8 s short (4.8 s with the rows' ranks in the default order, before they took
+  // DeepSpeed's: the exposed all-reduce fell ~0.8 s). Held so a change that moves either part shows.
   const auto pub = per_microbatch(m, published_step), mod = per_microbatch(m, step);
   std::printf("[mtnlg] per microbatch %.3f s (published %.3f, %+.1f %%), per step %.2f s (published %.2f)\n", mod.a,
               pub.a, 100 * error(mod.a, pub.a), mod.b, pub.b);
   CHECK(error(mod.a, pub.a) >= -0.11);
   CHECK(error(mod.a, pub.a) <= -0.05);
-  CHECK(pub.b - mod.b >= 4.0);
-  CHECK(pub.b - mod.b <= 5.5);
+  CHECK(pub.b - mod.b >= 5.0);
+  CHECK(pub.b - mod.b <= 6.5);
 }
 
 TEST_CASE("Nemotron-4 340B Table 2: iteration time per row (H100, TP 8, PP 12, DP 16-64), and the slope",
