@@ -42,7 +42,8 @@ std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, co
       e.last > static_cast<int>(s.activities.size()))
     return std::nullopt;
   const auto& spec = fab.spec();
-  if (spec.ecmp != topology::EcmpMode::Hash || spec.flows_per_pair > 1) return std::nullopt;
+  // A multi-plane fabric splits each transfer over the planes (sub-flows with routes of their own).
+  if (spec.ecmp != topology::EcmpMode::Hash || spec.flows_per_pair > 1 || fab.planes() > 1) return std::nullopt;
   const int B = total / C, K = B / n;  // activities per order, per position (pipeline lanes)
   auto act = [&](int c, int i, int j = 0) -> const Activity& { return s.activities[e.first + c * B + i * K + j]; };
   // Every order is channel 0 shifted by c B: the same transfers on its own hops, dependencies

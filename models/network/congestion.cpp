@@ -7,6 +7,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/network/flow_network.hpp"
+#include "models/network/flow_network_internal.hpp"
 
 namespace aidcsim::network {
 using topology::Fabric;
@@ -153,6 +154,26 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
 
 double isolated_time(const Fabric& fabric, int src, int dst, double bytes, std::uint64_t flow_hash) {
   if (src == dst) return 0;
+  Activity a;
+  a.kind = Activity::Kind::Transfer;
+  a.gpu = src;
+  a.dst_gpu = dst;
+  a.flow_hash = flow_hash;
+  if (detail::split_planes(fabric, a)) {
+    // One sub-flow of bytes / planes on each plane (FlowNetwork's split): the slowest one.
+    const int P = fabric.planes();
+    double t = 0;
+    for (int q = 0; q < P; ++q) {
+      const std::uint64_t h =
+          q == 0 ? flow_hash
+                 : fabric.hash_on_plane(src, dst, flow_hash, (fabric.plane_of(src, dst, flow_hash) + q) % P);
+      const auto hops = fabric.route(src, dst, h);
+      double rate = std::numeric_limits<double>::infinity();
+      for (const auto& x : hops) rate = std::min(rate, fabric.sharing_rate(x.link));
+      t = std::max(t, fabric.latency(hops) + (bytes > 0 ? bytes / P / rate : 0.0));
+    }
+    return t;
+  }
   const auto hops = fabric.route(src, dst, flow_hash);
   double rate = std::numeric_limits<double>::infinity();
   for (const auto& h : hops) rate = std::min(rate, fabric.sharing_rate(h.link));

@@ -60,7 +60,9 @@ class FlowNetwork {
   /// at one end: Fabric::is_endpoint, a storage flow is never sprayed); route latency (sum of Link::latency) plus
   /// Activity::delay, then a max-min fair flow along Fabric::route(gpu, dst_gpu, hash). With FabricSpec::flows_per_pair
   /// F > 1 (hash ECMP) the transfer is F sub-flows of amount/F with hashes derived from flow_hash
-  /// (sub-flow 0 keeps flow_hash); with EcmpMode::Spray it is split evenly over up to
+  /// (sub-flow 0 keeps flow_hash); on a multi-plane fabric (FabricSpec::planes P > 1) a GPU-to-GPU
+  /// scale-out transfer is F x P sub-flows, one per plane for each hash (NCCL spreads a GPU's
+  /// channels over its NICs; each plane's port is one); with EcmpMode::Spray it is split evenly over up to
   /// spray_subflows() of the equal-cost paths (Fabric::routes). src == dst takes no time.
   /// Delay = waits `amount` s. Weighted max-min shares by Activity::weight, each sub-flow at
   /// most rate_limit / sub-flows when rate_limit > 0; bytes per link split by Activity::group
@@ -172,7 +174,8 @@ std::vector<double> link_utilization(const topology::Fabric& fabric, const RunRe
 
 /// Completion time of a transfer alone on the fabric, s: latency(route) + bytes / the smallest
 /// Fabric::sharing_rate on route(src, dst, flow_hash) (the alpha-beta model of one flow; 0 for
-/// src == dst).
+/// src == dst). On a multi-plane fabric a GPU-to-GPU scale-out transfer is split over the planes
+/// (FlowNetwork::run): the slowest of its per-plane sub-flows, each with bytes / planes.
 double isolated_time(const topology::Fabric& fabric, int src, int dst, double bytes, std::uint64_t flow_hash);
 
 /// Slowdown of every activity of a run: (finish - start) / isolated_time for transfers (the

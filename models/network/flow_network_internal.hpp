@@ -34,9 +34,20 @@ struct SubFlow {
   double last_rate = 0;   ///< B/s of its last completed send (a repetition group's template)
 };
 
+/// Whether hash-ECMP transfer `a` is split over the planes (subflow_routes): more than one plane
+/// and a route over the NICs (GPU to GPU not over NVLink, or GPU to / from storage).
+inline bool split_planes(const Fabric& fab, const Activity& a) {
+  if (fab.planes() < 2 || a.gpu == a.dst_gpu) return false;
+  const int G = fab.spec().gpus;
+  if (a.gpu >= G || a.dst_gpu >= G) return true;
+  const std::vector<Hop> r = fab.route(a.gpu, a.dst_gpu, a.flow_hash);
+  return !r.empty() && fab.link(r.front().link).tier == topology::Tier::Access;
+}
+
 /// Routes of the sub-flows of transfer `a` on the fabric's current state: emit(j, m, hops) for
 /// sub-flow j of m (each carries amount / m bytes); only sub-flow `only` when only >= 0.
-/// Hash ECMP: m = fpp hashed routes, sub-flow 0 keeps flow_hash. a.spread on a hashed fabric: m = m_fixed
+/// Hash ECMP: m = fpp hashed routes, sub-flow 0 keeps flow_hash; on a multi-plane fabric a
+/// transfer over the NICs has m = fpp x planes, one per plane per hash (split_planes). a.spread on a hashed fabric: m = m_fixed
 /// if > 0 else min(paths, spray_n), Fabric::routes_strided. Spray: m = m_fixed if > 0 (a
 /// recomputation keeps the count) else min(paths, spray_n), evenly spaced over Fabric::routes.
 /// Throws SimulationError (Fabric::route) when src and dst are disconnected.
@@ -74,15 +85,25 @@ void subflow_routes(const Fabric& fab, const Activity& a, bool spray, int fpp, i
       if (only < 0 || static_cast<std::size_t>(only) == j)
         emit(static_cast<int>(j), static_cast<int>(m), std::vector<Hop>(paths[(offset + j * stride) % np]));
   } else {
+    // Multi-plane fabric: a transfer over the NICs is split evenly over the planes, one
+    // sub-flow per plane for each of its fpp hashes (sub-flow j = f x planes + q), as NCCL spreads
+    // a GPU's channels round robin over its NICs (each plane's port is a NIC to NCCL: NVIDIA/nccl
+    // src/graph/topo.cc, ncclTopoGetLocalNet, net += channelId % DIVUP(localNets, localGpus)).
+    // Storage: a GPU's ports spread over the server's NICs of each plane (multi-rail clients).
+    // One plane: exactly the fpp hashed sub-flows (sub-flow f).
+    const int P = split_planes(fab, a) ? fab.planes() : 1;
+    const int m = fpp * P;
     std::vector<Hop> hops;
-    for (int f = 0; f < fpp; ++f) {
-      if (only >= 0 && only != f) continue;
-      const std::uint64_t h = f == 0 ? a.flow_hash : topology::splitmix64(a.flow_hash + 0x9e3779b97f4a7c15ull * f);
+    for (int j = 0; j < m; ++j) {
+      if (only >= 0 && only != j) continue;
+      const int f = j / P, q = j % P;
+      std::uint64_t h = f == 0 ? a.flow_hash : topology::splitmix64(a.flow_hash + 0x9e3779b97f4a7c15ull * f);
+      if (q > 0) h = fab.hash_on_plane(a.gpu, a.dst_gpu, h, (fab.plane_of(a.gpu, a.dst_gpu, h) + q) % P);
       if (once) {
         fab.route_uncached(a.gpu, a.dst_gpu, h, hops);  // clears hops, even after a move
-        emit(f, fpp, std::move(hops));
+        emit(j, m, std::move(hops));
       } else {
-        emit(f, fpp, fab.route(a.gpu, a.dst_gpu, h));
+        emit(j, m, fab.route(a.gpu, a.dst_gpu, h));
       }
     }
   }

@@ -80,7 +80,10 @@ double Fabric::sharing_rate(int l) const {
   const Link& k = link(l);
   const double pcie = impl_->spec.nic_pcie_rate;
   if (!(pcie > 0) || k.tier != Tier::Access || k.a >= impl_->spec.gpus) return k.rate;
-  return std::min(k.rate, pcie);
+  // Multi-plane: the GPU's ports share its one PCIe attachment (NCCL merges a NIC's ports onto
+  // one PCI link: topo.cc, pciPathToInt64); its transfers are split evenly over the planes
+  // (network::FlowNetwork), so each port gets an even share.
+  return std::min(k.rate, pcie / impl_->planes);
 }
 int Fabric::nvlink_link(int gpu) const {
   check_gpu(*impl_, gpu);

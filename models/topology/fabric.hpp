@@ -113,7 +113,17 @@ class Fabric {
   /// was asked, what was built and why (a ratio whole ports cannot give, a clos3 whose leaves fit in
   /// one pod, a fabric of one leaf). Empty when built as asked. FabricSpec::exact makes these errors.
   const std::vector<std::string>& warnings() const;
-  int planes() const;                             ///< disjoint fabric planes (FabricSpec::planes)
+  int planes() const;  ///< disjoint fabric planes (FabricSpec::planes)
+  /// The plane route(src, dst, flow_hash) takes first (0 with one plane): for two GPUs, or a GPU and
+  /// a storage server attached `separate`, splitmix64(flow_hash ^ salt) % planes; else the plane of
+  /// the server's NIC, (flow_hash % nics_per_node) % planes.
+  int plane_of(int src, int dst, std::uint64_t flow_hash) const;
+  /// A hash whose route(src, dst, .) starts on `plane` (in [0, planes)), flow_hash itself when
+  /// its route does: hashed planes, the first of splitmix64(flow_hash + k golden), k = 1, 2, ...
+  /// that does (about `planes` tries); a storage server's NIC, flow_hash moved to the server's NIC
+  /// of the same group of `planes` NICs on that plane. Deterministic. Lets a transfer put one
+  /// sub-flow on each plane (network::FlowNetwork).
+  std::uint64_t hash_on_plane(int src, int dst, std::uint64_t flow_hash, int plane) const;
   int leaf_of(int gpu, int plane = 0) const;      ///< node id of the leaf a GPU's NIC port is wired to
   int access_link(int gpu, int plane = 0) const;  ///< link id GPU NIC port -> leaf
   int nvlink_link(int gpu) const;                 ///< link id GPU -> NVSwitch, -1 without NVLink
@@ -121,10 +131,12 @@ class Fabric {
   /// (network::FlowNetwork and its fluid estimates): Link::rate as it is now, except a GPU's NIC
   /// port (its access link), bounded by the GPU's PCIe attachment (FabricSpec::nic_pcie_rate)
   /// where that is slower: the port and the PCIe path carry exactly the same flows (a GPU
-  /// forwards none), so one constraint at the smaller rate is both. With planes > 1 each plane's
-  /// port is bounded at the whole share: exact while a GPU sends (receives) on one plane at a
-  /// time; on several at once it can exceed its PCIe share (the constraint shared by the planes'
-  /// ports is not modelled). Reports of utilisation keep Link::rate (the cable's).
+  /// forwards none), so one constraint at the smaller rate is both. With planes P > 1 each plane's
+  /// port is bounded at share / P: FlowNetwork splits every GPU-to-GPU transfer evenly over the
+  /// planes, so this is the one constraint shared by the ports while the planes are evenly loaded;
+  /// stricter than it when they are not (a plane slowed by ECMP collisions or a failure, storage
+  /// flows on one NIC's plane): the PCIe share one plane leaves idle is not given to the others.
+  /// Reports of utilisation keep Link::rate (the cable's).
   double sharing_rate(int l) const;
 
   /// Storage servers (FabricSpec::storage): how many, node id of server i (NodeKind::Storage).

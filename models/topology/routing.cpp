@@ -10,6 +10,7 @@
 #include <boost/property_map/property_map.hpp>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "models/common/errors.hpp"
@@ -413,6 +414,38 @@ std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const 
   return hops;
 }
 
+namespace {
+int hashed_plane(const Fabric::Impl& f, std::uint64_t flow_hash) {
+  return f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0;
+}
+/// Whether a route between src and dst takes a storage server's NIC on a plane of its own.
+bool storage_nic_plane(const Fabric::Impl& f, int src, int dst) {
+  return (src >= f.spec.gpus || dst >= f.spec.gpus) && f.spec.storage.attach != StorageSpec::Attach::Separate;
+}
+}  // namespace
+
+int Fabric::plane_of(int src, int dst, std::uint64_t flow_hash) const {
+  const Impl& f = *impl_;
+  if (f.planes < 2) return 0;
+  if (storage_nic_plane(f, src, dst))
+    return static_cast<int>(flow_hash % static_cast<std::uint64_t>(f.spec.storage.nics_per_node)) % f.planes;
+  return hashed_plane(f, flow_hash);
+}
+
+std::uint64_t Fabric::hash_on_plane(int src, int dst, std::uint64_t flow_hash, int plane) const {
+  const Impl& f = *impl_;
+  if (plane < 0 || plane >= f.planes)
+    throw std::out_of_range("plane " + std::to_string(plane) + " outside [0, " + std::to_string(f.planes) + ")");
+  if (storage_nic_plane(f, src, dst)) {  // nics_per_node is a multiple of planes (the schema checks)
+    const auto nics = static_cast<std::uint64_t>(f.spec.storage.nics_per_node);
+    const std::uint64_t k = flow_hash % nics;
+    return flow_hash - k + (k - k % f.planes + plane);
+  }
+  std::uint64_t h = flow_hash;
+  for (std::uint64_t k = 1; hashed_plane(f, h) != plane; ++k) h = splitmix64(flow_hash + 0x9e3779b97f4a7c15ull * k);
+  return h;
+}
+
 void Fabric::compute_route(int src, int dst, std::uint64_t flow_hash, std::vector<Hop>& hops) const {
   const Impl& f = *impl_;
   if (nvlink_up(f, src, dst)) {
@@ -420,7 +453,7 @@ void Fabric::compute_route(int src, int dst, std::uint64_t flow_hash, std::vecto
     hops.push_back({f.gpu_nvlink[dst], false});
     return;
   }
-  const int first_plane = f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0;
+  const int first_plane = hashed_plane(f, flow_hash);
   Ends e;
   std::string why;
   for (int i = 0; i < f.planes && !e.dist; ++i) {
@@ -446,9 +479,7 @@ std::vector<Hop> Fabric::storage_route(int src, int dst, std::uint64_t flow_hash
   const int k = static_cast<int>(flow_hash % static_cast<std::uint64_t>(nics));
   const bool separate = st.attach == StorageSpec::Attach::Separate;
   // The GPU's port: on the plane of the server's NIC; separate storage: the GPU's plane by hash, as GPU flows.
-  const int q = separate
-                    ? (f.planes > 1 ? static_cast<int>(splitmix64(flow_hash ^ 0x5bd1e9955bd1e995ull) % f.planes) : 0)
-                    : k % f.planes;
+  const int q = separate ? hashed_plane(f, flow_hash) : k % f.planes;
   const std::size_t gi = static_cast<std::size_t>(gpu) * f.planes + q, si = static_cast<std::size_t>(server) * nics + k;
   const int g_access = f.gpu_access[gi], s_access = f.stor_access[si];
   std::vector<Hop> mid;

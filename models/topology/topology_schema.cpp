@@ -73,8 +73,9 @@ Schema schema() {
        false,
        {},
        "Disjoint, identical fabric planes; each GPU's nic_rate is split evenly over one port per plane "
-       "(multi-plane fabric, e.g. an 800 Gb/s NIC as 2 x 400 Gb/s ports on 2 planes). Flows pick a plane by ECMP "
-       "hash."},
+       "(multi-plane fabric, e.g. an 800 Gb/s NIC as 2 x 400 Gb/s ports on 2 planes). A transfer over the NICs (GPU "
+       "to GPU or storage) is split evenly over the planes (NCCL spreads a GPU's channels over its NICs), "
+       "ECMP-hashed within each; the ports share the GPU's PCIe attachment evenly."},
       {"fabric.sharp",
        Q::Bool,
        "false",

@@ -488,3 +488,43 @@ TEST_CASE("a NIC faster than its PCIe attachment: plans whose transfers of a por
     if (k.a != Algorithm::Tree) CHECK(t800 == Approx(m800).epsilon(0.05));
   }
 }
+
+TEST_CASE("an 800 Gb/s NIC as 2 x 400 Gb/s planes gives a multi-node ring one 800 Gb/s plane's busbw") {
+  // NCCL sees each plane's port as a NIC and spreads a GPU's channels over them round robin
+  // (src/graph/topo.cc, ncclTopoGetLocalNet): a GPU's transfer crosses both planes at once. One
+  // hashed plane per flow capped a ring at 400 Gb/s (stargate-uk-8k step 5.444 s on one 800G
+  // plane, 5.968 s on two). The planes' ports share the GPU's one PCIe attachment: PCIe-bound
+  // (Gen5, 48 GB/s) two planes are no faster than one (each port at half the share).
+  auto run = [](int planes, int pcie_gen, Algorithm a, double bytes) {
+    auto fs = test::rail_cluster(4, 8, topology::FabricKind::LeafSpine, 64);  // 400 Gb/s switch ports
+    fs.nic_rate = 100e9;
+    fs.link_rate = 100e9 / planes;
+    fs.planes = planes;
+    auto gpu = test::nvlink4_gpu();
+    gpu.pcie_generation = pcie_gen;  // 6: 96 GB/s per x16 NIC (ConnectX-8 class), under the NIC's 100
+    fs.nic_pcie_rate = collectives::pcie_rate(fs, gpu);
+    const auto fabric = topology::build_fabric(fs);
+    network::FlowNetwork net(fabric);
+    const auto l = Layout::from(fabric, gpu);
+    auto c = make(Op::AllReduce, a, 32, bytes);
+    network::Schedule s;
+    s.gpu_flops = {1e15};
+    const auto e = emit(s, c, l);
+    const auto r = net.run(s);
+    double b = 0;
+    for (double x : r.link_bytes_fwd) b += x;
+    for (double x : r.link_bytes_rev) b += x;
+    return std::make_tuple(r.makespan, b, e.time);
+  };
+  for (int gen : {6, 5})
+    for (Algorithm a : {Algorithm::Ring, Algorithm::Tree})
+      for (double bytes : {1e9, 4e9}) {
+        const auto [t1, b1, m1] = run(1, gen, a, bytes);
+        const auto [t2, b2, m2] = run(2, gen, a, bytes);
+        INFO("PCIe Gen" << gen << " " << algorithm_name(a) << " " << bytes << " B: 1 x 800G " << t1 << " s, 2 x 400G "
+                        << t2 << " s (model " << m1 << " / " << m2 << " s)");
+        CHECK(m2 == Approx(m1).epsilon(1e-12));  // NCCL's model: the same NIC either way
+        CHECK(t2 == Approx(t1).epsilon(0.03));   // old code: 2 x 400G at 400G per flow (Gen6: +26 to +28 %)
+        CHECK(b2 == Approx(b1).epsilon(1e-9));
+      }
+}

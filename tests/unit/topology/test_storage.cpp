@@ -188,3 +188,25 @@ TEST_CASE("a storage route follows failures: a dead storage NIC disconnects it",
   f.set_link_up(f.storage_access_link(0, 0), false);
   CHECK_THROWS_AS(f.route(0, stor, 3), aidcsim::SimulationError);
 }
+
+TEST_CASE("hash_on_plane puts a GPU's or a storage flow on the plane asked", "[topology][storage]") {
+  for (auto attach : {StorageSpec::Attach::OwnLeaves, StorageSpec::Attach::Separate}) {
+    FabricSpec s = small_leaf_spine();
+    s.planes = 2;
+    s.nic_rate = 100e9;
+    s.storage = storage(2, 4, attach);
+    const Fabric f = build_fabric(s);
+    const int server = f.storage_node(1);
+    for (std::uint64_t h = 0; h < 64; ++h)
+      for (int q = 0; q < 2; ++q) {
+        for (auto [src, dst] : {std::pair{0, 9}, std::pair{3, server}, std::pair{server, 3}}) {
+          const std::uint64_t hq = f.hash_on_plane(src, dst, h, q);
+          CHECK(f.plane_of(src, dst, hq) == q);
+          if (f.plane_of(src, dst, h) == q) CHECK(hq == h);
+          const int gpu = src == server ? dst : src;
+          const auto r = f.route(src, dst, hq);
+          CHECK(((src == server ? r[r.size() - 1] : r[0]).link) == f.access_link(gpu, q));
+        }
+      }
+  }
+}
