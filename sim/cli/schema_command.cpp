@@ -88,18 +88,11 @@ std::string allowed_by(const Field& f) {
     std::string values;
     for (std::size_t j = i; j < f.quantity_by.size(); ++j) {
       const QuantityChoice& e = f.quantity_by[j];
-      if (e.quantity != k.quantity || e.min != k.min || e.max != k.max || e.plain_unit != k.plain_unit) continue;
+      if (!same_range(e, k)) continue;
       done[j] = true;
       values += (values.empty() ? "" : ", ") + e.value;
     }
-    Field g = f;
-    g.quantity = k.quantity;
-    g.min = k.min;
-    g.max = k.max;
-    g.min_exclusive = false;
-    const DisplayUnit u = k.plain_unit.empty() ? DisplayUnit{} : display_unit(k.quantity, "1 " + k.plain_unit);
-    s += (s.empty() ? "" : "; ") + values + ": " + quantity_name(k.quantity) + " " +
-         range_phrase(g, u, /*autoscale=*/true);
+    s += (s.empty() ? "" : "; ") + values + ": " + quantity_name(k.quantity) + " " + choice_range_phrase(f, k);
   }
   return s;
 }

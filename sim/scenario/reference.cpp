@@ -91,17 +91,10 @@ std::string allowed_of(const Field& f) {
     std::string s;
     for (std::size_t i = 0; i < f.quantity_by.size(); ++i) {
       const QuantityChoice& k = f.quantity_by[i];
-      const bool alias = std::any_of(f.quantity_by.begin(), f.quantity_by.begin() + i, [&](const QuantityChoice& e) {
-        return e.quantity == k.quantity && e.min == k.min && e.max == k.max && e.plain_unit == k.plain_unit;
-      });
+      const bool alias = std::any_of(f.quantity_by.begin(), f.quantity_by.begin() + i,
+                                     [&](const QuantityChoice& e) { return same_range(e, k); });
       if (alias) continue;
-      Field g = f;
-      g.quantity = k.quantity;
-      g.min = k.min;
-      g.max = k.max;
-      g.min_exclusive = false;
-      const DisplayUnit u = k.plain_unit.empty() ? DisplayUnit{} : display_unit(k.quantity, "1 " + k.plain_unit);
-      s += (s.empty() ? "`" : "; `") + k.value + "`: " + range_phrase(g, u, /*autoscale=*/true);
+      s += (s.empty() ? "`" : "; `") + k.value + "`: " + choice_range_phrase(f, k);
     }
     return s;
   }

@@ -678,4 +678,18 @@ std::string range_phrase(const Field& f, const DisplayUnit& unit, bool autoscale
   return {};
 }
 
+std::string choice_range_phrase(const Field& f, const QuantityChoice& k) {
+  Field g = f;
+  g.quantity = k.quantity;
+  g.min = k.min;
+  g.max = k.max;
+  g.min_exclusive = false;
+  const DisplayUnit u = k.plain_unit.empty() ? DisplayUnit{} : display_unit(k.quantity, "1 " + k.plain_unit);
+  return range_phrase(g, u, /*autoscale=*/true);
+}
+
+bool same_range(const QuantityChoice& a, const QuantityChoice& b) {
+  return a.quantity == b.quantity && a.min == b.min && a.max == b.max && a.plain_unit == b.plain_unit;
+}
+
 }  // namespace aidcsim

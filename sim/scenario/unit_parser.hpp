@@ -66,4 +66,11 @@ std::string format_number(double x);
 /// 60 L/min", "at least 0 K"; empty when there is no bound.
 std::string range_phrase(const Field& f, const DisplayUnit& unit, bool autoscale = false);
 
+/// range_phrase of one kind `k` of a sibling-chosen key `f` (Field::quantity_by), in the unit a
+/// plain number of that kind is read in: "from -50 degC to 150 degC".
+std::string choice_range_phrase(const Field& f, const QuantityChoice& k);
+/// Two kinds of a sibling-chosen key that read alike (same quantity, bounds and plain unit):
+/// aliases ("flow_rate", "flow"), listed together.
+bool same_range(const QuantityChoice& a, const QuantityChoice& b);
+
 }  // namespace aidcsim

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <numeric>
+#include <tuple>
 
 #include "models/collectives/collective.hpp"
 #include "models/collectives/flow_plan.hpp"
@@ -327,6 +328,27 @@ TEST_CASE("implements(): what emit() models per operation; emit refuses the rest
   CHECK_THROWS_WITH(emit(s, c, nodes_of(1, 0, false)), Catch::Contains("not tree"));
 }
 
+namespace {
+
+/// One collective of 32 GPUs on `fabric` (idle): simulated makespan (s), bytes on all links in
+/// both directions (B), and the execution model's time (s).
+std::tuple<double, double, double> run_on(const topology::Fabric& fabric, const compute::GpuSpec& gpu, Op op,
+                                          Algorithm a, double bytes) {
+  network::FlowNetwork net(fabric);
+  const auto l = Layout::from(fabric, gpu);
+  auto c = make(op, a, 32, bytes);
+  network::Schedule s;
+  s.gpu_flops = {1e15};
+  const auto e = emit(s, c, l);
+  const auto r = net.run(s);
+  double b = 0;
+  for (double x : r.link_bytes_fwd) b += x;
+  for (double x : r.link_bytes_rev) b += x;
+  return std::make_tuple(r.makespan, b, e.time);
+}
+
+}  // namespace
+
 TEST_CASE("a NIC faster than its PCIe attachment is never slower and moves the same bytes") {
   // NCCL's NET speed is min(NIC, PCIe) (48 GB/s per Gen5 x16 NIC): an 800 Gb/s NIC on an H100
   // runs NCCL at its 400 Gb/s-class speed. That bound is a rate bound on the transfers, not more
@@ -335,18 +357,7 @@ TEST_CASE("a NIC faster than its PCIe attachment is never slower and moves the s
   auto run = [](double nic, Op op, Algorithm a, double bytes) {
     auto fs = test::rail_cluster(4, 8, topology::FabricKind::LeafSpine, 64);  // 400 Gb/s switch ports
     fs.nic_rate = nic;
-    const auto fabric = topology::build_fabric(fs);
-    network::FlowNetwork net(fabric);
-    const auto l = Layout::from(fabric, test::nvlink4_gpu());
-    auto c = make(op, a, 32, bytes);
-    network::Schedule s;
-    s.gpu_flops = {1e15};
-    const auto e = emit(s, c, l);
-    const auto r = net.run(s);
-    double b = 0;
-    for (double x : r.link_bytes_fwd) b += x;
-    for (double x : r.link_bytes_rev) b += x;
-    return std::make_tuple(r.makespan, b, e.time);
+    return run_on(topology::build_fabric(fs), test::nvlink4_gpu(), op, a, bytes);
   };
   for (Op op : {Op::AllReduce, Op::AllGather, Op::AllToAll})
     for (Algorithm a : {Algorithm::Auto, Algorithm::Ring, Algorithm::Tree}) {
@@ -503,18 +514,7 @@ TEST_CASE("an 800 Gb/s NIC as 2 x 400 Gb/s planes gives a multi-node ring one 80
     auto gpu = test::nvlink4_gpu();
     gpu.pcie_generation = pcie_gen;  // 6: 96 GB/s per x16 NIC (ConnectX-8 class), under the NIC's 100
     fs.nic_pcie_rate = collectives::pcie_rate(fs, gpu);
-    const auto fabric = topology::build_fabric(fs);
-    network::FlowNetwork net(fabric);
-    const auto l = Layout::from(fabric, gpu);
-    auto c = make(Op::AllReduce, a, 32, bytes);
-    network::Schedule s;
-    s.gpu_flops = {1e15};
-    const auto e = emit(s, c, l);
-    const auto r = net.run(s);
-    double b = 0;
-    for (double x : r.link_bytes_fwd) b += x;
-    for (double x : r.link_bytes_rev) b += x;
-    return std::make_tuple(r.makespan, b, e.time);
+    return run_on(topology::build_fabric(fs), gpu, Op::AllReduce, a, bytes);
   };
   for (int gen : {6, 5})
     for (Algorithm a : {Algorithm::Ring, Algorithm::Tree})
