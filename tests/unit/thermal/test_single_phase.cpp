@@ -86,7 +86,8 @@ TEST_CASE("single-phase check uses the coolant's own boiling point", "[thermal][
   f.coolant = "fluorinated";
   SiteReport r = w;
   r.max_coolant_temp = coolant("fluorinated").boiling_point;
-  const ChecklistItem* c = find(cooling_checklist(f, gb200_576(), r), kSinglePhaseItem);
+  const auto items = cooling_checklist(f, gb200_576(), r);  // kept: find() points into it
+  const ChecklistItem* c = find(items, kSinglePhaseItem);
   REQUIRE(c != nullptr);
   CHECK_FALSE(c->pass);
   CHECK(c->headroom == 0);
