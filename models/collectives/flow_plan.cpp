@@ -100,6 +100,65 @@ bool ring_latency(const FlowPlan& plan, const EmitContext& ctx, const std::vecto
   return true;
 }
 
+/// The even per-hop latency h of materialize when some path has more hops than the critical path
+/// of bytes (flow_plan.hpp): the largest h <= h0 with which every dependency path takes at most
+/// `target` = bw_time + latency on an idle fabric, a hop at max(h, its class's route latency) +
+/// its bytes at line rate x `scale` (the relaxation of materialize's critical path). f(h), the
+/// slowest path's time, is convex, piecewise linear and increasing in h; Newton's steps from h0
+/// (where f >= target: the critical path of bytes takes exactly the target) descend to its root in
+/// finitely many steps, the slope being the hops of the slowest path that h does not clamp. 0 when
+/// the routes and bytes alone exceed the target.
+double even_share(const FlowPlan& plan, const EmitContext& ctx, const std::vector<char>& nv,
+                  const std::vector<double>& line, double scale, double target, double h0) {
+  const auto& fl = plan.flows;
+  const int F = static_cast<int>(fl.size());
+  std::vector<double> Tf(F, 0.0), Tl(F, 0.0);
+  std::vector<int> Df(F, 0), Dl(F, 0);
+  // The slowest path at share h and its unclamped hops (ties: more hops, the right slope).
+  auto slowest = [&](double h, int* hops) {
+    for (int pass = 0; pass < 64; ++pass) {
+      bool changed = false;
+      for (int i = 0; i < F; ++i) {
+        const double route = nv[i] ? ctx.layout.nvlink_latency : ctx.layout.net_latency;
+        const double cost = std::max(h, route) + line[i] * scale;
+        const int u = h > route ? 1 : 0;
+        double t0 = 0;
+        int d0 = 0;
+        auto take = [&](double t, int d) {
+          if (t > t0 || (t == t0 && d > d0)) {
+            t0 = t;
+            d0 = d;
+          }
+        };
+        for (int d : fl[i].deps) take(Tl[d], Dl[d]);
+        for (int d : fl[i].after_same) take(Tf[d], Df[d]);
+        if (t0 + cost != Tf[i] || d0 + u != Df[i]) changed = true;
+        Tf[i] = t0 + cost;
+        Df[i] = d0 + u;
+        Tl[i] = Tf[i] + (fl[i].repeat - 1) * cost;
+        Dl[i] = Df[i] + (fl[i].repeat - 1) * u;
+      }
+      if (!changed) break;
+    }
+    double m = 0;
+    *hops = 0;
+    for (int i = 0; i < F; ++i)
+      if (Tl[i] > m || (Tl[i] == m && Dl[i] > *hops)) {
+        m = Tl[i];
+        *hops = Dl[i];
+      }
+    return m;
+  };
+  double h = h0;
+  for (int it = 0; it < 64 && h > 0; ++it) {
+    int hops = 0;
+    const double f = slowest(h, &hops);
+    if (f <= target * (1 + 1e-12) || hops == 0) break;
+    h = std::max(0.0, h - (f - target) / hops);
+  }
+  return h;
+}
+
 }  // namespace
 
 std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const EmitContext& ctx, double bw_time,
@@ -145,10 +204,11 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   const double nic_line = nic_port_rate(ctx.layout);
   std::vector<double> rate(F), line(F);
   // F / L: finish of a flow's first / last repetition on the critical path; DF / DL: hop counts.
+  // HF / HL: the most hops of any path into a flow's first / last repetition, whatever its bytes.
   std::vector<double> Tf(F), Tl(F);
-  std::vector<int> Df(F), Dl(F);
+  std::vector<int> Df(F), Dl(F), Hf(F), Hl(F);
   double tmax = 0;
-  int dmax = 1;
+  int dmax = 1, hmax = 1;
   for (int i = 0; i < F; ++i) {
     rate[i] = nv[i] ? ctx.layout.nvlink_rate : nic_line;
     // Dependency chains at line rate (a port's concurrent share is bounded by its total below).
@@ -159,29 +219,34 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     bool changed = false;
     for (int i = 0; i < F; ++i) {
       double t0 = 0;
-      int d0 = 0;
-      auto take = [&](double t, int d) {
+      int d0 = 0, h0 = 0;
+      auto take = [&](double t, int d, int h) {
         if (t > t0 || (t == t0 && d > d0)) {
           t0 = t;
           d0 = d;
         }
+        h0 = std::max(h0, h);
       };
-      for (int d : fl[i].deps) take(Tl[d], Dl[d]);
-      for (int d : fl[i].after_same) take(Tf[d], Df[d]);
+      for (int d : fl[i].deps) take(Tl[d], Dl[d], Hl[d]);
+      for (int d : fl[i].after_same) take(Tf[d], Df[d], Hf[d]);
       const double tf = t0 + line[i];
-      if (tf != Tf[i] || d0 + 1 != Df[i]) changed = true;
+      if (tf != Tf[i] || d0 + 1 != Df[i] || h0 + 1 != Hf[i]) changed = true;
       Tf[i] = tf;
       Df[i] = d0 + 1;
+      Hf[i] = h0 + 1;
       Tl[i] = Tf[i] + (fl[i].repeat - 1) * line[i];
       Dl[i] = Df[i] + fl[i].repeat - 1;
+      Hl[i] = Hf[i] + fl[i].repeat - 1;
     }
     if (!changed) break;
   }
-  for (int i = 0; i < F; ++i)
+  for (int i = 0; i < F; ++i) {
     if (Tl[i] > tmax || (Tl[i] == tmax && Dl[i] > dmax)) {
       tmax = Tl[i];
       dmax = Dl[i];
     }
+    hmax = std::max(hmax, Hl[i]);
+  }
   // A port carries its waves one after the other: the critical time is at least its total.
   auto port_time = [&](std::size_t k, double bytes) {
     tmax = std::max(tmax, bytes / ((k & 2u) ? ctx.layout.nvlink_rate : nic_line));
@@ -190,7 +255,7 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     if (port_dense[k] != 0) port_time(k, port_dense[k]);
   for (const auto& [k, bytes] : port_map) port_time(k, bytes);
   const double scale = tmax > 0 ? bw_time / tmax : 1.0;
-  const double lat_per_hop = latency / std::max(1, dmax);
+  double lat_per_hop = latency / std::max(1, dmax);
   // A stepped ring whose even share falls below a class's route latency: per-hop latencies.
   std::vector<double> ring_lat;
   bool ring_split = false;
@@ -210,6 +275,12 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     ring_split = ring_latency(plan, ctx, nv, bt, bw_time, latency, dmax, &ring_lat, &flight);
     if (ring_split && in_flight) *in_flight = flight;
   }
+  // A path with more hops than the critical one (a stepped tree's 9 chunk hops beside a one-hop
+  // NVLink chain that carries more bytes, 2 nodes at 8 B): the even share made it take up to
+  // hmax / dmax x the latency (9x NCCL's on 2 nodes). The share is then the one that makes the
+  // slowest path take bw_time + latency.
+  if (!ring_split && hmax > dmax && latency > 0)
+    lat_per_hop = even_share(plan, ctx, nv, line, scale, bw_time + latency, lat_per_hop);
   // Per port: NCCL's NET efficiency (nic_eff = net_rate / nic_rate) relative to the port's rate
   // on the fabric (1 where the fabric bounds the NIC at its PCIe attachment).
   const double nic_port_eff = nic_line == ctx.layout.nic_rate ? nic_eff : nic_eff * ctx.layout.nic_rate / nic_line;

@@ -77,7 +77,12 @@ std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layo
 ///
 /// Latency (network::Activity::delay = a hop's latency - its route latency, >= 0), per hop:
 /// - spread evenly over the D hops (transfers' repetitions) of the critical path: latency / D,
-///   so that the path takes bw_time + latency on an idle fabric.
+///   so that the path takes bw_time + latency on an idle fabric. Where another path has more
+///   hops (a stepped tree's chunks beside a one-hop NVLink chain carrying more bytes: 9 hops
+///   against 1 on 2 nodes at 8 B, which then took 9x NCCL's latency), the even share is the
+///   largest one with which every path, a hop at max(share, its route latency) + its bytes at
+///   line rate, takes at most bw_time + latency (Newton's steps on that convex piecewise-linear
+///   time, exact where the routes are nominal).
 /// - a stepped ring (plan.ring_orders > 0) runs each position's T steps in series, so the even
 ///   share is latency / T per step. Where that share is below a hop's route latency (NCCL's LL
 ///   at thousands of GPUs: 1.21 us per step against the fabric's 1.4 us hops), the even split

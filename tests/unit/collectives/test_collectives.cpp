@@ -413,10 +413,9 @@ TEST_CASE("the GPU -> NIC PCIe path comes from the GPU's data, not from its NVLi
 TEST_CASE("small messages of tree, NVLS, NVLSTree and PAT take NCCL's per-hop latency") {
   // tuning.cc v2.23.4-1, H100 8 per node: tree = baseLat 6.8 + 2 ((g - 1) 0.6 + log2i(nodes) 5.0)
   // (LL), NVLS = intraLat 25, NVLSTree = 25 + 2 log2i(nodes) 14, PAT = 8 + log2i(nodes) 14 / 3.5 +
-  // 2.8 ranks (one GPU per node, all-gather). 8 B: the bytes are negligible (< 0.05 us). The
-  // stepped tree is left out: materialize's even latency split makes it 9x NCCL's latency on 2
-  // nodes and 11x on 4 (docs/validation-busbw.md, "Per-hop latency of tree, PAT, NVLS and
-  // NVLSTree"); collapsed it is exact.
+  // 2.8 ranks (one GPU per node, all-gather). 8 B: the bytes are negligible (< 0.05 us). Collapsed
+  // and every step simulated (the stepped tree took 9x NCCL's latency on 2 nodes and 11x on 4
+  // before materialize split the latency over the path of most hops).
   struct Case {
     Op op;
     Algorithm a;
@@ -424,6 +423,7 @@ TEST_CASE("small messages of tree, NVLS, NVLSTree and PAT take NCCL's per-hop la
     double us;
   };
   const Case cases[] = {{Op::AllReduce, Algorithm::Tree, 2, 8, 6.8 + 2 * (7 * 0.6 + 1 * 5.0)},
+                        {Op::AllReduce, Algorithm::Tree, 4, 8, 6.8 + 2 * (7 * 0.6 + 2 * 5.0)},
                         {Op::AllReduce, Algorithm::Tree, 16, 8, 6.8 + 2 * (7 * 0.6 + 4 * 5.0)},
                         {Op::AllReduce, Algorithm::Nvls, 1, 8, 25.0},
                         {Op::AllReduce, Algorithm::NvlsTree, 2, 8, 25.0 + 2 * 1 * 14.0},
@@ -435,7 +435,6 @@ TEST_CASE("small messages of tree, NVLS, NVLSTree and PAT take NCCL's per-hop la
     network::FlowNetwork net(fabric);
     const Layout l = Layout::from(fabric, test::nvlink4_gpu());
     for (bool collapse : {true, false}) {
-      if (!collapse && k.a == Algorithm::Tree) continue;
       const auto c = make(k.op, k.a, k.nodes * k.gpn, 8, collapse);
       network::Schedule s;
       s.gpu_flops = {1e15};
@@ -448,6 +447,39 @@ TEST_CASE("small messages of tree, NVLS, NVLSTree and PAT take NCCL's per-hop la
       CHECK(sim == Approx(e.time).epsilon(0.02));
     }
   }
+}
+
+TEST_CASE("stepped tree: the latency on its path of most hops, large messages as before") {
+  // materialize spread the latency evenly over the hops of the critical path of bytes. At 8 B on 2
+  // and 4 nodes that is a one-hop NVLink chain transfer (7/8 of the message at 450 GB/s), so every
+  // hop took the whole latency and the tree's chunk path (2 edges x 8 chunks: 9 hops in series on
+  // 2 nodes) took 9x NCCL's: 226.8 us against 25.2 (387.2 against 35.2 on 4 nodes). Now the share
+  // is the one with which the path of most hops takes the execution model's time.
+  auto run = [](int nodes, double bytes, bool collapse) {
+    const auto fabric = topology::build_fabric(test::rail_cluster(nodes, 8, topology::FabricKind::Clos3, 64));
+    network::FlowNetwork net(fabric);
+    const Layout l = Layout::from(fabric, test::nvlink4_gpu());
+    const auto c = make(Op::AllReduce, Algorithm::Tree, nodes * 8, bytes, collapse);
+    network::Schedule s;
+    s.gpu_flops = {1e15};
+    const auto e = emit(s, c, l);
+    return std::make_pair(net.run(s).makespan, e.time);
+  };
+  for (int nodes : {2, 4, 8, 16}) {
+    const auto [stepped, model] = run(nodes, 8, false);
+    const auto [collapsed, model_c] = run(nodes, 8, true);
+    INFO(nodes << " nodes, 8 B: stepped " << stepped * 1e6 << " us, collapsed " << collapsed * 1e6 << " us, model "
+               << model * 1e6 << " us");
+    CHECK(model == model_c);
+    CHECK(stepped == Approx(collapsed).epsilon(1e-3));  // old code: 9x on 2 nodes, 11x on 4
+    CHECK(stepped == Approx(model).epsilon(1e-3));
+  }
+  // 1 GiB on 2 nodes: the critical path of bytes keeps the whole even share, as before (the
+  // stepped and collapsed runs were equal to the printed 0.01 us and stay so).
+  const auto [stepped, model] = run(2, 1 << 30, false);
+  const auto [collapsed, model_c] = run(2, 1 << 30, true);
+  INFO("2 nodes, 1 GiB: stepped " << stepped * 1e6 << " us, collapsed " << collapsed * 1e6 << " us");
+  CHECK(stepped == Approx(collapsed).epsilon(1e-9));
 }
 
 TEST_CASE("a NIC faster than its PCIe attachment: plans whose transfers of a port overlap in part too") {
