@@ -106,8 +106,9 @@ bool ring_latency(const FlowPlan& plan, const EmitContext& ctx, const std::vecto
 /// its bytes at line rate x `scale` (the relaxation of materialize's critical path). f(h), the
 /// slowest path's time, is convex, piecewise linear and increasing in h; Newton's steps from h0
 /// (where f >= target: the critical path of bytes takes exactly the target) descend to its root in
-/// finitely many steps, the slope being the hops of the slowest path that h does not clamp. 0 when
-/// the routes and bytes alone exceed the target.
+/// finitely many steps, the slope being the hops of the slowest path that h does not clamp. They
+/// stop where that path has no unclamped hop (its routes and bytes alone exceed the target: a
+/// smaller h would not speed it up).
 double even_share(const FlowPlan& plan, const EmitContext& ctx, const std::vector<char>& nv,
                   const std::vector<double>& line, double scale, double target, double h0) {
   const auto& fl = plan.flows;
