@@ -52,7 +52,7 @@ constexpr double kPciBw = 12.0;              // PCI_BW (Gen3 x16), for the defau
 constexpr int kWarp = 32;
 constexpr int kNvlsChannels = 16;              // NCCL_NVLS_NCHANNELS default (transport/nvls.cc)
 constexpr double kNvlsChunkSize = 128 * 1024;  // NCCL_NVLS_CHUNKSIZE default (transport/nvls.cc)
-constexpr int kMaxNvlsArity = 32;              // NCCL_MAX_NVLS_ARITY (2.27 device.h)
+constexpr int kMaxNvlsArity = 32;              // NCCL_MAX_NVLS_ARITY (device.h 2.23 .. 2.30.7)
 
 // --- src/graph/search.cc: speeds tried by the topology search (GB/s per channel) -------------
 const std::vector<double> kSpeedIntra = {40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0};
@@ -239,6 +239,8 @@ double nvls_efficiency(int cc) {
   // 0.85 Hopper, 0.74 Blackwell}
   return cc >= 100 ? 0.74 : cc >= 90 ? 0.85 : 0.0;
 }
+
+int nvls_heads(int gpus) { return std::max(0, std::min(gpus, kMaxNvlsArity)); }
 
 int compute_capability(int gen) {
   switch (gen) {

@@ -123,6 +123,15 @@ double nvls_chunk(const Model& m, double bytes, bool nvls_tree);
 /// for every architecture (the bus -> algorithm bandwidth ratio of NVLS).
 double nvls_efficiency(int compute_capability);
 
+/// NVLS heads of one NVLink domain of `gpus` GPUs: min(gpus, NCCL_MAX_NVLS_ARITY = 32). NCCL's
+/// NVLS graph has one channel per head and at most NCCL_MAX_NVLS_ARITY of them (search.cc
+/// ncclTopoCompute, v2.26.2-1 to v2.30.7-1: maxChannels = min(NCCL_MAX_NVLS_ARITY, GPUs), and
+/// minChannels = maxChannels on one domain; device.h NCCL_MAX_NVLS_ARITY 32). Only the heads run
+/// the multimem ld_reduce / st of the NVLS kernel (connect.cc connectNvls: headRank -1 for the
+/// others; device/all_reduce.h `nvls->headRank != -1`), each on 1/heads of the buffer, so a
+/// 72-GPU NVL72 domain has 32 heads, not 72. 0 for gpus < 1.
+int nvls_heads(int gpus);
+
 /// The NCCL speed of one NVLink link by GPU generation (src/graph/topo.h SMxx_NVLINK_BW, GB/s):
 /// generation 2 (V100) 20, 3 (A100) 20, 4 (H100) 20.6, 5 (B200) 40.1 (v2.27.7).
 double nvlink_link_bw(int nvlink_generation);
