@@ -69,7 +69,7 @@ struct Model {
   /// baseLat + (nsteps - interSteps) x [0] + interSteps x [1] (tuning.cc 2.23).
   double hop_latency[kNumFuncs][kNumAlgos][kNumProtos][2] = {};
   int channels = 0;       ///< comm->nChannels after ncclTopoPostset doubles them
-  int nvls_channels = 0;  ///< comm->nvlsChannels (NCCL_NVLS_NCHANNELS, 16)
+  int nvls_channels = 0;  ///< comm->nvlsChannels: 16 Hopper; Blackwell 24 in one domain, 32 across (nvls.cc 2.27.7)
   int max_threads[kNumAlgos][kNumProtos] = {};
   long thread_threshold[kNumAlgos][kNumProtos] = {};
 };
