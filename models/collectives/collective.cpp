@@ -414,8 +414,11 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // H100, g = 4..8: busbw 378 / 420 / 450 / 473 / 490 GB/s; measured 370 / 420 / 440 / 460 /
     // 480 (NVIDIA/nccl#1455, 8 x H100 SXM, NCCL_ALGO=NVLS, 2-4 GiB). 8 x B200: 831, measured
     // 850 (GTC25 S72583) and 838 (ml-engineering). Not fitted to them.
-    const int g = sys.ranks;
-    bw = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * g / (g + 1.0);
+    // Only NCCL's NVLS heads reduce and multicast, at most NCCL_MAX_NVLS_ARITY = 32 of them
+    // (nccl::nvls_heads): a head moves (1 + 1/h) S per direction, every other GPU S, so above
+    // 32 GPUs (a 72-GPU NVL72 domain) the busiest port carries (1 + 1/32) S, not (1 + 1/g) S.
+    const int h = nccl::nvls_heads(sys.ranks);
+    bw = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0);
   }
   if (ch.algo == nccl::kCollNetDirect || ch.algo == nccl::kCollNetChain) {
     // NCCL's tuner rates CollNet at half its bus bandwidth (the 0.5 of non-ring algorithms in

@@ -17,17 +17,22 @@ int heads_of(const Layout& l, int g) {
   return std::max(1, std::min(nics, g));
 }
 
-/// NVLS inside each domain. All-reduce: every GPU sends its whole buffer into the switch
-/// (multimem ld_reduce by the heads) and the heads' multicast stores bring it back: (g+1)/g x S
-/// through each GPU's NVLink port in each direction. All-gather / reduce-scatter: (g-1)/g x S.
-/// Emulated as a shift permutation GPU i -> i+1 of the domain, which loads each GPU's NVLink
-/// uplink and downlink once.
+/// NVLS inside each domain. All-reduce: the heads' multimem ld_reduce reads every GPU's whole
+/// buffer through the switch and their multicast stores bring it back: S through each GPU's
+/// NVLink port in each direction, plus the head's own reduced slice S/h in and out (h = NCCL's
+/// heads, min(g, 32): nccl::nvls_heads; the first h GPUs of the domain). So (h+1)/h x S on a
+/// head's port, S on the others' (h = g up to 32 GPUs: every GPU a head). All-gather /
+/// reduce-scatter: (g-1)/g x S. Emulated as a shift permutation GPU i -> i+1 of the domain, each
+/// transfer carrying its sender's load, which loads each GPU's NVLink uplink and downlink once.
 void add_nvls(FlowPlan& plan, const std::vector<std::vector<int>>& doms, Op op, double bytes) {
   for (const auto& d : doms) {
     const int g = static_cast<int>(d.size());
     if (g < 2) continue;
-    const double payload = op == Op::AllReduce ? (g + 1.0) / g * bytes : (g - 1.0) / g * bytes;
-    for (int i = 0; i < g; ++i) plan.done.push_back(plan.add(d[i], d[(i + 1) % g], payload, 0));
+    const int h = std::max(1, nccl::nvls_heads(g));
+    for (int i = 0; i < g; ++i) {
+      const double payload = op != Op::AllReduce ? (g - 1.0) / g * bytes : i < h ? (h + 1.0) / h * bytes : bytes;
+      plan.done.push_back(plan.add(d[i], d[(i + 1) % g], payload, 0));
+    }
   }
 }
 

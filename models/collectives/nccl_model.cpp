@@ -50,9 +50,13 @@ constexpr long kLL128ThreadThreshold = 8;    // NCCL_LL128_THREAD_THRESHOLD
 constexpr long kSimpleThreadThreshold = 64;  // NCCL_SIMPLE_THREAD_THRESHOLD
 constexpr double kPciBw = 12.0;              // PCI_BW (Gen3 x16), for the default thread count
 constexpr int kWarp = 32;
-constexpr int kNvlsChannels = 16;              // NCCL_NVLS_NCHANNELS default (transport/nvls.cc)
+// NVLS CTAs (comm->nvlsChannels, transport/nvls.cc): NVLS_NCHANNELS 16 (2.23); from 2.27.3
+// NVLS_NCHANNELS_SM90 16, and on Blackwell NVLS_NCHANNELS_SM100 32 across NVLink domains,
+// NVLS_NCHANNELS_SM100_NVL 24 inside one ("a reduced number of channels for single node/MNNVL
+// domain on Blackwell"; 2.27.7 ncclNvlsInit, unchanged to 2.30.7)
+constexpr int kNvlsChannelsSm90 = 16, kNvlsChannelsSm100 = 32, kNvlsChannelsSm100Nvl = 24;
 constexpr double kNvlsChunkSize = 128 * 1024;  // NCCL_NVLS_CHUNKSIZE default (transport/nvls.cc)
-constexpr int kMaxNvlsArity = 32;              // NCCL_MAX_NVLS_ARITY (2.27 device.h)
+constexpr int kMaxNvlsArity = 32;              // NCCL_MAX_NVLS_ARITY (device.h 2.23 .. 2.30.7)
 
 // --- src/graph/search.cc: speeds tried by the topology search (GB/s per channel) -------------
 const std::vector<double> kSpeedIntra = {40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0};
@@ -240,6 +244,8 @@ double nvls_efficiency(int cc) {
   return cc >= 100 ? 0.74 : cc >= 90 ? 0.85 : 0.0;
 }
 
+int nvls_heads(int gpus) { return std::max(0, std::min(gpus, kMaxNvlsArity)); }
+
 int compute_capability(int gen) {
   switch (gen) {
     case 2:
@@ -314,7 +320,7 @@ Model build_model(const System& s) {
       m.graph[kNvls] = {r.channels, r.bw, inter};
     }
     m.graph[kNvlsTree] = m.graph[kNvls];
-    m.nvls_channels = kNvlsChannels;
+    m.nvls_channels = cc >= 100 ? (multi ? kNvlsChannelsSm100 : kNvlsChannelsSm100Nvl) : kNvlsChannelsSm90;
   }
   // CollNet (SHARP): Direct has one head per NIC (like NVLS); Chain follows the ring's channels.
   if (s.collnet && multi) {

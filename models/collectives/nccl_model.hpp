@@ -69,7 +69,7 @@ struct Model {
   /// baseLat + (nsteps - interSteps) x [0] + interSteps x [1] (tuning.cc 2.23).
   double hop_latency[kNumFuncs][kNumAlgos][kNumProtos][2] = {};
   int channels = 0;       ///< comm->nChannels after ncclTopoPostset doubles them
-  int nvls_channels = 0;  ///< comm->nvlsChannels (NCCL_NVLS_NCHANNELS, 16)
+  int nvls_channels = 0;  ///< comm->nvlsChannels: 16 Hopper; Blackwell 24 in one domain, 32 across (nvls.cc 2.27.7)
   int max_threads[kNumAlgos][kNumProtos] = {};
   long thread_threshold[kNumAlgos][kNumProtos] = {};
 };
@@ -122,6 +122,15 @@ double nvls_chunk(const Model& m, double bytes, bool nvls_tree);
 /// channel at bwIntra x this x (channels - 1) / channels x 2 for all-reduce; v2.23's table has 5/6
 /// for every architecture (the bus -> algorithm bandwidth ratio of NVLS).
 double nvls_efficiency(int compute_capability);
+
+/// NVLS heads of one NVLink domain of `gpus` GPUs: min(gpus, NCCL_MAX_NVLS_ARITY = 32). NCCL's
+/// NVLS graph has one channel per head and at most NCCL_MAX_NVLS_ARITY of them (search.cc
+/// ncclTopoCompute, v2.26.2-1 to v2.30.7-1: maxChannels = min(NCCL_MAX_NVLS_ARITY, GPUs), and
+/// minChannels = maxChannels on one domain; device.h NCCL_MAX_NVLS_ARITY 32). Only the heads run
+/// the multimem ld_reduce / st of the NVLS kernel (connect.cc connectNvls: headRank -1 for the
+/// others; device/all_reduce.h `nvls->headRank != -1`), each on 1/heads of the buffer, so a
+/// 72-GPU NVL72 domain has 32 heads, not 72. 0 for gpus < 1.
+int nvls_heads(int gpus);
 
 /// The NCCL speed of one NVLink link by GPU generation (src/graph/topo.h SMxx_NVLINK_BW, GB/s):
 /// generation 2 (V100) 20, 3 (A100) 20, 4 (H100) 20.6, 5 (B200) 40.1 (v2.27.7).

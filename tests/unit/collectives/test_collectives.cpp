@@ -560,3 +560,33 @@ TEST_CASE("an 800 Gb/s NIC as 2 x 400 Gb/s planes gives a multi-node ring one 80
         CHECK(b2 == Approx(b1).epsilon(1e-9));
       }
 }
+
+TEST_CASE("NVLS on one NVLink domain of more than 32 GPUs: NCCL's 32 heads (NCCL_MAX_NVLS_ARITY)") {
+  // NCCL's NVLS graph has min(GPUs, NCCL_MAX_NVLS_ARITY = 32) heads (search.cc v2.26.2-1 ..
+  // v2.30.7-1, device.h); only they ld_reduce / multicast (connect.cc headRank -1 for the rest),
+  // each 1/32 of the buffer: a head's NVLink carries (1 + 1/32) S per direction, the others' S.
+  // Before, every GPU of a 72-GPU NVL72 domain was taken for a head: (1 + 1/72) S, 1.7 % faster.
+  CHECK(nccl::nvls_heads(8) == 8);
+  CHECK(nccl::nvls_heads(32) == 32);
+  CHECK(nccl::nvls_heads(72) == 32);
+  const double S = 8.0 * 1024 * 1024 * 1024;
+  for (int g : {8, 32, 72}) {
+    Layout l = nodes_of(g, 5);
+    l.nvlink_rate = 900e9;  // NVLink5: 18 links x 50 GB/s; NCCL counts 18 x 40.1 = 721.8 GB/s
+    const auto sel = select(make(Op::AllReduce, Algorithm::Nvls, g, S), l);
+    const int h = std::min(g, 32);
+    INFO(g << " GPUs: bandwidth time " << sel.bw_time * 1e3 << " ms");
+    CHECK(sel.bw_time == Approx(S / (721.8e9 * 0.74 * h / (h + 1.0))).epsilon(1e-9));
+  }
+  // The flows: a head's transfer carries (h + 1)/h x S, every other GPU's S.
+  Layout l = nodes_of(72, 5);
+  const auto c = make(Op::AllReduce, Algorithm::Nvls, 72, S);
+  const Protocol p;
+  const detail::EmitContext ctx{c, l, p};
+  const auto plan = detail::plan_nvls(ctx, detail::by_domain(c.gpus, l), false, false);
+  REQUIRE(plan.flows.size() == 72);
+  for (int i = 0; i < 72; ++i) {
+    INFO("GPU " << i);
+    CHECK(plan.flows[i].payload == Approx(i < 32 ? S * 33.0 / 32 : S).epsilon(1e-12));
+  }
+}

@@ -241,3 +241,26 @@ TEST_CASE("NCCL per-hop latencies, the measured LL hop inside one node only, ban
   CHECK(build_model(one).hop_latency[kAllReduce][kRing][kLL][1] == Approx(2.0));  // no network hop
   CHECK(build_model(node(4, 450)).hop_latency[kAllReduce][kRing][kLL][0] == Approx(0.6));
 }
+
+TEST_CASE("NVLS CTAs and heads by architecture and domain (nvls.cc 2.27.7, search.cc 2.26.2 on)") {
+  // ncclNvlsInit (transport/nvls.cc v2.27.3-1 .. v2.30.7-1): NVLS_NCHANNELS_SM90 16; Blackwell
+  // NVLS_NCHANNELS_SM100_NVL 24 inside one NVLink domain, NVLS_NCHANNELS_SM100 32 across them.
+  // Before, 16 everywhere (v2.23's NCCL_NVLS_NCHANNELS).
+  CHECK(build_model(node(4, 450)).nvls_channels == 16);
+  CHECK(build_model(node(5, 900)).nvls_channels == 24);
+  const auto nvl72 = build_model(node(5, 900, 72));
+  CHECK(nvl72.nvls_channels == 24);
+  System two = node(5, 900, 16);
+  two.nodes = 2;
+  two.collnet = true;
+  CHECK(build_model(two).nvls_channels == 32);
+  System h2 = node(4, 450, 16);
+  h2.nodes = 2;
+  CHECK(build_model(h2).nvls_channels == 16);
+  // 72 GPUs in one domain: NCCL_MAX_NVLS_ARITY = 32 heads; (32 + 1) x 20 <= 721.8 GB/s
+  CHECK(nvl72.graph[kNvls].channels == 32);
+  CHECK(nvl72.graph[kNvls].bw_intra == Approx(20));
+  // NVLS all-reduce runs on the NVLS CTAs, whatever comm->nChannels
+  CHECK(choose(nvl72, kAllReduce, 8.0 * (1 << 30)).algo == kNvls);
+  CHECK(choose(nvl72, kAllReduce, 8.0 * (1 << 30)).channels == 24);
+}
