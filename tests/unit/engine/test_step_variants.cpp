@@ -246,3 +246,54 @@ TEST_CASE("link-down samples count the transfers each sampled link carries one l
   // Every link is up again.
   for (int l = 0; l < fabric.link_count(); ++l) CHECK(fabric.link(l).up);
 }
+
+TEST_CASE("link-down samples on a 2-plane fabric count the transfers whose part on any plane crosses the link",
+          "[engine][failures][planes]") {
+  // FlowNetwork splits a transfer over the NICs evenly over the planes (one sub-flow per plane,
+  // Fabric::hash_on_plane). The count took only the part on the flow hash's own plane, so a link
+  // carrying the other part of a transfer was not credited with it.
+  std::string text = small_text();
+  const std::string topo = "  topology: clos3";
+  const auto pos = text.find(topo);
+  REQUIRE(pos != std::string::npos);
+  text.insert(pos, "  planes: 2\n");
+  const Scenario sc = load_scenario_text(text, "small-2-planes.yaml");
+  REQUIRE(sc.fabric.planes == 2);
+  const int gpus = sc.fabric.gpus;
+  topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
+  network::FlowNetwork net(fabric);
+  net.set_timeline_bins(network::kStepTimelineBins);
+  const workload::JobSpec job = scaled_job(sc, gpus, "");
+  const StepRun step = run_step(job, sc.gpu, fabric, net, {}, sc.seed);
+  const network::StepTraffic traffic = network::step_traffic(fabric, step.run, step.breakdown.step_time);
+  const std::vector<double> clocks(static_cast<std::size_t>(gpus), 1.0);
+  const StepContext ctx{sc, job, fabric, net, clocks, sc.seed};
+  const LinkDownStep down = degraded_link_step(ctx, step.plan, traffic.link_utilization, step.breakdown.step_time, 6);
+  REQUIRE(down.links.size() == 6);
+  int missed = 0;  // transfers only their second plane's part brings onto a sampled link
+  for (std::size_t i = 0; i < down.links.size(); ++i) {
+    const std::vector<int> ids = fabric.find_links(down.links[i]);
+    REQUIRE(ids.size() == 1);
+    auto crosses = [&](const network::Activity& a, std::uint64_t h) {
+      for (const auto& hop : fabric.route(a.gpu, a.dst_gpu, h))
+        if (hop.link == ids[0]) return true;
+      return false;
+    };
+    int all = 0, first = 0;
+    for (const auto& a : step.plan.schedule.activities) {
+      if (a.kind != network::Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
+      const bool on_first = crosses(a, a.flow_hash);
+      bool on_any = on_first;
+      if (fabric.link(fabric.route(a.gpu, a.dst_gpu, a.flow_hash).front().link).tier == topology::Tier::Access) {
+        const int other = (fabric.plane_of(a.gpu, a.dst_gpu, a.flow_hash) + 1) % 2;
+        on_any = on_any || crosses(a, fabric.hash_on_plane(a.gpu, a.dst_gpu, a.flow_hash, other));
+      }
+      all += on_any;
+      first += on_first;
+    }
+    INFO(down.links[i]);
+    CHECK(down.rerouted_flows[i] == all);
+    missed += all - first;
+  }
+  CHECK(missed > 0);  // the second planes' parts matter here: the first-part count would differ
+}
