@@ -297,3 +297,41 @@ TEST_CASE("link-down samples on a 2-plane fabric count the transfers whose part 
   }
   CHECK(missed > 0);  // the second planes' parts matter here: the first-part count would differ
 }
+
+namespace {
+/// The small site's text with the job on its first 288 GPUs (dp 4, the same microbatches per replica):
+/// a rollout's first phase, which later phases grow.
+std::string half_site(std::string text) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"  gpus: 576", "  gpus: 288"},
+                                 {"    dp: 8", "    dp: 4"},
+                                 {"  global_batch: 144", "  global_batch: 72"}}) {
+    const auto pos = text.find(from);
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, from.size(), to);
+  }
+  return text;
+}
+}  // namespace
+
+TEST_CASE("a rollout reports the step variants of the phase where training ends, each phase's in /phases",
+          "[engine][failures][rollout]") {
+  // Two phases that differ (288 then 576 GPUs); training ends long before the second starts. The
+  // summary's step time is the first phase's (the job's), and so must be its step with a link
+  // down: it came from the last phase, whose job never ran.
+  std::string text =
+      half_site(with_block("reliability:\n  link_failure_mode: degrade\n  failure_preset: none\n  draws: 10\n"
+                           "rollout:\n  phases:\n"
+                           "    - {name: half, gpus: 288, start: \"2026-03-01\"}\n"
+                           "    - {name: full, gpus: 576, start: \"2099-01-01\"}\n"));
+  const Results r = simulate(load_scenario_text(text, "rollout-degrade.yaml"));
+  REQUIRE(dataset(r, "/phases/gpus").data == std::vector<double>{288, 576});
+  REQUIRE(dataset(r, "/phases/wall_time").data.at(1) == 0);  // the second phase never runs
+  REQUIRE(r.scalar("step_time") == dataset(r, "/phases/step_time").data.at(0));
+  const auto& down = dataset(r, "/phases/step_time_link_down").data;
+  REQUIRE(down.size() == 2);
+  CHECK(down[0] != down[1]);  // each phase's own fabric and job
+  CHECK(r.scalar("step_time_link_down") == down[0]);
+  const auto& steps = dataset(r, "/network/link_down/step_time").data;
+  REQUIRE(steps.size() == 3);
+  CHECK(down[0] == Approx((steps[0] + steps[1] + steps[2]) / 3).epsilon(1e-12));
+}
