@@ -335,3 +335,26 @@ TEST_CASE("a rollout reports the step variants of the phase where training ends,
   REQUIRE(steps.size() == 3);
   CHECK(down[0] == Approx((steps[0] + steps[1] + steps[2]) / 3).epsilon(1e-12));
 }
+
+TEST_CASE("a failure from the start is checked against each rollout phase's fabric, the error naming the phase",
+          "[engine][failures][rollout]") {
+  // A spine only the 576-GPU fabric has: the 288-GPU first phase cannot fail it from the start.
+  const Scenario plain = load_scenario_text(small_text(), "small.yaml");
+  const topology::Fabric big = topology::build_fabric(situation_fabric_spec(plain, 576));
+  const topology::Fabric half = topology::build_fabric(situation_fabric_spec(plain, 288));
+  std::string spine;
+  for (int n = 0; n < big.node_count() && spine.empty(); ++n)
+    if (big.node(n).kind == topology::NodeKind::Spine && half.find_node(big.node(n).name) < 0) spine = big.node(n).name;
+  REQUIRE(!spine.empty());
+  const std::string rollout =
+      "rollout:\n  phases:\n"
+      "    - {name: half, gpus: 288, start: \"2026-03-01\"}\n"
+      "    - {name: full, gpus: 576, start: \"2026-06-01\"}\n";
+  std::string text = half_site(with_failure("{type: switch_down, element: " + spine + "}"));
+  text.insert(text.find("\ncooling:\n") + 1, rollout);
+  const std::string msg = run_error(text, "rollout-failure.yaml");
+  INFO(msg);
+  CHECK(msg.find("fabric.failures[0].element") != std::string::npos);
+  CHECK(msg.find(spine) != std::string::npos);
+  CHECK(msg.find("in rollout phase half") != std::string::npos);
+}
