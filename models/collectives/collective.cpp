@@ -174,6 +174,7 @@ Layout layout_of(const topology::FabricSpec& spec, const compute::GpuSpec& gpu, 
   l.nic_rate = spec.nic_rate;
   l.nic_pcie_rate = spec.nic_pcie_rate;
   l.nvlink_generation = spec.nvlink_domain > 1 ? gpu.nvlink_generation : 0;
+  l.compute_capability = nccl::compute_capability(gpu.nvlink_generation);  // the GPU's, with or without NVLink
   l.pcie_generation = gpu.pcie_generation;
   l.xgmi = spec.nvlink_domain > 1 && gpu.nvlink_generation == 0 && gpu.nvlink_bandwidth > 0;
   l.nvls = gpu.nvls && l.nvlink_generation >= 4;
@@ -241,7 +242,7 @@ nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Pr
   const int ppn = std::max(1, static_cast<int>(std::lround(double(gpus.size()) / s.nodes)));
   s.ranks = ppn * s.nodes;
   const int gen = l.nvlink_generation;
-  s.compute_capability = nccl::compute_capability(gen);
+  s.compute_capability = l.compute_capability > 0 ? l.compute_capability : nccl::compute_capability(gen);
   s.nvlink = gen > 0 || l.xgmi;  // RCCL: xGMI links are LINK_NVL
   s.nvswitch = gen >= 3;         // HGX / DGX A100 and later: GPUs meet in NVSwitches
   // NCCL counts links x SMxx_NVLINK_BW; a link carries 25 GB/s per direction up to NVLink4 and

@@ -115,11 +115,16 @@ struct Layout {
   double nvlink_latency = 0;  ///< s, route latency GPU -> NVSwitch -> GPU
   double net_latency = 0;     ///< s, route latency of a rail-aligned scale-out hop
   int nvlink_generation = 4;  ///< compute::GpuSpec::nvlink_generation (0: PCIe only)
-  int pcie_generation = 5;    ///< compute::GpuSpec::pcie_generation (GPU -> NIC path)
-  bool nvls = true;           ///< compute::GpuSpec::nvls (NVLink SHARP)
-  bool sharp = false;         ///< topology::FabricSpec::sharp (in-network reduction)
-  int gpus_per_node = 8;      ///< GPUs per NVLink domain
-  int nics_per_node = 0;      ///< physical NICs per domain; 0 = one per GPU
+  /// CUDA compute capability NCCL keys its tuning tables on (nccl::System): the GPU's own
+  /// architecture, nccl::compute_capability(compute::GpuSpec::nvlink_generation), also when its
+  /// domain has no NVLink (one GPU per domain: nvlink_generation 0 here, still an H100, cc 90);
+  /// 0: from nvlink_generation (a Layout built by hand).
+  int compute_capability = 0;
+  int pcie_generation = 5;  ///< compute::GpuSpec::pcie_generation (GPU -> NIC path)
+  bool nvls = true;         ///< compute::GpuSpec::nvls (NVLink SHARP)
+  bool sharp = false;       ///< topology::FabricSpec::sharp (in-network reduction)
+  int gpus_per_node = 8;    ///< GPUs per NVLink domain
+  int nics_per_node = 0;    ///< physical NICs per domain; 0 = one per GPU
   /// The scale-up fabric is AMD Infinity Fabric (xGMI), not NVLink: a GPU with nvlink_generation
   /// 0 and a scale-up bandwidth (compute::GpuSpec::nvlink_bandwidth > 0; MI300X) in a domain of
   /// more than one GPU. RCCL runs it as NVLink (LINK_NVL) links at its own per-link speed.

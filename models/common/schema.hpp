@@ -70,6 +70,9 @@ struct Field {
   /// sibling is). Empty: `quantity` applies.
   std::string quantity_from = {};
   std::vector<QuantityChoice> quantity_by = {};
+  /// Where min/max come from when they bound what is plausible rather than what is possible (a
+  /// datasheet's operating range): said with a range error, after the range. Empty: none.
+  std::string range_source = {};
 };
 
 using Schema = std::vector<Field>;

@@ -23,6 +23,7 @@
 // Not thread-safe per object; distinct objects in distinct threads are independent except for
 // the fabric's lazy route caches (Fabric is not thread-safe).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -177,6 +178,15 @@ std::vector<double> link_utilization(const topology::Fabric& fabric, const RunRe
 /// src == dst). On a multi-plane fabric a GPU-to-GPU scale-out transfer is split over the planes
 /// (FlowNetwork::run): the slowest of its per-plane sub-flows, each with bytes / planes.
 double isolated_time(const topology::Fabric& fabric, int src, int dst, double bytes, std::uint64_t flow_hash);
+
+/// The routes FlowNetwork::run sends transfer `a`'s sub-flows on, on the fabric's current state:
+/// emit(hops) once per sub-flow (hash ECMP: FabricSpec::flows_per_pair hashes, each split over
+/// the planes for a transfer over the NICs, one sub-flow per plane; spray or Activity::spread:
+/// `spray_subflows` sampled equal-cost paths). Sub-flows on one route repeat it. Hashed routes are
+/// computed without filling the fabric's route cache. Nothing for a computation or src == dst.
+/// Throws SimulationError when the ends are disconnected (Fabric::route).
+void for_each_subflow_route(const topology::Fabric& fabric, const Activity& a, int spray_subflows,
+                            const std::function<void(const std::vector<topology::Hop>&)>& emit);
 
 /// Slowdown of every activity of a run: (finish - start) / isolated_time for transfers (the
 /// congestion metric of Alizadeh et al., pFabric, SIGCOMM 2013: "FCT normalised to the best

@@ -35,13 +35,12 @@ struct SubFlow {
 };
 
 /// Whether hash-ECMP transfer `a` is split over the planes (subflow_routes): more than one plane
-/// and a route over the NICs (GPU to GPU not over NVLink, or GPU to / from storage).
+/// and a route over the NICs (GPU to GPU not over NVLink, or GPU to / from storage). Asks for no
+/// route (Fabric::takes_nvlink): a route asked here would fill the route cache that subflow_routes'
+/// `once` mode keeps empty (engine13), and an unroutable pair throws from subflow_routes' own route.
 inline bool split_planes(const Fabric& fab, const Activity& a) {
   if (fab.planes() < 2 || a.gpu == a.dst_gpu) return false;
-  const int G = fab.spec().gpus;
-  if (a.gpu >= G || a.dst_gpu >= G) return true;
-  const std::vector<Hop> r = fab.route(a.gpu, a.dst_gpu, a.flow_hash);
-  return !r.empty() && fab.link(r.front().link).tier == topology::Tier::Access;
+  return !fab.takes_nvlink(a.gpu, a.dst_gpu);
 }
 
 /// Routes of the sub-flows of transfer `a` on the fabric's current state: emit(j, m, hops) for

@@ -18,6 +18,15 @@ namespace aidcsim::thermal {
 
 namespace {
 
+// Plausible coolant flow per GPU cold plate: the OCP 1 kW OAM plate the cold-plate model is fitted
+// to is measured from 0.4 to 5 L/min (Chen et al., "OCP OAI System Liquid Cooling Guidelines",
+// 2023, Fig. 7-8; docs/thermal.md); a cold plate runs at ~1-2 L/min per kW. 1 L/s (60 L/min, the
+// old bound) is no cold plate's flow.
+constexpr double kColdPlateFlowMax = 5e-3 / 60;  // m^3/s, 5 L/min
+constexpr const char* kColdPlateFlowSource =
+    "a cold plate's flow: the OCP 1 kW OAM plate is measured at 0.4-5 L/min, OCP OAI System Liquid Cooling "
+    "Guidelines (2023) Fig. 7-8";
+
 // Sensor locations of the monitoring policy and the sensor type each one reads.
 struct Location {
   const char* name;
@@ -77,10 +86,14 @@ Schema schema() {
        "1 L/min",
        false,
        0.05e-3 / 60,
-       1e-3,
+       kColdPlateFlowMax,
        false,
        {},
-       "Coolant flow per GPU cold plate (brief: 0.5-1 L/min)."},
+       "Coolant flow per GPU cold plate (brief: 0.5-1 L/min). At most 5 L/min, the highest flow the cold-plate "
+       "model's published plate is measured at (cooling.cold_plate); 1 L/s would be 60 L/min.",
+       {},
+       {},
+       kColdPlateFlowSource},
       {"cooling.facility_supply",
        Q::Temperature,
        "18 degC",

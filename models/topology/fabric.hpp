@@ -176,6 +176,10 @@ class Fabric {
   /// (network::fluid_bound_waves at 32K GPUs asks for ~1M routes, which cached would hold most
   /// of its memory). Same throws as route().
   void route_uncached(int src, int dst, std::uint64_t flow_hash, std::vector<Hop>& out) const;
+  /// Whether route(src, dst, .) takes NVLink on the current state (any hash): two GPU ranks of one
+  /// NVLink domain whose NVLink ports are both up. Computes no route (network::FlowNetwork asks it
+  /// of every transfer to split the others over the planes).
+  bool takes_nvlink(int src, int dst) const;
   /// Whether route(src, dst, hash) on the current state returns `built`, the GPU-to-GPU route it
   /// returned for them while nothing was down: true when nothing is down, or when route()'s own
   /// reuse test passes (more than 2 hops, all up, the destination leaf up with its distances as

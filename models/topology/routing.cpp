@@ -356,6 +356,12 @@ void Fabric::route_uncached(int src, int dst, std::uint64_t flow_hash, std::vect
     compute_route(src, dst, flow_hash, out);
 }
 
+bool Fabric::takes_nvlink(int src, int dst) const {
+  const Impl& f = *impl_;
+  const int G = f.spec.gpus;
+  return src != dst && src >= 0 && dst >= 0 && src < G && dst < G && nvlink_up(f, src, dst);
+}
+
 bool Fabric::built_route_holds(const std::vector<Hop>& b) const {
   const Impl& f = *impl_;
   if (!f.any_down) return true;

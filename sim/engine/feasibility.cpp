@@ -152,29 +152,32 @@ void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std:
     const auto& [gpus, key, name] = situation;
     const workload::JobSpec job = scaled_job(sc, gpus, key);
     check_batch_schedule(sc, job);
-    topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
-    if (warnings)  // the fabric as built, worded as the run's results word it
-      for (const auto& w : fabric.warnings())
-        warnings->push_back(situations.size() > 1 ? "phase " + name + ": " + w : w);
-    check_fabric_failures(sc, fabric, gpus);
+    // Every phase judges the failures from the start, the timed ones and the cooling faults on its
+    // own fabric and site (an element one phase's fabric has may be missing from another's): an
+    // error says whose.
     try {
+      topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
+      if (warnings)  // the fabric as built, worded as the run's results word it
+        for (const auto& w : fabric.warnings())
+          warnings->push_back(situations.size() > 1 ? "phase " + name + ": " + w : w);
+      check_fabric_failures(sc, fabric, gpus);
       check_cooling(sc, fabric, gpus);
-    } catch (const InvalidParameter& e) {  // every phase judges the faults on its own site: say whose
+      bool applied = false;
+      for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
+        const auto& f = sc.fabric.failures[i];
+        if (!(f.at > 0) || !exists(fabric, f.element)) continue;
+        found[i] = 1;
+        applied = true;
+        fabric.apply(f);
+        check_still_connected(f, fabric, gpus);
+      }
+      if (first && !applied && &situations.front() == &situation)
+        *first = std::make_unique<topology::Fabric>(std::move(fabric));
+    } catch (const InvalidParameter& e) {
       if (situations.size() < 2) throw;
       throw InvalidParameter(e.key(), e.value(), e.expected() + " in rollout phase " + (name.empty() ? key : name),
                              e.hint());
     }
-    bool applied = false;
-    for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
-      const auto& f = sc.fabric.failures[i];
-      if (!(f.at > 0) || !exists(fabric, f.element)) continue;
-      found[i] = 1;
-      applied = true;
-      fabric.apply(f);
-      check_still_connected(f, fabric, gpus);
-    }
-    if (first && !applied && &situations.front() == &situation)
-      *first = std::make_unique<topology::Fabric>(std::move(fabric));
   }
   for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
     const auto& f = sc.fabric.failures[i];

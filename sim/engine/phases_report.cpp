@@ -24,8 +24,9 @@ void report_fabric_checks(Results& r, const SituationOutcome& o, const std::stri
 void report_phases(Results& r, const Scenario& sc, const std::vector<SituationOutcome>& outcomes,
                    const reliability::PhasedResult& p) {
   std::vector<std::string> names;
-  std::vector<double> gpus, step, util, temp, it, start, tokens, wall, batch, step_failed, faults_failed, ckpt;
-  bool any_failure = false, any_verdict = false, any_ckpt = false;
+  std::vector<double> gpus, step, link_down, util, temp, it, start, tokens, wall, batch, step_failed, faults_failed,
+      ckpt;
+  bool any_failure = false, any_verdict = false, any_ckpt = false, any_link_down = false;
   const bool async = sc.training.reliability.mode == reliability::CheckpointMode::Async;
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const auto& o = outcomes[i];
@@ -37,6 +38,8 @@ void report_phases(Results& r, const Scenario& sc, const std::vector<SituationOu
     batch.push_back(o.plan.tokens_per_step);
     step_failed.push_back(o.fabric_events.empty() ? o.step.step_time : o.fabric_events.back().step_time);
     any_failure = any_failure || !o.fabric_events.empty();
+    any_link_down = any_link_down || !o.link_down.links.empty();
+    link_down.push_back(o.link_down.links.empty() ? o.step.step_time : o.link_down.step_time);
     util.push_back(100.0 * o.traffic.congestion.max_utilization);
     temp.push_back(units::to_celsius(o.thermal.max_gpu_temp));
     it.push_back(o.thermal.it_power / kMega);
@@ -58,6 +61,11 @@ void report_phases(Results& r, const Scenario& sc, const std::vector<SituationOu
     r.datasets.push_back(vector_dataset("/phases/step_time_after_fabric_failures", step_failed, "s",
                                         "Step time per phase after the timed fabric failures its fabric has "
                                         "(= step_time when none)",
+                                        "phase"));
+  if (any_link_down)
+    r.datasets.push_back(vector_dataset("/phases/step_time_link_down", link_down, "s",
+                                        "Mean step time per phase with one loaded leaf-spine/spine-core link of its "
+                                        "fabric down (degrade mode; = step_time when no link carries traffic)",
                                         "phase"));
   if (any_ckpt)
     r.datasets.push_back(vector_dataset("/phases/checkpoint_write_time", ckpt, "s",

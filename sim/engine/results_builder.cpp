@@ -38,7 +38,8 @@ void add_rollout_notes(Results& r, const std::vector<SituationOutcome>& outcomes
   const std::string end = outcomes[end_phase].name;
   r.notes.push_back(
       "the job's figures (gpus, step time and its breakdown, tokens/s, MFU, memory, job MTBF, "
-      "checkpoint interval) are those of the phase where training ends on average (" +
+      "checkpoint interval, the step per batch, with a link down and after timed fabric failures) are those of the "
+      "phase where training ends on average (" +
       end + (end_phase + 1 < outcomes.size() ? ", before the last phase starts" : "") +
       "); fabric, congestion, power and thermal figures are those of the last phase (" + head.name +
       ", the site as built); the checklist judges every phase (earlier phases' items named "
@@ -80,7 +81,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (head.has_daily_transient)
     thermal::report_daily_transient(r, head.daily_transient, head.step_daily_worst.step_time);
   workload::report_step_breakdown(r, step);
-  report_step_variants(r, sc, head, ttt.overall.p90);
+  report_step_variants(r, sc, job, ttt.overall.p90);  // step times of the job: its phase's own variants
   report_storage(r, sc, head);
   if (outcomes.size() > 1) {
     report_phases(r, sc, outcomes, ttt);

@@ -20,29 +20,32 @@ double simulate(const StepContext& ctx, const workload::JobSpec& job) {
   return run_step(job, ctx.scenario.gpu, ctx.fabric, ctx.net, ctx.clocks, ctx.seed).breakdown.step_time;
 }
 
-/// For each of `targets` (link ids), the transfers of `schedule` whose current route (first ECMP
-/// sub-flow) crosses it; `dead[l]` = 1 for the links to test. One pass over the schedule: each
-/// route is computed once (Fabric::route_uncached, the same hops as route() without filling the
-/// route cache that nothing reads afterwards) and tested against every target.
-std::vector<int> crossing_transfers(const topology::Fabric& fabric, const network::Schedule& schedule,
+/// For each of `dead` (dead[t][l] = 1 for the links of target t), the transfers of `schedule`
+/// with a sub-flow whose current route crosses one of its links: every sub-flow FlowNetwork::run
+/// sends (network::for_each_subflow_route: each plane's part of a transfer over the NICs, each
+/// flows_per_pair hash, each sprayed path), so a failure on any plane counts the transfers it
+/// reroutes. One pass over the schedule: each route is computed once, without filling the route
+/// cache that nothing reads afterwards, and tested against every target.
+std::vector<int> crossing_transfers(const network::FlowNetwork& net, const network::Schedule& schedule,
                                     const std::vector<std::vector<char>>& dead) {
+  const topology::Fabric& fabric = net.fabric();
   std::vector<int> n(dead.size(), 0);
   std::vector<char> any(static_cast<std::size_t>(fabric.link_count()), 0);
   for (const auto& d : dead)
     for (std::size_t l = 0; l < d.size() && l < any.size(); ++l) any[l] |= d[l];
-  std::vector<topology::Hop> hops;
+  std::vector<char> hit(dead.size());
   for (const auto& a : schedule.activities) {
-    if (a.kind != network::Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
-    fabric.route_uncached(a.gpu, a.dst_gpu, a.flow_hash, hops);
-    bool hit = false;
-    for (const auto& h : hops) hit = hit || any[static_cast<std::size_t>(h.link)];
-    if (!hit) continue;
-    for (std::size_t t = 0; t < dead.size(); ++t)
-      for (const auto& h : hops)
-        if (dead[t][static_cast<std::size_t>(h.link)]) {
-          ++n[t];
-          break;
-        }
+    bool any_hit = false;
+    std::fill(hit.begin(), hit.end(), 0);
+    network::for_each_subflow_route(fabric, a, net.spray_subflows(), [&](const std::vector<topology::Hop>& hops) {
+      for (const auto& h : hops) {
+        if (!any[static_cast<std::size_t>(h.link)]) continue;
+        any_hit = true;
+        for (std::size_t t = 0; t < dead.size(); ++t) hit[t] |= dead[t][static_cast<std::size_t>(h.link)];
+      }
+    });
+    if (any_hit)
+      for (std::size_t t = 0; t < dead.size(); ++t) n[t] += hit[t];
   }
   return n;
 }
@@ -132,7 +135,7 @@ LinkDownStep degraded_link_step(const StepContext& ctx, const workload::StepPlan
     dead[i].assign(static_cast<std::size_t>(ctx.fabric.link_count()), 0);
     dead[i][loaded[i]] = 1;
   }
-  out.rerouted_flows = crossing_transfers(ctx.fabric, plan.schedule, dead);
+  out.rerouted_flows = crossing_transfers(ctx.net, plan.schedule, dead);
   double sum = 0;
   for (int i = 0; i < k; ++i) {
     const int link = loaded[i];
@@ -164,7 +167,7 @@ std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, const worklo
     FabricEvent e;
     e.at = f->at;
     e.what = describe(*f);
-    e.rerouted_flows = crossing_transfers(ctx.fabric, base_plan.schedule, {links_taken_down(ctx.fabric, *f)}).front();
+    e.rerouted_flows = crossing_transfers(ctx.net, base_plan.schedule, {links_taken_down(ctx.fabric, *f)}).front();
     ctx.fabric.apply(*f);
     check_still_connected(*f, ctx.fabric, ctx.fabric.gpu_count());
     e.step_time = simulate(ctx, ctx.job);

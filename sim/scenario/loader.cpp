@@ -283,7 +283,8 @@ class Walker {
           f.quantity == Quantity::Number)
         used = DisplayUnit{};
       throw InvalidParameter(actual, text,
-                             with_article(quantity_name(f.quantity)) + " " + range_phrase(f, used, /*autoscale=*/true));
+                             with_article(quantity_name(f.quantity)) + " " + range_phrase(f, used, /*autoscale=*/true) +
+                                 (f.range_source.empty() ? "" : " (" + f.range_source + ")"));
     }
     return v;
   }

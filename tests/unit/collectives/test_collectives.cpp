@@ -590,3 +590,21 @@ TEST_CASE("NVLS on one NVLink domain of more than 32 GPUs: NCCL's 32 heads (NCCL
     CHECK(plan.flows[i].payload == Approx(i < 32 ? S * 33.0 / 32 : S).epsilon(1e-12));
   }
 }
+
+TEST_CASE("one GPU per NVLink domain keeps the GPU's compute capability for NCCL's tables", "[collectives][nccl]") {
+  // A node without NVLink between its GPUs (nvlink_domain 1) is still Hopper or Blackwell: NCCL
+  // keys its speeds and channel rules on the GPU's architecture (cc 90 / 100), not on the NVLink
+  // the layout uses. It came from the layout's NVLink generation, 0 there, read as Ampere (80).
+  const auto fabric = topology::build_fabric(test::rail_cluster(16, 1, topology::FabricKind::LeafSpine, 64));
+  std::vector<int> gpus(16);
+  for (int g = 0; g < 16; ++g) gpus[g] = g;
+  for (const auto& [gen, cc] : std::vector<std::pair<int, int>>{{3, 80}, {4, 90}, {5, 100}}) {
+    compute::GpuSpec gpu;
+    gpu.nvlink_generation = gen;
+    const Layout l = Layout::from(fabric, gpu);
+    INFO("NVLink generation " << gen);
+    CHECK(l.nvlink_generation == 0);  // no NVLink path between the GPUs of this fabric
+    CHECK(nccl_system(gpus, l).compute_capability == cc);
+    CHECK(!nccl_system(gpus, l).nvlink);
+  }
+}

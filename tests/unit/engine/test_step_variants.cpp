@@ -246,3 +246,115 @@ TEST_CASE("link-down samples count the transfers each sampled link carries one l
   // Every link is up again.
   for (int l = 0; l < fabric.link_count(); ++l) CHECK(fabric.link(l).up);
 }
+
+TEST_CASE("link-down samples on a 2-plane fabric count the transfers whose part on any plane crosses the link",
+          "[engine][failures][planes]") {
+  // FlowNetwork splits a transfer over the NICs evenly over the planes (one sub-flow per plane,
+  // Fabric::hash_on_plane). The count took only the part on the flow hash's own plane, so a link
+  // carrying the other part of a transfer was not credited with it.
+  std::string text = small_text();
+  const std::string topo = "  topology: clos3";
+  const auto pos = text.find(topo);
+  REQUIRE(pos != std::string::npos);
+  text.insert(pos, "  planes: 2\n");
+  const Scenario sc = load_scenario_text(text, "small-2-planes.yaml");
+  REQUIRE(sc.fabric.planes == 2);
+  const int gpus = sc.fabric.gpus;
+  topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
+  network::FlowNetwork net(fabric);
+  net.set_timeline_bins(network::kStepTimelineBins);
+  const workload::JobSpec job = scaled_job(sc, gpus, "");
+  const StepRun step = run_step(job, sc.gpu, fabric, net, {}, sc.seed);
+  const network::StepTraffic traffic = network::step_traffic(fabric, step.run, step.breakdown.step_time);
+  const std::vector<double> clocks(static_cast<std::size_t>(gpus), 1.0);
+  const StepContext ctx{sc, job, fabric, net, clocks, sc.seed};
+  const LinkDownStep down = degraded_link_step(ctx, step.plan, traffic.link_utilization, step.breakdown.step_time, 6);
+  REQUIRE(down.links.size() == 6);
+  int missed = 0;  // transfers only their second plane's part brings onto a sampled link
+  for (std::size_t i = 0; i < down.links.size(); ++i) {
+    const std::vector<int> ids = fabric.find_links(down.links[i]);
+    REQUIRE(ids.size() == 1);
+    auto crosses = [&](const network::Activity& a, std::uint64_t h) {
+      for (const auto& hop : fabric.route(a.gpu, a.dst_gpu, h))
+        if (hop.link == ids[0]) return true;
+      return false;
+    };
+    int all = 0, first = 0;
+    for (const auto& a : step.plan.schedule.activities) {
+      if (a.kind != network::Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
+      const bool on_first = crosses(a, a.flow_hash);
+      bool on_any = on_first;
+      if (fabric.link(fabric.route(a.gpu, a.dst_gpu, a.flow_hash).front().link).tier == topology::Tier::Access) {
+        const int other = (fabric.plane_of(a.gpu, a.dst_gpu, a.flow_hash) + 1) % 2;
+        on_any = on_any || crosses(a, fabric.hash_on_plane(a.gpu, a.dst_gpu, a.flow_hash, other));
+      }
+      all += on_any;
+      first += on_first;
+    }
+    INFO(down.links[i]);
+    CHECK(down.rerouted_flows[i] == all);
+    missed += all - first;
+  }
+  CHECK(missed > 0);  // the second planes' parts matter here: the first-part count would differ
+}
+
+namespace {
+/// The small site's text with the job on its first 288 GPUs (dp 4, the same microbatches per replica):
+/// a rollout's first phase, which later phases grow.
+std::string half_site(std::string text) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"  gpus: 576", "  gpus: 288"},
+                                 {"    dp: 8", "    dp: 4"},
+                                 {"  global_batch: 144", "  global_batch: 72"}}) {
+    const auto pos = text.find(from);
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, from.size(), to);
+  }
+  return text;
+}
+}  // namespace
+
+TEST_CASE("a rollout reports the step variants of the phase where training ends, each phase's in /phases",
+          "[engine][failures][rollout]") {
+  // Two phases that differ (288 then 576 GPUs); training ends long before the second starts. The
+  // summary's step time is the first phase's (the job's), and so must be its step with a link
+  // down: it came from the last phase, whose job never ran.
+  std::string text =
+      half_site(with_block("reliability:\n  link_failure_mode: degrade\n  failure_preset: none\n  draws: 10\n"
+                           "rollout:\n  phases:\n"
+                           "    - {name: half, gpus: 288, start: \"2026-03-01\"}\n"
+                           "    - {name: full, gpus: 576, start: \"2099-01-01\"}\n"));
+  const Results r = simulate(load_scenario_text(text, "rollout-degrade.yaml"));
+  REQUIRE(dataset(r, "/phases/gpus").data == std::vector<double>{288, 576});
+  REQUIRE(dataset(r, "/phases/wall_time").data.at(1) == 0);  // the second phase never runs
+  REQUIRE(r.scalar("step_time") == dataset(r, "/phases/step_time").data.at(0));
+  const auto& down = dataset(r, "/phases/step_time_link_down").data;
+  REQUIRE(down.size() == 2);
+  CHECK(down[0] != down[1]);  // each phase's own fabric and job
+  CHECK(r.scalar("step_time_link_down") == down[0]);
+  const auto& steps = dataset(r, "/network/link_down/step_time").data;
+  REQUIRE(steps.size() == 3);
+  CHECK(down[0] == Approx((steps[0] + steps[1] + steps[2]) / 3).epsilon(1e-12));
+}
+
+TEST_CASE("a failure from the start is checked against each rollout phase's fabric, the error naming the phase",
+          "[engine][failures][rollout]") {
+  // A spine only the 576-GPU fabric has: the 288-GPU first phase cannot fail it from the start.
+  const Scenario plain = load_scenario_text(small_text(), "small.yaml");
+  const topology::Fabric big = topology::build_fabric(situation_fabric_spec(plain, 576));
+  const topology::Fabric half = topology::build_fabric(situation_fabric_spec(plain, 288));
+  std::string spine;
+  for (int n = 0; n < big.node_count() && spine.empty(); ++n)
+    if (big.node(n).kind == topology::NodeKind::Spine && half.find_node(big.node(n).name) < 0) spine = big.node(n).name;
+  REQUIRE(!spine.empty());
+  const std::string rollout =
+      "rollout:\n  phases:\n"
+      "    - {name: half, gpus: 288, start: \"2026-03-01\"}\n"
+      "    - {name: full, gpus: 576, start: \"2026-06-01\"}\n";
+  std::string text = half_site(with_failure("{type: switch_down, element: " + spine + "}"));
+  text.insert(text.find("\ncooling:\n") + 1, rollout);
+  const std::string msg = run_error(text, "rollout-failure.yaml");
+  INFO(msg);
+  CHECK(msg.find("fabric.failures[0].element") != std::string::npos);
+  CHECK(msg.find(spine) != std::string::npos);
+  CHECK(msg.find("in rollout phase half") != std::string::npos);
+}
