@@ -799,6 +799,13 @@ CoolingSpec spec_from(const Params& root) {
   l.hotspot_max = num(root, "cooling.limits.hotspot_max", l.hotspot_max);
   l.flow_min = num(root, "cooling.limits.flow_min", l.flow_min);
   l.flow_max = num(root, "cooling.limits.flow_max", l.flow_max);
+  // A band with its ends the other way round fails the flow check at every flow: an input slip.
+  if (!(l.flow_min <= l.flow_max)) {
+    char band[128];
+    std::snprintf(band, sizeof band, "a flow band with cooling.limits.flow_min (%.3g L/min) <= flow_max (%.3g L/min)",
+                  l.flow_min * 60000, l.flow_max * 60000);
+    root.invalid(root.given("cooling.limits.flow_max") ? "cooling.limits.flow_max" : "cooling.limits.flow_min", band);
+  }
   l.gpu_temp_limit = num(root, "cooling.limits.gpu_temp_limit", l.gpu_temp_limit);
   l.pue_max = num(root, "cooling.limits.pue_max", l.pue_max);
   l.failover_max = num(root, "cooling.limits.failover_max", l.failover_max);

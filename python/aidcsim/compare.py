@@ -322,6 +322,8 @@ def compare(designs, seeds=3, seed=None, overrides=None, names=None, client=None
     ------
     ValueError
         seeds < 1, malformed designs or names.
+    ScenarioError
+        A design that does not load, with its design named, before any run.
     ScenarioError, SimulationError
         The first failing run's error, with its design and seed added to the message (all runs
         finish first).
@@ -338,6 +340,17 @@ def compare(designs, seeds=3, seed=None, overrides=None, names=None, client=None
         first.update(ds[0][2])
         seed = int(first.get("seed", 42))
     seed_list = [int(seed) + i for i in range(int(seeds))]
+    # A design that does not load (a typo in its overrides) fails before any run: the loader is
+    # cheap, the other designs' runs are not (minutes each at 31K GPUs).
+    for name, s, over, _ in ds:
+        d = s.copy()
+        d.update({**common, **over})
+        try:
+            d.validate()
+        except Error as e:
+            if e.args and isinstance(e.args[0], str):
+                e.args = (f"design {name!r} (before any run): {e.args[0]}",) + e.args[1:]
+            raise
     args, keys = [], []
     for name, s, over, _ in ds:
         text, sname = s._source()

@@ -12,8 +12,8 @@ LocalCluster with process or thread workers, or a scheduler and workers started 
 The CSV (``aidcsim sweep``'s output, to_csv(); read back with read_csv()) carries the units in its
 one header row: a summary column with a unit is named ``NAME [UNIT]`` (``step_time [s]``,
 ``mfu [%]``, ``coolant_inlet [degC]``, ``time_to_train [d]``; dimensionless ``gpus [1]``,
-``pue [1]``, as the HDF5 file's ``units``); the inputs - swept keys, ``variant``, ``seed`` - and
-``error`` keep their bare name.
+``pue [1]``, as the HDF5 file's ``units``); the inputs - swept keys, ``variant``, ``seed`` -,
+``error`` and ``warnings`` keep their bare name.
 
 CLI (what ``aidcsim sweep SWEEP.yaml`` calls)::
 
@@ -225,7 +225,9 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
     pandas.DataFrame
         One row per point (and seed), in design_points order with seeds fastest: ``variant``, the
         swept keys (as given), ``seed`` with `seeds`, then every summary value (columns named by
-        summary key, units in ``df.attrs["units"]``). to_csv(df) writes it with the units in the
+        summary key, units in ``df.attrs["units"]``); a ``warnings`` column when some point's run
+        used an input otherwise than written (e.g. a 3-tier Clos built as 2 tiers: the run's
+        warnings joined by " | ", NaN elsewhere). to_csv(df) writes it with the units in the
         header (``step_time [s]``), read_csv() reads that back into this form.
     """
     import pandas as pd
@@ -259,6 +261,8 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
         if status == "ok":
             row.update(payload["summary"])
             units.update(payload["units"])
+            if payload["warnings"]:  # the run used an input otherwise than written (fabric as built)
+                row["warnings"] = WARNING_SEPARATOR.join(payload["warnings"])
         elif errors == "raise":
             raise payload
         else:
@@ -268,6 +272,9 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
     df.attrs["units"] = units
     return df
 
+
+# Between the warnings of one point in its ``warnings`` cell (a warning's text may hold "; ").
+WARNING_SEPARATOR = " | "
 
 _UNIT_HEADER = re.compile(r"^(?P<name>.*\S) \[(?P<unit>[^\[\]]+)\]$")
 
@@ -352,6 +359,21 @@ def load_sweep_file(path):
     return scenario, kwargs, (os.path.join(here, out) if out else None)
 
 
+def _print_warnings(df):
+    """Each distinct warning of the sweep's runs on stderr, once, with the points it concerns (as
+    ``aidcsim run`` prints its own), so a point built otherwise than written is not silent."""
+    if "warnings" not in df.columns:
+        return
+    seen = {}
+    for i, w in df["warnings"].items():
+        if isinstance(w, str) and w:
+            for x in w.split(WARNING_SEPARATOR):
+                seen.setdefault(x, []).append(str(i + 1))
+    for w, rows in seen.items():
+        print(f"aidcsim sweep: warning: point{'s' if len(rows) > 1 else ''} {', '.join(rows)} of {len(df)}: {w}",
+              file=sys.stderr)
+
+
 def main(argv=None):
     """``aidcsim sweep``: exit 0, 1 (error: a point failed, an output not written), 2 (invalid sweep
     or scenario), 64 (usage error), 130 (Ctrl-C); the codes of the C++ CLI (aidcsim._cli). The
@@ -381,6 +403,7 @@ def main(argv=None):
             from distributed import Client
             client = Client(a.scheduler)
         df = sweep(scenario, client=client, processes=a.processes, progress=a.progress or None, **kwargs)
+        _print_warnings(df)
         text = to_csv(df)
         if out:
             _native.core().write_output(out, text)

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -557,6 +558,23 @@ Scenario load_scenario_text(const std::string& text, const std::string& name, co
     s.cooling.limits.gpu_temp_limit = s.gpu.throttle_temperature;
   if (!s.params.given("cooling.throttle.shutdown_temp") && s.gpu.shutdown_temperature > 0)
     s.cooling.throttle.shutdown_temp = s.gpu.shutdown_temperature;
+  // A GPU throttles before it shuts down (the catalogue checks its own pair): a scenario limit the
+  // other way round would let the steady state run GPUs above their shutdown temperature.
+  const double throttle = s.cooling.limits.gpu_temp_limit, shutdown = s.cooling.throttle.shutdown_temp;
+  if (throttle > 0 && shutdown > 0 && !(throttle < shutdown)) {
+    const bool sd = s.params.given("cooling.throttle.shutdown_temp");
+    char expected[200];
+    std::snprintf(expected, sizeof expected,
+                  sd ? "a shutdown temperature above the GPU throttle limit (%.4g degC%s)"
+                     : "a throttle limit below the GPU shutdown temperature (%.4g degC%s)",
+                  units::to_celsius(sd ? throttle : shutdown),
+                  s.params.given(sd ? "cooling.limits.gpu_temp_limit" : "cooling.throttle.shutdown_temp")
+                      ? ""
+                      : ", the GPU's in the compute catalogue");
+    located(s, [&](const Params& root) -> int {
+      root.invalid(sd ? "cooling.throttle.shutdown_temp" : "cooling.limits.gpu_temp_limit", expected);
+    });
+  }
   s.training = located(s, reliability::spec_from);
   return s;
 }

@@ -246,6 +246,60 @@ bool parse_int(std::string_view s, long long& v) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size() && !s.empty();
 }
 
+// "15:00", "15:30", "1:30:36": a clock time, read as hours (H:MM or H:MM:SS).
+bool clock_hours(std::string_view t, double& hours) {
+  const std::size_t c1 = t.find(':');
+  if (c1 == std::string_view::npos || c1 == 0 || c1 > 2) return false;
+  long long h = 0, m = 0, s = 0;
+  if (!parse_int(t.substr(0, c1), h) || h < 0) return false;
+  const std::string_view r = t.substr(c1 + 1);
+  const std::size_t c2 = r.find(':');
+  const std::string_view mm = r.substr(0, c2);
+  if (mm.size() != 2 || !parse_int(mm, m) || m < 0 || m > 59) return false;
+  if (c2 != std::string_view::npos) {
+    const std::string_view ss = r.substr(c2 + 1);
+    if (ss.size() != 2 || !parse_int(ss, s) || s < 0 || s > 59) return false;
+  }
+  hours = static_cast<double>(h) + static_cast<double>(m) / 60 + static_cast<double>(s) / 3600;
+  return true;
+}
+
+// "1 d 15 h", "2 h 30 min", "1min30s": two or more terms, each a number and a time unit. Gives the
+// sum in seconds and the largest unit written.
+bool sum_of_times(std::string_view t, double& seconds, const UnitDef*& largest) {
+  int terms = 0;
+  seconds = 0;
+  largest = nullptr;
+  while (!t.empty()) {
+    double v = 0;
+    std::string_view rest;
+    if (!lex_number(t, v, rest) || v < 0) return false;
+    std::size_t n = 0;
+    while (n < rest.size() && !std::isdigit(static_cast<unsigned char>(rest[n])) && rest[n] != ' ' && rest[n] != '.' &&
+           rest[n] != '+' && rest[n] != '-')
+      ++n;
+    const UnitDef* u = find_unit(Quantity::Time, rest.substr(0, n));
+    if (!u) return false;
+    seconds += v * u->factor;
+    if (!largest || u->factor > largest->factor) largest = u;
+    t = trim(rest.substr(n));
+    ++terms;
+  }
+  return terms >= 2;
+}
+
+// Why a time is not read, when it is a clock time or a sum of times: the one-unit spelling meant.
+std::string time_spelling_hint(std::string_view t) {
+  double hours = 0, seconds = 0;
+  const UnitDef* u = nullptr;
+  if (clock_hours(t, hours))
+    return "a clock time; a time here is one number and one unit, from the run's start: did you mean '" +
+           format_number(hours) + " h'?";
+  if (sum_of_times(t, seconds, u))
+    return "one number and one unit: did you mean '" + format_number(seconds / u->factor) + " " + u->symbol + "'?";
+  return {};
+}
+
 // "2026-03-01", optionally followed by "T12:30[:00][Z]" or " 12:30[:00]"; UTC.
 bool parse_date(std::string_view s, double& seconds) {
   using namespace std::chrono;
@@ -548,6 +602,8 @@ double parse_quantity(Quantity q, std::string_view text, std::string_view key, D
   if (!lex_number(t, v, rest)) fail(q, key, text, "not a number followed by a unit");
   if (rest.empty()) fail(q, key, text, "got a plain number without a unit");
   const UnitDef* u = find_unit(q, rest);
+  if (!u && q == Quantity::Time)
+    if (std::string hint = time_spelling_hint(t); !hint.empty()) fail(q, key, text, hint);
   if (!u) fail(q, key, text, wrong_unit_detail(q, rest));
   const double si = v * u->factor + u->offset;
   // A finite number times its unit can overflow ("1e308 EFLOP/s"): found by tests/fuzz/fuzz_units.

@@ -131,7 +131,20 @@ def test_cli(cli, tmp_path):
     assert bad.returncode == 64 and "before any design" in bad.stderr
     wrong = subprocess.run([str(cli), "compare", str(SMALL), "--set", "fabric.oversubscription.leaf=banana",
                             "--seeds", "1"], capture_output=True, text=True)
-    assert wrong.returncode == 1 and "design 'small-576 [leaf=banana]', seed 42" in wrong.stderr
+    assert wrong.returncode == 1 and "design 'small-576 [leaf=banana]'" in wrong.stderr
+    assert "(set on the command line with --set)" in wrong.stderr
+
+
+def test_a_design_that_does_not_load_fails_before_any_run():
+    """A typo in the last design's overrides is reported before the other designs run (at 31K GPUs
+    those runs are minutes each): the progress callback, called as runs finish, is never called."""
+    done = []
+    with pytest.raises(aidcsim.ScenarioError) as e:
+        aidcsim.compare([SMALL, (SMALL, {"fabric.link_rate": "400"})], seeds=2, processes=1,
+                        progress=lambda stage, fraction: done.append(stage))
+    assert done == []
+    assert "design 'small-576 [link_rate=400]' (before any run): " in str(e.value)
+    assert e.value.key == "fabric.link_rate" and "got a plain number without a unit" in str(e.value)
 
 
 def test_table_numbers_keep_their_digits():

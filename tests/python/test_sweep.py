@@ -261,3 +261,33 @@ def test_sweep_progress_on_local_processes(small_scenario):
     df = aidcsim.sweep(small_scenario, {"fabric.oversubscription.leaf": [1, 2]}, processes=1,
                        progress=lambda stage, f: seen.append((stage, f)))
     assert len(df) == 2 and seen == [("1/2 points", 0.5), ("2/2 points", 1.0)]
+
+
+def test_sweep_keeps_the_runs_warnings(small_scenario, tmp_path):
+    """A point whose run used an input otherwise than written (here a 3-tier Clos of 576 GPUs,
+    built as 2 tiers, so its spine ratio has no effect) carries the run's warnings in a `warnings`
+    column, and `aidcsim sweep` prints them on stderr: the sweep's rows do not silently describe
+    another fabric than their swept keys say. A point built as written has none."""
+    s = small_scenario.copy()
+    s["fabric.oversubscription.spine"] = "1:1"
+    df = aidcsim.sweep(s, {"fabric.oversubscription.spine": ["1:1", "2:1"]}, processes=1)
+    alone = aidcsim.run(s).warnings
+    assert alone and "built a 2-tier leaf-spine" in alone[0]
+    assert "warnings" in df.columns
+    assert "built a 2-tier leaf-spine" in df.loc[0, "warnings"]
+    assert "fabric.oversubscription.spine (2:1) has no effect" in df.loc[1, "warnings"]
+    assert df.loc[1, "fabric_tiers"] == 2
+    df = aidcsim.sweep(s, {"fabric.topology": ["leaf_spine"]}, processes=1)
+    assert "warnings" not in df.columns  # built as written: no column, as `error` without errors
+    base = tmp_path / "base.yaml"
+    base.write_text(s.to_yaml())
+    (tmp_path / "sweep.yaml").write_text(
+        "base: base.yaml\nparameters:\n  fabric.oversubscription.spine: ['2:1']\nseeds: 2\noutput: out.csv\n")
+    r = subprocess.run([sys.executable, "-m", "aidcsim.sweep", str(tmp_path / "sweep.yaml"), "-j", "1"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    # one line per distinct warning, with the points it concerns
+    assert r.stderr.count("aidcsim sweep: warning:") == 1, r.stderr
+    assert "aidcsim sweep: warning: points 1, 2 of 2: fabric.topology: clos3 asked, built a 2-tier" in r.stderr
+    back = read_csv(tmp_path / "out.csv")
+    assert "(2:1) has no effect" in back.loc[0, "warnings"] and back.loc[0, "warnings"] == back.loc[1, "warnings"]

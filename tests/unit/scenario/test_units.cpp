@@ -234,3 +234,18 @@ TEST_CASE("lengths and prices", "[units]") {
   CHECK_THAT(error_of(Q::Money, "36000 EUR"), Catch::Contains("unknown unit 'EUR'"));
   CHECK_THAT(error_of(Q::Length, "3 W"), Catch::Contains("got a power"));
 }
+
+TEST_CASE("a time written as a clock or with several units gets the one-unit spelling", "[units]") {
+  // A risk study schedules a fault "on a hot afternoon": at: 15:00 was "unknown unit ':00'".
+  CHECK(error_of(Q::Time, "15:00") ==
+        "a time such as '600 ns', '5 min' or '54 d' (a clock time; a time here is one number and one unit, "
+        "from the run's start: did you mean '15 h'?)");
+  CHECK_THAT(error_of(Q::Time, "15:30"), Catch::Contains("did you mean '15.5 h'?"));
+  CHECK_THAT(error_of(Q::Time, "1:30:36"), Catch::Contains("did you mean '1.51 h'?"));
+  CHECK_THAT(error_of(Q::Time, "1 d 15 h"), Catch::Contains("one number and one unit: did you mean '1.625 d'?"));
+  CHECK_THAT(error_of(Q::Time, "2 h 30 min"), Catch::Contains("did you mean '2.5 h'?"));
+  CHECK_THAT(error_of(Q::Time, "1min30s"), Catch::Contains("did you mean '1.5 min'?"));
+  // Not a clock nor a sum of times: the plain message.
+  CHECK(error_of(Q::Time, "2h30m") == "a time such as '600 ns', '5 min' or '54 d' (unknown unit 'h30m')");
+  CHECK_THAT(error_of(Q::Time, "15:75"), Catch::Contains("unknown unit ':75'"));
+}
