@@ -382,26 +382,16 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
   s.latency = lat_us * 1e-6;
   s.hop_latency_nvlink = exec.hop_latency[f][ch.algo][ch.proto][0] * 1e-6;
   s.hop_latency_net = exec.hop_latency[f][ch.algo][ch.proto][1] * 1e-6;
-  if (ch.algo == nccl::kNvlsTree && sys.nodes > 2) {
-    // NCCL's tuner halves NVLSTree's inter-node bandwidth beyond 2 nodes for the tree's doubled
-    // NIC traffic (tuning.cc). The flows carry that traffic themselves, so the execution model
-    // takes the NVLS bandwidth without the halving and the tree's NIC load from the double binary
-    // tree: the busiest head NIC sends (1 + children) x S / 2h per tree at the NET speed.
-    const auto& g = exec.graph[nccl::kNvlsTree];
-    const int heads = std::max(1, g.channels);
-    std::vector<int> flows(sys.nodes, 0);  // transfers a node's head NIC sends, both trees
-    for (int t = 0; t < 2; ++t)
-      for (int a = 0; a < sys.nodes; ++a) {
-        const int up = detail::dtree_parent(sys.nodes, a, t);
-        if (up >= 0) {
-          ++flows[a];   // reduce to the parent
-          ++flows[up];  // broadcast to this child
-        }
-      }
-    const int load = *std::max_element(flows.begin(), flows.end());
-    const double nvls_bw = std::min(g.bw_intra, g.bw_inter) * g.channels * 5.0 / 6.0;
-    const double tree_time = load * c.bytes / (2.0 * heads) / (g.bw_inter * 1e9);
-    bw = std::min(nvls_bw, c.bytes / tree_time / 1e9);
+  if (ch.algo == nccl::kNvlsTree) {
+    // NCCL 2.28's NVLSTree rate (nccl::nvls_tree_busbw, tuning.cc v2.28.3-1): per head channel
+    // the slowest of the NVLS part at the architecture's NVLS efficiency (0.85 Hopper, 0.74
+    // Blackwell, as NVLS on one domain), the heads' NICs (x 2 on 2 nodes: one peer, no tree
+    // relay) and perChMaxNVLSTreeBw. The tuner (v2.23) keeps 5/6 for every architecture and
+    // halves bwInter beyond 2 nodes; it still picks, this sets the time. 8 x H100 over 2 nodes:
+    // 8 x min(40 x 0.85 x 7/8 x 2, 2 x 48, 57.7) = 461.6 GB/s busbw (v2.23: 500, nccl-tests#309
+    // measured 469); beyond 2 nodes 8 x 45.5 = 364 (v2.23 tuner halved, the flows' tree load
+    // gave 384; NVIDIA's NVLS + tree figure 370-380, GTC24 S62129 via nccl#1649).
+    bw = nccl::nvls_tree_busbw(exec) * sys.ranks / (2.0 * (sys.ranks - 1));
   }
   if (ch.algo == nccl::kNvls && sys.nodes == 1 && f == nccl::kAllReduce) {
     // NCCL's NVLS graph quantizes the per-head speed to its search array (search.cc: (heads + 1)

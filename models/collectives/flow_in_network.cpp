@@ -12,23 +12,33 @@ namespace aidcsim::collectives::detail {
 
 namespace {
 
-int heads_of(const Layout& l, int g) {
-  const int nics = l.nics_per_node > 0 ? std::max(1, l.nics_per_node * g / std::max(1, l.gpus_per_node)) : g;
-  return std::max(1, std::min(nics, g));
+/// Scale-out NICs of a domain of g GPUs.
+int nics_of(const Layout& l, int g) {
+  return l.nics_per_node > 0 ? std::max(1, l.nics_per_node * g / std::max(1, l.gpus_per_node)) : g;
+}
+
+/// CollNet direct's heads: one GPU per NIC.
+int heads_of(const Layout& l, int g) { return std::max(1, std::min(nics_of(l, g), g)); }
+
+/// NVLS heads of a domain of g GPUs: min(g, 32) on one domain, min(NICs, g, 32) across domains,
+/// where each head is a GPU with its own NIC (nccl::nvls_heads; search.cc v2.26.2-1 .. v2.30.7-1).
+int nvls_heads_of(const Layout& l, int g, bool across) {
+  return std::max(1, nccl::nvls_heads(g, across ? nics_of(l, g) : 0));
 }
 
 /// NVLS inside each domain. All-reduce: the heads' multimem ld_reduce reads every GPU's whole
 /// buffer through the switch and their multicast stores bring it back: S through each GPU's
 /// NVLink port in each direction, plus the head's own reduced slice S/h in and out (h = NCCL's
-/// heads, min(g, 32): nccl::nvls_heads; the first h GPUs of the domain). So (h+1)/h x S on a
-/// head's port, S on the others' (h = g up to 32 GPUs: every GPU a head). All-gather /
+/// heads, nvls_heads_of; the first h GPUs of the domain). So (h+1)/h x S on a head's port, S on
+/// the others' (h = g up to 32 GPUs on one domain: every GPU a head). All-gather /
 /// reduce-scatter: (g-1)/g x S. Emulated as a shift permutation GPU i -> i+1 of the domain, each
 /// transfer carrying its sender's load, which loads each GPU's NVLink uplink and downlink once.
-void add_nvls(FlowPlan& plan, const std::vector<std::vector<int>>& doms, Op op, double bytes) {
+void add_nvls(FlowPlan& plan, const std::vector<std::vector<int>>& doms, const Layout& l, Op op, double bytes) {
+  const bool across = doms.size() > 1;
   for (const auto& d : doms) {
     const int g = static_cast<int>(d.size());
     if (g < 2) continue;
-    const int h = std::max(1, nccl::nvls_heads(g));
+    const int h = nvls_heads_of(l, g, across);
     for (int i = 0; i < g; ++i) {
       const double payload = op != Op::AllReduce ? (g - 1.0) / g * bytes : i < h ? (h + 1.0) / h * bytes : bytes;
       plan.done.push_back(plan.add(d[i], d[(i + 1) % g], payload, 0));
@@ -82,12 +92,12 @@ FlowPlan plan_nvls(const EmitContext& ctx, const std::vector<std::vector<int>>& 
                    bool across_tree) {
   const auto& c = ctx.c;
   FlowPlan plan;
-  add_nvls(plan, doms, c.op, c.bytes);
+  add_nvls(plan, doms, ctx.layout, c.op, c.bytes);
   const int N = static_cast<int>(doms.size());
   if (N < 2) return plan;
   int g = static_cast<int>(doms[0].size());
   for (const auto& d : doms) g = std::min(g, static_cast<int>(d.size()));
-  const int h = heads_of(ctx.layout, g);
+  const int h = nvls_heads_of(ctx.layout, g, true);
   if (across_sharp) add_sharp(plan, doms, h, c.bytes);
   if (across_tree) {
     // NVLSTree: each head's slice S/h is all-reduced between domains on both of NCCL's trees

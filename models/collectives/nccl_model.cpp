@@ -32,6 +32,11 @@ constexpr double kPerChMaxTreeLL128Bw[4][3] = {
     {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {2 * 36.7, 2 * 36.7, 2 * 29.0}};
 constexpr double kPerChMaxTreeBw[4][3] = {
     {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {2 * 38.7, 2 * 41.4, 2 * 36.0}};
+// perChMaxNVLSTreeBws (tuning.cc v2.28.3-1, the first with it; [Volta, Ampere, Hopper,
+// Blackwell][1 node, 2 nodes, > 2]). Later tags raise Blackwell > 2 nodes: 43.8 (v2.28.9-1,
+// v2.29.2-1), 80.0 (v2.30.7-1); Hopper unchanged to v2.30.7-1.
+constexpr double kPerChMaxNvlsTreeBw[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, 96.0, 43.1}};
 // "Trees are not perfectly sticking to the model for medium sizes": per protocol, powers of two
 // of nBytes >> 6 from 64 B to 256 MB.
 constexpr double kTreeCorrection[kNumProtos][23] = {
@@ -244,7 +249,21 @@ double nvls_efficiency(int cc) {
   return cc >= 100 ? 0.74 : cc >= 90 ? 0.85 : 0.0;
 }
 
-int nvls_heads(int gpus) { return std::max(0, std::min(gpus, kMaxNvlsArity)); }
+int nvls_heads(int gpus, int nics) {
+  const int h = std::max(0, std::min(gpus, kMaxNvlsArity));
+  return nics > 0 ? std::min(h, nics) : h;
+}
+
+double nvls_tree_busbw(const Model& m) {
+  const Graph& gr = m.graph[kNvlsTree];
+  const int ch = gr.channels;
+  if (m.sys.nodes < 2 || ch < 2) return 0;  // "NVLS/NVLStree needs at least 2 channels"
+  const int cc = m.sys.compute_capability;
+  const double intra = gr.bw_intra * nvls_efficiency(cc) * (ch - 1.0) / ch * 2.0;  // all-reduce pipelines two ops
+  const double inter = gr.bw_inter * (m.sys.nodes <= 2 ? 2.0 : 1.0);               // "Handle 2 node case of NVLSTree"
+  const double cap = kPerChMaxNvlsTreeBw[arch_index(cc)][m.sys.nodes <= 2 ? 1 : 2];
+  return ch * std::min({intra, inter, cap});
+}
 
 int compute_capability(int gen) {
   switch (gen) {
@@ -301,7 +320,7 @@ Model build_model(const System& s) {
   // (ncclTopoSearchTryNvls). Single node: heads = all GPUs; multi-node: one head per NIC.
   const bool nvls_ok = s.nvls && s.nvlink && s.nvswitch && cc >= 90 && g > 2;
   if (nvls_ok) {
-    const int heads = multi ? std::min({s.nics, g, kMaxNvlsArity}) : std::min(g, kMaxNvlsArity);
+    const int heads = nvls_heads(g, multi ? s.nics : 0);
     auto intra_fits = [&](double v) { return (heads + 1) * v <= intra_cap + kEps ? heads : 0; };
     const double tot = total_bw * g / (g - 1.0);
     if (!multi) {

@@ -129,8 +129,20 @@ double nvls_efficiency(int compute_capability);
 /// minChannels = maxChannels on one domain; device.h NCCL_MAX_NVLS_ARITY 32). Only the heads run
 /// the multimem ld_reduce / st of the NVLS kernel (connect.cc connectNvls: headRank -1 for the
 /// others; device/all_reduce.h `nvls->headRank != -1`), each on 1/heads of the buffer, so a
-/// 72-GPU NVL72 domain has 32 heads, not 72. 0 for gpus < 1.
-int nvls_heads(int gpus);
+/// 72-GPU NVL72 domain has 32 heads, not 72. Across domains (NVLSTree, NVLS with SHARP) every head
+/// is a GPU with its own NIC: the search adds a channel while nChannels < the NICs, one per GPU
+/// (search.cc v2.26.2-1 .. v2.30.7-1, "NVLS search only tries to find NIC:GPU combinations to
+/// compute the heads"), so `nics` > 0 gives min(nics, gpus, 32). 0 for gpus < 1.
+int nvls_heads(int gpus, int nics = 0);
+
+/// NCCL 2.28's NVLSTree all-reduce bus bandwidth (GB/s) of the model's NVLS graph (tuning.cc
+/// v2.28.3-1 ncclTopoTuneModel): per channel min(bwIntra x nvls_efficiency x (ch - 1)/ch x 2,
+/// bwInter x (2 on <= 2 nodes, else 1), perChMaxNVLSTreeBw[arch][nodes 1 / 2 / > 2]), times the
+/// channels (heads). Its algorithm bandwidth is this x ranks / (2 (ranks - 1)) (the ring's ratio,
+/// which 2.28 uses for NVLS and NVLSTree). v2.23 (the tuner's table) has min(bwIntra, bwInter, or
+/// bwInter / 2 beyond 2 nodes) x 5/6 algbw per channel instead. 0 without an NVLS graph of >= 2
+/// channels or on one node.
+double nvls_tree_busbw(const Model& m);
 
 /// The NCCL speed of one NVLink link by GPU generation (src/graph/topo.h SMxx_NVLINK_BW, GB/s):
 /// generation 2 (V100) 20, 3 (A100) 20, 4 (H100) 20.6, 5 (B200) 40.1 (v2.27.7).

@@ -608,3 +608,80 @@ TEST_CASE("one GPU per NVLink domain keeps the GPU's compute capability for NCCL
     CHECK(!nccl_system(gpus, l).nvlink);
   }
 }
+
+TEST_CASE("NVLSTree at NCCL 2.28's rate: NVLS efficiency by architecture, the 2-node NIC term, perChMaxNVLSTreeBw") {
+  // tuning.cc v2.28.3-1: per head channel min(bwIntra x eff x (ch - 1)/ch x 2, bwInter x (2 on
+  // <= 2 nodes, else 1), perChMaxNVLSTreeBw), x channels = busBw; algbw = busBw x n / (2 (n - 1)).
+  // Before, the execution model took v2.23's min(bwIntra, bwInter) x ch x 5/6 on 2 nodes (8 x
+  // H100: 266.7 GB/s algbw, 500 busbw) and beyond 2 nodes the flows' tree load.
+  nccl::System h;
+  h.nvls = true;
+  h.nodes = 2;
+  h.ranks = 16;  // 8 x H100 per node, 8 x 400G: NVLS graph 8 heads, bwIntra 40, bwInter 48
+  auto m = nccl::build_model(h);
+  REQUIRE(m.graph[nccl::kNvlsTree].channels == 8);
+  CHECK(nccl::nvls_tree_busbw(m) == Approx(8 * 57.7));  // cap (Hopper, 2 nodes) under 40 x 0.85 x 7/8 x 2 = 59.5
+  h.nodes = 4;
+  h.ranks = 32;
+  CHECK(nccl::nvls_tree_busbw(nccl::build_model(h)) == Approx(8 * 45.5));  // cap beyond 2 nodes
+  // 2 x GB200 NVL72 (MNNVL: one NCCL node of 72 GPUs and 72 NICs): 32 heads, bwIntra 20 (33 x 20
+  // <= 18 x 40.1), bwInter 40; the NVLS part binds: 32 x 20 x 0.74 x 31/32 x 2 = 917.6 GB/s.
+  nccl::System b;
+  b.nvls = true;
+  b.compute_capability = 100;
+  b.nvlink_bw = 18 * 40.1;
+  b.pci_bw = 96;
+  b.nodes = 2;
+  b.ranks = 144;
+  b.nics = 72;
+  auto mb = nccl::build_model(b);
+  REQUIRE(mb.graph[nccl::kNvlsTree].channels == 32);
+  CHECK(mb.graph[nccl::kNvlsTree].bw_intra == Approx(20.0));
+  CHECK(nccl::nvls_tree_busbw(mb) == Approx(32 * 20 * 0.74 * 31 / 32 * 2));
+  // The execution model's bandwidth time is this rate.
+  const double S = 8.0 * 1024 * 1024 * 1024;
+  for (int n : {16, 32}) {
+    const auto sel = select(make(Op::AllReduce, Algorithm::NvlsTree, n, S), nodes_of(8));
+    const double busbw = 8 * (n == 16 ? 57.7 : 45.5);
+    INFO(n << " GPUs: bandwidth time " << sel.bw_time * 1e3 << " ms");
+    CHECK(sel.bw_time == Approx(S / (busbw * 1e9 * n / (2.0 * (n - 1)))).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("NVLS across domains: NCCL's heads are min(NICs, GPUs, 32), in the domain's flows too") {
+  // search.cc v2.26.2-1 .. v2.30.7-1: the multi-node NVLS graph adds a head while nChannels < the
+  // NICs, one per GPU, at most NCCL_MAX_NVLS_ARITY. Before, add_nvls took min(g, 32) heads inside
+  // the domain and the tree / SHARP part min(NICs, g): 8 GPUs on 4 NICs loaded 8 heads with 9/8 S
+  // each (NCCL: 4 heads, 5/4 S), and 72-GPU domains sent the tree over 72 heads (NCCL: 32).
+  CHECK(nccl::nvls_heads(8, 4) == 4);
+  CHECK(nccl::nvls_heads(72, 72) == 32);
+  CHECK(nccl::nvls_heads(72) == 32);
+  const double S = 1e9;
+  const Protocol p;
+  {
+    Layout l = nodes_of(8);
+    l.nics_per_node = 4;
+    const auto c = make(Op::AllReduce, Algorithm::NvlsTree, 16, S);
+    const detail::EmitContext ctx{c, l, p};
+    const auto plan = detail::plan_nvls(ctx, detail::by_domain(c.gpus, l), false, true);
+    for (int i = 0; i < 16; ++i) {
+      INFO("GPU " << i);
+      CHECK(plan.flows[i].payload == Approx(i % 8 < 4 ? S * 5.0 / 4 : S).epsilon(1e-12));
+    }
+    std::map<int, int> tree_heads;  // sources of the transfers between domains
+    for (std::size_t f = 16; f < plan.flows.size(); ++f) {
+      CHECK(plan.flows[f].payload == Approx(S / 8).epsilon(1e-12));  // S / 2h, h = 4
+      ++tree_heads[plan.flows[f].src % 8];
+    }
+    CHECK(tree_heads.size() == 4u);
+  }
+  {
+    Layout l = nodes_of(72, 5);
+    l.nvlink_rate = 900e9;
+    const auto c = make(Op::AllReduce, Algorithm::NvlsTree, 144, S);
+    const detail::EmitContext ctx{c, l, p};
+    const auto plan = detail::plan_nvls(ctx, detail::by_domain(c.gpus, l), false, true);
+    REQUIRE(plan.flows.size() == 144u + 32u * 2 * 2);  // 32 heads x 2 trees x up and down
+    for (std::size_t f = 144; f < plan.flows.size(); ++f) CHECK(plan.flows[f].payload == Approx(S / 64).epsilon(1e-12));
+  }
+}
