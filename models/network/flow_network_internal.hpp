@@ -301,11 +301,8 @@ struct RunCtx {
   // Repetitions (Activity::repeat) and their fast-forward (repetition.cpp).
   bool any_repeat = false;
   std::vector<int> rep_done, rep_begun;  ///< per activity: repetitions finished / begun
-  /// Per activity: Activity::repeat, dense (rep_finished reads it at every completion; the
-  /// Activity itself is a cache miss there at 31K GPUs, ~2 % of the rollout).
-  std::vector<int> repeat;
-  std::vector<int> rsucc_off, rsucc;  ///< CSR: activities waiting for a repetition of this one
-  std::vector<int> wave;              ///< per activity: wave of its current repetition, -1 none
+  std::vector<int> rsucc_off, rsucc;     ///< CSR: activities waiting for a repetition of this one
+  std::vector<int> wave;                 ///< per activity: wave of its current repetition, -1 none
   struct Wave {
     double begin = 0, start = -1, done = -1;  ///< s: repetition begun, flows started, flows done
     int members = 0, finished = 0;

@@ -195,8 +195,6 @@ void rep_init(RunCtx& c) {
   const int n = static_cast<int>(acts.size());
   c.rep_done.assign(n, 0);
   c.rep_begun.assign(n, 0);
-  c.repeat.resize(n);
-  for (int b = 0; b < n; ++b) c.repeat[b] = acts[b].repeat;
   c.wave.assign(n, -1);
   c.queued.assign(n, 0);
   c.start_at.assign(n, -1.0);
@@ -229,7 +227,7 @@ bool rep_ready(const RunCtx& c, int a) {
 
 void rep_finished(RunCtx& c, int a) {
   if (const int w = c.wave[a]; w >= 0) ++c.waves[w].finished;
-  const int R = c.repeat[a];
+  const int R = c.s->activities[a].repeat;
   if (R == 1) --c.single_busy;
   if (++c.rep_done[a] == R) {
     c.finish[a] = c.now;
