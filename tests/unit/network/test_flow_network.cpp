@@ -346,6 +346,16 @@ TEST_CASE("bad schedules are typed errors", "[network]") {
   Schedule neg;
   neg.activities = {transfer(0, 1, -1)};
   CHECK_THROWS_AS(net.run(neg), InvalidParameter);
+  // the error names the activity and its key (the key is built only for an error)
+  Schedule second;
+  second.activities = {transfer(0, 1, 1e6), transfer(2, 99, 1e6)};
+  try {
+    net.run(second);
+    FAIL("no error");
+  } catch (const InvalidParameter& e) {
+    CHECK(e.key() == "schedule.activities[1].dst_gpu");
+    CHECK(e.value() == "99");
+  }
   // zero-time activities
   Schedule z;
   z.activities = {transfer(3, 3, 1e9), transfer(0, 1, 0.0), compute(2, 0.0)};
