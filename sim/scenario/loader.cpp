@@ -545,6 +545,11 @@ Scenario load_scenario_text(const std::string& text, const std::string& name, co
   s.gpu = located(s, [](const Params& root) { return compute::spec_from(root, builtin_gpus()); });
   // The NVLink domain's bandwidth and NVLS capability are properties of the GPU model.
   fit_fabric_to_gpu(s.fabric, s.gpu);
+  // A domain larger than any platform of the GPU builds (e.g. 144 GB200) would be simulated as one
+  // NVLink domain that does not exist.
+  const std::string domain_excess = nvlink_domain_excess(s.gpu, s.fabric.nvlink_domain);
+  if (!domain_excess.empty())
+    located(s, [&](const Params& root) -> int { root.invalid("cluster.nvlink_domain", domain_excess); });
   if (!s.params.has("jobs")) {  // jobs: read by sim/engine (their placement needs the fabric)
     s.job = located(s, workload::spec_from);
     located(s, [&s, &options](const Params& root) {
