@@ -379,7 +379,8 @@ Schema schema() {
        units::kDay,
        false,
        {},
-       "Time of day of the outdoor maximum (ASHRAE design day: ~15:00)."},
+       "Time of day of the outdoor maximum (ASHRAE design day: ~15:00), after midnight; the run starts at midnight "
+       "(t = 0, also the origin of cooling.faults[].at)."},
       {"cooling.heat_rejection.dry_cooler_approach",
        Q::TemperatureDelta,
        "5 K",
@@ -633,7 +634,17 @@ Schema schema() {
        "GPU power cap of 'reduce GPU power limit'."},
       {"cooling.faults", Q::List, "", false, {}, {}, false, {}, "Scheduled cooling faults (transient simulation)."},
       {"cooling.faults[].type", Q::String, "", true, {}, {}, false, fault_type_names(), fault_types_doc()},
-      {"cooling.faults[].at", Q::Time, "0 s", false, 0, 1e9, false, {}, "Start time from the beginning of the run."},
+      {"cooling.faults[].at",
+       Q::Time,
+       "0 s",
+       false,
+       0,
+       1e9,
+       false,
+       {},
+       "Start time, from the start of the run: t = 0 is the training start, taken as midnight of its first day, "
+       "the origin of the daily outdoor cycle (cooling.heat_rejection.outdoor_peak_time); so with an outdoor swing "
+       "\"15 h\" starts the fault at the outdoor maximum and \"39 h\" at the next day's."},
       {"cooling.faults[].duration",
        Q::Time,
        "1e9 s",
