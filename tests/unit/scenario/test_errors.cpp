@@ -129,6 +129,21 @@ TEST_CASE("a coolant flow per GPU no cold plate takes is an error naming the pla
   CHECK_THAT(e.what(), Catch::Contains("1 L/s"));
 }
 
+TEST_CASE("the flow band per GPU has cooling.flow_per_gpu's bound and source", "[errors]") {
+  // flow_min / flow_max still took up to 60 L/min per GPU after flow_per_gpu was bounded at 5 L/min.
+  for (const char* key : {"flow_min", "flow_max"}) {
+    const std::string text = default_with("  limits:", std::string("  limits:\n    ") + key + ": \"6 L/min\"");
+    const ScenarioError e = error_of(text);
+    CHECK(e.key() == std::string("cooling.limits.") + key);
+    CHECK(e.where().line == line_of(text, key));
+    CHECK_THAT(e.expected(), Catch::Contains("to 5 L/min") &&
+                                 Catch::Contains("OCP OAI System Liquid Cooling Guidelines (2023) Fig. 7-8"));
+  }
+  // the bound itself is accepted (5e-3 / 60 was one ulp below "5 L/min" as parsed)
+  CHECK_NOTHROW(load_scenario_text(default_with("  limits:", "  limits:\n    flow_max: \"5 L/min\""), "ok.yaml"));
+  CHECK_NOTHROW(load_scenario_text(default_with("flow_per_gpu:", "  flow_per_gpu: \"5 L/min\""), "ok.yaml"));
+}
+
 TEST_CASE("parallelism that does not multiply to the GPU count", "[errors]") {
   // Any factor may be the wrong one (tp 7 or dp 100 alike): the error points at the
   // workload.parallelism mapping and names the product with every key in it.
