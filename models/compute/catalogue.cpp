@@ -80,6 +80,8 @@ void Catalogue::add(const Params::List& items, const std::string& origin) {
       g.sources["pcie_generation"] =
           "estimate: Gen5, the host interface of H100, H200, B200 (Gen6 capable) and MI300X; A100 is Gen4";
     }
+    if (!base && !item.has("max_nvlink_domain"))
+      g.sources["max_nvlink_domain"] = "not given: cluster.nvlink_domain is not checked against this GPU's platforms";
     if (!item.has("bf16_mamf"))
       derive(g, scale_from, &GpuSpec::bf16_mamf, "bf16_mamf", &GpuSpec::bf16_flops, "bf16_flops", kMamfOfPeak);
     if (!item.has("fp8_mamf"))

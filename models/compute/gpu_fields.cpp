@@ -34,6 +34,10 @@ const std::vector<GpuField>& gpu_fields() {
        "NVLink generation: 0 none (e.g. AMD Infinity Fabric), 3 A100, 4 Hopper, 5 Blackwell."},
       {"nvlink_bandwidth", Q::DataRate, &GpuSpec::nvlink_bandwidth, true, 0, 1e13,
        "Scale-up bandwidth per GPU per direction inside the NVLink domain (AMD: Infinity Fabric all-to-all)."},
+      {"max_nvlink_domain", Q::Integer, &GpuSpec::max_nvlink_domain, false, 0, 576,
+       "Largest NVLink (scale-up) domain the GPU's platforms build, in GPUs: 8 for an HGX board, 72 for GB200 "
+       "NVL72, 8 for an MI300X Infinity Fabric platform; a larger cluster.nvlink_domain is refused. 0 (the default "
+       "of a new GPU without base) = not given: cluster.nvlink_domain is not checked."},
       {"nvls", Q::Bool, &GpuSpec::nvls, false, 0, 0,
        "NVLink SHARP (in-switch reduction, NCCL's NVLS algorithm) capable; needs nvlink_generation >= 4. Default "
        "false."},

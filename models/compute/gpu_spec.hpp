@@ -29,6 +29,9 @@ struct GpuSpec {
   /// B/s per GPU per direction inside the scale-up domain (NVLink; MI300X: Infinity Fabric all-to-all).
   double nvlink_bandwidth = 0;
   bool nvls = false;  ///< NVLink SHARP (in-switch reduction, NCCL NVLS) capable
+  /// Largest scale-up domain the GPU's platforms build, GPUs (8 HGX H100/H200/B200, 72 GB200
+  /// NVL72, 8 MI300X Infinity Fabric); 0 = not given (cluster.nvlink_domain is then not checked).
+  int max_nvlink_domain = 0;
   // --- scale-out attachment ---
   /// PCIe generation (3 .. 6) of the x16 path from the GPU to its NICs in its platform (HGX / DGX),
   /// the path GPUDirect RDMA takes: NCCL rates it at 16 lanes x the generation's rate, 12 / 24 / 48

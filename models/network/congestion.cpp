@@ -159,25 +159,17 @@ double isolated_time(const Fabric& fabric, int src, int dst, double bytes, std::
   a.gpu = src;
   a.dst_gpu = dst;
   a.flow_hash = flow_hash;
-  if (detail::split_planes(fabric, a)) {
-    // One sub-flow of bytes / planes on each plane (FlowNetwork's split): the slowest one.
-    const int P = fabric.planes();
-    double t = 0;
-    for (int q = 0; q < P; ++q) {
-      const std::uint64_t h =
-          q == 0 ? flow_hash
-                 : fabric.hash_on_plane(src, dst, flow_hash, (fabric.plane_of(src, dst, flow_hash) + q) % P);
-      const auto hops = fabric.route(src, dst, h);
-      double rate = std::numeric_limits<double>::infinity();
-      for (const auto& x : hops) rate = std::min(rate, fabric.sharing_rate(x.link));
-      t = std::max(t, fabric.latency(hops) + (bytes > 0 ? bytes / P / rate : 0.0));
-    }
-    return t;
-  }
-  const auto hops = fabric.route(src, dst, flow_hash);
-  double rate = std::numeric_limits<double>::infinity();
-  for (const auto& h : hops) rate = std::min(rate, fabric.sharing_rate(h.link));
-  return fabric.latency(hops) + (bytes > 0 ? bytes / rate : 0.0);
+  // One hashed flow (no spray, one flow per pair), split over the planes as FlowNetwork::run splits
+  // it (detail::subflow_routes: m = planes sub-flows of bytes / m over the NICs, else one): the
+  // slowest sub-flow alone.
+  double t = 0;
+  detail::subflow_routes(fabric, a, /*spray=*/false, /*fpp=*/1, /*spray_n=*/1, /*m_fixed=*/0, /*only=*/-1,
+                         [&](int, int m, const std::vector<topology::Hop>& hops) {
+                           double rate = std::numeric_limits<double>::infinity();
+                           for (const auto& x : hops) rate = std::min(rate, fabric.sharing_rate(x.link));
+                           t = std::max(t, fabric.latency(hops) + (bytes > 0 ? bytes / m / rate : 0.0));
+                         });
+  return t;
 }
 
 std::vector<double> slowdowns(const Fabric& fabric, const Schedule& schedule, const RunResult& run) {

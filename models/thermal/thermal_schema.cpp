@@ -22,7 +22,9 @@ namespace {
 // to is measured from 0.4 to 5 L/min (Chen et al., "OCP OAI System Liquid Cooling Guidelines",
 // 2023, Fig. 7-8; docs/thermal.md); a cold plate runs at ~1-2 L/min per kW. 1 L/s (60 L/min, the
 // old bound) is no cold plate's flow.
-constexpr double kColdPlateFlowMax = 5e-3 / 60;  // m^3/s, 5 L/min
+// 5 L/min in m^3/s, as the unit parser reads "5 L/min" (5 x (1e-3 / 60); 5e-3 / 60 is one ulp below
+// it, which refused "5 L/min" itself).
+constexpr double kColdPlateFlowMax = 5 * (units::kLitre / units::kMinute);
 constexpr const char* kColdPlateFlowSource =
     "a cold plate's flow: the OCP 1 kW OAM plate is measured at 0.4-5 L/min, OCP OAI System Liquid Cooling "
     "Guidelines (2023) Fig. 7-8";
@@ -379,7 +381,8 @@ Schema schema() {
        units::kDay,
        false,
        {},
-       "Time of day of the outdoor maximum (ASHRAE design day: ~15:00)."},
+       "Time of day of the outdoor maximum (ASHRAE design day: ~15:00), after midnight; the run starts at midnight "
+       "(t = 0, also the origin of cooling.faults[].at)."},
       {"cooling.heat_rejection.dry_cooler_approach",
        Q::TemperatureDelta,
        "5 K",
@@ -479,11 +482,25 @@ Schema schema() {
        "0.5 L/min",
        false,
        0,
-       1e-3,
+       kColdPlateFlowMax,
        false,
        {},
-       "Lowest flow per GPU (brief)."},
-      {"cooling.limits.flow_max", Q::VolumeFlow, "1 L/min", false, 0, 1e-3, false, {}, "Highest flow per GPU (brief)."},
+       "Lowest flow per GPU (brief); at most 5 L/min, like cooling.flow_per_gpu.",
+       {},
+       {},
+       kColdPlateFlowSource},
+      {"cooling.limits.flow_max",
+       Q::VolumeFlow,
+       "1 L/min",
+       false,
+       0,
+       kColdPlateFlowMax,
+       false,
+       {},
+       "Highest flow per GPU (brief); at most 5 L/min, like cooling.flow_per_gpu.",
+       {},
+       {},
+       kColdPlateFlowSource},
       {"cooling.limits.gpu_temp_limit",
        Q::Temperature,
        "",
@@ -576,7 +593,8 @@ Schema schema() {
        {},
        "Alert threshold, of the sensor type's kind: a temperature for temperature (alerts above; '85 degC', "
        "'185 degF', '358.15 K'), a volume flow for flow_rate (alerts below; '10 L/min', '2.6 gpm'; the loop's "
-       "total at 'main loop', per GPU at 'loop flow', at most 60 L/min there), a power per rack for power (alerts "
+       "total at 'main loop', per GPU at 'loop flow', at most 5 L/min there, like cooling.flow_per_gpu), a power per "
+       "rack for power (alerts "
        "above; '30 kW'), a plain PUE for pue. A unit of another kind is an error. A plain number is read in the "
        "brief's units: °C, L/min, kW per rack (85 = '85 degC' for a temperature sensor).",
        "type",
@@ -633,7 +651,17 @@ Schema schema() {
        "GPU power cap of 'reduce GPU power limit'."},
       {"cooling.faults", Q::List, "", false, {}, {}, false, {}, "Scheduled cooling faults (transient simulation)."},
       {"cooling.faults[].type", Q::String, "", true, {}, {}, false, fault_type_names(), fault_types_doc()},
-      {"cooling.faults[].at", Q::Time, "0 s", false, 0, 1e9, false, {}, "Start time from the beginning of the run."},
+      {"cooling.faults[].at",
+       Q::Time,
+       "0 s",
+       false,
+       0,
+       1e9,
+       false,
+       {},
+       "Start time, from the start of the run: t = 0 is the training start, taken as midnight of its first day, "
+       "the origin of the daily outdoor cycle (cooling.heat_rejection.outdoor_peak_time); so with an outdoor swing "
+       "\"15 h\" starts the fault at the outdoor maximum and \"39 h\" at the next day's."},
       {"cooling.faults[].duration",
        Q::Time,
        "1e9 s",
@@ -835,12 +863,14 @@ CoolingSpec spec_from(const Params& root) {
                                                : si;
     const bool total = ss.location == "main loop";
     const auto [lo, hi, unit] = ss.type == "temperature" ? std::tuple{-50.0, 150.0, "degC"}
-                                : ss.type == "flow_rate"
-                                    ? std::tuple{0.0, total ? 1e5 : 60.0, total ? "L/min" : "L/min per GPU"}
-                                : ss.type == "pue" ? std::tuple{1.0, 10.0, "(plain PUE)"}
-                                                   : std::tuple{0.0, 1000.0, "kW per rack"};
+                                : ss.type == "flow_rate" ? std::tuple{0.0, total ? 1e5 : kColdPlateFlowMax * 60000.0,
+                                                                      total ? "L/min" : "L/min per GPU"}
+                                : ss.type == "pue"       ? std::tuple{1.0, 10.0, "(plain PUE)"}
+                                                         : std::tuple{0.0, 1000.0, "kW per rack"};
     if (!(th >= lo && th <= hi))
-      s.invalid("threshold", "a " + ss.type + " threshold from " + fmt_num(lo) + " to " + fmt_num(hi) + " " + unit);
+      s.invalid("threshold", "a " + ss.type + " threshold from " + fmt_num(lo) + " to " + fmt_num(hi) + " " + unit +
+                                 (ss.type == "flow_rate" && !total ? std::string(" (") + kColdPlateFlowSource + ")"
+                                                                   : std::string()));
     ss.threshold = si;
     ss.alert_level = text(s, "alert_level", "warning");
     c.monitoring.sensors.push_back(ss);

@@ -18,7 +18,8 @@ class Fabric:
     - ``bom()`` -> dict: gpus, nvswitches, leaves, spines, cores, switches, links per tier,
       scaleout_cables (access + leaf-spine + spine-core; by medium and with their optical modules
       in cost()), copper_cables (NVLink), bisection_bandwidth [B/s, one direction],
-      diameter [switch hops], tiers, oversub_leaf, oversub_spine (as built).
+      diameter [switch hops], tiers, oversub_leaf, oversub_spine (as built; None on a 2-tier
+      fabric, whose spines have no uplinks: the CLI's "-").
     - ``warnings`` -> list of str: what was built otherwise than asked (an oversubscription whole
       ports cannot give, a clos3 whose leaves fit in one pod), one sentence each; with
       ``fabric.exact: true`` these are ScenarioErrors instead.

@@ -111,9 +111,12 @@ void register_topology(py::module_& m) {
                             "scaleout_cables"_a = b.scaleout_cables, "copper_cables"_a = b.copper_cables,
                             "bisection_bandwidth"_a = b.bisection_bandwidth, "diameter"_a = b.diameter,
                             "tiers"_a = b.tiers, "oversub_leaf"_a = b.oversub_leaf,
-                            "oversub_spine"_a = b.oversub_spine);
+                            // no spine uplinks (2 tiers): None, where `aidcsim bom` and compare print "-"
+                            "oversub_spine"_a =
+                                b.oversub_spine > 0 ? py::object(py::float_(b.oversub_spine)) : py::object(py::none()));
           },
-          "Bill of materials (topology::BillOfMaterials): counts, bisection_bandwidth [B/s].")
+          "Bill of materials (topology::BillOfMaterials): counts, bisection_bandwidth [B/s]; oversub_spine "
+          "None without spine uplinks (2 tiers).")
       .def(
           "route",
           [](const Fabric& f, int src, int dst, std::uint64_t flow_hash) {

@@ -105,4 +105,11 @@ void fit_fabric_to_gpu(topology::FabricSpec& fabric, const compute::GpuSpec& gpu
   fabric.nic_pcie_rate = collectives::pcie_rate(fabric, gpu, nics_per_node);
 }
 
+std::string nvlink_domain_excess(const compute::GpuSpec& gpu, int domain) {
+  if (gpu.max_nvlink_domain <= 0 || domain <= gpu.max_nvlink_domain) return "";
+  auto src = gpu.sources.find("max_nvlink_domain");
+  return "at most " + std::to_string(gpu.max_nvlink_domain) + ", the largest NVLink domain of " + gpu.name +
+         " (max_nvlink_domain" + (src == gpu.sources.end() ? "" : ": " + src->second) + ")";
+}
+
 }  // namespace aidcsim

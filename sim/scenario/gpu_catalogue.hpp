@@ -32,4 +32,9 @@ std::string gpu_catalogue_markdown(const compute::Catalogue& c);
 /// (the share depends on the NVLink domain).
 void fit_fabric_to_gpu(topology::FabricSpec& fabric, const compute::GpuSpec& gpu, int nics_per_node = 0);
 
+/// Empty when an NVLink domain of `domain` GPUs can be built from `gpu` (at most its
+/// GpuSpec::max_nvlink_domain, when given); otherwise what was expected, naming the GPU's maximum
+/// and its source, for an error on cluster.nvlink_domain (or --nvlink-domain).
+std::string nvlink_domain_excess(const compute::GpuSpec& gpu, int domain);
+
 }  // namespace aidcsim

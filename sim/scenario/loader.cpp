@@ -61,6 +61,32 @@ std::string node_kind(const YAML::Node& n) {
   return "a scalar";
 }
 
+// A value's text for an error: a scalar as written, a list or mapping in YAML flow style
+// ("[1, 2]"), cut at 60 characters; empty for nothing.
+std::string node_text(const YAML::Node& n) {
+  if (n.IsScalar()) return n.Scalar();
+  if (!n.IsSequence() && !n.IsMap()) return "";
+  YAML::Emitter out;
+  out << YAML::Flow << n;
+  std::string text = out.good() ? out.c_str() : "";
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
+// How an error shows a list or mapping given where another kind was expected: its kind and its
+// text ("a list [1, 2]"); empty for a scalar or nothing (shown as the value itself).
+std::string node_shown(const YAML::Node& n) {
+  if (!n.IsSequence() && !n.IsMap()) return "";
+  const std::string text = node_text(n);
+  return node_kind(n) + (text.empty() ? "" : " " + text);
+}
+
+/// An error for a value of the wrong YAML kind: "key: got a list [1, 2], expected ...".
+ScenarioError wrong_kind(const SourceLocation& where, const std::string& key, const YAML::Node& v,
+                         const std::string& expected) {
+  return ScenarioError(where, key, node_text(v), expected + (v.IsScalar() ? " (got a scalar)" : ""), "", node_shown(v));
+}
+
 class Walker {
  public:
   Walker(const Schema& schema, std::string file, std::map<std::string, SourceLocation>& locations)
@@ -105,15 +131,12 @@ class Walker {
       switch (f->quantity) {
         case Quantity::Map:
           if (v.IsNull()) break;  // "fabric:" with nothing under it: all defaults
-          if (!v.IsMap())
-            throw ScenarioError(where, actual, v.IsScalar() ? v.Scalar() : "",
-                                "a mapping of keys under '" + name + "' (got " + node_kind(v) + ")");
+          if (!v.IsMap()) throw wrong_kind(where, actual, v, "a mapping of keys under '" + name + "'");
           walk_map(v, schema_key, actual, target, rel);
           break;
         case Quantity::List: {
           if (!v.IsNull() && !v.IsSequence())
-            throw ScenarioError(where, actual, v.IsScalar() ? v.Scalar() : "",
-                                "a list of mappings, one '- key: value' item each (got " + node_kind(v) + ")");
+            throw wrong_kind(where, actual, v, "a list of mappings, one '- key: value' item each");
           if (v.IsSequence() && v.size() > kMaxListItems)
             throw ScenarioError(where, actual, std::to_string(v.size()) + " items",
                                 "at most " + std::to_string(kMaxListItems) + " items");
@@ -123,9 +146,7 @@ class Walker {
             const std::string item_key = actual + "[" + std::to_string(i) + "]";
             const SourceLocation item_at = at(item.Mark());  // first key of a block item, '{' of a flow one
             locations_[item_key] = item_at;
-            if (!item.IsMap())
-              throw ScenarioError(item_at, item_key, item.IsScalar() ? item.Scalar() : "",
-                                  "a mapping of item keys (got " + node_kind(item) + ")");
+            if (!item.IsMap()) throw wrong_kind(item_at, item_key, item, "a mapping of item keys");
             Params p(item_key);
             walk_map(item, schema_key + "[]", item_key, p, "");
             fill_defaults(schema_key + "[]", item_key, p);
@@ -136,7 +157,7 @@ class Walker {
         }
         default:
           if (v.IsNull()) throw ScenarioError(where, actual, "", expectation(*f));
-          if (!v.IsScalar()) throw ScenarioError(where, actual, "", expectation(*f) + " (got " + node_kind(v) + ")");
+          if (!v.IsScalar()) throw wrong_kind(where, actual, v, expectation(*f));
           if (!f->quantity_from.empty())
             pending.push_back({f, v.Scalar(), actual, where, rel});  // once its sibling is read
           else
@@ -545,6 +566,11 @@ Scenario load_scenario_text(const std::string& text, const std::string& name, co
   s.gpu = located(s, [](const Params& root) { return compute::spec_from(root, builtin_gpus()); });
   // The NVLink domain's bandwidth and NVLS capability are properties of the GPU model.
   fit_fabric_to_gpu(s.fabric, s.gpu);
+  // A domain larger than any platform of the GPU builds (e.g. 144 GB200) would be simulated as one
+  // NVLink domain that does not exist.
+  const std::string domain_excess = nvlink_domain_excess(s.gpu, s.fabric.nvlink_domain);
+  if (!domain_excess.empty())
+    located(s, [&](const Params& root) -> int { root.invalid("cluster.nvlink_domain", domain_excess); });
   if (!s.params.has("jobs")) {  // jobs: read by sim/engine (their placement needs the fabric)
     s.job = located(s, workload::spec_from);
     located(s, [&s, &options](const Params& root) {

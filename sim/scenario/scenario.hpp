@@ -29,7 +29,10 @@ struct SourceLocation {
 /// is not a mapping) `file:line:column: <expected>`.
 class ScenarioError : public InvalidParameter {
  public:
-  ScenarioError(SourceLocation where, std::string key, std::string value, std::string expected, std::string hint = {});
+  /// `shown`, when given, stands for 'value' in the message (e.g. "a list [1, 2]" for a YAML
+  /// list where a scalar or mapping was expected: its kind and its text).
+  ScenarioError(SourceLocation where, std::string key, std::string value, std::string expected, std::string hint = {},
+                const std::string& shown = {});
   const SourceLocation& where() const noexcept { return where_; }
   // hint(), e.g. "did you mean 'switch_radix'?", is InvalidParameter's.
   const char* what() const noexcept override { return message_.c_str(); }

@@ -8,13 +8,15 @@ namespace aidcsim {
 namespace {
 
 std::string compose(const SourceLocation& w, const std::string& key, const std::string& value,
-                    const std::string& expected, const std::string& hint) {
+                    const std::string& expected, const std::string& hint, const std::string& shown) {
   std::string m = w.file;
   if (w.line > 0) m.append(":").append(std::to_string(w.line)).append(":").append(std::to_string(w.column));
   m.append(": ");
   if (!key.empty()) {
     m.append(key).append(": got ");
-    if (value.empty())
+    if (!shown.empty())
+      m.append(shown);
+    else if (value.empty())
       m.append("(nothing)");
     else
       m.append("'").append(value).append("'");
@@ -38,10 +40,10 @@ std::string enclosing(const std::string& key) {
 }  // namespace
 
 ScenarioError::ScenarioError(SourceLocation where, std::string key, std::string value, std::string expected,
-                             std::string hint)
+                             std::string hint, const std::string& shown)
     : InvalidParameter(key, value, expected, hint),
       where_(std::move(where)),
-      message_(compose(where_, key, value, expected, hint)) {}
+      message_(compose(where_, key, value, expected, hint, shown)) {}
 
 SourceLocation Scenario::location_of(const std::string& key) const {
   for (std::string k = key; !k.empty(); k = enclosing(k)) {

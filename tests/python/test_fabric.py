@@ -18,6 +18,19 @@ def test_bom_counts(fabric):
     assert b["bisection_bandwidth"] > 0
 
 
+def test_oversub_spine_is_none_on_two_tiers(small_scenario, default_path):
+    """A 2-tier fabric has no spine uplinks: None (the CLI's and compare's "-"), not 0.0."""
+    s = small_scenario.copy()
+    s["fabric.topology"] = "leaf_spine"
+    b = aidcsim.Fabric(s).bom()
+    assert b["tiers"] == 2
+    assert b["oversub_spine"] is None
+    assert b["oversub_leaf"] > 0
+    three = aidcsim.Fabric(default_path).bom()  # 8,064 GPUs on a 3-tier Clos, 1:1
+    assert three["tiers"] == 3
+    assert three["oversub_spine"] == 1.0
+
+
 def test_tables(fabric):
     links = fabric.links()
     assert len(links) == fabric.link_count

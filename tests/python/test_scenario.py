@@ -167,6 +167,7 @@ def test_gpu_defined_in_python_is_validated(default_path):
     s = Scenario.load(default_path)
     s["gpus"] = [{"name": "H200-600W", "base": "H200", "tdp": "600 W"}]
     s["cluster.gpu"] = "H200-600W"
+    s["cluster.nvlink_domain"] = 8  # HGX H200: 8-GPU NVLink domains (max_nvlink_domain)
     params = s.validate()
     assert params["cluster.gpu"] == "H200-600W"
     s["gpus[0].tdp"] = "600"  # no unit

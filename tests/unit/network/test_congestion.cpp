@@ -65,3 +65,33 @@ TEST_CASE("incast: slowdown N for N flows into one NIC", "[network][congestion]"
   const auto r = net.run(s);
   for (double x : network::slowdowns(f, s, r)) CHECK(x == Approx(3.0).epsilon(1e-4));
 }
+
+TEST_CASE("isolated_time of a multi-plane transfer: its slowest plane, as FlowNetwork runs it alone",
+          "[network][congestion]") {
+  // Two planes, plane 1 of GPU 0's NIC trained down to half rate: the plane-1 sub-flow (bytes / 2)
+  // is the slowest; isolated_time takes the same per-plane routes as FlowNetwork::run
+  // (detail::subflow_routes), so the transfer alone finishes at isolated_time.
+  topology::FabricSpec s = test::leaf_spine(16, 8, 4);
+  s.planes = 2;
+  s.nic_rate = 2 * test::kRate;
+  const std::string degraded = topology::build_fabric(s).link(topology::build_fabric(s).access_link(0, 1)).name;
+  topology::FailureSpec d;
+  d.type = topology::FailureSpec::Type::Degrade;
+  d.element = degraded;
+  d.factor = 0.5;
+  s.failures.push_back(d);
+  const auto f = topology::build_fabric(s);
+  REQUIRE(f.planes() == 2);
+  network::FlowNetwork net(f);
+  const double bytes = 1e8;
+  for (std::uint64_t h : {1ull, 7ull, 12345ull}) {
+    for (int dst : {1, 9}) {
+      Schedule sch;
+      sch.activities = {transfer(0, dst, bytes, h)};
+      const auto r = net.run(sch);
+      const double iso = network::isolated_time(f, 0, dst, bytes, h);
+      CHECK(iso > bytes / 2 / (test::kRate / 2));  // the degraded plane's half at half rate
+      CHECK(r.finish[0] == Approx(iso).epsilon(1e-6));
+    }
+  }
+}

@@ -129,6 +129,21 @@ TEST_CASE("a coolant flow per GPU no cold plate takes is an error naming the pla
   CHECK_THAT(e.what(), Catch::Contains("1 L/s"));
 }
 
+TEST_CASE("the flow band per GPU has cooling.flow_per_gpu's bound and source", "[errors]") {
+  // flow_min / flow_max still took up to 60 L/min per GPU after flow_per_gpu was bounded at 5 L/min.
+  for (const char* key : {"flow_min", "flow_max"}) {
+    const std::string text = default_with("  limits:", std::string("  limits:\n    ") + key + ": \"6 L/min\"");
+    const ScenarioError e = error_of(text);
+    CHECK(e.key() == std::string("cooling.limits.") + key);
+    CHECK(e.where().line == line_of(text, key));
+    CHECK_THAT(e.expected(), Catch::Contains("to 5 L/min") &&
+                                 Catch::Contains("OCP OAI System Liquid Cooling Guidelines (2023) Fig. 7-8"));
+  }
+  // the bound itself is accepted (5e-3 / 60 was one ulp below "5 L/min" as parsed)
+  CHECK_NOTHROW(load_scenario_text(default_with("  limits:", "  limits:\n    flow_max: \"5 L/min\""), "ok.yaml"));
+  CHECK_NOTHROW(load_scenario_text(default_with("flow_per_gpu:", "  flow_per_gpu: \"5 L/min\""), "ok.yaml"));
+}
+
 TEST_CASE("parallelism that does not multiply to the GPU count", "[errors]") {
   // Any factor may be the wrong one (tp 7 or dp 100 alike): the error points at the
   // workload.parallelism mapping and names the product with every key in it.
@@ -214,10 +229,32 @@ TEST_CASE("missing required key points at its parent", "[errors]") {
 TEST_CASE("a mapping where a value belongs, a value where a mapping belongs", "[errors]") {
   const ScenarioError m = error_of(default_with("switch_radix: 64", "  switch_radix: {ports: 64}"));
   CHECK(m.key() == "fabric.switch_radix");
-  CHECK_THAT(m.what(), Catch::Contains("(got a mapping)"));
+  CHECK_THAT(m.what(), Catch::Contains("fabric.switch_radix: got a mapping {ports: 64}, expected"));
+  CHECK(m.value() == "{ports: 64}");
   const ScenarioError v = error_of(test::comment_out(default_with("rdhx:", "  rdhx: 0.7"), "    effectiveness"));
   CHECK(v.key() == "cooling.rdhx");
   CHECK_THAT(v.what(), Catch::Contains("a mapping of keys under 'rdhx'"));
+}
+
+TEST_CASE("a list where a mapping or a value belongs: its kind and text, not (nothing)", "[errors]") {
+  // the new-user trial's `cluster: [1,2]` said "got (nothing) ... (got a list)"
+  const std::string text = default_with("cluster:", "cluster: [1,2]");
+  const ScenarioError c = error_of(test::comment_out(
+      test::comment_out(test::comment_out(test::comment_out(text, "  gpu: GB200"), "  gpus: 8064"), "  gpus_per_node:"),
+      "  nvlink_domain:"));
+  CHECK(c.key() == "cluster");
+  CHECK(c.value() == "[1, 2]");
+  CHECK_THAT(c.what(), Catch::Contains("cluster: got a list [1, 2], expected a mapping of keys under 'cluster'") &&
+                           !Catch::Contains("(nothing)") && !Catch::Contains("(got a list)"));
+  const ScenarioError g = error_of(default_with("  gpus: 8064", "  gpus: [1, 2]"));
+  CHECK(g.key() == "cluster.gpus");
+  CHECK_THAT(g.what(), Catch::Contains("cluster.gpus: got a list [1, 2], expected") && !Catch::Contains("(nothing)"));
+  // a long list is cut
+  std::string many = "[";
+  for (int i = 0; i < 40; ++i) many += std::to_string(1000 + i) + ", ";
+  many += "1]";
+  CHECK_THAT(error_of(default_with("  gpus: 8064", "  gpus: " + many)).what(),
+             Catch::Contains("got a list [1000, 1001,") && Catch::Contains("..., expected"));
 }
 
 TEST_CASE("a key written twice", "[errors]") {

@@ -24,9 +24,12 @@ std::string read(const char* path) {
   return s.str();
 }
 
-/// The default scenario with `cluster.gpu` set to `gpu` and `extra` appended at the top level.
+/// The default scenario with `cluster.gpu` set to `gpu` and `extra` appended at the top level; other
+/// GPUs than GB200 get 8-GPU NVLink domains (HGX: at most 8, GpuSpec::max_nvlink_domain).
 std::string scenario_with(const std::string& gpu, const std::string& extra = "") {
-  return test::default_with("  gpu: GB200", "  gpu: " + gpu) + extra;
+  std::string text = test::default_with("  gpu: GB200", "  gpu: " + gpu);
+  if (gpu != "GB200") text.replace(text.find("  nvlink_domain: 72"), 19, "  nvlink_domain: 8");
+  return text + extra;
 }
 }  // namespace
 
@@ -212,7 +215,41 @@ TEST_CASE("GPU definitions: errors at file:line with the key and what was expect
   // dp_algorithm nvls (all-reduce, zero: none) on a GPU without NVLS (MI300X: 192 GB, the job fits)
   text = test::default_with("    zero: zero1", "    zero: none\n    dp_algorithm: nvls");
   text.replace(text.find("  gpu: GB200"), 12, "  gpu: MI300X");
+  text.replace(text.find("  nvlink_domain: 72"), 19, "  nvlink_domain: 8");
   CHECK_THAT(error_of(text), Catch::Contains("workload.parallelism.dp_algorithm") && Catch::Contains("NVLS"));
+}
+
+TEST_CASE("an NVLink domain larger than the GPU's platforms build is refused at file:line", "[gpus]") {
+  auto error_of = [](const std::string& text) -> std::string {
+    try {
+      load_scenario_text(text, "bad.yaml");
+    } catch (const ScenarioError& e) {
+      CHECK(e.key() == "cluster.nvlink_domain");
+      return e.what();
+    }
+    return "no error";
+  };
+  // GB200: one NVL72 rack at most (the new-user trial's 144 was accepted)
+  std::string text = test::default_with("  nvlink_domain: 72", "  nvlink_domain: 144");
+  CHECK_THAT(error_of(text), Catch::Contains("bad.yaml:" + std::to_string(test::line_of(text, "nvlink_domain: 144"))) &&
+                                 Catch::Contains("cluster.nvlink_domain: got '144', expected at most 72") &&
+                                 Catch::Contains("at most 72") && Catch::Contains("GB200") && Catch::Contains("NVL72"));
+  CHECK(load_scenario_text(test::default_with("  nvlink_domain: 72", "  nvlink_domain: 72"), "ok.yaml")
+            .fabric.nvlink_domain == 72);
+  // HGX H100 with the default's 72: at most 8
+  text = test::default_with("  gpu: GB200", "  gpu: H100");
+  CHECK_THAT(error_of(text), Catch::Contains("got '72'") && Catch::Contains("at most 8") && Catch::Contains("H100"));
+  // a derived GPU inherits its base's limit; a scenario may raise it (its own platform)
+  text = scenario_with("H200x", "gpus:\n  - name: H200x\n    base: H200\n");
+  text.replace(text.find("  nvlink_domain: 8"), 18, "  nvlink_domain: 16");
+  CHECK_THAT(error_of(text), Catch::Contains("at most 8") && Catch::Contains("H200x"));
+  text += "    max_nvlink_domain: 16\n";
+  CHECK(load_scenario_text(text, "ok.yaml").fabric.nvlink_domain == 16);
+  // the catalogue's limits
+  const auto& c = builtin_gpus();
+  for (const char* g : {"H100", "H200", "H800", "H20", "B200", "MI300X"}) CHECK(c.find(g).max_nvlink_domain == 8);
+  CHECK(c.find("A100").max_nvlink_domain == 16);
+  CHECK(c.find("GB200").max_nvlink_domain == 72);
 }
 
 TEST_CASE("catalogue files: same format, errors name the file and line", "[gpus]") {

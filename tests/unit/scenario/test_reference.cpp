@@ -32,6 +32,13 @@ TEST_CASE("the reference page lists every key with its unit syntax", "[reference
   CHECK(page.find("| `cooling.facility_supply` | temperature | `18 degC` | from 0 degC to 60 degC |") !=
         std::string::npos);
   CHECK(page.find("`leaf_spine`, `clos3`") != std::string::npos);
+  // A cooling fault's `at` says where t = 0 is: midnight of the daily outdoor cycle (a new user asked).
+  for (const aidcsim::Field& f : aidcsim::full_schema())
+    if (f.key == "cooling.faults[].at" || f.key == "cooling.heat_rejection.outdoor_peak_time") {
+      INFO(f.key);
+      CHECK(f.doc.find("midnight") != std::string::npos);
+      CHECK(f.doc.find("t = 0") != std::string::npos);
+    }
   CHECK(page == aidcsim::scenario_reference_markdown());  // deterministic
 }
 

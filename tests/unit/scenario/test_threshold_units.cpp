@@ -108,9 +108,11 @@ TEST_CASE("a threshold out of its type's range names the range in the unit writt
              "sensors[0].threshold: got '200', expected a temperature from -50 degC to 150 degC"},
         Case{"{type: pue, location: PUE, threshold: 0.9}",
              "sensors[0].threshold: got '0.9', expected a number from 1 to 10"},
-        // per GPU at "loop flow": the thermal model's own bound (60 L/min), in the brief's units
-        Case{"{type: flow_rate, location: loop flow, threshold: \"70 L/min\"}",
-             "sensors[0].threshold: got '70 L/min', expected a flow_rate threshold from 0 to 60 L/min per GPU"}}) {
+        // per GPU at "loop flow": cooling.flow_per_gpu's bound (5 L/min) and its source, in the brief's units
+        Case{"{type: flow_rate, location: loop flow, threshold: \"6 L/min\"}",
+             "sensors[0].threshold: got '6 L/min', expected a flow_rate threshold from 0 to 5 L/min per GPU (a cold "
+             "plate's flow: the OCP 1 kW OAM plate is measured at 0.4-5 L/min, OCP OAI System Liquid Cooling "
+             "Guidelines (2023) Fig. 7-8)"}}) {
     const std::string text = with_sensors("    - " + c.sensor + "\n");
     try {
       load_scenario_text(text, "monitor.yaml");
