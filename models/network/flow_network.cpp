@@ -28,6 +28,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "models/common/cancel.hpp"
@@ -624,6 +625,24 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       }
     };
     c->first_flow.assign(n + 1, 0);
+    // The first transfer of each (source, destination, hash, spread) computed here: later ones
+    // share its sub-flows' routes.
+    struct RouteKey {
+      int src, dst;
+      std::uint64_t hash, phase;
+      bool spread;
+      bool operator==(const RouteKey& o) const {
+        return src == o.src && dst == o.dst && hash == o.hash && phase == o.phase && spread == o.spread;
+      }
+    };
+    struct RouteKeyHash {
+      std::size_t operator()(const RouteKey& k) const {
+        std::uint64_t h = topology::splitmix64(k.hash ^ (static_cast<std::uint64_t>(k.src) << 32 | unsigned(k.dst)));
+        return static_cast<std::size_t>(topology::splitmix64(h ^ k.phase ^ (k.spread ? 1u : 0u)));
+      }
+    };
+    std::unordered_map<RouteKey, int, RouteKeyHash> first_with;
+    long long shared_routes = 0;
     // No route reuse: no run of these transfers follows, so their routes are not cached (engine13).
     const bool once = !impl_->route_reuse;
     for (int i = 0; i < n; ++i) {
@@ -658,6 +677,32 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
           continue;
         }
       }
+      // A transfer with the inputs of an earlier one (ends, hash, spread) takes its sub-flows: the
+      // same routes (shared, not copied), merges, latencies and bytes per sub-flow as asking the
+      // fabric again (routes depend on nothing else within a run); the bytes credited to each hop
+      // are the same equal shares, so the sums are bit-identical.
+      const RouteKey key{a.gpu, a.dst_gpu, a.flow_hash, a.spread_phase, a.spread};
+      if (const auto it = first_with.find(key); it != first_with.end()) {
+        const int g0 = c->first_flow[it->second], g1 = c->first_flow[it->second + 1];
+        for (int g = g0; g < g1; ++g) {
+          const SubFlow& from = c->flows[g];
+          const double bytes = a.amount / from.of;
+          for (int k = 0; k < from.mult; ++k) credit(i, a, bytes, from.hops);
+          merged += from.mult - 1;
+          SubFlow f;
+          f.activity = i;
+          f.bytes = bytes * from.mult;
+          f.latency = from.latency;
+          f.hops = from.hops;
+          f.index = from.index;
+          f.of = from.of;
+          f.mult = from.mult;
+          c->flows.push_back(std::move(f));
+        }
+        ++shared_routes;
+        continue;
+      }
+      first_with.emplace(key, i);
       subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, once, [&](int j, int m, auto&& hops) {
         const double bytes = a.amount / m;
         credit(i, a, bytes, hops);
@@ -683,6 +728,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       });
     }
     c->first_flow[n] = static_cast<int>(c->flows.size());
+    if (shared_routes > 0)
+      profile::add("network: transfers sharing an earlier transfer's routes (count)", 0, 0, shared_routes);
   }
   routes_scope.reset();
   profile::add("network: solver items (sub-flows, count)", 0, 0, static_cast<long long>(c->flows.size()));

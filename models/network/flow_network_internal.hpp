@@ -16,12 +16,43 @@ namespace aidcsim::network::detail {
 using topology::Fabric;
 using topology::Hop;
 
+/// A route's hops, immutable and shared by the sub-flows that take it: the transfers of a step's
+/// repeated collectives (every microbatch's and layer's ZeRO / FSDP collective on one ring, one
+/// hash) have the same routes, and one copy of each route serves them all (FlowNetwork::run's
+/// route phase). Reads as a const std::vector<Hop>; assigning a vector replaces the route.
+class SharedHops {
+ public:
+  SharedHops() = default;
+  SharedHops(std::vector<Hop>&& hops) { *this = std::move(hops); }  // NOLINT: a route converts
+  SharedHops& operator=(std::vector<Hop>&& hops) {
+    if (hops.empty())
+      p_.reset();
+    else
+      p_ = std::make_shared<const std::vector<Hop>>(std::move(hops));
+    return *this;
+  }
+  const std::vector<Hop>& get() const { return p_ ? *p_ : none(); }
+  operator const std::vector<Hop>&() const { return get(); }  // NOLINT: reads as the vector
+  auto begin() const { return get().begin(); }
+  auto end() const { return get().end(); }
+  std::size_t size() const { return get().size(); }
+  bool empty() const { return get().empty(); }
+  const Hop& operator[](std::size_t k) const { return get()[k]; }
+  void clear() { p_.reset(); }
+
+ private:
+  static const std::vector<Hop>& none() {
+    static const std::vector<Hop> empty;
+    return empty;
+  }
+  std::shared_ptr<const std::vector<Hop>> p_;
+};
+
 /// One flow handed to the solver: a transfer or one of its ECMP / spray sub-flows.
 struct SubFlow {
-  int activity = 0;
   double bytes = 0;    ///< B to send on the current route (after a reroute: what was left)
   double latency = 0;  ///< s, sum of the route's link latencies
-  std::vector<Hop> hops;
+  SharedHops hops;
   int index = 0, of = 1;  ///< sub-flow `index` of the transfer's `of` (to recompute its route)
   /// Hash-ECMP sub-flows of one transfer that hashed onto this same route, merged into this one
   /// item (bytes, weight and rate bound x mult; see FlowNetwork::run): k equal flows on one route
@@ -30,6 +61,7 @@ struct SubFlow {
   int epoch = 0;  ///< RunCtx::epoch when `hops` was last checked against failures
   // While it sends (slot >= 0): remaining bytes `remains` at time `last`, sent at `rate`.
   int slot = -1;          ///< its solver item (Slot index), -1 when not sending
+  int activity = 0;       ///< here, beside slot: no padding (72 B, not 80: ~10^7 sub-flows at 16K)
   double done_bytes = 0;  ///< B sent by its completed repetitions (timeline)
   double last_rate = 0;   ///< B/s of its last completed send (a repetition group's template)
 };

@@ -370,7 +370,8 @@ std::string describe_dp(const Builder& b) {
                   "backward, the first microbatch alone (workload.zero_reduce_scatter_aggregation = " +
                   std::to_string(k) +
                   ": ESTIMATE, measured against the exact step in tests/unit/engine/test_step_fidelity.cpp "
-                  "[zero_rs_aggregation], [llama3_zero_rs]: within 2 % for k well below the microbatches)"
+                  "[zero_rs_aggregation], [llama3_zero_rs] and test_fsdp_rs_aggregation.cpp (fsdp, both rank "
+                  "orders): within 2 % for k well below the microbatches)"
             : std::string();
   if (par.zero == "fsdp")
     return "FSDP (" + par.fsdp_style +

@@ -93,9 +93,12 @@ struct Builder {
 
 /// A CUDA stream of collectives: NCCL runs a GPU's collectives on one stream in order, so a GPU
 /// starts its part of the next one when its part of the previous one (what it sends and receives)
-/// is done. Per GPU, the transfers of its part of the last collective.
+/// is done. Per GPU, the transfers of its part of the last collective (indexed by GPU, grown on
+/// use; a flat table, not a map: an FSDP step issues ~10^4 collectives of ~10^3 GPUs each).
 struct GpuStream {
-  std::map<int, std::vector<int>> last;
+  std::vector<std::vector<int>> last;  ///< [gpu]: transfers of its part of the last collective
+  std::vector<std::vector<int>> next;  ///< [gpu]: the collective being emitted (scratch)
+  std::vector<int> touched;            ///< GPUs with a part in the collective being emitted
 };
 
 /// One DP collective of stage `s` for every TP rank's DP group (every rail), with the job's

@@ -17,7 +17,16 @@ using network::Activity;
 void emit_dp(Builder& b, int s, Op op, double bytes, std::vector<int> after, int tag, std::vector<int>* done,
              GpuStream* stream) {
   const Algorithm alg = collectives::algorithm_from(b.job.par.dp_algorithm);
-  std::map<int, std::vector<int>> parts;  // this collective's transfers per GPU (sent or received)
+  if (stream && stream->last.size() < static_cast<std::size_t>(b.fabric.gpu_count())) {
+    stream->last.resize(b.fabric.gpu_count());
+    stream->next.resize(b.fabric.gpu_count());
+  }
+  // this collective's transfers per GPU (sent or received): stream->next[gpu], GPUs in touched
+  auto part = [&](int gpu, int i) {
+    auto& p = stream->next[gpu];
+    if (p.empty()) stream->touched.push_back(gpu);
+    p.push_back(i);
+  };
   for (int t = 0; t < b.job.par.tp; ++t) {
     Collective c;
     c.op = op;
@@ -38,15 +47,20 @@ void emit_dp(Builder& b, int s, Op op, double bytes, std::vector<int> after, int
       if (a.kind != Activity::Kind::Transfer) continue;
       const bool first = std::none_of(a.after.begin(), a.after.end(), [&](int d) { return d >= e.first; });
       if (first) {
-        const auto it = stream->last.find(a.gpu);
-        if (it != stream->last.end()) a.after.insert(a.after.end(), it->second.begin(), it->second.end());
+        const auto& prev = stream->last[a.gpu];
+        a.after.insert(a.after.end(), prev.begin(), prev.end());
       }
-      parts[a.gpu].push_back(i);
-      parts[a.dst_gpu].push_back(i);
+      part(a.gpu, i);
+      part(a.dst_gpu, i);
     }
   }
-  if (stream)
-    for (auto& [gpu, transfers] : parts) stream->last[gpu] = std::move(transfers);
+  if (stream) {
+    for (int gpu : stream->touched) {
+      stream->last[gpu].swap(stream->next[gpu]);
+      stream->next[gpu].clear();
+    }
+    stream->touched.clear();
+  }
 }
 
 std::vector<int> transfers_of(const Builder& b, const std::vector<int>& done, int gpu) {
