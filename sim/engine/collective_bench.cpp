@@ -73,6 +73,7 @@ double run_critical(network::FlowNetwork& net, const topology::Fabric& fabric, c
   std::optional<profile::Scope> scope(std::in_place, "network: critical components (bound per component)");
   const auto parts = network::critical_parts(fabric, sched, net.spray_subflows());
   scope.reset();
+  profile::add("network: independent components of the wave (count)", 0, 0, parts.components);
   if (parts.keep.size() == sched.activities.size()) return net.run(sched).makespan;
   profile::add("network: transfers proved to end before the last, not simulated (count)", 0, 0,
                static_cast<long long>(sched.activities.size() - parts.keep.size()));
