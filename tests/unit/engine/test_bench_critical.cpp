@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <set>
+#include <vector>
 
 #include "models/collectives/collective.hpp"
 #include "models/network/flow_network.hpp"
@@ -95,4 +96,35 @@ TEST_CASE("critical parts: one shared component is kept whole", "[critical]") {
   const auto parts = network::critical_parts(fab, s);
   CHECK(parts.components == 1);
   CHECK(parts.keep.size() == s.activities.size());
+}
+
+TEST_CASE("critical parts: an incast that ends last is kept, a lone transfer left out", "[critical]") {
+  // A: 0 -> 1, 10 MB alone on its ports. B: 2..5 -> 6, 3 MB each, sharing 6's port: 12 MB there,
+  // so B ends last although each of its transfers is smaller than A's. A bound without the
+  // sharing (bytes / rate) would leave B out and give A's makespan.
+  topology::FabricSpec fs;
+  fs.gpus = 8;
+  fs.gpus_per_node = 1;
+  fs.nvlink_domain = 1;
+  fs.kind = topology::FabricKind::LeafSpine;
+  fs.link_rate = fs.nic_rate = 50e9;
+  const topology::Fabric fab = topology::build_fabric(fs);
+  network::Schedule s;
+  auto add = [&s](int src, int dst, double bytes) {
+    network::Activity a;
+    a.kind = network::Activity::Kind::Transfer;
+    a.gpu = src;
+    a.dst_gpu = dst;
+    a.amount = bytes;
+    s.activities.push_back(a);
+  };
+  add(0, 1, 10e6);
+  for (int r = 2; r <= 5; ++r) add(r, 6, 3e6);
+  const auto parts = network::critical_parts(fab, s);
+  CHECK(parts.components == 2);
+  CHECK(parts.keep == std::vector<int>{1, 2, 3, 4});
+  network::FlowNetwork net(fab);
+  network::Schedule kept;
+  for (int i : parts.keep) kept.activities.push_back(s.activities[i]);
+  CHECK(net.run(kept).makespan == Approx(net.run(s).makespan).epsilon(1e-12));
 }
