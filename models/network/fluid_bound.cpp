@@ -3,6 +3,8 @@
 #include "models/network/fluid_bound.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <numeric>
 #include <string>
 #include <utility>
 
@@ -112,6 +114,79 @@ FluidBound fluid_bound(const topology::Fabric& fab, const Schedule& s, int spray
   std::vector<int> all(n);
   for (int i = 0; i < n; ++i) all[i] = i;
   return wave_bound(fab, s, all, spray_subflows);
+}
+
+CriticalParts critical_parts(const topology::Fabric& fab, const Schedule& s, int spray_subflows) {
+  const int n = static_cast<int>(s.activities.size());
+  for (int i = 0; i < n; ++i) check_fluid_transfer(fab, s.activities[i], i, false);
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  CriticalParts out;
+  out.lower = wave_bound(fab, s, all, spray_subflows).makespan;
+  const auto& spec = fab.spec();
+  const bool spray = spec.ecmp == topology::EcmpMode::Spray;
+  const int fpp = std::max(1, spec.flows_per_pair);
+  // Components: union-find over activities sharing a link direction.
+  std::vector<int> root(n);
+  std::iota(root.begin(), root.end(), 0);
+  auto find = [&root](int x) {
+    while (root[x] != x) x = root[x] = root[root[x]];
+    return x;
+  };
+  const int L = fab.link_count();
+  std::vector<int> dir_owner(2 * static_cast<std::size_t>(L), -1);
+  std::vector<double> dir_weight(2 * static_cast<std::size_t>(L), 0.0);
+  struct Sub {
+    int activity;
+    double start, bytes, bound, weight;
+    std::vector<int> dirs;
+  };
+  std::vector<Sub> subs;
+  std::vector<double> ends(n, 0.0);  // s, upper bound of each activity's end
+  for (int i = 0; i < n; ++i) {
+    const Activity& a = s.activities[i];
+    if (a.gpu == a.dst_gpu) continue;  // ends when it begins (FlowNetwork::run)
+    std::vector<std::vector<topology::Hop>> routes;
+    std::vector<int> of;
+    detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true,
+                           [&](int, int m, std::vector<topology::Hop>&& h) {
+                             routes.push_back(std::move(h));
+                             of.push_back(m);
+                           });
+    double lat = 0;
+    for (const auto& r : routes) lat = std::max(lat, fab.latency(r));
+    ends[i] = lat + a.delay;
+    for (std::size_t k = 0; k < routes.size(); ++k) {
+      Sub f{i, lat + a.delay, a.amount / of[k], a.rate_limit > 0 ? a.rate_limit / of[k] : 0.0, a.weight, {}};
+      if (!(f.bytes > 0)) continue;  // never an item of the solver
+      for (const topology::Hop& h : routes[k]) {
+        const int d = 2 * h.link + (h.forward ? 0 : 1);
+        f.dirs.push_back(d);
+        dir_weight[d] += f.weight;
+        if (dir_owner[d] < 0)
+          dir_owner[d] = i;
+        else
+          root[find(i)] = find(dir_owner[d]);
+      }
+      subs.push_back(std::move(f));
+    }
+  }
+  for (const Sub& f : subs) {
+    double rate = f.bound > 0 ? f.bound : std::numeric_limits<double>::infinity();
+    for (int d : f.dirs) rate = std::min(rate, f.weight * fab.sharing_rate(d / 2) / dir_weight[d]);
+    ends[f.activity] = std::max(ends[f.activity], f.start + f.bytes / rate);
+  }
+  std::vector<double> comp_end(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    const int r = find(i);
+    if (r == i) ++out.components;
+    comp_end[r] = std::max(comp_end[r], ends[i]);
+  }
+  // Margin: the solver's own tolerances (completions within 1e-9 s merge, rates to ~1e-5 B/s).
+  constexpr double kMargin = 1e-6;
+  for (int i = 0; i < n; ++i)
+    if (!(comp_end[find(i)] * (1 + kMargin) + 1e-9 < out.lower)) out.keep.push_back(i);
+  return out;
 }
 
 }  // namespace aidcsim::network

@@ -43,6 +43,23 @@ struct FluidBound {
 /// otherwise ("schedule.activities[i]...") and SimulationError for an unroutable transfer.
 FluidBound fluid_bound(const topology::Fabric& fabric, const Schedule& schedule, int spray_subflows = 16);
 
+/// The transfers of a one-wave schedule that can set FlowNetwork::run's makespan. Transfers that
+/// share no link direction run independently under max-min (separate components of the sharing
+/// problem), so the makespan is the largest of their components'. While a sub-flow f runs, it gets
+/// at least w_f C_l / W_l on the link direction l of its route that bottlenecks it (on a saturated
+/// link the bottlenecked flow has the largest rate per weight: Bertsekas & Gallager, Data Networks,
+/// 2nd ed., sec. 6.5.2), where W_l is the weight of every sub-flow of the schedule that ever uses
+/// l, or its rate_limit share; so it ends by s_f + bytes_f / min(bound_f, min_l w_f C_l / W_l).
+/// A component whose every transfer ends by then before `lower` (fluid_bound's makespan, a lower
+/// bound of the run's) cannot hold the last completion: the run of `keep` alone has the same
+/// makespan. Exact, no estimate. Throws as fluid_bound.
+struct CriticalParts {
+  std::vector<int> keep;  ///< activities of the components that may end last, in schedule order
+  int components = 0;     ///< independent components of the schedule (transfers sharing no link)
+  double lower = 0;       ///< s, fluid_bound(schedule).makespan
+};
+CriticalParts critical_parts(const topology::Fabric& fabric, const Schedule& schedule, int spray_subflows = 16);
+
 /// Whether fluid_bound accepts `schedule` (transfers only, no dependencies, no repetitions).
 bool single_wave(const Schedule& schedule);
 
