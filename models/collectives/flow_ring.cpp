@@ -67,7 +67,7 @@ int pat_chunks(Op op, int n, double channel_block) {
 /// hops hash as in the unmerged plan. materialize() sees the same port totals and longest path (a
 /// merged transfer's bytes / rate is its source port's total), so bytes and latency are scaled
 /// alike. Checked against the unmerged plan (Collective::merge_channels false):
-/// tests/unit/collectives/test_ring_merge.cpp.
+/// tests/unit/engine/test_step_fidelity.cpp [merge_channels].
 FlowPlan collapsed_channels(const EmitContext& ctx, const std::vector<std::vector<int>>& ch, double bytes) {
   const auto& L = ctx.layout;
   auto port_up = [&](int g) { return !L.nvlink_port_up || L.nvlink_port_up(g); };
