@@ -191,6 +191,10 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
   l.domain_of = [&fabric](int g) { return fabric.nvlink_domain_of(g); };
   auto latency = [&fabric](int a, int b) { return fabric.latency(fabric.route(a, b, 0)); };
   l.route_latency = latency;  // equal-cost routes have equal latencies: hash 0 stands for any
+  l.nvlink_port_up = [&fabric](int g) {
+    const int k = fabric.nvlink_link(g);
+    return k >= 0 && fabric.link(k).up;
+  };
   const int n = fabric.gpu_count();
   if (n > 1 && fabric.nvlink_domain_of(1) == fabric.nvlink_domain_of(0)) l.nvlink_latency = latency(0, 1);
   // typical scale-out hop of a rail-aligned ring: GPU 0 to the same local GPU of the next domain

@@ -133,6 +133,9 @@ struct Layout {
   /// nvlink_latency / net_latency); a stepped ring pipelines the excess of slower hops
   /// (cross-leaf, cross-pod: ring_pipeline.cpp).
   std::function<double(int, int)> route_latency;
+  /// Whether a GPU's NVLink port is up (empty: every port up). A pair of a domain whose ports are
+  /// both up runs over NVLink on a route that does not depend on the flow's hash.
+  std::function<bool(int)> nvlink_port_up;
   /// From a fabric and its GPU model (rates, domains, latencies, capabilities). The fabric must
   /// outlive the Layout. `nics_per_node` > 0 says the nic_rate of each GPU is a share of fewer,
   /// faster NICs (e.g. 4 x 200G for 8 GPUs: nic_rate 100G per GPU, NCCL sees 4 NICs of 25 GB/s).
@@ -149,6 +152,11 @@ struct Collective {
   /// (exact on an idle fabric; see the header comment). false: one transfer per step (ring,
   /// PAT) or per pipeline chunk (tree, chain) with the true dependencies.
   bool collapse = true;
+  /// Collapsed ring of several channels: the channels' hops between the same two GPUs of a domain
+  /// run as one transfer of weight k carrying the bytes of the k hops (flow_ring.cpp, plan_ring;
+  /// exact under weighted max-min). false: one transfer per channel and hop (the reference the
+  /// merged form is tested against).
+  bool merge_channels = true;
   int chunks = 8;                      ///< pipeline chunks of tree / chain emitted step by step
   std::vector<int> after;              ///< activities every first transfer waits for
   int tag = 0;                         ///< copied to every activity

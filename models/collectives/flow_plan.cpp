@@ -300,7 +300,8 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     a.amount = plan.per_port_efficiency ? fl[i].payload / (nv[i] ? nvlink_eff : nic_port_eff) : fl[i].payload * scale;
     const double hop = ring_split ? ring_lat[i] : lat_per_hop;
     a.delay = std::max(0.0, hop - route);
-    a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (++counter);
+    ++counter;
+    a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (fl[i].hash_index > 0 ? fl[i].hash_index : counter);
     a.spread = fl[i].spread;
     a.spread_phase = fl[i].spread_phase;
     a.weight = fl[i].weight;

@@ -11,9 +11,13 @@
 namespace aidcsim::collectives::detail {
 
 struct PlannedFlow {
-  int src = 0, dst = 0;   ///< GPUs (src != dst)
-  double payload = 0;     ///< B of the algorithm's data this transfer carries (per repetition)
-  int wave = 0;           ///< flows of one wave run at the same time (one ring step, ...)
+  int src = 0, dst = 0;  ///< GPUs (src != dst)
+  double payload = 0;    ///< B of the algorithm's data this transfer carries (per repetition)
+  int wave = 0;          ///< flows of one wave run at the same time (one ring step, ...)
+  /// > 0: the flow's ECMP hash is the collective's hash and this index (materialize() numbers flows
+  /// 1, 2, ... in plan order), so a plan that merges flows keeps the hashes of the flows it stands
+  /// for. 0: its index in plan order. (32 bits: in wave's padding.)
+  std::uint32_t hash_index = 0;
   std::vector<int> deps;  ///< indices of earlier planned flows it waits for (all repetitions)
   /// Repetitions (network::Activity::repeat): identical steps of one transfer, repetition r + 1
   /// after repetition r; after_previous / after_same as network::Activity's (same repeat).
@@ -39,13 +43,18 @@ struct FlowPlan {
   int ring_orders = 0;
 
   int add(int src, int dst, double payload, int wave, std::vector<int> deps = {}) {
-    flows.push_back({src, dst, payload, wave, std::move(deps), 1, {}, {}, false, 0});
+    flows.push_back({.src = src, .dst = dst, .payload = payload, .wave = wave, .deps = std::move(deps)});
     return static_cast<int>(flows.size()) - 1;
   }
   /// A transfer repeated `repeat` times (steps of a ring, chunks of a pipeline).
   int add_repeated(int src, int dst, double payload, int repeat, std::vector<int> after_previous,
                    std::vector<int> after_same = {}) {
-    flows.push_back({src, dst, payload, 0, {}, repeat, std::move(after_previous), std::move(after_same), false, 0});
+    flows.push_back({.src = src,
+                     .dst = dst,
+                     .payload = payload,
+                     .repeat = repeat,
+                     .after_previous = std::move(after_previous),
+                     .after_same = std::move(after_same)});
     return static_cast<int>(flows.size()) - 1;
   }
 };

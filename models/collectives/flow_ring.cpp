@@ -2,7 +2,9 @@
 // reduce).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 
 #include "models/collectives/flow_plan.hpp"
 #include "models/common/errors.hpp"
@@ -51,6 +53,50 @@ int pat_chunks(Op op, int n, double channel_block) {
   return std::max(1, static_cast<int>(std::ceil(channel_block / chunk - 1e-9)));
 }
 
+/// A collapsed ring of C > 1 channels (ring_channels: N domains of g = C GPUs, n = N g), `bytes`
+/// per hop. Inside a domain every channel walks the same cyclic GPU order from its entry to its
+/// exit, so each of the domain's g NVLink pairs carries g - 1 channels' hops: C (n - N) NVLink
+/// hops on n pairs, and C N scale-out hops, one per pair. One transfer per hop is C n transfers
+/// (the rollout's 31K phase: C = 9, 9x those of one ring); merged, 2 n. The k hops of a pair whose NVLink ports
+/// are up have the same route (GPU -> NVSwitch -> GPU, whatever the hash), start, latency and
+/// bytes, so under weighted max-min (network::Activity::weight) they share every link exactly as
+/// one transfer of weight k carrying their k x bytes: each of them holds the same rate at every
+/// instant, the sum is the merged transfer's rate, and all end together. Emitted so; every other
+/// hop (scale-out, or a pair with an NVLink port down) keeps its own transfer. Each transfer keeps
+/// the ECMP hash of the first hop it stands for (its index in channel order), so the scale-out
+/// hops hash as in the unmerged plan. materialize() sees the same port totals and longest path (a
+/// merged transfer's bytes / rate is its source port's total), so bytes and latency are scaled
+/// alike. Checked against the unmerged plan (Collective::merge_channels false):
+/// tests/unit/engine/test_step_fidelity.cpp [merge_channels].
+FlowPlan collapsed_channels(const EmitContext& ctx, const std::vector<std::vector<int>>& ch, double bytes) {
+  const auto& L = ctx.layout;
+  auto port_up = [&](int g) { return !L.nvlink_port_up || L.nvlink_port_up(g); };
+  FlowPlan plan;
+  std::unordered_map<std::uint64_t, int> pair;  // NVLink (src, dst) -> its transfer
+  std::uint32_t index = 0;
+  for (const auto& ring : ch) {
+    const int n = static_cast<int>(ring.size());
+    for (int i = 0; i < n; ++i) {
+      const int a = ring[i], b = ring[(i + 1) % n];
+      ++index;
+      if (ctx.nvlink(a, b) && port_up(a) && port_up(b)) {
+        const std::uint64_t key =
+            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+        const auto [it, fresh] = pair.emplace(key, static_cast<int>(plan.flows.size()));
+        if (!fresh) {
+          plan.flows[it->second].payload += bytes;
+          plan.flows[it->second].weight += 1;
+          continue;
+        }
+      }
+      const int f = plan.add(a, b, bytes, 0);
+      plan.flows[f].hash_index = index;
+      plan.done.push_back(f);
+    }
+  }
+  return plan;
+}
+
 }  // namespace
 
 FlowPlan plan_ring(const EmitContext& ctx, Op op) {
@@ -60,6 +106,7 @@ FlowPlan plan_ring(const EmitContext& ctx, Op op) {
   const auto ch = ring_channels(c.gpus, ctx.layout);
   const double per_step = c.bytes / n / ch.size();
   FlowPlan plan;
+  if (c.collapse && ch.size() > 1 && c.merge_channels) return collapsed_channels(ctx, ch, per_step * steps);
   for (const auto& ring : ch) {
     if (c.collapse) {
       for (int i = 0; i < n; ++i) plan.done.push_back(plan.add(ring[i], ring[(i + 1) % n], per_step * steps, 0));

@@ -87,8 +87,11 @@ struct Parallelism {
   /// models/workload/step_ops.cpp, step.cpp).
   std::string pipeline_engine = "megatron";
   bool deepspeed_pipeline() const { return pipeline_engine == "deepspeed"; }
-  /// Rank order, innermost first: "tp,cp,pp,dp" (Megatron default) or "tp,cp,dp,pp".
-  std::string order = "tp,cp,pp,dp";
+  /// Rank order, innermost first: "tp,cp,dp,pp" (the default: Megatron Core's tp-cp-ep-dp-pp,
+  /// megatron/core/parallel_state.py initialize_model_parallel, and DeepSpeed's
+  /// PipeModelDataParallelTopology; a DP group's ranks tp x cp apart) or "tp,cp,pp,dp" (PP inside
+  /// DP: Megatron-LM's opt-in --use-tp-pp-dp-mapping).
+  std::string order = "tp,cp,dp,pp";
 };
 
 /// A GPU or node running below nominal speed (cluster.gpu_speed[]): every compute op on it takes

@@ -1,7 +1,8 @@
 #pragma once
-// Rank -> GPU placement of a TP x CP x PP x DP job. Ranks are ordered [TP, CP, PP, DP] (innermost
-// first, Megatron-LM's default) or [TP, CP, DP, PP]; GPU index = rank, so TP (and CP) groups fill
-// an NVLink domain first when tp x cp divides the domain.
+// Rank -> GPU placement of a TP x CP x PP x DP job. Ranks are ordered [TP, CP, DP, PP] (innermost
+// first: Megatron Core's default, DeepSpeed's) or [TP, CP, PP, DP] (Megatron-LM's
+// --use-tp-pp-dp-mapping); GPU index = rank, so TP (and CP) groups fill an NVLink domain first
+// when tp x cp divides the domain.
 #include <vector>
 
 #include "models/workload/job_spec.hpp"
@@ -28,7 +29,7 @@ class Placement {
 
  private:
   Parallelism p_;
-  bool pp_inner_ = true;  ///< order tp,cp,pp,dp (else tp,cp,dp,pp)
+  bool pp_inner_ = false;  ///< order tp,cp,pp,dp (else tp,cp,dp,pp)
 };
 
 }  // namespace aidcsim::workload

@@ -61,6 +61,10 @@ struct StepOptions {
   /// against the exact run by tests/unit/engine/test_step_fidelity.cpp); false: every step one
   /// transfer with its true dependencies. StepPlan::fidelity says which ran.
   bool collapse_collectives = true;
+  /// Collapsed rings of several channels: each NVLink pair's channel hops as one weighted transfer
+  /// (collectives::Collective::merge_channels; exact under weighted max-min). false: one transfer per
+  /// channel and hop, the reference tests/unit/engine/test_step_fidelity.cpp measures it against.
+  bool merge_ring_channels = true;
   /// Budget of flows per step (transfers x repetitions) for the layer collectives that leave the
   /// NVLink domain (EP all-to-all, CP ring, TP all-reduce): within it, those of every group of each
   /// stage run as flows; above it, only those of the groups holding the representative replica's

@@ -35,6 +35,7 @@ void emit_dp(Builder& b, int s, Op op, double bytes, std::vector<int> after, int
     c.algorithm = (alg == Algorithm::Auto && !one_domain) ? Algorithm::Ring : alg;
     c.bytes = bytes;
     c.collapse = b.opt.collapse_collectives;
+    c.merge_channels = b.opt.merge_ring_channels;
     c.after = after;
     c.tag = tag;
     c.hash = b.opt.seed * 0x100000001B3ULL + (static_cast<std::uint64_t>(s) << 20) + (t << 8) +

@@ -87,6 +87,7 @@ std::vector<int> emit_group(const Builder& b, network::Schedule& sched, LayerSeg
   c.gpus = g;
   c.bytes = bytes;
   c.collapse = true;
+  c.merge_channels = b.opt.merge_ring_channels;
   c.after = after;
   c.tag = kind_tag(k);
   c.hash = hash;

