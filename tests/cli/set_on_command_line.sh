@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib/common.bash"
 "$AIDCSIM" compare "$BASE" --set cluster.gpus=abc --seeds 1 >out.txt 2>err.txt
 rc=$?
 [ "$rc" -eq 1 ] || fail "compare --set cluster.gpus=abc: exit code $rc, expected 1"
-want="aidcsim compare: error: design 'stargate-uk-8k [gpus=abc]', seed 42: $BASE (set on the command line with --set): cluster.gpus: got 'abc', expected a plain integer such as 64 (not a number)"
+want="aidcsim compare: error: design 'stargate-uk-8k [gpus=abc]' (before any run): $BASE (set on the command line with --set): cluster.gpus: got 'abc', expected a plain integer such as 64 (not a number)"
 [ "$(cat err.txt)" = "$want" ] || fail "message '$(cat err.txt)', expected '$want'"
 
 "$AIDCSIM" compare "$BASE" --set-all cluster.gpus=abc --seeds 1 >out.txt 2>err.txt

@@ -121,7 +121,7 @@ TEST_CASE("bad input names its key", "[thermal][schema]") {
     Params sensor("cooling_monitoring.sensors[0]");
     sensor.set("type", std::string("flow_rate"));
     sensor.set("location", std::string("GPU inlet"));
-    sensor.set("threshold", 10.0 / 60000, "10");
+    sensor.set("threshold", 2.0 / 60000, "2");  // 2 L/min: within the flow bound, so the location is what is wrong
     p.set("cooling_monitoring.sensors", Params::List{sensor});
     CHECK(key_of(p) == "cooling_monitoring.sensors[0].location");
   }
