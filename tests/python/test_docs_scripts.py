@@ -30,5 +30,7 @@ def test_sweep_script(tmp_path):
     assert p.returncode == 0, p.stderr[-3000:]
     rows = [line.split() for line in p.stdout.splitlines() if line[:1].isdigit()]
     assert [r[1] for r in rows] == ["1", "4"], p.stdout
-    # More leaf oversubscription never makes the step faster.
-    assert float(rows[1][2]) >= float(rows[0][2]), p.stdout
+    # More leaf oversubscription never makes the step faster, up to ECMP's hash draw: the two
+    # fabrics hash flows onto different uplinks (under the default rank order the DP rings hardly
+    # leave a leaf, so 1:1 and 4:1 differed by 1e-5 relative, the 4:1 fabric the faster).
+    assert float(rows[1][2]) >= float(rows[0][2]) * (1 - 1e-3), p.stdout
