@@ -40,6 +40,26 @@ void check_fluid_transfer(const topology::Fabric& fab, const Activity& a, int i,
 
 namespace {
 
+/// A transfer's sub-flow routes as FlowNetwork sends them (each route once, `of` its multiplicity:
+/// the transfer's bytes / of[k] go over routes[k]) and `latency`, s, the longest of their latencies.
+struct TransferRoutes {
+  std::vector<std::vector<topology::Hop>> routes;
+  std::vector<int> of;
+  double latency = 0;
+};
+
+TransferRoutes transfer_routes(const topology::Fabric& fab, const Activity& a, bool spray, int fpp,
+                               int spray_subflows) {
+  TransferRoutes t;
+  detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true,
+                         [&](int, int m, std::vector<topology::Hop>&& h) {
+                           t.routes.push_back(std::move(h));
+                           t.of.push_back(m);
+                         });
+  for (const auto& r : t.routes) t.latency = std::max(t.latency, fab.latency(r));
+  return t;
+}
+
 /// The bound of the activities `ids` of `s` taken as one wave (their `after` ignored).
 FluidBound wave_bound(const topology::Fabric& fab, const Schedule& s, const std::vector<int>& ids, int spray_subflows) {
   FluidBound out;
@@ -56,15 +76,7 @@ FluidBound wave_bound(const topology::Fabric& fab, const Schedule& s, const std:
   for (int id : ids) {
     const Activity& a = s.activities[id];
     if (a.gpu == a.dst_gpu) continue;  // takes no time (FlowNetwork::run)
-    std::vector<std::vector<topology::Hop>> routes;
-    std::vector<int> of;
-    detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true,
-                           [&](int, int m, std::vector<topology::Hop>&& h) {
-                             routes.push_back(std::move(h));
-                             of.push_back(m);
-                           });
-    double lat = 0;
-    for (const auto& r : routes) lat = std::max(lat, fab.latency(r));
+    auto [routes, of, lat] = transfer_routes(fab, a, spray, fpp, spray_subflows);
     const double start = lat + a.delay;
     out.makespan = std::max(out.makespan, start);  // a transfer of 0 B finishes after its latency
     for (std::size_t k = 0; k < routes.size(); ++k) {
@@ -146,15 +158,7 @@ CriticalParts critical_parts(const topology::Fabric& fab, const Schedule& s, int
   for (int i = 0; i < n; ++i) {
     const Activity& a = s.activities[i];
     if (a.gpu == a.dst_gpu) continue;  // ends when it begins (FlowNetwork::run)
-    std::vector<std::vector<topology::Hop>> routes;
-    std::vector<int> of;
-    detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true,
-                           [&](int, int m, std::vector<topology::Hop>&& h) {
-                             routes.push_back(std::move(h));
-                             of.push_back(m);
-                           });
-    double lat = 0;
-    for (const auto& r : routes) lat = std::max(lat, fab.latency(r));
+    auto [routes, of, lat] = transfer_routes(fab, a, spray, fpp, spray_subflows);
     ends[i] = lat + a.delay;
     for (std::size_t k = 0; k < routes.size(); ++k) {
       Sub f{i, lat + a.delay, a.amount / of[k], a.rate_limit > 0 ? a.rate_limit / of[k] : 0.0, a.weight, {}};

@@ -13,6 +13,7 @@
 #include "models/workload/step.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "tests/unit/engine/helpers.hpp"
 
 using namespace aidcsim;
 
@@ -20,18 +21,7 @@ namespace {
 
 /// 4 HGX nodes (8 GPUs, one NVLink domain each, 8 rails), rail-optimized leaf-spine of radix 16,
 /// 100 Gb/s: the DP rings cross the NICs and the reduce-scatters outlast the backwards.
-topology::FabricSpec slow_hgx_fabric() {
-  topology::FabricSpec fs;
-  fs.gpus = 32;
-  fs.gpus_per_node = 8;
-  fs.nvlink_domain = 8;
-  fit_fabric_to_gpu(fs, builtin_gpus().find("H100"));
-  fs.kind = topology::FabricKind::LeafSpine;
-  fs.wiring = topology::Wiring::RailOptimized;
-  fs.switch_radix = 16;
-  fs.link_rate = fs.nic_rate = 12.5e9;
-  return fs;
-}
+topology::FabricSpec slow_hgx_fabric() { return test::h100_rail_fabric(32, 8, 16, 12.5e9); }
 
 /// ~0.5 B parameters, TP 2, PP 2, DP 8, 8 microbatches per replica, fp32 gradients.
 workload::JobSpec job(const std::string& zero, const std::string& order) {

@@ -12,6 +12,7 @@
 #include "sim/engine/step_run.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "tests/unit/engine/helpers.hpp"
 
 using namespace aidcsim;
 
@@ -19,18 +20,7 @@ namespace {
 
 /// 8 HGX-like nodes of 4 GPUs (4 rails), rail-optimized leaf-spine of radix 8: a scalable unit is
 /// 4 nodes, one leaf per rail per unit, so a rail's DP ring leaves its leaf through the spines.
-topology::FabricSpec rail_fabric() {
-  topology::FabricSpec fs;
-  fs.gpus = 32;
-  fs.gpus_per_node = 4;
-  fs.nvlink_domain = 4;
-  fit_fabric_to_gpu(fs, builtin_gpus().find("H100"));
-  fs.kind = topology::FabricKind::LeafSpine;
-  fs.wiring = topology::Wiring::RailOptimized;
-  fs.switch_radix = 8;
-  fs.link_rate = fs.nic_rate = 50e9;
-  return fs;
-}
+topology::FabricSpec rail_fabric() { return test::h100_rail_fabric(32, 4, 8, 50e9); }
 
 workload::JobSpec dp_job() {
   workload::JobSpec j;
