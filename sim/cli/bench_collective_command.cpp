@@ -194,6 +194,15 @@ BenchOptions options_from(const BenchArgs& a) {
                                  o.gpu.name +
                                      " has no scale-up fabric (NVLink or Infinity Fabric): run one GPU per node (-g 1" +
                                      (a.nvlink_domain > 1 ? ", --nvlink-domain 1" : "") + ")");
+    // As cluster.nvlink_domain in a scenario (sim/scenario/loader.cpp): no platform of the GPU builds a
+    // larger domain (--gpu H100 --nvlink-domain 72 ran as one 72-GPU NVLink domain). Without
+    // --nvlink-domain the domain is the node, so -g/-t are what asked for it.
+    const std::string domain_excess = nvlink_domain_excess(o.gpu, f.nvlink_domain);
+    if (!domain_excess.empty())
+      throw CLI::ValidationError(a.nvlink_domain > 0 ? "--nvlink-domain" : "-g/-t",
+                                 std::to_string(f.nvlink_domain) +
+                                     (a.nvlink_domain > 0 ? " GPUs" : " GPUs per node (one NVLink domain)") +
+                                     ": expected " + domain_excess);
     if (f.nvlink_domain % gpn != 0)
       throw CLI::ValidationError("--nvlink-domain", std::to_string(f.nvlink_domain) +
                                                         " GPUs: an NVLink domain must be a whole number of nodes (" +
@@ -363,7 +372,8 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
   sub->add_option("-t,--nthreads", a->nthreads, "nccl-tests -t: threads per process (GPUs per node = t x g)")
       ->capture_default_str()
       ->check(positive);
-  sub->add_option("--nvlink-domain", a->nvlink_domain, "GPUs per NVLink domain (default: one node; 72 for NVL72)")
+  sub->add_option("--nvlink-domain", a->nvlink_domain,
+                  "GPUs per NVLink domain (default: one node; at most the GPU's max_nvlink_domain: 72 for GB200 NVL72)")
       ->check(non_negative);
   sub->add_option("--nics-per-node", a->nics_per_node, "Scale-out NICs per node (default one per GPU)")
       ->check(non_negative);

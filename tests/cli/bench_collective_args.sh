@@ -87,8 +87,33 @@ refused "-r: 100000: a rank from 0 to 7" -r 100000
 refused "-d: unknown data type 'bogus'" -d bogus
 refused "-o: unknown reduction operation 'bogus'" -o bogus
 
-# The bounds are not off by one: the largest values still run.
-"$AIDCSIM" bench-collective --radix 1024 --nvlink-domain 576 -g 64 -N 9 -e 1M >out.txt 2>err.txt ||
+# The NVLink domain is at most the GPU's (catalogue max_nvlink_domain), as cluster.nvlink_domain in a
+# scenario: --gpu H100 --nvlink-domain 72 ran as one 72-GPU NVLink domain no HGX H100 builds. The
+# message names the option, the value, the GPU, its maximum and the catalogue's source.
+refused "^aidcsim bench-collective: --nvlink-domain: 72 GPUs: expected at most 8, the largest NVLink domain of H100 \(max_nvlink_domain: .*HGX H100" \
+  --gpu H100 --nvlink-domain 72
+refused "--nvlink-domain: 144 GPUs: expected at most 72, the largest NVLink domain of GB200" \
+  --gpu GB200 -g 4 -N 36 --nvlink-domain 144
+refused "--nvlink-domain: 32 GPUs: expected at most 16, the largest NVLink domain of A100" --gpu A100 -N 4 --nvlink-domain 32
+# Without --nvlink-domain the domain is one node: -g/-t asked for it.
+refused "^aidcsim bench-collective: -g/-t: 16 GPUs per node \(one NVLink domain\): expected at most 8, .* of H100" -g 16
+# Each GPU's largest domain still runs: GB200 NVL72 (18 trays of 4) and two HGX A100 boards.
+"$AIDCSIM" bench-collective --gpu GB200 -g 4 -N 18 --nvlink-domain 72 -b 1M -e 1M >out.txt 2>err.txt ||
+  fail "a GB200 NVL72 domain refused: $(head -1 err.txt)"
+"$AIDCSIM" bench-collective --gpu A100 -N 2 --nvlink-domain 16 -b 1M -e 1M >out.txt 2>err.txt ||
+  fail "a 16-GPU A100 NVLink domain refused: $(head -1 err.txt)"
+
+# The bounds are not off by one: the largest values still run. The schema's largest NVLink domain
+# (576) is larger than any catalogue GPU's, so it runs on a --gpu-file GPU whose max_nvlink_domain is
+# the catalogue field's largest (576, an NVL576-like rack); on the default H100 it is refused above.
+cat >nvl576.yaml <<'YAML'
+gpus:
+  - name: GB200-NVL576
+    base: GB200
+    max_nvlink_domain: 576
+YAML
+"$AIDCSIM" bench-collective --gpu-file nvl576.yaml --gpu GB200-NVL576 --radix 1024 --nvlink-domain 576 -g 64 -N 9 \
+  -e 1M >out.txt 2>err.txt ||
   fail "the schema's largest radix / NVLink domain / GPUs per node refused: $(head -1 err.txt)"
 "$AIDCSIM" bench-collective --gpus 8 -e 1M >out.txt 2>err.txt || fail "--gpus equal to the cluster refused"
 "$AIDCSIM" bench-collective --scenario "$BASE" --gpus 144 -b 1M -e 1M >out.txt 2>err.txt ||
