@@ -34,6 +34,27 @@ topology::FabricSpec nvl72(int domains, const compute::GpuSpec& gpu) {
   return fs;
 }
 
+/// 8 GPUs, one per node (no NVLink), on a leaf-spine at 400 Gb/s.
+topology::Fabric eight_single_gpu_nodes() {
+  topology::FabricSpec fs;
+  fs.gpus = 8;
+  fs.gpus_per_node = 1;
+  fs.nvlink_domain = 1;
+  fs.kind = topology::FabricKind::LeafSpine;
+  fs.link_rate = fs.nic_rate = 50e9;
+  return topology::build_fabric(fs);
+}
+
+/// Appends a transfer of `bytes` B from GPU `src` to `dst` to `s`.
+void add_transfer(network::Schedule& s, int src, int dst, double bytes) {
+  network::Activity a;
+  a.kind = network::Activity::Kind::Transfer;
+  a.gpu = src;
+  a.dst_gpu = dst;
+  a.amount = bytes;
+  s.activities.push_back(a);
+}
+
 }  // namespace
 
 TEST_CASE("critical parts: an NVL72 tree runs its NVLink chains only, with the same makespan", "[critical]") {
@@ -77,22 +98,9 @@ TEST_CASE("critical parts: an NVL72 tree runs its NVLink chains only, with the s
 
 TEST_CASE("critical parts: one shared component is kept whole", "[critical]") {
   // Eight GPUs sending to one: a single component, nothing can be left out.
-  topology::FabricSpec fs;
-  fs.gpus = 8;
-  fs.gpus_per_node = 1;
-  fs.nvlink_domain = 1;
-  fs.kind = topology::FabricKind::LeafSpine;
-  fs.link_rate = fs.nic_rate = 50e9;
-  const topology::Fabric fab = topology::build_fabric(fs);
+  const topology::Fabric fab = eight_single_gpu_nodes();
   network::Schedule s;
-  for (int r = 1; r < 8; ++r) {
-    network::Activity a;
-    a.kind = network::Activity::Kind::Transfer;
-    a.gpu = r;
-    a.dst_gpu = 0;
-    a.amount = 1e6 * r;
-    s.activities.push_back(a);
-  }
+  for (int r = 1; r < 8; ++r) add_transfer(s, r, 0, 1e6 * r);
   const auto parts = network::critical_parts(fab, s);
   CHECK(parts.components == 1);
   CHECK(parts.keep.size() == s.activities.size());
@@ -102,24 +110,10 @@ TEST_CASE("critical parts: an incast that ends last is kept, a lone transfer lef
   // A: 0 -> 1, 10 MB alone on its ports. B: 2..5 -> 6, 3 MB each, sharing 6's port: 12 MB there,
   // so B ends last although each of its transfers is smaller than A's. A bound without the
   // sharing (bytes / rate) would leave B out and give A's makespan.
-  topology::FabricSpec fs;
-  fs.gpus = 8;
-  fs.gpus_per_node = 1;
-  fs.nvlink_domain = 1;
-  fs.kind = topology::FabricKind::LeafSpine;
-  fs.link_rate = fs.nic_rate = 50e9;
-  const topology::Fabric fab = topology::build_fabric(fs);
+  const topology::Fabric fab = eight_single_gpu_nodes();
   network::Schedule s;
-  auto add = [&s](int src, int dst, double bytes) {
-    network::Activity a;
-    a.kind = network::Activity::Kind::Transfer;
-    a.gpu = src;
-    a.dst_gpu = dst;
-    a.amount = bytes;
-    s.activities.push_back(a);
-  };
-  add(0, 1, 10e6);
-  for (int r = 2; r <= 5; ++r) add(r, 6, 3e6);
+  add_transfer(s, 0, 1, 10e6);
+  for (int r = 2; r <= 5; ++r) add_transfer(s, r, 6, 3e6);
   const auto parts = network::critical_parts(fab, s);
   CHECK(parts.components == 2);
   CHECK(parts.keep == std::vector<int>{1, 2, 3, 4});

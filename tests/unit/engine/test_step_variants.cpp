@@ -57,6 +57,25 @@ const Labels& labels(const Results& r, const std::string& path) {
   return r.labels.front();
 }
 
+/// `sc`'s step simulated at full clock, then `samples` of its loaded links each taken down and the
+/// step re-run (degraded_link_step), as a run's link-down variants are.
+struct SampledLinksDown {
+  topology::Fabric fabric;
+  network::FlowNetwork net;
+  StepRun step;
+  LinkDownStep down;
+  SampledLinksDown(const Scenario& sc, int samples)
+      : fabric(topology::build_fabric(situation_fabric_spec(sc, sc.fabric.gpus))), net(fabric) {
+    net.set_timeline_bins(network::kStepTimelineBins);
+    const workload::JobSpec job = scaled_job(sc, sc.fabric.gpus, "");
+    step = run_step(job, sc.gpu, fabric, net, {}, sc.seed);
+    const network::StepTraffic traffic = network::step_traffic(fabric, step.run, step.breakdown.step_time);
+    const std::vector<double> clocks(static_cast<std::size_t>(sc.fabric.gpus), 1.0);
+    const StepContext ctx{sc, job, fabric, net, clocks, sc.seed};
+    down = degraded_link_step(ctx, step.plan, traffic.link_utilization, step.breakdown.step_time, samples);
+  }
+};
+
 // No failures at all: time-to-train is deterministic (no checkpoints are needed either).
 const std::string kNoFailures = "reliability:\n  failure_preset: none\n  draws: 10\n";
 
@@ -212,16 +231,10 @@ TEST_CASE("link-down samples count the transfers each sampled link carries one l
   // here each count is checked against a plain count of the transfers whose route crosses that
   // one link, so a pass that credits a transfer to every sample when it crosses any would fail.
   const Scenario sc = load_scenario_text(small_text(), "small.yaml");
-  const int gpus = sc.fabric.gpus;
-  topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
-  network::FlowNetwork net(fabric);
-  net.set_timeline_bins(network::kStepTimelineBins);
-  const workload::JobSpec job = scaled_job(sc, gpus, "");
-  const StepRun step = run_step(job, sc.gpu, fabric, net, {}, sc.seed);
-  const network::StepTraffic traffic = network::step_traffic(fabric, step.run, step.breakdown.step_time);
-  const std::vector<double> clocks(static_cast<std::size_t>(gpus), 1.0);
-  const StepContext ctx{sc, job, fabric, net, clocks, sc.seed};
-  const LinkDownStep down = degraded_link_step(ctx, step.plan, traffic.link_utilization, step.breakdown.step_time, 6);
+  const SampledLinksDown run(sc, 6);
+  const topology::Fabric& fabric = run.fabric;
+  const StepRun& step = run.step;
+  const LinkDownStep& down = run.down;
   REQUIRE(down.links.size() == 6);
   REQUIRE(down.rerouted_flows.size() == down.links.size());
   std::set<int> distinct;
@@ -259,16 +272,10 @@ TEST_CASE("link-down samples on a 2-plane fabric count the transfers whose part 
   text.insert(pos, "  planes: 2\n");
   const Scenario sc = load_scenario_text(text, "small-2-planes.yaml");
   REQUIRE(sc.fabric.planes == 2);
-  const int gpus = sc.fabric.gpus;
-  topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
-  network::FlowNetwork net(fabric);
-  net.set_timeline_bins(network::kStepTimelineBins);
-  const workload::JobSpec job = scaled_job(sc, gpus, "");
-  const StepRun step = run_step(job, sc.gpu, fabric, net, {}, sc.seed);
-  const network::StepTraffic traffic = network::step_traffic(fabric, step.run, step.breakdown.step_time);
-  const std::vector<double> clocks(static_cast<std::size_t>(gpus), 1.0);
-  const StepContext ctx{sc, job, fabric, net, clocks, sc.seed};
-  const LinkDownStep down = degraded_link_step(ctx, step.plan, traffic.link_utilization, step.breakdown.step_time, 6);
+  const SampledLinksDown run(sc, 6);
+  const topology::Fabric& fabric = run.fabric;
+  const StepRun& step = run.step;
+  const LinkDownStep& down = run.down;
   REQUIRE(down.links.size() == 6);
   int missed = 0;  // transfers only their second plane's part brings onto a sampled link
   for (std::size_t i = 0; i < down.links.size(); ++i) {
