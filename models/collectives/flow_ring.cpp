@@ -13,26 +13,50 @@ namespace aidcsim::collectives::detail {
 
 namespace {
 
-/// Ring orders ("channels") of the group: one ring when the group is inside one domain or has
-/// unequal domain shares; else one channel per local GPU, each entering a domain at one GPU and
-/// leaving it through another so that every domain-to-domain hop stays on one rail (alternating
-/// entry/exit, NCCL's rail-aligned rings), and every NIC sends one channel and receives one.
+/// Ring orders ("channels") of the group, as NCCL builds them (v2.23.4-1; the same in v2.29.7-1):
+/// - Each NCCL "node" (the group's GPUs of one host, or with MNNVL of one NVLink clique: the
+///   topology of the clique's ranks is fused, src/graph/topo.cc ncclTopoGetSystem) searches its own
+///   ring graph over its own k_d GPUs (src/init.cc: ncclTopoCompute(comm->topo, ringGraph)); the
+///   search does not ask for the same k on every node. A channel enters the node through one NIC,
+///   crosses all k_d GPUs and leaves through a NIC; each NIC can be the entry of one channel at
+///   the first speed a 400 Gb/s NIC holds (search.cc ncclTopoSearchRecNet subtracts the channel's
+///   bw from the NIC), so the node finds one channel per NIC. A channel leaves through the NIC it
+///   entered by (crossNic 0, from its last GPU over PXN) or, NCCL_CROSS_NIC = 2 being the default,
+///   channel 2j through the NIC channel 2j+1 enters by (ncclTopoSearchRecGpu): either way every
+///   NIC carries one channel each way.
+/// - The communicator keeps the fewest channels any rank found (init.cc, after AllGather3:
+///   graphs[a]->nChannels = min over ranks) and chains channel c of every node in node order
+///   (connect.cc connectRings: ringRecv / ringSend per node); odd nodes swap channels c and c^1
+///   (ncclTopoPostset, "Alternate rings to avoid crossing rails"), so that a node-to-node hop
+///   leaves and enters on the same rail.
+/// So with unequal shares the ring is not one ring through one NIC per domain: it has
+/// C = min_d k_d channels and in every domain they enter and leave through C different NICs.
+/// Here: one ring when the group is inside one domain; else C = min_d k_d channels, channel c
+/// entering domain d (members L, k = k_d) at L[c] and leaving at L[c+1 mod k] (even d), walking
+/// L[c], L[c-1], ..., L[c+1], or entering at L[c+1] and leaving at L[c] (odd d): every NIC sends
+/// at most one channel and receives at most one. With equal shares (C = g) every NIC sends one
+/// and receives one. Not modelled: NCCL's copies of channels on the same NICs
+/// (ncclTopoDupChannels for <= 4 channels at >= 25 GB/s, ncclTopoPostset's x 2): they add no NIC
+/// in a domain of C members; a domain of more members may then spread over up to 2C NICs, but the
+/// ring's busiest NIC (in a domain of C members) carries the same bytes, 1/C of a hop's.
 std::vector<std::vector<int>> ring_channels(const std::vector<int>& gpus, const Layout& l) {
   auto doms = by_domain(gpus, l);
-  const int g = static_cast<int>(doms[0].size());
-  bool equal = true;
-  for (auto& d : doms) equal = equal && static_cast<int>(d.size()) == g;
-  if (doms.size() == 1 || !equal || g == 1) return {gpus};
-  std::vector<std::vector<int>> ch(g);
-  for (int c = 0; c < g; ++c)
+  if (doms.size() == 1) return {gpus};
+  std::size_t C = doms[0].size();
+  for (auto& d : doms) C = std::min(C, d.size());
+  std::vector<std::vector<int>> ch(C);
+  for (std::size_t c = 0; c < C; ++c) {
+    ch[c].reserve(gpus.size());
     for (std::size_t d = 0; d < doms.size(); ++d) {
       const auto& L = doms[d];
+      const int g = static_cast<int>(L.size()), ci = static_cast<int>(c);
       for (int k = 0; k < g; ++k) {
         // even domain: c, c-1, ..., c+1 (enter c, leave c+1); odd: c+1, c+2, ..., c (enter c+1, leave c)
-        const int idx = (d % 2 == 0) ? ((c - k) % g + g) % g : (c + 1 + k) % g;
+        const int idx = (d % 2 == 0) ? ((ci - k) % g + g) % g : (ci + 1 + k) % g;
         ch[c].push_back(L[idx]);
       }
     }
+  }
   return ch;
 }
 
@@ -53,10 +77,11 @@ int pat_chunks(Op op, int n, double channel_block) {
   return std::max(1, static_cast<int>(std::ceil(channel_block / chunk - 1e-9)));
 }
 
-/// A collapsed ring of C > 1 channels (ring_channels: N domains of g = C GPUs, n = N g), `bytes`
-/// per hop. Inside a domain every channel walks the same cyclic GPU order from its entry to its
-/// exit, so each of the domain's g NVLink pairs carries g - 1 channels' hops: C (n - N) NVLink
-/// hops on n pairs, and C N scale-out hops, one per pair. One transfer per hop is C n transfers
+/// A collapsed ring of C > 1 channels (ring_channels: N domains of k_d >= C GPUs, n = sum k_d),
+/// `bytes` per hop. Inside a domain every channel walks the same cyclic GPU order from its entry
+/// to its exit, so the domain's k_d NVLink pairs carry its C (k_d - 1) NVLink hops (g - 1 channels
+/// each when k_d = C = g): C (n - N) NVLink hops on n pairs, and C N scale-out hops, one per
+/// pair. One transfer per hop is C n transfers
 /// (the rollout's 31K phase: C = 9, 9x those of one ring); merged, 2 n. The k hops of a pair whose NVLink ports
 /// are up have the same route (GPU -> NVSwitch -> GPU, whatever the hash), start, latency and
 /// bytes, so under weighted max-min (network::Activity::weight) they share every link exactly as

@@ -685,3 +685,58 @@ TEST_CASE("NVLS across domains: NCCL's heads are min(NICs, GPUs, 32), in the dom
     for (std::size_t f = 144; f < plan.flows.size(); ++f) CHECK(plan.flows[f].payload == Approx(S / 64).epsilon(1e-12));
   }
 }
+
+TEST_CASE("a ring over unequal domain shares runs NCCL's channels: as many NICs per domain as the smallest share",
+          "[ring][unequal_shares]") {
+  // 3 HGX domains of 8; the group holds 8, 4 and 8 of them (as a DP group does whose span is not
+  // a multiple of the domain: the rollout's DP 112 over 72-GPU domains). NCCL searches each
+  // domain's ring graph on its own GPUs (one channel per NIC) and keeps the fewest channels any
+  // rank found (init.cc), 4 here: in every domain 4 NICs send and 4 receive, 1/4 of the scale-out
+  // bytes each (flow_ring.cpp ring_channels). The old plan ran one ring: one NIC per domain.
+  const auto fabric = topology::build_fabric(test::rail_cluster(3, 8, topology::FabricKind::LeafSpine, 16));
+  network::FlowNetwork net(fabric);
+  const auto l = Layout::from(fabric, test::nvlink4_gpu());
+  std::vector<int> group = iota(8);
+  for (int g : {8, 9, 10, 11}) group.push_back(g);
+  for (int g = 16; g < 24; ++g) group.push_back(g);
+  Collective c;
+  c.op = Op::AllReduce;
+  c.algorithm = Algorithm::Ring;
+  c.gpus = group;
+  c.bytes = 1 << 30;
+  network::RunResult run[2];
+  for (int merge = 0; merge < 2; ++merge) {
+    c.merge_channels = merge == 1;
+    network::Schedule s;
+    s.gpu_flops = {1e15};
+    emit(s, c, l);
+    run[merge] = net.run(s);
+  }
+  const auto& r = run[1];
+  for (int d = 0; d < 3; ++d) {
+    int senders = 0, receivers = 0;
+    std::vector<double> sent;
+    for (int g : group) {
+      if (g / 8 != d) continue;
+      const int a = fabric.access_link(g);
+      if (r.link_bytes_fwd[a] > 0) {
+        ++senders;
+        sent.push_back(r.link_bytes_fwd[a]);
+      }
+      receivers += r.link_bytes_rev[a] > 0;
+      // the domain of 4: every member's NIC carries scale-out bytes both ways
+      if (d == 1) CHECK((r.link_bytes_fwd[a] > 0 && r.link_bytes_rev[a] > 0));
+    }
+    INFO("domain " << d);
+    CHECK(senders == 4);
+    CHECK(receivers == 4);
+    for (double b : sent) CHECK(b == Approx(sent[0]).epsilon(1e-9));
+  }
+  // Exact aggregation: the NVLink hops of the channels over one GPU pair as one weighted transfer
+  // (collapsed_channels) give the run of one transfer per channel and hop.
+  CHECK(run[1].makespan == Approx(run[0].makespan).epsilon(1e-9));
+  for (int k = 0; k < fabric.link_count(); ++k) {
+    CHECK(run[1].link_bytes_fwd[k] == Approx(run[0].link_bytes_fwd[k]).epsilon(1e-9).margin(1e-6));
+    CHECK(run[1].link_bytes_rev[k] == Approx(run[0].link_bytes_rev[k]).epsilon(1e-9).margin(1e-6));
+  }
+}

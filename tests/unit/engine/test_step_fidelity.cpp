@@ -172,6 +172,62 @@ TEST_CASE("a collapsed ring's channel hops over one NVLink pair as one weighted 
   }
 }
 
+TEST_CASE("DP rings over unequal domain shares: NCCL's channels, merged exactly, on every NIC of the smallest share",
+          "[engine][fidelity][merge_channels][unequal_shares]") {
+  // 3 HGX domains (24 GPUs), TP 1, DP 12, PP 2 under tp,cp,dp,pp: the stage-0 DP group is GPUs
+  // 0-11 (8 in domain 0, 4 in domain 1), stage 1 GPUs 12-23 (4 and 8), as the rollout's DP 112
+  // groups over 72-GPU domains. NCCL runs min(8, 4) = 4 channels (flow_ring.cpp ring_channels):
+  // every NIC of the 4-GPU share sends and receives DP bytes (one ring used one NIC per domain).
+  // Merged NVLink hops (one weighted transfer per pair) must give the step of one transfer per
+  // channel and hop.
+  topology::FabricSpec fs = hgx_fabric();
+  fs.gpus = 24;
+  const topology::Fabric fabric = topology::build_fabric(fs);
+  const auto& gpu = builtin_gpus().find("H100");
+  network::FlowNetwork net(fabric);
+  workload::JobSpec job = dp_heavy_job();
+  job.par.tp = 1;
+  job.par.dp = 12;
+  job.par.pp = 2;
+  job.global_batch = 48;
+  double t[2] = {0, 0}, dp[2] = {0, 0}, bytes[2] = {0, 0};
+  long long transfers[2] = {0, 0};
+  std::vector<double> nic_out(24, 0), nic_in(24, 0);  // DP bytes sent / received across domains
+  for (int merge = 0; merge < 2; ++merge) {
+    workload::StepOptions opt;
+    opt.seed = 42;
+    opt.merge_ring_channels = merge == 1;
+    const auto plan = workload::plan_step(job, gpu, fabric, opt);
+    for (const auto& a : plan.schedule.activities)
+      if (a.kind == network::Activity::Kind::Transfer && a.tag == workload::kTagDp) {
+        ++transfers[merge];
+        bytes[merge] += a.amount * a.repeat;
+        if (merge == 1 && fabric.nvlink_domain_of(a.gpu) != fabric.nvlink_domain_of(a.dst_gpu)) {
+          nic_out[a.gpu] += a.amount * a.repeat;
+          nic_in[a.dst_gpu] += a.amount * a.repeat;
+        }
+      }
+    const auto r = net.run(plan.schedule);
+    const auto b = workload::analyse_step(plan, r);
+    t[merge] = b.step_time;
+    dp[merge] = b.exposed_dp;
+  }
+  INFO("one transfer per channel hop: step " << t[0] << " s (exposed DP " << dp[0] << " s, " << transfers[0]
+                                             << " DP transfers); merged: " << t[1] << " s (exposed DP " << dp[1]
+                                             << " s, " << transfers[1] << ")");
+  CHECK(dp[0] > 0.05 * t[0]);
+  CHECK(transfers[1] < transfers[0]);
+  CHECK(t[1] == Approx(t[0]).epsilon(1e-9));
+  CHECK(dp[1] == Approx(dp[0]).epsilon(1e-9).margin(1e-12));
+  CHECK(bytes[1] == Approx(bytes[0]).epsilon(1e-12));
+  // Domain 1 (GPUs 8-15) holds the 4-GPU share of both groups: every NIC carries scale-out DP bytes.
+  for (int g = 8; g < 16; ++g) {
+    INFO("GPU " << g);
+    CHECK(nic_out[g] > 0);
+    CHECK(nic_in[g] > 0);
+  }
+}
+
 namespace {
 
 /// The Llama 3 405B 16K row (tests/validation/large_runs/llama3-405b/16384-gpus.yaml: zero2, TP 8,
