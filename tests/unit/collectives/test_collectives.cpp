@@ -735,6 +735,17 @@ TEST_CASE("a ring over unequal domain shares runs NCCL's channels: as many NICs 
   // Exact aggregation: the NVLink hops of the channels over one GPU pair as one weighted transfer
   // (collapsed_channels) give the run of one transfer per channel and hop.
   CHECK(run[1].makespan == Approx(run[0].makespan).epsilon(1e-9));
+  // Every step simulated (the 4 channels as stepped rings) ends with the collapsed run on an idle fabric.
+  {
+    c.collapse = false;
+    network::Schedule s;
+    s.gpu_flops = {1e15};
+    const auto e = emit(s, c, l);
+    CHECK(e.rings == 4);
+    const double stepped = net.run(s).makespan;
+    INFO("stepped " << stepped << " s, collapsed " << run[1].makespan << " s");
+    CHECK(stepped == Approx(run[1].makespan).epsilon(0.02));
+  }
   for (int k = 0; k < fabric.link_count(); ++k) {
     CHECK(run[1].link_bytes_fwd[k] == Approx(run[0].link_bytes_fwd[k]).epsilon(1e-9).margin(1e-6));
     CHECK(run[1].link_bytes_rev[k] == Approx(run[0].link_bytes_rev[k]).epsilon(1e-9).margin(1e-6));
