@@ -15,7 +15,9 @@
 // sends all the NVLink hops of a domain through one GPU pair of that domain, so that this pair's
 // NVLink ports carry every NVLink position of the domain as each GPU's ports do in the full ring.
 // The check is done link by link on the real routes; anything else (ECMP collisions between
-// channels, unequal rails, sub-flows) returns nothing and the full ring is simulated.
+// channels, unequal rails, sub-flows; unequal domain shares, where a domain of more members than
+// channels has GPUs whose ports carry fewer positions than others) returns nothing and the full
+// ring is simulated.
 #include <optional>
 
 #include "models/collectives/collective.hpp"

@@ -7,6 +7,7 @@
 #include "models/collectives/collective.hpp"
 #include "models/collectives/flow_plan.hpp"
 #include "models/collectives/halving_doubling.hpp"
+#include "models/collectives/ring_symmetry.hpp"
 #include "models/common/errors.hpp"
 #include "models/compute/gpu_spec.hpp"
 #include "models/network/flow_network.hpp"
@@ -742,6 +743,16 @@ TEST_CASE("a ring over unequal domain shares runs NCCL's channels: as many NICs 
     s.gpu_flops = {1e15};
     const auto e = emit(s, c, l);
     CHECK(e.rings == 4);
+    // Not images of each other on the NVLink ports (a domain of 8 has ports carrying 3 or 4 of
+    // the channels' hops): run in full, never reduced to channel 0 (ring_symmetry.hpp).
+    CHECK_FALSE(ring_one_channel(s, e, static_cast<int>(group.size()), fabric).has_value());
+    // (the check is not vacuous: the whole cluster, 8 per domain, is reduced)
+    Collective all = c;
+    all.gpus = iota(24);
+    network::Schedule s_all;
+    const auto e_all = emit(s_all, all, l);
+    CHECK(e_all.rings == 8);
+    CHECK(ring_one_channel(s_all, e_all, 24, fabric).has_value());
     const double stepped = net.run(s).makespan;
     INFO("stepped " << stepped << " s, collapsed " << run[1].makespan << " s");
     CHECK(stepped == Approx(run[1].makespan).epsilon(0.02));
