@@ -685,3 +685,20 @@ TEST_CASE("NVLS across domains: NCCL's heads are min(NICs, GPUs, 32), in the dom
     for (std::size_t f = 144; f < plan.flows.size(); ++f) CHECK(plan.flows[f].payload == Approx(S / 64).epsilon(1e-12));
   }
 }
+
+TEST_CASE("NVLS across domains runs the one-domain NVLS kernel on its heads, capped by their NICs") {
+  // 4 x 8 H100 + SHARP, 8 x 400G: 8 heads (one per NIC), NVLink 18 x 20.6 = 370.8 GB/s, NVLS
+  // efficiency 0.85 (tuning.cc v2.28.3-1): algbw min(370.8 x 0.85 x 8/9, 8 x 48) = 280.2 GB/s,
+  // the 8-GPU node's NVLS rate. NCCL 2.28's table (what the tuner picks by) is 8 x min(59.5, 48)
+  // busBw x 32/62 = 198.2; the v2.23.4-1 table the execution model took before, 266.7.
+  const double S = 1 << 30;
+  const auto sel = select(make(Op::AllReduce, Algorithm::Nvls, 32, S), nodes_of(8, 4, true, true));
+  REQUIRE(sel.algorithm == Algorithm::Nvls);
+  CHECK(sel.bw_time == Approx(S / (370.8 * 0.85 * 8 / 9 * 1e9)).epsilon(1e-9));
+  // with 2 NICs a node the heads' NICs bind: 2 heads, min(370.8 x 0.85 x 2/3, 2 x 48) = 96
+  Layout two = nodes_of(8, 4, true, true);
+  two.nics_per_node = 2;
+  const auto sel2 = select(make(Op::AllReduce, Algorithm::Nvls, 32, S), two);
+  REQUIRE(sel2.algorithm == Algorithm::Nvls);
+  CHECK(sel2.bw_time == Approx(S / (2 * 48 * 1e9)).epsilon(1e-9));
+}
