@@ -530,26 +530,30 @@ double predicted_time(const Model& m, Func f, Algo a, Proto p, double bytes) {
   return lat + bytes / (1000 * bw);
 }
 
-Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed) {
+Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed, const Call& call) {
   Choice c;
   if (m.sys.ranks <= 1) {
     c.valid = true;
     return c;
   }
-  double best = 3.6e9;
+  constexpr double kFp8RingFactor = 1024.0;  // enqueue.cc v2.28.3-1 updateCollCostTable
+  double best = 3.6e9, best_time = 0;
   for (int a = 0; a < kNumAlgos; ++a)
     for (int p = 0; p < kNumProtos; ++p) {
       if (!allowed.algo[a] || !allowed.proto[p]) continue;
+      if (a == kPat && f == kReduceScatter && call.scaling_op) continue;
       const double t = predicted_time(m, f, Algo(a), Proto(p), bytes);
-      if (t >= 0 && t < best) {
-        best = t;
+      const double cost = t * (call.fp8 && a == kRing && m.sys.ranks > 8 ? kFp8RingFactor : 1.0);
+      if (t >= 0 && cost < best) {
+        best = cost;
+        best_time = t;
         c.algo = Algo(a);
         c.proto = Proto(p);
         c.valid = true;
       }
     }
   if (!c.valid) return c;
-  c.time = best;
+  c.time = best_time;
   // Channels (enqueue.cc topoGetAlgoInfo v2.28.3-1): NVLS uses nvlsChannels; ring / tree shed
   // channels while the message is below channels x threads x thread threshold (PAT never: no
   // maxThreads entry).

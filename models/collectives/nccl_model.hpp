@@ -119,7 +119,17 @@ struct Choice {
   double time = 0;  ///< us, NCCL's predicted time
   bool valid = false;
 };
-Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed = {});
+/// What updateCollCostTable (enqueue.cc v2.28.3-1) looks at in the call besides its function and
+/// size: an fp8 datatype (ncclFloat8e4m3 / e5m2: the ring's cost x 1024 above 8 ranks, "Relegate
+/// fp8 reduction trees of sufficient depth that they incur precision loss to be least preferred")
+/// and a scaling reduction (ncclDevPreMulSum / SumPostDiv, what ncclAvg becomes: no PAT
+/// reduce-scatter, "Tree reduceScatter doesn't support scaling yet").
+struct Call {
+  bool fp8 = false;
+  bool scaling_op = false;
+};
+/// Choice::time is NCCL's predicted time without the fp8 factor.
+Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed = {}, const Call& call = {});
 
 /// NVLS chunk size (B) NCCL uses for `bytes` (calcCollChunking, v2.28.3-1: 128 KiB NVLS_CHUNKSIZE,
 /// halved down to 16 KiB for small messages relative to channels x heads).

@@ -329,3 +329,29 @@ TEST_CASE("NCCL 2.28.3-1 tuner: constants and rules that changed from 2.23.4-1")
   CHECK(choose(mbs, kAllReduce, 1 << 30).channels == std::min(mbs.nvls_channels, mbs.channels));
   CHECK(choose(mbs, kAllReduce, 1 << 30).channels == 16);
 }
+
+TEST_CASE("NCCL 2.28.3-1 per-call rules: fp8 relegates the ring above 8 ranks, no PAT reduce-scatter with avg") {
+  // enqueue.cc v2.28.3-1 updateCollCostTable. 4 x 8 H100, 8 GiB all-reduce: the ring by time.
+  System s = node(4, 450, 32);
+  s.nodes = 4;
+  const auto m = build_model(s);
+  const double S = 8.0 * (1 << 30);
+  REQUIRE(choose(m, kAllReduce, S).algo == kRing);
+  Call fp8;
+  fp8.fp8 = true;
+  const auto c = choose(m, kAllReduce, S, {}, fp8);
+  CHECK(c.algo == kNvlsTree);
+  CHECK(c.time == Approx(predicted_time(m, kAllReduce, kNvlsTree, kSimple, S)));            // unscaled
+  CHECK(choose(build_model(node(4, 450, 8)), kAllReduce, 1 << 30, {}, fp8).algo == kNvls);  // 8 ranks: no rule
+  // the ring stays when nothing else may run (fp8 all-gather across nodes: ring only)
+  CHECK(choose(m, kAllGather, S, {}, fp8).algo == kRing);
+  // reduce-scatter with a scaling op (avg): no PAT; all-gather keeps it
+  System one = node(4, 450, 64);
+  one.nodes = 64;
+  const auto mp = build_model(one);
+  REQUIRE(choose(mp, kReduceScatter, 8192).algo == kPat);
+  Call avg;
+  avg.scaling_op = true;
+  CHECK(choose(mp, kReduceScatter, 8192, {}, avg).algo == kRing);
+  CHECK(choose(mp, kAllGather, 8192, {}, avg).algo == kPat);
+}
