@@ -357,7 +357,10 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
                          Algorithm requested) {
   const nccl::Func f = func_of(c.op);
   const nccl::Model tuner = nccl::build_model(sys);
-  nccl::Choice ch = nccl::choose(tuner, f, c.bytes, allowed_for(requested, p));
+  nccl::Call call;
+  call.fp8 = c.type == DataType::F8e4m3 || c.type == DataType::F8e5m2;
+  call.scaling_op = c.redop == RedOp::Avg;  // ncclAvg: ncclDevPreMulSum (floats) / SumPostDiv (integers)
+  nccl::Choice ch = nccl::choose(tuner, f, c.bytes, allowed_for(requested, p), call);
   if (!ch.valid) {
     std::string why = why_not(requested, c, l, p, sys);
     if (why.empty())

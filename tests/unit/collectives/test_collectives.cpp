@@ -702,3 +702,17 @@ TEST_CASE("NVLS across domains runs the one-domain NVLS kernel on its heads, cap
   REQUIRE(sel2.algorithm == Algorithm::Nvls);
   CHECK(sel2.bw_time == Approx(S / (2 * 48 * 1e9)).epsilon(1e-9));
 }
+
+TEST_CASE("the call's datatype and reduction reach NCCL's per-call rules (enqueue.cc v2.28.3-1)") {
+  // 4 x 8 H100, 8 GiB all-reduce: ring for bfloat16; for fp8 the ring is relegated above 8 ranks
+  // and NVLS does not reduce fp8 (ncclNvlsSupported), so the tree
+  auto c = make(Op::AllReduce, Algorithm::Auto, 32, 8.0 * (1 << 30));
+  CHECK(select(c, nodes_of(8)).algorithm == Algorithm::Ring);
+  c.type = DataType::F8e4m3;
+  CHECK(select(c, nodes_of(8)).algorithm == Algorithm::Tree);
+  // 64 nodes of one GPU, 8 KiB reduce-scatter: PAT for sum, ring for avg
+  auto rs = make(Op::ReduceScatter, Algorithm::Auto, 64, 8192);
+  CHECK(select(rs, nodes_of(1)).algorithm == Algorithm::Pat);
+  rs.redop = RedOp::Avg;
+  CHECK(select(rs, nodes_of(1)).algorithm == Algorithm::Ring);
+}
