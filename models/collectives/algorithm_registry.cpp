@@ -30,7 +30,7 @@ std::vector<AlgorithmEntry> make_registry() {
   return {
       {A::Auto,
        "auto",
-       "NCCL's tuner picks the algorithm and protocol by least predicted time (NCCL 2.23 tuning.cc)",
+       "NCCL's tuner picks the algorithm and protocol by least predicted time (NCCL v2.28.3-1 tuning.cc / enqueue.cc)",
        {},
        all,
        {nccl::kTree, nccl::kRing, nccl::kCollNetDirect, nccl::kCollNetChain, nccl::kNvls, nccl::kNvlsTree, nccl::kPat},

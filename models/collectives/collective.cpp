@@ -305,7 +305,7 @@ std::string why_not(Algorithm a, const Collective& c, const Layout& l, const Pro
     return std::string(op_name(c.op)) + " is point to point: algorithm 'direct' (or auto), not " + name;
   if (!implements(a, c.op)) {
     if (a == Algorithm::Pat)
-      return "pat implements all-gather and reduce-scatter only (NCCL 2.23), not " + std::string(op_name(c.op));
+      return "pat implements all-gather and reduce-scatter only (NCCL 2.28), not " + std::string(op_name(c.op));
     if (a == Algorithm::Direct) return "direct is for all-to-all and send/recv, not " + std::string(op_name(c.op));
     if (c.op == Op::AllReduce) return name + " does not implement all_reduce";
     return name + (c.op == Op::AllGather || c.op == Op::ReduceScatter
@@ -357,7 +357,10 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
                          Algorithm requested) {
   const nccl::Func f = func_of(c.op);
   const nccl::Model tuner = nccl::build_model(sys);
-  nccl::Choice ch = nccl::choose(tuner, f, c.bytes, allowed_for(requested, p));
+  nccl::Call call;
+  call.fp8 = c.type == DataType::F8e4m3 || c.type == DataType::F8e5m2;
+  call.scaling_op = c.redop == RedOp::Avg;  // ncclAvg: ncclDevPreMulSum (floats) / SumPostDiv (integers)
+  nccl::Choice ch = nccl::choose(tuner, f, c.bytes, allowed_for(requested, p), call);
   if (!ch.valid) {
     std::string why = why_not(requested, c, l, p, sys);
     if (why.empty())
@@ -414,6 +417,17 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // 32 GPUs (a 72-GPU NVL72 domain) the busiest port carries (1 + 1/32) S, not (1 + 1/g) S.
     const int h = nccl::nvls_heads(sys.ranks);
     bw = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0);
+  }
+  if (ch.algo == nccl::kNvls && sys.nodes > 1 && f == nccl::kAllReduce) {
+    // NVLS across domains (with SHARP): in each domain the one-domain NVLS kernel on its heads
+    // (h = min(NICs, GPUs, 32), nccl::nvls_heads), whose NICs each carry an S/h slice to the
+    // switches' reduction and back: min(the one-domain rate above on h heads, h x NET speed).
+    // NCCL 2.28's tuner (tuning.cc v2.28.3-1) rates it h x min(NVLS part, bwInter) as busBw with
+    // the ring's algbw ratio, as if the heads' NICs carried a ring's traffic: 4 x DGX H100 381
+    // GB/s busbw against 480 published (GTC24 S62129 / GTC25 S72583); that picks, this runs.
+    const int h = nccl::nvls_heads(sys.ranks / sys.nodes, sys.nics);
+    bw = std::min(sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0),
+                  h * std::min(sys.nic_bw, sys.pci_bw));
   }
   if (ch.algo == nccl::kCollNetDirect || ch.algo == nccl::kCollNetChain) {
     // NCCL's tuner rates CollNet at half its bus bandwidth (the 0.5 of non-ring algorithms in

@@ -6,46 +6,57 @@
 
 #include "models/common/errors.hpp"
 
-// Every constant below is NVIDIA/nccl's; the file and tag are given where it is used. "2.23" is
-// tag v2.23.4-1, "2.27" is v2.27.7-1 (Blackwell entries only).
+// Every constant below is NVIDIA/nccl's, tag v2.28.3-1 unless another tag is named; the file is
+// given where it is used. Where 2.28.3-1 changed a value of v2.23.4-1 (the tag the port followed
+// before), the old value is named too.
 namespace aidcsim::collectives::nccl {
 
 namespace {
 
-// --- src/graph/tuning.cc (2.23) ------------------------------------------------------------
-// Latencies in us. Tree { LL, LL128, Simple }, Ring { LL, LL128, Simple }, CollNet, NVLS: 0.
-constexpr double kBaseLat[kNumAlgos][kNumProtos] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0}, {0, 0, 0},
-                                                    {0, 0, 0},        {0, 0, 0},        {0, 0, 0}};
+// --- src/graph/tuning.cc v2.28.3-1: ncclTunerConstantsDefaults ------------------------------
+// baseLatencies (us): Tree { LL, LL128, Simple }, Ring, CollNetDirect, CollNetChain, NVLS,
+// NVLSTree, PAT. PAT's 8.0 was written into its latency formula in v2.23.4-1 (same total).
+constexpr double kBaseLat[kNumAlgos][kNumProtos] = {{6.8, 14.0, 8.4}, {6.6, 14.0, 8.4}, {0, 0, 0},      {0, 0, 0},
+                                                    {0, 0, 0},        {0, 0, 0},        {8.0, 8.0, 8.0}};
 enum Hw { kHwNvlink = 0, kHwPci = 1, kHwNet = 2 };
-// hwLat[NVLINK | PCI | NET][algo][proto] (PAT has no entry in 2.23: 0).
+// hwLatencies[NVLINK | PCI | NET][algo][proto] (us). PAT's row (Simple 4.0 / 4.0 / 14) is new in
+// the tuner constants (v2.23.4-1 had none; its latency formula takes the tree's NET 14 anyway).
 constexpr double kHwLat[3][kNumAlgos][kNumProtos] = {
-    {{.6, 1.25, 4.0}, {.6, 1.9, 3.4}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 25}, {0, 0, 25}, {0, 0, 0}},
-    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}},
-    {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 31}, {0, 0, 30}, {0, 0, 18}, {0, 0, 14}, {0, 0, 0}}};
-// LL max bandwidth (GB/s), by [GPU arch (1 node) or CPU vendor (multi-node)][1 node, 2 nodes, >2].
-// Rows Volta/Intel, Ampere/AMD, Hopper (2.23); Blackwell = 2 x Hopper (2.27).
+    {{.6, 1.25, 4.0}, {.6, 1.9, 3.4}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 25}, {0, 0, 25}, {0, 0, 4.0}},
+    {{1.0, 1.9, 4.0}, {1.0, 2.5, 5.7}, {0, 0, 3.7}, {0, 0, 2.8}, {0, 0, 0}, {0, 0, 0}, {0, 0, 4.0}},
+    {{5.0, 8.5, 14}, {2.7, 4.0, 14.0}, {0, 0, 31}, {0, 0, 30}, {0, 0, 18}, {0, 0, 14}, {0, 0, 14}}};
+// Bandwidth caps (GB/s), [Volta, Ampere, Hopper, Blackwell][1 node, 2 nodes, > 2 nodes]; llMaxBws'
+// rows are [GPU arch (1 node) or CPU vendor Intel / AMD (multi-node)].
 constexpr double kLlMaxBw[4][3] = {
     {39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}, {141.0, 45.0, 35.0}, {2 * 141.0, 2 * 45.0, 2 * 35.0}};
 constexpr double kPerChMaxRingLL128Bw[4][3] = {
     {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {2 * 36.7, 2 * 36.7, 2 * 36.7}};
+// Blackwell rows of the tree caps: 2.28.3-1's own (v2.27.7-1 had 2 x Hopper: 73.4 / 73.4 / 58.0
+// for LL128, 77.4 / 82.8 / 72.0 for the tree).
 constexpr double kPerChMaxTreeLL128Bw[4][3] = {
-    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {2 * 36.7, 2 * 36.7, 2 * 29.0}};
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
 constexpr double kPerChMaxTreeBw[4][3] = {
-    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {2 * 38.7, 2 * 41.4, 2 * 36.0}};
-// perChMaxNVLSTreeBws (tuning.cc v2.28.3-1, the first with it; [Volta, Ampere, Hopper,
-// Blackwell][1 node, 2 nodes, > 2]). Later tags raise Blackwell > 2 nodes: 43.8 (v2.28.9-1,
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
+// perChMaxNVLSTreeBws (new in v2.28.3-1). Later tags raise Blackwell > 2 nodes: 43.8 (v2.28.9-1,
 // v2.29.2-1), 80.0 (v2.30.7-1); Hopper unchanged to v2.30.7-1.
 constexpr double kPerChMaxNvlsTreeBw[4][3] = {
     {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, 96.0, 43.1}};
+// nvlsEfficiency[NCCL_NUM_COMPCAPS] (new in v2.28.3-1; v2.23.4-1 converted every NVLS busBw to
+// algbw by 5/6 instead).
+constexpr double kNvlsEfficiency[4] = {0.0, 0.0, 0.85, 0.74};
 // "Trees are not perfectly sticking to the model for medium sizes": per protocol, powers of two
-// of nBytes >> 6 from 64 B to 256 MB.
+// of nBytes >> 6 from 64 B to 256 MB (ncclTopoGetAlgoTime).
 constexpr double kTreeCorrection[kNumProtos][23] = {
     {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0},
     {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0},
     {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9}};
+// Model refinements of ncclTopoTuneModel.
+constexpr double kTreePatternFactor = .85;       // tree graph of pattern TREE (1 GPU per node: search.cc)
+constexpr double kPatFactor = .75;               // PAT busBw (v2.23.4-1: .85)
+constexpr double kCollNetAgRsInterFactor = 0.9;  // CollNetDirect all-gather / reduce-scatter: bwInter x 0.9
 
-// --- src/include/device.h, comm.h, graph/topo.h (2.23) ---------------------------------------
-constexpr int kMaxChannels = 32;             // MAXCHANNELS
+// --- src/include/device.h, comm.h, graph/topo.h (v2.28.3-1) -----------------------------------
+constexpr int kMaxChannels = 64;             // MAXCHANNELS (32 up to v2.24.3-1; 64 from v2.25.1-1)
 constexpr int kMaxNthreads = 640;            // NCCL_MAX_NTHREADS
 constexpr int kSimpleMaxNthreads = 512;      // NCCL_SIMPLE_MAX_NTHREADS
 constexpr int kLLMaxNthreads = 512;          // NCCL_LL_MAX_NTHREADS
@@ -54,23 +65,23 @@ constexpr long kLLThreadThreshold = 8;       // NCCL_LL_THREAD_THRESHOLD
 constexpr long kLL128ThreadThreshold = 8;    // NCCL_LL128_THREAD_THRESHOLD
 constexpr long kSimpleThreadThreshold = 64;  // NCCL_SIMPLE_THREAD_THRESHOLD
 constexpr double kPciBw = 12.0;              // PCI_BW (Gen3 x16), for the default thread count
-constexpr int kWarp = 32;
-// NVLS CTAs (comm->nvlsChannels, transport/nvls.cc): NVLS_NCHANNELS 16 (2.23); from 2.27.3
-// NVLS_NCHANNELS_SM90 16, and on Blackwell NVLS_NCHANNELS_SM100 32 across NVLink domains,
+constexpr int kMaxDirectArity = 7;           // NCCL_MAX_DIRECT_ARITY: CollNet needs <= 8 GPUs a node
+// NVLS CTAs (comm->nvlsChannels, transport/nvls.cc ncclNvlsInit, v2.27.3-1 .. v2.30.7-1):
+// NVLS_NCHANNELS_SM90 16; Blackwell NVLS_NCHANNELS_SM100 32 across NVLink domains,
 // NVLS_NCHANNELS_SM100_NVL 24 inside one ("a reduced number of channels for single node/MNNVL
-// domain on Blackwell"; 2.27.7 ncclNvlsInit, unchanged to 2.30.7)
+// domain on Blackwell"). v2.23.4-1 had NVLS_NCHANNELS 16 for all.
 constexpr int kNvlsChannelsSm90 = 16, kNvlsChannelsSm100 = 32, kNvlsChannelsSm100Nvl = 24;
 constexpr double kNvlsChunkSize = 128 * 1024;  // NCCL_NVLS_CHUNKSIZE default (transport/nvls.cc)
 constexpr int kMaxNvlsArity = 32;              // NCCL_MAX_NVLS_ARITY (device.h 2.23 .. 2.30.7)
 
-// --- src/graph/search.cc: speeds tried by the topology search (GB/s per channel) -------------
+// --- src/graph/search.cc v2.28.3-1: speeds tried by the topology search (GB/s per channel) ----
+// (speedArrayIntra / Inter and the sm90 arrays as in v2.23.4-1; the sm100 arrays from v2.27)
 const std::vector<double> kSpeedIntra = {40.0, 30.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0, 7.0, 6.0, 5.0, 4.0, 3.0};
 const std::vector<double> kSpeedInter = {48.0, 30.0, 28.0, 24.0, 20.0, 18.0, 15.0, 12.0, 10.0, 9.0,
                                          7.0,  6.0,  5.0,  4.0,  3.0,  2.4,  1.2,  0.24, 0.12};
 const std::vector<double> kSm90SpeedIntra = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0};
 const std::vector<double> kSm90SpeedInter = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
                                              15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
-// 2.27 only (Blackwell)
 const std::vector<double> kSm100SpeedIntra = {90.0, 80.0, 70.0, 60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 19.0, 18.0};
 const std::vector<double> kSm100SpeedInter = {96.0, 48.0, 45.1, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0,
                                               17.5, 15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
@@ -135,10 +146,30 @@ SearchResult search(const std::vector<double>& sp, double max_bw, double total_b
 
 int floor_div(double cap, double s) { return s > 0 ? static_cast<int>(std::floor(cap / s + kEps)) : 0; }
 
+/// Per-channel bus bandwidth (GB/s) of NVLS or NVLSTree for `f` (ncclTopoTuneModel, tuning.cc
+/// v2.28.3-1): min(bwIntra x nvlsEfficiency x (ch - 1)/ch x (2 for all-reduce, "AllReduce
+/// pipelines two operations", else (ppn - 1)/ppn), bwInter x (2 for NVLSTree on <= 2 nodes,
+/// "Handle 2 node case of NVLSTree", else 1), perChMaxNVLSTreeBw for NVLSTree); ch = the NVLS
+/// graph's channels (heads). 0 below 2 channels ("NVLS/NVLStree needs at least 2 channels").
+/// v2.23.4-1 had min(bwIntra, bwInter, or bwInter / 2 for NVLSTree beyond 2 nodes) and 5/6 to algbw.
+double nvls_channel_bw(const Model& m, Func f, Algo a) {
+  const System& s = m.sys;
+  const Graph& gr = m.graph[a];
+  if (gr.channels < 2) return 0;
+  const int ai = arch_index(s.compute_capability);
+  const double ppn = double(s.ranks) / s.nodes;
+  double intra = gr.bw_intra * kNvlsEfficiency[ai] * (gr.channels - 1) / gr.channels;
+  intra *= f == kAllReduce ? 2.0 : (ppn - 1) / ppn;
+  const double inter = gr.bw_inter * (s.nodes <= 2 && a == kNvlsTree ? 2.0 : 1.0);
+  const double cap = a == kNvlsTree ? kPerChMaxNvlsTreeBw[ai][s.nodes <= 2 ? s.nodes - 1 : 2] : 1e30;
+  return std::min({intra, inter, cap});
+}
+
 /// NCCL's algorithm bandwidth (GB/s) of (f, a, p) on `ch` channels of the pattern's graph
-/// (ncclTopoTuneModel, tuning.cc 2.23): the graph's per-channel speed x ch, then the protocol
-/// factors and caps. Per-channel caps (LL128, tree) scale with ch; llMaxBw caps the whole
-/// communicator. The table (Model::bandwidth) is this at ch = graph channels.
+/// (ncclTopoTuneModel, tuning.cc v2.28.3-1): the graph's per-channel speed x ch, then the
+/// protocol factors and caps, then bus -> algorithm bandwidth. Per-channel caps (LL128, tree)
+/// scale with ch; llMaxBw caps the whole communicator. The table (Model::bandwidth) is this at
+/// ch = graph channels.
 double algo_bandwidth(const Model& m, Func f, Algo a, Proto p, int ch) {
   const System& s = m.sys;
   const int cc = s.compute_capability;
@@ -155,20 +186,24 @@ double algo_bandwidth(const Model& m, Func f, Algo a, Proto p, int ch) {
                      : (f == kReduceScatter || f == kAllGather) ? s.ranks - 1
                                                                 : s.ranks;
   const bool collnet = a == kCollNetDirect || a == kCollNetChain;
+  const bool ag_rs = f == kAllGather || f == kReduceScatter;
   double bw = s.nodes <= 2 || collnet ? gr.bw_intra : gr.bw_inter;
-  if (a == kNvls) bw = std::min(gr.bw_intra, gr.bw_inter);
-  if (a == kNvlsTree) bw = std::min(gr.bw_intra, s.nodes <= 2 ? gr.bw_inter : gr.bw_inter / 2);
+  if (a == kNvls || a == kNvlsTree) bw = nvls_channel_bw(m, f, a);
   double bus = ch * bw;
   if (a == kRing && p == kLL) bus = std::min(ll_max_bw, bus * .5);
   if (a == kRing && p == kLL128) bus = std::min(bus * 0.92, ch * ring_ll128_max);
   if (a == kTree && f == kAllReduce) bus = std::min(bus * .92, ch * tree_max);
   if (a == kTree && p == kLL) bus = std::min(bus * 1.0 / 3.8, ll_max_bw);
   if (a == kTree && p == kLL128) bus = std::min(bus * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), ch * tree_ll128_max);
-  if (a == kPat) bus *= .85;
+  // comm->maxTreePattern == NCCL_TOPO_PATTERN_TREE: the search makes a node of one GPU's tree
+  // graph a TREE (search.cc ncclTopoCompute: "if (ngpus == 1) ... pattern = TREE"); the
+  // balanced-tree search does not fail on the NVSwitch / rail nodes modelled here otherwise.
+  if (a == kTree && ppn == 1 && s.nodes > 1) bus *= kTreePatternFactor;
+  if (a == kPat) bus *= kPatFactor;
   if (collnet && p != kSimple) bus = 0;
   if (a == kCollNetDirect && p == kSimple) {
-    if (f == kAllGather || f == kReduceScatter) {
-      bus = 0;  // needs the CollNet plugin's iallgather/ireducescatter and 1:1 GPU:NIC; not modelled
+    if (ag_rs) {
+      bus = ppn * std::min(gr.bw_intra, gr.bw_inter * kCollNetAgRsInterFactor);
     } else {
       double factor = ppn / gr.channels;  // GPU/NIC ratio
       factor -= (factor - 1) / 2;
@@ -176,13 +211,19 @@ double algo_bandwidth(const Model& m, Func f, Algo a, Proto p, int ch) {
       if (cc >= 90) bus *= .85;
     }
   }
-  // bus bandwidth -> algorithm bandwidth
-  if (!(a != kRing && (f == kAllGather || f == kReduceScatter))) {
+  // NVLS / CollNetDirect all-gather and reduce-scatter across nodes need the CollNet plugin's
+  // iallgather / ireducescatter, CollNet enabled and 1:1 GPU:NIC (localRanks <= collNetHeadsNum,
+  // the NVLS heads when NVLS is up: coll_net.cc).
+  if ((a == kNvls || a == kCollNetDirect) && p == kSimple && ag_rs && s.nodes > 1) {
+    const int heads = m.graph[kNvls].channels > 0 ? m.graph[kNvls].channels : m.graph[kCollNetDirect].channels;
+    if (!s.collnet || !s.collnet_allgather || ppn > heads) bus = 0;
+  }
+  // bus bandwidth -> algorithm bandwidth (NVLS / NVLSTree by the ring's ratio from v2.28.3-1;
+  // v2.23.4-1: 5/6)
+  if (!(a != kRing && ag_rs)) {
     double ratio = 1.0;
-    if (a == kRing)
+    if (a == kRing || a == kNvls || a == kNvlsTree)
       ratio *= double(s.ranks) / nsteps;
-    else if (a == kNvls || a == kNvlsTree)
-      ratio *= 5.0 / 6.0;
     else
       ratio *= .5;
     bus *= ratio;
@@ -227,7 +268,7 @@ const char* proto_name(Proto p) {
 }
 
 double nvlink_link_bw(int gen) {
-  // src/graph/topo.h: SM70/SM80_NVLINK_BW 20.0, SM90 20.6 (2.23), SM100 40.1 (2.27).
+  // src/graph/topo.h v2.28.3-1: SM60 18.0, SM70/SM80_NVLINK_BW 20.0, SM90 20.6, SM100 40.1.
   switch (gen) {
     case 0:
       return 0;
@@ -243,11 +284,7 @@ double nvlink_link_bw(int gen) {
   }
 }
 
-double nvls_efficiency(int cc) {
-  // tuning.cc v2.28.3-1 .. v2.30.7-1: nvlsEfficiency[NCCL_NUM_COMPCAPS] = {0 Volta, 0 Ampere,
-  // 0.85 Hopper, 0.74 Blackwell}
-  return cc >= 100 ? 0.74 : cc >= 90 ? 0.85 : 0.0;
-}
+double nvls_efficiency(int cc) { return kNvlsEfficiency[arch_index(cc)]; }
 
 int nvls_heads(int gpus, int nics) {
   const int h = std::max(0, std::min(gpus, kMaxNvlsArity));
@@ -255,14 +292,8 @@ int nvls_heads(int gpus, int nics) {
 }
 
 double nvls_tree_busbw(const Model& m) {
-  const Graph& gr = m.graph[kNvlsTree];
-  const int ch = gr.channels;
-  if (m.sys.nodes < 2 || ch < 2) return 0;  // "NVLS/NVLStree needs at least 2 channels"
-  const int cc = m.sys.compute_capability;
-  const double intra = gr.bw_intra * nvls_efficiency(cc) * (ch - 1.0) / ch * 2.0;  // all-reduce pipelines two ops
-  const double inter = gr.bw_inter * (m.sys.nodes <= 2 ? 2.0 : 1.0);               // "Handle 2 node case of NVLSTree"
-  const double cap = kPerChMaxNvlsTreeBw[arch_index(cc)][m.sys.nodes <= 2 ? 1 : 2];
-  return ch * std::min({intra, inter, cap});
+  if (m.sys.nodes < 2) return 0;
+  return m.graph[kNvlsTree].channels * nvls_channel_bw(m, kAllReduce, kNvlsTree);
 }
 
 int compute_capability(int gen) {
@@ -341,9 +372,10 @@ Model build_model(const System& s) {
     m.graph[kNvlsTree] = m.graph[kNvls];
     m.nvls_channels = cc >= 100 ? (multi ? kNvlsChannelsSm100 : kNvlsChannelsSm100Nvl) : kNvlsChannelsSm90;
   }
-  // CollNet (SHARP): Direct has one head per NIC (like NVLS); Chain follows the ring's channels.
+  // CollNet (SHARP): Direct has one head per NIC (like NVLS), at most NCCL_MAX_DIRECT_ARITY + 1
+  // (search.cc ncclTopoCompute); Chain follows the ring's channels.
   if (s.collnet && multi) {
-    const int heads = std::min(s.nics, g);
+    const int heads = std::min({s.nics, g, kMaxDirectArity + 1});
     double v = 0;
     for (double x : sp)
       if (x <= std::min(s.nic_bw, s.pci_bw) + kEps) {
@@ -354,11 +386,11 @@ Model build_model(const System& s) {
     m.graph[kCollNetChain] = rg;
   }
 
-  // ncclTopoPostset (connect.cc): channels doubled, then 4 per search channel on Hopper multi-node
-  // above 45 GB/s, then at least the NVLS channels.
+  // ncclTopoPostset (connect.cc v2.28.3-1): channels doubled, then 4 per search channel on
+  // Hopper and later (minCompCap >= 90; v2.23.4-1: == 90) across nodes above 45 GB/s. v2.28.3-1
+  // no longer raises nChannels to nvlsChannels (v2.23.4-1 did): NVLS runs on its own CTAs.
   m.channels = std::min(kMaxChannels, 2 * std::max(1, rg.channels));
-  if (cc == 90 && multi && rg.bw_intra > 45.0 && m.channels < 16) m.channels = std::min(kMaxChannels, 2 * m.channels);
-  if (m.nvls_channels > m.channels) m.channels = m.nvls_channels;
+  if (cc >= 90 && multi && rg.bw_intra > 45.0 && m.channels < 16) m.channels = std::min(kMaxChannels, 2 * m.channels);
 
   // Threads and thread thresholds (tuning.cc ncclTopoTuneModel tail).
   const int simple_def = rg.bw_intra * rg.channels <= kPciBw ? 256 : kSimpleMaxNthreads;
@@ -370,12 +402,15 @@ Model build_model(const System& s) {
     m.thread_threshold[a][kLL128] = kLL128ThreadThreshold;
     m.thread_threshold[a][kSimple] = kSimpleThreadThreshold;
   }
+  // PAT has no maxThreads entry (tuning.cc sets none; comm is zeroed), so topoGetAlgoInfo's channel
+  // loop (nBytes < nc x nt x threshold) never sheds a PAT channel: it runs on comm->nChannels.
+  for (int p = 0; p < kNumProtos; ++p) m.max_threads[kPat][p] = 0;
   m.thread_threshold[kRing][kLL] *= s.ranks;
   m.thread_threshold[kCollNetDirect][kSimple] = m.thread_threshold[kCollNetChain][kSimple] = 512;
 
   if (s.ranks <= 1) return m;
 
-  // --- ncclTopoTuneModel (tuning.cc 2.23) ---
+  // --- ncclTopoTuneModel (tuning.cc v2.28.3-1) ---
   const double ppn = double(s.ranks) / s.nodes;
   const int intra_hw = s.nvlink ? kHwNvlink : kHwPci;
   const int hw = s.nodes == 1 ? intra_hw : kHwNet;
@@ -393,7 +428,9 @@ Model build_model(const System& s) {
       const Graph& gr = m.graph[a];
       for (int p = 0; p < kNumProtos; ++p) {
         if ((a == kNvls || a == kNvlsTree) && p != kSimple) continue;
-        if (a == kPat && (p != kSimple || s.nodes != s.ranks)) continue;  // ncclPatEnable: 1 GPU per node
+        // ncclPatEnable: SM60 or later (CUDA atomics), one GPU per node
+        if (a == kPat && (p != kSimple || cc < 60 || s.nodes != s.ranks)) continue;
+        if ((a == kNvls || a == kNvlsTree) && m.graph[a].channels < 2) continue;  // "needs at least 2 channels"
         m.bandwidth[f][a][p] = algo_bandwidth(m, Func(f), Algo(a), Proto(p), gr.channels);
 
         double lat = kBaseLat[a][p];
@@ -433,7 +470,7 @@ Model build_model(const System& s) {
         } else if (a == kNvlsTree) {
           lat += intra_lat + 2 * log2i(s.nodes) * inter_lat;
         } else if (a == kPat) {
-          lat = 8 + log2i(s.nodes) * (inter_lat / 3.5) + s.ranks * 2.8;
+          lat += log2i(s.nodes) * (inter_lat / 3.5) + s.ranks * 2.8;
         }
         m.latency[f][a][p] = lat;
         m.hop_latency[f][a][p][0] = intra_lat;
@@ -442,18 +479,24 @@ Model build_model(const System& s) {
     }
   }
 
-  // Enable / disable (tuning.cc): LL128 only on NVLink-connected Volta..Blackwell GPUs (the
-  // typeIntra <= PATH_NVB and typeInter <= PATH_PXN conditions); NVLSTree only across nodes;
-  // CollNet and multi-node NVLS only with CollNet support.
+  // Enable / disable (tuning.cc v2.28.3-1): LL128 on NVLink-connected GPUs from Volta on (the
+  // typeIntra <= PATH_NVB and typeInter <= PATH_PXN conditions, "minCompCap < 70" off; v2.23.4-1
+  // listed 70 / 80 / 90 only, so Blackwell had no LL128); NVLSTree only across nodes; CollNet and
+  // multi-node NVLS only with CollNet enabled; CollNetDirect only on an NVSwitch system (nvsCount).
+  // Then enqueue.cc updateCollCostTable (v2.28.3-1): CollNetDirect and (new) CollNetChain only
+  // up to NCCL_MAX_DIRECT_ARITY + 1 = 8 GPUs a node; NVLS / NVLSTree for functions other than
+  // all-reduce only up to NCCL_MAX_NVLS_ARITY = 32 GPUs a node (new). Multi-node NVLS all-gather /
+  // reduce-scatter moved from an enqueue.cc "single-node only" rule (v2.23.4-1) to the CollNet
+  // plugin condition in algo_bandwidth.
   const bool ll128 = cc >= 70 && s.nvlink;
   for (int f = 0; f < kNumFuncs; ++f)
     for (int a = 0; a < kNumAlgos; ++a)
       for (int p = 0; p < kNumProtos; ++p) {
         bool off = (p == kLL128 && !ll128) || (a == kNvlsTree && s.nodes == 1) ||
                    (!s.collnet && (a == kCollNetDirect || a == kCollNetChain || (a == kNvls && s.nodes > 1))) ||
-                   m.graph[a].channels == 0;
-        // enqueue.cc updateCollCostTable: NVLS all-gather / reduce-scatter single node only
-        if (a == kNvls && (f == kAllGather || f == kReduceScatter) && s.nodes > 1) off = true;
+                   (a == kCollNetDirect && !s.nvswitch) || m.graph[a].channels == 0;
+        if ((a == kCollNetDirect || a == kCollNetChain) && g > kMaxDirectArity + 1) off = true;
+        if ((a == kNvls || a == kNvlsTree) && f != kAllReduce && g > kMaxNvlsArity) off = true;
         if (off) m.bandwidth[f][a][p] = 0;
       }
   return m;
@@ -487,33 +530,39 @@ double predicted_time(const Model& m, Func f, Algo a, Proto p, double bytes) {
   return lat + bytes / (1000 * bw);
 }
 
-Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed) {
+Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed, const Call& call) {
   Choice c;
   if (m.sys.ranks <= 1) {
     c.valid = true;
     return c;
   }
-  double best = 3.6e9;
+  constexpr double kFp8RingFactor = 1024.0;  // enqueue.cc v2.28.3-1 updateCollCostTable
+  double best = 3.6e9, best_time = 0;
   for (int a = 0; a < kNumAlgos; ++a)
     for (int p = 0; p < kNumProtos; ++p) {
       if (!allowed.algo[a] || !allowed.proto[p]) continue;
+      if (a == kPat && f == kReduceScatter && call.scaling_op) continue;
       const double t = predicted_time(m, f, Algo(a), Proto(p), bytes);
-      if (t >= 0 && t < best) {
-        best = t;
+      const double cost = t * (call.fp8 && a == kRing && m.sys.ranks > 8 ? kFp8RingFactor : 1.0);
+      if (t >= 0 && cost < best) {
+        best = cost;
+        best_time = t;
         c.algo = Algo(a);
         c.proto = Proto(p);
         c.valid = true;
       }
     }
   if (!c.valid) return c;
-  c.time = best;
-  // Channels (enqueue.cc topoGetAlgoInfo): NVLS uses nvlsChannels; ring/tree shed channels while
-  // the message is below channels x threads x thread threshold.
+  c.time = best_time;
+  // Channels (enqueue.cc topoGetAlgoInfo v2.28.3-1): NVLS uses nvlsChannels; ring / tree shed
+  // channels while the message is below channels x threads x thread threshold (PAT never: no
+  // maxThreads entry).
   int nc = m.channels;
   const long nt = m.max_threads[c.algo][c.proto];
   long threshold = m.thread_threshold[c.algo][c.proto];
   if (c.algo == kNvls || c.algo == kNvlsTree) {
-    nc = m.nvls_channels;
+    // v2.28.3-1: NVLS across nodes (with CollNet) on min(nvlsChannels, nChannels)
+    nc = c.algo == kNvls && m.sys.nodes > 1 ? std::min(m.nvls_channels, m.channels) : m.nvls_channels;
   } else if (c.algo == kCollNetDirect) {
     const int heads = std::max(1, m.graph[kCollNetDirect].channels);
     int sw = 16;
@@ -533,7 +582,7 @@ Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed) {
 }
 
 double nvls_chunk(const Model& m, double bytes, bool tree) {
-  // calcCollChunking (enqueue.cc 2.23), concurrentOps = channels x heads.
+  // calcCollChunking (enqueue.cc v2.23.4-1 .. v2.28.3-1, unchanged), concurrentOps = channels x heads.
   const double ops = double(m.nvls_channels) * std::max(1, m.graph[kNvls].channels);
   double c = kNvlsChunkSize;
   if (!tree) {

@@ -2,23 +2,26 @@
 // NCCL's own cost model and tuner, ported from its source so that aidcsim picks the algorithm,
 // protocol and channel count NCCL would pick, and knows what NCCL expects each to cost.
 //
-// Sources (every constant in nccl_model.cpp is cited next to it):
-// - NVIDIA/nccl v2.23.4-1 src/graph/tuning.cc: ncclTopoTuneModel (per algorithm x protocol
-//   bandwidth and latency tables), ncclTopoGetAlgoTime (time = latency + bytes / bandwidth, tree
-//   correction factors, ring plateau);
-// - v2.23.4-1 src/enqueue.cc: topoGetAlgoInfo (least predicted time, then channels and threads
-//   from the thread thresholds), calcCollChunking (NVLS chunk sizes);
-// - v2.23.4-1 src/graph/search.cc: ncclTopoCompute / ncclTopoDupChannels (how many channels each
-//   pattern gets and at which speed), modelled here in closed form, not by NCCL's search;
-// - v2.27.7-1 for Blackwell (sm100 speed arrays, SM100_NVLINK_BW, the Blackwell rows of the
-//   per-channel bandwidth caps), which v2.23 predates.
+// Sources (every constant in nccl_model.cpp is cited next to it), NVIDIA/nccl tag v2.28.3-1, the
+// version whose NVLS / NVLSTree rates the execution model uses too:
+// - src/graph/tuning.cc: ncclTopoTuneModel (per algorithm x protocol bandwidth and latency tables
+//   from ncclTunerConstantsDefaults, nvlsEfficiency, the algorithms enabled), ncclTopoGetAlgoTime
+//   (time = latency + bytes / bandwidth, tree correction factors, ring plateau);
+// - src/enqueue.cc: updateCollCostTable (which algorithms a call may use), topoGetAlgoInfo (least
+//   predicted time, then channels and threads from the thread thresholds), calcCollChunking (NVLS
+//   chunk sizes);
+// - src/graph/search.cc, connect.cc, init.cc, transport/nvls.cc: ncclTopoCompute /
+//   ncclTopoDupChannels (how many channels each pattern gets and at which speed), modelled here
+//   in closed form, not by NCCL's search; ncclTopoPostset (comm->nChannels); ncclNvlsInit (NVLS CTAs).
+// Up to issue 12's tuner228 change the tuner followed v2.23.4-1 (Blackwell entries v2.27.7-1);
+// docs/validation-busbw.md lists what moved.
 // NCCL units are kept inside: GB/s (1e9 B/s) and microseconds.
 #include <array>
 #include <string>
 
 namespace aidcsim::collectives::nccl {
 
-/// NCCL_ALGO_* in NCCL's order (src/include/device.h, v2.23).
+/// NCCL_ALGO_* in NCCL's order (src/include/plugin/nccl_tuner.h, v2.28.3-1).
 enum Algo { kTree = 0, kRing, kCollNetDirect, kCollNetChain, kNvls, kNvlsTree, kPat, kNumAlgos };
 /// NCCL_PROTO_* (LL: 8 B lines with 4 B flags; LL128: 128 B lines with 8 B of flags; Simple).
 enum Proto { kLL = 0, kLL128, kSimple, kNumProtos };
@@ -42,7 +45,11 @@ struct System {
   double net_latency = 0;       ///< graph latencyInter: the net plugin's latency (IB reports 0)
   bool nvls = false;            ///< NVLS multicast: GPU and NVSwitch capable, > 2 GPUs per node
   bool collnet = false;         ///< CollNet (SHARP) usable: the fabric reduces in its switches
-  bool amd_cpu = false;         ///< network post overhead 2 us instead of 1 us (tuning.cc)
+  /// The CollNet plugin implements iallgather / ireducescatter (ncclCollNet v8+), which NCCL 2.28
+  /// needs for NVLS and CollNetDirect all-gather / reduce-scatter across nodes (tuning.cc). No
+  /// GPU or fabric datum says so; false keeps them off, as v2.23.4-1 always did.
+  bool collnet_allgather = false;
+  bool amd_cpu = false;  ///< AMD host: llMaxBws' AMD row, net post overhead 2 us not 1 (tuning.cc)
   /// Per-hop latency of LL over NVLink for a ring inside one node (us); < 0: NCCL's hwLat
   /// (0.6 us). The execution model passes a measured value here
   /// (collectives::Protocol::nvlink_ll_hop); multi-node rings and the tree keep NCCL's hop
@@ -66,11 +73,11 @@ struct Model {
   /// Per-hop latency (us) the latency table charges: [0] a hop inside a node (NVLink / PCIe:
   /// hwLat[intra], for a multi-node ring raised to the net overhead), [1] a network hop
   /// (hwLat[NET] + the net plugin's latency; = [0] on one node). A ring's latency is
-  /// baseLat + (nsteps - interSteps) x [0] + interSteps x [1] (tuning.cc 2.23).
+  /// baseLat + (nsteps - interSteps) x [0] + interSteps x [1] (tuning.cc v2.28.3-1).
   double hop_latency[kNumFuncs][kNumAlgos][kNumProtos][2] = {};
-  int channels = 0;       ///< comm->nChannels after ncclTopoPostset doubles them
-  int nvls_channels = 0;  ///< comm->nvlsChannels: 16 Hopper; Blackwell 24 in one domain, 32 across (nvls.cc 2.27.7)
-  int max_threads[kNumAlgos][kNumProtos] = {};
+  int channels = 0;       ///< comm->nChannels after ncclTopoPostset doubles them (NVLS runs on its own CTAs)
+  int nvls_channels = 0;  ///< comm->nvlsChannels: 16 Hopper; Blackwell 24 in one domain, 32 across (nvls.cc)
+  int max_threads[kNumAlgos][kNumProtos] = {};  ///< comm->maxThreads (0 for PAT: NCCL sets none)
   long thread_threshold[kNumAlgos][kNumProtos] = {};
 };
 
@@ -103,7 +110,8 @@ struct Allowed {
 
 /// NCCL's choice for one operation (topoGetAlgoInfo): the available pair with the least predicted
 /// time, then the channels it runs on (fewer than comm->nChannels for small messages: the
-/// channel loop of topoGetAlgoInfo against the thread thresholds; NVLS uses nvlsChannels).
+/// channel loop of topoGetAlgoInfo against the thread thresholds; NVLS uses nvlsChannels, NVLS
+/// across nodes min(nvlsChannels, nChannels); PAT all of comm->nChannels).
 struct Choice {
   Algo algo = kRing;
   Proto proto = kSimple;
@@ -111,16 +119,26 @@ struct Choice {
   double time = 0;  ///< us, NCCL's predicted time
   bool valid = false;
 };
-Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed = {});
+/// What updateCollCostTable (enqueue.cc v2.28.3-1) looks at in the call besides its function and
+/// size: an fp8 datatype (ncclFloat8e4m3 / e5m2: the ring's cost x 1024 above 8 ranks, "Relegate
+/// fp8 reduction trees of sufficient depth that they incur precision loss to be least preferred")
+/// and a scaling reduction (ncclDevPreMulSum / SumPostDiv, what ncclAvg becomes: no PAT
+/// reduce-scatter, "Tree reduceScatter doesn't support scaling yet").
+struct Call {
+  bool fp8 = false;
+  bool scaling_op = false;
+};
+/// Choice::time is NCCL's predicted time without the fp8 factor.
+Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed = {}, const Call& call = {});
 
-/// NVLS chunk size (B) NCCL uses for `bytes` (calcCollChunking, v2.23: 128 KiB NVLS_CHUNKSIZE,
+/// NVLS chunk size (B) NCCL uses for `bytes` (calcCollChunking, v2.28.3-1: 128 KiB NVLS_CHUNKSIZE,
 /// halved down to 16 KiB for small messages relative to channels x heads).
 double nvls_chunk(const Model& m, double bytes, bool nvls_tree);
 
 /// NCCL's NVLS efficiency by architecture (tuning.cc `nvlsEfficiency`, v2.28.3-1 to v2.30.7-1):
-/// Hopper (cc 90) 0.85, Blackwell (cc >= 100) 0.74; 0 before Hopper (no NVLS). 2.28 rates an NVLS
-/// channel at bwIntra x this x (channels - 1) / channels x 2 for all-reduce; v2.23's table has 5/6
-/// for every architecture (the bus -> algorithm bandwidth ratio of NVLS).
+/// Hopper (cc 90) 0.85, Blackwell (cc >= 100) 0.74; 0 before Hopper (no NVLS). The tuner rates an
+/// NVLS channel at bwIntra x this x (channels - 1) / channels x 2 for all-reduce (x (ppn - 1)/ppn
+/// for all-gather / reduce-scatter); v2.23.4-1 had 5/6 for every architecture.
 double nvls_efficiency(int compute_capability);
 
 /// NVLS heads of one NVLink domain of `gpus` GPUs: min(gpus, NCCL_MAX_NVLS_ARITY = 32). NCCL's
@@ -138,14 +156,14 @@ int nvls_heads(int gpus, int nics = 0);
 /// NCCL 2.28's NVLSTree all-reduce bus bandwidth (GB/s) of the model's NVLS graph (tuning.cc
 /// v2.28.3-1 ncclTopoTuneModel): per channel min(bwIntra x nvls_efficiency x (ch - 1)/ch x 2,
 /// bwInter x (2 on <= 2 nodes, else 1), perChMaxNVLSTreeBw[arch][nodes 1 / 2 / > 2]), times the
-/// channels (heads). Its algorithm bandwidth is this x ranks / (2 (ranks - 1)) (the ring's ratio,
-/// which 2.28 uses for NVLS and NVLSTree). v2.23 (the tuner's table) has min(bwIntra, bwInter, or
-/// bwInter / 2 beyond 2 nodes) x 5/6 algbw per channel instead. 0 without an NVLS graph of >= 2
-/// channels or on one node.
+/// channels (heads): the tuner's table (Model::bandwidth[kAllReduce][kNvlsTree]) x 2 (ranks - 1) /
+/// ranks (the ring's ratio, which 2.28 uses for NVLS and NVLSTree). v2.23.4-1 had min(bwIntra,
+/// bwInter, or bwInter / 2 beyond 2 nodes) x 5/6 algbw per channel. 0 without an NVLS graph of
+/// >= 2 channels or on one node.
 double nvls_tree_busbw(const Model& m);
 
 /// The NCCL speed of one NVLink link by GPU generation (src/graph/topo.h SMxx_NVLINK_BW, GB/s):
-/// generation 2 (V100) 20, 3 (A100) 20, 4 (H100) 20.6, 5 (B200) 40.1 (v2.27.7).
+/// generation 2 (V100) 20, 3 (A100) 20, 4 (H100) 20.6, 5 (B200) 40.1 (v2.27.7-1 .. v2.28.3-1).
 double nvlink_link_bw(int nvlink_generation);
 /// Compute capability NCCL keys its tables on, from the NVLink generation: 2 -> 70, 3 -> 80,
 /// 4 -> 90, 5 -> 100; 0 (no NVLink) -> 80.

@@ -762,3 +762,34 @@ TEST_CASE("a ring over unequal domain shares runs NCCL's channels: as many NICs 
     CHECK(run[1].link_bytes_rev[k] == Approx(run[0].link_bytes_rev[k]).epsilon(1e-9).margin(1e-6));
   }
 }
+
+TEST_CASE("NVLS across domains runs the one-domain NVLS kernel on its heads, capped by their NICs") {
+  // 4 x 8 H100 + SHARP, 8 x 400G: 8 heads (one per NIC), NVLink 18 x 20.6 = 370.8 GB/s, NVLS
+  // efficiency 0.85 (tuning.cc v2.28.3-1): algbw min(370.8 x 0.85 x 8/9, 8 x 48) = 280.2 GB/s,
+  // the 8-GPU node's NVLS rate. NCCL 2.28's table (what the tuner picks by) is 8 x min(59.5, 48)
+  // busBw x 32/62 = 198.2; the v2.23.4-1 table the execution model took before, 266.7.
+  const double S = 1 << 30;
+  const auto sel = select(make(Op::AllReduce, Algorithm::Nvls, 32, S), nodes_of(8, 4, true, true));
+  REQUIRE(sel.algorithm == Algorithm::Nvls);
+  CHECK(sel.bw_time == Approx(S / (370.8 * 0.85 * 8 / 9 * 1e9)).epsilon(1e-9));
+  // with 2 NICs a node the heads' NICs bind: 2 heads, min(370.8 x 0.85 x 2/3, 2 x 48) = 96
+  Layout two = nodes_of(8, 4, true, true);
+  two.nics_per_node = 2;
+  const auto sel2 = select(make(Op::AllReduce, Algorithm::Nvls, 32, S), two);
+  REQUIRE(sel2.algorithm == Algorithm::Nvls);
+  CHECK(sel2.bw_time == Approx(S / (2 * 48 * 1e9)).epsilon(1e-9));
+}
+
+TEST_CASE("the call's datatype and reduction reach NCCL's per-call rules (enqueue.cc v2.28.3-1)") {
+  // 4 x 8 H100, 8 GiB all-reduce: ring for bfloat16; for fp8 the ring is relegated above 8 ranks
+  // and NVLS does not reduce fp8 (ncclNvlsSupported), so the tree
+  auto c = make(Op::AllReduce, Algorithm::Auto, 32, 8.0 * (1 << 30));
+  CHECK(select(c, nodes_of(8)).algorithm == Algorithm::Ring);
+  c.type = DataType::F8e4m3;
+  CHECK(select(c, nodes_of(8)).algorithm == Algorithm::Tree);
+  // 64 nodes of one GPU, 8 KiB reduce-scatter: PAT for sum, ring for avg
+  auto rs = make(Op::ReduceScatter, Algorithm::Auto, 64, 8192);
+  CHECK(select(rs, nodes_of(1)).algorithm == Algorithm::Pat);
+  rs.redop = RedOp::Avg;
+  CHECK(select(rs, nodes_of(1)).algorithm == Algorithm::Ring);
+}

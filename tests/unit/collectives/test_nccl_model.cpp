@@ -1,5 +1,7 @@
 // NCCL's cost model and tuner (nccl_model.hpp) against hand-worked values of NCCL's own code
-// (tuning.cc / search.cc v2.23.4-1, sm100 entries of v2.27.7-1) and NCCL's documented choices.
+// (tuning.cc / enqueue.cc / search.cc / connect.cc v2.28.3-1) and NCCL's documented choices.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "models/collectives/nccl_model.hpp"
@@ -58,8 +60,9 @@ TEST_CASE("NCCL tables: bandwidths and latencies of tuning.cc") {
   CHECK(m.latency[kAllReduce][kRing][kLL] == Approx(6.6 + 14 * 0.6));
   // Ring LL128: min(0.92 x 360, 12 x 36.7)
   CHECK(m.bandwidth[kAllReduce][kRing][kLL128] == Approx(0.92 * 360 * 8 / 14));
-  // NVLS: 8 x 40 x 5/6, 25 us
-  CHECK(m.bandwidth[kAllReduce][kNvls][kSimple] == Approx(320.0 * 5 / 6));
+  // NVLS (tuning.cc v2.28.3-1): per channel min(40 x 0.85 x 7/8 x 2, bwInter 60) = 59.5, 8 heads,
+  // the ring's ratio 8 / 14; 25 us. (v2.23.4-1: 8 x 40 x 5/6 = 266.7.)
+  CHECK(m.bandwidth[kAllReduce][kNvls][kSimple] == Approx(8 * 59.5 * 8 / 14));
   CHECK(m.latency[kAllReduce][kNvls][kSimple] == Approx(25));
   CHECK(m.bandwidth[kAllReduce][kNvls][kLL] == 0);          // NVLS is Simple only
   CHECK(m.bandwidth[kAllReduce][kNvlsTree][kSimple] == 0);  // one node
@@ -137,12 +140,11 @@ TEST_CASE("NCCL tables equal NCCL 2.29.2's own printout on 4 x H100 of an NVSwit
   // (`NCCL version 2.29.2+cuda13.1`), `all_reduce_perf -g 4` on 4 H100 80GB HBM3 of an 8-GPU
   // NVSwitch host, NCCL_DEBUG_SUBSYS=TUNING: NCCL prints latency (us) / bandwidth (GB/s) per
   // function x algorithm x protocol to one decimal ("24 coll channels, 16 nvls channels",
-  // "threadThresholds 8/8/64 | 32/8/64"). The port (tags 2.23.4-1 / 2.27.7-1) prints the same ring
-  // and tree tables. NVLS differs: 2.29 rates it per channel by an nvlsEfficiency table,
-  // (channels - 1) / channels, x 2 for all-reduce (tuning.cc v2.29.2-1): printed 160.0 (all-reduce)
-  // and 114.8 (all-gather / reduce-scatter) against 2.23's 4 heads x 60 x 5/6 = 200; both leave
-  // NVLS behind the ring's 240 here, and the execution model takes NVLS's bandwidth from the
-  // kernel's traffic anyway (collectives.md §2).
+  // "threadThresholds 8/8/64 | 32/8/64"). The port (tag v2.28.3-1, whose tables 2.29.2 keeps for
+  // Hopper but NVLSTree's NET latency) prints the same table, NVLS included: per channel
+  // min(60 x 0.85 x 3/4 x 2, 60) for all-reduce (160.0 algbw), 60 x 0.85 x 3/4 x 3/4 for
+  // all-gather / reduce-scatter (114.8). The v2.23.4-1 port printed 200.0 (4 x 60 x 5/6) and no
+  // NVLS all-gather row to match.
   const auto m = build_model(node(4, 450, 4));
   CHECK(m.channels == 24);
   CHECK(m.nvls_channels == 16);
@@ -155,23 +157,16 @@ TEST_CASE("NCCL tables equal NCCL 2.29.2's own printout on 4 x H100 of an NVSwit
     Proto p;
     double lat, bw;
   };
-  const Row printed[] = {{kBroadcast, kRing, kLL, 7.2, 141.0},
-                         {kBroadcast, kRing, kLL128, 15.9, 331.2},
-                         {kBroadcast, kRing, kSimple, 11.8, 360.0},
-                         {kReduce, kRing, kLL, 7.2, 141.0},
-                         {kReduce, kRing, kSimple, 11.8, 360.0},
-                         {kAllGather, kRing, kLL, 8.4, 188.0},
-                         {kAllGather, kRing, kLL128, 19.7, 441.6},
-                         {kAllGather, kRing, kSimple, 18.6, 480.0},
-                         {kReduceScatter, kRing, kLL, 8.4, 188.0},
-                         {kReduceScatter, kRing, kSimple, 18.6, 480.0},
-                         {kAllReduce, kTree, kLL, 10.4, 43.6},
-                         {kAllReduce, kTree, kLL128, 21.5, 128.8},
-                         {kAllReduce, kTree, kSimple, 32.4, 165.6},
-                         {kAllReduce, kRing, kLL, 10.2, 94.0},
-                         {kAllReduce, kRing, kLL128, 25.4, 220.8},
-                         {kAllReduce, kRing, kSimple, 28.8, 240.0},
-                         {kAllReduce, kNvls, kSimple, 25.0, 200.0 /* 2.29: 160.0 */}};
+  const Row printed[] = {{kBroadcast, kRing, kLL, 7.2, 141.0},         {kBroadcast, kRing, kLL128, 15.9, 331.2},
+                         {kBroadcast, kRing, kSimple, 11.8, 360.0},    {kReduce, kRing, kLL, 7.2, 141.0},
+                         {kReduce, kRing, kSimple, 11.8, 360.0},       {kAllGather, kRing, kLL, 8.4, 188.0},
+                         {kAllGather, kRing, kLL128, 19.7, 441.6},     {kAllGather, kRing, kSimple, 18.6, 480.0},
+                         {kReduceScatter, kRing, kLL, 8.4, 188.0},     {kReduceScatter, kRing, kSimple, 18.6, 480.0},
+                         {kAllReduce, kTree, kLL, 10.4, 43.6},         {kAllReduce, kTree, kLL128, 21.5, 128.8},
+                         {kAllReduce, kTree, kSimple, 32.4, 165.6},    {kAllReduce, kRing, kLL, 10.2, 94.0},
+                         {kAllReduce, kRing, kLL128, 25.4, 220.8},     {kAllReduce, kRing, kSimple, 28.8, 240.0},
+                         {kAllReduce, kNvls, kSimple, 25.0, 160.0},    {kAllGather, kNvls, kSimple, 25.0, 114.8},
+                         {kReduceScatter, kNvls, kSimple, 25.0, 114.8}};
   for (const auto& r : printed) {
     INFO(int(r.f) << " " << algo_name(r.a) << "/" << proto_name(r.p));
     CHECK(m.latency[r.f][r.a][r.p] == Approx(r.lat).margin(0.051));
@@ -263,4 +258,100 @@ TEST_CASE("NVLS CTAs and heads by architecture and domain (nvls.cc 2.27.7, searc
   // NVLS all-reduce runs on the NVLS CTAs, whatever comm->nChannels
   CHECK(choose(nvl72, kAllReduce, 8.0 * (1 << 30)).algo == kNvls);
   CHECK(choose(nvl72, kAllReduce, 8.0 * (1 << 30)).channels == 24);
+}
+
+TEST_CASE("NCCL 2.28.3-1 tuner: constants and rules that changed from 2.23.4-1") {
+  // Blackwell beyond 2 nodes: perChMaxTreeBws 24.0 (tuning.cc v2.28.3-1; 2 x Hopper's 36 = 72 in
+  // the v2.27.7-1 rows the port had), so the tree no longer carries large all-reduces at scale and
+  // NVLSTree does (8 heads x min(80 x 0.74 x 7/8 x 2, 48, perChMaxNVLSTreeBw 43.1)).
+  System b = node(5, 900, 1024);
+  b.nodes = 128;
+  const auto mb = build_model(b);
+  REQUIRE(mb.graph[kTree].channels == 8);  // 8 rails x 48 GB/s (NET speed min(400G, PCIe Gen5))
+  CHECK(mb.bandwidth[kAllReduce][kTree][kSimple] == Approx(std::min(8 * 48 * .92, 8 * 24.0) * .5));
+  CHECK(nvls_tree_busbw(mb) == Approx(8 * 43.1));
+  CHECK(choose(mb, kAllReduce, 1 << 30).algo == kNvlsTree);  // v2.23.4-1 / 2.27.7-1 rows: tree
+  CHECK(choose(mb, kAllReduce, 65536).algo == kTree);
+  // ncclTopoPostset (connect.cc v2.28.3-1) no longer raises nChannels to nvlsChannels (32 here)
+  CHECK(mb.channels == 16);
+  CHECK(mb.nvls_channels == 32);
+  // PAT (one GPU per node): busBw x .75 (v2.23.4-1: .85); baseLat 8 + hwLat NET 14 / 3.5 per
+  // log2 node + 2.8 per rank; no maxThreads entry, so it never sheds channels.
+  System one = node(4, 450, 64);
+  one.nodes = 64;
+  const auto mp = build_model(one);
+  const auto& rg = mp.graph[kRing];
+  CHECK(mp.bandwidth[kAllGather][kPat][kSimple] == Approx(rg.channels * rg.bw_inter * .75));
+  CHECK(mp.latency[kAllGather][kPat][kSimple] == Approx(8 + 6 * 14 / 3.5 + 64 * 2.8));
+  CHECK(mp.hop_latency[kAllGather][kPat][kSimple][0] == Approx(4.0));  // hwLat NVLINK PAT (new)
+  const auto small = choose(mp, kAllGather, 8192);
+  REQUIRE(small.algo == kPat);
+  CHECK(small.channels == mp.channels);  // the v2.23.4-1 port shed them to 1
+  // tree of one GPU per node: the search's TREE pattern, busBw x .85 (tuning.cc, maxTreePattern)
+  CHECK(mp.bandwidth[kAllReduce][kTree][kSimple] ==
+        Approx(std::min(rg.channels * rg.bw_inter * .92, rg.channels * 36.0) * .85 * .5));
+  // CollNet direct and chain: <= 8 GPUs a node (enqueue.cc updateCollCostTable; chain new in
+  // 2.28): a 72-GPU NVL72 domain with SHARP has neither, NVLS (+ SHARP) carries the all-reduce.
+  System r = node(5, 900, 72 * 4);
+  r.nodes = 4;
+  r.collnet = true;
+  const auto mr = build_model(r);
+  CHECK(mr.bandwidth[kAllReduce][kCollNetDirect][kSimple] == 0);
+  CHECK(mr.bandwidth[kAllReduce][kCollNetChain][kSimple] == 0);
+  CHECK(choose(mr, kAllReduce, 1 << 30).algo == kNvls);
+  // NVLS on one node of more than NCCL_MAX_NVLS_ARITY GPUs: all-reduce only (enqueue.cc)
+  const auto nvl72 = build_model(node(5, 900, 72));
+  CHECK(nvl72.bandwidth[kAllReduce][kNvls][kSimple] > 0);
+  CHECK(nvl72.bandwidth[kAllGather][kNvls][kSimple] == 0);
+  CHECK(build_model(node(5, 900, 8)).bandwidth[kAllGather][kNvls][kSimple] > 0);
+  // CollNet direct needs NVSwitches (nvsCount); NVLS / CollNet all-gather across nodes need the
+  // CollNet plugin's iallgather (System::collnet_allgather) and 1:1 GPU:NIC.
+  System c = node(4, 450, 32);
+  c.nodes = 4;
+  c.collnet = true;
+  CHECK(build_model(c).bandwidth[kAllReduce][kCollNetDirect][kSimple] > 0);
+  CHECK(build_model(c).bandwidth[kAllGather][kNvls][kSimple] == 0);
+  c.collnet_allgather = true;
+  // NVLS all-gather busBw: 8 heads x min(40 x 0.85 x 7/8 x 7/8, 48) (no algbw ratio for all-gather)
+  CHECK(build_model(c).bandwidth[kAllGather][kNvls][kSimple] == Approx(8 * 40 * .85 * 7 / 8 * 7 / 8));
+  CHECK(build_model(c).bandwidth[kAllGather][kCollNetDirect][kSimple] == Approx(8 * std::min(48.0, 48 * 0.9)));
+  c.nics = 4;
+  CHECK(build_model(c).bandwidth[kAllGather][kNvls][kSimple] == 0);  // 8 GPUs on 4 heads
+  c.nics = 8;
+  c.nvswitch = false;
+  CHECK(build_model(c).bandwidth[kAllReduce][kCollNetDirect][kSimple] == 0);
+  // NVLS across nodes runs on min(nvlsChannels, nChannels) CTAs (topoGetAlgoInfo v2.28.3-1)
+  System bs = node(5, 900, 32);
+  bs.nodes = 4;
+  bs.collnet = true;
+  const auto mbs = build_model(bs);
+  REQUIRE(choose(mbs, kAllReduce, 1 << 30).algo == kNvls);
+  CHECK(choose(mbs, kAllReduce, 1 << 30).channels == std::min(mbs.nvls_channels, mbs.channels));
+  CHECK(choose(mbs, kAllReduce, 1 << 30).channels == 16);
+}
+
+TEST_CASE("NCCL 2.28.3-1 per-call rules: fp8 relegates the ring above 8 ranks, no PAT reduce-scatter with avg") {
+  // enqueue.cc v2.28.3-1 updateCollCostTable. 4 x 8 H100, 8 GiB all-reduce: the ring by time.
+  System s = node(4, 450, 32);
+  s.nodes = 4;
+  const auto m = build_model(s);
+  const double S = 8.0 * (1 << 30);
+  REQUIRE(choose(m, kAllReduce, S).algo == kRing);
+  Call fp8;
+  fp8.fp8 = true;
+  const auto c = choose(m, kAllReduce, S, {}, fp8);
+  CHECK(c.algo == kNvlsTree);
+  CHECK(c.time == Approx(predicted_time(m, kAllReduce, kNvlsTree, kSimple, S)));            // unscaled
+  CHECK(choose(build_model(node(4, 450, 8)), kAllReduce, 1 << 30, {}, fp8).algo == kNvls);  // 8 ranks: no rule
+  // the ring stays when nothing else may run (fp8 all-gather across nodes: ring only)
+  CHECK(choose(m, kAllGather, S, {}, fp8).algo == kRing);
+  // reduce-scatter with a scaling op (avg): no PAT; all-gather keeps it
+  System one = node(4, 450, 64);
+  one.nodes = 64;
+  const auto mp = build_model(one);
+  REQUIRE(choose(mp, kReduceScatter, 8192).algo == kPat);
+  Call avg;
+  avg.scaling_op = true;
+  CHECK(choose(mp, kReduceScatter, 8192, {}, avg).algo == kRing);
+  CHECK(choose(mp, kAllGather, 8192, {}, avg).algo == kPat);
 }
