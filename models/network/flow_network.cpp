@@ -161,7 +161,7 @@ const int* route_resources(RunCtx& c, int f, int& n) {
     for (const Hop& h : sf.hops) c.res_buf.push_back(link_resource(c, h.link, h.forward));
     return c.res_buf.data();
   }
-  int* r = c.flow_res.data() + c.flow_res_off[f];
+  int* r = c.route_res.data() + c.route_off[static_cast<std::size_t>(c.flow_route[f])];
   if (n > 0 && r[0] < 0)
     for (int k = 0; k < n; ++k) r[k] = link_resource(c, sf.hops[k].link, sf.hops[k].forward);
   return r;
@@ -769,11 +769,18 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       c->push_timed(c->failures[i].time, Timed::Failure, static_cast<int>(i));
   }
   if (!c->events_mode) {
-    c->flow_res_off.resize(c->flows.size() + 1);
-    c->flow_res_off[0] = 0;
-    for (std::size_t f = 0; f < c->flows.size(); ++f)
-      c->flow_res_off[f + 1] = c->flow_res_off[f] + static_cast<int>(c->flows[f].hops.size());
-    c->flow_res.assign(static_cast<std::size_t>(c->flow_res_off.back()), -1);
+    // Distinct routes by their shared hops (SharedHops::id), numbered in order of first use.
+    std::unordered_map<const void*, int> id;
+    id.reserve(c->flows.size() / 2 + 1);
+    c->flow_route.resize(c->flows.size());
+    c->route_off.assign(1, 0);
+    for (std::size_t f = 0; f < c->flows.size(); ++f) {
+      const SharedHops& h = c->flows[f].hops;
+      const auto [it, fresh] = id.try_emplace(h.id(), static_cast<int>(c->route_off.size()) - 1);
+      if (fresh) c->route_off.push_back(c->route_off.back() + static_cast<int>(h.size()));
+      c->flow_route[f] = it->second;
+    }
+    c->route_res.assign(static_cast<std::size_t>(c->route_off.back()), -1);
   }
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
 

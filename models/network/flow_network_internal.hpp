@@ -39,6 +39,8 @@ class SharedHops {
   bool empty() const { return get().empty(); }
   const Hop& operator[](std::size_t k) const { return get()[k]; }
   void clear() { p_.reset(); }
+  /// Identity of the route object: equal for copies of one SharedHops (nullptr when empty).
+  const void* id() const { return p_.get(); }
 
  private:
   static const std::vector<Hop>& none() {
@@ -229,10 +231,10 @@ struct Timeline {
   std::vector<int> cell_row;
   std::vector<double> cell_bytes;
   std::vector<double> sent;  ///< per flow: bytes credited so far
-  /// Per flow: the rows of its route's hops, flow_rows[RunCtx::flow_res_off[f] ...] (routes are
-  /// fixed when the timeline is on, and laid out as the flows' solver resources), so a credit does
-  /// not chase the hops and row_of per hop.
-  std::vector<int> flow_rows;
+  /// Per route: the rows of its hops, route_rows[RunCtx::route_off[RunCtx::flow_route[f]] ...]
+  /// (routes are fixed when the timeline is on, and laid out as their solver resources), so a
+  /// credit does not chase the hops and row_of per hop.
+  std::vector<int> route_rows;
   double next = 0;  ///< s, time of the pending boundary event
   int capacity() const { return 2 * target; }
 };
@@ -294,11 +296,13 @@ struct RunCtx {
   std::vector<double> link_rate;  ///< per link, B/s: Fabric::sharing_rate, then degradations
   std::vector<int> link_res;      ///< per link direction (2 l + d): solver resource or -1
   std::vector<int> res_buf;       ///< scratch: resources of the route being started (events mode)
-  /// Outside events mode (routes fixed for the run): per sub-flow, its route's solver resources
-  /// (flow_res[flow_res_off[f] ...], -1 until its first start, which creates them in the same
-  /// first-use order as before). Every start and removal of a send reads them here instead of
-  /// looking up each hop's link direction (random accesses into link_res, ~4 % of the 31K loop).
-  std::vector<int> flow_res_off, flow_res;
+  /// Outside events mode (routes fixed for the run): per distinct route (SharedHops object) its
+  /// solver resources, route_res[route_off[flow_route[f]] ...], -1 until the first start of a flow
+  /// on it, which creates them in the same first-use order as a lookup per hop would. Every start
+  /// and removal of a send reads them here instead of looking up each hop's link direction, and
+  /// the sub-flows that share a route (3 of 4 at 31K GPUs: every microbatch's collective on one
+  /// ring) share one entry: 4x less memory to fill and touch than one entry per sub-flow.
+  std::vector<int> flow_route, route_off, route_res;
   std::vector<int> gpu_res;  ///< per GPU: solver resource of its compute, or -1
   std::vector<Slot> slots;
   std::vector<int> free_slots;
@@ -401,7 +405,7 @@ const int* route_resources(RunCtx& c, int f, int& n);
 // link_timeline.cpp
 /// Bin of time `rel` (s from the run's start), merging bin pairs until it fits.
 int tl_bin(Timeline& t, double rel);
-/// Rows for every link direction the run's flows use (after RunCtx::flow_res_off is set); the
+/// Rows for every link direction the run's flows use (after RunCtx::route_off is set); the
 /// first boundary event.
 void tl_init(RunCtx& c, int bins, double hint);
 /// A bin boundary at c.now: credits every sending flow's progress to the bin that just ended,
