@@ -315,6 +315,11 @@ struct RunCtx {
   long long solves = 0, events = 0;      ///< counters for the profile
   long long due_kept = 0;                ///< reported items whose due entry stayed valid (profile)
   double solve_cpu = 0, solve_wall = 0;  ///< s in the solver (profile only)
+  // Profile only (profile::enabled()): the solver's parts.
+  bool prof = false;
+  double lmm_solve_cpu = 0, lmm_solve_wall = 0;  ///< s in System::solve alone (of solve_*)
+  double lmm_items_wall = 0;                     ///< wall s in MaxMinSharing add_item / remove_item / add_resource
+  long long reported = 0, item_calls = 0;        ///< items reported by the solver; add/remove calls
 
   // Failures during the run (run_failures.cpp); unused when `events` is false.
   bool events_mode = false;
@@ -386,8 +391,12 @@ struct RunCtx {
 constexpr double kTimelineFirstBin = 1e-6;
 
 // flow_network.cpp
-/// Bytes (or FLOP) slot s has left at time ctx.now.
-double remains_now(const RunCtx& c, const Slot& s);
+/// Bytes (or FLOP) slot s has left at time ctx.now (inline: the solver's report of every changed
+/// item calls it).
+inline double remains_now(const RunCtx& c, const Slot& s) {
+  const double r = s.remains - s.rate * (c.now - s.last);
+  return r > 0 ? r : 0.0;
+}
 /// Starts sending sub-flow f now on its current route: its bytes, or `remains` when >= 0.
 void start_flow(RunCtx& c, int f, double remains = -1);
 /// Events mode: credits `bytes` sent by sub-flow f to the links of its current route (and its
