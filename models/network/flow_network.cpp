@@ -809,15 +809,15 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   }
   if (!c->events_mode) {
     // Distinct routes by their shared hops (SharedHops::id), numbered in order of first use.
-    std::unordered_map<const void*, int> id;
-    id.reserve(c->flows.size() / 2 + 1);
+    RouteIds ids;
     c->flow_route.resize(c->flows.size());
     c->route_off.assign(1, 0);
     for (std::size_t f = 0; f < c->flows.size(); ++f) {
       const SharedHops& h = c->flows[f].hops;
-      const auto [it, fresh] = id.try_emplace(h.id(), static_cast<int>(c->route_off.size()) - 1);
-      if (fresh) c->route_off.push_back(c->route_off.back() + static_cast<int>(h.size()));
-      c->flow_route[f] = it->second;
+      const int next = static_cast<int>(c->route_off.size()) - 1;
+      const int r = ids.find_or_add(h.id(), next);
+      if (r == next) c->route_off.push_back(c->route_off.back() + static_cast<int>(h.size()));
+      c->flow_route[f] = r;
     }
     c->route_res.assign(static_cast<std::size_t>(c->route_off.back()), -1);
   }

@@ -7,8 +7,11 @@
 #include <catch2/catch.hpp>
 
 #include <numeric>
+#include <random>
+#include <unordered_map>
 
 #include "models/network/flow_network.hpp"
+#include "models/network/flow_network_internal.hpp"
 #include "tests/unit/network/helpers.hpp"
 
 using namespace aidcsim;
@@ -93,4 +96,26 @@ TEST_CASE("the link timeline of routes shared by sub-flows holds each link's byt
   const double sent = std::accumulate(r.link_bytes_fwd.begin(), r.link_bytes_fwd.end(), 0.0) +
                       std::accumulate(r.link_bytes_rev.begin(), r.link_bytes_rev.end(), 0.0);
   CHECK(total == Approx(sent).epsilon(1e-12));  // every link direction with bytes has a row
+}
+
+TEST_CASE("RouteIds numbers route objects in order of first use, as a hash map does", "[network][route_resources]") {
+  // Keys as FlowNetwork::run sees them: addresses of route objects (8-byte aligned, clustered),
+  // each repeated by several sub-flows in any order, and nullptr (the empty route).
+  std::vector<long long> objects(20000);
+  std::vector<const void*> keys;
+  std::mt19937_64 rng(42);
+  for (int i = 0; i < 60000; ++i) {
+    const auto k = static_cast<std::size_t>(rng() % (i < 30000 ? 4000 : objects.size()));
+    keys.push_back(i % 997 == 0 ? nullptr : static_cast<const void*>(&objects[k]));
+  }
+  network::detail::RouteIds ids;
+  std::unordered_map<const void*, int> ref;
+  for (const void* k : keys) {
+    const int fresh = static_cast<int>(ref.size());
+    const int want = ref.try_emplace(k, fresh).first->second;
+    REQUIRE(ids.find_or_add(k, fresh) == want);  // grows from 1024 slots past 16K keys
+  }
+  CHECK(ids.size() == static_cast<int>(ref.size()));
+  CHECK(ref.size() > 16000);
+  for (const auto& [k, v] : ref) CHECK(ids.find_or_add(k, -7) == v);  // found again after every growth
 }
