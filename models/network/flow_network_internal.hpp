@@ -367,8 +367,8 @@ struct RunCtx {
   // Profile only (profile::enabled()): the solver's parts.
   bool prof = false;
   double lmm_solve_cpu = 0, lmm_solve_wall = 0;  ///< s in System::solve alone (of solve_*)
-  double lmm_items_wall = 0;                     ///< wall s in MaxMinSharing add_item / remove_item / add_resource
-  long long reported = 0, item_calls = 0;        ///< items reported by the solver; add/remove calls
+  double lmm_items_wall = 0;               ///< wall s in MaxMinSharing add_item / remove_item / add_resource (sampled)
+  long long reported = 0, item_calls = 0;  ///< items reported by the solver; add/remove calls
 
   // Failures during the run (run_failures.cpp); unused when `events` is false.
   bool events_mode = false;
