@@ -14,7 +14,8 @@ import re, sys, collections
 ROOT = re.compile(r'network::detail::\(anonymous namespace\)::simulate\b')
 ALLOC = re.compile(r'\bmalloc\b|\bfree\b|operator new|operator delete|^je_|_rjem_|arena_|tcache_|extent_|asm_exc_page_fault|exc_page_fault|clear_page|folio_zero|__memset|_M_realloc|_M_default_append|_M_fill_insert|^ffffffff')
 PARTS = [
-  ("lmm solve (System::solve)", r'lmm::System::solve|lmm::MaxMin::|MaxMinSharing::solve_into|Action::get_rate'),
+  ("lmm solve (System::solve)", r'lmm::System::solve|lmm::MaxMin::|MaxMinSharing::solve_only'),
+  ("reading rates (modified set)", r'MaxMinSharing::read_changed|MaxMinSharing::solve_into|Action::get_rate'),
   ("lmm selective-update marking", r'update_modified_cnst_set|remove_all_modified_cnst_set'),
   ("lmm variable add/remove", r'lmm::System::expand|variable_new|variable_free|var_free|Action::~Action|Action::Action|MaxMinSharing::add_item|MaxMinSharing::remove_item|lmm::Element|lmm::Variable|lmm::System::|on_disabled_var'),
   ("lmm constraint add (per link direction)", r'constraint_new|Constraint::Constraint|MaxMinSharing::add_resource'),
@@ -23,6 +24,9 @@ PARTS = [
   ("flow start/finish (slots, route resources)", r'start_flow|start_transfer_flows|link_resource|new_slot|free_slot|complete_slot|remains_now|\bbegin\b|drain_ready|handle_timed'),
 ]
 PC = [(n, re.compile(p)) for n, p in PARTS]
+# SimGrid helpers called from several parts (check_concurrency ends expand, var_free and solve):
+# their samples go to the caller's part.
+PASS = re.compile(r'check_concurrency|@plt$')
 SELF = "event loop itself (simulate: completion heap, rate callback, inlined)"
 tot = collections.Counter(); alloc = collections.Counter(); n_all = 0
 def flush(fr, period):
@@ -34,6 +38,7 @@ def flush(fr, period):
     part = None; is_alloc = False
     for s in fr[:idx]:
         if ALLOC.search(s): is_alloc = True; continue
+        if PASS.search(s): continue
         part = next((n for n, c in PC if c.search(s)), None)
         if part: break
     part = part or SELF

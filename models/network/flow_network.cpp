@@ -142,14 +142,37 @@ namespace detail {
 /// (SimGrid 3.32's surf/precision, 1e-9 s, used the same way by its network model).
 constexpr double kSamePrecision = 1e-9;
 
-double remains_now(const RunCtx& c, const Slot& s) {
-  const double r = s.remains - s.rate * (c.now - s.last);
-  return r > 0 ? r : 0.0;
-}
+namespace {
+/// Profile only: estimates the wall time of calls into SimGrid's lmm outside System::solve
+/// (RunCtx::lmm_items_wall) by timing every kLmmTimerStride-th call and counting it that many
+/// times: reading the clock around each of the ~1.2 M calls at 31K GPUs added ~0.15 s to a profiled
+/// loop of ~0.8 s. The stride is odd so that it does not follow the alternation of adds and
+/// removes. The wall clock is read in user space (vDSO); a CPU clock read would be a system call.
+class LmmTimer {
+ public:
+  static constexpr int kLmmTimerStride = 7;
+  explicit LmmTimer(RunCtx& c) : c_(c), on_(c.prof && ++c.item_calls % kLmmTimerStride == 0) {
+    if (on_) w0_ = profile::wall_seconds();
+  }
+  ~LmmTimer() {
+    if (on_) c_.lmm_items_wall += kLmmTimerStride * (profile::wall_seconds() - w0_);
+  }
+  LmmTimer(const LmmTimer&) = delete;
+  LmmTimer& operator=(const LmmTimer&) = delete;
+
+ private:
+  RunCtx& c_;
+  bool on_;
+  double w0_ = 0;
+};
+}  // namespace
 
 int link_resource(RunCtx& c, int link, bool forward) {
   int& r = c.link_res[2 * static_cast<std::size_t>(link) + (forward ? 0 : 1)];
-  if (r < 0) r = c.sharing.add_resource(c.link_rate[link]);
+  if (r < 0) {
+    const LmmTimer timer(c);
+    r = c.sharing.add_resource(c.link_rate[link]);
+  }
   return r;
 }
 
@@ -161,7 +184,7 @@ const int* route_resources(RunCtx& c, int f, int& n) {
     for (const Hop& h : sf.hops) c.res_buf.push_back(link_resource(c, h.link, h.forward));
     return c.res_buf.data();
   }
-  int* r = c.flow_res.data() + c.flow_res_off[f];
+  int* r = c.route_res.data() + c.route_off[static_cast<std::size_t>(c.flow_route[f])];
   if (n > 0 && r[0] < 0)
     for (int k = 0; k < n; ++k) r[k] = link_resource(c, sf.hops[k].link, sf.hops[k].forward);
   return r;
@@ -192,7 +215,10 @@ int new_slot(RunCtx& c) {
 void free_slot(RunCtx& c, int s) {
   Slot& x = c.slots[s];
   on_item_removed(c, s);
-  c.sharing.remove_item(x.item);
+  {
+    const LmmTimer timer(c);
+    c.sharing.remove_item(x.item);
+  }
   x.used = false;
   x.flow = x.activity = -1;
   ++x.version;
@@ -235,12 +261,18 @@ void begin(RunCtx& c, int a) {
       return;
     }
     int& r = c.gpu_res[act.gpu];
-    if (r < 0) r = c.sharing.add_resource(c.flops[act.gpu]);
+    if (r < 0) {
+      const LmmTimer timer(c);
+      r = c.sharing.add_resource(c.flops[act.gpu]);
+    }
     const int s = new_slot(c);
     Slot& x = c.slots[s];
     x.activity = a;
     x.remains = act.amount;
-    x.item = c.sharing.add_item(&r, 1, s);
+    {
+      const LmmTimer timer(c);
+      x.item = c.sharing.add_item(&r, 1, s);
+    }
     on_item_added(c, s, &r, 1);
     c.left[a] = 1;
     return;
@@ -387,12 +419,17 @@ void simulate(RunCtx& c) {
   }
   drain_ready(c);
   const double inf = std::numeric_limits<double>::infinity();
-  const bool prof = profile::enabled();
+  const bool prof = c.prof;
   for (;;) {
     periodic_check(c);
     ++c.solves;
     const double c0 = prof ? profile::thread_cpu_seconds() : 0, w0 = prof ? profile::wall_seconds() : 0;
-    c.sharing.solve([&c](int s, double rate) {
+    c.sharing.solve_only();
+    if (prof) {
+      const double c1 = profile::thread_cpu_seconds(), w1 = profile::wall_seconds();
+      c.lmm_solve_cpu += c1 - c0, c.lmm_solve_wall += w1 - w0;
+    }
+    c.reported += c.sharing.report([&c](int s, double rate) {
       Slot& x = c.slots[s];
       x.remains = remains_now(c, x);
       x.last = c.now;
@@ -441,6 +478,9 @@ void simulate(RunCtx& c) {
   }
   if (c.tl) tl_finish(c);
   profile::add("network: solver (SimGrid max-min, incl. reading rates)", c.solve_cpu, c.solve_wall, c.solves);
+  profile::add("network: - lmm solve (SimGrid System::solve)", c.lmm_solve_cpu, c.lmm_solve_wall, c.solves);
+  profile::add("network: - reading rates, completion times (items)", c.solve_cpu - c.lmm_solve_cpu,
+               c.solve_wall - c.lmm_solve_wall, c.reported);
   profile::add("network: loop iterations (count)", 0, 0, c.events);
   profile::add("network: reported rates whose completion stayed (count)", 0, 0, c.due_kept);
   if (c.skipped_reps > 0) profile::add("network: repetitions fast-forwarded (count)", 0, 0, c.skipped_reps);
@@ -461,7 +501,10 @@ void start_flow(RunCtx& c, int f, double remains) {
   x.wave = c.wave[sf.activity];
   const Activity& act = c.s->activities[sf.activity];
   const double bound = act.rate_limit > 0 ? act.rate_limit / sf.of * sf.mult : -1.0;  // split over sub-flows
-  x.item = c.sharing.add_item(res, nr, s, act.weight * sf.mult, bound);
+  {
+    const LmmTimer timer(c);
+    x.item = c.sharing.add_item(res, nr, s, act.weight * sf.mult, bound);
+  }
   on_item_added(c, s, res, nr);
   sf.slot = s;
 }
@@ -769,18 +812,36 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       c->push_timed(c->failures[i].time, Timed::Failure, static_cast<int>(i));
   }
   if (!c->events_mode) {
-    c->flow_res_off.resize(c->flows.size() + 1);
-    c->flow_res_off[0] = 0;
-    for (std::size_t f = 0; f < c->flows.size(); ++f)
-      c->flow_res_off[f + 1] = c->flow_res_off[f] + static_cast<int>(c->flows[f].hops.size());
-    c->flow_res.assign(static_cast<std::size_t>(c->flow_res_off.back()), -1);
+    // Distinct routes by their shared hops (SharedHops::id), numbered in order of first use.
+    RouteIds ids;
+    c->flow_route.resize(c->flows.size());
+    c->route_off.assign(1, 0);
+    for (std::size_t f = 0; f < c->flows.size(); ++f) {
+      const SharedHops& h = c->flows[f].hops;
+      const int next = static_cast<int>(c->route_off.size()) - 1;
+      const int r = ids.find_or_add(h.id(), next);
+      if (r == next) c->route_off.push_back(c->route_off.back() + static_cast<int>(h.size()));
+      c->flow_route[f] = r;
+    }
+    c->route_res.assign(static_cast<std::size_t>(c->route_off.back()), -1);
   }
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
 
   throw_if_cancelled();
   try {
     profile::Scope loop("network: event loop (incl. solver)");
+    c->prof = profile::enabled();
+    const double c0 = c->prof ? profile::thread_cpu_seconds() : 0, w0 = c->prof ? profile::wall_seconds() : 0;
     simulate(*c);
+    if (c->prof) {
+      // SimGrid's work outside System::solve: variable_new / expand / variable_free per item (with
+      // the selective-update marking they trigger) and constraint_new per resource, its wall time
+      // sampled (LmmTimer), its CPU time estimated at the loop's CPU / wall ratio. Calls: items
+      // added + removed + resources.
+      const double cpu = profile::thread_cpu_seconds() - c0, wall = profile::wall_seconds() - w0;
+      const double est = wall > 0 ? c->lmm_items_wall * cpu / wall : 0.0;
+      profile::add("network: lmm add/remove items, add resources (est.)", est, c->lmm_items_wall, c->item_calls);
+    }
   } catch (const SimulationError& e) {
     throw SimulationError(std::string("network: ") + e.what());
   }

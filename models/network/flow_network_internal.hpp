@@ -1,7 +1,10 @@
 #pragma once
 // Internals of FlowNetwork shared by its implementation files (not part of the public API): the
 // state of one run and its event loop (flow_network.cpp), the link timeline (link_timeline.cpp)
-// and failures during a run (run_failures.cpp). Include only from models/network/*.cpp.
+// and failures during a run (run_failures.cpp). Include only from models/network/*.cpp and their
+// unit tests.
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <queue>
@@ -39,6 +42,8 @@ class SharedHops {
   bool empty() const { return get().empty(); }
   const Hop& operator[](std::size_t k) const { return get()[k]; }
   void clear() { p_.reset(); }
+  /// Identity of the route object: equal for copies of one SharedHops (nullptr when empty).
+  const void* id() const { return p_.get(); }
 
  private:
   static const std::vector<Hop>& none() {
@@ -46,6 +51,52 @@ class SharedHops {
     return empty;
   }
   std::shared_ptr<const std::vector<Hop>> p_;
+};
+
+/// Route object -> route index (RunCtx::flow_route): an open-addressing table with linear probing
+/// and a multiplicative hash of the address, grown at half load. At 31K GPUs it numbers 126K routes
+/// of 500K sub-flows in ~5 ms; std::unordered_map took 23 ms (a node allocation per route).
+class RouteIds {
+ public:
+  /// Keys held.
+  int size() const { return static_cast<int>(size_); }
+  /// The index of `key`, or `fresh` (stored for key) when key is new.
+  int find_or_add(const void* key, int fresh) {
+    if (2 * (size_ + 1) > keys_.size()) grow();
+    std::size_t i = slot(key);
+    if (vals_[i] < 0) {
+      keys_[i] = key;
+      vals_[i] = fresh;
+      ++size_;
+    }
+    return vals_[i];
+  }
+
+ private:
+  std::size_t slot(const void* key) const {  // Fibonacci hashing: the product's top bits
+    const std::size_t mask = keys_.size() - 1;
+    std::size_t i = static_cast<std::size_t>((reinterpret_cast<std::uintptr_t>(key) * 0x9e3779b97f4a7c15ull) >> shift_);
+    while (vals_[i] >= 0 && keys_[i] != key) i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    std::vector<const void*> keys = std::move(keys_);
+    std::vector<int> vals = std::move(vals_);
+    const std::size_t cap = std::max<std::size_t>(1024, 2 * keys.size());  // a power of 2
+    shift_ = 64 - std::countr_zero(cap);
+    keys_.assign(cap, nullptr);
+    vals_.assign(cap, -1);
+    for (std::size_t j = 0; j < keys.size(); ++j)
+      if (vals[j] >= 0) {
+        const std::size_t i = slot(keys[j]);
+        keys_[i] = keys[j];
+        vals_[i] = vals[j];
+      }
+  }
+  std::vector<const void*> keys_;
+  std::vector<int> vals_;  ///< -1: empty slot (a key may be nullptr: the empty route)
+  std::size_t size_ = 0;
+  int shift_ = 64;
 };
 
 /// One flow handed to the solver: a transfer or one of its ECMP / spray sub-flows.
@@ -229,10 +280,10 @@ struct Timeline {
   std::vector<int> cell_row;
   std::vector<double> cell_bytes;
   std::vector<double> sent;  ///< per flow: bytes credited so far
-  /// Per flow: the rows of its route's hops, flow_rows[RunCtx::flow_res_off[f] ...] (routes are
-  /// fixed when the timeline is on, and laid out as the flows' solver resources), so a credit does
-  /// not chase the hops and row_of per hop.
-  std::vector<int> flow_rows;
+  /// Per route: the rows of its hops, route_rows[RunCtx::route_off[RunCtx::flow_route[f]] ...]
+  /// (routes are fixed when the timeline is on, and laid out as their solver resources), so a
+  /// credit does not chase the hops and row_of per hop.
+  std::vector<int> route_rows;
   double next = 0;  ///< s, time of the pending boundary event
   int capacity() const { return 2 * target; }
 };
@@ -294,11 +345,13 @@ struct RunCtx {
   std::vector<double> link_rate;  ///< per link, B/s: Fabric::sharing_rate, then degradations
   std::vector<int> link_res;      ///< per link direction (2 l + d): solver resource or -1
   std::vector<int> res_buf;       ///< scratch: resources of the route being started (events mode)
-  /// Outside events mode (routes fixed for the run): per sub-flow, its route's solver resources
-  /// (flow_res[flow_res_off[f] ...], -1 until its first start, which creates them in the same
-  /// first-use order as before). Every start and removal of a send reads them here instead of
-  /// looking up each hop's link direction (random accesses into link_res, ~4 % of the 31K loop).
-  std::vector<int> flow_res_off, flow_res;
+  /// Outside events mode (routes fixed for the run): per distinct route (SharedHops object) its
+  /// solver resources, route_res[route_off[flow_route[f]] ...], -1 until the first start of a flow
+  /// on it, which creates them in the same first-use order as a lookup per hop would. Every start
+  /// and removal of a send reads them here instead of looking up each hop's link direction, and
+  /// the sub-flows that share a route (3 of 4 at 31K GPUs: every microbatch's collective on one
+  /// ring) share one entry: 4x less memory to fill and touch than one entry per sub-flow.
+  std::vector<int> flow_route, route_off, route_res;
   std::vector<int> gpu_res;  ///< per GPU: solver resource of its compute, or -1
   std::vector<Slot> slots;
   std::vector<int> free_slots;
@@ -311,6 +364,11 @@ struct RunCtx {
   long long solves = 0, events = 0;      ///< counters for the profile
   long long due_kept = 0;                ///< reported items whose due entry stayed valid (profile)
   double solve_cpu = 0, solve_wall = 0;  ///< s in the solver (profile only)
+  // Profile only (profile::enabled()): the solver's parts.
+  bool prof = false;
+  double lmm_solve_cpu = 0, lmm_solve_wall = 0;  ///< s in System::solve alone (of solve_*)
+  double lmm_items_wall = 0;               ///< wall s in MaxMinSharing add_item / remove_item / add_resource (sampled)
+  long long reported = 0, item_calls = 0;  ///< items reported by the solver; add/remove calls
 
   // Failures during the run (run_failures.cpp); unused when `events` is false.
   bool events_mode = false;
@@ -382,8 +440,12 @@ struct RunCtx {
 constexpr double kTimelineFirstBin = 1e-6;
 
 // flow_network.cpp
-/// Bytes (or FLOP) slot s has left at time ctx.now.
-double remains_now(const RunCtx& c, const Slot& s);
+/// Bytes (or FLOP) slot s has left at time ctx.now (inline: the solver's report of every changed
+/// item calls it).
+inline double remains_now(const RunCtx& c, const Slot& s) {
+  const double r = s.remains - s.rate * (c.now - s.last);
+  return r > 0 ? r : 0.0;
+}
 /// Starts sending sub-flow f now on its current route: its bytes, or `remains` when >= 0.
 void start_flow(RunCtx& c, int f, double remains = -1);
 /// Events mode: credits `bytes` sent by sub-flow f to the links of its current route (and its
@@ -401,7 +463,7 @@ const int* route_resources(RunCtx& c, int f, int& n);
 // link_timeline.cpp
 /// Bin of time `rel` (s from the run's start), merging bin pairs until it fits.
 int tl_bin(Timeline& t, double rel);
-/// Rows for every link direction the run's flows use (after RunCtx::flow_res_off is set); the
+/// Rows for every link direction the run's flows use (after RunCtx::route_off is set); the
 /// first boundary event.
 void tl_init(RunCtx& c, int bins, double hint);
 /// A bin boundary at c.now: credits every sending flow's progress to the bin that just ended,

@@ -70,8 +70,9 @@ void tl_credit(const RunCtx& c, Timeline& t, int f, double upto, int k) {
   t.sent[f] = upto;
   if (k != t.hot) tl_focus(t, k);
   Timeline::Bin& b = t.bins[static_cast<std::size_t>(k)];
-  for (int i = c.flow_res_off[f]; i < c.flow_res_off[f + 1]; ++i) {
-    const int r = t.flow_rows[i];
+  const int rt = c.flow_route[static_cast<std::size_t>(f)];
+  for (int i = c.route_off[static_cast<std::size_t>(rt)]; i < c.route_off[static_cast<std::size_t>(rt) + 1]; ++i) {
+    const int r = t.route_rows[static_cast<std::size_t>(i)];
     int& p = t.pos[r];
     if (p < 0) {
       p = b.size;
@@ -100,15 +101,19 @@ void tl_init(RunCtx& c, int bins, double hint) {
   t->target = bins;
   t->w = hint > 0 ? hint / bins : kTimelineFirstBin;
   t->row_of.assign(2 * static_cast<std::size_t>(c.fab->link_count()), -1);
-  t->flow_rows.reserve(static_cast<std::size_t>(c.flow_res_off.back()));
-  for (const SubFlow& f : c.flows) {
-    for (const Hop& h : f.hops) {
+  // Rows in order of first use over the flows and their hops; each route's rows once (a route's
+  // later flows add no row), routes numbered in order of first use too (FlowNetwork::run).
+  t->route_rows.reserve(static_cast<std::size_t>(c.route_off.back()));
+  for (std::size_t f = 0; f < c.flows.size(); ++f) {
+    if (c.route_off[static_cast<std::size_t>(c.flow_route[f])] != static_cast<int>(t->route_rows.size()))
+      continue;  // a route seen before (or an empty one)
+    for (const Hop& h : c.flows[f].hops) {
       int& r = t->row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
       if (r < 0) {
         r = static_cast<int>(t->links.size());
         t->links.push_back(2 * h.link + (h.forward ? 0 : 1));
       }
-      t->flow_rows.push_back(r);
+      t->route_rows.push_back(r);
     }
   }
   t->pos.assign(t->links.size(), -1);

@@ -109,16 +109,17 @@ std::uint32_t MaxMinSharing::add_item(const int* resources, int n, int tag, doub
 void MaxMinSharing::remove_item(std::uint32_t h) {
   Impl& m = *impl_;
   // What Action::~Action does for an item: free the variable. The item is never in the modified
-  // set here (solve_into empties it) nor in an action heap (SimGrid's lazy update is not used).
+  // set here (read_changed empties it) nor in an action heap (SimGrid's lazy update is not used).
   // The Item keeps its stale variable pointer until add_item reuses it (never read meanwhile).
   m.sys->variable_free(m.vars.at(h));
   m.vars[h] = nullptr;
   m.free_handles.push_back(h);
 }
 
-void MaxMinSharing::solve_into(std::vector<std::pair<int, double>>& out) {
+void MaxMinSharing::solve_only() { impl_->sys->solve(); }
+
+void MaxMinSharing::read_changed(std::vector<std::pair<int, double>>& out) {
   out.clear();
-  impl_->sys->solve();
   auto* mod = impl_->model.get_modified_set();
   while (!mod->empty()) {
     res::Action& a = mod->front();

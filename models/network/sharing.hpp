@@ -16,6 +16,7 @@
 // §6.5.2). SimGrid's lmm takes the weight as a sharing penalty 1 / w_i and the bound as is.
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace aidcsim::network::detail {
@@ -47,14 +48,22 @@ class MaxMinSharing {
   /// solver's order (deterministic for the same sequence of calls). Returns how many.
   template <class F>
   std::size_t solve(F&& changed) {
-    solve_into(changed_);
+    solve_only();
+    return report(std::forward<F>(changed));
+  }
+  /// solve() in its two parts, for a profile that times them apart: SimGrid's System::solve
+  /// (max-min over the changed components), then report(changed) of its changed items.
+  void solve_only();
+  template <class F>
+  std::size_t report(F&& changed) {
+    read_changed(changed_);
     for (const auto& [tag, rate] : changed_) changed(tag, rate);
     return changed_.size();
   }
 
  private:
   struct Impl;
-  void solve_into(std::vector<std::pair<int, double>>& out);
+  void read_changed(std::vector<std::pair<int, double>>& out);
   std::unique_ptr<Impl> impl_;
   std::vector<std::pair<int, double>> changed_;
 };
