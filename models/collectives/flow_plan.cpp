@@ -45,6 +45,70 @@ int dtree_parent(int n, int rank, int tree) {
 
 namespace {
 
+/// Longest dependency paths of a plan (materialize's critical path, even_share's slowest path):
+/// a flow's first repetition finishes `cost[i]` after the latest of its deps' last repetitions and
+/// its after_same flows' first ones, its last repetition (repeat - 1) x cost[i] later. Ties go to
+/// the path of more hops (`unit[i]` per repetition: the slope even_share steps along). With `most`,
+/// also the most hops of any path whatever its time (Hf / Hl). after_same may point forward (a
+/// tree's children), so the relaxation repeats until stable (at most 64 passes); `p` keeps the
+/// previous call's values as its start (the same fixed point).
+struct LongestPaths {
+  std::vector<double> Tf, Tl;  ///< finish of a flow's first / last repetition on its longest path
+  std::vector<int> Df, Dl;     ///< hops of that path
+  std::vector<int> Hf, Hl;     ///< most hops of any path (with `most`)
+};
+void longest_paths(const std::vector<PlannedFlow>& fl, const std::vector<double>& cost, const std::vector<int>& unit,
+                   bool most, LongestPaths* p) {
+  const int F = static_cast<int>(fl.size());
+  p->Tf.resize(F, 0.0);
+  p->Tl.resize(F, 0.0);
+  p->Df.resize(F, 0);
+  p->Dl.resize(F, 0);
+  if (most) {
+    p->Hf.resize(F, 0);
+    p->Hl.resize(F, 0);
+  }
+  auto& Tf = p->Tf;
+  auto& Tl = p->Tl;
+  auto& Df = p->Df;
+  auto& Dl = p->Dl;
+  auto& Hf = p->Hf;
+  auto& Hl = p->Hl;
+  for (int pass = 0; pass < 64; ++pass) {
+    bool changed = false;
+    for (int i = 0; i < F; ++i) {
+      double t0 = 0;
+      int d0 = 0, h0 = 0;
+      auto take = [&](double t, int d) {
+        if (t > t0 || (t == t0 && d > d0)) {
+          t0 = t;
+          d0 = d;
+        }
+      };
+      for (int d : fl[i].deps) {
+        take(Tl[d], Dl[d]);
+        if (most) h0 = std::max(h0, Hl[d]);
+      }
+      for (int d : fl[i].after_same) {
+        take(Tf[d], Df[d]);
+        if (most) h0 = std::max(h0, Hf[d]);
+      }
+      const double tf = t0 + cost[i];
+      const int u = unit[i];
+      if (tf != Tf[i] || d0 + u != Df[i] || (most && h0 + u != Hf[i])) changed = true;
+      Tf[i] = tf;
+      Df[i] = d0 + u;
+      Tl[i] = Tf[i] + (fl[i].repeat - 1) * cost[i];
+      Dl[i] = Df[i] + (fl[i].repeat - 1) * u;
+      if (most) {
+        Hf[i] = h0 + u;
+        Hl[i] = Hf[i] + (fl[i].repeat - 1) * u;
+      }
+    }
+    if (!changed) break;
+  }
+}
+
 /// The latency of a stepped ring's hops where the even share L / T is below a hop's route
 /// latency (flow_plan.hpp, materialize): hop i gets max(route_i, w_i s), w_i its class's NCCL
 /// per-hop latency, s such that the worst window of T consecutive positions (the chain a step's
@@ -103,50 +167,32 @@ bool ring_latency(const FlowPlan& plan, const EmitContext& ctx, const std::vecto
 /// The even per-hop latency h of materialize when some path has more hops than the critical path
 /// of bytes (flow_plan.hpp): the largest h <= h0 with which every dependency path takes at most
 /// `target` = bw_time + latency on an idle fabric, a hop at max(h, its class's route latency) +
-/// its bytes at line rate x `scale` (the relaxation of materialize's critical path). f(h), the
-/// slowest path's time, is convex, piecewise linear and increasing in h; Newton's steps from h0
-/// (where f >= target: the critical path of bytes takes exactly the target) descend to its root in
-/// finitely many steps, the slope being the hops of the slowest path that h does not clamp. They
-/// stop where that path has no unclamped hop (its routes and bytes alone exceed the target: a
-/// smaller h would not speed it up).
+/// its bytes at line rate x `scale` (the relaxation of materialize's critical path). f(h), the slowest path's time, is convex,
+/// piecewise linear and increasing in h; Newton's steps from h0 (where f >= target: the critical
+/// path of bytes takes exactly the target) descend to its root in finitely many steps, the slope
+/// being the hops of the slowest path that h does not clamp. They stop where that path has no
+/// unclamped hop (its routes and bytes alone exceed the target: a smaller h would not speed it up).
 double even_share(const FlowPlan& plan, const EmitContext& ctx, const std::vector<char>& nv,
                   const std::vector<double>& line, double scale, double target, double h0) {
   const auto& fl = plan.flows;
   const int F = static_cast<int>(fl.size());
-  std::vector<double> Tf(F, 0.0), Tl(F, 0.0);
-  std::vector<int> Df(F, 0), Dl(F, 0);
+  LongestPaths p;
+  std::vector<double> cost(F);
+  std::vector<int> unit(F);
   // The slowest path at share h and its unclamped hops (ties: more hops, the right slope).
   auto slowest = [&](double h, int* hops) {
-    for (int pass = 0; pass < 64; ++pass) {
-      bool changed = false;
-      for (int i = 0; i < F; ++i) {
-        const double route = nv[i] ? ctx.layout.nvlink_latency : ctx.layout.net_latency;
-        const double cost = std::max(h, route) + line[i] * scale;
-        const int u = h > route ? 1 : 0;
-        double t0 = 0;
-        int d0 = 0;
-        auto take = [&](double t, int d) {
-          if (t > t0 || (t == t0 && d > d0)) {
-            t0 = t;
-            d0 = d;
-          }
-        };
-        for (int d : fl[i].deps) take(Tl[d], Dl[d]);
-        for (int d : fl[i].after_same) take(Tf[d], Df[d]);
-        if (t0 + cost != Tf[i] || d0 + u != Df[i]) changed = true;
-        Tf[i] = t0 + cost;
-        Df[i] = d0 + u;
-        Tl[i] = Tf[i] + (fl[i].repeat - 1) * cost;
-        Dl[i] = Df[i] + (fl[i].repeat - 1) * u;
-      }
-      if (!changed) break;
+    for (int i = 0; i < F; ++i) {
+      const double route = nv[i] ? ctx.layout.nvlink_latency : ctx.layout.net_latency;
+      cost[i] = std::max(h, route) + line[i] * scale;
+      unit[i] = h > route ? 1 : 0;
     }
+    longest_paths(fl, cost, unit, false, &p);
     double m = 0;
     *hops = 0;
     for (int i = 0; i < F; ++i)
-      if (Tl[i] > m || (Tl[i] == m && Dl[i] > *hops)) {
-        m = Tl[i];
-        *hops = Dl[i];
+      if (p.Tl[i] > m || (p.Tl[i] == m && p.Dl[i] > *hops)) {
+        m = p.Tl[i];
+        *hops = p.Dl[i];
       }
     return m;
   };
@@ -204,10 +250,9 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   // 8K step 6.46 -> 9.50 s), work-conserving whatever the plan's overlap.
   const double nic_line = nic_port_rate(ctx.layout);
   std::vector<double> rate(F), line(F);
-  // F / L: finish of a flow's first / last repetition on the critical path; DF / DL: hop counts.
-  // HF / HL: the most hops of any path into a flow's first / last repetition, whatever its bytes.
-  std::vector<double> Tf(F), Tl(F);
-  std::vector<int> Df(F), Dl(F), Hf(F), Hl(F);
+  // Longest path at line rate (F / L: finish of a flow's first / last repetition; D: its hops;
+  // H: the most hops of any path into it, whatever its bytes).
+  const std::vector<int> unit(F, 1);
   double tmax = 0;
   int dmax = 1, hmax = 1;
   for (int i = 0; i < F; ++i) {
@@ -215,38 +260,14 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     // Dependency chains at line rate (a port's concurrent share is bounded by its total below).
     line[i] = fl[i].payload / rate[i];
   }
-  // Longest path; after_same may point forward (a tree's children), so relax until stable.
-  for (int pass = 0; pass < 64; ++pass) {
-    bool changed = false;
-    for (int i = 0; i < F; ++i) {
-      double t0 = 0;
-      int d0 = 0, h0 = 0;
-      auto take = [&](double t, int d, int h) {
-        if (t > t0 || (t == t0 && d > d0)) {
-          t0 = t;
-          d0 = d;
-        }
-        h0 = std::max(h0, h);
-      };
-      for (int d : fl[i].deps) take(Tl[d], Dl[d], Hl[d]);
-      for (int d : fl[i].after_same) take(Tf[d], Df[d], Hf[d]);
-      const double tf = t0 + line[i];
-      if (tf != Tf[i] || d0 + 1 != Df[i] || h0 + 1 != Hf[i]) changed = true;
-      Tf[i] = tf;
-      Df[i] = d0 + 1;
-      Hf[i] = h0 + 1;
-      Tl[i] = Tf[i] + (fl[i].repeat - 1) * line[i];
-      Dl[i] = Df[i] + fl[i].repeat - 1;
-      Hl[i] = Hf[i] + fl[i].repeat - 1;
-    }
-    if (!changed) break;
-  }
+  LongestPaths lp;
+  longest_paths(fl, line, unit, true, &lp);
   for (int i = 0; i < F; ++i) {
-    if (Tl[i] > tmax || (Tl[i] == tmax && Dl[i] > dmax)) {
-      tmax = Tl[i];
-      dmax = Dl[i];
+    if (lp.Tl[i] > tmax || (lp.Tl[i] == tmax && lp.Dl[i] > dmax)) {
+      tmax = lp.Tl[i];
+      dmax = lp.Dl[i];
     }
-    hmax = std::max(hmax, Hl[i]);
+    hmax = std::max(hmax, lp.Hl[i]);
   }
   // A port carries its waves one after the other: the critical time is at least its total.
   auto port_time = [&](std::size_t k, double bytes) {
@@ -276,12 +297,32 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     ring_split = ring_latency(plan, ctx, nv, bt, bw_time, latency, dmax, &ring_lat, &flight);
     if (ring_split && in_flight) *in_flight = flight;
   }
-  // A path with more hops than the critical one (a stepped tree's 9 chunk hops beside a one-hop
-  // NVLink chain that carries more bytes, 2 nodes at 8 B): the even share made it take up to
-  // hmax / dmax x the latency (9x NCCL's on 2 nodes). The share is then the one that makes the
-  // slowest path take bw_time + latency.
-  if (!ring_split && hmax > dmax && latency > 0)
+  // A path with more hops than the critical one (a stepped ring's steps are all alike; PAT's,
+  // halving / doubling's): the even share made it take up to hmax / dmax x the latency. The share
+  // is then the one that makes the slowest path take bw_time + latency.
+  if (!ring_split && !plan.pipelines && hmax > dmax && latency > 0)
     lat_per_hop = even_share(plan, ctx, nv, line, scale, bw_time + latency, lat_per_hop);
+  // Pipelines (a stepped tree's edges, beside its NVLink chains): each flow's hop takes latency /
+  // the most hops of a path in its pipeline (its connected part of the plan), so that the path of
+  // most hops pays NCCL's latency once, in series with its bytes, as NCCL's time charges it.
+  std::vector<double> part_hop;
+  if (plan.pipelines && !ring_split && latency > 0) {
+    std::vector<int> root(F);
+    for (int i = 0; i < F; ++i) root[i] = i;
+    auto find = [&](int x) {
+      while (root[x] != x) x = root[x] = root[root[x]];
+      return x;
+    };
+    for (int i = 0; i < F; ++i) {
+      for (int d : fl[i].deps) root[find(d)] = find(i);
+      for (int d : fl[i].after_same) root[find(d)] = find(i);
+      for (int d : fl[i].after_previous) root[find(d)] = find(i);
+    }
+    std::vector<int> most(F, 0);
+    for (int i = 0; i < F; ++i) most[find(i)] = std::max(most[find(i)], lp.Hl[i]);
+    part_hop.resize(F);
+    for (int i = 0; i < F; ++i) part_hop[i] = latency / std::max(1, most[find(i)]);
+  }
   // Per port: NCCL's NET efficiency (nic_eff = net_rate / nic_rate) relative to the port's rate
   // on the fabric (1 where the fabric bounds the NIC at its PCIe attachment).
   const double nic_port_eff = nic_line == ctx.layout.nic_rate ? nic_eff : nic_eff * ctx.layout.nic_rate / nic_line;
@@ -296,9 +337,15 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     a.kind = network::Activity::Kind::Transfer;
     a.gpu = fl[i].src;
     a.dst_gpu = fl[i].dst;
-    const double route = nv[i] ? ctx.layout.nvlink_latency : ctx.layout.net_latency;
+    // A pipeline's chunks pay their hop's own route (a cross-leaf or cross-pod hop's longer one
+    // included) within their latency share: deducting only the nominal route made each of them
+    // pay the excess again (64-256 nodes at 8 B: +20-38 % over NCCL's latency).
+    const double route = plan.pipelines && !nv[i] && ctx.layout.route_latency
+                             ? ctx.layout.route_latency(fl[i].src, fl[i].dst)
+                         : nv[i] ? ctx.layout.nvlink_latency
+                                 : ctx.layout.net_latency;
     a.amount = plan.per_port_efficiency ? fl[i].payload / (nv[i] ? nvlink_eff : nic_port_eff) : fl[i].payload * scale;
-    const double hop = ring_split ? ring_lat[i] : lat_per_hop;
+    const double hop = ring_split ? ring_lat[i] : !part_hop.empty() ? part_hop[i] : lat_per_hop;
     a.delay = std::max(0.0, hop - route);
     ++counter;
     a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (fl[i].hash_index > 0 ? fl[i].hash_index : counter);

@@ -41,6 +41,10 @@ struct FlowPlan {
   /// (flows[r n + i] = position i of order r, after_previous = position i - 1); emit() then
   /// pipelines it (pipeline_ring). 0 otherwise.
   int ring_orders = 0;
+  /// Pipelines of chunks (a stepped tree): materialize gives each flow latency / the most hops of
+  /// a path in its connected part of the plan (every chunk a hop), not the even share of the
+  /// critical path of bytes.
+  bool pipelines = false;
 
   int add(int src, int dst, double payload, int wave, std::vector<int> deps = {}) {
     flows.push_back({.src = src, .dst = dst, .payload = payload, .wave = wave, .deps = std::move(deps)});
@@ -87,11 +91,18 @@ std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layo
 /// Latency (network::Activity::delay = a hop's latency - its route latency, >= 0), per hop:
 /// - spread evenly over the D hops (transfers' repetitions) of the critical path: latency / D,
 ///   so that the path takes bw_time + latency on an idle fabric. Where another path has more
-///   hops (a stepped tree's chunks beside a one-hop NVLink chain carrying more bytes: 9 hops
-///   against 1 on 2 nodes at 8 B, which then took 9x NCCL's latency), the even share is the
+///   hops (the stepped tree, before it was a plan of pipelines: 9 chunk hops against a one-hop
+///   NVLink chain on 2 nodes at 8 B, which then took 9x NCCL's latency), the even share is the
 ///   largest one with which every path, a hop at max(share, its route latency) + its bytes at
 ///   line rate, takes at most bw_time + latency (Newton's steps on that convex piecewise-linear
 ///   time, exact where the routes are nominal).
+/// - a plan of pipelines (plan.pipelines: a stepped tree's chunks beside its one-flow NVLink
+///   chains): each flow takes latency / the most hops (repetitions) of a path in its connected
+///   part of the plan, so that the tree's path of most chunk hops and the chain each pay the
+///   whole latency once, in series with their bytes. (The even share by the critical path of
+///   bytes gave each chunk the whole latency where a chain carried the most bytes: 4 nodes at
+///   1 GiB took 1.22x the collapsed tree's time, 1.73x with 64 chunks.) Its delay deducts its
+///   own route (Layout::route_latency), so that a cross-leaf chunk does not pay the excess again.
 /// - a stepped ring (plan.ring_orders > 0) runs each position's T steps in series, so the even
 ///   share is latency / T per step. Where that share is below a hop's route latency (NCCL's LL
 ///   at thousands of GPUs: 1.21 us per step against the fabric's 1.4 us hops), the even split

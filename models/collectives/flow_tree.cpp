@@ -51,6 +51,7 @@ FlowPlan plan_tree(const EmitContext& ctx, const std::vector<std::vector<int>>& 
   // once it has come up from the child's children (after_same), down an edge once the parent has
   // it (after_same: the edge into the parent, or at the root the edges up into it).
   const int K = std::max(1, c.chunks);
+  plan.pipelines = true;
   std::vector<std::vector<int>> kids(N);
   for (int j = 0; j < rails; ++j)
     for (int t = 0; t < 2; ++t) {

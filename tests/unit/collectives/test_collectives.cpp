@@ -483,6 +483,52 @@ TEST_CASE("stepped tree: the latency on its path of most hops, large messages as
   CHECK(stepped == Approx(collapsed).epsilon(1e-9));
 }
 
+TEST_CASE("stepped tree: the exact pipeline converges to the collapsed tree (idle fabric, 2-8 nodes)") {
+  // The stepped tree simulates every chunk (Collective::chunks) of each edge of the double binary
+  // tree; collapsed, each edge is one transfer. Each chunk took the even share of the latency over
+  // the hops of the critical path of bytes: where that is a one-hop NVLink chain (4 nodes, 1 GiB),
+  // every chunk took the whole latency (120 us) and more chunks were slower (old code: +22 % at 8
+  // chunks, +56 % at 32). Now a chunk takes latency / the most chunk hops of a path in its tree,
+  // so the pipeline pays NCCL's latency once; what remains is the pipeline's fill, ~1/chunks (64
+  // chunks at 1 GiB: +0.8 % on 4 nodes, +1.1 % on 8). At 8 B the default 8 chunks (with 64 each
+  // chunk's route latency, paid in series, outweighs its latency share).
+  for (int nodes : {2, 4, 8})
+    for (double bytes : {8.0, double(1 << 30)}) {
+      const auto fabric = topology::build_fabric(test::rail_cluster(nodes, 8, topology::FabricKind::Clos3, 64));
+      network::FlowNetwork net(fabric);
+      const Layout l = Layout::from(fabric, test::nvlink4_gpu());
+      double t[2];
+      for (bool collapse : {false, true}) {
+        auto c = make(Op::AllReduce, Algorithm::Tree, nodes * 8, bytes, collapse);
+        if (bytes > 1e6) c.chunks = 64;
+        network::Schedule s;
+        s.gpu_flops = {1e15};
+        emit(s, c, l);
+        t[collapse] = net.run(s).makespan;
+      }
+      INFO(nodes << " nodes, " << bytes << " B: stepped " << t[0] * 1e6 << " us, collapsed " << t[1] * 1e6 << " us");
+      CHECK(t[0] == Approx(t[1]).epsilon(0.02));
+    }
+}
+
+TEST_CASE("stepped tree across leaves and pods: a chunk's longer route is within its latency share") {
+  // From 64 nodes the tree's hops cross leaves and pods (routes 1.4 / 2.8 us longer than a rail
+  // hop). A chunk's delay was its share less the nominal route, so every chunk paid the excess
+  // again: 8 B took 90.6 us on 64 nodes and 131.6 us on 256, NCCL's latency 75.2 and 95.2 us.
+  for (int nodes : {64, 256}) {
+    const auto fabric = topology::build_fabric(test::rail_cluster(nodes, 8, topology::FabricKind::Clos3, 64));
+    network::FlowNetwork net(fabric);
+    const Layout l = Layout::from(fabric, test::nvlink4_gpu());
+    const auto c = make(Op::AllReduce, Algorithm::Tree, nodes * 8, 8, false);
+    network::Schedule s;
+    s.gpu_flops = {1e15};
+    const auto e = emit(s, c, l);
+    const double sim = net.run(s).makespan;
+    INFO(nodes << " nodes, 8 B stepped: " << sim * 1e6 << " us, NCCL " << e.time * 1e6 << " us");
+    CHECK(sim == Approx(e.time).epsilon(0.02));
+  }
+}
+
 TEST_CASE("a NIC faster than its PCIe attachment: plans whose transfers of a port overlap in part too") {
   // Pipelined tree chunks, stepped PAT and halving / doubling's waves start and end a port's
   // transfers at different times: a per-transfer rate bound would idle the port, so the PCIe
