@@ -24,9 +24,10 @@ different ``--set``); ``--set-all`` applies to every design.
 import json
 import math
 import os
+import stat
 import sys
 
-from . import _cli
+from . import _cli, _native
 from ._files import atomic_write as _atomic_write
 from .errors import Error
 from .scenario import SET_FROM_PYTHON, Scenario, as_scenario, yaml_load
@@ -605,8 +606,52 @@ def _said_as_typed(err, designs, common):
     return text.replace(SET_FROM_PYTHON, f"(set on the command line with {' or '.join(flags)})")
 
 
+def _output_kind_error(json_path, hdf5_path, png_path):
+    """The usage error of an output option given a file of another kind (`--json x.h5`), as `aidcsim
+    run` refuses `--json x.h5` and `--output x.json`; None when the names fit."""
+    def ends(path, *suffixes):
+        return path is not None and path.lower().endswith(suffixes)
+    if ends(json_path, ".h5", ".hdf5", ".he5", ".nc", ".png"):
+        return f"--json: '{json_path}': --json writes JSON"
+    if ends(hdf5_path, ".json", ".png"):
+        return f"--hdf5: '{hdf5_path}': --hdf5 writes HDF5"
+    if ends(png_path, ".json", ".h5", ".hdf5", ".he5", ".nc"):
+        return f"--png: '{png_path}': --png writes a PNG image"
+    return None
+
+
+def _check_outputs(paths):
+    """Raises aidcsim.FileError (exit 1) before any run when an output cannot be written (missing or
+    unwritable directory, a directory) or two outputs name one file (character devices such as
+    /dev/null excepted), as `aidcsim run` checks its outputs (sim/results/output_set.hpp)."""
+    from .errors import FileError
+    seen = {}
+    for path in paths:
+        _native.core().check_output(path)
+        if os.path.exists(path) and stat.S_ISCHR(os.stat(path).st_mode):
+            continue
+        key = os.path.realpath(path) if path != "-" else "-"
+        if key in seen:
+            raise FileError(f"cannot write '{path}': the same file as another output ('{seen[key]}')",
+                            filename=path)
+        seen[key] = path
+
+
+def _print_table(table):
+    """Prints the table on stdout; a reader that has gone (BrokenPipeError) is not an error of the
+    comparison, whose files are written by then: the rest of the output goes to /dev/null."""
+    try:
+        print(table)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
 def main(argv=None):
-    """``aidcsim compare``: exit 0, 1 (a run failed, an output not written), 64 (usage error)."""
+    """``aidcsim compare``: exit 0, 1 (a run failed, an output not written or not writable: checked
+    before any run), 64 (usage error, e.g. `--json x.h5`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     ap = _cli.ArgumentParser(
         prog="aidcsim compare",
@@ -635,6 +680,9 @@ def main(argv=None):
     a = ap.parse_args(rest)
     if not designs:
         _cli.usage_error(ap, "no design file given")
+    kind_error = _output_kind_error(a.json, a.hdf5, a.png)
+    if kind_error:
+        _cli.usage_error(ap, kind_error)
     common = {}
     try:
         common = dict(_parse_set(x, "--set-all") for x in a.set_all)
@@ -642,14 +690,27 @@ def main(argv=None):
         if a.scheduler:
             from distributed import Client
             client = Client(a.scheduler)
+        outputs = [(path, write) for path, write in ((a.json, "to_json"), (a.hdf5, "to_hdf5"), (a.png, "plot"))
+                   if path]
+        _check_outputs([path for path, _ in outputs])  # before any run, as `aidcsim run` and `sweep` do
         c = compare([(f, over) for f, over, _ in designs], seeds=a.seeds, seed=a.seed, overrides=common,
                     names=[n for _, _, n in designs], client=client, processes=a.processes,
                     progress=a.progress or None)
-        print(c.format())
-        for path, write in ((a.json, c.to_json), (a.hdf5, c.to_hdf5), (a.png, c.plot)):
-            if path:
-                write(path)
+        # The files first, then the table: a reader of stdout that has gone (`| head`) must not
+        # lose the outputs of the runs; when a file cannot be written, the table is still shown.
+        table = c.format()
+        try:
+            for path, write in outputs:
+                getattr(c, write)(path)
+        except BaseException:
+            _print_table(table)
+            raise
+        _print_table(table)
+        for path, _ in outputs:
+            try:
                 print(f"wrote {path}", file=sys.stderr)
+            except BrokenPipeError:  # stderr into the same gone reader (2>&1 | head)
+                break
     except (Error, OSError, ValueError) as e:
         print(f"aidcsim compare: error: {_said_as_typed(e, designs, common)}", file=sys.stderr)
         return _cli.EXIT_ERROR

@@ -135,6 +135,36 @@ def test_cli(cli, tmp_path):
     assert "(set on the command line with --set)" in wrong.stderr
 
 
+def test_cli_outputs_checked_before_any_run(cli, tmp_path):
+    """As `aidcsim run` and `sweep`: an output that cannot be written is reported before the designs
+    run (the comparison used to run them all, print the table, then fail on the path), a file of
+    another kind is a usage error, and two outputs naming one file are refused."""
+    def compare(*out):
+        return subprocess.run([str(cli), "compare", str(SMALL), "--seeds", "1", *out], capture_output=True,
+                              text=True, cwd=tmp_path)
+    gone = compare("--json", str(tmp_path / "no" / "c.json"))
+    assert gone.returncode == 1 and "directory" in gone.stderr and "does not exist" in gone.stderr
+    assert gone.stdout == ""  # no table: nothing ran
+    for out in (("--json", "c.h5"), ("--hdf5", "c.json"), ("--png", "c.json")):
+        swapped = compare(*out)
+        assert swapped.returncode == 64 and f"{out[0]}: '{out[1]}'" in swapped.stderr, swapped.stderr
+    twice = compare("--json", "same.out", "--hdf5", "./same.out")
+    assert twice.returncode == 1 and "the same file as another output" in twice.stderr and twice.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_cli_outputs_survive_a_gone_reader(cli, tmp_path):
+    """`aidcsim compare ... --json c.json | head -1`: the reader of the table has gone when it is
+    printed; the JSON of the finished runs is written all the same (it was lost with a BrokenPipeError,
+    exit 1)."""
+    p = subprocess.Popen([str(cli), "compare", str(SMALL), "--seeds", "1", "--json", "c.json"], cwd=tmp_path,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()  # the reader goes away before the table is printed
+    err = p.stderr.read().decode()
+    assert p.wait() == 0, err
+    assert json.loads((tmp_path / "c.json").read_text())["seeds"] == [42]
+
+
 def test_a_design_that_does_not_load_fails_before_any_run():
     """A typo in the last design's overrides is reported before the other designs run (at 31K GPUs
     those runs are minutes each): the progress callback, called as runs finish, is never called."""
