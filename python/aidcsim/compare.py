@@ -27,7 +27,7 @@ import os
 import stat
 import sys
 
-from . import _cli, _native
+from . import _args, _cli, _native, limits
 from ._files import atomic_write as _atomic_write
 from .errors import Error
 from .scenario import SET_FROM_PYTHON, Scenario, as_scenario, yaml_load
@@ -321,8 +321,10 @@ def compare(designs, seeds=3, seed=None, overrides=None, names=None, client=None
 
     Raises
     ------
-    ValueError
-        seeds < 1, malformed designs or names.
+    ParameterError (a ValueError)
+        seeds not an integer from 1 to limits.MAX_SWEEP_POINTS, more than that many runs in all
+        (designs x seeds), a seed outside 0 .. limits.MAX_SEED; ValueError: malformed designs or
+        names.
     ScenarioError
         A design that does not load, with its design named, before any run.
     ScenarioError, SimulationError
@@ -331,16 +333,19 @@ def compare(designs, seeds=3, seed=None, overrides=None, names=None, client=None
     """
     import pandas as pd
 
-    if int(seeds) < 1:
-        raise ValueError(f"seeds must be >= 1, got {seeds}")
+    seeds = _args.integer(seeds, "seeds", 1, limits.MAX_SWEEP_POINTS)
+    if seed is not None:
+        _args.integer(seed, "seed", 0, limits.MAX_SEED)
     ds = _designs(designs, names)
+    limits.check_runs(len(ds) * seeds, "seeds", seeds, f"{len(ds)} designs x {seeds} seeds")
     common = dict(overrides or {})
     if seed is None:
         first = ds[0][1].copy()
         first.update(common)
         first.update(ds[0][2])
         seed = int(first.get("seed", 42))
-    seed_list = [int(seed) + i for i in range(int(seeds))]
+    _args.integer(int(seed) + seeds - 1, "seed", None, limits.MAX_SEED)  # the last seed of the runs
+    seed_list = [int(seed) + i for i in range(seeds)]
     # A design that does not load (a typo in its overrides) fails before any run: the loader is
     # cheap, the other designs' runs are not (minutes each at 31K GPUs).
     for name, s, over, _ in ds:
@@ -683,6 +688,13 @@ def main(argv=None):
     kind_error = _output_kind_error(a.json, a.hdf5, a.png)
     if kind_error:
         _cli.usage_error(ap, kind_error)
+    if not 1 <= a.seeds <= limits.MAX_SWEEP_POINTS // len(designs):
+        _cli.usage_error(ap, f"--seeds: got {a.seeds}, expected an integer from 1 to "
+                             f"{limits.MAX_SWEEP_POINTS // len(designs)} ({len(designs)} designs, at most "
+                             f"{limits.MAX_SWEEP_POINTS} runs: aidcsim.limits.MAX_SWEEP_POINTS)")
+    if a.seed is not None and not 0 <= a.seed <= limits.MAX_SEED - (a.seeds - 1):
+        _cli.usage_error(ap, f"--seed: got {a.seed}, expected an integer from 0 to {limits.MAX_SEED - (a.seeds - 1)} "
+                             f"(the last of the {a.seeds} seeds at most {limits.MAX_SEED})")
     common = {}
     try:
         common = dict(_parse_set(x, "--set-all") for x in a.set_all)

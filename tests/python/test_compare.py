@@ -165,6 +165,27 @@ def test_cli_outputs_survive_a_gone_reader(cli, tmp_path):
     assert json.loads((tmp_path / "c.json").read_text())["seeds"] == [42]
 
 
+def test_runs_and_seeds_bounded_before_any_run(cli, monkeypatch):
+    """designs x seeds at most aidcsim.limits.MAX_SWEEP_POINTS, seeds an integer >= 1 and the last
+    seed within MAX_SEED, all before any run: `--seeds 100000000` started 1e8 runs, `--seeds 0` and
+    `--seed -5` were errors (exit 1) rather than usage errors (64), seeds=2.0 was converted."""
+    monkeypatch.setattr(aidcsim.limits, "MAX_SWEEP_POINTS", 3)
+    started = []
+    with pytest.raises(aidcsim.ParameterError, match="2 designs x 2 seeds = 4"):
+        aidcsim.compare([SMALL, (SMALL, {LEAF: "2:1"})], seeds=2, processes=1,
+                        progress=lambda stage, fraction: started.append(stage))
+    assert started == []
+    with pytest.raises(aidcsim.ArgumentTypeError, match="seeds: got 2.0"):
+        aidcsim.compare([SMALL], seeds=2.0, processes=1)
+    with pytest.raises(aidcsim.ParameterError, match="seed: got 9007199254740992"):
+        aidcsim.compare([SMALL], seeds=2, seed=2**53 - 1, processes=1)
+    for args, message in ((["--seeds", "0"], "--seeds: got 0"), (["--seeds", "100000000"], "--seeds: got 100000000"),
+                          (["--seed", "-5"], "--seed: got -5")):
+        out = subprocess.run([str(cli), "compare", str(SMALL), str(SMALL), *args], capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 64 and message in out.stderr and out.stdout == "", out.stderr
+
+
 def test_a_design_that_does_not_load_fails_before_any_run():
     """A typo in the last design's overrides is reported before the other designs run (at 31K GPUs
     those runs are minutes each): the progress callback, called as runs finish, is never called."""
