@@ -145,7 +145,8 @@ class Comparison:
     def to_hdf5(self, path):
         """HDF5 file (h5py): groups /stats, /checks, /runs with one dataset per column (strings
         as UTF-8, booleans as int8), /designs (name, file, overrides as JSON) and /seeds; units
-        as the ``unit`` attribute of the /runs columns. Written whole (_files.atomic_write)."""
+        as the ``units`` attribute of the /runs columns (CF, as in ``aidcsim run``'s HDF5 files; also
+        as ``unit``, the name earlier versions wrote). Written whole (_files.atomic_write)."""
         import h5py
         import numpy as np
 
@@ -167,7 +168,8 @@ class Comparison:
                 frame(runs, self.runs)
                 for col, unit in self.runs.attrs.get("units", {}).items():
                     if col in runs:
-                        runs[col].attrs["unit"] = unit
+                        runs[col].attrs["units"] = unit  # the CF name, as in `aidcsim run`'s files
+                        runs[col].attrs["unit"] = unit   # the name of format 1 of this file, kept for its readers
                 d = f.create_group("designs")
                 d.create_dataset("name", data=np.array(self.names, dtype=h5py.string_dtype()))
                 d.create_dataset("file", data=np.array([x["file"] for x in self.designs], dtype=h5py.string_dtype()))

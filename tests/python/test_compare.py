@@ -99,6 +99,7 @@ def test_outputs(comparison, tmp_path):
     with h5py.File(tmp_path / "c.h5") as f:
         assert f["seeds"][()].tolist() == [42, 43]
         assert f["runs/step_time"].attrs["unit"] == "s"
+        assert f["runs/step_time"].attrs["units"] == "s"  # the CF name `aidcsim run`'s files use
         assert f["stats/mean"].shape == (len(c.stats),)
     fig = c.plot(tmp_path / "c.png")
     assert (tmp_path / "c.png").stat().st_size > 10000
