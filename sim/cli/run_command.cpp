@@ -103,19 +103,6 @@ long long parse_seed(const std::string& text) {
   return v;
 }
 
-// True when `path` ends in one of `suffixes` (ASCII case-insensitive).
-bool ends_with_any(const std::string& path, std::initializer_list<const char*> suffixes) {
-  for (const char* sfx : suffixes) {
-    const std::string t(sfx);
-    if (path.size() < t.size()) continue;
-    bool same = true;
-    for (std::size_t i = 0; i < t.size() && same; ++i)
-      same = std::tolower(static_cast<unsigned char>(path[path.size() - t.size() + i])) == t[i];
-    if (same) return true;
-  }
-  return false;
-}
-
 // `--output out.json` wrote HDF5 bytes under a JSON name (and `--json out.h5` JSON under an HDF5
 // name): a swapped option, refused before the run.
 void check_output_names(const RunArgs& a) {
