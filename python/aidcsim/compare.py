@@ -644,15 +644,28 @@ def _check_outputs(paths):
         seen[key] = path
 
 
-def _print_table(table):
-    """Prints the table on stdout; a reader that has gone (BrokenPipeError) is not an error of the
-    comparison, whose files are written by then: the rest of the output goes to /dev/null."""
+def _writes_stdout(path):
+    """True when the output `path` is standard output ('-', /dev/stdout, /dev/fd/1, or a name of
+    the file or pipe fd 1 is), so the table must go elsewhere."""
+    if path in ("-", "/dev/stdout"):
+        return True
     try:
-        print(table)
-        sys.stdout.flush()
+        a, b = os.stat(path), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError):
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _print_table(table, stream=None):
+    """Prints the table on `stream` (stdout by default); a reader that has gone (BrokenPipeError) is
+    not an error of the comparison, whose files are written by then: the rest goes to /dev/null."""
+    stream = stream or sys.stdout
+    try:
+        print(table, file=stream)
+        stream.flush()
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, stream.fileno())
         os.close(devnull)
 
 
@@ -713,13 +726,16 @@ def main(argv=None):
         # The files first, then the table: a reader of stdout that has gone (`| head`) must not
         # lose the outputs of the runs; when a file cannot be written, the table is still shown.
         table = c.format()
+        # An output on stdout (`--json -`) gets stdout to itself: the table goes to stderr, as
+        # `aidcsim run` moves its summary.
+        console = sys.stderr if any(_writes_stdout(path) for path, _ in outputs) else sys.stdout
         try:
             for path, write in outputs:
                 getattr(c, write)(path)
         except BaseException:
-            _print_table(table)
+            _print_table(table, console)
             raise
-        _print_table(table)
+        _print_table(table, console)
         for path, _ in outputs:
             try:
                 print(f"wrote {path}", file=sys.stderr)

@@ -187,6 +187,16 @@ def test_runs_and_seeds_bounded_before_any_run(cli, monkeypatch):
         assert out.returncode == 64 and message in out.stderr and out.stdout == "", out.stderr
 
 
+def test_cli_output_on_stdout_keeps_stdout_to_itself(cli, tmp_path):
+    """`--json -`: the table was printed on stdout with the JSON, so stdout was not JSON; with an
+    output on stdout the table goes to stderr, as `aidcsim run` moves its summary."""
+    out = subprocess.run([str(cli), "compare", str(SMALL), "--seeds", "1", "--json", "-"], capture_output=True,
+                         text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["seeds"] == [42]
+    assert "Comparison of 1 designs" in out.stderr
+
+
 def test_a_design_that_does_not_load_fails_before_any_run():
     """A typo in the last design's overrides is reported before the other designs run (at 31K GPUs
     those runs are minutes each): the progress callback, called as runs finish, is never called."""
