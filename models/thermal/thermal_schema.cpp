@@ -47,6 +47,22 @@ const std::vector<Location>& locations() {
   return l;
 }
 
+// The sensor type a location reads ("flow_rate" for flow), or "" for an unknown location.
+std::string location_type(const std::string& location) {
+  for (const auto& l : locations())
+    if (location == l.name) return std::string(l.type) == "flow" ? "flow_rate" : l.type;
+  return {};
+}
+
+// The locations a sensor of `type` reads, comma-separated.
+std::string locations_of(const std::string& type) {
+  std::string wanted;
+  for (const auto& l : locations())
+    if ((std::string(l.type) == "flow" ? "flow_rate" : l.type) == type)
+      wanted += (wanted.empty() ? "" : ", ") + std::string(l.name);
+  return wanted;
+}
+
 std::string plant_doc(const std::string& slot, const std::string& what) {
   std::string d = what + ":";
   for (const auto& c : components())
@@ -854,6 +870,10 @@ CoolingSpec spec_from(const Params& root) {
     ss.type = text(s, "type", "temperature");
     if (ss.type == "flow") ss.type = "flow_rate";
     ss.location = s.text("location");
+    // The location before the threshold: the threshold's range depends on the location, and a
+    // location of another type ('GPU inlet' for a flow_rate) is the slip to report, not the range.
+    if (const std::string lt = location_type(ss.location); !lt.empty() && lt != ss.type)
+      s.invalid("location", "a location a " + ss.type + " sensor reads: " + locations_of(ss.type));
     const double si = s.number("threshold");
     // Bounded per type in the brief's units; a flow at "main loop" is a whole CDU loop (hundreds of
     // L/min), at "loop flow" one GPU's.
@@ -968,15 +988,9 @@ void validate(const CoolingSpec& c) {
     std::string type = s.type == "flow" ? "flow_rate" : s.type;
     if (type != "temperature" && type != "flow_rate" && type != "pue" && type != "power")
       throw InvalidParameter(k + ".type", s.type, "temperature, flow_rate, pue or power");
-    const Location* loc = nullptr;
-    for (const auto& l : locations())
-      if (s.location == l.name) loc = &l;
-    std::string wanted;
-    for (const auto& l : locations())
-      if ((std::string(l.type) == "flow" ? "flow_rate" : l.type) == type)
-        wanted += (wanted.empty() ? "" : ", ") + std::string(l.name);
-    if (!loc || (std::string(loc->type) == "flow" ? "flow_rate" : loc->type) != type)
-      throw InvalidParameter(k + ".location", s.location, "a location a " + type + " sensor reads: " + wanted);
+    if (location_type(s.location) != type)
+      throw InvalidParameter(k + ".location", s.location,
+                             "a location a " + type + " sensor reads: " + locations_of(type));
     if (s.alert_level != "warning" && s.alert_level != "critical")
       throw InvalidParameter(k + ".alert_level", s.alert_level, "warning or critical");
   }

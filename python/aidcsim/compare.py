@@ -24,9 +24,10 @@ different ``--set``); ``--set-all`` applies to every design.
 import json
 import math
 import os
+import stat
 import sys
 
-from . import _cli
+from . import _args, _cli, _native, limits
 from ._files import atomic_write as _atomic_write
 from .errors import Error
 from .scenario import SET_FROM_PYTHON, Scenario, as_scenario, yaml_load
@@ -144,7 +145,8 @@ class Comparison:
     def to_hdf5(self, path):
         """HDF5 file (h5py): groups /stats, /checks, /runs with one dataset per column (strings
         as UTF-8, booleans as int8), /designs (name, file, overrides as JSON) and /seeds; units
-        as the ``unit`` attribute of the /runs columns. Written whole (_files.atomic_write)."""
+        as the ``units`` attribute of the /runs columns (CF, as in ``aidcsim run``'s HDF5 files; also
+        as ``unit``, the name earlier versions wrote). Written whole (_files.atomic_write)."""
         import h5py
         import numpy as np
 
@@ -166,7 +168,8 @@ class Comparison:
                 frame(runs, self.runs)
                 for col, unit in self.runs.attrs.get("units", {}).items():
                     if col in runs:
-                        runs[col].attrs["unit"] = unit
+                        runs[col].attrs["units"] = unit  # the CF name, as in `aidcsim run`'s files
+                        runs[col].attrs["unit"] = unit   # the name of format 1 of this file, kept for its readers
                 d = f.create_group("designs")
                 d.create_dataset("name", data=np.array(self.names, dtype=h5py.string_dtype()))
                 d.create_dataset("file", data=np.array([x["file"] for x in self.designs], dtype=h5py.string_dtype()))
@@ -320,8 +323,10 @@ def compare(designs, seeds=3, seed=None, overrides=None, names=None, client=None
 
     Raises
     ------
-    ValueError
-        seeds < 1, malformed designs or names.
+    ParameterError (a ValueError)
+        seeds not an integer from 1 to limits.MAX_SWEEP_POINTS, more than that many runs in all
+        (designs x seeds), a seed outside 0 .. limits.MAX_SEED; ValueError: malformed designs or
+        names.
     ScenarioError
         A design that does not load, with its design named, before any run.
     ScenarioError, SimulationError
@@ -330,16 +335,19 @@ def compare(designs, seeds=3, seed=None, overrides=None, names=None, client=None
     """
     import pandas as pd
 
-    if int(seeds) < 1:
-        raise ValueError(f"seeds must be >= 1, got {seeds}")
+    seeds = _args.integer(seeds, "seeds", 1, limits.MAX_SWEEP_POINTS)
+    if seed is not None:
+        _args.integer(seed, "seed", 0, limits.MAX_SEED)
     ds = _designs(designs, names)
+    limits.check_runs(len(ds) * seeds, "seeds", seeds, f"{len(ds)} designs x {seeds} seeds")
     common = dict(overrides or {})
     if seed is None:
         first = ds[0][1].copy()
         first.update(common)
         first.update(ds[0][2])
         seed = int(first.get("seed", 42))
-    seed_list = [int(seed) + i for i in range(int(seeds))]
+    _args.integer(int(seed) + seeds - 1, "seed", None, limits.MAX_SEED)  # the last seed of the runs
+    seed_list = [int(seed) + i for i in range(seeds)]
     # A design that does not load (a typo in its overrides) fails before any run: the loader is
     # cheap, the other designs' runs are not (minutes each at 31K GPUs).
     for name, s, over, _ in ds:
@@ -605,8 +613,65 @@ def _said_as_typed(err, designs, common):
     return text.replace(SET_FROM_PYTHON, f"(set on the command line with {' or '.join(flags)})")
 
 
+def _output_kind_error(json_path, hdf5_path, png_path):
+    """The usage error of an output option given a file of another kind (`--json x.h5`), as `aidcsim
+    run` refuses `--json x.h5` and `--output x.json`; None when the names fit."""
+    def ends(path, *suffixes):
+        return path is not None and path.lower().endswith(suffixes)
+    if ends(json_path, ".h5", ".hdf5", ".he5", ".nc", ".png"):
+        return f"--json: '{json_path}': --json writes JSON"
+    if ends(hdf5_path, ".json", ".png"):
+        return f"--hdf5: '{hdf5_path}': --hdf5 writes HDF5"
+    if ends(png_path, ".json", ".h5", ".hdf5", ".he5", ".nc"):
+        return f"--png: '{png_path}': --png writes a PNG image"
+    return None
+
+
+def _check_outputs(paths):
+    """Raises aidcsim.FileError (exit 1) before any run when an output cannot be written (missing or
+    unwritable directory, a directory) or two outputs name one file (character devices such as
+    /dev/null excepted), as `aidcsim run` checks its outputs (sim/results/output_set.hpp)."""
+    from .errors import FileError
+    seen = {}
+    for path in paths:
+        _native.core().check_output(path)
+        if os.path.exists(path) and stat.S_ISCHR(os.stat(path).st_mode):
+            continue
+        key = os.path.realpath(path) if path != "-" else "-"
+        if key in seen:
+            raise FileError(f"cannot write '{path}': the same file as another output ('{seen[key]}')",
+                            filename=path)
+        seen[key] = path
+
+
+def _writes_stdout(path):
+    """True when the output `path` is standard output ('-', /dev/stdout, /dev/fd/1, or a name of
+    the file or pipe fd 1 is), so the table must go elsewhere."""
+    if path in ("-", "/dev/stdout"):
+        return True
+    try:
+        a, b = os.stat(path), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError):
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _print_table(table, stream=None):
+    """Prints the table on `stream` (stdout by default); a reader that has gone (BrokenPipeError) is
+    not an error of the comparison, whose files are written by then: the rest goes to /dev/null."""
+    stream = stream or sys.stdout
+    try:
+        print(table, file=stream)
+        stream.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+
+
 def main(argv=None):
-    """``aidcsim compare``: exit 0, 1 (a run failed, an output not written), 64 (usage error)."""
+    """``aidcsim compare``: exit 0, 1 (a run failed, an output not written or not writable: checked
+    before any run), 64 (usage error, e.g. `--json x.h5`)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     ap = _cli.ArgumentParser(
         prog="aidcsim compare",
@@ -635,6 +700,16 @@ def main(argv=None):
     a = ap.parse_args(rest)
     if not designs:
         _cli.usage_error(ap, "no design file given")
+    kind_error = _output_kind_error(a.json, a.hdf5, a.png)
+    if kind_error:
+        _cli.usage_error(ap, kind_error)
+    if not 1 <= a.seeds <= limits.MAX_SWEEP_POINTS // len(designs):
+        _cli.usage_error(ap, f"--seeds: got {a.seeds}, expected an integer from 1 to "
+                             f"{limits.MAX_SWEEP_POINTS // len(designs)} ({len(designs)} designs, at most "
+                             f"{limits.MAX_SWEEP_POINTS} runs: aidcsim.limits.MAX_SWEEP_POINTS)")
+    if a.seed is not None and not 0 <= a.seed <= limits.MAX_SEED - (a.seeds - 1):
+        _cli.usage_error(ap, f"--seed: got {a.seed}, expected an integer from 0 to {limits.MAX_SEED - (a.seeds - 1)} "
+                             f"(the last of the {a.seeds} seeds at most {limits.MAX_SEED})")
     common = {}
     try:
         common = dict(_parse_set(x, "--set-all") for x in a.set_all)
@@ -642,14 +717,30 @@ def main(argv=None):
         if a.scheduler:
             from distributed import Client
             client = Client(a.scheduler)
+        outputs = [(path, write) for path, write in ((a.json, "to_json"), (a.hdf5, "to_hdf5"), (a.png, "plot"))
+                   if path]
+        _check_outputs([path for path, _ in outputs])  # before any run, as `aidcsim run` and `sweep` do
         c = compare([(f, over) for f, over, _ in designs], seeds=a.seeds, seed=a.seed, overrides=common,
                     names=[n for _, _, n in designs], client=client, processes=a.processes,
                     progress=a.progress or None)
-        print(c.format())
-        for path, write in ((a.json, c.to_json), (a.hdf5, c.to_hdf5), (a.png, c.plot)):
-            if path:
-                write(path)
+        # The files first, then the table: a reader of stdout that has gone (`| head`) must not
+        # lose the outputs of the runs; when a file cannot be written, the table is still shown.
+        table = c.format()
+        # An output on stdout (`--json -`) gets stdout to itself: the table goes to stderr, as
+        # `aidcsim run` moves its summary.
+        console = sys.stderr if any(_writes_stdout(path) for path, _ in outputs) else sys.stdout
+        try:
+            for path, write in outputs:
+                getattr(c, write)(path)
+        except BaseException:
+            _print_table(table, console)
+            raise
+        _print_table(table, console)
+        for path, _ in outputs:
+            try:
                 print(f"wrote {path}", file=sys.stderr)
+            except BrokenPipeError:  # stderr into the same gone reader (2>&1 | head)
+                break
     except (Error, OSError, ValueError) as e:
         print(f"aidcsim compare: error: {_said_as_typed(e, designs, common)}", file=sys.stderr)
         return _cli.EXIT_ERROR

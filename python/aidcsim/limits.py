@@ -16,5 +16,15 @@ MAX_NODES = 100000
 MAX_LIST_ITEMS = 10000
 #: Largest seed (scenario `seed`, ``run --seed``, ``aidcsim.run(seed=...)``): 2**53 - 1.
 MAX_SEED = 2**53 - 1
-#: Most points of one sweep (the cartesian product of its parameters), checked before any runs.
+#: Most runs of one sweep (its points: variants x zipped rows x the product of its parameters,
+#: times its seeds) or one comparison (designs x seeds), checked before any run.
 MAX_SWEEP_POINTS = 100000
+
+
+def check_runs(n, key, value, what):
+    """Raises a ParameterError on `key` when `n` runs (`what`, e.g. "3 designs x 10 seeds") exceed
+    MAX_SWEEP_POINTS: a typo in a seed count must not start a sweep that never ends."""
+    if n > MAX_SWEEP_POINTS:
+        from .errors import argument_error
+        raise argument_error(key, value, f"at most {MAX_SWEEP_POINTS} runs in all (aidcsim.limits.MAX_SWEEP_POINTS), "
+                                         f"got {what} = {n}")

@@ -104,6 +104,9 @@ def design_points(parameters=None, zipped=None, variants=None):
         raise ValueError(f"sweep keys both in parameters and zip: {sorted(clash)}")
     if not (parameters or zipped or variants):
         raise ValueError("a sweep needs parameters, zip or variants")
+    n = len(named) * len(zips) * len(products)
+    limits.check_runs(n, "points", n, f"{len(named)} variants x {len(zips)} zipped rows x {len(products)} "
+                                      "parameter points")
     out = []
     for name, over in named:
         if not isinstance(over, dict):
@@ -210,7 +213,8 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
     variants : dict[str, dict], optional
         Named design points {name: {key: value}}, crossed with the rest (column ``variant``).
     seeds : int, optional
-        Replicates per point at seed, seed + 1, ... (column ``seed``), the same seeds for every point.
+        Replicates per point at seed, seed + 1, ... (column ``seed``), the same seeds for every point;
+        points x seeds at most limits.MAX_SWEEP_POINTS (a ParameterError before any run).
     errors : "raise" | "record"
         On a failing point, raise its exception (ScenarioError, SimulationError, or the worker's
         failure, e.g. distributed's KilledWorker) once all points are done, or record the message
@@ -243,11 +247,12 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
     if seeds is None:
         pts = [(row, over, seed) for row, over in design_points(parameters, zipped, variants)]
     else:
-        if int(seeds) < 1:
-            raise ValueError(f"seeds must be >= 1, got {seeds}")
+        seeds = _args.integer(seeds, "seeds", 1, limits.MAX_SWEEP_POINTS)
         first = int(s.get("seed", 42)) if seed is None else int(seed)
-        pts = [({**row, "seed": first + i}, over, first + i)
-               for row, over in design_points(parameters, zipped, variants) for i in range(int(seeds))]
+        _args.integer(first + seeds - 1, "seed", None, limits.MAX_SEED)  # the last replicate's seed
+        design = design_points(parameters, zipped, variants)
+        limits.check_runs(len(design) * seeds, "seeds", seeds, f"{len(design)} points x {seeds} seeds")
+        pts = [({**row, "seed": first + i}, over, first + i) for row, over in design for i in range(seeds)]
     args = [(text, name, over, sd) for _, over, sd in pts]
     if client is not None:
         outcomes = _run_on_dask(client, args, progress)

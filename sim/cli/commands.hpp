@@ -12,6 +12,7 @@
 //   130, 143 stopped by SIGINT, SIGTERM (128 + signal; sim/cli/signals.hpp)
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <initializer_list>
 #include <string>
 
 #include "sim/scenario/scenario.hpp"
@@ -48,5 +49,9 @@ std::string version_line();
 
 /// Directory holding the running executable (from /proc/self/exe); empty if unknown.
 std::string executable_dir();
+
+/// True when `path` ends in one of `suffixes` (lower case; compared ASCII case-insensitively): an
+/// output option given a file name of another format (`--json out.h5`) is refused by it.
+bool ends_with_any(const std::string& path, std::initializer_list<const char*> suffixes);
 
 }  // namespace aidcsim::cli

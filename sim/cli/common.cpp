@@ -1,6 +1,7 @@
 // Helpers shared by the subcommands: scenario loading, error -> exit code mapping, paths.
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 
@@ -47,6 +48,18 @@ std::string executable_dir() {
   std::error_code ec;
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   return ec ? std::string() : exe.parent_path().string();
+}
+
+bool ends_with_any(const std::string& path, std::initializer_list<const char*> suffixes) {
+  for (const char* sfx : suffixes) {
+    const std::string t(sfx);
+    if (path.size() < t.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < t.size() && same; ++i)
+      same = std::tolower(static_cast<unsigned char>(path[path.size() - t.size() + i])) == t[i];
+    if (same) return true;
+  }
+  return false;
 }
 
 }  // namespace aidcsim::cli

@@ -1,7 +1,7 @@
 // `aidcsim run [SCENARIO.yaml] [--output FILE.h5] [--json FILE.json] [--seed N] [--quiet] [--profile]`
 // Loads the scenario (the built-in default without a file), checks the output paths, simulates,
-// prints the summary on stdout (on stderr when an output goes to stdout) and writes the outputs as
-// one set (sim/results/output_set.hpp): a failed or interrupted run creates no file.
+// writes the outputs as one set (sim/results/output_set.hpp: a failed or interrupted run creates no
+// file), then prints the summary on stdout (on stderr when an output goes to stdout).
 #include <cctype>
 #include <charconv>
 #include <initializer_list>
@@ -64,12 +64,22 @@ int run(const RunArgs& a) {
     if (profile::enabled()) std::cerr << profile::format_table();
     for (const auto& w : results.warnings) std::cerr << "aidcsim: warning: " << w << "\n";
 
-    (outputs.uses_stdout() ? std::cerr : std::cout) << format_console_summary(results) << std::flush;
+    // The outputs are published before the summary is printed: a reader of stdout that has gone
+    // (`| head`, a closed pager) ends the process with SIGPIPE at the print, which must not lose
+    // the files of a finished run. When they cannot be written, the summary is still shown.
+    std::ostream& console = outputs.uses_stdout() ? std::cerr : std::cout;
+    const std::string summary = format_console_summary(results);
     if (!a.output.empty())
       outputs.set_content(
           h5, hdf5_image(results, version_line() + " run " + (a.scenario.empty() ? "(default scenario)" : a.scenario)));
     if (!a.json.empty()) outputs.set_content(js, json_text(results));
-    outputs.commit();  // all or nothing
+    try {
+      outputs.commit();  // all or nothing
+    } catch (...) {
+      console << summary << std::flush;
+      throw;
+    }
+    console << summary << std::flush;
     if (!a.quiet)
       for (const auto& t : outputs.targets()) std::cerr << "wrote " << t.path << "\n";
     if (cancel_requested()) {  // the signal came while the outputs were being published
@@ -91,19 +101,6 @@ long long parse_seed(const std::string& text) {
   if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() || v < 0 || v > kMaxSeed)
     throw CLI::ValidationError("--seed", "'" + text + "' is not an integer from 0 to " + std::to_string(kMaxSeed));
   return v;
-}
-
-// True when `path` ends in one of `suffixes` (ASCII case-insensitive).
-bool ends_with_any(const std::string& path, std::initializer_list<const char*> suffixes) {
-  for (const char* sfx : suffixes) {
-    const std::string t(sfx);
-    if (path.size() < t.size()) continue;
-    bool same = true;
-    for (std::size_t i = 0; i < t.size() && same; ++i)
-      same = std::tolower(static_cast<unsigned char>(path[path.size() - t.size() + i])) == t[i];
-    if (same) return true;
-  }
-  return false;
 }
 
 // `--output out.json` wrote HDF5 bytes under a JSON name (and `--json out.h5` JSON under an HDF5

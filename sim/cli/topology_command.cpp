@@ -60,7 +60,16 @@ void add_topology_command(CLI::App& app, Action& action) {
   sub->add_option("scenario", args->scenario, "Scenario YAML file (default: the built-in stargate-uk-8k)");
   sub->add_option("--graphml", args->graphml, "Write the fabric graph as GraphML");
   sub->add_option("--dot", args->dot, "Write the fabric graph as Graphviz DOT");
-  sub->callback([args, &action] { action = [args] { return topology(*args); }; });
+  sub->callback([args, &action] {
+    // A swapped option wrote one format under the other's name (`--dot fabric.graphml`).
+    if (ends_with_any(args->graphml, {".dot", ".gv"}))
+      throw CLI::ValidationError(
+          "--graphml", "'" + args->graphml + "': --graphml writes GraphML; for DOT use --dot " + args->graphml);
+    if (ends_with_any(args->dot, {".graphml", ".xml"}))
+      throw CLI::ValidationError(
+          "--dot", "'" + args->dot + "': --dot writes Graphviz DOT; for GraphML use --graphml " + args->dot);
+    action = [args] { return topology(*args); };
+  });
 }
 
 }  // namespace aidcsim::cli

@@ -18,4 +18,15 @@ swapped -o OUT.JSON --json --output
 swapped --json out.h5 --output
 swapped --json out.hdf5 --output
 swapped --json out.nc --output
+# topology: --dot wrote DOT into a file named .graphml (and --graphml GraphML into a .dot file).
+for args in "--dot fabric.graphml|--dot|--graphml" "--graphml fabric.dot|--graphml|--dot" "--graphml F.GV|--graphml|--dot"; do
+  IFS='|' read -r opt_path name other <<<"$args"
+  path=${opt_path#* }
+  "$AIDCSIM" topology "$BASE" $opt_path >out.txt 2>err.txt
+  rc=$?
+  [ "$rc" -eq 64 ] || fail "topology $opt_path: exit code $rc, expected 64"
+  [ -e "$path" ] && fail "topology $opt_path: the file was written"
+  grep -qF -- "$name: '$path'" err.txt && grep -qF -- "use $other $path" err.txt ||
+    fail "topology $opt_path: message does not name the option, the path and $other"
+done
 echo "ok: $(head -1 err.txt)"

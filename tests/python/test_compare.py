@@ -99,6 +99,7 @@ def test_outputs(comparison, tmp_path):
     with h5py.File(tmp_path / "c.h5") as f:
         assert f["seeds"][()].tolist() == [42, 43]
         assert f["runs/step_time"].attrs["unit"] == "s"
+        assert f["runs/step_time"].attrs["units"] == "s"  # the CF name `aidcsim run`'s files use
         assert f["stats/mean"].shape == (len(c.stats),)
     fig = c.plot(tmp_path / "c.png")
     assert (tmp_path / "c.png").stat().st_size > 10000
@@ -133,6 +134,67 @@ def test_cli(cli, tmp_path):
                             "--seeds", "1"], capture_output=True, text=True)
     assert wrong.returncode == 1 and "design 'small-576 [leaf=banana]'" in wrong.stderr
     assert "(set on the command line with --set)" in wrong.stderr
+
+
+def test_cli_outputs_checked_before_any_run(cli, tmp_path):
+    """As `aidcsim run` and `sweep`: an output that cannot be written is reported before the designs
+    run (the comparison used to run them all, print the table, then fail on the path), a file of
+    another kind is a usage error, and two outputs naming one file are refused."""
+    def compare(*out):
+        return subprocess.run([str(cli), "compare", str(SMALL), "--seeds", "1", *out], capture_output=True,
+                              text=True, cwd=tmp_path)
+    gone = compare("--json", str(tmp_path / "no" / "c.json"))
+    assert gone.returncode == 1 and "directory" in gone.stderr and "does not exist" in gone.stderr
+    assert gone.stdout == ""  # no table: nothing ran
+    for out in (("--json", "c.h5"), ("--hdf5", "c.json"), ("--png", "c.json")):
+        swapped = compare(*out)
+        assert swapped.returncode == 64 and f"{out[0]}: '{out[1]}'" in swapped.stderr, swapped.stderr
+    twice = compare("--json", "same.out", "--hdf5", "./same.out")
+    assert twice.returncode == 1 and "the same file as another output" in twice.stderr and twice.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_cli_outputs_survive_a_gone_reader(cli, tmp_path):
+    """`aidcsim compare ... --json c.json | head -1`: the reader of the table has gone when it is
+    printed; the JSON of the finished runs is written all the same (it was lost with a BrokenPipeError,
+    exit 1)."""
+    p = subprocess.Popen([str(cli), "compare", str(SMALL), "--seeds", "1", "--json", "c.json"], cwd=tmp_path,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.close()  # the reader goes away before the table is printed
+    err = p.stderr.read().decode()
+    assert p.wait() == 0, err
+    assert json.loads((tmp_path / "c.json").read_text())["seeds"] == [42]
+
+
+def test_runs_and_seeds_bounded_before_any_run(cli, monkeypatch):
+    """designs x seeds at most aidcsim.limits.MAX_SWEEP_POINTS, seeds an integer >= 1 and the last
+    seed within MAX_SEED, all before any run: `--seeds 100000000` started 1e8 runs, `--seeds 0` and
+    `--seed -5` were errors (exit 1) rather than usage errors (64), seeds=2.0 was converted."""
+    monkeypatch.setattr(aidcsim.limits, "MAX_SWEEP_POINTS", 3)
+    started = []
+    with pytest.raises(aidcsim.ParameterError, match="2 designs x 2 seeds = 4"):
+        aidcsim.compare([SMALL, (SMALL, {LEAF: "2:1"})], seeds=2, processes=1,
+                        progress=lambda stage, fraction: started.append(stage))
+    assert started == []
+    with pytest.raises(aidcsim.ArgumentTypeError, match="seeds: got 2.0"):
+        aidcsim.compare([SMALL], seeds=2.0, processes=1)
+    with pytest.raises(aidcsim.ParameterError, match="seed: got 9007199254740992"):
+        aidcsim.compare([SMALL], seeds=2, seed=2**53 - 1, processes=1)
+    for args, message in ((["--seeds", "0"], "--seeds: got 0"), (["--seeds", "100000000"], "--seeds: got 100000000"),
+                          (["--seed", "-5"], "--seed: got -5")):
+        out = subprocess.run([str(cli), "compare", str(SMALL), str(SMALL), *args], capture_output=True, text=True,
+                             timeout=120)
+        assert out.returncode == 64 and message in out.stderr and out.stdout == "", out.stderr
+
+
+def test_cli_output_on_stdout_keeps_stdout_to_itself(cli, tmp_path):
+    """`--json -`: the table was printed on stdout with the JSON, so stdout was not JSON; with an
+    output on stdout the table goes to stderr, as `aidcsim run` moves its summary."""
+    out = subprocess.run([str(cli), "compare", str(SMALL), "--seeds", "1", "--json", "-"], capture_output=True,
+                         text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["seeds"] == [42]
+    assert "Comparison of 1 designs" in out.stderr
 
 
 def test_a_design_that_does_not_load_fails_before_any_run():

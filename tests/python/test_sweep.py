@@ -291,3 +291,22 @@ def test_sweep_keeps_the_runs_warnings(small_scenario, tmp_path):
     assert "aidcsim sweep: warning: points 1, 2 of 2: fabric.topology: clos3 asked, built a 2-tier" in r.stderr
     back = read_csv(tmp_path / "out.csv")
     assert "(2:1) has no effect" in back.loc[0, "warnings"] and back.loc[0, "warnings"] == back.loc[1, "warnings"]
+
+
+def test_runs_bounded_before_any_run(small_scenario, monkeypatch):
+    """Points x seeds (and variants x zipped rows x product) are bounded by
+    aidcsim.limits.MAX_SWEEP_POINTS before anything runs: only the parameters' product was, so a
+    typo in `seeds` (10**8) built and started a sweep that never ended. `seeds` is checked as an
+    integer (2.0 was converted silently)."""
+    monkeypatch.setattr(aidcsim.limits, "MAX_SWEEP_POINTS", 3)
+    started = []
+    with pytest.raises(aidcsim.ParameterError, match="2 points x 2 seeds = 4"):
+        aidcsim.sweep(small_scenario, {"fabric.oversubscription.leaf": [1, 2]}, seeds=2, processes=1,
+                      progress=lambda stage, fraction: started.append(stage))
+    assert started == []
+    with pytest.raises(aidcsim.ParameterError, match="2 variants x 1 zipped rows x 2 parameter points = 4"):
+        design_points({"fabric.oversubscription.leaf": [1, 2]}, None, {"a": {}, "b": {}})
+    with pytest.raises(aidcsim.ParameterError, match="seeds: got 0"):
+        aidcsim.sweep(small_scenario, {"fabric.oversubscription.leaf": [1]}, seeds=0)
+    with pytest.raises(aidcsim.ArgumentTypeError, match="seeds: got 2.0"):
+        aidcsim.sweep(small_scenario, {"fabric.oversubscription.leaf": [1]}, seeds=2.0)

@@ -124,3 +124,25 @@ TEST_CASE("a threshold out of its type's range names the range in the unit writt
     }
   }
 }
+
+// A location of another sensor type is reported as the location's error, even when the threshold
+// is out of the range the misread location would give it: a flow_rate sensor at 'GPU inlet' with
+// the brief's main-loop threshold (10 L/min) was reported as a threshold above 5 L/min per GPU.
+TEST_CASE("a sensor at a location of another type is a location error", "[loader][monitoring]") {
+  for (const std::string sensor : {"{type: flow_rate, location: GPU inlet, threshold: 10.0}",
+                                   "{type: flow_rate, location: GPU inlet, threshold: 1.0}",
+                                   "{type: temperature, location: main loop, threshold: 40}"}) {
+    const std::string text = with_sensors("    - " + sensor + "\n");
+    try {
+      load_scenario_text(text, "monitor.yaml");
+      FAIL("no exception for " + sensor);
+    } catch (const ScenarioError& e) {
+      CHECK(e.key() == "cooling_monitoring.sensors[0].location");
+      CHECK(e.where().line == line_of(text, sensor));
+      CHECK_THAT(e.what(), Catch::Contains("expected a location a "));
+      CHECK_THAT(e.what(), Catch::Contains(sensor.find("flow_rate") != std::string::npos
+                                               ? "flow_rate sensor reads: main loop, loop flow"
+                                               : "temperature sensor reads: GPU inlet,"));
+    }
+  }
+}
