@@ -18,8 +18,8 @@
 // 6.18) first-touch zeroing of huge pages costs 2-4x the system time of the same memory in 4 KiB
 // pages and swings from run to run (rollout 0.6-1.2 s, once 5.0 s; 4 KiB: 0.3-0.7 s), so the
 // rollout's system time was 10-14 % of its user time, against issue 13's < 10 %. Without it
-// (rollsys helper, docs/benchmarks.md "THP"): system 3-7 % of user on the rollout, total CPU
-// +7-17 % there, -6-9 % on site-31k / site-100k, peak RSS -3-5 %; MALLOC_CONF=thp:always at run
+// (docs/benchmarks.md, "The rollout's system time"): system 3-7 % of user on the rollout, total CPU
+// +2-17 % there, site-31k about equal, site-100k -6 to -27 %, peak RSS -3-7 %; MALLOC_CONF=thp:always at run
 // time restores the old setting. The fluid run's large random-access arrays still ask for huge
 // pages themselves (models/network/huge_pages.hpp).
 //
