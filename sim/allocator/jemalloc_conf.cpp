@@ -11,11 +11,17 @@
 // jemalloc.html), "opt.dirty_decay_ms": "A decay time of -1 disables purging"; the options string
 // is read from the global `malloc_conf` symbol at start-up (manual, section TUNING).
 //
-// thp:always: jemalloc asks for transparent huge pages (madvise MADV_HUGEPAGE) on its mappings
-// (manual, "opt.thp"; honoured when /sys/kernel/mm/transparent_hugepage/enabled is "always" or
-// "madvise", Debian's default). A run touches hundreds of MB once (flow records, the link
-// timeline's bins): 31K bench scenario 71 K -> 3.4 K minor faults, 100K 216 K -> 2.3 K, user time
-// -20 to -30 %, peak RSS +3 %, bit-identical JSON and HDF5 (docs/benchmarks.md).
+// No thp option (jemalloc's "default": its mappings get transparent huge pages only where the
+// system's /sys/kernel/mm/transparent_hugepage/enabled says "always"; Debian's default "madvise"
+// gives them 4 KiB pages). thp:always (MADV_HUGEPAGE on every mapping) was the setting until
+// 2026-12-02: it cut minor faults ~40x and user time 13-23 %, but on this VM (Firecracker, kernel
+// 6.18) first-touch zeroing of huge pages costs 2-4x the system time of the same memory in 4 KiB
+// pages and swings from run to run (rollout 0.6-1.2 s, once 5.0 s; 4 KiB: 0.3-0.7 s), so the
+// rollout's system time was 10-14 % of its user time, against issue 13's < 10 %. Without it
+// (docs/benchmarks.md, "The rollout's system time"): system 3-7 % of user on the rollout, total CPU
+// +2-17 % there, site-31k about equal, site-100k -6 to -27 %, peak RSS -3-7 %; MALLOC_CONF=thp:always at run
+// time restores the old setting. The fluid run's large random-access arrays still ask for huge
+// pages themselves (models/network/huge_pages.hpp).
 //
 // narenas:1: one arena for every thread. Two threads allocate, never at the same time (the main
 // thread plans a step and waits while the large-stack worker runs it, models/network/large_stack.cpp),
@@ -30,5 +36,5 @@
 extern "C" {
 // NOLINTNEXTLINE: jemalloc looks this symbol up by name.
 extern const char* malloc_conf;
-const char* malloc_conf = "dirty_decay_ms:-1,thp:always,narenas:1,oversize_threshold:0";
+const char* malloc_conf = "dirty_decay_ms:-1,narenas:1,oversize_threshold:0";
 }

@@ -102,7 +102,11 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     std::vector<double> clocks = thermal::solve_throttled_clocks(sc.cooling, out.layout, loads_of(step.breakdown));
     const double change = max_clock_change(clocks, out.clocks);
     out.clocks = std::move(clocks);
-    step = run_step(out.job, sc.gpu, fabric, net, out.clocks, seed, step.plan.schedule.activities.size());
+    // The re-plan replaces the step (its plan and run): the old activities are released first, so
+    // that the two schedules are not alive at once (the new one reserves their count).
+    const std::size_t planned = step.plan.schedule.activities.size();
+    std::vector<network::Activity>().swap(step.plan.schedule.activities);
+    step = run_step(out.job, sc.gpu, fabric, net, out.clocks, seed, planned);
     out.thermal = thermal::steady_state(sc.cooling, out.layout, loads_of(step.breakdown), out.clocks);
     if (change < loop.clock_tolerance) break;
   }
@@ -112,6 +116,11 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   out.thermal.swing = thermal::power_swing(out.layout, loads_of(out.step), out.clocks, out.step.step_time,
                                            out.thermal.state.power.server_fans);
 
+  // Thermal transients first; the steps they ask for (at the faults' and the day's lowest
+  // clock) come after the variants that run the training step's own schedule (link down, timed
+  // failures need it), so that the schedule can be released before those re-plans: the peak then
+  // holds one step schedule, not two (~80 MB at 31K GPUs). Every step's inputs are the same in
+  // either order (FlowNetwork's route memo changes no result, test_network "[route_memo]").
   if (!sc.cooling.faults.empty()) {
     report("cooling-fault transient", 0.8);
     // Training time lost to a clock f: the step takes 1 + k (1/f - 1) times as long; k is the share of
@@ -123,72 +132,85 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     out.fault_transient_duration = topt.duration;
     out.has_fault_transient = true;
     out.step_during_fault = out.step;
-    const double c_min = out.fault_transient.min_clock;
-    if (c_min < 1.0) {
-      report("step at the fault's clocks (SimGrid)", 0.85);
-      std::vector<double> slow(static_cast<std::size_t>(gpus), c_min);
-      out.step_during_fault =
-          run_step(out.job, sc.gpu, fabric, net, slow, seed, out.plan.schedule.activities.size()).breakdown;
-      if (c_min > 0 && out.step_during_fault.step_time > out.step.step_time) {
-        out.clock_sensitivity = (out.step_during_fault.step_time / out.step.step_time - 1) / (1 / c_min - 1);
-        out.clock_sensitivity_measured = true;
-      }
-    }
-    report("cooling-fault verdicts", 0.88);
-    out.fault_verdicts = thermal::judge_faults(sc.cooling, out.layout, loads_of(out.step),
-                                               thermal::fault_verdict_options(out.clock_sensitivity));
-    out.action_verdicts = thermal::judge_actions(out.fault_verdicts);
   }
-
   if (thermal::has_daily_cycle(sc.cooling)) {
-    report("daily outdoor-cycle transient", 0.85);
+    report("daily outdoor-cycle transient", 0.82);
     thermal::CoolingSpec day = sc.cooling;
     day.faults.clear();  // the faults have their own transient (which also sees the cycle)
     out.daily_transient =
         thermal::simulate_transient(day, out.layout, loads_of(out.step), thermal::daily_transient_options());
     out.has_daily_transient = true;
     out.step_daily_worst = out.step;
-    if (out.daily_transient.min_clock < 1.0) {
-      report("step at the day's lowest clock (flows)", 0.9);
-      std::vector<double> slow(static_cast<std::size_t>(gpus), out.daily_transient.min_clock);
-      out.step_daily_worst =
-          run_step(out.job, sc.gpu, fabric, net, slow, seed, out.plan.schedule.activities.size()).breakdown;
-    }
   }
+  const bool fault_step = out.has_fault_transient && out.fault_transient.min_clock < 1.0;
+  const bool day_step = out.has_daily_transient && out.daily_transient.min_clock < 1.0;
 
-  if (!degrade) net.set_route_reuse(false);  // no run of the training step's transfers follows
-
-  report("congestion", 0.95);
+  report("congestion", 0.84);
   out.traffic = network::step_traffic(fabric, step.run, out.step.step_time);
-  if (fabric.storage_count() > 0) {
+  // Step variants for the time-to-train model, at the final clocks on the same platform. Timed
+  // fabric failures come last: they leave the fabric failed.
+  const StepContext ctx{sc, out.job, fabric, net, out.clocks, seed};
+  if (degrade) {
+    report("step with a link down (flows)", 0.86);
+    out.link_down = degraded_link_step(ctx, out.plan, out.traffic.link_utilization, out.step.step_time);
+    if (!fault_step && !day_step) net.set_route_reuse(false);
+  }
+  // Nothing reads the step's schedule after this but an async checkpoint written on the fabric
+  // alongside the steps and the timed fabric failures (results take the plan's figures, not its
+  // activities): without them it is released here, before the re-plans at lower clocks, which
+  // then take its memory; a rollout's later phases also reuse it instead of adding theirs.
+  out.plan_activities = out.plan.schedule.activities.size();
+  const bool storage = fabric.storage_count() > 0;
+  const bool schedule_needed = (storage && sc.training.reliability.mode == reliability::CheckpointMode::Async) ||
+                               std::any_of(sc.fabric.failures.begin(), sc.fabric.failures.end(),
+                                           [](const topology::FailureSpec& f) { return f.at > 0; });
+  if (!schedule_needed) std::vector<network::Activity>().swap(out.plan.schedule.activities);
+  // A step at a lower clock: on the held schedule's activities while it is needed (run_step_on),
+  // else planned in the released schedule's place. The same breakdown either way.
+  auto step_at = [&](double clock) {
+    const std::vector<double> slow(static_cast<std::size_t>(gpus), clock);
+    if (schedule_needed) return run_step_on(out.job, sc.gpu, fabric, net, slow, seed, out.plan).step.breakdown;
+    return run_step(out.job, sc.gpu, fabric, net, slow, seed, out.plan_activities).breakdown;
+  };
+  if (out.has_fault_transient) {
+    if (fault_step) {
+      report("step at the fault's clocks (SimGrid)", 0.88);
+      const double c_min = out.fault_transient.min_clock;
+      out.step_during_fault = step_at(c_min);
+      if (c_min > 0 && out.step_during_fault.step_time > out.step.step_time) {
+        out.clock_sensitivity = (out.step_during_fault.step_time / out.step.step_time - 1) / (1 / c_min - 1);
+        out.clock_sensitivity_measured = true;
+      }
+    }
+    report("cooling-fault verdicts", 0.9);
+    out.fault_verdicts = thermal::judge_faults(sc.cooling, out.layout, loads_of(out.step),
+                                               thermal::fault_verdict_options(out.clock_sensitivity));
+    out.action_verdicts = thermal::judge_actions(out.fault_verdicts);
+  }
+  if (day_step) {
+    report("step at the day's lowest clock (flows)", 0.92);
+    out.step_daily_worst = step_at(out.daily_transient.min_clock);
+  }
+  net.set_route_reuse(false);  // no run of the training step's transfers follows
+
+  if (storage) {
     // The checkpoint as flows to the storage servers: alone (a sync checkpoint: training waits),
     // and for an async one alongside back-to-back steps (it persists while training goes on).
-    report("checkpoint write to storage (flows)", 0.955);
+    report("checkpoint write to storage (flows)", 0.94);
     out.checkpoint_write = write_checkpoint(fabric, net, gpus, checkpoint_bytes(sc, out.plan.parameters), seed);
     if (sc.training.reliability.mode == reliability::CheckpointMode::Async)
       write_checkpoint_alongside(out.checkpoint_write, fabric, net, gpus, out.plan.schedule, step.run.makespan, seed);
     out.has_checkpoint_write = true;
   }
-  // Step variants for the time-to-train model, at the final clocks on the same platform. Timed
-  // fabric failures come last: they leave the fabric failed.
-  const StepContext ctx{sc, out.job, fabric, net, out.clocks, seed};
   if (!sc.training.batch_schedule.empty()) {
     report("step per batch size (flows)", 0.96);
     std::vector<double> batches;
     for (const auto& b : sc.training.batch_schedule) batches.push_back(b.global_batch);
     out.step_by_batch = batch_step_times(ctx, batches, out.step.step_time);
   }
-  if (sc.training.reliability.link_mode == reliability::LinkFailureMode::Degrade) {
-    report("step with a link down (flows)", 0.97);
-    out.link_down = degraded_link_step(ctx, out.plan, out.traffic.link_utilization, out.step.step_time);
-    net.set_route_reuse(false);
-  }
   report("timed fabric failures (flows)", 0.98);
   out.fabric_events = fabric_event_steps(ctx, out.plan);
-  // Nothing reads the step's schedule after this (results take the plan's figures, not its
-  // activities): released, so a rollout's later phases reuse its memory instead of adding theirs.
-  out.plan_activities = out.plan.schedule.activities.size();
-  network::Schedule().activities.swap(out.plan.schedule.activities);
+  std::vector<network::Activity>().swap(out.plan.schedule.activities);
   report("done", 1.0);
   return out;
 }

@@ -30,4 +30,23 @@ StepRun run_step(const workload::JobSpec& job, const compute::GpuSpec& gpu, cons
                  network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed,
                  std::size_t capacity = 0);
 
+/// The step of `job` at `clocks` (as run_step) while a plan of the same job must stay in memory
+/// (`held`: the situation's training step, which later variants run again): the step is planned
+/// at `clocks`, and when that plan's schedule differs from held's only in activity amounts
+/// (network::same_but_amount for every activity, same gpu_flops: a uniform clock change slows
+/// the computations and moves nothing else), its own activities are freed before the run, which
+/// takes held's activities with the new amounts written in; held's amounts are restored after
+/// it (also on a throw). So two schedules are alive only while planning, not during the run
+/// (peak RSS; on this VM also system time: the kernel zeroes each fresh page). The run's input
+/// is the same schedule either way, so the breakdown is bit-identical to run_step's. When the
+/// plans differ otherwise, the new plan runs as run_step would.
+/// The returned plan's schedule has no activities; `reused` says which case ran.
+struct StepOnHeld {
+  StepRun step;         ///< plan (without activities), run and breakdown
+  bool reused = false;  ///< true: ran on held's activities
+};
+StepOnHeld run_step_on(const workload::JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
+                       network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed,
+                       workload::StepPlan& held);
+
 }  // namespace aidcsim

@@ -154,7 +154,7 @@ LinkDownStep degraded_link_step(const StepContext& ctx, const workload::StepPlan
   return out;
 }
 
-std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, const workload::StepPlan& base_plan) {
+std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, workload::StepPlan& base_plan) {
   std::vector<const FailureSpec*> timed;
   for (const auto& f : ctx.scenario.fabric.failures)
     if (f.at > 0) timed.push_back(&f);
@@ -170,7 +170,8 @@ std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, const worklo
     e.rerouted_flows = crossing_transfers(ctx.net, base_plan.schedule, {links_taken_down(ctx.fabric, *f)}).front();
     ctx.fabric.apply(*f);
     check_still_connected(*f, ctx.fabric, ctx.fabric.gpu_count());
-    e.step_time = simulate(ctx, ctx.job);
+    e.step_time = run_step_on(ctx.job, ctx.scenario.gpu, ctx.fabric, ctx.net, ctx.clocks, ctx.seed, base_plan)
+                      .step.breakdown.step_time;
     out.push_back(std::move(e));
   }
   return out;

@@ -72,6 +72,8 @@ struct FabricEvent {
 /// re-simulates the step after each; failures of elements this fabric does not have (a later
 /// rollout phase's) are skipped. Throws InvalidParameter (fabric.failures[i].element) when a
 /// failure disconnects GPUs of the job. Leaves `ctx.fabric` with all of them applied.
-std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, const workload::StepPlan& base_plan);
+/// `base_plan`: the step's plan at ctx.clocks; each re-plan runs on its activities when only
+/// their amounts differ (run_step_on), which leaves it as it was.
+std::vector<FabricEvent> fabric_event_steps(const StepContext& ctx, workload::StepPlan& base_plan);
 
 }  // namespace aidcsim
