@@ -243,8 +243,7 @@ nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Pr
   nccl::System s;
   const auto doms = by_domain(gpus, l);
   s.nodes = std::max<int>(1, doms.size());
-  const int ppn = std::max(1, static_cast<int>(std::lround(double(gpus.size()) / s.nodes)));
-  s.ranks = ppn * s.nodes;
+  s.ranks = std::max<int>(1, gpus.size());
   const int gen = l.nvlink_generation;
   s.compute_capability = l.compute_capability > 0 ? l.compute_capability : nccl::compute_capability(gen);
   s.nvlink = gen > 0 || l.xgmi;  // RCCL: xGMI links are LINK_NVL
@@ -258,7 +257,27 @@ nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Pr
   s.pci_bw = pci_gbs(l);  // NCCL's PCI link bw of the GPU -> NIC path
   const int nics_node = l.nics_per_node > 0 ? l.nics_per_node : l.gpus_per_node;
   s.nic_bw = l.nic_rate * l.gpus_per_node / nics_node / 1e9;
-  s.nics = std::max(1, static_cast<int>(std::lround(double(nics_node) * ppn / std::max(1, l.gpus_per_node))));
+  // A domain's share of the group sees the NICs of its share of the domain's GPUs.
+  auto nics_of = [&](int share) {
+    return std::max(1, static_cast<int>(std::lround(double(nics_node) * share / std::max(1, l.gpus_per_node))));
+  };
+  // Unequal shares: each domain is a node of its own shape (nccl::System::shapes); NCCL's graphs
+  // then run at the smallest share's channels and speeds, and `nics` is that share's.
+  int lo = s.ranks / s.nodes, hi = lo;
+  if (!doms.empty()) {
+    lo = hi = static_cast<int>(doms.front().size());
+    for (const auto& d : doms) {
+      lo = std::min<int>(lo, d.size());
+      hi = std::max<int>(hi, d.size());
+    }
+  }
+  if (lo != hi)
+    for (const auto& d : doms) {
+      const int share = static_cast<int>(d.size());
+      const bool seen = std::any_of(s.shapes.begin(), s.shapes.end(), [&](const auto& x) { return x.gpus == share; });
+      if (!seen) s.shapes.push_back({share, nics_of(share)});
+    }
+  s.nics = nics_of(lo);
   s.nvls = l.nvls && p.nvls && gen >= 4;
   s.collnet = l.sharp && p.collnet;
   return s;
@@ -314,12 +333,13 @@ std::string why_not(Algorithm a, const Collective& c, const Layout& l, const Pro
                        : " does not implement " + std::string(op_name(c.op)) + " (its one algorithm is ring / direct)");
   }
   if (a == Algorithm::Pat && s.ranks != s.nodes)
-    return "pat needs one GPU per NVLink domain (NCCL ncclPatEnable); this group has " +
-           std::to_string(s.ranks / s.nodes) + " per domain";
+    return "pat needs one GPU per NVLink domain (NCCL ncclPatEnable); this group has up to " +
+           std::to_string(nccl::max_local_ranks(s)) + " per domain";
   if (a == Algorithm::Nvls || a == Algorithm::NvlsTree) {
     if (!l.nvls) return name + " needs GPUs with NVLink SHARP (nvls: true in the GPU data; NVLink4+ NVSwitch)";
     if (!p.nvls) return name + " is disabled (NCCL_NVLS_ENABLE=0)";
-    if (s.ranks / s.nodes <= 2) return name + " needs more than 2 GPUs per NVLink domain (NCCL transport/nvls.cc)";
+    if (nccl::min_local_ranks(s) <= 2)
+      return name + " needs more than 2 GPUs in every NVLink domain of the group (NCCL transport/nvls.cc)";
   }
   if (a == Algorithm::NvlsTree && !multi)
     return "nvls_tree needs more than one NVLink domain (NCCL disables it on one node)";
@@ -456,7 +476,8 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
 void p2p_efficiency(const Layout& l, const nccl::System& sys, double* nv, double* nic) {
   nccl::System one = sys;
   one.nodes = 1;
-  one.ranks = std::max(2, sys.ranks / sys.nodes);
+  one.ranks = std::max(2, nccl::min_local_ranks(sys));  // the smallest share's graph sets the speed
+  one.shapes.clear();
   const nccl::Model m = nccl::build_model(one);
   const auto& g = m.graph[nccl::kRing];
   *nv = sys.nvlink && g.channels > 0 ? std::min(1.0, g.channels * g.bw_intra * 1e9 / l.nvlink_rate) : 0.8;

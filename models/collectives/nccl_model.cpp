@@ -196,9 +196,10 @@ double algo_bandwidth(const Model& m, Func f, Algo a, Proto p, int ch) {
   if (a == kTree && p == kLL) bus = std::min(bus * 1.0 / 3.8, ll_max_bw);
   if (a == kTree && p == kLL128) bus = std::min(bus * (s.nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0), ch * tree_ll128_max);
   // comm->maxTreePattern == NCCL_TOPO_PATTERN_TREE: the search makes a node of one GPU's tree
-  // graph a TREE (search.cc ncclTopoCompute: "if (ngpus == 1) ... pattern = TREE"); the
+  // graph a TREE (search.cc ncclTopoCompute: "if (ngpus == 1) ... pattern = TREE"), and
+  // AllGather3 takes the max pattern over ranks, so one such node suffices (init.cc); the
   // balanced-tree search does not fail on the NVSwitch / rail nodes modelled here otherwise.
-  if (a == kTree && ppn == 1 && s.nodes > 1) bus *= kTreePatternFactor;
+  if (a == kTree && min_local_ranks(s) == 1 && s.nodes > 1) bus *= kTreePatternFactor;
   if (a == kPat) bus *= kPatFactor;
   if (collnet && p != kSimple) bus = 0;
   if (a == kCollNetDirect && p == kSimple) {
@@ -216,7 +217,8 @@ double algo_bandwidth(const Model& m, Func f, Algo a, Proto p, int ch) {
   // the NVLS heads when NVLS is up: coll_net.cc).
   if ((a == kNvls || a == kCollNetDirect) && p == kSimple && ag_rs && s.nodes > 1) {
     const int heads = m.graph[kNvls].channels > 0 ? m.graph[kNvls].channels : m.graph[kCollNetDirect].channels;
-    if (!s.collnet || !s.collnet_allgather || ppn > heads) bus = 0;
+    // tuning.cc: off when any node's localRanks exceeds the heads
+    if (!s.collnet || !s.collnet_allgather || max_local_ranks(s) > heads) bus = 0;
   }
   // bus bandwidth -> algorithm bandwidth (NVLS / NVLSTree by the ring's ratio from v2.28.3-1;
   // v2.23.4-1: 5/6)
@@ -311,15 +313,26 @@ int compute_capability(int gen) {
   }
 }
 
-// Kept in one piece (about 200 lines) because it follows NCCL's ncclTopoTuneModel (tuning.cc)
-// block by block, so that it can be read against that source side by side.
-Model build_model(const System& s) {
-  if (s.ranks < 1 || s.nodes < 1 || s.ranks % s.nodes != 0)
-    throw Error("NCCL model: " + std::to_string(s.ranks) + " ranks on " + std::to_string(s.nodes) +
-                " nodes (ranks must be a positive multiple of nodes)");
-  Model m;
-  m.sys = s;
-  const int g = s.ranks / s.nodes;  // GPUs per node (ppn); NCCL's topology holds one node
+int min_local_ranks(const System& s) {
+  if (s.shapes.empty()) return s.ranks / std::max(1, s.nodes);
+  int g = s.shapes.front().gpus;
+  for (const auto& n : s.shapes) g = std::min(g, n.gpus);
+  return g;
+}
+
+int max_local_ranks(const System& s) {
+  if (s.shapes.empty()) return s.ranks / std::max(1, s.nodes);
+  int g = s.shapes.front().gpus;
+  for (const auto& n : s.shapes) g = std::max(g, n.gpus);
+  return g;
+}
+
+namespace {
+
+/// The graphs one node of `g` GPUs and `nics` NICs finds (ncclTopoCompute for the ring, tree,
+/// CollNet and NVLS patterns: search.cc v2.28.3-1), before AllGather3 aligns the ranks.
+std::array<Graph, kNumAlgos> node_graphs(const System& s, int g, int nics) {
+  std::array<Graph, kNumAlgos> graph{};
   const int cc = s.compute_capability;
   const bool multi = s.nodes > 1;
   const double intra_cap = s.nvlink ? s.nvlink_bw : s.pci_bw;  // per GPU and direction
@@ -335,23 +348,24 @@ Model build_model(const System& s) {
     int ch = kMaxChannels / 2;  // ringGraph->maxChannels = MAXCHANNELS/2 (init.cc)
     if (g > 1) ch = std::min(ch, multi ? floor_div(intra_cap * g / (g - 1.0), v) : floor_div(intra_cap, v));
     if (multi) {
-      const int per_nic = std::min(floor_div(s.nic_bw, v), floor_div(s.pci_bw * std::max(1.0, double(g) / s.nics), v));
-      ch = std::min(ch, s.nics * per_nic);
+      const int per_nic = std::min(floor_div(s.nic_bw, v), floor_div(s.pci_bw * std::max(1.0, double(g) / nics), v));
+      ch = std::min(ch, nics * per_nic);
     }
     return ch;
   };
   SearchResult ring;
   if (s.ranks > 1) ring = search(sp, max_bw, total_bw, 1, kMaxChannels / 2, ring_fits, true, cc, true);
   Graph rg{ring.channels, ring.bw, ring.bw};
-  m.graph[kRing] = rg;
-  m.graph[kTree] = rg;  // treeGraph: min = max = ring channels (init.cc); same paths on NVSwitch
-  m.graph[kPat] = rg;   // PAT uses the tree graph (init.cc graphs[] table)
+  graph[kRing] = rg;
+  graph[kTree] = rg;  // treeGraph: min = max = ring channels (init.cc); same paths on NVSwitch
+  graph[kPat] = rg;   // PAT uses the tree graph (init.cc graphs[] table)
 
   // NVLS: one channel per head GPU; the head pulls 2 x bw from the NVSwitch, every other GPU bw
-  // (ncclTopoSearchTryNvls). Single node: heads = all GPUs; multi-node: one head per NIC.
+  // (ncclTopoSearchTryNvls). Single node: heads = all GPUs; multi-node: one head per NIC. A node
+  // of <= 2 GPUs has no NVLS (ncclNvlsInit: gpuCount <= 2), so its NVLS graph has no channels.
   const bool nvls_ok = s.nvls && s.nvlink && s.nvswitch && cc >= 90 && g > 2;
   if (nvls_ok) {
-    const int heads = nvls_heads(g, multi ? s.nics : 0);
+    const int heads = nvls_heads(g, multi ? nics : 0);
     auto intra_fits = [&](double v) { return (heads + 1) * v <= intra_cap + kEps ? heads : 0; };
     const double tot = total_bw * g / (g - 1.0);
     if (!multi) {
@@ -360,31 +374,73 @@ Model build_model(const System& s) {
       double inter = r.bw;
       for (double v : speeds(cc, false))
         if (v > inter && inter < 2 * r.bw) inter = std::min(v, std::max(inter, v));
-      m.graph[kNvls] = {r.channels, r.bw, std::max(inter, r.bw)};
+      graph[kNvls] = {r.channels, r.bw, std::max(inter, r.bw)};
     } else {
       auto both = [&](double v) { return v <= std::min(s.nic_bw, s.pci_bw) + kEps ? intra_fits(v) : 0; };
       auto r = search(sp, max_bw, tot, 1, heads, both, false, cc, false);
       double inter = r.bw;
       for (auto it = sp.rbegin(); it != sp.rend(); ++it)  // raise bwInter one speed at a time
         if (*it > inter + kEps && inter < 2 * r.bw && *it <= std::min(s.nic_bw, s.pci_bw) + kEps) inter = *it;
-      m.graph[kNvls] = {r.channels, r.bw, inter};
+      graph[kNvls] = {r.channels, r.bw, inter};
     }
-    m.graph[kNvlsTree] = m.graph[kNvls];
-    m.nvls_channels = cc >= 100 ? (multi ? kNvlsChannelsSm100 : kNvlsChannelsSm100Nvl) : kNvlsChannelsSm90;
+    graph[kNvlsTree] = graph[kNvls];
   }
   // CollNet (SHARP): Direct has one head per NIC (like NVLS), at most NCCL_MAX_DIRECT_ARITY + 1
   // (search.cc ncclTopoCompute); Chain follows the ring's channels.
   if (s.collnet && multi) {
-    const int heads = std::min({s.nics, g, kMaxDirectArity + 1});
+    const int heads = std::min({nics, g, kMaxDirectArity + 1});
     double v = 0;
     for (double x : sp)
       if (x <= std::min(s.nic_bw, s.pci_bw) + kEps) {
         v = x;
         break;
       }
-    m.graph[kCollNetDirect] = {heads, v, v};
-    m.graph[kCollNetChain] = rg;
+    graph[kCollNetDirect] = {heads, v, v};
+    graph[kCollNetChain] = rg;
   }
+  return graph;
+}
+
+}  // namespace
+
+// Kept in one piece (about 150 lines) because it follows NCCL's ncclTopoTuneModel (tuning.cc)
+// block by block, so that it can be read against that source side by side.
+Model build_model(const System& s) {
+  if (s.ranks < 1 || s.nodes < 1 || (s.shapes.empty() && s.ranks % s.nodes != 0))
+    throw Error("NCCL model: " + std::to_string(s.ranks) + " ranks on " + std::to_string(s.nodes) +
+                " nodes (ranks must be a positive multiple of nodes)");
+  const int g_min = min_local_ranks(s), g_max = max_local_ranks(s);
+  if (!s.shapes.empty() && (g_min < 1 || g_min * s.nodes > s.ranks || g_max * s.nodes < s.ranks))
+    throw Error("NCCL model: nodes of " + std::to_string(g_min) + " to " + std::to_string(g_max) +
+                " GPUs cannot hold " + std::to_string(s.ranks) + " ranks on " + std::to_string(s.nodes) + " nodes");
+  Model m;
+  m.sys = s;
+  const int cc = s.compute_capability;
+  const bool multi = s.nodes > 1;
+
+  // Every node searches its own graphs; AllGather3 aligns the ranks (init.cc v2.28.3-1):
+  // nChannels, bwIntra and bwInter take the minimum over ranks (typeIntra / typeInter the max:
+  // the same link types here), and a graph some node could not build (0 channels: e.g. NVLS on
+  // a node of <= 2 GPUs) turns its algorithm off for all (nvlsSupport = 0, collnetEnable = 0).
+  const std::vector<NodeShape> shapes = s.shapes.empty() ? std::vector<NodeShape>{{g_min, s.nics}} : s.shapes;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const auto gr = node_graphs(s, shapes[i].gpus, shapes[i].nics);
+    for (int a = 0; a < kNumAlgos; ++a) {
+      if (i == 0) {
+        m.graph[a] = gr[a];
+        continue;
+      }
+      m.graph[a].channels = std::min(m.graph[a].channels, gr[a].channels);
+      m.graph[a].bw_intra = std::min(m.graph[a].bw_intra, gr[a].bw_intra);
+      m.graph[a].bw_inter = std::min(m.graph[a].bw_inter, gr[a].bw_inter);
+    }
+  }
+  for (auto& gr : m.graph)
+    if (gr.channels == 0) gr = Graph{};
+  // comm->nChannels = min(tree, ring) after the reduction; the tree's graph is the ring's here.
+  const Graph rg = m.graph[kRing];
+  if (m.graph[kNvls].channels > 0)
+    m.nvls_channels = cc >= 100 ? (multi ? kNvlsChannelsSm100 : kNvlsChannelsSm100Nvl) : kNvlsChannelsSm90;
 
   // ncclTopoPostset (connect.cc v2.28.3-1): channels doubled, then 4 per search channel on
   // Hopper and later (minCompCap >= 90; v2.23.4-1: == 90) across nodes above 45 GB/s. v2.28.3-1
@@ -495,8 +551,10 @@ Model build_model(const System& s) {
         bool off = (p == kLL128 && !ll128) || (a == kNvlsTree && s.nodes == 1) ||
                    (!s.collnet && (a == kCollNetDirect || a == kCollNetChain || (a == kNvls && s.nodes > 1))) ||
                    (a == kCollNetDirect && !s.nvswitch) || m.graph[a].channels == 0;
-        if ((a == kCollNetDirect || a == kCollNetChain) && g > kMaxDirectArity + 1) off = true;
-        if ((a == kNvls || a == kNvlsTree) && f != kAllReduce && g > kMaxNvlsArity) off = true;
+        // comm->maxLocalRanks for CollNet; NVLS tests the calling rank's own localRanks, so on
+        // unequal nodes the largest node's ranks leave it (taken for all here).
+        if ((a == kCollNetDirect || a == kCollNetChain) && g_max > kMaxDirectArity + 1) off = true;
+        if ((a == kNvls || a == kNvlsTree) && f != kAllReduce && g_max > kMaxNvlsArity) off = true;
         if (off) m.bandwidth[f][a][p] = 0;
       }
   return m;

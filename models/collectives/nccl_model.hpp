@@ -18,6 +18,7 @@
 // NCCL units are kept inside: GB/s (1e9 B/s) and microseconds.
 #include <array>
 #include <string>
+#include <vector>
 
 namespace aidcsim::collectives::nccl {
 
@@ -31,10 +32,22 @@ enum Func { kBroadcast = 0, kReduce, kAllGather, kReduceScatter, kAllReduce, kNu
 const char* algo_name(Algo a);    ///< "tree", "ring", "collnet_direct", ..., "pat"
 const char* proto_name(Proto p);  ///< "LL", "LL128", "Simple"
 
-/// What NCCL's topology detection finds, per node (all nodes alike). Units: GB/s, us.
+/// One node of a communicator whose nodes hold unequal numbers of its ranks: its GPUs
+/// (localRanks) and the scale-out NICs its topology search sees.
+struct NodeShape {
+  int gpus = 1;
+  int nics = 1;
+};
+
+/// What NCCL's topology detection finds, per node. Units: GB/s, us.
 struct System {
-  int ranks = 1;                ///< nRanks
-  int nodes = 1;                ///< nNodes (ranks per node = ranks / nodes)
+  int ranks = 1;  ///< nRanks: the real rank count (ring steps, latencies)
+  int nodes = 1;  ///< nNodes (mean ranks per node = ranks / nodes, tuning.cc's ppn)
+  /// Empty: every node holds ranks / nodes GPUs with `nics` NICs. Else the distinct node shapes
+  /// of a communicator with unequal nodes: each searches its own graphs and AllGather3 takes
+  /// the min of nChannels, bwIntra, bwInter over ranks (init.cc v2.28.3-1), so the node with
+  /// the fewest GPUs sets channels and speeds; `nics` is then that node's.
+  std::vector<NodeShape> shapes;
   int compute_capability = 90;  ///< 70 Volta, 80 Ampere, 90 Hopper, 100 Blackwell
   bool nvlink = true;           ///< GPUs of a node joined by NVLink (else PCIe)
   bool nvswitch = true;         ///< through NVSwitches (an NVS node in NCCL's topology)
@@ -82,8 +95,14 @@ struct Model {
 };
 
 /// Builds NCCL's tables for `sys` (ncclTopoTuneModel). Throws aidcsim::Error for ranks < 1,
-/// nodes < 1 or ranks not a multiple of nodes.
+/// nodes < 1, ranks not a multiple of nodes without `shapes`, or shapes whose GPU counts cannot
+/// hold `ranks` on `nodes` nodes (min x nodes > ranks or max x nodes < ranks).
 Model build_model(const System& sys);
+
+/// comm->minLocalRanks / maxLocalRanks (init.cc v2.28.3-1): the fewest and most GPUs a node of
+/// `sys` holds (ranks / nodes for both without shapes).
+int min_local_ranks(const System& sys);
+int max_local_ranks(const System& sys);
 
 /// NCCL's bandwidth formula for (f, a, p) (GB/s as algbw, ncclTopoTuneModel) evaluated on
 /// `channels` channels of the pattern's graph instead of all of them: the per-channel speed and

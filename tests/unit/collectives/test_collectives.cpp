@@ -809,6 +809,45 @@ TEST_CASE("a ring over unequal domain shares runs NCCL's channels: as many NICs 
   }
 }
 
+TEST_CASE("unequal domain shares: NCCL's analytic ring runs at the smallest share's channels and speed",
+          "[ring][unequal_shares]") {
+  // 20 H100 as 8 + 8 + 4 over 3 HGX domains of 8 (8 x 400G NICs each). Every node searches its
+  // own ring graph: the 8-GPU domains 8 channels x 48 GB/s, the 4-GPU domain 4 x 48 duplicated to
+  // 8 x 24 (search.cc ncclTopoDupChannels); AllGather3 keeps the min of nChannels and bwInter
+  // over ranks (init.cc v2.28.3-1): 8 x 24 = 192 GB/s busbw, not the mean share's 7 x 48 = 336.
+  const auto fabric = topology::build_fabric(test::rail_cluster(3, 8, topology::FabricKind::LeafSpine, 16));
+  const auto l = Layout::from(fabric, test::nvlink4_gpu());
+  std::vector<int> group = iota(16);
+  for (int g : {16, 17, 18, 19}) group.push_back(g);
+  const nccl::System sys = nccl_system(group, l);
+  CHECK(sys.ranks == 20);  // ring steps and latencies count every rank
+  CHECK(sys.nodes == 3);
+  CHECK(nccl::min_local_ranks(sys) == 4);
+  CHECK(nccl::max_local_ranks(sys) == 8);
+  CHECK(sys.nics == 4);
+  const auto m = nccl::build_model(sys);
+  CHECK(m.graph[nccl::kRing].channels == 8);
+  CHECK(m.graph[nccl::kRing].bw_inter == Approx(24.0));
+  const double S = 1 << 30;
+  Collective c = make(Op::AllReduce, Algorithm::Ring, 20, S);
+  c.gpus = group;
+  const auto sel = select(c, l);
+  REQUIRE(sel.algorithm == Algorithm::Ring);
+  const double busbw = S / sel.bw_time * 2 * 19 / 20;
+  CHECK(busbw == Approx(192e9).epsilon(1e-9));
+  // the same group over equal shares (3 x 8 = 24 GPUs, a share of 8 each): 8 x 48 = 384
+  c.gpus = iota(24);
+  CHECK(S / select(c, l).bw_time * 2 * 23 / 24 == Approx(384e9).epsilon(1e-9));
+  // NVLS needs more than 2 GPUs on every node (ncclNvlsInit, gpuCount <= 2; AllGather3 then
+  // turns it off for all): 8 + 8 + 2 has no NVLSTree although its mean share is 6
+  std::vector<int> g2 = iota(16);
+  for (int g : {16, 17}) g2.push_back(g);
+  c.gpus = g2;
+  c.algorithm = Algorithm::NvlsTree;
+  CHECK_THROWS_WITH(select(c, l), Catch::Contains("more than 2 GPUs"));
+  CHECK(nccl::build_model(nccl_system(g2, l)).graph[nccl::kNvlsTree].channels == 0);
+}
+
 TEST_CASE("NVLS across domains runs the one-domain NVLS kernel on its heads, capped by their NICs") {
   // 4 x 8 H100 + SHARP, 8 x 400G: 8 heads (one per NIC), NVLink 18 x 20.6 = 370.8 GB/s, NVLS
   // efficiency 0.85 (tuning.cc v2.28.3-1): algbw min(370.8 x 0.85 x 8/9, 8 x 48) = 280.2 GB/s,
