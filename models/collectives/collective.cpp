@@ -463,10 +463,32 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
   }
   s.bw_time = c.bytes / (bw * 1e9);
   if (ch.algo == nccl::kNvls || ch.algo == nccl::kNvlsTree) {
-    // pipeline fill: the first round of chunks (channels x heads x chunk) crosses the stages
+    // Pipeline fill: the first round of chunks (CTAs x heads x NCCL's chunk) passes every stage
+    // before the pipeline is full; NCCL's tuner has no such term (tuning.cc v2.28.3-1
+    // ncclTopoGetAlgoTime: latency + bytes / bw, NVLS latency hwLat 25 us).
     const double chunk = nccl::nvls_chunk(tuner, c.bytes, ch.algo == nccl::kNvlsTree);
     const double round = tuner.nvls_channels * std::max(1, tuner.graph[nccl::kNvls].channels) * chunk;
-    s.latency += (p.nvls_stages - 1) * std::min(c.bytes, round) / (bw * 1e9);
+    const double first = std::min(c.bytes, round);
+    if (f == nccl::kAllReduce && sys.nodes > 1) {
+      // Across domains the kernel has four warp groups (src/device/all_reduce.h v2.28.3-1, NVLS
+      // and NVLS_TREE): scatter, the heads' reduce -> NET (tree up), NET (tree down) -> multimem
+      // st, gather; the first round passes three besides the steady state's. Scatter and gather
+      // copy between the user buffer and the GPU's own NVLS buffer (the `up` peers are ucBuff,
+      // src/transport/nvls.cc), so they run at the domain's NVLS rate, not the NIC-bound one;
+      // the second NET group at the collective's rate. The tree's depth adds no chunk rounds
+      // here: NCCL's interLat per hop stands for it (a round per hop gave 248 x 8 H200 280 GB/s
+      // at 512 MiB against ~350 measured, nccl-tests#283).
+      const int h = nccl::nvls_heads(sys.ranks / sys.nodes, sys.nics);
+      const double domain = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0);
+      s.latency += 2 * first / (std::max(domain, bw) * 1e9) + first / (bw * 1e9);
+    } else {
+      // One domain (and NVLS all-gather / reduce-scatter across domains, not re-derived): 3
+      // rounds at the NVLS rate, as the measured sweeps need (8 x H200 2 MiB - 1
+      // GiB, nccl-tests#290: 3.0-3.6 rounds beyond NCCL's 25 us). The kernel's warp groups
+      // explain 2 of them (scatter, multimem ld_reduce + st, gather); the third is measured,
+      // not from NCCL's source (docs/validation-busbw.md "NVLS pipeline fill").
+      s.latency += 3 * first / (bw * 1e9);
+    }
   }
   return s;
 }

@@ -97,10 +97,6 @@ struct Protocol {
   /// domain (the `-g N` harness it was measured with); multi-node rings and the tree keep
   /// NCCL's hop (measured tree/LL times match it: nccl_model.cpp).
   double nvlink_ll_hop = 2.0e-6;
-  /// Pipeline stages of an NVLS chunk: NVLink traversals of its data (scatter write, multimem
-  /// ld_reduce, multimem st, gather read; NCCL src/device/all_reduce.h NVLS warps). The first chunk
-  /// crosses all of them before the pipeline is full: fill = (stages - 1) x one round of chunks.
-  int nvls_stages = 4;
 };
 
 /// Where the GPUs are and what they and the fabric can do.

@@ -8,6 +8,7 @@
 
 #include "models/collectives/closed_form.hpp"
 #include "models/collectives/collective.hpp"
+#include "models/collectives/nccl_model.hpp"
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/engine/collective_bench.hpp"
@@ -35,6 +36,32 @@ BenchOptions dgx(const char* gpu, int nodes, Algorithm a) {
 }
 
 double busbw_gbs(const BenchOptions& o) { return bench_collective(o).back().busbw / 1e9; }
+
+/// Pipeline fill of an NVLS / NVLSTree all-reduce of `bytes` over `nodes` domains of 8 H100 (8 x
+/// 400G): the execution model's latency less NCCL's own (tuning.cc), in s.
+double nvls_fill(Algorithm a, int nodes, double bytes) {
+  collectives::Layout l;
+  l.domain_of = [](int gpu) { return gpu / 8; };
+  l.nvlink_rate = 450e9;
+  l.nic_rate = 50e9;
+  l.gpus_per_node = 8;
+  l.nvlink_generation = 4;
+  l.nvls = true;
+  collectives::Collective c;
+  c.op = Op::AllReduce;
+  c.algorithm = a;
+  c.gpus.resize(8 * nodes);
+  std::iota(c.gpus.begin(), c.gpus.end(), 0);
+  c.bytes = bytes;
+  const auto sel = collectives::select(c, l);
+  collectives::nccl::System sys;
+  sys.nvls = true;
+  sys.nodes = nodes;
+  sys.ranks = 8 * nodes;
+  const auto m = collectives::nccl::build_model(sys);
+  const auto algo = nodes > 1 ? collectives::nccl::kNvlsTree : collectives::nccl::kNvls;
+  return sel.latency - m.latency[collectives::nccl::kAllReduce][algo][collectives::nccl::kSimple] * 1e-6;
+}
 
 }  // namespace
 
@@ -144,4 +171,19 @@ TEST_CASE("ring alpha-beta closed form with NCCL's constants holds on an idle fa
         CHECK(sim == Approx(cf).epsilon(0.01));
         CHECK(collectives::estimate_time(c, layout, p) == Approx(cf).epsilon(0.01));
       }
+}
+
+TEST_CASE("NVLS pipeline fill: one round per warp group, the copies at the domain's NVLS rate", "[validation][busbw]") {
+  // src/device/all_reduce.h v2.28.3-1: across domains the NVLSTree kernel has four warp groups
+  // (scatter, reduce -> NET, NET -> multimem st, gather); scatter and gather copy to and from the
+  // GPU's own NVLS buffer (src/transport/nvls.cc: the `up` peers are ucBuff), so they do not wait
+  // on the NIC. 2 x 8 H100, 64 MiB: round = 16 CTAs x 8 heads x 128 KiB = 16 MiB; the domain's
+  // NVLS rate 370.8 x 0.85 x 8/9 = 280.2 GB/s, NVLSTree 8 x 57.7 x 16/30 = 246.2 GB/s algbw:
+  // 2 x 59.9 + 68.1 = 187.9 us (before: 3 rounds at the NVLSTree rate, 204.4 us).
+  const double round = 16.0 * 8 * 128 * 1024;
+  const double domain = 370.8 * 0.85 * 8 / 9 * 1e9, tree = 8 * 57.7 * 16 / 30.0 * 1e9;
+  CHECK(nvls_fill(Algorithm::NvlsTree, 2, 64.0 * (1 << 20)) == Approx(2 * round / domain + round / tree).epsilon(1e-3));
+  // One domain: 3 rounds at the NVLS rate (2 from the warp groups, 1 measured: 8 x H200 sweep
+  // above); 128 MiB: 16 CTAs x 8 heads x 64 KiB = 8 MiB a round.
+  CHECK(nvls_fill(Algorithm::Nvls, 1, 128.0 * (1 << 20)) == Approx(3 * 8.0 * (1 << 20) / domain).epsilon(1e-3));
 }

