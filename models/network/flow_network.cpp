@@ -105,7 +105,8 @@ struct FlowNetwork::Impl {
   const Fabric& fabric;
   int spray_subflows = 16;
   int timeline_bins = 0;
-  double timeline_hint = 0;  ///< s, expected run length (first bin width = hint / bins)
+  std::uint32_t relaxed_tiers = 0;  ///< set_relaxed_tiers: bit per topology::Tier
+  double timeline_hint = 0;         ///< s, expected run length (first bin width = hint / bins)
   RouteMemo memo;
   bool route_reuse = true;
   explicit Impl(const Fabric& f) : fabric(f) {}
@@ -128,6 +129,14 @@ void FlowNetwork::set_spray_subflows(int n) {
   impl_->spray_subflows = n;
 }
 int FlowNetwork::spray_subflows() const { return impl_->spray_subflows; }
+void FlowNetwork::set_relaxed_tiers(std::uint32_t tiers) {
+  constexpr std::uint32_t switch_tiers = (1u << static_cast<unsigned>(topology::Tier::LeafSpine)) |
+                                         (1u << static_cast<unsigned>(topology::Tier::SpineCore));
+  if (tiers & ~switch_tiers)  // a flow keeps its NIC (and NVLink) ports: it always has a resource
+    throw InvalidParameter("relaxed tiers", std::to_string(tiers), "bits of the leaf-spine and spine-core tiers only");
+  impl_->relaxed_tiers = tiers;
+}
+std::uint32_t FlowNetwork::relaxed_tiers() const { return impl_->relaxed_tiers; }
 void FlowNetwork::set_route_reuse(bool on) {
   impl_->route_reuse = on;
   if (!on) impl_->memo = RouteMemo{};
@@ -192,6 +201,7 @@ int new_slot(RunCtx& c) {
 void free_slot(RunCtx& c, int s) {
   Slot& x = c.slots[s];
   on_item_removed(c, s);
+  if (c.relax.on && x.flow >= 0) relax_rate(c, x.flow, -x.rate);
   c.sharing.remove_item(x.item);
   x.used = false;
   x.flow = x.activity = -1;
@@ -392,10 +402,11 @@ void simulate(RunCtx& c) {
     periodic_check(c);
     ++c.solves;
     const double c0 = prof ? profile::thread_cpu_seconds() : 0, w0 = prof ? profile::wall_seconds() : 0;
-    c.sharing.solve([&c](int s, double rate) {
+    const auto report = [&c](int s, double rate) {
       Slot& x = c.slots[s];
       x.remains = remains_now(c, x);
       x.last = c.now;
+      if (c.relax.on && x.flow >= 0) relax_rate(c, x.flow, rate - x.rate);
       x.rate = rate;
       if (x.wave >= 0 && ++x.reports > 1) c.waves[x.wave].dirty = true;  // not constant: no template
       // Most reported items keep their rate; when the new prediction is the pending one bit for
@@ -408,7 +419,9 @@ void simulate(RunCtx& c) {
       ++x.version;
       x.due = t;
       if (rate > 0) c.due.push(Due{t, s, x.version});
-    });
+    };
+    c.sharing.solve(report);
+    while (c.relax.on && relax_check(c)) c.sharing.solve(report);  // a relaxed link binds: solve again
     if (prof) c.solve_cpu += profile::thread_cpu_seconds() - c0, c.solve_wall += profile::wall_seconds() - w0;
     while (!c.due.empty()) {
       const Due& d = c.due.top();
@@ -444,6 +457,10 @@ void simulate(RunCtx& c) {
   profile::add("network: loop iterations (count)", 0, 0, c.events);
   profile::add("network: reported rates whose completion stayed (count)", 0, 0, c.due_kept);
   if (c.skipped_reps > 0) profile::add("network: repetitions fast-forwarded (count)", 0, 0, c.skipped_reps);
+  if (c.relax.on) {
+    profile::add("network: relaxed link directions put back in the solver (count)", 0, 0, c.relax.put_back);
+    profile::add("network: items re-added with a link put back (count)", 0, 0, c.relax.re_added);
+  }
   if (c.periodic_reps > 0) profile::add("network: repetitions skipped as whole periods (count)", 0, 0, c.periodic_reps);
 }
 
@@ -461,7 +478,9 @@ void start_flow(RunCtx& c, int f, double remains) {
   x.wave = c.wave[sf.activity];
   const Activity& act = c.s->activities[sf.activity];
   const double bound = act.rate_limit > 0 ? act.rate_limit / sf.of * sf.mult : -1.0;  // split over sub-flows
-  x.item = c.sharing.add_item(res, nr, s, act.weight * sf.mult, bound);
+  int kept = nr;
+  const int* in = relax_filter(c, f, res, nr, kept);
+  x.item = c.sharing.add_item(in, kept, s, act.weight * sf.mult, bound);
   on_item_added(c, s, res, nr);
   sf.slot = s;
 }
@@ -768,6 +787,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     for (std::size_t i = 0; i < c->failures.size(); ++i)
       c->push_timed(c->failures[i].time, Timed::Failure, static_cast<int>(i));
   }
+  c->relax.on = impl_->relaxed_tiers != 0 && !c->events_mode;  // routes fixed for the run
+  c->relax.tiers = impl_->relaxed_tiers;
   if (!c->events_mode) {
     c->flow_res_off.resize(c->flows.size() + 1);
     c->flow_res_off[0] = 0;
