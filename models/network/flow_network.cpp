@@ -459,7 +459,8 @@ void simulate(RunCtx& c) {
   if (c.skipped_reps > 0) profile::add("network: repetitions fast-forwarded (count)", 0, 0, c.skipped_reps);
   if (c.relax.on) {
     profile::add("network: relaxed link directions put back in the solver (count)", 0, 0, c.relax.put_back);
-    profile::add("network: items re-added with a link put back (count)", 0, 0, c.relax.re_added);
+    profile::add("network: relaxed link directions relaxed again (count)", 0, 0, c.relax.relaxed_again);
+    profile::add("network: items re-added with a link put back or relaxed again (count)", 0, 0, c.relax.re_added);
   }
   if (c.periodic_reps > 0) profile::add("network: repetitions skipped as whole periods (count)", 0, 0, c.periodic_reps);
 }

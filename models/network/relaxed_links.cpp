@@ -3,6 +3,7 @@
 #include "models/network/relaxed_links.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "models/network/flow_network_internal.hpp"
 
@@ -14,6 +15,10 @@ namespace {
 /// Above the solver's own rounding (loads are sums of rates updated by differences), below any
 /// difference a step time shows.
 constexpr double kSlack = 1e-6;
+/// A direction put back is relaxed again once its load falls to this fraction of its capacity: it
+/// then binds no flow (removing a constraint that is not saturated leaves the max-min allocation as
+/// it is), and the margin keeps a direction near capacity from going in and out at every event.
+constexpr double kRelaxAgain = 0.9;
 
 signed char& state_of(RunCtx& c, int r, const Hop& h) {
   RelaxedLinks& x = c.relax;
@@ -70,7 +75,7 @@ void relax_rate(RunCtx& c, int f, double delta) {
   const SubFlow& sf = c.flows[f];
   for (int k = 0; k < n; ++k) {
     const int r = res[k];
-    if (state_of(c, r, sf.hops[k]) != 1) continue;
+    if (state_of(c, r, sf.hops[k]) == 0) continue;  // loads of relaxed ones and of those put back
     x.load[r] += delta;
     if (!x.is_touched[r]) {
       x.is_touched[r] = 1;
@@ -81,27 +86,32 @@ void relax_rate(RunCtx& c, int f, double delta) {
 
 bool relax_check(RunCtx& c) {
   RelaxedLinks& x = c.relax;
-  std::vector<int> back;
+  std::vector<int> back, again;
   for (int r : x.touched) {
     x.is_touched[r] = 0;
     if (x.state[r] == 1 && x.load[r] >= (1 - kSlack) * x.cap[r]) back.push_back(r);
+    if (x.state[r] == 2 && x.load[r] <= kRelaxAgain * x.cap[r]) again.push_back(r);
   }
   x.touched.clear();
-  if (back.empty()) return false;
-  for (int r : back) x.state[r] = 0;
+  if (back.empty() && again.empty()) return false;
+  for (int r : back) x.state[r] = 2;
+  for (int r : again) x.state[r] = 1;
   x.put_back += static_cast<long long>(back.size());
-  // Items on a direction put back: found by their routes (rare: at most once per direction).
+  x.relaxed_again += static_cast<long long>(again.size());
+  // Items on a direction put back or relaxed again: found by their routes.
   for (int s = 0; s < static_cast<int>(c.slots.size()); ++s) {
     const Slot& sl = c.slots[s];
     if (!sl.used || sl.flow < 0) continue;
     int n = 0;
     const int* res = route_resources(c, sl.flow, n);
     bool hit = false;
-    for (int k = 0; k < n && !hit; ++k)
+    for (int k = 0; k < n && !hit; ++k) {
       for (int r : back) hit |= res[k] == r;
+      for (int r : again) hit |= res[k] == r;
+    }
     if (hit) re_add(c, s);
   }
-  return true;
+  return !back.empty();  // relaxing again changes no rate: no new solve needed
 }
 
 }  // namespace aidcsim::network::detail

@@ -82,19 +82,23 @@ TEST_CASE("relaxed core links that bind are put back: the same finishes as the f
           "[network][relaxed_links]") {
   const auto fab = clos3(4);
   // Pod 1 (GPUs 48-63) sends everything to pod 0 at once: its 4 leaves x 4 uplinks meet the core
-  // at 3:1, so the core, not the NICs, sets the rates.
+  // at 3:1, so the core, not the NICs, sets the rates; as transfers of different sizes end, the
+  // core's load falls again.
   Schedule s;
   for (int i = 48; i < 64; ++i)
-    for (int j = 0; j < 4; ++j) s.activities.push_back(transfer(i, (i * 3 + j * 11) % 48, 1e9, 31 * i + j));
+    for (int j = 0; j < 4; ++j)
+      s.activities.push_back(transfer(i, (i * 3 + j * 11) % 48, 1e9 * (1 + (i + j) % 4), 31 * i + j));
   profile::enable(true);
   profile::reset();
   const auto [full, relaxed] = compare(fab, s, kCore);
   const long long put_back = profiled("network: relaxed link directions put back in the solver (count)");
+  const long long again = profiled("network: relaxed link directions relaxed again (count)");
   profile::enable(false);
-  // The core binds: the run is longer than the NICs alone allow (4 GB per GPU at 50 GB/s).
-  CHECK(full > 1.5 * 4e9 / kRate);
+  // The core binds: the run is longer than the NICs alone allow (10 GB per GPU at 50 GB/s).
+  CHECK(full > 1.5 * 10e9 / kRate);
   CHECK(relaxed == Approx(full).epsilon(1e-9));
   CHECK(put_back > 0);
+  CHECK(again > 0);  // flows ending leave the core below 90 %: those directions leave the solver again
 }
 
 TEST_CASE("relaxation: off by default, switch tiers only, not under failure events", "[network][relaxed_links]") {
