@@ -105,7 +105,8 @@ struct FlowNetwork::Impl {
   const Fabric& fabric;
   int spray_subflows = 16;
   int timeline_bins = 0;
-  double timeline_hint = 0;  ///< s, expected run length (first bin width = hint / bins)
+  std::uint32_t relaxed_tiers = 0;  ///< set_relaxed_tiers: bit per topology::Tier
+  double timeline_hint = 0;         ///< s, expected run length (first bin width = hint / bins)
   RouteMemo memo;
   bool route_reuse = true;
   explicit Impl(const Fabric& f) : fabric(f) {}
@@ -128,6 +129,14 @@ void FlowNetwork::set_spray_subflows(int n) {
   impl_->spray_subflows = n;
 }
 int FlowNetwork::spray_subflows() const { return impl_->spray_subflows; }
+void FlowNetwork::set_relaxed_tiers(std::uint32_t tiers) {
+  constexpr std::uint32_t switch_tiers = (1u << static_cast<unsigned>(topology::Tier::LeafSpine)) |
+                                         (1u << static_cast<unsigned>(topology::Tier::SpineCore));
+  if (tiers & ~switch_tiers)  // a flow keeps its NIC (and NVLink) ports: it always has a resource
+    throw InvalidParameter("relaxed tiers", std::to_string(tiers), "bits of the leaf-spine and spine-core tiers only");
+  impl_->relaxed_tiers = tiers;
+}
+std::uint32_t FlowNetwork::relaxed_tiers() const { return impl_->relaxed_tiers; }
 void FlowNetwork::set_route_reuse(bool on) {
   impl_->route_reuse = on;
   if (!on) impl_->memo = RouteMemo{};
@@ -215,6 +224,7 @@ int new_slot(RunCtx& c) {
 void free_slot(RunCtx& c, int s) {
   Slot& x = c.slots[s];
   on_item_removed(c, s);
+  if (c.relax.on && x.flow >= 0) relax_rate(c, x.flow, -x.rate);
   {
     const LmmTimer timer(c);
     c.sharing.remove_item(x.item);
@@ -429,10 +439,11 @@ void simulate(RunCtx& c) {
       const double c1 = profile::thread_cpu_seconds(), w1 = profile::wall_seconds();
       c.lmm_solve_cpu += c1 - c0, c.lmm_solve_wall += w1 - w0;
     }
-    c.reported += c.sharing.report([&c](int s, double rate) {
+    const auto report = [&c](int s, double rate) {
       Slot& x = c.slots[s];
       x.remains = remains_now(c, x);
       x.last = c.now;
+      if (c.relax.on && x.flow >= 0) relax_rate(c, x.flow, rate - x.rate);
       x.rate = rate;
       if (x.wave >= 0 && ++x.reports > 1) c.waves[x.wave].dirty = true;  // not constant: no template
       // Most reported items keep their rate; when the new prediction is the pending one bit for
@@ -445,7 +456,9 @@ void simulate(RunCtx& c) {
       ++x.version;
       x.due = t;
       if (rate > 0) c.due.push(Due{t, s, x.version});
-    });
+    };
+    c.reported += c.sharing.report(report);
+    while (c.relax.on && relax_check(c)) c.reported += c.sharing.solve(report);  // a relaxed link binds: solve again
     if (prof) c.solve_cpu += profile::thread_cpu_seconds() - c0, c.solve_wall += profile::wall_seconds() - w0;
     while (!c.due.empty()) {
       const Due& d = c.due.top();
@@ -484,6 +497,11 @@ void simulate(RunCtx& c) {
   profile::add("network: loop iterations (count)", 0, 0, c.events);
   profile::add("network: reported rates whose completion stayed (count)", 0, 0, c.due_kept);
   if (c.skipped_reps > 0) profile::add("network: repetitions fast-forwarded (count)", 0, 0, c.skipped_reps);
+  if (c.relax.on) {
+    profile::add("network: relaxed link directions put back in the solver (count)", 0, 0, c.relax.put_back);
+    profile::add("network: relaxed link directions relaxed again (count)", 0, 0, c.relax.relaxed_again);
+    profile::add("network: items re-added with a link put back or relaxed again (count)", 0, 0, c.relax.re_added);
+  }
   if (c.periodic_reps > 0) profile::add("network: repetitions skipped as whole periods (count)", 0, 0, c.periodic_reps);
 }
 
@@ -501,9 +519,11 @@ void start_flow(RunCtx& c, int f, double remains) {
   x.wave = c.wave[sf.activity];
   const Activity& act = c.s->activities[sf.activity];
   const double bound = act.rate_limit > 0 ? act.rate_limit / sf.of * sf.mult : -1.0;  // split over sub-flows
+  int kept = nr;
+  const int* in = relax_filter(c, f, res, nr, kept);
   {
     const LmmTimer timer(c);
-    x.item = c.sharing.add_item(res, nr, s, act.weight * sf.mult, bound);
+    x.item = c.sharing.add_item(in, kept, s, act.weight * sf.mult, bound);
   }
   on_item_added(c, s, res, nr);
   sf.slot = s;
@@ -811,6 +831,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     for (std::size_t i = 0; i < c->failures.size(); ++i)
       c->push_timed(c->failures[i].time, Timed::Failure, static_cast<int>(i));
   }
+  c->relax.on = impl_->relaxed_tiers != 0 && !c->events_mode;  // routes fixed for the run
+  c->relax.tiers = impl_->relaxed_tiers;
   if (!c->events_mode) {
     // Distinct routes by their shared hops (SharedHops::id), numbered in order of first use.
     RouteIds ids;

@@ -96,6 +96,17 @@ class FlowNetwork {
   void set_spray_subflows(int n);
   int spray_subflows() const;
 
+  /// Link tiers (bit 1 << topology::Tier, e.g. 1 << Tier::SpineCore) whose link directions a run
+  /// leaves out of the max-min solver while the rates keep them below capacity; the first solve
+  /// that would put one at capacity puts it back for the rest of the run (relaxed_links.hpp). Exact
+  /// (a max-min allocation of the relaxed system that is feasible is the full system's), but the
+  /// solver's rounding may differ in the last bits from a run without it: off by default (0).
+  /// Not applied to runs with failure events. Throws InvalidParameter for bits of other tiers (a
+  /// flow's NIC and NVLink ports always stay in the solver). Splits the sharing components that only meet on
+  /// links that never bind (an oversubscribed core that is not the bottleneck).
+  void set_relaxed_tiers(std::uint32_t tiers);
+  std::uint32_t relaxed_tiers() const;
+
   /// Record bytes per link direction over time in run() (RunResult::timeline_*): `bins` = B >= 1
   /// turns it on (0: off, the default). The run ends with B to 2B bins whatever its length (full
   /// tables of 2B bins merge pairwise); `expected_duration` (s, 0 = unknown) sets the first bin

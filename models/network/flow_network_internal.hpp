@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "models/network/flow_network.hpp"
+#include "models/network/relaxed_links.hpp"
 #include "models/network/sharing.hpp"
 
 namespace aidcsim::network::detail {
@@ -384,6 +385,8 @@ struct RunCtx {
   /// not split; events mode: per [k * links + l], bytes sent.
   std::vector<int> group_of;
   std::vector<double> gbytes_fwd, gbytes_rev;
+
+  RelaxedLinks relax;  ///< link directions left out of the solver (FlowNetwork::set_relaxed_tiers)
 
   std::unique_ptr<Timeline> tl;  ///< null unless FlowNetwork::set_timeline_bins > 0 (no events)
 
