@@ -6,6 +6,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "models/network/flow_network.hpp"
 #include "models/topology/fabric.hpp"
@@ -90,6 +91,50 @@ workload::JobSpec dp_heavy_job() {
   return j;
 }
 
+/// One step of `job` planned with a collapsed ring's channel hops one transfer each (index 0) and
+/// merged per NVLink pair (index 1, StepOptions::merge_ring_channels), both run on `net`: step
+/// time and exposed DP (s), DP transfers and their bytes, the plans and the runs.
+struct MergedPair {
+  double t[2] = {0, 0}, dp[2] = {0, 0}, bytes[2] = {0, 0};
+  long long transfers[2] = {0, 0};
+  workload::StepPlan plan[2];
+  network::RunResult run[2];
+};
+
+MergedPair run_merged_pair(const workload::JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
+                           network::FlowNetwork& net) {
+  MergedPair m;
+  for (int merge = 0; merge < 2; ++merge) {
+    workload::StepOptions opt;
+    opt.seed = 42;
+    opt.merge_ring_channels = merge == 1;
+    m.plan[merge] = workload::plan_step(job, gpu, fabric, opt);
+    for (const auto& a : m.plan[merge].schedule.activities)
+      if (a.kind == network::Activity::Kind::Transfer && a.tag == workload::kTagDp) {
+        ++m.transfers[merge];
+        m.bytes[merge] += a.amount * a.repeat;
+      }
+    m.run[merge] = net.run(m.plan[merge].schedule);
+    const auto b = workload::analyse_step(m.plan[merge], m.run[merge]);
+    m.t[merge] = b.step_time;
+    m.dp[merge] = b.exposed_dp;
+  }
+  return m;
+}
+
+/// The merged run is the per-hop run (step time, exposed DP within 1e-9; DP bytes within 1e-12),
+/// the merge ran (fewer transfers) and the DP traffic is on the step's critical path.
+void check_merged_exact(const MergedPair& m) {
+  INFO("one transfer per channel hop: step " << m.t[0] << " s (exposed DP " << m.dp[0] << " s, " << m.transfers[0]
+                                             << " DP transfers); merged: " << m.t[1] << " s (exposed DP " << m.dp[1]
+                                             << " s, " << m.transfers[1] << ")");
+  CHECK(m.dp[0] > 0.05 * m.t[0]);
+  CHECK(m.transfers[1] < m.transfers[0]);
+  CHECK(m.t[1] == Approx(m.t[0]).epsilon(1e-9));
+  CHECK(m.dp[1] == Approx(m.dp[0]).epsilon(1e-9).margin(1e-12));
+  CHECK(m.bytes[1] == Approx(m.bytes[0]).epsilon(1e-12));
+}
+
 }  // namespace
 
 TEST_CASE("aggregated step within 2 % of exact", "[engine][fidelity][aggregation]") {
@@ -142,32 +187,14 @@ TEST_CASE("a collapsed ring's channel hops over one NVLink pair as one weighted 
       job.par.pp = 2;
       job.global_batch = 64;
     }
-    double t[2] = {0, 0}, dp[2] = {0, 0}, bytes[2] = {0, 0}, nv_bytes[2] = {0, 0};
-    long long transfers[2] = {0, 0};
-    for (int merge = 0; merge < 2; ++merge) {
-      workload::StepOptions opt;
-      opt.seed = 42;
-      opt.merge_ring_channels = merge == 1;
-      const auto plan = workload::plan_step(job, gpu, fabric, opt);
-      for (const auto& a : plan.schedule.activities)
-        if (a.kind == network::Activity::Kind::Transfer && a.tag == workload::kTagDp) {
-          ++transfers[merge];
-          bytes[merge] += a.amount * a.repeat;
-        }
-      const auto r = net.run(plan.schedule);
+    const MergedPair m = run_merged_pair(job, gpu, fabric, net);
+    double nv_bytes[2] = {0, 0};
+    for (int merge = 0; merge < 2; ++merge)
       for (int l = 0; l < fabric.link_count(); ++l)
-        if (fabric.link(l).tier == topology::Tier::NvLink) nv_bytes[merge] += r.link_bytes_fwd[l] + r.link_bytes_rev[l];
-      const auto b = workload::analyse_step(plan, r);
-      t[merge] = b.step_time;
-      dp[merge] = b.exposed_dp;
-    }
-    INFO(zero << ": one transfer per channel hop: step " << t[0] << " s (exposed DP " << dp[0] << " s, " << transfers[0]
-              << " DP transfers); merged: " << t[1] << " s (exposed DP " << dp[1] << " s, " << transfers[1] << ")");
-    CHECK(dp[0] > 0.05 * t[0]);          // the DP traffic is on the step's critical path
-    CHECK(transfers[1] < transfers[0]);  // the merge ran
-    CHECK(t[1] == Approx(t[0]).epsilon(1e-9));
-    CHECK(dp[1] == Approx(dp[0]).epsilon(1e-9).margin(1e-12));
-    CHECK(bytes[1] == Approx(bytes[0]).epsilon(1e-12));
+        if (fabric.link(l).tier == topology::Tier::NvLink)
+          nv_bytes[merge] += m.run[merge].link_bytes_fwd[l] + m.run[merge].link_bytes_rev[l];
+    INFO(zero);
+    check_merged_exact(m);
     CHECK(nv_bytes[1] == Approx(nv_bytes[0]).epsilon(1e-12));
   }
 }
@@ -190,36 +217,15 @@ TEST_CASE("DP rings over unequal domain shares: NCCL's channels, merged exactly,
   job.par.dp = 12;
   job.par.pp = 2;
   job.global_batch = 48;
-  double t[2] = {0, 0}, dp[2] = {0, 0}, bytes[2] = {0, 0};
-  long long transfers[2] = {0, 0};
+  const MergedPair m = run_merged_pair(job, gpu, fabric, net);
   std::vector<double> nic_out(24, 0), nic_in(24, 0);  // DP bytes sent / received across domains
-  for (int merge = 0; merge < 2; ++merge) {
-    workload::StepOptions opt;
-    opt.seed = 42;
-    opt.merge_ring_channels = merge == 1;
-    const auto plan = workload::plan_step(job, gpu, fabric, opt);
-    for (const auto& a : plan.schedule.activities)
-      if (a.kind == network::Activity::Kind::Transfer && a.tag == workload::kTagDp) {
-        ++transfers[merge];
-        bytes[merge] += a.amount * a.repeat;
-        if (merge == 1 && fabric.nvlink_domain_of(a.gpu) != fabric.nvlink_domain_of(a.dst_gpu)) {
-          nic_out[a.gpu] += a.amount * a.repeat;
-          nic_in[a.dst_gpu] += a.amount * a.repeat;
-        }
-      }
-    const auto r = net.run(plan.schedule);
-    const auto b = workload::analyse_step(plan, r);
-    t[merge] = b.step_time;
-    dp[merge] = b.exposed_dp;
-  }
-  INFO("one transfer per channel hop: step " << t[0] << " s (exposed DP " << dp[0] << " s, " << transfers[0]
-                                             << " DP transfers); merged: " << t[1] << " s (exposed DP " << dp[1]
-                                             << " s, " << transfers[1] << ")");
-  CHECK(dp[0] > 0.05 * t[0]);
-  CHECK(transfers[1] < transfers[0]);
-  CHECK(t[1] == Approx(t[0]).epsilon(1e-9));
-  CHECK(dp[1] == Approx(dp[0]).epsilon(1e-9).margin(1e-12));
-  CHECK(bytes[1] == Approx(bytes[0]).epsilon(1e-12));
+  for (const auto& a : m.plan[1].schedule.activities)
+    if (a.kind == network::Activity::Kind::Transfer && a.tag == workload::kTagDp &&
+        fabric.nvlink_domain_of(a.gpu) != fabric.nvlink_domain_of(a.dst_gpu)) {
+      nic_out[a.gpu] += a.amount * a.repeat;
+      nic_in[a.dst_gpu] += a.amount * a.repeat;
+    }
+  check_merged_exact(m);
   // Domain 1 (GPUs 8-15) holds the 4-GPU share of both groups: every NIC carries scale-out DP bytes.
   for (int g = 8; g < 16; ++g) {
     INFO("GPU " << g);
