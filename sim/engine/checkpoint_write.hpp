@@ -68,8 +68,9 @@ CheckpointWrite write_checkpoint(const topology::Fabric& fabric, network::FlowNe
 /// the write's flows start with the first. Fills training_time, steps_alongside, steps_capped,
 /// step_time_alone, step_time_with_write of `w` (from write_checkpoint).
 /// `relax_switch_links`: run with the leaf-spine and spine-core links relaxed
-/// (FlowNetwork::set_relaxed_tiers, restored afterwards): exact in exact arithmetic, within 1e-9
-/// relative of the run with them in the solver (tests/unit/engine/test_checkpoint_write.cpp), and
+/// (FlowNetwork::set_relaxed_tiers, restored afterwards): exact in exact arithmetic, rounding
+/// differences from the run with them in the solver (<= 1e-9 relative in tests/unit/engine/
+/// test_checkpoint_write.cpp; 5e-15 on small-576 with storage, 0 at 8K GPUs), and
 /// it keeps the write flows out of one component with the step's (56 s -> 4 s CPU at 8K GPUs,
 /// docs/benchmarks.md). `last_run`: when not null, receives the (last) alongside run's result.
 void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabric, network::FlowNetwork& net, int gpus,
