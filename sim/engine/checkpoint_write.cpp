@@ -98,7 +98,8 @@ CheckpointWrite write_checkpoint(const topology::Fabric& fabric, network::FlowNe
 }
 
 void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabric, network::FlowNetwork& net, int gpus,
-                                const network::Schedule& step, double step_makespan, std::uint64_t seed) {
+                                const network::Schedule& step, double step_makespan, std::uint64_t seed,
+                                bool relax_switch_links, network::RunResult* last_run) {
   const network::Schedule write = checkpoint_schedule(fabric, gpus, w.bytes, seed);
   const int n = static_cast<int>(step.activities.size());
   if (n == 0 || !(step_makespan > 0)) return;
@@ -138,7 +139,7 @@ void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabr
     }
     const int first_write = static_cast<int>(s.activities.size());
     for (const auto& a : write.activities) s.activities.push_back(a);
-    const network::RunResult r = net.run(s);
+    network::RunResult r = net.run(s);
     double write_end = 0, step0_end = 0;
     for (int i = first_write; i < static_cast<int>(s.activities.size()); ++i)
       write_end = std::max(write_end, r.finish[i]);
@@ -147,7 +148,23 @@ void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabr
     w.step_time_with_write = step0_end;
     w.steps_alongside = k;
     w.steps_capped = write_end > r.finish[barrier];
+    if (last_run) *last_run = std::move(r);
   };
+  // The write flows cross the leaf-spine and spine-core links to every storage server, so with
+  // those links in the solver they join the step's flows in one sharing component re-solved at
+  // every event (~56 s CPU at 8K GPUs, docs/benchmarks.md). They are bound by the servers' media,
+  // not by the switch links: relaxed, those links stay out of the solver until one would bind
+  // (exact decomposition, relaxed_links.hpp); the setting is restored afterwards.
+  constexpr std::uint32_t switch_tiers = (1u << static_cast<unsigned>(topology::Tier::LeafSpine)) |
+                                         (1u << static_cast<unsigned>(topology::Tier::SpineCore));
+  const std::uint32_t prev_relaxed = net.relaxed_tiers();
+  if (relax_switch_links) net.set_relaxed_tiers(prev_relaxed | switch_tiers);
+  w.relaxed_switch_links = relax_switch_links;
+  struct Restore {
+    network::FlowNetwork& net;
+    std::uint32_t tiers;
+    ~Restore() { net.set_relaxed_tiers(tiers); }
+  } restore{net, prev_relaxed};
   int k = std::clamp(static_cast<int>(std::ceil(w.idle_time / step_makespan)), 1, kMaxStepsAlongside);
   run_with(k);
   if (w.steps_capped && k < kMaxStepsAlongside) {  // the write outlasted the steps: cover its real length

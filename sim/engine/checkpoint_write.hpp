@@ -38,6 +38,8 @@ struct CheckpointWrite {
   int steps_alongside = 0;
   bool steps_capped = false;  ///< the write outlasted the steps simulated (kMaxStepsAlongside)
   double step_time_alone = 0, step_time_with_write = 0;  ///< s, the simulated part of one step
+  /// The alongside run had the switch links relaxed (write_checkpoint_alongside's relax_switch_links).
+  bool relaxed_switch_links = false;
 };
 
 /// Write time of a simulated checkpoint as the time-to-train model uses it, s: `async`
@@ -65,7 +67,14 @@ CheckpointWrite write_checkpoint(const topology::Fabric& fabric, network::FlowNe
 /// previous one's last activities) to cover the idle write time, at most kMaxStepsAlongside, and
 /// the write's flows start with the first. Fills training_time, steps_alongside, steps_capped,
 /// step_time_alone, step_time_with_write of `w` (from write_checkpoint).
+/// `relax_switch_links`: run with the leaf-spine and spine-core links relaxed
+/// (FlowNetwork::set_relaxed_tiers, restored afterwards): exact in exact arithmetic, rounding
+/// differences from the run with them in the solver (<= 1e-9 relative in tests/unit/engine/
+/// test_checkpoint_write.cpp; 5e-15 on small-576 with storage, 0 at 8K GPUs), and
+/// it keeps the write flows out of one component with the step's (56 s -> 4 s CPU at 8K GPUs,
+/// docs/benchmarks.md). `last_run`: when not null, receives the (last) alongside run's result.
 void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabric, network::FlowNetwork& net, int gpus,
-                                const network::Schedule& step, double step_makespan, std::uint64_t seed);
+                                const network::Schedule& step, double step_makespan, std::uint64_t seed,
+                                bool relax_switch_links = true, network::RunResult* last_run = nullptr);
 
 }  // namespace aidcsim

@@ -53,6 +53,11 @@ void report_storage(Results& r, const Scenario& sc, const SituationOutcome& o) {
                   w.steps_alongside == 1 ? "" : "s", w.training_time,
                   w.steps_capped ? " (it outlasts them: the rest runs on an idle fabric)" : "");
     note += line;
+    if (w.relaxed_switch_links)
+      note +=
+          " (switch links relaxed in that run, FlowNetwork::set_relaxed_tiers: exact in exact arithmetic, "
+          "rounding differences from the full solve, <= 1e-9 relative in tests/unit/engine/"
+          "test_checkpoint_write.cpp)";
   }
   note += std::string("; time-to-train uses the time ") + (used == w.idle_time ? "alone" : "alongside training") +
           " (checkpoint_mode " + (async ? "async" : "sync") + ")" +

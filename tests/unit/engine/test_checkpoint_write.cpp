@@ -3,11 +3,18 @@
 // training it takes longer, and the time-to-train model uses the simulated time.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
+#include "models/common/profile.hpp"
+#include "models/workload/step.hpp"
 #include "sim/engine/checkpoint_write.hpp"
 #include "sim/engine/simulate.hpp"
+#include "sim/scenario/gpu_catalogue.hpp"
+#include "tests/unit/engine/helpers.hpp"
 
 using namespace aidcsim;
 using namespace aidcsim::topology;
@@ -156,6 +163,70 @@ TEST_CASE("alongside training the write takes longer: two flows per GPU NIC get 
   CHECK_FALSE(w.steps_capped);
   CHECK(w.step_time_with_write == Approx(0.12 + lat).epsilon(1e-4));
   CHECK(w.step_time_alone == step_alone);
+}
+
+TEST_CASE("the write alongside a step with relaxed switch links: within 1e-9 of the run with them in the solver",
+          "[engine][storage][relaxed_links]") {
+  // 32 H100s (4 HGX nodes), rack-local leaf-spine at 2:1 with 100 Gb/s NICs: the step's DP rings
+  // and the write (4 servers on their own leaves; media-bound at 4 x 5 GB/s alone) share the GPU
+  // NICs and the oversubscribed uplinks: each slows the other, and relaxed uplinks are put back in
+  // the solver during the run (counted below).
+  topology::FabricSpec fs = test::h100_rail_fabric(32, 8, 16, 12.5e9);
+  fs.oversub_leaf = 2;
+  fs.wiring = topology::Wiring::RackLocal;
+  fs.storage = servers(4, 2, 50e9, 5e9);
+  const Fabric f = build_fabric(fs);
+  network::FlowNetwork net(f);
+  workload::JobSpec j;
+  j.model.layers = 8;
+  j.model.hidden = 2048;
+  j.model.ffn_hidden = 8192;
+  j.model.heads = 16;
+  j.model.kv_heads = 16;
+  j.model.vocab = 32000;
+  j.model.sequence_length = 2048;
+  j.par.tp = 2;
+  j.par.pp = 2;
+  j.par.dp = 8;
+  j.grad_reduce_dtype = "fp32";
+  j.global_batch = 8 * j.par.dp;
+  workload::StepOptions opt;
+  opt.seed = 42;
+  const auto plan = workload::plan_step(j, builtin_gpus().find("H100"), f, opt);
+  const double step_alone = net.run(plan.schedule).makespan;
+  REQUIRE(step_alone > 0);
+  // A checkpoint that the media write in ~60 % of the step alone.
+  const double bytes = 0.6 * step_alone * 4 * 5e9;
+  const CheckpointWrite w0 = write_checkpoint(f, net, 32, bytes, 42);
+  CheckpointWrite exact = w0, relaxed = w0;
+  network::RunResult exact_run, relaxed_run;
+  write_checkpoint_alongside(exact, f, net, 32, plan.schedule, step_alone, 42, false, &exact_run);
+  profile::enable(true);  // counts the relaxed directions put back: the test covers that path
+  profile::reset();
+  write_checkpoint_alongside(relaxed, f, net, 32, plan.schedule, step_alone, 42, true, &relaxed_run);
+  long long put_back = 0;
+  for (const auto& e : profile::entries())
+    if (e.name == "network: relaxed link directions put back in the solver (count)") put_back += e.calls;
+  profile::reset();
+  profile::enable(false);
+  CHECK(put_back > 0);
+  CHECK(net.relaxed_tiers() == 0);                              // restored
+  CHECK(exact.step_time_with_write > step_alone * (1 + 1e-6));  // the write slows the step: they interact
+  CHECK(relaxed.steps_alongside == exact.steps_alongside);
+  CHECK(relaxed.training_time == Approx(exact.training_time).epsilon(1e-9).margin(0));
+  CHECK(relaxed.step_time_with_write == Approx(exact.step_time_with_write).epsilon(1e-9).margin(0));
+  REQUIRE(relaxed_run.link_bytes_fwd.size() == exact_run.link_bytes_fwd.size());
+  double worst = 0;
+  for (std::size_t l = 0; l < exact_run.link_bytes_fwd.size(); ++l)
+    for (const auto& [a, b] : {std::pair{exact_run.link_bytes_fwd[l], relaxed_run.link_bytes_fwd[l]},
+                               std::pair{exact_run.link_bytes_rev[l], relaxed_run.link_bytes_rev[l]}})
+      if (a != b) worst = std::max(worst, std::abs(a - b) / std::max(std::abs(a), std::abs(b)));
+  CHECK(worst <= 1e-9);
+  REQUIRE(relaxed_run.finish.size() == exact_run.finish.size());
+  double worst_finish = 0;  // every activity's finish, relative to the run's length
+  for (std::size_t i = 0; i < exact_run.finish.size(); ++i)
+    worst_finish = std::max(worst_finish, std::abs(relaxed_run.finish[i] - exact_run.finish[i]));
+  CHECK(worst_finish <= 1e-9 * exact_run.makespan);
 }
 
 namespace {
