@@ -14,7 +14,7 @@ namespace aidcsim::reliability {
 /// Component counts of one situation (cluster state), supplied by the engine.
 struct ComponentCounts {
   double gpus = 0;      ///< GPUs in the job (HBM stacks and software failures scale with them too)
-  double nodes = 0;     ///< hosts / compute trays
+  double nodes = 0;     ///< hosts: 8-GPU servers or 4-GPU compute trays (gpus / cluster.gpus_per_node)
   double nics = 0;      ///< scale-out NICs; 0 = one per GPU
   double switches = 0;  ///< fabric switches
   double links = 0;     ///< fabric cables (NIC-leaf and switch-switch)
@@ -29,7 +29,8 @@ struct ComponentCounts {
 ///   thermal interface 6 = 196 per 16,384 GPUs; hbm = 72 per GPU; software = software bug 54 +
 ///   dependency 2 + NCCL watchdog 7 = 63, scaled per GPU (assumption: bigger jobs hit more
 ///   bugs); host = host maintenance 32 + SSD 3 + PSU 3 + chassis 2 + IO board 2 + CPU 2 + DRAM 2
-///   = 46 per 2,048 servers; nic = 7 per 16,384 NICs. Network (35 "switch/cable"): Alibaba HPN
+///   = 46 per 2,048 servers, applied per host (a GB200 compute tray, 2 Grace + 4 GPUs, is a host:
+///   twice the HGX rate per GPU; docs/reliability.md "Host failures"); nic = 7 per 16,384 NICs. Network (35 "switch/cable"): Alibaba HPN
 ///   (§7.1, SIGCOMM'24 §2.3) 0.057 % of links per month (1.87e-5 per link-day) and 0.051 % of
 ///   switches per month (1.68e-5 per switch-day) — on the inferred 35,109 links of the Llama 3
 ///   16K fabric this gives 35.5 in 54 days, consistent with Table 5. Pumps, CDUs: no published

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/common/errors.hpp"
+#include "models/reliability/failures.hpp"
 #include "models/reliability/time_to_train.hpp"
 #include "models/reliability/time_to_train_report.hpp"
 
@@ -346,4 +347,37 @@ TEST_CASE("Checkpoint periods taken at once give the draws of one-by-one checkpo
     compare(fast, ref);
     compare(fast_phased.overall, ref_phased.overall);
   }
+}
+
+TEST_CASE("Host failures scale per server / compute tray: per GPU twice as many on GB200 as on HGX H100",
+          "[reliability][failures]") {
+  // Llama 3 Table 5 (arXiv:2407.21783 §3.3.4): host maintenance 32 + SSD 3 + PSU 3 + chassis 2 +
+  // IO board 2 + CPU 2 + system memory 2 = 46 in 54 days on 2,048 8-GPU servers (2 CPUs each).
+  // A GB200 NVL72 compute tray is one host with 2 Grace CPUs and 4 GPUs (NVIDIA DGX GB200 user
+  // guide): the same parts per host, twice the hosts per GPU (docs/reliability.md, "Host failures").
+  const double per_host_hour = 46.0 / (2048.0 * 54.0 * 24.0);
+  ReliabilitySpec spec;  // preset llama3
+  auto host_rate_per_gpu_hour = [&](double gpus, int gpus_per_node) {
+    ComponentCounts n;
+    n.gpus = gpus;
+    n.nodes = gpus / gpus_per_node;  // as the engine counts hosts (simulate.cpp)
+    const auto p = failure_processes(spec, n);
+    return p[static_cast<int>(Component::Host)].rate * 3600.0 / gpus;
+  };
+  const double hgx_h100 = host_rate_per_gpu_hour(16384, 8);
+  const double gb200 = host_rate_per_gpu_hour(31104, 4);
+  REQUIRE(hgx_h100 == Approx(per_host_hour / 8).epsilon(1e-12));  // 2.17e-6 per GPU-hour
+  REQUIRE(gb200 == Approx(per_host_hour / 4).epsilon(1e-12));     // 4.33e-6 per GPU-hour
+  REQUIRE(hgx_h100 == Approx(2.166e-6).epsilon(1e-3));
+  REQUIRE(gb200 == Approx(4.333e-6).epsilon(1e-3));
+  // On the Llama 3 cluster the host share of the GPU, HBM, NIC, host and software rates is
+  // Table 5's: 46 of 384 (the 35 switch/cable interruptions come from the fabric's counts).
+  ComponentCounts llama;
+  llama.gpus = 16384;
+  llama.nodes = 2048;
+  const auto p = failure_processes(spec, llama);
+  double hw_sw = 0;
+  for (Component c : {Component::Gpu, Component::Hbm, Component::Nic, Component::Host, Component::Software})
+    hw_sw += p[static_cast<int>(c)].rate;
+  REQUIRE(p[static_cast<int>(Component::Host)].rate / hw_sw == Approx(46.0 / 384.0).epsilon(1e-12));
 }
