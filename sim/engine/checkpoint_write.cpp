@@ -99,7 +99,8 @@ CheckpointWrite write_checkpoint(const topology::Fabric& fabric, network::FlowNe
 
 void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabric, network::FlowNetwork& net, int gpus,
                                 const network::Schedule& step, double step_makespan, std::uint64_t seed,
-                                bool relax_switch_links, network::RunResult* last_run) {
+                                bool relax_switch_links, network::RunResult* last_run,
+                                const std::function<void(int steps)>& before_run) {
   const network::Schedule write = checkpoint_schedule(fabric, gpus, w.bytes, seed);
   const int n = static_cast<int>(step.activities.size());
   if (n == 0 || !(step_makespan > 0)) return;
@@ -139,6 +140,7 @@ void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabr
     }
     const int first_write = static_cast<int>(s.activities.size());
     for (const auto& a : write.activities) s.activities.push_back(a);
+    if (before_run) before_run(k);
     network::RunResult r = net.run(s);
     double write_end = 0, step0_end = 0;
     for (int i = first_write; i < static_cast<int>(s.activities.size()); ++i)

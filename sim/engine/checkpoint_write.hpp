@@ -10,6 +10,7 @@
 // Placement: rank r writes to server r % S through its NIC (r / S) % nics (striped round robin, as
 // a parallel file system stripes files over its servers), so servers and NICs get equal shares.
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "models/network/flow_network.hpp"
@@ -73,8 +74,24 @@ CheckpointWrite write_checkpoint(const topology::Fabric& fabric, network::FlowNe
 /// test_checkpoint_write.cpp; 5e-15 on small-576 with storage, 0 at 8K GPUs), and
 /// it keeps the write flows out of one component with the step's (56 s -> 4 s CPU at 8K GPUs,
 /// docs/benchmarks.md). `last_run`: when not null, receives the (last) alongside run's result.
+/// `before_run`: when set, called with the number of step copies before each FlowNetwork run (one,
+/// or two when the first run's steps ended before the write): the runs are the stage's cost, so a
+/// progress line can move between them; it changes no result.
+///
+/// step_time_with_write / step_time_alone (checkpoint_step_slowdown) compares like with like: the
+/// first copy starts at 0 and nothing of the later copies starts before it ends (the barrier), so
+/// without the write's flows its end is `step_makespan` (bit for bit at 8K GPUs, stargate-uk-8k
+/// with storage). It can be below 1: max-min fair sharing is not monotone. A write flow that takes
+/// its share of a GPU NIC slows the step's other flows on that NIC, which leaves more of the links
+/// they share downstream to the step's critical flows (tests/unit/engine/test_checkpoint_write.cpp,
+/// "[slowdown]": 0.875); and the write shifts when the step's flows meet, so the DP buckets and the
+/// pipeline's flows may overlap less (Graham's scheduling anomaly: a delayed task can shorten the
+/// makespan). stargate-uk-8k with a media-bound write (20 GB/s x 64 servers = 0.16 GB/s per GPU
+/// next to 50 GB/s NICs) reads 0.99994: the write delays the first pipeline flows (the forward pass
+/// ends 0.14 ms later), and the backward pass then ends 0.36 ms earlier.
 void write_checkpoint_alongside(CheckpointWrite& w, const topology::Fabric& fabric, network::FlowNetwork& net, int gpus,
                                 const network::Schedule& step, double step_makespan, std::uint64_t seed,
-                                bool relax_switch_links = true, network::RunResult* last_run = nullptr);
+                                bool relax_switch_links = true, network::RunResult* last_run = nullptr,
+                                const std::function<void(int steps)>& before_run = {});
 
 }  // namespace aidcsim

@@ -265,3 +265,84 @@ TEST_CASE("the simulated checkpoint sets the Young/Daly interval and ETTR; absen
   for (const auto& n : r.notes) noted = noted || n.rfind("storage: checkpoint of 1 TB written as 576 flows", 0) == 0;
   CHECK(noted);
 }
+
+TEST_CASE("the step with the write alongside can end before the step alone: max-min sharing is not monotone",
+          "[engine][storage][slowdown]") {
+  // GPUs 0, 4, 8, 12 on one rail leaf (4 nodes), NICs of C = 25 GB/s, 100 GB/s switch links.
+  // Step: f1 GPU 4 -> 8 (0.25 GB), then 2e13 FLOP on GPU 8 (20 ms at 1 PFLOP/s): the critical
+  // path; f2 GPU 0 -> 8 and f3 GPU 0 -> 12 (0.25 GB each). Alone: f1 and f2 share GPU 8's NIC at
+  // C/2 (f2 gets C/2 from GPU 0's NIC too): f1 ends at 20 ms, the step at 40 ms. With rank 0's
+  // shard written (storage fast enough that GPU 0's NIC binds), f2, f3 and the write get C/3 each
+  // of GPU 0's NIC, so f1 gets 2C/3 of GPU 8's: it ends at 15 ms, the step at 35 ms (f2, f3 at
+  // 30 ms): step_time_with_write / step_time_alone = 0.875, the write ending later (shared NIC).
+  FabricSpec s = fabric_16(25e9, 100e9);
+  s.storage = servers(1, 1, 100e9, 1e12);
+  const Fabric f = build_fabric(s);
+  network::FlowNetwork net(f);
+  CheckpointWrite w = write_checkpoint(f, net, 1, 1.5e9, 1);  // rank 0 only: 60 ms alone
+  REQUIRE(w.idle_time == Approx(0.06).epsilon(1e-3));
+  network::Schedule step;
+  step.gpu_flops.assign(16, 1e15);
+  auto transfer = [&](int src, int dst, std::uint64_t hash) {
+    network::Activity a;
+    a.kind = network::Activity::Kind::Transfer;
+    a.gpu = src;
+    a.dst_gpu = dst;
+    a.amount = 0.25e9;
+    a.flow_hash = hash;
+    step.activities.push_back(a);
+  };
+  transfer(4, 8, 3);
+  network::Activity compute;
+  compute.kind = network::Activity::Kind::Compute;
+  compute.gpu = 8;
+  compute.amount = 2e13;
+  compute.after = {0};
+  step.activities.push_back(compute);
+  transfer(0, 8, 5);
+  transfer(0, 12, 7);
+  const double step_alone = net.run(step).makespan;
+  REQUIRE(step_alone == Approx(0.04).epsilon(1e-3));
+  int runs = 0, steps_seen = 0;
+  write_checkpoint_alongside(w, f, net, 1, step, step_alone, 1, true, nullptr, [&](int k) {
+    ++runs;
+    steps_seen = k;
+  });
+  CHECK(w.step_time_alone == step_alone);
+  CHECK(w.step_time_with_write == Approx(0.035).epsilon(1e-3));
+  CHECK(w.step_time_with_write / w.step_time_alone == Approx(0.875).epsilon(1e-3));
+  CHECK(w.training_time > w.idle_time);
+  CHECK(runs >= 1);  // the progress hook sees each alongside run, with its step copies
+  CHECK(steps_seen == w.steps_alongside);
+}
+
+TEST_CASE("an async checkpoint's stage reports before each of its flow runs, and reporting changes no result",
+          "[engine][storage][progress]") {
+  // The stage is FlowNetwork runs: the write alone, then the write alongside the steps (one run,
+  // or two when the steps end first). A report before each keeps the progress line moving.
+  std::string text = small_text() + "reliability:\n  checkpoint_mode: async\n  checkpoint_bytes: \"200 GB\"\n";
+  const auto pos = text.find("  ecmp:");
+  REQUIRE(pos != std::string::npos);
+  text.insert(pos,
+              "  storage:\n    nodes: 4\n    nics_per_node: 1\n    nic_rate: \"400 Gbps\"\n"
+              "    write_bandwidth: \"20 GB/s\"\n    read_bandwidth: \"40 GB/s\"\n");
+  const Scenario sc = load_scenario_text(text, "storage.yaml");
+  std::vector<std::pair<std::string, double>> seen;
+  RunOptions opt;
+  opt.progress = [&](const std::string& stage, double f) { seen.emplace_back(stage, f); };
+  const Results r = simulate(sc, opt);
+  const Results quiet = simulate(sc);
+  int alone = 0, alongside = 0;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    INFO(seen[i].first << " at " << seen[i].second);
+    if (seen[i].first.find("checkpoint write to storage, alone (flows)") != std::string::npos) ++alone;
+    if (seen[i].first.find("checkpoint write alongside ") != std::string::npos) ++alongside;
+    if (i > 0) CHECK(seen[i].second >= seen[i - 1].second);
+  }
+  CHECK(alone == 1);
+  CHECK(alongside >= 1);
+  CHECK(alongside <= 2);
+  CHECK(r.scalar("checkpoint_step_slowdown") == quiet.scalar("checkpoint_step_slowdown"));
+  CHECK(r.scalar("checkpoint_write_time") == quiet.scalar("checkpoint_write_time"));
+  CHECK(r.scalar("step_time") == quiet.scalar("step_time"));
+}
