@@ -26,7 +26,8 @@ void report_storage(Results& r, const Scenario& sc, const SituationOutcome& o) {
         "Checkpoint bytes / checkpoint_write_time: the bandwidth the time-to-train model uses");
   if (w.steps_alongside > 0 && w.step_time_alone > 0)
     r.add("checkpoint_step_slowdown", w.step_time_with_write / w.step_time_alone, "1",
-          "Simulated part of the step with the checkpoint write alongside / alone");
+          "Simulated part of the step with the checkpoint write alongside / alone (can be below 1: the write "
+          "shifts when flows meet, max-min sharing is not monotonic; write_checkpoint_alongside)");
   const std::string g = "/storage/";
   r.labels.push_back(
       {g + "bound", {"media", "storage_nics", "gpu_nics"}, "Link classes of the write's bandwidth bounds"});
