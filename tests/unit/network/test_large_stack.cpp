@@ -58,7 +58,11 @@ TEST_CASE("large-stack run thread: its CPU time counts in the run profile", "[ne
     while (profile::thread_cpu_seconds() - c0 < 0.05) x = x + 1;  // 50 ms of CPU on the run thread
     worked = profile::thread_cpu_seconds() - c0;
   });
-  const double total = profile::cpu_seconds() - total0, own = profile::thread_cpu_seconds() - own0;
+  // The caller's own clock is read after total's at the start and before it at the end, so the
+  // caller's CPU between the two reads never counts against the run thread's (it was read the
+  // other way round at the end, and 2 us of the caller's CPU could make total - own < worked).
+  const double own = profile::thread_cpu_seconds() - own0;
+  const double total = profile::cpu_seconds() - total0;
   profile::enable(false);
   CHECK(worked >= 0.05);
   CHECK(total >= worked);     // the run thread's CPU is charged to the caller's stage
