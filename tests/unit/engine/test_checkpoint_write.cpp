@@ -178,13 +178,7 @@ TEST_CASE("the write alongside a step with relaxed switch links: within 1e-9 of 
   const Fabric f = build_fabric(fs);
   network::FlowNetwork net(f);
   workload::JobSpec j;
-  j.model.layers = 8;
-  j.model.hidden = 2048;
-  j.model.ffn_hidden = 8192;
-  j.model.heads = 16;
-  j.model.kv_heads = 16;
-  j.model.vocab = 32000;
-  j.model.sequence_length = 2048;
+  j.model = test::small_gpt();
   j.par.tp = 2;
   j.par.pp = 2;
   j.par.dp = 8;

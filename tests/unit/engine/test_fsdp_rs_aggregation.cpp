@@ -26,13 +26,7 @@ topology::FabricSpec slow_hgx_fabric() { return test::h100_rail_fabric(32, 8, 16
 /// ~0.5 B parameters, TP 2, PP 2, DP 8, 8 microbatches per replica, fp32 gradients.
 workload::JobSpec job(const std::string& zero, const std::string& order) {
   workload::JobSpec j;
-  j.model.layers = 8;
-  j.model.hidden = 2048;
-  j.model.ffn_hidden = 8192;
-  j.model.heads = 16;
-  j.model.kv_heads = 16;
-  j.model.vocab = 32000;
-  j.model.sequence_length = 2048;
+  j.model = test::small_gpt();
   j.par.tp = 2;
   j.par.pp = 2;
   j.par.dp = 8;

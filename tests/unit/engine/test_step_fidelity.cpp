@@ -25,13 +25,7 @@ topology::FabricSpec rail_fabric() { return test::h100_rail_fabric(32, 4, 8, 50e
 
 workload::JobSpec dp_job() {
   workload::JobSpec j;
-  j.model.layers = 8;
-  j.model.hidden = 2048;
-  j.model.ffn_hidden = 8192;
-  j.model.heads = 16;
-  j.model.kv_heads = 16;
-  j.model.vocab = 32000;
-  j.model.sequence_length = 2048;
+  j.model = test::small_gpt();
   j.par.tp = 4;  // one NVLink domain (node) per replica
   j.par.dp = 8;  // one GPU per node in each DP group: GPU t of every node, rail t
   j.par.zero = "zero1";
