@@ -5,7 +5,9 @@
 //   aidcsim bench-collective --gpu H200 -b 1M -e 4G -f 4
 //   aidcsim bench-collective --collective all_gather --gpu A100 --nodes 2 --nics-per-node 4 --nic-rate "200 Gbps"
 //   aidcsim bench-collective --scenario site.yaml --gpus 1024 -b 1G -e 1G
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <regex>
@@ -80,27 +82,36 @@ collectives::Op parse_collective(const std::string& name) {
   throw CLI::ValidationError("--collective", "unknown collective '" + name + "' (one of: " + known + ")");
 }
 
-// A size as nccl-tests' -b/-e/-i take it ("8", "128K", "8G": binary multiples) or with a unit
-// ("1 GiB", "64 MB"). Must be finite and > 0.
+// A size as nccl-tests' -b/-e/-i read it: parsesize in src/common.cu of NVIDIA/nccl-tests (commit
+// a0b82b2260cf5152b9f8c061bbf7eaf0ba096432), sscanf(value, "%lf %1s"): a number (strtod's syntax:
+// 8, 1.5, 1e3, 0x10), then optionally one letter K, M or G in either case, binary (2^10, 2^20,
+// 2^30); what follows that letter is not read, so 8G, 8GB, 8GiB and "8 G" are all 8 GiB, and 1.5M
+// is 1,572,864 B. Any other letter (B, T ...), no number or a negative size is refused, as there.
+// The number is read with strtod, so a dangling exponent is refused as the C standard's %lf
+// refuses it ("16E"; glibc's sscanf reads 16 and drops the E). nccl-tests keeps (size_t)size: a
+// fraction of a byte is dropped (100.7 is 100 B), here too. Refused beyond nccl-tests, where its
+// cast is undefined or its sweep never ends: NaN, a size of 0 B and one of 2^64 B or more.
 double parse_size(const std::string& opt, const std::string& text) {
-  std::smatch m;
-  static const std::regex nccl(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*([KkMmGgTt]?)\s*$)");
-  double v = 0;
-  if (std::regex_match(text, m, nccl)) {
-    const std::string suffix = m[2].str();
-    const int shift =
-        suffix.empty()
-            ? 0
-            : 10 * (1 + static_cast<int>(std::string("KMGT").find(static_cast<char>(std::toupper(suffix[0])))));
-    v = std::stod(m[1].str()) * std::ldexp(1.0, shift);
-  } else {
-    try {
-      v = parse_quantity(Quantity::DataSize, text, opt);
-    } catch (const InvalidParameter&) {
-      throw CLI::ValidationError(opt, "'" + text + "' is not a size (e.g. 8, 128M, 8G, '1 GiB', '64 MB')");
-    }
-  }
-  if (!(v > 0) || !std::isfinite(v)) throw CLI::ValidationError(opt, "'" + text + "' must be a size above 0 B");
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  const double size = std::strtod(begin, &end);
+  while (end != begin && std::isspace(static_cast<unsigned char>(*end))) ++end;
+  const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(*end)));
+  const double units = end == begin     ? 0
+                       : letter == '\0' ? 1
+                       : letter == 'K'  ? 0x1p10
+                       : letter == 'M'  ? 0x1p20
+                       : letter == 'G'  ? 0x1p30
+                                        : 0;
+  if (units == 0)
+    throw CLI::ValidationError(opt, "'" + text +
+                                        "' is not a size: a number with an optional K, M or G, binary as in "
+                                        "nccl-tests (8, 128K, 1.5M, 8G; 8GB is 8 GiB)");
+  const double v = std::floor(size * units);
+  if (!(v >= 1) || !(v < 0x1p64))
+    throw CLI::ValidationError(opt, "'" + text + "' is " + (std::isnan(v) ? "not a number" : format_number(v) + " B") +
+                                        ": expected a size from 1 B to 2^64 - 1 B (a fraction of a byte is "
+                                        "dropped, as nccl-tests does)");
   return v;
 }
 
@@ -409,7 +420,7 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
   sub->add_flag("--profile", a->profile,
                 "Print CPU and wall time of the network engine's parts on stderr (also AIDCSIM_PROFILE=1)");
   // nccl-tests' own flags
-  sub->add_option("-b,--minbytes", a->min_bytes, "Smallest size (nccl-tests -b; K/M/G are binary)")
+  sub->add_option("-b,--minbytes", a->min_bytes, "Smallest size (nccl-tests -b: K, M, G binary; 8G = 8GB = 8 GiB)")
       ->capture_default_str();
   sub->add_option("-e,--maxbytes", a->max_bytes, "Largest size (nccl-tests -e)")->capture_default_str();
   sub->add_option("-i,--stepbytes", a->step_bytes, "Linear step between sizes (nccl-tests -i)");
