@@ -115,9 +115,10 @@ double parse_size(const std::string& opt, const std::string& text) {
   return v;
 }
 
-double parse_rate(const std::string& opt, const std::string& text) {
+// `used`: the unit the rate was written in, for a range error in that unit.
+double parse_rate(const std::string& opt, const std::string& text, DisplayUnit* used = nullptr) {
   try {
-    const double v = parse_quantity(Quantity::DataRate, text, opt);
+    const double v = parse_quantity(Quantity::DataRate, text, opt, used);
     if (!(v > 0)) throw CLI::ValidationError(opt, "'" + text + "' must be a rate above 0");
     return v;
   } catch (const InvalidParameter&) {
@@ -149,15 +150,18 @@ int parse_factor(const std::string& text) {
 // The options describe the cluster a scenario's keys do, so each takes its key's range from the
 // scenario schema (models/topology/topology_schema.cpp): beyond it a fabric would not be built in bounded
 // time (--radix 1000000 ran for minutes) or a count would overflow (-N 1000000000).
-void check_in_schema_range(const std::string& opt, const std::string& key, double si, const std::string& given) {
+// `written`: the unit the option was written in (the range is given in it), if any.
+void check_in_schema_range(const std::string& opt, const std::string& key, double si, const std::string& given,
+                           const DisplayUnit& written = {}) {
   static const Schema fields = topology::schema();
   for (const Field& f : fields) {
     if (f.key != key) continue;
     if ((f.min && (si < *f.min || (f.min_exclusive && si == *f.min))) || (f.max && si > *f.max) || !std::isfinite(si)) {
-      const DisplayUnit unit = display_unit(f.quantity, f.default_value);
+      const bool in_written = !written.symbol.empty();
+      const DisplayUnit unit = in_written ? written : display_unit(f.quantity, f.default_value);
       const std::string kind = quantity_name(f.quantity);
       throw CLI::ValidationError(opt, given + ": expected " + (kind.front() == 'i' ? "an " : "a ") + kind + " " +
-                                          range_phrase(f, unit, true) + " (the range of " + key + ")");
+                                          range_phrase(f, unit, !in_written) + " (the range of " + key + ")");
     }
     return;
   }
@@ -226,8 +230,9 @@ BenchOptions options_from(const BenchArgs& a) {
     if (w != "railoptimized" && w != "racklocal")
       throw CLI::ValidationError("--wiring", "'" + a.wiring + "' (one of: rail_optimized, rack_local)");
     f.wiring = w == "racklocal" ? topology::Wiring::RackLocal : topology::Wiring::RailOptimized;
-    const double nic = parse_rate("--nic-rate", a.nic_rate);
-    check_in_schema_range("--nic-rate", "fabric.nic_rate", nic, "'" + a.nic_rate + "'");
+    DisplayUnit nic_unit, link_unit;
+    const double nic = parse_rate("--nic-rate", a.nic_rate, &nic_unit);
+    check_in_schema_range("--nic-rate", "fabric.nic_rate", nic, "'" + a.nic_rate + "'", nic_unit);
     if (a.nics_per_node < 0 || a.nics_per_node > gpn)
       throw CLI::ValidationError("--nics-per-node", std::to_string(a.nics_per_node) +
                                                         ": from 1 to the GPUs per node (" + std::to_string(gpn) + ")");
@@ -236,9 +241,9 @@ BenchOptions options_from(const BenchArgs& a) {
       throw CLI::ValidationError("--nics-per-node", std::to_string(nics) + " NICs cannot be shared evenly by " +
                                                         std::to_string(gpn) + " GPUs per node");
     f.nic_rate = nic * nics / gpn;  // each GPU's share of its node's NICs
-    f.link_rate = a.link_rate.empty() ? std::max(nic, 50e9) : parse_rate("--link-rate", a.link_rate);
+    f.link_rate = a.link_rate.empty() ? std::max(nic, 50e9) : parse_rate("--link-rate", a.link_rate, &link_unit);
     if (!a.link_rate.empty())
-      check_in_schema_range("--link-rate", "fabric.link_rate", f.link_rate, "'" + a.link_rate + "'");
+      check_in_schema_range("--link-rate", "fabric.link_rate", f.link_rate, "'" + a.link_rate + "'", link_unit);
     f.oversub_leaf = parse_ratio("--oversubscription", a.oversub);
     check_in_schema_range("--oversubscription", "fabric.oversubscription.leaf", f.oversub_leaf, "'" + a.oversub + "'");
     f.oversub_spine = parse_ratio("--spine-oversubscription", a.spine_oversub);

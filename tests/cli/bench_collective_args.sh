@@ -76,6 +76,8 @@ refused "--planes: 1000: from 1 to 16" --planes 1000
 refused "--nics-per-node: 1000" --nics-per-node 1000
 refused "--nic-rate: '1 bps': expected a data rate from .* \\(the range of fabric.nic_rate\\)" --nic-rate "1 bps"
 refused "--nic-rate: '1000 Tbps': expected" --nic-rate "1000 Tbps"
+# The range in the unit written (was in the schema default's, Gbps, for a rate written in GB/s).
+refused "--nic-rate: '2000 GB/s': expected a data rate from 0.001 GB/s to 1000 GB/s \\(the range" --nic-rate "2000 GB/s"
 refused "--nic-rate: 'nan' is not a data rate" --nic-rate nan
 refused "--nic-rate: '400 GB' is not a data rate" --nic-rate "400 GB"
 refused "--link-rate: '100 Tbps': expected" --link-rate "100 Tbps"
