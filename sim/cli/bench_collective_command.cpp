@@ -107,7 +107,7 @@ double parse_size(const std::string& opt, const std::string& text) {
     throw CLI::ValidationError(opt, "'" + text +
                                         "' is not a size: a number with an optional K, M or G, binary as in "
                                         "nccl-tests (8, 128K, 1.5M, 8G; 8GB is 8 GiB)");
-  const double v = std::floor(size * units);
+  const double v = size * units < 0 ? size * units : std::floor(size * units);  // -0.5 shown as -0.5 B
   if (!(v >= 1) || !(v < 0x1p64))
     throw CLI::ValidationError(opt, "'" + text + "' is " + (std::isnan(v) ? "not a number" : format_number(v) + " B") +
                                         ": expected a size from 1 B to 2^64 - 1 B (a fraction of a byte is "
