@@ -999,6 +999,19 @@ void validate(const CoolingSpec& c) {
     const std::string k = "cooling_monitoring.response_actions[" + std::to_string(i) + "]";
     if (a.action != "notify" && a.action != "adjust pump speed" && a.action != "reduce GPU power limit")
       throw InvalidParameter(k + ".action", a.action, "notify, adjust pump speed or reduce GPU power limit");
+    // An action runs only when a sensor of its alert level crosses its threshold (transient.cpp: the
+    // built-in limit monitors trigger none), so an action of a level no sensor has would never run.
+    std::string levels;
+    bool raised = false;
+    for (const auto& s : c.monitoring.sensors) {
+      raised = raised || s.alert_level == a.alert_level;
+      if (levels.find(s.alert_level) == std::string::npos) levels += (levels.empty() ? "" : ", ") + s.alert_level;
+    }
+    if (!raised)
+      throw InvalidParameter(k + ".alert_level", a.alert_level,
+                             "the alert level of a sensor in cooling_monitoring.sensors (" +
+                                 (levels.empty() ? std::string("there are none") : "they raise " + levels) +
+                                 "): no sensor raises '" + a.alert_level + "', so '" + a.action + "' would never run");
   }
   const bool loop = has_liquid_loop(c);
   for (size_t i = 0; i < c.faults.size(); ++i) {

@@ -13,7 +13,7 @@
     c.table(); c.stats; print(c.format())                  # designs side by side over seeds
 
 Errors: ScenarioError (a ValueError with .file .line .column .key .value .expected .hint),
-ParameterError (ValueError), ArgumentTypeError (TypeError), FileError (OSError), SimulationError,
+ParameterError (ValueError), ArgumentTypeError (TypeError), ArgumentIndexError (IndexError), FileError (OSError), SimulationError,
 Cancelled: all subclasses of aidcsim.Error. Ctrl-C raises KeyboardInterrupt; aidcsim.cancel() stops
 a run from another thread. Input bounds: aidcsim.limits; unit constants (the C++ names of
 models/common/units.hpp): aidcsim.units. See docs/python.md.
@@ -21,7 +21,7 @@ models/common/units.hpp): aidcsim.units. See docs/python.md.
 
 from ._version import __git_sha__, __version__
 from . import limits, units
-from .errors import (ArgumentTypeError, Cancelled, Error, FileError, ParameterError, ScenarioError,
+from .errors import (ArgumentIndexError, ArgumentTypeError, Cancelled, Error, FileError, ParameterError, ScenarioError,
                      SimulationError)
 from .results import Results
 from .runner import cancel, run, validate
@@ -43,5 +43,6 @@ def __getattr__(name):
 
 
 __all__ = ["Scenario", "Results", "run", "validate", "sweep", "sweep_to_csv", "read_sweep_csv", "compare", "Comparison", "cancel", "Fabric",
-           "limits", "units", "Error", "ParameterError", "ScenarioError", "ArgumentTypeError", "FileError", "SimulationError",
+           "limits", "units", "Error", "ParameterError", "ScenarioError", "ArgumentTypeError", "ArgumentIndexError",
+           "FileError", "SimulationError",
            "Cancelled"]

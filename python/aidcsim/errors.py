@@ -9,7 +9,8 @@ Hierarchy::
     Error(RuntimeError)                    aidcsim::Error          any aidcsim failure
     ├── ParameterError(Error, ValueError)  aidcsim::InvalidParameter  .key .value .expected .hint
     │   ├── ScenarioError                  aidcsim::ScenarioError  + .file .line .column
-    │   └── ArgumentTypeError(ParameterError, TypeError)  an argument of the wrong type
+    │   ├── ArgumentTypeError(ParameterError, TypeError)  an argument of the wrong type
+    │   └── ArgumentIndexError(ParameterError, IndexError)  a list index past the end
     ├── FileError(Error, OSError)          aidcsim::FileError      a file that cannot be read or written
     ├── SimulationError(Error)             aidcsim::SimulationError valid input, simulation impossible
     └── Cancelled(Error)                   aidcsim::Cancelled      aidcsim.cancel() stopped the run
@@ -59,6 +60,12 @@ class ScenarioError(ParameterError):
 class ArgumentTypeError(ParameterError, TypeError):
     """An argument of the wrong type (``seed=1.5``, ``s["name"] = object()``): a ``TypeError`` and a
     ParameterError whose ``key`` names the argument or scenario key."""
+
+
+class ArgumentIndexError(ParameterError, IndexError):
+    """A list index past the end of its list in a scenario key set from Python
+    (``s["rollout.phases[5].gpus"] = 1`` on a 3-item list): an ``IndexError`` and a ParameterError
+    whose ``key`` is the key as given, ``value`` the index and ``expected`` the indices allowed."""
 
 
 def argument_error(key, value, expected, type_error=False):

@@ -16,7 +16,7 @@ import re
 import yaml
 
 from . import limits
-from .errors import FileError, ScenarioError, argument_error
+from .errors import ArgumentIndexError, FileError, ScenarioError, argument_error
 
 # --- YAML dialect -------------------------------------------------------------------------------
 # PyYAML implements YAML 1.1, yaml-cpp reads every scalar as text and converts on demand. Two 1.1
@@ -166,6 +166,26 @@ def _split(key):
     return parts
 
 
+def _path(parts):
+    """['rollout', 'phases', 1] -> 'rollout.phases[1]'."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
+    return out
+
+
+def _past_end(key, parts, i, length):
+    """The error for parts[i], an index past the end of the list at parts[:i] of `length` items:
+    a list grows by one item at a time ([length] appends), never with padding items that
+    validation would then report under indices the user never wrote."""
+    index = parts[i]
+    items = f"a list of {length} item{'s' if length != 1 else ''}" if length else "an empty list"
+    expected = (f"an index from 0 to {length - 1}, or {length} to append an item" if length
+                else "index 0 to append an item")
+    return ArgumentIndexError(f"{key}: index {index} is past the end of {_path(parts[:i])}, {items}; "
+                              f"expected {expected}", key=key, value=index, expected=expected)
+
+
 _EXPECTED_VALUE = "a string, number, boolean, list or mapping (scenario syntax such as '400 Gbps')"
 
 
@@ -299,7 +319,9 @@ class Scenario:
     - ``Scenario.load(path)``: read a YAML file (not validated until run/validate).
     - ``Scenario.from_dict(d)`` / ``Scenario.from_yaml(text, name)`` / ``Scenario.default()``.
     - ``s["fabric.oversubscription.spine"] = 2`` sets a dotted key, creating intermediate maps;
-      list items are addressed as ``"rollout.phases[1].gpus"``. ``s[key]`` reads it (KeyError if
+      list items are addressed as ``"rollout.phases[1].gpus"``; an index one past the end appends
+      an item, a larger one raises ArgumentIndexError (an IndexError naming the key and the
+      list's length). ``s[key]`` reads it (KeyError if
       absent), ``key in s`` tests it, ``del s[key]`` removes it.
     - ``to_dict()`` (deep copy), ``to_yaml()``, ``copy()``, ``keys()`` (flat dotted keys written).
     - ``validate()`` runs the C++ loader: raises ScenarioError (file, line, column, key, value,
@@ -364,6 +386,26 @@ class Scenario:
         return cls.from_yaml(text, name=name)
 
     # access ------------------------------------------------------------------------------------
+    def _check_indices(self, parts, key):
+        """Raises ArgumentIndexError, before anything is created, if an index of `parts` is past
+        the end of its list (a list that does not exist yet, or a non-list value _walk replaces,
+        has 0 items)."""
+        node = self._data
+        for i, p in enumerate(parts):
+            if isinstance(p, int):
+                items = node if isinstance(node, list) else []
+                if not isinstance(node, (list, type(None))):
+                    return  # a list index into a mapping: _walk's KeyError
+                if p > len(items):
+                    raise _past_end(key, parts, i, len(items))
+                node = items[p] if p < len(items) else None
+            else:
+                node = node.get(p) if isinstance(node, dict) else None
+            if i + 1 < len(parts) and isinstance(parts[i + 1], int) and not isinstance(node, list):
+                if isinstance(node, dict):
+                    return  # a list index into a mapping: _walk's KeyError
+                node = None  # created (or replaced) as an empty list
+
     def _walk(self, parts, create):
         node = self._data
         for i, p in enumerate(parts[:-1]):
@@ -374,7 +416,7 @@ class Scenario:
                 if p >= len(node):
                     if not create:
                         raise KeyError(p)
-                    node.extend({} for _ in range(p + 1 - len(node)))
+                    node.append({})  # p == len(node): _check_indices refused a larger index
                 if node[p] is None or not isinstance(node[p], (dict, list)):
                     if not create:
                         raise KeyError(p)
@@ -404,14 +446,16 @@ class Scenario:
             raise argument_error("key", key, "a dotted scenario key (a str)", type_error=True)
         value = _plain(value, key)
         parts = _split(key)
+        self._check_indices(parts, key)
         node = self._walk(parts, create=True)
         last = parts[-1]
         if isinstance(last, int):
             if not isinstance(node, list):
                 raise KeyError(key)
-            while len(node) <= last:
-                node.append({})
-            node[last] = value
+            if last == len(node):  # _check_indices refused a larger index
+                node.append(value)
+            else:
+                node[last] = value
         else:
             if not isinstance(node, dict):
                 raise KeyError(f"{key}: parent is not a mapping")

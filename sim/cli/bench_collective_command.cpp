@@ -5,7 +5,9 @@
 //   aidcsim bench-collective --gpu H200 -b 1M -e 4G -f 4
 //   aidcsim bench-collective --collective all_gather --gpu A100 --nodes 2 --nics-per-node 4 --nic-rate "200 Gbps"
 //   aidcsim bench-collective --scenario site.yaml --gpus 1024 -b 1G -e 1G
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <regex>
@@ -80,33 +82,43 @@ collectives::Op parse_collective(const std::string& name) {
   throw CLI::ValidationError("--collective", "unknown collective '" + name + "' (one of: " + known + ")");
 }
 
-// A size as nccl-tests' -b/-e/-i take it ("8", "128K", "8G": binary multiples) or with a unit
-// ("1 GiB", "64 MB"). Must be finite and > 0.
+// A size as nccl-tests' -b/-e/-i read it: parsesize in src/common.cu of NVIDIA/nccl-tests (commit
+// a0b82b2260cf5152b9f8c061bbf7eaf0ba096432), sscanf(value, "%lf %1s"): a number (strtod's syntax:
+// 8, 1.5, 1e3, 0x10), then optionally one letter K, M or G in either case, binary (2^10, 2^20,
+// 2^30); what follows that letter is not read, so 8G, 8GB, 8GiB and "8 G" are all 8 GiB, and 1.5M
+// is 1,572,864 B. Any other letter (B, T ...), no number or a negative size is refused, as there.
+// The number is read with strtod, so a dangling exponent is refused as the C standard's %lf
+// refuses it ("16E"; glibc's sscanf reads 16 and drops the E). nccl-tests keeps (size_t)size: a
+// fraction of a byte is dropped (100.7 is 100 B), here too. Refused beyond nccl-tests, where its
+// cast is undefined or its sweep never ends: NaN, a size of 0 B and one of 2^64 B or more.
 double parse_size(const std::string& opt, const std::string& text) {
-  std::smatch m;
-  static const std::regex nccl(R"(^\s*([0-9]+(?:\.[0-9]+)?)\s*([KkMmGgTt]?)\s*$)");
-  double v = 0;
-  if (std::regex_match(text, m, nccl)) {
-    const std::string suffix = m[2].str();
-    const int shift =
-        suffix.empty()
-            ? 0
-            : 10 * (1 + static_cast<int>(std::string("KMGT").find(static_cast<char>(std::toupper(suffix[0])))));
-    v = std::stod(m[1].str()) * std::ldexp(1.0, shift);
-  } else {
-    try {
-      v = parse_quantity(Quantity::DataSize, text, opt);
-    } catch (const InvalidParameter&) {
-      throw CLI::ValidationError(opt, "'" + text + "' is not a size (e.g. 8, 128M, 8G, '1 GiB', '64 MB')");
-    }
-  }
-  if (!(v > 0) || !std::isfinite(v)) throw CLI::ValidationError(opt, "'" + text + "' must be a size above 0 B");
+  const char* begin = text.c_str();
+  char* end = nullptr;
+  const double size = std::strtod(begin, &end);
+  while (end != begin && std::isspace(static_cast<unsigned char>(*end))) ++end;
+  const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(*end)));
+  const double units = end == begin     ? 0
+                       : letter == '\0' ? 1
+                       : letter == 'K'  ? 0x1p10
+                       : letter == 'M'  ? 0x1p20
+                       : letter == 'G'  ? 0x1p30
+                                        : 0;
+  if (units == 0)
+    throw CLI::ValidationError(opt, "'" + text +
+                                        "' is not a size: a number with an optional K, M or G, binary as in "
+                                        "nccl-tests (8, 128K, 1.5M, 8G; 8GB is 8 GiB)");
+  const double v = size * units < 0 ? size * units : std::floor(size * units);  // -0.5 shown as -0.5 B
+  if (!(v >= 1) || !(v < 0x1p64))
+    throw CLI::ValidationError(opt, "'" + text + "' is " + (std::isnan(v) ? "not a number" : format_number(v) + " B") +
+                                        ": expected a size from 1 B to 2^64 - 1 B (a fraction of a byte is "
+                                        "dropped, as nccl-tests does)");
   return v;
 }
 
-double parse_rate(const std::string& opt, const std::string& text) {
+// `used`: the unit the rate was written in, for a range error in that unit.
+double parse_rate(const std::string& opt, const std::string& text, DisplayUnit* used = nullptr) {
   try {
-    const double v = parse_quantity(Quantity::DataRate, text, opt);
+    const double v = parse_quantity(Quantity::DataRate, text, opt, used);
     if (!(v > 0)) throw CLI::ValidationError(opt, "'" + text + "' must be a rate above 0");
     return v;
   } catch (const InvalidParameter&) {
@@ -138,15 +150,18 @@ int parse_factor(const std::string& text) {
 // The options describe the cluster a scenario's keys do, so each takes its key's range from the
 // scenario schema (models/topology/topology_schema.cpp): beyond it a fabric would not be built in bounded
 // time (--radix 1000000 ran for minutes) or a count would overflow (-N 1000000000).
-void check_in_schema_range(const std::string& opt, const std::string& key, double si, const std::string& given) {
+// `written`: the unit the option was written in (the range is given in it), if any.
+void check_in_schema_range(const std::string& opt, const std::string& key, double si, const std::string& given,
+                           const DisplayUnit& written = {}) {
   static const Schema fields = topology::schema();
   for (const Field& f : fields) {
     if (f.key != key) continue;
     if ((f.min && (si < *f.min || (f.min_exclusive && si == *f.min))) || (f.max && si > *f.max) || !std::isfinite(si)) {
-      const DisplayUnit unit = display_unit(f.quantity, f.default_value);
+      const bool in_written = !written.symbol.empty();
+      const DisplayUnit unit = in_written ? written : display_unit(f.quantity, f.default_value);
       const std::string kind = quantity_name(f.quantity);
       throw CLI::ValidationError(opt, given + ": expected " + (kind.front() == 'i' ? "an " : "a ") + kind + " " +
-                                          range_phrase(f, unit, true) + " (the range of " + key + ")");
+                                          range_phrase(f, unit, !in_written) + " (the range of " + key + ")");
     }
     return;
   }
@@ -215,8 +230,9 @@ BenchOptions options_from(const BenchArgs& a) {
     if (w != "railoptimized" && w != "racklocal")
       throw CLI::ValidationError("--wiring", "'" + a.wiring + "' (one of: rail_optimized, rack_local)");
     f.wiring = w == "racklocal" ? topology::Wiring::RackLocal : topology::Wiring::RailOptimized;
-    const double nic = parse_rate("--nic-rate", a.nic_rate);
-    check_in_schema_range("--nic-rate", "fabric.nic_rate", nic, "'" + a.nic_rate + "'");
+    DisplayUnit nic_unit, link_unit;
+    const double nic = parse_rate("--nic-rate", a.nic_rate, &nic_unit);
+    check_in_schema_range("--nic-rate", "fabric.nic_rate", nic, "'" + a.nic_rate + "'", nic_unit);
     if (a.nics_per_node < 0 || a.nics_per_node > gpn)
       throw CLI::ValidationError("--nics-per-node", std::to_string(a.nics_per_node) +
                                                         ": from 1 to the GPUs per node (" + std::to_string(gpn) + ")");
@@ -225,9 +241,9 @@ BenchOptions options_from(const BenchArgs& a) {
       throw CLI::ValidationError("--nics-per-node", std::to_string(nics) + " NICs cannot be shared evenly by " +
                                                         std::to_string(gpn) + " GPUs per node");
     f.nic_rate = nic * nics / gpn;  // each GPU's share of its node's NICs
-    f.link_rate = a.link_rate.empty() ? std::max(nic, 50e9) : parse_rate("--link-rate", a.link_rate);
+    f.link_rate = a.link_rate.empty() ? std::max(nic, 50e9) : parse_rate("--link-rate", a.link_rate, &link_unit);
     if (!a.link_rate.empty())
-      check_in_schema_range("--link-rate", "fabric.link_rate", f.link_rate, "'" + a.link_rate + "'");
+      check_in_schema_range("--link-rate", "fabric.link_rate", f.link_rate, "'" + a.link_rate + "'", link_unit);
     f.oversub_leaf = parse_ratio("--oversubscription", a.oversub);
     check_in_schema_range("--oversubscription", "fabric.oversubscription.leaf", f.oversub_leaf, "'" + a.oversub + "'");
     f.oversub_spine = parse_ratio("--spine-oversubscription", a.spine_oversub);
@@ -409,7 +425,7 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
   sub->add_flag("--profile", a->profile,
                 "Print CPU and wall time of the network engine's parts on stderr (also AIDCSIM_PROFILE=1)");
   // nccl-tests' own flags
-  sub->add_option("-b,--minbytes", a->min_bytes, "Smallest size (nccl-tests -b; K/M/G are binary)")
+  sub->add_option("-b,--minbytes", a->min_bytes, "Smallest size (nccl-tests -b: K, M, G binary; 8G = 8GB = 8 GiB)")
       ->capture_default_str();
   sub->add_option("-e,--maxbytes", a->max_bytes, "Largest size (nccl-tests -e)")->capture_default_str();
   sub->add_option("-i,--stepbytes", a->step_bytes, "Linear step between sizes (nccl-tests -i)");

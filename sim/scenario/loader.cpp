@@ -300,12 +300,15 @@ class Walker {
     const bool below = f.min && (f.min_exclusive ? v <= *f.min : v < *f.min);
     const bool above = f.max && v > *f.max;
     if (below || above) {
-      if (used.symbol.empty()) used = display_unit(f.quantity);
+      // The bounds in the unit the value was written in (a time written in min: "from 0 min to
+      // 60 min", not "to 1 h"); a value written without one gets the quantity's display unit.
+      const bool written = !used.symbol.empty();
+      if (!written) used = display_unit(f.quantity);
       if (f.quantity == Quantity::Count || f.quantity == Quantity::Ratio || f.quantity == Quantity::Integer ||
           f.quantity == Quantity::Number)
         used = DisplayUnit{};
       throw InvalidParameter(actual, text,
-                             with_article(quantity_name(f.quantity)) + " " + range_phrase(f, used, /*autoscale=*/true) +
+                             with_article(quantity_name(f.quantity)) + " " + range_phrase(f, used, !written) +
                                  (f.range_source.empty() ? "" : " (" + f.range_source + ")"));
     }
     return v;

@@ -720,8 +720,23 @@ std::string format_quantity(Quantity q, double si, const DisplayUnit& unit, bool
   return format_number((si - u.offset) / u.factor) + " " + u.symbol;
 }
 
+std::string format_bound(Quantity q, double si, const DisplayUnit& unit, const DisplayUnit& reference) {
+  const std::string shown = format_quantity(q, si, unit);
+  if (q == Quantity::Date || unit.symbol.empty()) return shown;
+  const double x = std::strtod(shown.c_str(), nullptr);
+  const bool exact = std::fabs(x * unit.factor + unit.offset - si) <= 1e-9 * std::fabs(si);
+  const bool awkward = x != 0 && (std::fabs(x) >= 1e6 || std::fabs(x) < 1e-3);
+  if (exact && !awkward) return shown;
+  const std::string ref = format_quantity(q, si, reference, /*autoscale=*/true);
+  if (ref == shown) return shown;
+  return (exact ? "" : "~") + shown + " (" + ref + ")";
+}
+
 std::string range_phrase(const Field& f, const DisplayUnit& unit, bool autoscale) {
-  auto show = [&](double si) { return format_quantity(f.quantity, si, unit, autoscale); };
+  auto show = [&](double si) {
+    return autoscale ? format_quantity(f.quantity, si, unit, true)
+                     : format_bound(f.quantity, si, unit, display_unit(f.quantity, f.default_value));
+  };
   const bool before = f.quantity == Quantity::Date;
   if (f.min && f.max) {
     if (f.min_exclusive) return (before ? "after " : "greater than ") + show(*f.min) + " and at most " + show(*f.max);

@@ -62,8 +62,18 @@ std::string format_quantity(Quantity q, double si, const DisplayUnit& unit, bool
 /// full when that rounds to an integer below 1e15): 10000000, 60, 0.125, 1e+18.
 std::string format_number(double x);
 
+/// A range bound `si` in exactly `unit` (no other prefix: a bound for a value written in min is in
+/// min), 6 significant digits. Where those do not read back as the bound (1e-9 relative) it is
+/// marked "~", and where they do not or the number is below 1e-3 or from 1e6 on, the bound follows
+/// in `reference`, autoscaled (exact): "0.05 L/min", "~0.000833333 L/s (0.05 L/min)",
+/// "3600000 ms (1 h)". Unitless and Date values as format_quantity.
+std::string format_bound(Quantity q, double si, const DisplayUnit& unit, const DisplayUnit& reference);
+
 /// Human phrase for a schema range in `unit`: "from 1 to 64", "greater than 0 L/min and at most
-/// 60 L/min", "at least 0 K"; empty when there is no bound.
+/// 60 L/min", "at least 0 K"; empty when there is no bound. With `autoscale`, each bound in the
+/// prefix of `unit`'s family that suits it (format_quantity; for the reference page); without, in
+/// `unit` itself (format_bound, the reference unit the field's default's; for an error on a value
+/// written in `unit`).
 std::string range_phrase(const Field& f, const DisplayUnit& unit, bool autoscale = false);
 
 /// range_phrase of one kind `k` of a sibling-chosen key `f` (Field::quantity_by), in the unit a

@@ -41,6 +41,21 @@ refused "--nodes: '0' is not a positive integer" -N 0
 for f in 0 1 -2 inf 1e300 2.5 "" 0x2; do refused "^aidcsim bench-collective: -f: " -f "$f"; done
 for b in 0 -8 nan 1e30 16E "8 W"; do refused "^aidcsim bench-collective: -b: " -b "$b"; done
 refused "maxBytes 8 is below minBytes 16" -b 16 -e 8
+# -b/-e/-i as nccl-tests' parsesize reads them (src/common.cu, NVIDIA/nccl-tests a0b82b2): K, M, G
+# binary, only the letter after the number read (-e 8GB read 8 x 10^9 B, so the sweep stopped at
+# 4 GiB), a fraction of a byte dropped ((size_t) there); T, B, a dangling exponent refused.
+bytes_of() { # OPTION-VALUE -> "minBytes maxBytes" of the header, both given VALUE
+  "$AIDCSIM" bench-collective -b "$1" -e "$1" 2>err.txt | sed -n 's/.*minBytes \([0-9]*\) maxBytes \([0-9]*\) .*/\1 \2/p'
+}
+for pair in "8GB:8589934592" "8GiB:8589934592" "8 G:8589934592" "8g:8589934592" "128K:131072" "64 MB:67108864" \
+  "1.5M:1572864" "100.7:100" "0x400:1024" "1e3K:1024000" " 8:8"; do
+  got=$(bytes_of "${pair%%:*}")
+  [ "$got" = "${pair##*:} ${pair##*:}" ] || fail "-b/-e '${pair%%:*}': read '$got', expected ${pair##*:} B both"
+done
+"$AIDCSIM" bench-collective -b 1G -e 8GB >out.txt 2>err.txt || fail "-e 8GB refused: $(head -1 err.txt)"
+[ "$(grep -cE '^ +[0-9]+ +[0-9]+ +float' out.txt)" -eq 4 ] || fail "-b 1G -e 8GB: not 4 sizes (1, 2, 4, 8 GiB)"
+grep -qE '^ +8589934592 +2147483648 +float' out.txt || fail "-b 1G -e 8GB: no 8 GiB row"
+for b in 1T "512 B" 8B 1eK 0.5 inf; do refused "^aidcsim bench-collective: -b: '$b' is" -b "$b"; done
 refused "-i: more than 10,000 sizes" -b 1 -e 8G -i 1
 refused "^aidcsim bench-collective: -i: " -i 0 -e 1M
 
@@ -61,6 +76,8 @@ refused "--planes: 1000: from 1 to 16" --planes 1000
 refused "--nics-per-node: 1000" --nics-per-node 1000
 refused "--nic-rate: '1 bps': expected a data rate from .* \\(the range of fabric.nic_rate\\)" --nic-rate "1 bps"
 refused "--nic-rate: '1000 Tbps': expected" --nic-rate "1000 Tbps"
+# The range in the unit written (was in the schema default's, Gbps, for a rate written in GB/s).
+refused "--nic-rate: '2000 GB/s': expected a data rate from 0.001 GB/s to 1000 GB/s \\(the range" --nic-rate "2000 GB/s"
 refused "--nic-rate: 'nan' is not a data rate" --nic-rate nan
 refused "--nic-rate: '400 GB' is not a data rate" --nic-rate "400 GB"
 refused "--link-rate: '100 Tbps': expected" --link-rate "100 Tbps"

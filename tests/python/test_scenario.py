@@ -26,13 +26,40 @@ def test_override_creates_maps_and_copies_are_independent(default_path):
     t = s.copy()
     t["fabric.oversubscription.spine"] = 2
     t["a.b.c"] = "5 K"
-    t["rollout.phases[1].gpus"] = 31000
+    t["rollout.phases[0].gpus"] = 31000  # a new list: [0] appends its first item
     assert t["fabric.oversubscription.spine"] == 2 and t.modified
     assert t["a"] == {"b": {"c": "5 K"}}
-    assert t["rollout.phases"][0] == {} and t["rollout.phases[1].gpus"] == 31000
+    assert t["rollout.phases"] == [{"gpus": 31000}]
     assert s["fabric.oversubscription.spine"] == "1:1" and not s.modified
     del t["a"]
     assert "a" not in t
+
+
+def test_list_index_past_the_end_is_an_index_error(root):
+    # Was: the list was padded with {} items, and validation then named phases[3], an item the
+    # user never wrote. [len] appends; past it, ArgumentIndexError names the key and the length.
+    s = Scenario.load(root / "scenarios" / "stargate-uk-rollout.yaml")
+    before = s.to_dict()
+    with pytest.raises(IndexError) as ei:
+        s["rollout.phases[5].gpus"] = 1
+    e = ei.value
+    assert isinstance(e, aidcsim.ArgumentIndexError) and isinstance(e, aidcsim.ParameterError)
+    assert str(e) == ("rollout.phases[5].gpus: index 5 is past the end of rollout.phases, a list of 3 "
+                      "items; expected an index from 0 to 2, or 3 to append an item")
+    assert e.key == "rollout.phases[5].gpus" and e.value == 5
+    with pytest.raises(aidcsim.ArgumentIndexError, match=r"^rollout\.phases\[4\]: .* a list of 3 items"):
+        s["rollout.phases[4]"] = {"gpus": 1}
+    assert s.to_dict() == before and not s.modified  # nothing padded or created
+    s["rollout.phases[3]"] = {"name": "40K"}  # one past the end appends
+    s["rollout.phases[3].gpus"] = 40320
+    assert s["rollout.phases[3]"] == {"name": "40K", "gpus": 40320}
+    # a list that does not exist yet has 0 items; nothing is created on the way to the error
+    with pytest.raises(aidcsim.ArgumentIndexError, match=r"past the end of x\.y, an empty list; expected index 0"):
+        s["x.y[1].z"] = 1
+    assert "x" not in s
+    with pytest.raises(aidcsim.ArgumentIndexError, match=r"past the end of rollout\.phases\[0\]\.m"):
+        s["rollout.phases[0].m[0][2]"] = 1
+    assert "rollout.phases[0].m" not in s
 
 
 def test_numpy_values_become_plain(default_path):

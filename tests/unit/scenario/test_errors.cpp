@@ -115,6 +115,24 @@ TEST_CASE("range errors are shown in the user's unit", "[errors]") {
   CHECK(t.expected() == "a temperature from 32 degF to 140 degF");
 }
 
+TEST_CASE("range bounds are in the unit written, not another of its family", "[errors]") {
+  // A time written in us or min had its bound autoscaled to ms ("from 0 min to 1 ms"), a size in
+  // TiB to KiB ("to 976562500 KiB"): a unit the user did not write.
+  struct Case {
+    std::string find, line, expected;
+  };
+  for (const Case& c :
+       {Case{"link_latency:", "  link_latency: \"2000 us\"", "a time from 0 us to 1000 us"},
+        Case{"link_latency:", "  link_latency: \"1 min\"", "a time from 0 min to ~1.66667e-05 min (1 ms)"},
+        Case{"link_latency:", "  link_latency: \"1e10 ns\"", "a time from 0 ns to 1000000 ns (1 ms)"},
+        Case{"workload:", "workload:\n  memory_reserve: \"2 TiB\"", "a data size from 0 TiB to ~0.909495 TiB (1 TB)"},
+        Case{"facility_supply:", "  facility_supply: \"400 K\"", "a temperature from 273.15 K to 333.15 K"}}) {
+    const ScenarioError e = error_of(default_with(c.find, c.line));
+    INFO(c.line);
+    CHECK(e.expected() == c.expected);
+  }
+}
+
 TEST_CASE("a coolant flow per GPU no cold plate takes is an error naming the plausible range and its source",
           "[errors]") {
   // 1 L/s per GPU is 60 L/min, ~60 x a cold plate's flow: it was accepted (the bound was 60 L/min).
@@ -124,7 +142,9 @@ TEST_CASE("a coolant flow per GPU no cold plate takes is an error naming the pla
   CHECK(e.value() == "1 L/s");
   CHECK(e.where().file == "bad.yaml");
   CHECK(e.where().line == line_of(text, "flow_per_gpu"));
-  CHECK_THAT(e.expected(), Catch::Contains("to 0.0833333 L/s"));  // 5 L/min, in the unit written
+  // 0.05 to 5 L/min in the unit written, marked as rounded and followed by the exact bound
+  CHECK_THAT(e.expected(), Catch::StartsWith("a volume flow from ~0.000833333 L/s (0.05 L/min) to ~0.0833333 L/s "
+                                             "(5 L/min) ("));
   CHECK_THAT(e.expected(), Catch::Contains("OCP OAI System Liquid Cooling Guidelines"));
   CHECK_THAT(e.what(), Catch::Contains("1 L/s"));
 }
