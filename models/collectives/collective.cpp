@@ -445,9 +445,9 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // 1)): NCCL 2.28's NVLS rate is a busBw per head channel with no node term, converted so on
     // any node count (tuning.cc v2.28.3-1 ncclTopoTuneModel). So algbw is the domain's x (h -
     // 1)/h x n/(n - 1): 4 x DGX H100 0.903 of one node's, busbw 490 (GTC24 S62129 / GTC25 S72583:
-    // 480 on 8 GPUs and on 32). The same kernel with one NET exchange of S/h per head, NVLSTree
-    // on 2 nodes, runs at 0.91 of one node's algbw (nccl-tests#309: 469 against 482 busbw); the
-    // domain's algbw unchanged, taken before, gave 539. The heads' NICs bound algbw at h x NET
+    // 480 on 8 GPUs and on 32). NVLSTree on 2 nodes (the same warp groups with one NET exchange
+    // of S/h per head) runs at 0.91 of one node's algbw (nccl-tests#309: 469 against 482 busbw);
+    // the domain's algbw unchanged, taken before, gave 539. The heads' NICs bound algbw at h x NET
     // speed: the kernel sends each head's S/h slice to the switches once and receives it once
     // (all_reduce.h NVLS `hasOut`), where NCCL's NIC term, bwInter per channel as busBw (384 on
     // 4 x DGX H100, under the published 480), counts a ring's traffic.
