@@ -439,15 +439,23 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     bw = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0);
   }
   if (ch.algo == nccl::kNvls && sys.nodes > 1 && f == nccl::kAllReduce) {
-    // NVLS across domains (with SHARP): in each domain the one-domain NVLS kernel on its heads
-    // (h = min(NICs, GPUs, 32), nccl::nvls_heads), whose NICs each carry an S/h slice to the
-    // switches' reduction and back: min(the one-domain rate above on h heads, h x NET speed).
-    // NCCL 2.28's tuner (tuning.cc v2.28.3-1) rates it h x min(NVLS part, bwInter) as busBw with
-    // the ring's algbw ratio, as if the heads' NICs carried a ring's traffic: 4 x DGX H100 381
-    // GB/s busbw against 480 published (GTC24 S62129 / GTC25 S72583); that picks, this runs.
+    // NVLS across domains (with SHARP): the NVLS busbw of the h heads' domain kernel (the
+    // one-domain rate above on h = min(NICs, GPUs, 32) heads, nccl::nvls_heads, x 2 (h - 1)/h),
+    // held across domains and turned into algbw at the n ranks by the ring's ratio n / (2 (n -
+    // 1)): NCCL 2.28's NVLS rate is a busBw per head channel with no node term, converted so on
+    // any node count (tuning.cc v2.28.3-1 ncclTopoTuneModel). So algbw is the domain's x (h -
+    // 1)/h x n/(n - 1): 4 x DGX H100 0.903 of one node's, busbw 490 (GTC24 S62129 / GTC25 S72583:
+    // 480 on 8 GPUs and on 32). NVLSTree on 2 nodes (the same warp groups with one NET exchange
+    // of S/h per head) runs at 0.91 of one node's algbw (nccl-tests#309: 469 against 482 busbw);
+    // the domain's algbw unchanged, taken before, gave 539. The heads' NICs bound algbw at h x NET
+    // speed: the kernel sends each head's S/h slice to the switches once and receives it once
+    // (all_reduce.h NVLS `hasOut`), where NCCL's NIC term, bwInter per channel as busBw (384 on
+    // 4 x DGX H100, under the published 480), counts a ring's traffic.
     const int h = nccl::nvls_heads(sys.ranks / sys.nodes, sys.nics);
-    bw = std::min(sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0),
-                  h * std::min(sys.nic_bw, sys.pci_bw));
+    const double domain = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0);
+    const double n = sys.ranks;
+    const double held = h > 1 ? (h - 1.0) / h * n / (n - 1.0) : 1.0;  // NCCL runs NVLS on >= 2 heads only
+    bw = std::min(domain * held, h * std::min(sys.nic_bw, sys.pci_bw));
   }
   if (ch.algo == nccl::kCollNetDirect || ch.algo == nccl::kCollNetChain) {
     // NCCL's tuner rates CollNet at half its bus bandwidth (the 0.5 of non-ring algorithms in

@@ -848,16 +848,22 @@ TEST_CASE("unequal domain shares: NCCL's analytic ring runs at the smallest shar
   CHECK(nccl::build_model(nccl_system(g2, l)).graph[nccl::kNvlsTree].channels == 0);
 }
 
-TEST_CASE("NVLS across domains runs the one-domain NVLS kernel on its heads, capped by their NICs") {
+TEST_CASE("NVLS across domains holds the heads' one-domain NVLS busbw, capped by their NICs") {
   // 4 x 8 H100 + SHARP, 8 x 400G: 8 heads (one per NIC), NVLink 18 x 20.6 = 370.8 GB/s, NVLS
-  // efficiency 0.85 (tuning.cc v2.28.3-1): algbw min(370.8 x 0.85 x 8/9, 8 x 48) = 280.2 GB/s,
-  // the 8-GPU node's NVLS rate. NCCL 2.28's table (what the tuner picks by) is 8 x min(59.5, 48)
-  // busBw x 32/62 = 198.2; the v2.23.4-1 table the execution model took before, 266.7.
+  // efficiency 0.85 (tuning.cc v2.28.3-1): one domain's algbw 370.8 x 0.85 x 8/9 = 280.2 GB/s,
+  // busbw x 2 x 7/8 = 490.4, held at 32 ranks (NCCL's NVLS busBw per channel has no node term
+  // and goes to algbw by the ring's ratio): algbw 490.4 x 32/62 = 253.1 (busbw 490 against
+  // NVIDIA's 480, GTC24 S62129). The old code ran the domain's algbw, 280.2 (busbw 543).
   const double S = 1 << 30;
+  const double domain = 370.8 * 0.85 * 8 / 9;
   const auto sel = select(make(Op::AllReduce, Algorithm::Nvls, 32, S), nodes_of(8, 4, true, true));
   REQUIRE(sel.algorithm == Algorithm::Nvls);
-  CHECK(sel.bw_time == Approx(S / (370.8 * 0.85 * 8 / 9 * 1e9)).epsilon(1e-9));
-  // with 2 NICs a node the heads' NICs bind: 2 heads, min(370.8 x 0.85 x 2/3, 2 x 48) = 96
+  CHECK(sel.bw_time == Approx(S / (domain * 7 / 8 * 32 / 31 * 1e9)).epsilon(1e-9));
+  // 16 nodes: n/(n - 1) = 128/127, the busbw the same
+  const auto sel16 = select(make(Op::AllReduce, Algorithm::Nvls, 128, S), nodes_of(8, 4, true, true));
+  REQUIRE(sel16.algorithm == Algorithm::Nvls);
+  CHECK(sel16.bw_time == Approx(S / (domain * 7 / 8 * 128 / 127 * 1e9)).epsilon(1e-9));
+  // with 2 NICs a node the heads' NICs bind: 2 heads, min(370.8 x 0.85 x 2/3 x 1/2 x 32/31, 2 x 48) = 96
   Layout two = nodes_of(8, 4, true, true);
   two.nics_per_node = 2;
   const auto sel2 = select(make(Op::AllReduce, Algorithm::Nvls, 32, S), two);
