@@ -269,6 +269,19 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   st.interval = checkpoint_interval(r, st.cost, st.stop_rate > 0 ? 1.0 / st.stop_rate : kInf, s.step_time);
   st.restart = r.restart_time + st.cost.load;
   // Values the model uses differently from how they were written: said, never silent.
+  // An MTBF for a class this situation counts none of (pumps: the engine counts no job-stopping
+  // pump, they stand N+1) draws no failure: the run's note no longer says the rate is 0.
+  for (const auto& o : r.failures) {
+    if (!(o.mtbf > 0) || o.count >= 0) continue;
+    const auto p = std::find_if(st.procs.begin(), st.procs.end(),
+                                [&](const FailureProcess& fp) { return fp.component == o.component; });
+    if (p != st.procs.end() && !(p->rate > 0))
+      warn(warnings, (o.key.empty() ? std::string("reliability.failures[]") : o.key) + " (" +
+                         component_name(o.component) + "): mtbf " + seconds_text(o.mtbf) + " given, but '" + name +
+                         "' counts no " + component_name(o.component) +
+                         " whose failure stops the job, so no such failure is drawn; give its count "
+                         "(reliability.failures[].count) to model them");
+  }
   if (r.mode == CheckpointMode::Async && r.async_stall_given && r.async_stall > st.cost.write)
     warn(warnings, "reliability.async_stall (" + seconds_text(r.async_stall) +
                        ") is longer than writing the whole checkpoint (" + seconds_text(st.cost.write) +

@@ -58,7 +58,8 @@ void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySp
                       (!pump && !cdu ? "pump and CDU"
                        : !pump       ? "pump"
                                      : "CDU") +
-                      " failure rates are 0 (no published rate; set reliability.failures[].mtbf): time-to-train "
+                      " failure rates are 0 (no published rate; set reliability.failures[].mtbf, and for "
+                      "pumps their count: the engine counts no pump whose failure stops the job): time-to-train "
                       "draws no such failure; cooling.faults are judged for their thermal effect only");
   char stall[160];
   std::snprintf(stall, sizeof stall, " (checkpoints stall training %.3g s each, every %.3g min of work%s)",

@@ -6,6 +6,8 @@
 #include <functional>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "models/common/units.hpp"
 #include "models/thermal/checks.hpp"
 
@@ -173,6 +175,19 @@ void report_fault_transient(Results& r, const TransientResult& t, double duratio
   r.labels.push_back({"/thermal/alerts/message", alert_text, "Alert log: level [source] message", "alert"});
   r.notes.push_back("cooling faults: implicit thermal transient over " + std::to_string(static_cast<long>(duration)) +
                     " s at 1 s steps, " + std::to_string(t.alerts.size()) + " alerts");
+}
+
+void note_faults_outside_transient(Results& r, const std::vector<FaultVerdict>& vs, double duration) {
+  std::string late;
+  for (const auto& v : vs)
+    if (v.fault.at >= duration) late += (late.empty() ? "" : "; ") + v.name + " (" + v.description + ")";
+  if (late.empty()) return;
+  r.notes.push_back(
+      fmt::format("cooling faults: the shared fault transient covers the first {:.0f} h only, and {} starts after it: "
+                  "fault_max_gpu_temperature, fault_min_gpu_clock, fault_throttled_time, fault_halted_time, "
+                  "step_time_during_fault and time_to_train's step-time profile leave it out; its own verdict "
+                  "(/thermal/faults, its 'fault N' checks, time_to_train_with_faults) judges it",
+                  duration / units::kHour, late));
 }
 
 double time_to_train_with_faults(double time_to_train, const std::vector<FaultVerdict>& vs,

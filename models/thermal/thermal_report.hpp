@@ -41,6 +41,12 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& verdicts
                            const std::vector<ActionVerdict>& actions, double clock_sensitivity,
                            bool clock_sensitivity_measured, double time_to_train);
 
+/// A note naming the faults that start at or after the end of the faults' shared transient
+/// (`duration` s, at most VerdictOptions::max_duration): the summary's fault_* figures and the
+/// time-to-train's step-time profile come from that transient and leave them out; their verdicts
+/// judge them. Nothing when every fault starts within it.
+void note_faults_outside_transient(Results& r, const std::vector<FaultVerdict>& verdicts, double duration);
+
 /// Time-to-train (s) once the cooling faults of the scenario have cost their training time:
 /// `time_to_train` plus each fault's lost_training_time, in start order, for the faults that start
 /// before the training (so lengthened) ends. The indices (FaultVerdict::index) of the faults that

@@ -75,9 +75,11 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (head.has_fault_transient)
     thermal::report_fault_transient(r, head.fault_transient, head.fault_transient_duration,
                                     head.step_during_fault.step_time);
-  if (!head.fault_verdicts.empty())
+  if (!head.fault_verdicts.empty()) {
     thermal::report_fault_verdicts(r, head.fault_verdicts, head.action_verdicts, head.clock_sensitivity,
                                    head.clock_sensitivity_measured, ttt.overall.expected_mean);
+    thermal::note_faults_outside_transient(r, head.fault_verdicts, head.fault_transient_duration);
+  }
   if (head.has_daily_transient)
     thermal::report_daily_transient(r, head.daily_transient, head.step_daily_worst.step_time);
   workload::report_step_breakdown(r, step);

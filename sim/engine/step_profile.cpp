@@ -1,5 +1,6 @@
 #include "sim/engine/step_profile.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -50,9 +51,23 @@ reliability::StepTimeProfile step_profile(const SituationOutcome& o) {
     return p;
   }
   if (!fault) return p;
+  // The transient ends `settle` after the last fault; when every fault has ended by then the site is
+  // back to its steady state (multiplier 1). Its last sample can still hold a response action the
+  // transient never lifts (a GPU power cap): held for the rest of the run, it slowed each of the
+  // rollout's phases by 2-3 % for a 15-minute CDU loss (+13 d). A fault still on at the end holds.
+  const double end = o.fault_transient_duration;
+  const bool all_ended =
+      end > 0 && std::all_of(o.fault_verdicts.begin(), o.fault_verdicts.end(),
+                             [end](const thermal::FaultVerdict& v) { return v.fault.at + v.fault.duration < end; });
   append_samples(p, o.fault_transient, 0.0, base, o.step_during_fault.step_time,
-                 std::numeric_limits<double>::infinity());
-  if (!daily) return p;
+                 all_ended && !daily ? end : std::numeric_limits<double>::infinity());
+  if (!daily) {
+    if (all_ended && !p.multipliers.empty() && p.multipliers.back() != 1.0) {
+      p.times.push_back(end);
+      p.multipliers.push_back(1.0);
+    }
+    return p;
+  }
   const double start = std::ceil(o.fault_transient_duration / kDay) * kDay;
   // Between the end of the fault transient and the next midnight: the daily profile, shifted.
   for (int d = static_cast<int>(start / kDay) - 1; d < kCombinedProfileDays; ++d)

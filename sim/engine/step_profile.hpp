@@ -8,7 +8,8 @@
 namespace aidcsim {
 
 /// Thermal step-time profile.
-/// - Cooling faults only: the fault transient's multipliers, one-off (after it: its last value).
+/// - Cooling faults only: the fault transient's multipliers, one-off; after it 1 when every fault
+///   (o.fault_verdicts) ended within it, else its last value (a fault still on).
 /// - Daily outdoor cycle only: the day's multipliers, periodic with 86,400 s.
 /// - Both: the fault transient (which already runs under the outdoor cycle) over its window, then
 ///   the daily multipliers for 366 days, then their daily mean (harmonic: the mean work rate).

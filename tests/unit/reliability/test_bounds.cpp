@@ -203,3 +203,24 @@ TEST_CASE("the Monte Carlo stops between draws when cancelled", "[reliability][c
   reset_cancel();
   CHECK_NOTHROW(time_to_train(spec(1e12, 10), h100_1k(), 1));
 }
+
+TEST_CASE("an MTBF for a class the situation counts none of is said, not silently dropped", "[reliability][bounds]") {
+  // The engine counts no job-stopping pump (counts.pumps 0): `failures: [{component: pump, mtbf:
+  // 20000 h}]` changed nothing in the rollout scenario (6,424 interruptions either way) and the
+  // run's note that pump rates are 0 went away, as if they were now modelled.
+  TrainingSpec t = spec(1e12, 20);
+  FailureOverride pump;
+  pump.component = Component::Pump;
+  pump.mtbf = 20000 * 3600.0;
+  pump.key = "reliability.failures[1]";
+  t.reliability.failures.push_back(pump);
+  const auto r = time_to_train(t, h100_1k(), 1);
+  REQUIRE(r.warnings.size() == 1);
+  CHECK_THAT(r.warnings[0], Catch::Contains("reliability.failures[1] (pump)") &&
+                                Catch::Contains("counts no pump whose failure stops the job"));
+  // With a count the failures are drawn and nothing is said.
+  t.reliability.failures.back().count = 30;
+  const auto counted = time_to_train(t, h100_1k(), 1);
+  CHECK(counted.warnings.empty());
+  CHECK(counted.expected_interruptions > r.expected_interruptions);
+}
