@@ -175,12 +175,13 @@ inline constexpr double kPipelineWork = 67108864.0;
 /// NCCL's double binary tree between the domains `doms` on each of `rails` rails (GPU j of every
 /// domain on rail j): per rail both trees, each edge carrying `share` B up to the parent (reduce)
 /// and back down (broadcast). Collapsed (ctx.c.collapse), one transfer per edge and direction;
-/// else a pipeline of ctx.chunks repetitions per edge (within kPipelineWork unless
-/// Collective::chunks sets them; `what` names the tree in plan.note), a chunk up an edge after it
-/// came up from the children, down after the parent has it (FlowPlan::pipelines). Nothing for
-/// fewer than 2 domains.
+/// else a pipeline of ctx.chunks repetitions per edge, a chunk up an edge after it came up from the
+/// children, down after the parent has it (FlowPlan::pipelines). Above kPipelineWork (NCCL's count,
+/// not one Collective::chunks sets) the chunks go in groups, or the edges are collapsed with
+/// `collapse_over_budget`; `what` names the tree in plan.note, which says so. Nothing for fewer
+/// than 2 domains.
 void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::vector<int>>& doms, int rails,
-                double share, const char* what);
+                double share, const char* what, bool collapse_over_budget);
 
 /// Parent of `rank` in NCCL's double binary tree over `n` ranks (src/graph/trees.cc v2.23,
 /// ncclGetBtree / ncclGetDtree): tree 0 is the binary tree rooted at 0, tree 1 its mirror (n even)

@@ -29,10 +29,26 @@ void add_chains(FlowPlan& plan, const std::vector<std::vector<int>>& doms, doubl
 }  // namespace
 
 void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::vector<int>>& doms, int rails,
-                double share, const char* what) {
+                double share, const char* what, bool collapse_over_budget) {
   const int N = static_cast<int>(doms.size());
   if (N < 2) return;
-  if (ctx.c.collapse) {
+  const double edges = 4.0 * rails * (N - 1);  // per rail, both trees, up and down
+  int K = std::max(1, ctx.chunks);
+  // NCCL's chunks beyond the CPU budget: in groups, as many repetitions as the budget allows,
+  // at least 8 (or collapsed, `collapse_over_budget`)
+  const int sim = std::min(K, std::max(8, static_cast<int>(kPipelineWork / (edges * edges))));
+  const bool over = !ctx.c.collapse && ctx.c.chunks <= 0 && sim < K;
+  if (over)
+    plan.note = collapse_over_budget
+                    ? fmt::format(
+                          "{}: NCCL's {} pipeline chunks per channel over the CPU budget: the tree's edges "
+                          "collapsed (one transfer each)",
+                          what, K)
+                    : fmt::format(
+                          "{}: NCCL's {} pipeline chunks per channel simulated as {} repetitions of {:.1f} "
+                          "chunks each (CPU budget); the stepped pipeline's fill grows as 1 / repetitions",
+                          what, K, sim, double(K) / sim);
+  if (ctx.c.collapse || (over && collapse_over_budget)) {
     for (int j = 0; j < rails; ++j)
       for (int t = 0; t < 2; ++t)
         for (int a = 0; a < N; ++a) {
@@ -43,23 +59,13 @@ void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::v
         }
     return;
   }
-  // Step by step: NCCL's pipeline chunks per channel (`chunks`, nccl::pipeline_chunks: one at
+  if (over) K = sim;
+  // Step by step: NCCL's pipeline chunks per channel (ctx.chunks, nccl::pipeline_chunks: one at
   // small messages, 512 KiB each for the tree with Simple); the channels of a rail and tree move
   // their chunks side by side, so each repetition carries a chunk of every one of them
   // (network::Activity::repeat). A chunk goes up an edge once it has come up from the child's
   // children (after_same), down an edge once the parent has it (after_same: the edge into the
   // parent, or at the root the edges up into it).
-  const double edges = 4.0 * rails * (N - 1);  // per rail, both trees, up and down
-  int K = std::max(1, ctx.chunks);
-  if (ctx.c.chunks <= 0 && K * edges * edges > kPipelineWork) {
-    // NCCL's chunks in groups: as many repetitions as the budget allows, never fewer than 8
-    const int sim = std::min(K, std::max(8, static_cast<int>(kPipelineWork / (edges * edges))));
-    plan.note = fmt::format(
-        "{}: NCCL's {} pipeline chunks per channel simulated as {} repetitions of {:.1f} chunks each (CPU budget); "
-        "the stepped pipeline's fill grows as 1 / repetitions",
-        what, K, sim, double(K) / sim);
-    K = sim;
-  }
   plan.pipelines = true;
   std::vector<std::vector<int>> kids(N);
   for (int j = 0; j < rails; ++j)
@@ -96,7 +102,8 @@ FlowPlan plan_tree(const EmitContext& ctx, const std::vector<std::vector<int>>& 
   add_chains(plan, doms, c.bytes);
   // Each rail j runs both trees (NCCL alternates tree 0 / tree 1 over channels), each with S / (2 R):
   // reduce up to the parent, broadcast down from it, between the rail-j GPUs of the two domains.
-  add_dtrees(plan, ctx, doms, rails, c.bytes / (2.0 * rails), "tree");
+  // Over the CPU budget in groups of NCCL's chunks, as the stepped tree ran 8 before NCCL's count.
+  add_dtrees(plan, ctx, doms, rails, c.bytes / (2.0 * rails), "tree", false);
   return plan;
 }
 
