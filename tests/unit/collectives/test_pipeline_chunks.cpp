@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <numeric>
+#include <string>
 
 #include "models/collectives/collective.hpp"
 #include "models/collectives/nccl_model.hpp"
@@ -30,7 +31,8 @@ nccl::Model h100_model(int nodes) {
 
 /// Stepped (every chunk simulated) or collapsed all-reduce on `nodes` x 8 GPUs of the rail
 /// cluster: simulated time and the largest repetition count of its transfers.
-std::pair<double, int> run(int nodes, Algorithm a, double bytes, bool collapse, Proto proto = Proto::Auto) {
+std::pair<double, int> run(int nodes, Algorithm a, double bytes, bool collapse, Proto proto = Proto::Auto,
+                           std::string* note = nullptr) {
   const auto fabric = topology::build_fabric(test::rail_cluster(nodes, 8, topology::FabricKind::Clos3, 64));
   network::FlowNetwork net(fabric);
   const Layout l = Layout::from(fabric, test::nvlink4_gpu());
@@ -45,6 +47,7 @@ std::pair<double, int> run(int nodes, Algorithm a, double bytes, bool collapse, 
   s.gpu_flops = {1e15};
   const auto e = emit(s, c, l, p);
   REQUIRE(e.algorithm == a);
+  if (note) *note = e.note;
   int reps = 0;
   for (const auto& act : s.activities) reps = std::max(reps, act.repeat);
   return {net.run(s).makespan, reps};
@@ -119,4 +122,20 @@ TEST_CASE("stepped tree with NCCL's chunks agrees with the collapsed tree (idle 
   INFO("NVLSTree 4 nodes, 128 MiB: stepped " << stepped * 1e6 << " us, collapsed " << collapsed * 1e6 << " us");
   CHECK(stepped == Approx(collapsed).epsilon(0.05));
   CHECK(stepped > collapsed);  // its pipeline's fill, not the collapsed form
+}
+
+TEST_CASE("stepped tree over the CPU budget: NCCL's chunks in groups; NVLSTree's tree collapsed") {
+  // 128 nodes, 1 GiB: NCCL's 128 chunks on 4,064 edges are over kPipelineWork. The tree runs 8
+  // repetitions of 16 chunks (as many as it ran before NCCL's count); NVLSTree's tree collapses,
+  // as it was before (8 groups took +52 % over its collapsed form), and takes the collapsed time.
+  std::string note;
+  CHECK(run(128, Algorithm::Tree, 1 << 30, false, Proto::Auto, &note).second == 8);
+  CHECK_THAT(note, Catch::Contains("NCCL's 128 pipeline chunks per channel simulated as 8 repetitions of 16.0"));
+  const auto [t, reps] = run(128, Algorithm::NvlsTree, 1 << 30, false, Proto::Auto, &note);
+  CHECK(reps == 1);
+  CHECK_THAT(note, Catch::Contains("collapsed"));
+  CHECK(t == Approx(run(128, Algorithm::NvlsTree, 1 << 30, true).first).epsilon(1e-9));
+  // within the budget no note: 4 nodes
+  run(4, Algorithm::Tree, 1 << 30, false, Proto::Auto, &note);
+  CHECK(note.empty());
 }
