@@ -550,6 +550,29 @@ Algorithm choose_algorithm(const Collective& c, const Layout& l, const Protocol&
 
 double estimate_time(const Collective& c, const Layout& l, const Protocol& p) { return select(c, l, p).time(); }
 
+namespace {
+
+/// Chunks per channel of a stepped pipeline: Collective::chunks, else NCCL's for the selection
+/// (nccl::pipeline_chunks): the tree, NVLSTree's tree and the broadcast / reduce chain; 1 otherwise.
+int pipeline_chunks(const Collective& c, const Layout& l, const Protocol& p, const Selection& sel) {
+  if (c.chunks > 0) return c.chunks;
+  if (c.collapse) return 1;
+  nccl::Algo a = nccl::kRing;
+  if (sel.algorithm == Algorithm::Tree)
+    a = nccl::kTree;
+  else if (sel.algorithm == Algorithm::NvlsTree)
+    a = nccl::kNvlsTree;
+  else if (!(sel.algorithm == Algorithm::Ring && (c.op == Op::Broadcast || c.op == Op::Reduce)))
+    return 1;
+  const nccl::Proto proto = sel.proto == Proto::LL      ? nccl::kLL
+                            : sel.proto == Proto::LL128 ? nccl::kLL128
+                                                        : nccl::kSimple;
+  const nccl::Model m = nccl::build_model(nccl_system(c.gpus, l, p));
+  return nccl::pipeline_chunks(m, func_of(c.op), a, proto, c.bytes, std::max(1, sel.channels));
+}
+
+}  // namespace
+
 Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const Protocol& p) {
   Emitted out;
   out.first = static_cast<int>(s.activities.size());
@@ -561,7 +584,8 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
   out.proto = sel.proto;
   out.channels = sel.channels;
   out.time = sel.time();
-  const detail::EmitContext ctx{c, l, p, std::max(1, sel.channels), sel.hop_latency_nvlink, sel.hop_latency_net};
+  const detail::EmitContext ctx{
+      c, l, p, std::max(1, sel.channels), sel.hop_latency_nvlink, sel.hop_latency_net, pipeline_chunks(c, l, p, sel)};
   const auto doms = by_domain(c.gpus, l);
   const auto& entry = detail::algorithm_entry(sel.algorithm);
   if (entry.emit_phases && entry.emit_phases(s, ctx, doms, &out.done)) {  // e.g. hierarchical's ring phases

@@ -153,7 +153,10 @@ struct Collective {
   /// exact under weighted max-min). false: one transfer per channel and hop (the reference the
   /// merged form is tested against).
   bool merge_channels = true;
-  int chunks = 8;                      ///< pipeline chunks of tree / chain emitted step by step
+  /// Pipeline chunks of a stepped tree / NVLSTree tree / broadcast-reduce chain, per channel: 0 =
+  /// NCCL's for the size, protocol and channels (nccl::pipeline_chunks: one at small messages,
+  /// 128 of 512 KiB per channel for 1 GiB over 16 channels); > 0 that many (a test's override).
+  int chunks = 0;
   std::vector<int> after;              ///< activities every first transfer waits for
   int tag = 0;                         ///< copied to every activity
   std::uint64_t hash = 0;              ///< ECMP hash seed of this collective's flows

@@ -99,19 +99,12 @@ FlowPlan plan_nvls(const EmitContext& ctx, const std::vector<std::vector<int>>& 
   for (const auto& d : doms) g = std::min(g, static_cast<int>(d.size()));
   const int h = nvls_heads_of(ctx.layout, g, true);
   if (across_sharp) add_sharp(plan, doms, h, c.bytes);
-  if (across_tree) {
-    // NVLSTree: each head's slice S/h is all-reduced between domains on both of NCCL's trees
-    // (S / 2h each), up to the parent and back down.
-    const double share = c.bytes / (2.0 * h);
-    for (int j = 0; j < h; ++j)
-      for (int t = 0; t < 2; ++t)
-        for (int a = 0; a < N; ++a) {
-          const int p = dtree_parent(N, a, t);
-          if (p < 0) continue;
-          plan.done.push_back(plan.add(doms[a][j], doms[p][j], share, 0));
-          plan.done.push_back(plan.add(doms[p][j], doms[a][j], share, 0));
-        }
-  }
+  // NVLSTree: each head's slice S/h is all-reduced between domains on both of NCCL's trees (S / 2h
+  // each: channel c runs tree c % 2, connect.cc connectNvls), up to the parent and back down;
+  // stepped, in NCCL's chunks of a head per loop (ctx.chunks); collapsed over the CPU budget, as
+  // it was stepped before NCCL's count (in 8 groups of chunks it took +52 / +80 % over the
+  // collapsed form at 1 GiB on 128 / 512 nodes: the pipeline's fill through 2 log2 N levels).
+  if (across_tree) add_dtrees(plan, ctx, doms, h, c.bytes / (2.0 * h), "NVLSTree's tree", true);
   return plan;
 }
 

@@ -359,8 +359,14 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
       for (int d : fl[i].deps) a.after.push_back(base + d);
     }
     a.repeat = fl[i].repeat;
-    for (int d : fl[i].after_previous) a.after_previous.push_back(base + d);
-    for (int d : fl[i].after_same) a.after_same.push_back(base + d);
+    if (a.repeat > 1) {
+      for (int d : fl[i].after_previous) a.after_previous.push_back(base + d);
+      for (int d : fl[i].after_same) a.after_same.push_back(base + d);
+    } else {
+      // One repetition (a one-chunk pipeline): its repetition 0 waits for repetition 0 of its
+      // after_same transfers, i.e. for them; after_previous binds no repetition.
+      for (int d : fl[i].after_same) a.after.push_back(base + d);
+    }
     a.tag = ctx.c.tag;
     s.activities.push_back(std::move(a));
     ids[i] = base + i;

@@ -75,6 +75,9 @@ struct EmitContext {
   /// algorithm and protocol (Selection::hop_latency_nvlink / _net, from tuning.cc hwLat): the
   /// weights of a stepped ring's per-hop latencies in materialize(). 0: equal weights.
   double hop_nvlink = 0, hop_net = 0;
+  /// Chunks a stepped pipeline (tree, NVLSTree's tree, broadcast / reduce chain) runs per channel,
+  /// one after the other (Collective::chunks, else nccl::pipeline_chunks of the selection); >= 1.
+  int chunks = 1;
   bool nvlink(int a, int b) const { return layout.domain_of(a) == layout.domain_of(b); }
 };
 
@@ -159,6 +162,26 @@ FlowPlan plan_alltoall(const EmitContext& ctx, int max_pairs);
 /// and quoted in plan_alltoall's note.
 inline constexpr double kSampledAllToAllError = 0.07;
 FlowPlan plan_chain(const EmitContext& ctx, bool reduce);
+
+/// Budget of a stepped tree with NCCL's chunk count (Collective::chunks = 0): repetitions x edges^2
+/// at most this. The flow network does not fast-forward a tree's pipeline (its edges never repeat
+/// one state: the leaves run ahead of the levels above), so every chunk of every edge is an event
+/// and each event re-solves the edges in flight: CPU ~ 1.2e-8 s x repetitions x edges^2 (H100, 8
+/// GPUs a node, 1 GiB in 128 chunks: 16 nodes, 480 edges, 0.32 s; 64 nodes, 2,016 edges, 7.3 s).
+/// Above it NCCL's chunks go in groups, one repetition per group, at least 8 repetitions (the
+/// count before NCCL's rule), and the plan's note says so. 2^26: ~1 s (64 nodes: 16 repetitions).
+inline constexpr double kPipelineWork = 67108864.0;
+
+/// NCCL's double binary tree between the domains `doms` on each of `rails` rails (GPU j of every
+/// domain on rail j): per rail both trees, each edge carrying `share` B up to the parent (reduce)
+/// and back down (broadcast). Collapsed (ctx.c.collapse), one transfer per edge and direction;
+/// else a pipeline of ctx.chunks repetitions per edge, a chunk up an edge after it came up from the
+/// children, down after the parent has it (FlowPlan::pipelines). Above kPipelineWork (NCCL's count,
+/// not one Collective::chunks sets) the chunks go in groups, or the edges are collapsed with
+/// `collapse_over_budget`; `what` names the tree in plan.note, which says so. Nothing for fewer
+/// than 2 domains.
+void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::vector<int>>& doms, int rails,
+                double share, const char* what, bool collapse_over_budget);
 
 /// Parent of `rank` in NCCL's double binary tree over `n` ranks (src/graph/trees.cc v2.23,
 /// ncclGetBtree / ncclGetDtree): tree 0 is the binary tree rooted at 0, tree 1 its mirror (n even)

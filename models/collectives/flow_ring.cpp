@@ -259,8 +259,9 @@ FlowPlan plan_chain(const EmitContext& ctx, bool reduce) {
     for (int i = 0; i + 1 < n; ++i) plan.done.push_back(plan.add(at(i), at(i + 1), c.bytes, 0));
     return plan;
   }
-  // Step by step: each hop repeated once per pipeline chunk, chunk k after chunk k of the hop before
-  const int chunks = std::max(1, c.chunks);
+  // Step by step: each hop repeated once per pipeline chunk (NCCL's: ctx.chunks), chunk k after
+  // chunk k of the hop before
+  const int chunks = std::max(1, ctx.chunks);
   int prev = -1;
   for (int i = 0; i + 1 < n; ++i) {
     prev = plan.add_repeated(at(i), at(i + 1), c.bytes / chunks, chunks, {},

@@ -73,6 +73,18 @@ constexpr int kMaxDirectArity = 7;           // NCCL_MAX_DIRECT_ARITY: CollNet n
 constexpr int kNvlsChannelsSm90 = 16, kNvlsChannelsSm100 = 32, kNvlsChannelsSm100Nvl = 24;
 constexpr double kNvlsChunkSize = 128 * 1024;  // NCCL_NVLS_CHUNKSIZE default (transport/nvls.cc)
 constexpr int kMaxNvlsArity = 32;              // NCCL_MAX_NVLS_ARITY (device.h 2.23 .. 2.30.7)
+// Connection buffers and chunks (src/include/device.h, src/init.cc, src/enqueue.cc v2.28.3-1).
+constexpr long kNcclSteps = 8;  // NCCL_STEPS: slots of a connection's FIFO
+constexpr long kLLBuffSize =
+    8L * 512 * kNcclSteps * 16;  // DEFAULT_LL_BUFFSIZE: lines/thread x threads x steps x 16 B line
+constexpr long kLL128BuffSize =
+    120L * 640 * kNcclSteps * 8;            // DEFAULT_LL128_BUFFSIZE: elems/thread x threads x steps x 8 B
+constexpr long kSimpleBuffSize = 1L << 22;  // DEFAULT_BUFFSIZE, 4 MiB
+constexpr long kLL128LineElems = 16,
+               kLL128DataElems = 15;  // NCCL_LL128_LINEELEMS (128 B / 8 B), _DATAELEMS (one is flags)
+// ncclProtoGrainSize: LL 16, LL128 WARP_SIZE 32 x NCCL_LL128_SHMEM_ELEMS_PER_THREAD 8 / 16 x 15 x 8 B, Simple 512
+constexpr long kGrain[kNumProtos] = {16, 32 * 8 / kLL128LineElems* kLL128DataElems * 8, 512};
+constexpr long kMinTrafficPerChannel = 16 << 10;  // scheduleCollTasksToPlan: "16K traffic as minimal"
 
 // --- src/graph/search.cc v2.28.3-1: speeds tried by the topology search (GB/s per channel) ----
 // (speedArrayIntra / Inter and the sm90 arrays as in v2.23.4-1; the sm100 arrays from v2.27)
@@ -637,6 +649,62 @@ Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed, cons
   }
   c.channels = std::max(1, nc);
   return c;
+}
+
+long buff_size(Proto p) { return p == kLL ? kLLBuffSize : p == kLL128 ? kLL128BuffSize : kSimpleBuffSize; }
+
+double channel_part(Func f, Proto p, int ranks, double bytes, int channels) {
+  // scheduleCollTasksToPlan (enqueue.cc v2.28.3-1), the non-CollNet branch, for one task starting
+  // at channel 0 with no traffic before it (channelId 0, currentTraffic 0).
+  if (bytes <= 0) return 0;
+  auto div_up = [](long a, long b) { return (a + b - 1) / b; };
+  long per_byte = f == kAllReduce ? 2 : (f == kAllGather || f == kReduceScatter) ? std::max(1, ranks) : 1;
+  if (p == kLL) per_byte *= 4;  // ncclPrepareTasks: trafficBytes x 4 for LL; the cell loop likewise
+  const long n = static_cast<long>(std::ceil(bytes));
+  const long nch = std::max(1, channels);
+  const long traffic = std::max(kMinTrafficPerChannel, n * per_byte);
+  const long per_channel = std::max(kMinTrafficPerChannel, traffic / nch);
+  const long cell = div_up(div_up(kMinTrafficPerChannel, per_byte), 16) * 16;
+  const long cells = div_up(n, cell);
+  long cells_per_channel = std::min(cells, div_up(per_channel, cell * per_byte));
+  const long lo = nch == 1 ? cells : std::min(cells, div_up(per_channel, cell * per_byte));
+  long mid_channels = (cells - lo) / cells_per_channel;
+  long hi = (cells - lo) % cells_per_channel;
+  if (nch < 1 + mid_channels + (hi != 0 ? 1 : 0)) {  // overflowed the channels: the rest spread evenly
+    mid_channels = nch - 2;
+    cells_per_channel = (cells - lo) / (mid_channels + 1);
+    hi = cells_per_channel + (cells - lo) % (mid_channels + 1);
+  }
+  const long most = std::max({lo, hi, mid_channels > 0 ? cells_per_channel : 0L});
+  return std::min(bytes, double(most * cell));
+}
+
+double coll_chunk(const Model& m, Func, Algo a, Proto p, double part) {
+  // calcCollChunking (enqueue.cc v2.28.3-1) with nChannels = 1: chunkSteps 1 outside the Simple ring.
+  const long step = buff_size(p) / kNcclSteps;
+  double chunk = p == kLL ? step / 2 : p == kLL128 ? step / kLL128LineElems * kLL128DataElems : step;
+  if (a == kNvlsTree) {
+    // nvls_chunk's concurrentOps = nvlsChannels x heads over the whole message is the per-channel
+    // call's heads over one part: the same thresholds.
+    chunk = nvls_chunk(m, part * std::max(1, m.nvls_channels), true);
+  } else if (a == kTree && p == kLL128) {
+    // NCCL's float arithmetic, its integer division of the part by the chunk
+    const float ppn = m.sys.ranks / static_cast<float>(m.sys.nodes);
+    const float nsteps = static_cast<float>(1 + log2i(m.sys.nodes) + 0.1 * ppn);
+    const auto ratio = [&] { return static_cast<float>(std::floor(part / chunk)); };
+    while (ratio() < nsteps * 64 / ppn && chunk > 131072) chunk = std::floor(chunk / 2);
+    while (ratio() < nsteps * 16 / ppn && chunk > 32768) chunk = std::floor(chunk / 2);
+  }
+  const double grain = double(kGrain[p]);
+  return std::max(grain, std::floor(chunk / grain) * grain);
+}
+
+int pipeline_chunks(const Model& m, Func f, Algo a, Proto p, double bytes, int channels) {
+  const double part = channel_part(f, p, m.sys.ranks, bytes, channels);
+  if (part <= 0) return 1;
+  const double per_loop = a == kNvlsTree ? std::max(1, m.graph[kNvls].channels) : 1;
+  const double chunks = std::ceil(part / (coll_chunk(m, f, a, p, part) * per_loop));
+  return static_cast<int>(std::clamp(chunks, 1.0, 1e9));
 }
 
 double nvls_chunk(const Model& m, double bytes, bool tree) {

@@ -154,6 +154,39 @@ Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed = {},
 /// halved down to 16 KiB for small messages relative to channels x heads).
 double nvls_chunk(const Model& m, double bytes, bool nvls_tree);
 
+/// NCCL's buffer per connection and protocol (B): DEFAULT_LL_BUFFSIZE = NCCL_LL_LINES_PER_THREAD 8
+/// x NCCL_LL_MAX_NTHREADS 512 x NCCL_STEPS 8 x 16 B lines = 512 KiB; DEFAULT_LL128_BUFFSIZE =
+/// NCCL_LL128_ELEMS_PER_THREAD 120 x NCCL_LL128_MAX_NTHREADS 640 x 8 x 8 B = 4,915,200;
+/// DEFAULT_BUFFSIZE 4 MiB for Simple (src/init.cc, src/include/device.h v2.28.3-1; NCCL_LL_BUFFSIZE
+/// / NCCL_LL128_BUFFSIZE / NCCL_BUFFSIZE unset). A step is 1 / NCCL_STEPS of it.
+long buff_size(Proto p);
+
+/// Bytes of the largest channel part when NCCL spreads one collective of `bytes` over `channels`
+/// channels (the continuous-byte distribution of scheduleCollTasksToPlan, enqueue.cc v2.28.3-1,
+/// for one task alone in its plan): traffic per byte 2 for all-reduce, ranks for all-gather /
+/// reduce-scatter, 1 otherwise, x 4 for LL; cells of 16 KiB of traffic (MinTrafficPerChannel); each
+/// channel takes divUp(traffic per channel, traffic per cell) cells, the last the rest. `bytes` is
+/// ncclFuncMaxSendRecvCount's (the whole buffer for all-reduce / broadcast / reduce). 0 for bytes <= 0.
+double channel_part(Func f, Proto p, int ranks, double bytes, int channels);
+
+/// The chunk (B) calcCollChunking (enqueue.cc v2.28.3-1) gives one channel's part of `part` bytes
+/// (it is called per channel, nChannels = 1): a step, buff_size / NCCL_STEPS (Simple 512 KiB; LL
+/// half its 64 KiB step, the other half being flags: 32 KiB; LL128 15/16 of its 614,400 B step:
+/// 576,000), for the tree and for the ring's pipelines of broadcast / reduce (BROADCAST_ / REDUCE_
+/// CHUNKSTEPS 1, collectives.h). The tree with LL128 halves it while the part holds fewer than
+/// nsteps x 64 / ppn chunks (down to 131,072) and nsteps x 16 / ppn (down to 32,768), nsteps = 1 +
+/// log2i(nodes) + 0.1 ppn. NVLSTree: nvls_chunk for the part (concurrentOps = the heads). Aligned
+/// down to the protocol's grain (ncclProtoGrainSize, device.h: LL 16 B, LL128 1,920 B, Simple 512 B).
+/// Other algorithms: the step (not used).
+double coll_chunk(const Model& m, Func f, Algo a, Proto p, double part);
+
+/// Chunks NCCL's pipeline runs one after the other on a channel for `bytes` over `channels` channels:
+/// ceil(channel_part / (coll_chunk x chunks per loop)), chunks per loop = the NVLS heads for
+/// NVLSTree (each head's reduce -> tree up -> tree down -> multicast handles one chunk per loop:
+/// src/device/all_reduce.h v2.28.3-1, loopCount = nHeads x chunkCount), 1 for the tree
+/// (runTreeUpDown / runTreeSplit: a loop per chunkCount) and the broadcast / reduce chain. >= 1.
+int pipeline_chunks(const Model& m, Func f, Algo a, Proto p, double bytes, int channels);
+
 /// NCCL's NVLS efficiency by architecture (tuning.cc `nvlsEfficiency`, v2.28.3-1 to v2.30.7-1):
 /// Hopper (cc 90) 0.85, Blackwell (cc >= 100) 0.74; 0 before Hopper (no NVLS). The tuner rates an
 /// NVLS channel at bwIntra x this x (channels - 1) / channels x 2 for all-reduce (x (ppn - 1)/ppn

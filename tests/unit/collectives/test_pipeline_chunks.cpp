@@ -1,0 +1,141 @@
+// NCCL's chunking of the tree, NVLSTree and broadcast / reduce pipelines (enqueue.cc
+// calcCollChunking and scheduleCollTasksToPlan, NVIDIA/nccl v2.28.3-1), and the stepped tree and
+// NVLSTree that run that many chunks per channel.
+#include <catch2/catch.hpp>
+
+#include <numeric>
+#include <string>
+
+#include "models/collectives/collective.hpp"
+#include "models/collectives/nccl_model.hpp"
+#include "models/network/flow_network.hpp"
+#include "models/topology/fabric.hpp"
+#include "tests/unit/collectives/helpers.hpp"
+
+using namespace aidcsim;
+using namespace aidcsim::collectives;
+
+namespace {
+
+std::vector<int> iota(int n) {
+  std::vector<int> v(n);
+  std::iota(v.begin(), v.end(), 0);
+  return v;
+}
+
+/// NCCL's model of `nodes` x 8 H100-class GPUs on the rail cluster of the tests.
+nccl::Model h100_model(int nodes) {
+  const auto fabric = topology::build_fabric(test::rail_cluster(nodes, 8, topology::FabricKind::Clos3, 64));
+  return nccl::build_model(nccl_system(iota(nodes * 8), Layout::from(fabric, test::nvlink4_gpu())));
+}
+
+/// Stepped (every chunk simulated) or collapsed all-reduce on `nodes` x 8 GPUs of the rail
+/// cluster: simulated time and the largest repetition count of its transfers.
+std::pair<double, int> run(int nodes, Algorithm a, double bytes, bool collapse, Proto proto = Proto::Auto,
+                           std::string* note = nullptr) {
+  const auto fabric = topology::build_fabric(test::rail_cluster(nodes, 8, topology::FabricKind::Clos3, 64));
+  network::FlowNetwork net(fabric);
+  const Layout l = Layout::from(fabric, test::nvlink4_gpu());
+  Collective c;
+  c.algorithm = a;
+  c.gpus = iota(nodes * 8);
+  c.bytes = bytes;
+  c.collapse = collapse;
+  Protocol p;
+  p.proto = proto;
+  network::Schedule s;
+  s.gpu_flops = {1e15};
+  const auto e = emit(s, c, l, p);
+  REQUIRE(e.algorithm == a);
+  if (note) *note = e.note;
+  int reps = 0;
+  for (const auto& act : s.activities) reps = std::max(reps, act.repeat);
+  return {net.run(s).makespan, reps};
+}
+
+}  // namespace
+
+TEST_CASE("NCCL's connection buffers and chunk per protocol (init.cc, enqueue.cc v2.28.3-1)") {
+  // DEFAULT_LL_BUFFSIZE 8 lines x 512 threads x 8 steps x 16 B; DEFAULT_LL128_BUFFSIZE 120 x 640 x
+  // 8 x 8 B; DEFAULT_BUFFSIZE 4 MiB.
+  CHECK(nccl::buff_size(nccl::kLL) == 524288);
+  CHECK(nccl::buff_size(nccl::kLL128) == 4915200);
+  CHECK(nccl::buff_size(nccl::kSimple) == 4194304);
+  const auto m = h100_model(4);  // ppn 8, 4 nodes: LL128 tree nsteps = 1 + 2 + 0.8 = 3.8
+  // A step (buffer / NCCL_STEPS): Simple 512 KiB; LL the data half of 64 KiB; LL128 15/16 of 614,400.
+  CHECK(nccl::coll_chunk(m, nccl::kAllReduce, nccl::kTree, nccl::kSimple, 64 << 20) == 524288);
+  CHECK(nccl::coll_chunk(m, nccl::kAllReduce, nccl::kTree, nccl::kLL, 64 << 20) == 32768);
+  CHECK(nccl::coll_chunk(m, nccl::kAllReduce, nccl::kTree, nccl::kLL128, 64 << 20) == 576000);  // 116 >= 30.4 chunks
+  CHECK(nccl::coll_chunk(m, nccl::kBroadcast, nccl::kRing, nccl::kSimple, 64 << 20) == 524288);
+  // The LL128 tree's clamp: 1 MiB holds 1 < 3.8 x 64 / 8 chunks of 576,000: halved to 288,000,
+  // 144,000, 72,000 (no longer > 131,072), 14 >= 3.8 x 16 / 8; the grain 1,920 B: 37 x 1,920.
+  CHECK(nccl::coll_chunk(m, nccl::kAllReduce, nccl::kTree, nccl::kLL128, 1 << 20) == 71040);
+  // 64 KiB: 72,000, then 36,000 and 18,000 (not > 32,768); 9 x 1,920.
+  CHECK(nccl::coll_chunk(m, nccl::kAllReduce, nccl::kTree, nccl::kLL128, 65536) == 17280);
+}
+
+TEST_CASE("NCCL's channel parts and pipeline chunks (scheduleCollTasksToPlan, calcCollChunking v2.28.3-1)") {
+  // All-reduce: 2 B of traffic per byte (x 4 for LL) in cells of 16 KiB of traffic.
+  CHECK(nccl::channel_part(nccl::kAllReduce, nccl::kSimple, 32, 8, 16) == 8);  // one cell, one channel
+  CHECK(nccl::channel_part(nccl::kAllReduce, nccl::kSimple, 32, 1 << 30, 16) == 64 << 20);
+  CHECK(nccl::channel_part(nccl::kAllReduce, nccl::kLL, 32, 1 << 20, 16) == 65536);
+  // 100 KB over 16 channels: 13 cells of 8 KiB, at least 16 KiB of traffic (one cell) a channel
+  CHECK(nccl::channel_part(nccl::kAllReduce, nccl::kSimple, 32, 100e3, 16) == 8192);
+  const auto m = h100_model(4);
+  // The tree: one chunk at small messages (the stepped tree emitted 8), 128 of 512 KiB per channel
+  // at 1 GiB over 16 channels, LL 2 of 32 KiB for 1 MiB.
+  CHECK(nccl::pipeline_chunks(m, nccl::kAllReduce, nccl::kTree, nccl::kLL, 8, 16) == 1);
+  CHECK(nccl::pipeline_chunks(m, nccl::kAllReduce, nccl::kTree, nccl::kSimple, 1 << 30, 16) == 128);
+  CHECK(nccl::pipeline_chunks(m, nccl::kAllReduce, nccl::kTree, nccl::kLL, 1 << 20, 16) == 2);
+  // NVLSTree: a loop moves a chunk per head (8); the chunk is 128 KiB on 2 nodes, at most 64 KiB
+  // from 4 (NCCL_NVLSTREE_MAX_CHUNKSIZE), so 1 GiB over 16 CTAs: 64 MiB / (8 x 128 KiB) = 64 loops
+  // on 2 nodes, 128 on 4.
+  REQUIRE(m.nvls_channels == 16);
+  REQUIRE(m.graph[nccl::kNvls].channels == 8);
+  CHECK(nccl::pipeline_chunks(h100_model(2), nccl::kAllReduce, nccl::kNvlsTree, nccl::kSimple, 1 << 30, 16) == 64);
+  CHECK(nccl::pipeline_chunks(m, nccl::kAllReduce, nccl::kNvlsTree, nccl::kSimple, 1 << 30, 16) == 128);
+  CHECK(nccl::pipeline_chunks(m, nccl::kAllReduce, nccl::kNvlsTree, nccl::kSimple, 8 << 20, 16) == 1);
+}
+
+TEST_CASE("stepped tree and NVLSTree emit NCCL's chunks per channel") {
+  // The stepped tree repeated every edge 8 times whatever the size, and NVLSTree's tree part was
+  // one transfer per edge even stepped.
+  CHECK(run(4, Algorithm::Tree, 8, false).second == 1);
+  CHECK(run(4, Algorithm::Tree, 1 << 30, false).second == 128);
+  CHECK(run(4, Algorithm::Tree, 1 << 20, false, Proto::LL).second == 2);
+  CHECK(run(4, Algorithm::NvlsTree, 1 << 30, false).second == 128);
+  CHECK(run(4, Algorithm::NvlsTree, 1 << 30, true).second == 1);
+}
+
+TEST_CASE("stepped tree with NCCL's chunks agrees with the collapsed tree (idle fabric, 4-16 nodes)") {
+  // With 8 chunks the stepped tree's pipeline fill made 1 GiB +6 / +14 / +25 % slower than the
+  // collapsed tree on 4 / 8 / 16 nodes; NCCL's 128 chunks per channel leave +1.2 / +0.4 / +1.2 %.
+  for (int nodes : {4, 8, 16}) {
+    const double stepped = run(nodes, Algorithm::Tree, 1 << 30, false).first;
+    const double collapsed = run(nodes, Algorithm::Tree, 1 << 30, true).first;
+    INFO(nodes << " nodes, 1 GiB: stepped " << stepped * 1e6 << " us, collapsed " << collapsed * 1e6 << " us");
+    CHECK(stepped == Approx(collapsed).epsilon(0.02));
+  }
+  // NVLSTree's tree stepped in its chunks: within 5 % at 128 MiB on 4 nodes (+2.5 %)
+  const double stepped = run(4, Algorithm::NvlsTree, 128 << 20, false).first;
+  const double collapsed = run(4, Algorithm::NvlsTree, 128 << 20, true).first;
+  INFO("NVLSTree 4 nodes, 128 MiB: stepped " << stepped * 1e6 << " us, collapsed " << collapsed * 1e6 << " us");
+  CHECK(stepped == Approx(collapsed).epsilon(0.05));
+  CHECK(stepped > collapsed);  // its pipeline's fill, not the collapsed form
+}
+
+TEST_CASE("stepped tree over the CPU budget: NCCL's chunks in groups; NVLSTree's tree collapsed") {
+  // 128 nodes, 1 GiB: NCCL's 128 chunks on 4,064 edges are over kPipelineWork. The tree runs 8
+  // repetitions of 16 chunks (as many as it ran before NCCL's count); NVLSTree's tree collapses,
+  // as it was before (8 groups took +52 % over its collapsed form), and takes the collapsed time.
+  std::string note;
+  CHECK(run(128, Algorithm::Tree, 1 << 30, false, Proto::Auto, &note).second == 8);
+  CHECK_THAT(note, Catch::Contains("NCCL's 128 pipeline chunks per channel simulated as 8 repetitions of 16.0"));
+  const auto [t, reps] = run(128, Algorithm::NvlsTree, 1 << 30, false, Proto::Auto, &note);
+  CHECK(reps == 1);
+  CHECK_THAT(note, Catch::Contains("collapsed"));
+  CHECK(t == Approx(run(128, Algorithm::NvlsTree, 1 << 30, true).first).epsilon(1e-9));
+  // within the budget no note: 4 nodes
+  run(4, Algorithm::Tree, 1 << 30, false, Proto::Auto, &note);
+  CHECK(note.empty());
+}
