@@ -405,6 +405,7 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
   s.algorithm = from_nccl(ch.algo);
   s.proto = from_nccl(ch.proto);
   s.channels = ch.channels;
+  s.graph_channels = tuner.graph[ch.algo].channels;
   s.nccl_time = ch.time * 1e-6;
   s.latency = lat_us * 1e-6;
   s.hop_latency_nvlink = exec.hop_latency[f][ch.algo][ch.proto][0] * 1e-6;
@@ -445,7 +446,8 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // NCCL 2.28's tuner (tuning.cc v2.28.3-1) rates it h x min(NVLS part, bwInter) as busBw with
     // the ring's algbw ratio, as if the heads' NICs carried a ring's traffic: 4 x DGX H100 381
     // GB/s busbw against 480 published (GTC24 S62129 / GTC25 S72583); that picks, this runs.
-    const int h = nccl::nvls_heads(sys.ranks / sys.nodes, sys.nics);
+    // Unequal domain shares: every domain runs the fewest heads any found (nccl::nvls_heads(sys)).
+    const int h = nccl::nvls_heads(sys);
     bw = std::min(sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0),
                   h * std::min(sys.nic_bw, sys.pci_bw));
   }
@@ -454,10 +456,12 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // tuning.cc), the same as a tree. In the switches each head NIC sends its S/h slice once and
     // receives the result once, and inside the domain the data is reduce-scattered and gathered
     // over NVLink; the execution model takes the slower of these two, at NCCL's NET and NVLink
-    // speeds (and the 0.85 Hopper correction of CollNet direct).
-    const int g = sys.ranks / sys.nodes;
+    // speeds (and the 0.85 Hopper correction of CollNet direct). Unequal domain shares: every
+    // domain runs the fewest heads any found (nccl::collnet_heads), and the largest share's
+    // reduce-scatter + all-gather (2 (g - 1)/g S through each GPU) is the slowest in a domain.
+    const int g = nccl::max_local_ranks(sys);
     const auto& rg = exec.graph[nccl::kRing];
-    const double net = std::max(1, std::min(g, sys.nics)) * std::min(sys.nic_bw, sys.pci_bw);
+    const double net = nccl::collnet_heads(sys) * std::min(sys.nic_bw, sys.pci_bw);
     const double intra = g > 1 ? rg.channels * rg.bw_intra * g / (2.0 * (g - 1)) : net;
     bw = std::min(net, intra) * (ch.algo == nccl::kCollNetDirect && sys.compute_capability >= 90 ? 0.85 : 1.0);
   }
@@ -478,7 +482,7 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
       // the second NET group at the collective's rate. The tree's depth adds no chunk rounds
       // here: NCCL's interLat per hop stands for it (a round per hop gave 248 x 8 H200 280 GB/s
       // at 512 MiB against ~350 measured, nccl-tests#283).
-      const int h = nccl::nvls_heads(sys.ranks / sys.nodes, sys.nics);
+      const int h = nccl::nvls_heads(sys);
       const double domain = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0);
       s.latency += 2 * first / (std::max(domain, bw) * 1e9) + first / (bw * 1e9);
     } else {
@@ -553,7 +557,13 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
   out.proto = sel.proto;
   out.channels = sel.channels;
   out.time = sel.time();
-  const detail::EmitContext ctx{c, l, p, std::max(1, sel.channels), sel.hop_latency_nvlink, sel.hop_latency_net};
+  const detail::EmitContext ctx{c,
+                                l,
+                                p,
+                                std::max(1, sel.channels),
+                                sel.hop_latency_nvlink,
+                                sel.hop_latency_net,
+                                sel.graph_channels};
   const auto doms = by_domain(c.gpus, l);
   const auto& entry = detail::algorithm_entry(sel.algorithm);
   if (entry.emit_phases && entry.emit_phases(s, ctx, doms, &out.done)) {  // e.g. hierarchical's ring phases

@@ -166,6 +166,10 @@ struct Selection {
   Algorithm algorithm = Algorithm::Ring;
   Proto proto = Proto::Simple;
   int channels = 1;
+  /// NCCL's graph->nChannels of the chosen algorithm after AllGather3 (the channels its topology
+  /// search found, min over nodes; nccl::Model::graph): `channels` repeats them (ncclTopoPostset,
+  /// connect.cc v2.28.3-1). 0: not an NCCL graph (algorithms outside NCCL).
+  int graph_channels = 0;
   double nccl_time = 0;  ///< s, NCCL's own prediction (its tuner's model)
   double latency = 0;    ///< s, latency part of the execution model (incl. pipeline fill)
   double bw_time = 0;    ///< s, bandwidth part of the execution model

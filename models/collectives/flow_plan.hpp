@@ -75,6 +75,10 @@ struct EmitContext {
   /// algorithm and protocol (Selection::hop_latency_nvlink / _net, from tuning.cc hwLat): the
   /// weights of a stepped ring's per-hop latencies in materialize(). 0: equal weights.
   double hop_nvlink = 0, hop_net = 0;
+  /// NCCL's search channels of the ring graph after AllGather3 (graph->nChannels, <= 32:
+  /// Selection::graph_channels): `channels` repeats them, channel k running search channel
+  /// k mod ring_paths (ncclTopoPostset's copies). 0: every channel a search channel of its own.
+  int ring_paths = 0;
   bool nvlink(int a, int b) const { return layout.domain_of(a) == layout.domain_of(b); }
 };
 
