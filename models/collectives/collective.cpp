@@ -195,6 +195,10 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
     const int k = fabric.nvlink_link(g);
     return k >= 0 && fabric.link(k).up;
   };
+  if (fabric.planes() == 1)
+    l.one_route = [&fabric](int a, int b) {
+      return fabric.nvlink_domain_of(a) != fabric.nvlink_domain_of(b) && fabric.route(a, b, 0).size() == 2;
+    };
   const int n = fabric.gpu_count();
   if (n > 1 && fabric.nvlink_domain_of(1) == fabric.nvlink_domain_of(0)) l.nvlink_latency = latency(0, 1);
   // typical scale-out hop of a rail-aligned ring: GPU 0 to the same local GPU of the next domain

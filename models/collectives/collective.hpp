@@ -132,6 +132,11 @@ struct Layout {
   /// Whether a GPU's NVLink port is up (empty: every port up). A pair of a domain whose ports are
   /// both up runs over NVLink on a route that does not depend on the flow's hash.
   std::function<bool(int)> nvlink_port_up;
+  /// Whether every scale-out flow a -> b takes the same route whatever its ECMP hash, whatever the
+  /// fabric's link states: one plane and both GPUs under one leaf (GPU -> leaf -> GPU; a GPU's one
+  /// access link is its only way in or out). Empty: never assumed. Copies of a ring channel on
+  /// such a pair run as one weighted transfer (flow_ring.cpp collapsed_channels).
+  std::function<bool(int, int)> one_route;
   /// From a fabric and its GPU model (rates, domains, latencies, capabilities). The fabric must
   /// outlive the Layout. `nics_per_node` > 0 says the nic_rate of each GPU is a share of fewer,
   /// faster NICs (e.g. 4 x 200G for 8 GPUs: nic_rate 100G per GPU, NCCL sees 4 NICs of 25 GB/s).

@@ -121,7 +121,9 @@ FlowPlan collapsed_channels(const EmitContext& ctx, const std::vector<std::vecto
     for (int i = 0; i < n; ++i) {
       const int a = ring[i], b = ring[(i + 1) % n];
       ++index;
-      if (ctx.nvlink(a, b) && port_up(a) && port_up(b)) {
+      // NVLink hops of the channels over one pair, and the copies of a scale-out hop whose route
+      // does not depend on the hash (Layout::one_route): the same route, start and bytes.
+      if ((ctx.nvlink(a, b) && port_up(a) && port_up(b)) || (!ctx.nvlink(a, b) && L.one_route && L.one_route(a, b))) {
         const std::uint64_t key =
             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
         const auto [it, fresh] = pair.emplace(key, static_cast<int>(plan.flows.size()));
