@@ -103,8 +103,11 @@ int pat_chunks(Op op, int n, double channel_block) {
 /// are up have the same route (GPU -> NVSwitch -> GPU, whatever the hash), start, latency and
 /// bytes, so under weighted max-min (network::Activity::weight) they share every link exactly as
 /// one transfer of weight k carrying their k x bytes: each of them holds the same rate at every
-/// instant, the sum is the merged transfer's rate, and all end together. Emitted so; every other
-/// hop (scale-out, or a pair with an NVLink port down) keeps its own transfer. Each transfer keeps
+/// instant, the sum is the merged transfer's rate, and all end together. Emitted so; so are the
+/// copies of a scale-out hop (ncclTopoPostset's channel copies: ring_channels) on a pair whose
+/// route is the same for every hash and link state (Layout::one_route: both GPUs under one leaf
+/// of a one-plane fabric). Every other hop (scale-out across leaves, whose copies hash apart, or a
+/// pair with an NVLink port down) keeps its own transfer. Each transfer keeps
 /// the ECMP hash of the first hop it stands for (its index in channel order), so the scale-out
 /// hops hash as in the unmerged plan. materialize() sees the same port totals and longest path (a
 /// merged transfer's bytes / rate is its source port's total), so bytes and latency are scaled
