@@ -139,8 +139,7 @@ TEST_CASE("stepped ring on a three-tier Clos: NCCL's time at 64 MiB and 1 GiB", 
   const auto fabric = topology::build_fabric(test::rail_cluster(64, 8, topology::FabricKind::Clos3, 64));
   const Layout l = Layout::from(fabric, test::nvlink4_gpu());
   network::FlowNetwork net(fabric);
-  Protocol p;  // NCCL's 8 search channels without their copies, which ring_one_channel cannot reduce
-  p.max_channels = 8;
+  const Protocol p;  // NCCL's 16 channels: 8 search channels and their copies (ring_one_channel: 2 copies of channel 0)
   for (double bytes : {64.0 * 1048576, 1024.0 * 1048576}) {
     network::Schedule s;
     s.gpu_flops = {1e15};
