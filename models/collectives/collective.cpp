@@ -195,6 +195,10 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
     const int k = fabric.nvlink_link(g);
     return k >= 0 && fabric.link(k).up;
   };
+  if (fabric.planes() == 1)
+    l.one_route = [&fabric](int a, int b) {
+      return fabric.nvlink_domain_of(a) != fabric.nvlink_domain_of(b) && fabric.route(a, b, 0).size() == 2;
+    };
   const int n = fabric.gpu_count();
   if (n > 1 && fabric.nvlink_domain_of(1) == fabric.nvlink_domain_of(0)) l.nvlink_latency = latency(0, 1);
   // typical scale-out hop of a rail-aligned ring: GPU 0 to the same local GPU of the next domain
@@ -405,6 +409,7 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
   s.algorithm = from_nccl(ch.algo);
   s.proto = from_nccl(ch.proto);
   s.channels = ch.channels;
+  s.graph_channels = tuner.graph[ch.algo].channels;
   s.nccl_time = ch.time * 1e-6;
   s.latency = lat_us * 1e-6;
   s.hop_latency_nvlink = exec.hop_latency[f][ch.algo][ch.proto][0] * 1e-6;
@@ -450,8 +455,9 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // the domain's algbw unchanged, taken before, gave 539. The heads' NICs bound algbw at h x NET
     // speed: the kernel sends each head's S/h slice to the switches once and receives it once
     // (all_reduce.h NVLS `hasOut`), where NCCL's NIC term, bwInter per channel as busBw (384 on
-    // 4 x DGX H100, under the published 480), counts a ring's traffic.
-    const int h = nccl::nvls_heads(sys.ranks / sys.nodes, sys.nics);
+    // 4 x DGX H100, under the published 480), counts a ring's traffic. Unequal domain shares:
+    // every domain runs the fewest heads any found (nccl::nvls_heads(sys), connect.cc minHeadNum).
+    const int h = nccl::nvls_heads(sys);
     const double domain = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0);
     const double n = sys.ranks;
     const double held = h > 1 ? (h - 1.0) / h * n / (n - 1.0) : 1.0;  // NCCL runs NVLS on >= 2 heads only
@@ -462,10 +468,12 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // tuning.cc), the same as a tree. In the switches each head NIC sends its S/h slice once and
     // receives the result once, and inside the domain the data is reduce-scattered and gathered
     // over NVLink; the execution model takes the slower of these two, at NCCL's NET and NVLink
-    // speeds (and the 0.85 Hopper correction of CollNet direct).
-    const int g = sys.ranks / sys.nodes;
+    // speeds (and the 0.85 Hopper correction of CollNet direct). Unequal domain shares: every
+    // domain runs the fewest heads any found (nccl::collnet_heads), and the largest share's
+    // reduce-scatter + all-gather (2 (g - 1)/g S through each GPU) is the slowest in a domain.
+    const int g = nccl::max_local_ranks(sys);
     const auto& rg = exec.graph[nccl::kRing];
-    const double net = std::max(1, std::min(g, sys.nics)) * std::min(sys.nic_bw, sys.pci_bw);
+    const double net = nccl::collnet_heads(sys) * std::min(sys.nic_bw, sys.pci_bw);
     const double intra = g > 1 ? rg.channels * rg.bw_intra * g / (2.0 * (g - 1)) : net;
     bw = std::min(net, intra) * (ch.algo == nccl::kCollNetDirect && sys.compute_capability >= 90 ? 0.85 : 1.0);
   }
@@ -486,7 +494,7 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
       // the second NET group at the collective's rate. The tree's depth adds no chunk rounds
       // here: NCCL's interLat per hop stands for it (a round per hop gave 248 x 8 H200 280 GB/s
       // at 512 MiB against ~350 measured, nccl-tests#283).
-      const int h = nccl::nvls_heads(sys.ranks / sys.nodes, sys.nics);
+      const int h = nccl::nvls_heads(sys);
       const double domain = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0);
       s.latency += 2 * first / (std::max(domain, bw) * 1e9) + first / (bw * 1e9);
     } else {
@@ -585,7 +593,8 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
   out.channels = sel.channels;
   out.time = sel.time();
   const detail::EmitContext ctx{
-      c, l, p, std::max(1, sel.channels), sel.hop_latency_nvlink, sel.hop_latency_net, pipeline_chunks(c, l, p, sel)};
+      c, l, p, std::max(1, sel.channels), sel.hop_latency_nvlink, sel.hop_latency_net, pipeline_chunks(c, l, p, sel),
+      sel.graph_channels};
   const auto doms = by_domain(c.gpus, l);
   const auto& entry = detail::algorithm_entry(sel.algorithm);
   if (entry.emit_phases && entry.emit_phases(s, ctx, doms, &out.done)) {  // e.g. hierarchical's ring phases

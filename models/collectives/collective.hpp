@@ -132,6 +132,11 @@ struct Layout {
   /// Whether a GPU's NVLink port is up (empty: every port up). A pair of a domain whose ports are
   /// both up runs over NVLink on a route that does not depend on the flow's hash.
   std::function<bool(int)> nvlink_port_up;
+  /// Whether every scale-out flow a -> b takes the same route whatever its ECMP hash, whatever the
+  /// fabric's link states: one plane and both GPUs under one leaf (GPU -> leaf -> GPU; a GPU's one
+  /// access link is its only way in or out). Empty: never assumed. Copies of a ring channel on
+  /// such a pair run as one weighted transfer (flow_ring.cpp collapsed_channels).
+  std::function<bool(int, int)> one_route;
   /// From a fabric and its GPU model (rates, domains, latencies, capabilities). The fabric must
   /// outlive the Layout. `nics_per_node` > 0 says the nic_rate of each GPU is a share of fewer,
   /// faster NICs (e.g. 4 x 200G for 8 GPUs: nic_rate 100G per GPU, NCCL sees 4 NICs of 25 GB/s).
@@ -169,6 +174,10 @@ struct Selection {
   Algorithm algorithm = Algorithm::Ring;
   Proto proto = Proto::Simple;
   int channels = 1;
+  /// NCCL's graph->nChannels of the chosen algorithm after AllGather3 (the channels its topology
+  /// search found, min over nodes; nccl::Model::graph): `channels` repeats them (ncclTopoPostset,
+  /// connect.cc v2.28.3-1). 0: not an NCCL graph (algorithms outside NCCL).
+  int graph_channels = 0;
   double nccl_time = 0;  ///< s, NCCL's own prediction (its tuner's model)
   double latency = 0;    ///< s, latency part of the execution model (incl. pipeline fill)
   double bw_time = 0;    ///< s, bandwidth part of the execution model

@@ -78,6 +78,10 @@ struct EmitContext {
   /// Chunks a stepped pipeline (tree, NVLSTree's tree, broadcast / reduce chain) runs per channel,
   /// one after the other (Collective::chunks, else nccl::pipeline_chunks of the selection); >= 1.
   int chunks = 1;
+  /// NCCL's search channels of the ring graph after AllGather3 (graph->nChannels, <= 32:
+  /// Selection::graph_channels): `channels` repeats them, channel k running search channel
+  /// k mod ring_paths (ncclTopoPostset's copies). 0: every channel a search channel of its own.
+  int ring_paths = 0;
   bool nvlink(int a, int b) const { return layout.domain_of(a) == layout.domain_of(b); }
 };
 

@@ -13,47 +13,64 @@ namespace aidcsim::collectives::detail {
 
 namespace {
 
-/// Ring orders ("channels") of the group, as NCCL builds them (v2.23.4-1; the same in v2.29.7-1):
+/// Ring orders ("channels") of the group, as NCCL builds them (v2.28.3-1; the lines cited are the
+/// same in v2.29.7-1):
 /// - Each NCCL "node" (the group's GPUs of one host, or with MNNVL of one NVLink clique: the
 ///   topology of the clique's ranks is fused, src/graph/topo.cc ncclTopoGetSystem) searches its own
-///   ring graph over its own k_d GPUs (src/init.cc: ncclTopoCompute(comm->topo, ringGraph)); the
-///   search does not ask for the same k on every node. A channel enters the node through one NIC,
-///   crosses all k_d GPUs and leaves through a NIC; each NIC can be the entry of one channel at
-///   the first speed a 400 Gb/s NIC holds (search.cc ncclTopoSearchRecNet subtracts the channel's
-///   bw from the NIC), so the node finds one channel per NIC. A channel leaves through the NIC it
-///   entered by (crossNic 0, from its last GPU over PXN) or, NCCL_CROSS_NIC = 2 being the default,
-///   channel 2j through the NIC channel 2j+1 enters by (ncclTopoSearchRecGpu): either way every
-///   NIC carries one channel each way.
-/// - The communicator keeps the fewest channels any rank found (init.cc, after AllGather3:
-///   graphs[a]->nChannels = min over ranks) and chains channel c of every node in node order
-///   (connect.cc connectRings: ringRecv / ringSend per node); odd nodes swap channels c and c^1
-///   (ncclTopoPostset, "Alternate rings to avoid crossing rails"), so that a node-to-node hop
-///   leaves and enters on the same rail.
-/// So with unequal shares the ring is not one ring through one NIC per domain: it has
-/// C = min_d k_d channels and in every domain they enter and leave through C different NICs.
-/// Here: one ring when the group is inside one domain; else C = min_d k_d channels, channel c
-/// entering domain d (members L, k = k_d) at L[c] and leaving at L[c+1 mod k] (even d), walking
-/// L[c], L[c-1], ..., L[c+1], or entering at L[c+1] and leaving at L[c] (odd d): every NIC sends
-/// at most one channel and receives at most one. With equal shares (C = g) every NIC sends one
-/// and receives one. Not modelled: NCCL's copies of channels on the same NICs
-/// (ncclTopoDupChannels for <= 4 channels at >= 25 GB/s, ncclTopoPostset's x 2): they add no NIC
-/// in a domain of C members; a domain of more members may then spread over up to 2C NICs, but the
-/// ring's busiest NIC (in a domain of C members) carries the same bytes, 1/C of a hop's.
-std::vector<std::vector<int>> ring_channels(const std::vector<int>& gpus, const Layout& l) {
+///   ring graph over its own k_d GPUs (src/init.cc: ncclTopoCompute(comm->topo, ringGraph), at most
+///   ringGraph->maxChannels = MAXCHANNELS/2 = 32 channels); the search does not ask for the same k
+///   on every node. Search channel j starts at NIC nets[j mod netCount] (search.cc
+///   ncclTopoSearchRecNet; the NICs in GPU order, ncclTopoSelectNets: on MNNVL the NIC of the
+///   node's first GPU, then of its second, ...) and at that NIC's local GPU (net.localGpu), crosses
+///   all k_d GPUs and leaves through a NIC; a NIC holds one channel at the first speed a 400 Gb/s
+///   NIC takes (ncclTopoSearchRecNet: `net.bw -= bw`), so a node finds one channel per NIC. A
+///   channel leaves through the NIC it entered by (crossNic 0, from its last GPU over PXN) or,
+///   NCCL_CROSS_NIC = 2 being the default, channel 2j through the NIC channel 2j+1 enters by
+///   (ncclTopoSearchRecGpu): either way every NIC carries one channel each way. Nothing else ties
+///   the NICs of two nodes: channel j of every node starts at its j-th NIC, so a hop between nodes
+///   is rail-aligned where the j-th NICs are on one rail (here: the j-th member of each domain).
+/// - A node of few channels copies them (search.cc ncclTopoDupChannels: x 2, up to 32, at >= 25
+///   GB/s, not on Hopper+ below 50 GB/s with more than 4 channels: channel j >= S is channel
+///   j - S); the communicator keeps the fewest channels any rank found (init.cc, after
+///   AllGather3: graphs[a]->nChannels = min over ranks) and chains channel c of every node in node
+///   order (connect.cc connectRings); odd nodes swap channels c and c^1 (ncclTopoPostset,
+///   "Alternate rings to avoid crossing rails"); then ncclTopoPostset copies every channel once
+///   (comm->nChannels = min(MAXCHANNELS = 64, 2 nChannels)) and on Hopper+ across nodes above 45
+///   GB/s once more (copyChannels: channel c >= n is channel c - n). A collective runs on the
+///   first nc of them (enqueue.cc topoGetAlgoInfo: fewer for small messages; Selection::channels).
+/// - Every channel has its own connections (src/transport/generic.cc ncclTransportRingConnect: a
+///   ncclTransportP2pConnect per channel c < comm->nChannels; src/transport/net.cc: a ring's
+///   connections are not shared, `shared = graph || connIndex == 0 ? 0 : ...`, so each opens its
+///   own netComm, one QP: NCCL_IB_QPS_PER_CONNECTION = 1, net_ib.cc), so every copy is a flow of
+///   its own with its own ECMP hash.
+/// Here: one ring when the group is inside one domain (its NVLink hops do not depend on the hash).
+/// Else `nc` channels (comm channels used, Emitted::channels); channel k runs search channel
+/// s = k mod P (P = `paths`, the graph's channels after AllGather3, <= 32; 0: P = nc), which in a
+/// domain of g members is its path j = s mod g (a domain of fewer members than P repeats its own
+/// channels: ncclTopoDupChannels). Path j enters an even domain (members L) at L[j] and leaves at
+/// L[j+1 mod g], walking L[j], L[j-1], ..., L[j+1]; an odd domain the other way (enter L[j+1],
+/// leave L[j]: the odd nodes' swap). With equal shares of g <= P members every NIC sends and
+/// receives nc / g channels; with unequal shares the domain of the fewest members sets the
+/// busiest NICs (nc / g_min channels each) and a domain of more spreads over min(g, P) NICs.
+/// Not modelled: the odd nodes' swap is skipped by NCCL when nChannels is odd (a ring of odd P
+/// crosses rails at every odd node there; here it stays aligned), and the wrap of path P - 1 of a
+/// domain of P members to its member 0 is aligned only with a domain of as many.
+std::vector<std::vector<int>> ring_channels(const std::vector<int>& gpus, const Layout& l, int nc, int paths) {
   auto doms = by_domain(gpus, l);
   if (doms.size() == 1) return {gpus};
-  std::size_t C = doms[0].size();
-  for (auto& d : doms) C = std::min(C, d.size());
-  std::vector<std::vector<int>> ch(C);
-  for (std::size_t c = 0; c < C; ++c) {
-    ch[c].reserve(gpus.size());
+  nc = std::max(1, nc);
+  const int P = paths > 0 ? paths : nc;
+  std::vector<std::vector<int>> ch(nc);
+  for (int k = 0; k < nc; ++k) {
+    ch[k].reserve(gpus.size());
+    const int s = k % P;  // search channel of comm channel k (ncclTopoPostset's copies)
     for (std::size_t d = 0; d < doms.size(); ++d) {
       const auto& L = doms[d];
-      const int g = static_cast<int>(L.size()), ci = static_cast<int>(c);
-      for (int k = 0; k < g; ++k) {
-        // even domain: c, c-1, ..., c+1 (enter c, leave c+1); odd: c+1, c+2, ..., c (enter c+1, leave c)
-        const int idx = (d % 2 == 0) ? ((ci - k) % g + g) % g : (ci + 1 + k) % g;
-        ch[c].push_back(L[idx]);
+      const int g = static_cast<int>(L.size()), j = s % g;  // this domain's path (its DupChannels copies)
+      for (int i = 0; i < g; ++i) {
+        // even domain: j, j-1, ..., j+1 (enter j, leave j+1); odd: j+1, j+2, ..., j (enter j+1, leave j)
+        const int idx = (d % 2 == 0) ? ((j - i) % g + g) % g : (j + 1 + i) % g;
+        ch[k].push_back(L[idx]);
       }
     }
   }
@@ -86,8 +103,11 @@ int pat_chunks(Op op, int n, double channel_block) {
 /// are up have the same route (GPU -> NVSwitch -> GPU, whatever the hash), start, latency and
 /// bytes, so under weighted max-min (network::Activity::weight) they share every link exactly as
 /// one transfer of weight k carrying their k x bytes: each of them holds the same rate at every
-/// instant, the sum is the merged transfer's rate, and all end together. Emitted so; every other
-/// hop (scale-out, or a pair with an NVLink port down) keeps its own transfer. Each transfer keeps
+/// instant, the sum is the merged transfer's rate, and all end together. Emitted so; so are the
+/// copies of a scale-out hop (ncclTopoPostset's channel copies: ring_channels) on a pair whose
+/// route is the same for every hash and link state (Layout::one_route: both GPUs under one leaf
+/// of a one-plane fabric). Every other hop (scale-out across leaves, whose copies hash apart, or a
+/// pair with an NVLink port down) keeps its own transfer. Each transfer keeps
 /// the ECMP hash of the first hop it stands for (its index in channel order), so the scale-out
 /// hops hash as in the unmerged plan. materialize() sees the same port totals and longest path (a
 /// merged transfer's bytes / rate is its source port's total), so bytes and latency are scaled
@@ -104,7 +124,9 @@ FlowPlan collapsed_channels(const EmitContext& ctx, const std::vector<std::vecto
     for (int i = 0; i < n; ++i) {
       const int a = ring[i], b = ring[(i + 1) % n];
       ++index;
-      if (ctx.nvlink(a, b) && port_up(a) && port_up(b)) {
+      // NVLink hops of the channels over one pair, and the copies of a scale-out hop whose route
+      // does not depend on the hash (Layout::one_route): the same route, start and bytes.
+      if ((ctx.nvlink(a, b) && port_up(a) && port_up(b)) || (!ctx.nvlink(a, b) && L.one_route && L.one_route(a, b))) {
         const std::uint64_t key =
             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
         const auto [it, fresh] = pair.emplace(key, static_cast<int>(plan.flows.size()));
@@ -128,7 +150,7 @@ FlowPlan plan_ring(const EmitContext& ctx, Op op) {
   const auto& c = ctx.c;
   const int n = static_cast<int>(c.gpus.size());
   const int steps = op == Op::AllReduce ? 2 * (n - 1) : n - 1;
-  const auto ch = ring_channels(c.gpus, ctx.layout);
+  const auto ch = ring_channels(c.gpus, ctx.layout, ctx.channels, ctx.ring_paths);
   const double per_step = c.bytes / n / ch.size();
   FlowPlan plan;
   if (c.collapse && ch.size() > 1 && c.merge_channels) return collapsed_channels(ctx, ch, per_step * steps);

@@ -305,6 +305,21 @@ int nvls_heads(int gpus, int nics) {
   return nics > 0 ? std::min(h, nics) : h;
 }
 
+int nvls_heads(const System& s) {
+  const int nics = s.nodes > 1 ? s.nics : 0;
+  if (s.shapes.empty()) return nvls_heads(s.ranks / std::max(1, s.nodes), nics);
+  int h = kMaxNvlsArity;
+  for (const auto& n : s.shapes) h = std::min(h, nvls_heads(n.gpus, s.nodes > 1 ? n.nics : 0));
+  return h;
+}
+
+int collnet_heads(const System& s) {
+  if (s.shapes.empty()) return std::max(1, std::min(s.ranks / std::max(1, s.nodes), s.nics));
+  int h = s.shapes.front().gpus;
+  for (const auto& n : s.shapes) h = std::min({h, n.gpus, n.nics});
+  return std::max(1, h);
+}
+
 double nvls_tree_busbw(const Model& m) {
   if (m.sys.nodes < 2) return 0;
   return m.graph[kNvlsTree].channels * nvls_channel_bw(m, kAllReduce, kNvlsTree);

@@ -205,6 +205,19 @@ double nvls_efficiency(int compute_capability);
 /// compute the heads"), so `nics` > 0 gives min(nics, gpus, 32). 0 for gpus < 1.
 int nvls_heads(int gpus, int nics = 0);
 
+/// NVLS heads of every node of communicator `s`: across nodes NCCL connects minHeadNum heads on
+/// each node, the fewest any node's NVLS graph found (connect.cc ncclTopoPostset / connectNvls,
+/// v2.28.3-1), so with unequal node shapes the min over the shapes of nvls_heads(gpus, nics);
+/// nvls_heads(ranks / nodes, nics) without shapes; nvls_heads(ranks) on one node.
+int nvls_heads(const System& s);
+
+/// CollNet heads of every node of communicator `s` (one per NIC-local GPU, search.cc
+/// ncclTopoSearchRecNet v2.28.3-1; AllGather3 keeps the fewest graph channels any rank found,
+/// init.cc): min over the node shapes of min(gpus, nics); min(ranks / nodes, nics) without shapes.
+/// NCCL runs CollNet only with maxLocalRanks <= NCCL_MAX_DIRECT_ARITY + 1 = 8 (enqueue.cc), so no
+/// arity cap applies here.
+int collnet_heads(const System& s);
+
 /// NCCL 2.28's NVLSTree all-reduce bus bandwidth (GB/s) of the model's NVLS graph (tuning.cc
 /// v2.28.3-1 ncclTopoTuneModel): per channel min(bwIntra x nvls_efficiency x (ch - 1)/ch x 2,
 /// bwInter x (2 on <= 2 nodes, else 1), perChMaxNVLSTreeBw[arch][nodes 1 / 2 / > 2]), times the

@@ -65,6 +65,21 @@ std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, co
             !shifted(a.after_same, a0.after_same, c))
           return std::nullopt;
       }
+  // NCCL's copies of its search channels (ncclTopoPostset, flow_ring.cpp ring_channels): order c
+  // runs the GPUs of order c mod P. The reduced ring keeps the m = C / P copies of channel 0
+  // (orders 0, P, ..., (m - 1) P: their own hashes), and a flow is labelled (copy t = c / P,
+  // position i): the cover then maps order c onto copy c / P of the reduced ring.
+  int P = C;
+  for (int q = 1; q < C && P == C; ++q) {
+    if (C % q != 0) continue;
+    bool period = true;
+    for (int c = q; c < C && period; ++c)
+      for (int i = 0; i < n && period; ++i)
+        period = act(c, i).gpu == act(c % q, i).gpu && act(c, i).dst_gpu == act(c % q, i).dst_gpu;
+    if (period) P = q;
+  }
+  const int m = C / P;
+  if (P < 2) return std::nullopt;  // nothing to reduce: every order a copy of one
   // Routes of the full ring and of the reduced one (NVLink hops of a domain through one pair).
   std::vector<std::vector<std::vector<topology::Hop>>> full(C, std::vector<std::vector<topology::Hop>>(n));
   Uses full_uses, red_uses;
@@ -76,33 +91,37 @@ std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, co
   for (int c = 0; c < C; ++c)
     for (int i = 0; i < n; ++i) {
       full[c][i] = fab.route(act(c, i).gpu, act(c, i).dst_gpu, act(c, i).flow_hash);
-      add_uses(full_uses, full[c][i], i);
+      add_uses(full_uses, full[c][i], (c / P) * n + i);
     }
   network::Schedule out;
   out.gpu_flops = s.gpu_flops;
-  out.activities.reserve(B);
+  out.activities.reserve(static_cast<std::size_t>(m) * B);
   std::unordered_map<int, std::pair<int, int>> pair_of_domain;  // NVLink domain -> (src, dst)
-  std::vector<std::vector<topology::Hop>> red(n);
-  auto renumber = [&](std::vector<int>& x) {
-    for (int& d : x) d -= e.first;
-  };
-  for (int i = 0; i < n; ++i) {
-    int src = act(0, i).gpu, dst = act(0, i).dst_gpu;
-    if (nvlink_only(full[0][i])) {
-      const auto it = pair_of_domain.emplace(fab.nvlink_domain_of(src), std::make_pair(src, dst)).first;
-      src = it->second.first;
-      dst = it->second.second;
-    }
-    red[i] = fab.route(src, dst, act(0, i).flow_hash);
-    add_uses(red_uses, red[i], i);
-    for (int j = 0; j < K; ++j) {
-      Activity a = act(0, i, j);
-      a.gpu = src;
-      a.dst_gpu = dst;
-      renumber(a.after);
-      renumber(a.after_previous);
-      renumber(a.after_same);
-      out.activities.push_back(std::move(a));
+  std::vector<std::vector<topology::Hop>> red(static_cast<std::size_t>(m) * n);
+  for (int t = 0; t < m; ++t) {
+    const int c = t * P;  // copy t of channel 0
+    auto renumber = [&](std::vector<int>& x) {
+      for (int& d : x) d += t * B - e.first - c * B;
+    };
+    for (int i = 0; i < n; ++i) {
+      int src = act(c, i).gpu, dst = act(c, i).dst_gpu;
+      if (nvlink_only(full[c][i])) {
+        const auto it = pair_of_domain.emplace(fab.nvlink_domain_of(src), std::make_pair(src, dst)).first;
+        src = it->second.first;
+        dst = it->second.second;
+      }
+      auto& r = red[static_cast<std::size_t>(t) * n + i];
+      r = fab.route(src, dst, act(c, i).flow_hash);
+      add_uses(red_uses, r, t * n + i);
+      for (int j = 0; j < K; ++j) {
+        Activity a = act(c, i, j);
+        a.gpu = src;
+        a.dst_gpu = dst;
+        renumber(a.after);
+        renumber(a.after_previous);
+        renumber(a.after_same);
+        out.activities.push_back(std::move(a));
+      }
     }
   }
   sort_uses(full_uses);
@@ -111,7 +130,7 @@ std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, co
   for (int c = 0; c < C; ++c)
     for (int i = 0; i < n; ++i) {
       const auto& f = full[c][i];
-      const auto& r = red[i];
+      const auto& r = red[static_cast<std::size_t>(c / P) * n + i];
       if (f.size() != r.size() || fab.latency(f) != fab.latency(r)) return std::nullopt;
       for (std::size_t h = 0; h < f.size(); ++h) {
         if (fab.sharing_rate(f[h].link) != fab.sharing_rate(r[h].link) ||

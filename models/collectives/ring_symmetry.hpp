@@ -17,7 +17,10 @@
 // The check is done link by link on the real routes; anything else (ECMP collisions between
 // channels, unequal rails, sub-flows; unequal domain shares, where a domain of more members than
 // channels has GPUs whose ports carry fewer positions than others) returns nothing and the full
-// ring is simulated.
+// ring is simulated. NCCL's copies of its channels (ncclTopoPostset: order c runs the GPUs of order
+// c mod P, with its own hashes) reduce to the m = C / P copies of channel 0, a flow labelled by
+// (copy, position) instead of its position: order c maps onto copy c / P. Where the copies of a
+// hop hash onto other spines than channel 0's copies do, there is no cover and nothing returns.
 #include <optional>
 
 #include "models/collectives/collective.hpp"
@@ -37,7 +40,9 @@ namespace aidcsim::collectives {
 /// transfers, dependencies at the same places of its own block, none outside) and the check passes
 /// on `fabric` (hash ECMP, one flow per pair, routes as network::FlowNetwork takes them); nullopt
 /// otherwise. The reduced run's times are those of channel 0 in the full run (and of every
-/// channel: they are equal), so its makespan is the full ring's.
+/// channel: they are equal), so its makespan is the full ring's. With copies (period P < C of the
+/// orders' GPUs) the schedule holds the C / P copies of channel 0 in order, copy t's times those of
+/// every order c with c / P = t.
 std::optional<network::Schedule> ring_one_channel(const network::Schedule& schedule, const Emitted& e, int n,
                                                   const topology::Fabric& fabric);
 

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <numeric>
+#include <set>
 #include <tuple>
 
 #include "models/collectives/collective.hpp"
@@ -105,6 +106,8 @@ TEST_CASE("ring all-reduce emission: steps, bytes conservation, dependencies") {
 }
 
 TEST_CASE("multi-node rings are rail aligned: every inter-node hop stays on one local index") {
+  // 4 x 8 H100: 8 search channels x 48 GB/s, copied once by ncclTopoPostset (connect.cc
+  // v2.28.3-1): 16 channels, every NIC sends and receives a search channel and its copy.
   const Layout l = nodes_of(8);
   network::Schedule s;
   auto c = make(Op::AllReduce, Algorithm::Ring, 32, 1e9);
@@ -118,9 +121,10 @@ TEST_CASE("multi-node rings are rail aligned: every inter-node hop stays on one 
       ++nic_out[a.gpu];
       ++nic_in[a.dst_gpu];
     }
-  CHECK(inter == 8 * 4);  // 8 channels x 4 node boundaries
-  for (auto& kv : nic_out) CHECK(kv.second == 1);
-  for (auto& kv : nic_in) CHECK(kv.second == 1);
+  CHECK(inter == 16 * 4);  // 16 channels x 4 node boundaries
+  CHECK(nic_out.size() == 32u);
+  for (auto& kv : nic_out) CHECK(kv.second == 2);
+  for (auto& kv : nic_in) CHECK(kv.second == 2);
 }
 
 TEST_CASE("double binary tree: NCCL's btree and its mirror / shift") {
@@ -733,13 +737,16 @@ TEST_CASE("NVLS across domains: NCCL's heads are min(NICs, GPUs, 32), in the dom
   }
 }
 
-TEST_CASE("a ring over unequal domain shares runs NCCL's channels: as many NICs per domain as the smallest share",
+TEST_CASE("a ring over unequal domain shares runs NCCL's channels and their copies on the same NICs",
           "[ring][unequal_shares]") {
   // 3 HGX domains of 8; the group holds 8, 4 and 8 of them (as a DP group does whose span is not
   // a multiple of the domain: the rollout's DP 112 over 72-GPU domains). NCCL searches each
-  // domain's ring graph on its own GPUs (one channel per NIC) and keeps the fewest channels any
-  // rank found (init.cc), 4 here: in every domain 4 NICs send and 4 receive, 1/4 of the scale-out
-  // bytes each (flow_ring.cpp ring_channels). The old plan ran one ring: one NIC per domain.
+  // domain's ring graph on its own GPUs (one channel per NIC): the 8-GPU domains 8 x 48 GB/s,
+  // the 4-GPU domain 4 x 48 copied to 8 x 24 (search.cc ncclTopoDupChannels); AllGather3 keeps 8
+  // channels (init.cc) and ncclTopoPostset copies them to 16 (connect.cc v2.28.3-1). Channel k
+  // runs search channel k mod 8: in the domains of 8 all 8 NICs send and receive 2 channels each,
+  // in the domain of 4 its 4 NICs 4 each, 1/4 of the scale-out bytes per NIC there (as before).
+  // The old plan ran min share = 4 channels without copies: 4 NICs per domain, one flow each.
   const auto fabric = topology::build_fabric(test::rail_cluster(3, 8, topology::FabricKind::LeafSpine, 16));
   network::FlowNetwork net(fabric);
   const auto l = Layout::from(fabric, test::nvlink4_gpu());
@@ -751,12 +758,27 @@ TEST_CASE("a ring over unequal domain shares runs NCCL's channels: as many NICs 
   c.algorithm = Algorithm::Ring;
   c.gpus = group;
   c.bytes = 1 << 30;
+  const auto sel = select(c, l);
+  CHECK(sel.channels == 16);
+  CHECK(sel.graph_channels == 8);
   network::RunResult run[2];
   for (int merge = 0; merge < 2; ++merge) {
     c.merge_channels = merge == 1;
     network::Schedule s;
     s.gpu_flops = {1e15};
     emit(s, c, l);
+    // every channel's scale-out hop is a transfer of its own (its own connection and hash): 16
+    // channels x 3 domain boundaries; merged, the copies of a hop inside one leaf (one route
+    // whatever the hash, Layout::one_route) are one transfer of their weight
+    int scale_out = 0;
+    double weight = 0;
+    for (const auto& a : s.activities) {
+      scale_out += a.gpu / 8 != a.dst_gpu / 8;
+      if (a.gpu / 8 != a.dst_gpu / 8) weight += a.weight;
+    }
+    CHECK(weight == 16 * 3);
+    if (merge == 0) CHECK(scale_out == 16 * 3);
+    if (merge == 1) CHECK(scale_out < 16 * 3);
     run[merge] = net.run(s);
   }
   const auto& r = run[1];
@@ -775,28 +797,36 @@ TEST_CASE("a ring over unequal domain shares runs NCCL's channels: as many NICs 
       if (d == 1) CHECK((r.link_bytes_fwd[a] > 0 && r.link_bytes_rev[a] > 0));
     }
     INFO("domain " << d);
-    CHECK(senders == 4);
-    CHECK(receivers == 4);
+    CHECK(senders == (d == 1 ? 4 : 8));
+    CHECK(receivers == (d == 1 ? 4 : 8));
     for (double b : sent) CHECK(b == Approx(sent[0]).epsilon(1e-9));
+    // a NIC of the domain of 4 carries twice the bytes of one of a domain of 8
+    if (d == 0) {
+      const double small = r.link_bytes_fwd[fabric.access_link(8)];
+      CHECK(small == Approx(2 * sent[0]).epsilon(1e-9));
+    }
   }
   // Exact aggregation: the NVLink hops of the channels over one GPU pair as one weighted transfer
   // (collapsed_channels) give the run of one transfer per channel and hop.
   CHECK(run[1].makespan == Approx(run[0].makespan).epsilon(1e-9));
-  // Every step simulated (the 4 channels as stepped rings) ends with the collapsed run on an idle fabric.
+  // Every step simulated (the 16 channels as stepped rings) ends with the collapsed run on an idle fabric.
   {
     c.collapse = false;
     network::Schedule s;
     s.gpu_flops = {1e15};
     const auto e = emit(s, c, l);
-    CHECK(e.rings == 4);
+    CHECK(e.rings == 16);
     // Not images of each other on the NVLink ports (a domain of 8 has ports carrying 3 or 4 of
     // the channels' hops): run in full, never reduced to channel 0 (ring_symmetry.hpp).
     CHECK_FALSE(ring_one_channel(s, e, static_cast<int>(group.size()), fabric).has_value());
-    // (the check is not vacuous: the whole cluster, 8 per domain, is reduced)
+    // (the check is not vacuous: the whole cluster, 8 per domain, on NCCL's 8 search channels
+    // without their copies (NCCL_MAX_NCHANNELS = 8) is reduced)
     Collective all = c;
     all.gpus = iota(24);
+    Protocol eight;
+    eight.max_channels = 8;
     network::Schedule s_all;
-    const auto e_all = emit(s_all, all, l);
+    const auto e_all = emit(s_all, all, l, eight);
     CHECK(e_all.rings == 8);
     CHECK(ring_one_channel(s_all, e_all, 24, fabric).has_value());
     const double stepped = net.run(s).makespan;
@@ -807,6 +837,41 @@ TEST_CASE("a ring over unequal domain shares runs NCCL's channels: as many NICs 
     CHECK(run[1].link_bytes_fwd[k] == Approx(run[0].link_bytes_fwd[k]).epsilon(1e-9).margin(1e-6));
     CHECK(run[1].link_bytes_rev[k] == Approx(run[0].link_bytes_rev[k]).epsilon(1e-9).margin(1e-6));
   }
+}
+
+TEST_CASE("ring channels: NCCL's copies are hashed flows of their own, and at most 32 search channels enter a domain",
+          "[ring][unequal_shares]") {
+  // Two NVL72 domains of 72 B200 with one 100G NIC each (12.5 GB/s: the search's 12 GB/s
+  // channels, 61 of which the NVLink would hold), all 144 in the ring. Every node's ring search
+  // stops at ringGraph->maxChannels = MAXCHANNELS/2 = 32 channels (init.cc, device.h MAXCHANNELS
+  // 64, v2.28.3-1), ncclTopoPostset copies them to 64 (connect.cc): 32 NICs of each domain send
+  // (2 channels each), not 72 (the old plan: one channel per member of the smallest share,
+  // uncapped). (At 400G the NVLink binds first: 16 x 45.1 GB/s.)
+  Layout l = nodes_of(72, 5);
+  l.nvlink_rate = 900e9;
+  l.nic_rate = 12.5e9;
+  Collective c = make(Op::AllReduce, Algorithm::Ring, 144, 1 << 30);
+  const auto sel = select(c, l);
+  REQUIRE(sel.algorithm == Algorithm::Ring);
+  CHECK(sel.graph_channels == 32);
+  CHECK(sel.channels == 64);
+  network::Schedule s;
+  const auto e = emit(s, c, l);
+  std::set<int> senders;
+  std::map<std::pair<int, int>, std::set<std::uint64_t>> hashes;  // scale-out pair -> flow hashes
+  int scale_out = 0;
+  for (int i = e.first; i < e.last; ++i) {
+    const auto& a = s.activities[i];
+    if (a.gpu / 72 == a.dst_gpu / 72) continue;
+    ++scale_out;
+    senders.insert(a.gpu);
+    hashes[{a.gpu, a.dst_gpu}].insert(a.flow_hash);
+  }
+  CHECK(scale_out == 64 * 2);
+  CHECK(senders.size() == 2u * 32);
+  // each NIC pair carries a search channel and its copy, as two flows of different hashes
+  CHECK(hashes.size() == 2u * 32);
+  for (const auto& [pair, h] : hashes) CHECK(h.size() == 2u);
 }
 
 TEST_CASE("unequal domain shares: NCCL's analytic ring runs at the smallest share's channels and speed",
@@ -846,6 +911,43 @@ TEST_CASE("unequal domain shares: NCCL's analytic ring runs at the smallest shar
   c.algorithm = Algorithm::NvlsTree;
   CHECK_THROWS_WITH(select(c, l), Catch::Contains("more than 2 GPUs"));
   CHECK(nccl::build_model(nccl_system(g2, l)).graph[nccl::kNvlsTree].channels == 0);
+}
+
+TEST_CASE("unequal domain shares: NVLS and CollNet across domains run every domain on the fewest heads",
+          "[unequal_shares]") {
+  // 20 H100 as 8 + 8 + 4 over 3 HGX domains of 8, with SHARP. NCCL connects minHeadNum NVLS heads
+  // on every node, the fewest any node's NVLS graph found (connect.cc ncclTopoPostset /
+  // connectNvls, v2.28.3-1), and AllGather3 keeps the fewest CollNet channels (init.cc). The old
+  // block took the mean share (20 / 3 = 6 GPUs) with the smallest share's NICs.
+  const double S = 1 << 30;
+  std::vector<int> group = iota(16);
+  for (int g : {16, 17, 18, 19}) group.push_back(g);
+  {
+    // 2 NICs per GPU (16 x 200G a domain: NCCL sees 25 GB/s NICs): heads min(8, 16) and
+    // min(4, 8) = 4 (old: min(6, 8) = 6); algbw min(370.8 x 0.85 x 4/5, 4 x 25) = 100 GB/s
+    // (old 6 x 25 = 150)
+    Layout l = nodes_of(8, 4, true, true);
+    l.nics_per_node = 16;
+    const nccl::System sys = nccl_system(group, l);
+    CHECK(nccl::nvls_heads(sys) == 4);
+    Collective c = make(Op::AllReduce, Algorithm::Nvls, 20, S);
+    c.gpus = group;
+    const auto sel = select(c, l);
+    REQUIRE(sel.algorithm == Algorithm::Nvls);
+    CHECK(sel.bw_time == Approx(S / (4 * 25 * 1e9)).epsilon(1e-9));
+  }
+  {
+    // CollNet direct: 4 heads (the domain of 4), and the domains of 8 reduce-scatter and gather
+    // 2 x 7/8 S over NVLink at the ring graph's 8 x 24 GB/s: min(4 x 48, 192 x 8/14) x 0.85 (old:
+    // the mean share's 192 x 6/10)
+    const Layout l = nodes_of(8, 4, true, true);
+    Collective c = make(Op::AllReduce, Algorithm::CollNetDirect, 20, S);
+    c.gpus = group;
+    CHECK(nccl::collnet_heads(nccl_system(group, l)) == 4);
+    const auto sel = select(c, l);
+    REQUIRE(sel.algorithm == Algorithm::CollNetDirect);
+    CHECK(sel.bw_time == Approx(S / (192e9 * 8 / 14 * 0.85)).epsilon(1e-9));
+  }
 }
 
 TEST_CASE("NVLS across domains holds the heads' one-domain NVLS busbw, capped by their NICs") {

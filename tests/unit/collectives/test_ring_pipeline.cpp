@@ -41,12 +41,15 @@ TEST_CASE("stepped ring: unchanged where every hop has its nominal latency", "[r
   const Layout l = Layout::from(fabric, test::nvlink4_gpu());
   network::FlowNetwork net(fabric);
   // 1 GB (Simple): NCCL's per-step latency share is above every route. (1 MB runs LL, whose
-  // share is below the 1.4 us hops: next test.)
+  // share is below the 1.4 us hops: next test.) NCCL's 8 search channels without their copies
+  // (NCCL_MAX_NCHANNELS = 8; the copies: test_collectives.cpp [unequal_shares]).
+  Protocol p;
+  p.max_channels = 8;
   for (double bytes : {1e9}) {
     network::Schedule s;
     s.gpu_flops = {1e15};
     const Collective c = ring(64, Op::AllReduce, bytes, false);
-    const Emitted e = emit(s, c, l);
+    const Emitted e = emit(s, c, l, p);
     REQUIRE(e.rings == 8);
     REQUIRE(e.last - e.first == 8 * 64);  // one repeated transfer per position
     CHECK(e.note.empty());
@@ -55,7 +58,7 @@ TEST_CASE("stepped ring: unchanged where every hop has its nominal latency", "[r
       CHECK(s.activities[a].repeat == 2 * 63);
       CHECK(s.activities[a].after_previous == std::vector<int>{base + (i + 63) % 64});
     }
-    CHECK(net.run(s).makespan == Approx(estimate_time(c, l)).epsilon(1e-6));
+    CHECK(net.run(s).makespan == Approx(estimate_time(c, l, p)).epsilon(1e-6));
   }
 }
 
@@ -70,12 +73,14 @@ TEST_CASE("stepped ring with cross-leaf hops: the pipeline's recurrence, NCCL's 
   const Layout l = Layout::from(fabric, test::nvlink4_gpu());
   network::FlowNetwork net(fabric);
   const int n = 16;
+  Protocol one_channel;  // one ring (NCCL_MAX_NCHANNELS = 1): the recurrence below is one ring's
+  one_channel.max_channels = 1;
   for (Op op : {Op::AllReduce, Op::AllGather}) {
     INFO(op_name(op));
     const Collective c = ring(n, op, 1e6, false);
     network::Schedule s;
     s.gpu_flops = {1e15};
-    const Emitted e = emit(s, c, l);
+    const Emitted e = emit(s, c, l, one_channel);
     REQUIRE(e.rings == 1);
     CHECK_THAT(e.note, Catch::StartsWith("4 ring hops with a longer route"));
     const int K = (e.last - e.first) / n;  // activities per position
@@ -121,7 +126,7 @@ TEST_CASE("stepped ring with cross-leaf hops: the pipeline's recurrence, NCCL's 
     // NCCL's time (the execution model's, which the ring takes where every hop is nominal) plus
     // each slow hop's excess once per pass of the data round the ring, at most: no NVLink hops
     // here to absorb it.
-    const double est = estimate_time(c, l), passes = (T + n - 1) / n;
+    const double est = estimate_time(c, l, one_channel), passes = (T + n - 1) / n;
     CHECK(sim >= est * (1 - 1e-9));
     CHECK(sim <= est + passes * excess_sum + 1e-12);
   }
@@ -134,15 +139,16 @@ TEST_CASE("stepped ring on a three-tier Clos: NCCL's time at 64 MiB and 1 GiB", 
   const auto fabric = topology::build_fabric(test::rail_cluster(64, 8, topology::FabricKind::Clos3, 64));
   const Layout l = Layout::from(fabric, test::nvlink4_gpu());
   network::FlowNetwork net(fabric);
+  const Protocol p;  // NCCL's 16 channels: 8 search channels and their copies (ring_one_channel: 2 copies of channel 0)
   for (double bytes : {64.0 * 1048576, 1024.0 * 1048576}) {
     network::Schedule s;
     s.gpu_flops = {1e15};
     const Collective c = ring(512, Op::AllReduce, bytes, false);
-    const Emitted e = emit(s, c, l);
+    const Emitted e = emit(s, c, l, p);
     const auto one = ring_one_channel(s, e, 512, fabric);  // exact (test_ring_symmetry.cpp)
     REQUIRE(one.has_value());
     CHECK(static_cast<int>(one->activities.size()) > 512);  // pipelined
-    CHECK(net.run(*one).makespan == Approx(estimate_time(c, l)).epsilon(0.01));
+    CHECK(net.run(*one).makespan == Approx(estimate_time(c, l, p)).epsilon(0.01));
   }
 }
 
@@ -184,7 +190,7 @@ TEST_CASE("materialize: a stepped ring's hops take their class's NCCL latency wh
   l.gpus_per_node = 4;
   const Collective c = ring(16, Op::AllReduce, 1e6, false);
   const Protocol proto;
-  const detail::EmitContext ctx{c, l, proto, 1, 1.0e-6, 2.7e-6};
+  const detail::EmitContext ctx{c, l, proto, 4, 1.0e-6, 2.7e-6};  // 4 channels, no copies
   const detail::FlowPlan plan = detail::plan_ring(ctx, Op::AllReduce);
   REQUIRE(plan.ring_orders == 4);
   network::Schedule s;

@@ -26,8 +26,12 @@ struct Ring {
   int n = 0;
 };
 
-Ring stepped(const topology::Fabric& fabric, Op op, double bytes) {
+/// The stepped ring of all GPUs of `fabric` on NCCL's search channels without their copies
+/// (NCCL_MAX_NCHANNELS = GPUs per node), or with ncclTopoPostset's copies (`copies`).
+Ring stepped(const topology::Fabric& fabric, Op op, double bytes, bool copies = false) {
   const auto l = Layout::from(fabric, test::nvlink4_gpu());
+  Protocol p;
+  if (!copies) p.max_channels = fabric.spec().gpus_per_node;
   Collective c;
   c.op = op;
   c.algorithm = Algorithm::Ring;
@@ -38,7 +42,7 @@ Ring stepped(const topology::Fabric& fabric, Op op, double bytes) {
   c.hash = 17;
   Ring r;
   r.s.gpu_flops = {1e15};
-  r.e = emit(r.s, c, l);
+  r.e = emit(r.s, c, l, p);
   r.n = fabric.gpu_count();
   return r;
 }
@@ -49,43 +53,52 @@ TEST_CASE("stepped ring on channel 0: the same times as all channels", "[ring_sy
   struct Case {
     const char* what;
     topology::FabricSpec fs;
-    bool pipelined;  // hops slower than nominal: pipeline_ring's lanes
+    bool pipelined;      // hops slower than nominal: pipeline_ring's lanes
+    bool copies_images;  // with ncclTopoPostset's copies the channels are still images
   };
   const Case cases[] = {
-      {"4 nodes, one leaf per rail", test::rail_cluster(4, 8, topology::FabricKind::LeafSpine, 64), false},
+      {"4 nodes, one leaf per rail", test::rail_cluster(4, 8, topology::FabricKind::LeafSpine, 64), false, true},
       {"16 nodes, leaf-spine of radix 16 (cross-leaf hops)",
-       test::rail_cluster(16, 8, topology::FabricKind::LeafSpine, 16), true},
-      {"32 nodes, clos3 of radix 32", test::rail_cluster(32, 8, topology::FabricKind::Clos3, 32), true},
+       test::rail_cluster(16, 8, topology::FabricKind::LeafSpine, 16), true, false},
+      {"32 nodes, clos3 of radix 32", test::rail_cluster(32, 8, topology::FabricKind::Clos3, 32), true, false},
       {"64 nodes of 2 GPUs, clos3 of radix 16 (cross-leaf and cross-pod hops)",
-       test::rail_cluster(64, 2, topology::FabricKind::Clos3, 16), true},
+       test::rail_cluster(64, 2, topology::FabricKind::Clos3, 16), true, false},
   };
 
   for (const auto& k : cases) {
     const auto fabric = topology::build_fabric(k.fs);
     network::FlowNetwork net(fabric);
     for (Op op : {Op::AllReduce, Op::AllGather})
-      for (double bytes : {1e6, 256e6}) {
-        INFO(k.what << ", " << op_name(op) << ", " << bytes << " B");
-        const Ring r = stepped(fabric, op, bytes);
-        const auto one = ring_one_channel(r.s, r.e, r.n, fabric);
-        REQUIRE(one.has_value());
-        const int channels = r.e.rings;
-        CHECK(channels == k.fs.gpus_per_node);
-        const int block = (r.e.last - r.e.first) / channels;  // n positions x pipeline lanes
-        CHECK((block > r.n) == k.pipelined);
-        REQUIRE(static_cast<int>(one->activities.size()) == block);
-        const auto full = net.run(r.s);
-        const auto red = net.run(*one);
-        CHECK(red.makespan == Approx(full.makespan).epsilon(1e-9));
-        double worst = 0;
-        for (int c = 0; c < channels; ++c)
-          for (int i = 0; i < block; ++i) {
-            const int a = r.e.first + c * block + i;
-            worst = std::max(worst, std::abs(full.finish[a] - red.finish[i]) / full.makespan);
-            worst = std::max(worst, std::abs(full.start[a] - red.start[i]) / full.makespan);
+      for (double bytes : {16e6, 256e6})  // (below, NCCL runs fewer channels than NICs: not images)
+        for (bool copies : {false, true}) {
+          INFO(k.what << ", " << op_name(op) << ", " << bytes << " B, copies " << copies);
+          const Ring r = stepped(fabric, op, bytes, copies);
+          const auto one = ring_one_channel(r.s, r.e, r.n, fabric);
+          if (copies && !k.copies_images) {  // copies of a cross-leaf hop hash onto other spines
+            CHECK_FALSE(one.has_value());
+            continue;
           }
-        CHECK(worst <= 1e-9);
-      }
+          REQUIRE(one.has_value());
+          const int channels = r.e.rings, g = k.fs.gpus_per_node;
+          // NCCL's search channels (one per GPU and NIC), or with ncclTopoPostset's copies m x g
+          if (!copies) CHECK(channels == g);
+          if (copies) CHECK(channels >= 2 * g);
+          const int m = channels / g;                           // copies of channel 0 in the reduced ring
+          const int block = (r.e.last - r.e.first) / channels;  // n positions x pipeline lanes
+          CHECK((block > r.n) == k.pipelined);
+          REQUIRE(static_cast<int>(one->activities.size()) == m * block);
+          const auto full = net.run(r.s);
+          const auto red = net.run(*one);
+          CHECK(red.makespan == Approx(full.makespan).epsilon(1e-9));
+          double worst = 0;
+          for (int c = 0; c < channels; ++c)
+            for (int i = 0; i < block; ++i) {
+              const int a = r.e.first + c * block + i, b = (c / g) * block + i;  // copy c / g of channel 0
+              worst = std::max(worst, std::abs(full.finish[a] - red.finish[b]) / full.makespan);
+              worst = std::max(worst, std::abs(full.start[a] - red.start[b]) / full.makespan);
+            }
+          CHECK(worst <= 1e-9);
+        }
   }
 }
 
