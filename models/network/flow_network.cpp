@@ -28,7 +28,6 @@
 #include <limits>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "models/common/cancel.hpp"
@@ -99,6 +98,53 @@ struct RouteMemo {
       if (!(key_of(s.activities[i]) == keys[i])) return false;
     return true;
   }
+};
+
+/// Transfers by route inputs (source, destination, flow hash, spread and its phase): the route
+/// phase's table of the first transfer with each, whose sub-flows later ones share. Open
+/// addressing with linear probing, the key inline: one cache miss per lookup, where a
+/// std::unordered_map of 126K keys (31K GPUs) chased a bucket, a node and its key (~7 % of the
+/// process) and freed a node per key at the end. Only lookups are made, so the table's layout
+/// does not reach the result.
+class FirstWith {
+ public:
+  /// The first transfer with a's route inputs, or `i` (recorded for a's inputs) when a is the first.
+  int find_or_add(const Activity& a, int i) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    Entry& e = slot(Entry{a.flow_hash, a.spread_phase, a.gpu, a.dst_gpu, i, a.spread});
+    if (e.act < 0) {
+      e = Entry{a.flow_hash, a.spread_phase, a.gpu, a.dst_gpu, i, a.spread};
+      ++size_;
+    }
+    return e.act;
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t hash = 0, phase = 0;
+    int src = 0, dst = 0, act = -1;  ///< act -1: empty
+    bool spread = false;
+  };
+  /// x's entry, or the empty one where it goes.
+  Entry& slot(const Entry& x) {
+    std::uint64_t h = topology::splitmix64(x.hash ^ (static_cast<std::uint64_t>(x.src) << 32 | unsigned(x.dst)));
+    h = topology::splitmix64(h ^ x.phase ^ (x.spread ? 1u : 0u));
+    for (std::size_t k = h & mask_;; k = (k + 1) & mask_) {
+      Entry& e = slots_[k];
+      if (e.act < 0 || (e.src == x.src && e.dst == x.dst && e.hash == x.hash && e.phase == x.phase &&
+                        e.spread == x.spread))
+        return e;
+    }
+  }
+  void grow() {
+    std::vector<Entry> old = std::move(slots_);
+    slots_.assign(std::max<std::size_t>(1024, 2 * old.size()), Entry{});  // a power of 2
+    mask_ = slots_.size() - 1;
+    for (const Entry& e : old)
+      if (e.act >= 0) slot(e) = e;
+  }
+  std::vector<Entry> slots_;
+  std::size_t mask_ = 0, size_ = 0;
 };
 
 struct FlowNetwork::Impl {
@@ -186,16 +232,23 @@ int link_resource(RunCtx& c, int link, bool forward) {
 }
 
 const int* route_resources(RunCtx& c, int f, int& n) {
-  const SubFlow& sf = c.flows[f];
-  n = static_cast<int>(sf.hops.size());
   if (c.events_mode) {  // routes change with failures: looked up each time
+    const SubFlow& sf = c.flows[f];
+    n = static_cast<int>(sf.hops.size());
     c.res_buf.clear();
     for (const Hop& h : sf.hops) c.res_buf.push_back(link_resource(c, h.link, h.forward));
     return c.res_buf.data();
   }
-  int* r = c.route_res.data() + c.route_off[static_cast<std::size_t>(c.flow_route[f])];
-  if (n > 0 && r[0] < 0)
+  // The hop count from route_off, not the route object: the sub-flow and its hops are not read
+  // (two cache misses per start and removal) once the route's resources exist.
+  const std::size_t rt = static_cast<std::size_t>(c.flow_route[f]);
+  const int off = c.route_off[rt];
+  n = c.route_off[rt + 1] - off;
+  int* r = c.route_res.data() + off;
+  if (n > 0 && r[0] < 0) {
+    const SubFlow& sf = c.flows[f];
     for (int k = 0; k < n; ++k) r[k] = link_resource(c, sf.hops[k].link, sf.hops[k].forward);
+  }
   return r;
 }
 
@@ -517,7 +570,7 @@ void start_flow(RunCtx& c, int f, double remains) {
   x.flow = f;
   x.remains = remains >= 0 ? remains : sf.bytes;
   x.wave = c.wave[sf.activity];
-  const Activity& act = c.s->activities[sf.activity];
+  const RunCtx::Share& act = c.share[static_cast<std::size_t>(sf.activity)];
   const double bound = act.rate_limit > 0 ? act.rate_limit / sf.of * sf.mult : -1.0;  // split over sub-flows
   int kept = nr;
   const int* in = relax_filter(c, f, res, nr, kept);
@@ -689,22 +742,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     };
     c->first_flow.assign(n + 1, 0);
     // The first transfer of each (source, destination, hash, spread) computed here: later ones
-    // share its sub-flows' routes.
-    struct RouteKey {
-      int src, dst;
-      std::uint64_t hash, phase;
-      bool spread;
-      bool operator==(const RouteKey& o) const {
-        return src == o.src && dst == o.dst && hash == o.hash && phase == o.phase && spread == o.spread;
-      }
-    };
-    struct RouteKeyHash {
-      std::size_t operator()(const RouteKey& k) const {
-        std::uint64_t h = topology::splitmix64(k.hash ^ (static_cast<std::uint64_t>(k.src) << 32 | unsigned(k.dst)));
-        return static_cast<std::size_t>(topology::splitmix64(h ^ k.phase ^ (k.spread ? 1u : 0u)));
-      }
-    };
-    std::unordered_map<RouteKey, int, RouteKeyHash> first_with;
+    // share its sub-flows' routes (FirstWith).
+    FirstWith first_with;
     long long shared_routes = 0;
     // No route reuse: no run of these transfers follows, so their routes are not cached (engine13).
     const bool once = !impl_->route_reuse;
@@ -744,9 +783,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       // same routes (shared, not copied), merges, latencies and bytes per sub-flow as asking the
       // fabric again (routes depend on nothing else within a run); the bytes credited to each hop
       // are the same equal shares, so the sums are bit-identical.
-      const RouteKey key{a.gpu, a.dst_gpu, a.flow_hash, a.spread_phase, a.spread};
-      if (const auto it = first_with.find(key); it != first_with.end()) {
-        const int g0 = c->first_flow[it->second], g1 = c->first_flow[it->second + 1];
+      if (const int earlier = first_with.find_or_add(a, i); earlier != i) {
+        const int g0 = c->first_flow[earlier], g1 = c->first_flow[earlier + 1];
         for (int g = g0; g < g1; ++g) {
           const SubFlow& from = c->flows[g];
           const double bytes = a.amount / from.of;
@@ -765,7 +803,6 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
         ++shared_routes;
         continue;
       }
-      first_with.emplace(key, i);
       subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, once, [&](int j, int m, auto&& hops) {
         const double bytes = a.amount / m;
         credit(i, a, bytes, hops);

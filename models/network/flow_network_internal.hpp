@@ -394,6 +394,15 @@ struct RunCtx {
   bool any_repeat = false;
   std::vector<int> rep_done, rep_begun;  ///< per activity: repetitions finished / begun
   std::vector<int> rsucc_off, rsucc;     ///< CSR: activities waiting for a repetition of this one
+  /// Per activity, copied from the schedule (rep_init) so that the loop's per-item work (readiness
+  /// checks in rep_ready, a few per item; a sub-flow's start) reads small arrays, not the 144-byte
+  /// Activity (a cache miss each at 31K GPUs): its Activity::repeat, and CSR its repetition
+  /// dependencies, after_previous q as q then after_same q as ~q.
+  std::vector<int> repeat, rdep_off, rdep;
+  struct Share {  ///< per activity: its Activity::weight and Activity::rate_limit (start_flow)
+    double weight = 1, rate_limit = 0;
+  };
+  std::vector<Share> share;
   std::vector<int> wave;                 ///< per activity: wave of its current repetition, -1 none
   struct Wave {
     double begin = 0, start = -1, done = -1;  ///< s: repetition begun, flows started, flows done

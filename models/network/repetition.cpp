@@ -199,11 +199,25 @@ void rep_init(RunCtx& c) {
   c.queued.assign(n, 0);
   c.start_at.assign(n, -1.0);
   c.rsucc_off.assign(n + 1, 0);
+  c.repeat.resize(static_cast<std::size_t>(n));
+  c.share.resize(static_cast<std::size_t>(n));
+  c.rdep_off.assign(1, 0);
+  c.rdep_off.reserve(static_cast<std::size_t>(n) + 1);
+  c.rdep.clear();
   for (int b = 0; b < n; ++b) {
+    c.repeat[b] = acts[b].repeat;
+    c.share[b] = {acts[b].weight, acts[b].rate_limit};
     c.any_repeat = c.any_repeat || acts[b].repeat > 1;
     if (acts[b].repeat > 1) c.rep_acts.push_back(b);
-    for (int q : acts[b].after_previous) ++c.rsucc_off[q + 1];
-    for (int q : acts[b].after_same) ++c.rsucc_off[q + 1];
+    for (int q : acts[b].after_previous) {
+      ++c.rsucc_off[q + 1];
+      c.rdep.push_back(q);
+    }
+    for (int q : acts[b].after_same) {
+      ++c.rsucc_off[q + 1];
+      c.rdep.push_back(~q);
+    }
+    c.rdep_off.push_back(static_cast<int>(c.rdep.size()));
   }
   for (int i = 0; i < n; ++i) c.rsucc_off[i + 1] += c.rsucc_off[i];
   c.rsucc.resize(c.rsucc_off[n]);
@@ -215,19 +229,18 @@ void rep_init(RunCtx& c) {
 }
 
 bool rep_ready(const RunCtx& c, int a) {
-  const Activity& x = c.s->activities[a];
   const int r = c.rep_done[a];
-  if (c.pending[a] != 0 || c.rep_begun[a] != r || r >= x.repeat) return false;
-  for (int q : x.after_previous)
-    if (c.rep_done[q] < r) return false;
-  for (int q : x.after_same)
-    if (c.rep_done[q] < r + 1) return false;
+  if (c.pending[a] != 0 || c.rep_begun[a] != r || r >= c.repeat[a]) return false;
+  for (int k = c.rdep_off[a]; k < c.rdep_off[a + 1]; ++k) {
+    const int q = c.rdep[k];
+    if (q >= 0 ? c.rep_done[q] < r : c.rep_done[~q] < r + 1) return false;
+  }
   return true;
 }
 
 void rep_finished(RunCtx& c, int a) {
   if (const int w = c.wave[a]; w >= 0) ++c.waves[w].finished;
-  const int R = c.s->activities[a].repeat;
+  const int R = c.repeat[a];
   if (R == 1) --c.single_busy;
   if (++c.rep_done[a] == R) {
     c.finish[a] = c.now;
