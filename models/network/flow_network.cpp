@@ -101,29 +101,35 @@ struct RouteMemo {
 };
 
 /// Transfers by route inputs (source, destination, flow hash, spread and its phase): the route
-/// phase's table of the first transfer with each, whose sub-flows later ones share. Open
-/// addressing with linear probing, the key inline: one cache miss per lookup, where a
-/// std::unordered_map of 126K keys (31K GPUs) chased a bucket, a node and its key (~7 % of the
-/// process) and freed a node per key at the end. Only lookups are made, so the table's layout
-/// does not reach the result.
+/// phase's table of the sub-flows (a range of RunCtx::flows) of the first transfer with each, which
+/// later ones share. Open addressing with linear probing, the key and the range inline: one cache
+/// miss per lookup, where a std::unordered_map to the transfer's index (~126K keys at 31K GPUs)
+/// chased a bucket, a node and its key, then first_flow, and freed a node per key at the end.
+/// Only lookups are made, so the table's layout does not reach the result.
 class FirstWith {
  public:
-  /// The first transfer with a's route inputs, or `i` (recorded for a's inputs) when a is the first.
-  int find_or_add(const Activity& a, int i) {
+  struct Range {
+    int f0 = -1, f1 = -1;  ///< sub-flows [f0, f1); -1: none yet
+  };
+  /// The sub-flows of the first transfer with a's route inputs; a new entry with f0 = -1 when a
+  /// is the first (the caller fills it before the next call).
+  Range& find_or_add(const Activity& a) {
     if (2 * (size_ + 1) > slots_.size()) grow();
-    Entry& e = slot(Entry{a.flow_hash, a.spread_phase, a.gpu, a.dst_gpu, i, a.spread});
-    if (e.act < 0) {
-      e = Entry{a.flow_hash, a.spread_phase, a.gpu, a.dst_gpu, i, a.spread};
+    const Entry x{a.flow_hash, a.spread_phase, a.gpu, a.dst_gpu, {}, a.spread, true};
+    Entry& e = slot(x);
+    if (!e.used) {
+      e = x;
       ++size_;
     }
-    return e.act;
+    return e.flows;
   }
 
  private:
   struct Entry {
     std::uint64_t hash = 0, phase = 0;
-    int src = 0, dst = 0, act = -1;  ///< act -1: empty
-    bool spread = false;
+    int src = 0, dst = 0;
+    Range flows;
+    bool spread = false, used = false;
   };
   /// x's entry, or the empty one where it goes.
   Entry& slot(const Entry& x) {
@@ -131,8 +137,8 @@ class FirstWith {
     h = topology::splitmix64(h ^ x.phase ^ (x.spread ? 1u : 0u));
     for (std::size_t k = h & mask_;; k = (k + 1) & mask_) {
       Entry& e = slots_[k];
-      if (e.act < 0 || (e.src == x.src && e.dst == x.dst && e.hash == x.hash && e.phase == x.phase &&
-                        e.spread == x.spread))
+      if (!e.used ||
+          (e.src == x.src && e.dst == x.dst && e.hash == x.hash && e.phase == x.phase && e.spread == x.spread))
         return e;
     }
   }
@@ -141,7 +147,7 @@ class FirstWith {
     slots_.assign(std::max<std::size_t>(1024, 2 * old.size()), Entry{});  // a power of 2
     mask_ = slots_.size() - 1;
     for (const Entry& e : old)
-      if (e.act >= 0) slot(e) = e;
+      if (e.used) slot(e) = e;
   }
   std::vector<Entry> slots_;
   std::size_t mask_ = 0, size_ = 0;
@@ -352,9 +358,14 @@ void begin(RunCtx& c, int a) {
   }
   double lat = 0;
   int n = 0;
-  for (int f = f0; f < f1; ++f) {
-    lat = std::max(lat, c.flows[f].latency);
-    if (c.flows[f].bytes > 0) ++n;
+  if (c.events_mode) {
+    for (int f = f0; f < f1; ++f) {
+      lat = std::max(lat, c.flows[f].latency);
+      if (c.flows[f].bytes > 0) ++n;
+    }
+  } else {  // fixed for the run (the same max and count)
+    lat = c.xfer[static_cast<std::size_t>(a)].latency;
+    n = c.xfer[static_cast<std::size_t>(a)].sending;
   }
   c.left[a] = n;
   lat += act.delay;
@@ -783,9 +794,9 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       // same routes (shared, not copied), merges, latencies and bytes per sub-flow as asking the
       // fabric again (routes depend on nothing else within a run); the bytes credited to each hop
       // are the same equal shares, so the sums are bit-identical.
-      if (const int earlier = first_with.find_or_add(a, i); earlier != i) {
-        const int g0 = c->first_flow[earlier], g1 = c->first_flow[earlier + 1];
-        for (int g = g0; g < g1; ++g) {
+      FirstWith::Range& first = first_with.find_or_add(a);
+      if (first.f0 >= 0) {
+        for (int g = first.f0; g < first.f1; ++g) {
           const SubFlow& from = c->flows[g];
           const double bytes = a.amount / from.of;
           for (int k = 0; k < from.mult; ++k) credit(i, a, bytes, from.hops);
@@ -803,6 +814,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
         ++shared_routes;
         continue;
       }
+      first.f0 = f0;
       subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, once, [&](int j, int m, auto&& hops) {
         const double bytes = a.amount / m;
         credit(i, a, bytes, hops);
@@ -826,12 +838,14 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
         f.of = m;
         c->flows.push_back(std::move(f));
       });
+      first.f1 = static_cast<int>(c->flows.size());  // no lookup since find_or_add: `first` is valid
     }
     c->first_flow[n] = static_cast<int>(c->flows.size());
     if (shared_routes > 0)
       profile::add("network: transfers sharing an earlier transfer's routes (count)", 0, 0, shared_routes);
   }
   routes_scope.reset();
+  profile::add("network: activities (count)", 0, 0, n);
   profile::add("network: solver items (sub-flows, count)", 0, 0, static_cast<long long>(c->flows.size()));
   if (merged > 0) profile::add("network: ECMP sub-flows merged on a shared route (count)", 0, 0, merged);
 
@@ -875,8 +889,13 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     RouteIds ids;
     c->flow_route.resize(c->flows.size());
     c->route_off.assign(1, 0);
+    c->xfer.assign(static_cast<std::size_t>(n), {});
     for (std::size_t f = 0; f < c->flows.size(); ++f) {
-      const SharedHops& h = c->flows[f].hops;
+      const SubFlow& sf = c->flows[f];
+      RunCtx::Xfer& x = c->xfer[static_cast<std::size_t>(sf.activity)];
+      x.latency = std::max(x.latency, sf.latency);
+      x.sending += sf.bytes > 0;
+      const SharedHops& h = sf.hops;
       const int next = static_cast<int>(c->route_off.size()) - 1;
       const int r = ids.find_or_add(h.id(), next);
       if (r == next) c->route_off.push_back(c->route_off.back() + static_cast<int>(h.size()));

@@ -353,6 +353,14 @@ struct RunCtx {
   /// the sub-flows that share a route (3 of 4 at 31K GPUs: every microbatch's collective on one
   /// ring) share one entry: 4x less memory to fill and touch than one entry per sub-flow.
   std::vector<int> flow_route, route_off, route_res;
+  /// Outside events mode, per activity: the longest route latency of its sub-flows (s) and how
+  /// many of them send bytes, as begin() would count them over the sub-flows (fixed for the run;
+  /// filled in the pass that numbers the routes, so that a transfer's begin reads no sub-flow).
+  struct Xfer {
+    double latency = 0;
+    int sending = 0;
+  };
+  std::vector<Xfer> xfer;
   std::vector<int> gpu_res;  ///< per GPU: solver resource of its compute, or -1
   std::vector<Slot> slots;
   std::vector<int> free_slots;

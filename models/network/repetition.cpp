@@ -222,10 +222,11 @@ void rep_init(RunCtx& c) {
   for (int i = 0; i < n; ++i) c.rsucc_off[i + 1] += c.rsucc_off[i];
   c.rsucc.resize(c.rsucc_off[n]);
   std::vector<int> fill(c.rsucc_off.begin(), c.rsucc_off.end() - 1);
-  for (int b = 0; b < n; ++b) {
-    for (int q : acts[b].after_previous) c.rsucc[fill[q]++] = b;
-    for (int q : acts[b].after_same) c.rsucc[fill[q]++] = b;
-  }
+  for (int b = 0; b < n; ++b)  // from rdep (after_previous, then after_same): not the activities again
+    for (int k = c.rdep_off[b]; k < c.rdep_off[b + 1]; ++k) {
+      const int q = c.rdep[k] >= 0 ? c.rdep[k] : ~c.rdep[k];
+      c.rsucc[fill[q]++] = b;
+    }
 }
 
 bool rep_ready(const RunCtx& c, int a) {
