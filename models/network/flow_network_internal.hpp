@@ -402,7 +402,7 @@ struct RunCtx {
   bool any_repeat = false;
   std::vector<int> rep_done, rep_begun;  ///< per activity: repetitions finished / begun
   std::vector<int> rsucc_off, rsucc;     ///< CSR: activities waiting for a repetition of this one
-  /// Per activity, copied from the schedule (rep_init) so that the loop's per-item work (readiness
+  /// Per activity, copied from the schedule (index_schedule) so that the loop's per-item work (readiness
   /// checks in rep_ready, a few per item; a sub-flow's start) reads small arrays, not the 144-byte
   /// Activity (a cache miss each at 31K GPUs): its Activity::repeat, and CSR its repetition
   /// dependencies, after_previous q as q then after_same q as ~q.
@@ -498,7 +498,8 @@ void tl_progress(RunCtx& c, int f);
 void tl_finish(RunCtx& c);
 
 // repetition.cpp
-/// Per-activity repetition state and the repetition-successor lists.
+/// Per-activity repetition state and the repetition-successor lists (after the schedule's index:
+/// RunCtx::rdep, rsucc_off counts, repeat, any_repeat, rep_acts).
 void rep_init(RunCtx& c);
 /// Whether activity a's next repetition can begin (all its dependencies are met).
 bool rep_ready(const RunCtx& c, int a);

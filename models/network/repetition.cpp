@@ -191,38 +191,17 @@ void materialise(RunCtx& c, int g) {
 }  // namespace
 
 void rep_init(RunCtx& c) {
-  const auto& acts = c.s->activities;
-  const int n = static_cast<int>(acts.size());
+  const int n = static_cast<int>(c.s->activities.size());
   c.rep_done.assign(n, 0);
   c.rep_begun.assign(n, 0);
   c.wave.assign(n, -1);
   c.queued.assign(n, 0);
   c.start_at.assign(n, -1.0);
-  c.rsucc_off.assign(n + 1, 0);
-  c.repeat.resize(static_cast<std::size_t>(n));
-  c.share.resize(static_cast<std::size_t>(n));
-  c.rdep_off.assign(1, 0);
-  c.rdep_off.reserve(static_cast<std::size_t>(n) + 1);
-  c.rdep.clear();
-  for (int b = 0; b < n; ++b) {
-    c.repeat[b] = acts[b].repeat;
-    c.share[b] = {acts[b].weight, acts[b].rate_limit};
-    c.any_repeat = c.any_repeat || acts[b].repeat > 1;
-    if (acts[b].repeat > 1) c.rep_acts.push_back(b);
-    for (int q : acts[b].after_previous) {
-      ++c.rsucc_off[q + 1];
-      c.rdep.push_back(q);
-    }
-    for (int q : acts[b].after_same) {
-      ++c.rsucc_off[q + 1];
-      c.rdep.push_back(~q);
-    }
-    c.rdep_off.push_back(static_cast<int>(c.rdep.size()));
-  }
+  // The successors by repetition, from rdep (index_schedule counted rsucc_off).
   for (int i = 0; i < n; ++i) c.rsucc_off[i + 1] += c.rsucc_off[i];
   c.rsucc.resize(c.rsucc_off[n]);
   std::vector<int> fill(c.rsucc_off.begin(), c.rsucc_off.end() - 1);
-  for (int b = 0; b < n; ++b)  // from rdep (after_previous, then after_same): not the activities again
+  for (int b = 0; b < n; ++b)  // after_previous, then after_same, as they are listed
     for (int k = c.rdep_off[b]; k < c.rdep_off[b + 1]; ++k) {
       const int q = c.rdep[k] >= 0 ? c.rdep[k] : ~c.rdep[k];
       c.rsucc[fill[q]++] = b;
