@@ -23,6 +23,7 @@
 // together (rings mixing NVLink and NIC hops) are skipped as whole periods instead (periodic.cpp).
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <numeric>
 
 #include "models/network/flow_network_internal.hpp"
@@ -236,7 +237,15 @@ void rep_finished(RunCtx& c, int a) {
 }
 
 void begin_batch(RunCtx& c, std::vector<int>& batch, void (*begin_one)(RunCtx&, int)) {
-  for (int a : batch) c.queued[a] = 0;
+  for (int a : batch) {
+    c.queued[a] = 0;
+    // Hint (no effect on results): begin_one reads the activity's amount and delay, its gpu, repeat
+    // and kind (both ends of the 144-byte record) and, for a transfer, its RunCtx::xfer entry.
+    const char* p = reinterpret_cast<const char*>(&c.s->activities[a]);
+    prefetch(p);
+    prefetch(p + offsetof(Activity, kind));
+    if (!c.xfer.empty()) prefetch(&c.xfer[a]);
+  }
   if (!c.any_repeat || c.events_mode) {
     for (int a : batch) begin_one(c, a);
     return;
