@@ -253,12 +253,11 @@ const int* route_resources(RunCtx& c, int f, int& n) {
     for (const Hop& h : sf.hops) c.res_buf.push_back(link_resource(c, h.link, h.forward));
     return c.res_buf.data();
   }
-  // The hop count from route_off, not the route object: the sub-flow and its hops are not read
+  // The hop count from flow_span, not the route object: the sub-flow and its hops are not read
   // (two cache misses per start and removal) once the route's resources exist.
-  const std::size_t rt = static_cast<std::size_t>(c.flow_route[f]);
-  const int off = c.route_off[rt];
-  n = c.route_off[rt + 1] - off;
-  int* r = c.route_res.data() + off;
+  const RunCtx::Span sp = c.flow_span[static_cast<std::size_t>(f)];
+  n = sp.n;
+  int* r = c.route_res.data() + sp.off;
   if (n > 0 && r[0] < 0) {
     const SubFlow& sf = c.flows[f];
     for (int k = 0; k < n; ++k) r[k] = link_resource(c, sf.hops[k].link, sf.hops[k].forward);
@@ -396,7 +395,7 @@ inline void prefetch_completion(const RunCtx& c, int s) {
   prefetch(p);
   prefetch(p + sizeof(SubFlow) - 1);
   if (c.tl) prefetch(&c.tl->sent[static_cast<std::size_t>(f)]);
-  if (!c.flow_route.empty()) prefetch(&c.flow_route[static_cast<std::size_t>(f)]);
+  if (!c.flow_span.empty()) prefetch(&c.flow_span[static_cast<std::size_t>(f)]);
 }
 
 /// Transfer a's flows start next (a Start event): its first sub-flow.
@@ -406,7 +405,7 @@ inline void prefetch_start(const RunCtx& c, int a) {
   const char* p = reinterpret_cast<const char*>(&c.flows[static_cast<std::size_t>(f)]);
   prefetch(p);
   prefetch(p + sizeof(SubFlow) - 1);
-  if (!c.flow_route.empty()) prefetch(&c.flow_route[static_cast<std::size_t>(f)]);
+  if (!c.flow_span.empty()) prefetch(&c.flow_span[static_cast<std::size_t>(f)]);
 }
 
 void drain_ready(RunCtx& c) {
@@ -957,7 +956,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   if (!c->events_mode) {
     // Distinct routes by their shared hops (SharedHops::id), numbered in order of first use.
     RouteIds ids;
-    c->flow_route.resize(c->flows.size());
+    c->flow_span.resize(c->flows.size());
     c->route_off.assign(1, 0);
     c->xfer.assign(static_cast<std::size_t>(n), {});
     for (std::size_t f = 0; f < c->flows.size(); ++f) {
@@ -969,7 +968,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       const int next = static_cast<int>(c->route_off.size()) - 1;
       const int r = ids.find_or_add(h.id(), next);
       if (r == next) c->route_off.push_back(c->route_off.back() + static_cast<int>(h.size()));
-      c->flow_route[f] = r;
+      c->flow_span[f] = {c->route_off[static_cast<std::size_t>(r)],
+                         c->route_off[static_cast<std::size_t>(r) + 1] - c->route_off[static_cast<std::size_t>(r)]};
     }
     c->route_res.assign(static_cast<std::size_t>(c->route_off.back()), -1);
   }

@@ -65,7 +65,7 @@ class SharedHops {
   std::shared_ptr<const std::vector<Hop>> p_;
 };
 
-/// Route object -> route index (RunCtx::flow_route): an open-addressing table with linear probing
+/// Route object -> route index (RunCtx::route_off, flow_span): an open-addressing table with linear probing
 /// and a multiplicative hash of the address, grown at half load. At 31K GPUs it numbers 126K routes
 /// of 500K sub-flows in ~5 ms; std::unordered_map took 23 ms (a node allocation per route).
 class RouteIds {
@@ -292,7 +292,7 @@ struct Timeline {
   std::vector<int> cell_row;
   std::vector<double> cell_bytes;
   std::vector<double> sent;  ///< per flow: bytes credited so far
-  /// Per route: the rows of its hops, route_rows[RunCtx::route_off[RunCtx::flow_route[f]] ...]
+  /// Per route: the rows of its hops, route_rows[RunCtx::flow_span[f].off ...]
   /// (routes are fixed when the timeline is on, and laid out as their solver resources), so a
   /// credit does not chase the hops and row_of per hop.
   std::vector<int> route_rows;
@@ -358,12 +358,16 @@ struct RunCtx {
   std::vector<int> link_res;      ///< per link direction (2 l + d): solver resource or -1
   std::vector<int> res_buf;       ///< scratch: resources of the route being started (events mode)
   /// Outside events mode (routes fixed for the run): per distinct route (SharedHops object) its
-  /// solver resources, route_res[route_off[flow_route[f]] ...], -1 until the first start of a flow
+  /// solver resources, route_res[flow_span[f].off ...], -1 until the first start of a flow
   /// on it, which creates them in the same first-use order as a lookup per hop would. Every start
   /// and removal of a send reads them here instead of looking up each hop's link direction, and
   /// the sub-flows that share a route (3 of 4 at 31K GPUs: every microbatch's collective on one
   /// ring) share one entry: 4x less memory to fill and touch than one entry per sub-flow.
-  std::vector<int> flow_route, route_off, route_res;
+  std::vector<int> route_off, route_res;  ///< route_off: per route (numbered in first use), its first entry
+  struct Span {  ///< a sub-flow's route: its entries [off, off + n) of route_res (and Timeline::route_rows)
+    int off = 0, n = 0;
+  };
+  std::vector<Span> flow_span;  ///< per sub-flow: one read per start, removal and credit (no route index)
   /// Outside events mode, per activity: the longest route latency of its sub-flows (s) and how
   /// many of them send bytes, as begin() would count them over the sub-flows (fixed for the run;
   /// filled in the pass that numbers the routes, so that a transfer's begin reads no sub-flow).
@@ -494,7 +498,7 @@ const int* route_resources(RunCtx& c, int f, int& n);
 // link_timeline.cpp
 /// Bin of time `rel` (s from the run's start), merging bin pairs until it fits.
 int tl_bin(Timeline& t, double rel);
-/// Rows for every link direction the run's flows use (after RunCtx::route_off is set); the
+/// Rows for every link direction the run's flows use (after RunCtx::flow_span is set); the
 /// first boundary event.
 void tl_init(RunCtx& c, int bins, double hint);
 /// A bin boundary at c.now: credits every sending flow's progress to the bin that just ended,
