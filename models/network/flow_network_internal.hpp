@@ -20,17 +20,6 @@ namespace aidcsim::network::detail {
 using topology::Fabric;
 using topology::Hop;
 
-/// A hint that the cache line at p is read soon (no effect on results). x86-64: the prefetcht0
-/// instruction itself, since GCC 12 at -O3 dropped __builtin_prefetch calls once inlined into the
-/// event loop (seen in the assembly of simulate()).
-inline void prefetch(const void* p) {
-#if defined(__x86_64__)
-  asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p)));
-#else
-  __builtin_prefetch(p);
-#endif
-}
-
 /// A route's hops, immutable and shared by the sub-flows that take it: the transfers of a step's
 /// repeated collectives (every microbatch's and layer's ZeRO / FSDP collective on one ring, one
 /// hash) have the same routes, and one copy of each route serves them all (FlowNetwork::run's
