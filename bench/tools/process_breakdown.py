@@ -4,10 +4,13 @@
 Reads `perf report --no-children --sort dso,sym --stdio -g none -F overhead,period,dso,sym` of a
 `perf record` run (bench/tools/loop_profile.sh makes one with --whole) and sums each sample's own
 (self) period by the owner of its leaf frame: SimGrid (libsimgrid: its lmm solver), aidcsim's
-network engine (symbols of aidcsim::network, i.e. FlowNetwork's route phase, event loop, link
-timeline, repetitions, and templates instantiated for them), aidcsim's routing
+network engine (aidcsim::network::FlowNetwork and network::detail: FlowNetwork::run's route
+phase, event loop, link timeline, repetitions, MaxMinSharing's calls into SimGrid), aidcsim's
+network reports (the rest of aidcsim::network: congestion, link utilisation, step traffic, read
+from a run's result), aidcsim's routing
 (aidcsim::topology), the kernel (page faults and zeroing, mostly), the allocator (jemalloc,
-malloc/free) and the rest (the other models, the CLI, libstdc++, HDF5 output).
+malloc/free) and the rest (the other models, the CLI, libstdc++ and std:: templates such as
+the schedule's destructor, HDF5 output).
 Usage: process_breakdown.py PERF_REPORT_TXT [CPU_S] (CPU s per owner = share x CPU_S, e.g. the
 run's user + system s)."""
 import re, sys, collections
@@ -24,8 +27,10 @@ for line in open(sys.argv[1], errors='replace'):
         owner = 'SimGrid (lmm)'
     elif 'jemalloc' in dso or re.search(r'\bmalloc\b|\bfree\b|operator new|operator delete', sym):
         owner = 'allocator'
-    elif 'aidcsim::network' in sym:
+    elif re.search(r'aidcsim::network::(detail::|FlowNetwork::)', sym) and not re.match(r'std::', sym):
         owner = 'aidcsim network engine'
+    elif re.match(r'aidcsim::network::', sym):
+        owner = 'aidcsim network reports'
     elif 'aidcsim::topology' in sym:
         owner = 'aidcsim routing (topology)'
     else:

@@ -415,7 +415,7 @@ struct RunCtx {
     double weight = 1, rate_limit = 0;
   };
   std::vector<Share> share;
-  std::vector<int> wave;                 ///< per activity: wave of its current repetition, -1 none
+  std::vector<int> wave;  ///< per activity: wave of its current repetition, -1 none
   struct Wave {
     double begin = 0, start = -1, done = -1;  ///< s: repetition begun, flows started, flows done
     int members = 0, finished = 0;
