@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -365,14 +366,9 @@ void begin(RunCtx& c, int a) {
   }
   double lat = 0;
   int n = 0;
-  if (c.events_mode) {
-    for (int f = f0; f < f1; ++f) {
-      lat = std::max(lat, c.flows[f].latency);
-      if (c.flows[f].bytes > 0) ++n;
-    }
-  } else {  // fixed for the run (the same max and count)
-    lat = c.xfer[static_cast<std::size_t>(a)].latency;
-    n = c.xfer[static_cast<std::size_t>(a)].sending;
+  for (int f = f0; f < f1; ++f) {
+    lat = std::max(lat, c.flows[f].latency);
+    if (c.flows[f].bytes > 0) ++n;
   }
   c.left[a] = n;
   lat += act.delay;
@@ -398,8 +394,12 @@ inline void prefetch_completion(const RunCtx& c, int s) {
   if (!c.flow_span.empty()) prefetch(&c.flow_span[static_cast<std::size_t>(f)]);
 }
 
-/// Transfer a's flows start next (a Start event): its first sub-flow.
+/// Transfer a's flows start next (a Start event): its first sub-flow and its weight and rate
+/// limit (start_flow).
 inline void prefetch_start(const RunCtx& c, int a) {
+  const char* q = reinterpret_cast<const char*>(&c.s->activities[static_cast<std::size_t>(a)]);
+  prefetch(q + offsetof(Activity, weight));
+  prefetch(q + offsetof(Activity, rate_limit) + sizeof(double) - 1);
   const int f = c.first_flow[static_cast<std::size_t>(a)];
   if (f >= c.first_flow[static_cast<std::size_t>(a) + 1]) return;
   const char* p = reinterpret_cast<const char*>(&c.flows[static_cast<std::size_t>(f)]);
@@ -464,7 +464,7 @@ void handle_timed(RunCtx& c, const Timed& e) {
 /// Checks the schedule (InvalidParameter naming the activity and field) and, in the same single
 /// pass over its activities (72 MB at 31K GPUs: each pass over them was a few % of the engine's
 /// CPU), collects what the run reads of them: dependency counts (RunCtx::pending, succ_off) and
-/// `after` lists in activity order (`pred`), the per-activity copies (RunCtx::repeat, share,
+/// `after` lists in activity order (`pred`), the per-activity copies (RunCtx::repeat,
 /// rdep, rsucc_off), the transfers' groups (`groups`, consecutive repeats dropped: sorted and
 /// made unique by the caller) and the count of transfers with two ends (`transfers`).
 void index_schedule(const Schedule& s, const Fabric& fab, RunCtx& c, std::vector<int>& pred, std::vector<int>& groups,
@@ -474,7 +474,6 @@ void index_schedule(const Schedule& s, const Fabric& fab, RunCtx& c, std::vector
   c.succ_off.assign(n + 1, 0);
   c.rsucc_off.assign(n + 1, 0);
   c.repeat.resize(static_cast<std::size_t>(n));
-  c.share.resize(static_cast<std::size_t>(n));
   c.rdep_off.assign(1, 0);
   c.rdep_off.reserve(static_cast<std::size_t>(n) + 1);
   bool any_compute = false;
@@ -522,7 +521,6 @@ void index_schedule(const Schedule& s, const Fabric& fab, RunCtx& c, std::vector
     for (int p : a.after) ++c.succ_off[p + 1];
     pred.insert(pred.end(), a.after.begin(), a.after.end());
     c.repeat[i] = a.repeat;
-    c.share[i] = {a.weight, a.rate_limit};
     if (a.repeat > 1) {
       c.any_repeat = true;
       c.rep_acts.push_back(i);
@@ -654,7 +652,7 @@ void start_flow(RunCtx& c, int f, double remains) {
   x.flow = f;
   x.remains = remains >= 0 ? remains : sf.bytes;
   x.wave = c.wave[sf.activity];
-  const RunCtx::Share& act = c.share[static_cast<std::size_t>(sf.activity)];
+  const Activity& act = c.s->activities[sf.activity];
   const double bound = act.rate_limit > 0 ? act.rate_limit / sf.of * sf.mult : -1.0;  // split over sub-flows
   int kept = nr;
   const int* in = relax_filter(c, f, res, nr, kept);
@@ -958,13 +956,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     RouteIds ids;
     c->flow_span.resize(c->flows.size());
     c->route_off.assign(1, 0);
-    c->xfer.assign(static_cast<std::size_t>(n), {});
     for (std::size_t f = 0; f < c->flows.size(); ++f) {
-      const SubFlow& sf = c->flows[f];
-      RunCtx::Xfer& x = c->xfer[static_cast<std::size_t>(sf.activity)];
-      x.latency = std::max(x.latency, sf.latency);
-      x.sending += sf.bytes > 0;
-      const SharedHops& h = sf.hops;
+      const SharedHops& h = c->flows[f].hops;
       const int next = static_cast<int>(c->route_off.size()) - 1;
       const int r = ids.find_or_add(h.id(), next);
       if (r == next) c->route_off.push_back(c->route_off.back() + static_cast<int>(h.size()));

@@ -357,15 +357,7 @@ struct RunCtx {
     int off = 0, n = 0;
   };
   std::vector<Span> flow_span;  ///< per sub-flow: one read per start, removal and credit (no route index)
-  /// Outside events mode, per activity: the longest route latency of its sub-flows (s) and how
-  /// many of them send bytes, as begin() would count them over the sub-flows (fixed for the run;
-  /// filled in the pass that numbers the routes, so that a transfer's begin reads no sub-flow).
-  struct Xfer {
-    double latency = 0;
-    int sending = 0;
-  };
-  std::vector<Xfer> xfer;
-  std::vector<int> gpu_res;  ///< per GPU: solver resource of its compute, or -1
+  std::vector<int> gpu_res;     ///< per GPU: solver resource of its compute, or -1
   std::vector<Slot> slots;
   std::vector<int> free_slots;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due;
@@ -406,15 +398,11 @@ struct RunCtx {
   bool any_repeat = false;
   std::vector<int> rep_done, rep_begun;  ///< per activity: repetitions finished / begun
   std::vector<int> rsucc_off, rsucc;     ///< CSR: activities waiting for a repetition of this one
-  /// Per activity, copied from the schedule (index_schedule) so that the loop's per-item work (readiness
-  /// checks in rep_ready, a few per item; a sub-flow's start) reads small arrays, not the 144-byte
-  /// Activity (a cache miss each at 31K GPUs): its Activity::repeat, and CSR its repetition
-  /// dependencies, after_previous q as q then after_same q as ~q.
+  /// Per activity, copied from the schedule (index_schedule) so that the readiness checks
+  /// (rep_ready, a few per item) read small arrays, not the 144-byte Activity (a cache miss each
+  /// at 31K GPUs): its Activity::repeat, and CSR its repetition dependencies, after_previous q as
+  /// q then after_same q as ~q.
   std::vector<int> repeat, rdep_off, rdep;
-  struct Share {  ///< per activity: its Activity::weight and Activity::rate_limit (start_flow)
-    double weight = 1, rate_limit = 0;
-  };
-  std::vector<Share> share;
   std::vector<int> wave;  ///< per activity: wave of its current repetition, -1 none
   struct Wave {
     double begin = 0, start = -1, done = -1;  ///< s: repetition begun, flows started, flows done

@@ -240,11 +240,16 @@ void begin_batch(RunCtx& c, std::vector<int>& batch, void (*begin_one)(RunCtx&, 
   for (int a : batch) {
     c.queued[a] = 0;
     // Hint (no effect on results): begin_one reads the activity's amount and delay, its gpu, repeat
-    // and kind (both ends of the 144-byte record) and, for a transfer, its RunCtx::xfer entry.
+    // and kind (both ends of the 144-byte record) and a transfer's sub-flows (latency and bytes).
     const char* p = reinterpret_cast<const char*>(&c.s->activities[a]);
     prefetch(p);
     prefetch(p + offsetof(Activity, kind));
-    if (!c.xfer.empty()) prefetch(&c.xfer[a]);
+    const int f = c.first_flow[a];
+    if (f < c.first_flow[a + 1]) {
+      const char* q = reinterpret_cast<const char*>(&c.flows[f]);
+      prefetch(q);
+      prefetch(q + sizeof(SubFlow) - 1);
+    }
   }
   if (!c.any_repeat || c.events_mode) {
     for (int a : batch) begin_one(c, a);
