@@ -24,11 +24,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 
 #include "models/common/cancel.hpp"
@@ -99,6 +99,67 @@ struct RouteMemo {
       if (!(key_of(s.activities[i]) == keys[i])) return false;
     return true;
   }
+};
+
+/// Transfers by route inputs (source, destination, flow hash, spread and its phase): the route
+/// phase's table of the sub-flows (a range of RunCtx::flows) of the first transfer with each, which
+/// later ones share. Open addressing with linear probing, the key and the range inline: one cache
+/// miss per lookup, where a std::unordered_map to the transfer's index (~126K keys at 31K GPUs)
+/// chased a bucket, a node and its key, then first_flow, and freed a node per key at the end.
+/// Only lookups are made, so the table's layout does not reach the result.
+class FirstWith {
+ public:
+  struct Range {
+    int f0 = -1, f1 = -1;  ///< sub-flows [f0, f1); -1: none yet
+  };
+  /// The sub-flows of the first transfer with a's route inputs; a new entry with f0 = -1 when a
+  /// is the first (the caller fills it before the next call).
+  Range& find_or_add(const Activity& a) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    const Entry x{a.flow_hash, a.spread_phase, a.gpu, a.dst_gpu, {}, a.spread, true};
+    Entry& e = slot(x, home(x));
+    if (!e.used) {
+      e = x;
+      ++size_;
+    }
+    return e.flows;
+  }
+  /// Hint: a's lookup follows soon (its entry's line is fetched meanwhile; no effect on results).
+  void hint(const Activity& a) const {
+    if (slots_.empty()) return;
+    detail::prefetch(&slots_[home(Entry{a.flow_hash, a.spread_phase, a.gpu, a.dst_gpu, {}, a.spread, true})]);
+  }
+
+ private:
+  struct Entry {
+    std::uint64_t hash = 0, phase = 0;
+    int src = 0, dst = 0;
+    Range flows;
+    bool spread = false, used = false;
+  };
+  /// Where x's probe starts.
+  std::size_t home(const Entry& x) const {
+    std::uint64_t h = topology::splitmix64(x.hash ^ (static_cast<std::uint64_t>(x.src) << 32 | unsigned(x.dst)));
+    return topology::splitmix64(h ^ x.phase ^ (x.spread ? 1u : 0u)) & mask_;
+  }
+  /// x's entry, or the empty one where it goes, probing from k.
+  Entry& slot(const Entry& x, std::size_t k) {
+    for (;; k = (k + 1) & mask_) {
+      Entry& e = slots_[k];
+      if (!e.used ||
+          (e.src == x.src && e.dst == x.dst && e.hash == x.hash && e.phase == x.phase && e.spread == x.spread))
+        return e;
+    }
+  }
+  void grow() {
+    std::vector<Entry> old = std::move(slots_);
+    slots_.assign(std::max<std::size_t>(1024, 2 * old.size()), Entry{});  // a power of 2
+    mask_ = slots_.size() - 1;
+    for (const Entry& e : old)
+      if (e.used) slot(e, home(e)) = e;
+  }
+  std::vector<Entry> slots_;
+  std::size_t mask_ = 0, size_ = 0;
 };
 
 struct FlowNetwork::Impl {
@@ -186,16 +247,22 @@ int link_resource(RunCtx& c, int link, bool forward) {
 }
 
 const int* route_resources(RunCtx& c, int f, int& n) {
-  const SubFlow& sf = c.flows[f];
-  n = static_cast<int>(sf.hops.size());
   if (c.events_mode) {  // routes change with failures: looked up each time
+    const SubFlow& sf = c.flows[f];
+    n = static_cast<int>(sf.hops.size());
     c.res_buf.clear();
     for (const Hop& h : sf.hops) c.res_buf.push_back(link_resource(c, h.link, h.forward));
     return c.res_buf.data();
   }
-  int* r = c.route_res.data() + c.route_off[static_cast<std::size_t>(c.flow_route[f])];
-  if (n > 0 && r[0] < 0)
+  // The hop count from flow_span, not the route object: the sub-flow and its hops are not read
+  // (two cache misses per start and removal) once the route's resources exist.
+  const RunCtx::Span sp = c.flow_span[static_cast<std::size_t>(f)];
+  n = sp.n;
+  int* r = c.route_res.data() + sp.off;
+  if (n > 0 && r[0] < 0) {
+    const SubFlow& sf = c.flows[f];
     for (int k = 0; k < n; ++k) r[k] = link_resource(c, sf.hops[k].link, sf.hops[k].forward);
+  }
   return r;
 }
 
@@ -312,6 +379,35 @@ void begin(RunCtx& c, int a) {
     start_transfer_flows(c, a);
 }
 
+// Prefetch hints for the loop's next item while it handles the current one (~one cache miss per
+// record at 31K GPUs: sub-flows are 36 MB, activities 72 MB). They read nothing the simulation
+// depends on and change no state: results are the same with or without them.
+
+/// Completion of slot s follows: its sub-flow and the timeline's per-flow entries.
+inline void prefetch_completion(const RunCtx& c, int s) {
+  const int f = c.slots[static_cast<std::size_t>(s)].flow;
+  if (f < 0) return;
+  const char* p = reinterpret_cast<const char*>(&c.flows[static_cast<std::size_t>(f)]);
+  prefetch(p);
+  prefetch(p + sizeof(SubFlow) - 1);
+  if (c.tl) prefetch(&c.tl->sent[static_cast<std::size_t>(f)]);
+  if (!c.flow_span.empty()) prefetch(&c.flow_span[static_cast<std::size_t>(f)]);
+}
+
+/// Transfer a's flows start next (a Start event): its first sub-flow and its weight and rate
+/// limit (start_flow).
+inline void prefetch_start(const RunCtx& c, int a) {
+  const char* q = reinterpret_cast<const char*>(&c.s->activities[static_cast<std::size_t>(a)]);
+  prefetch(q + offsetof(Activity, weight));
+  prefetch(q + offsetof(Activity, rate_limit) + sizeof(double) - 1);
+  const int f = c.first_flow[static_cast<std::size_t>(a)];
+  if (f >= c.first_flow[static_cast<std::size_t>(a) + 1]) return;
+  const char* p = reinterpret_cast<const char*>(&c.flows[static_cast<std::size_t>(f)]);
+  prefetch(p);
+  prefetch(p + sizeof(SubFlow) - 1);
+  if (!c.flow_span.empty()) prefetch(&c.flow_span[static_cast<std::size_t>(f)]);
+}
+
 void drain_ready(RunCtx& c) {
   std::vector<int> batch;
   while (!c.ready.empty()) {
@@ -365,8 +461,23 @@ void handle_timed(RunCtx& c, const Timed& e) {
   }
 }
 
-void check_schedule(const Schedule& s, const Fabric& fab) {
+/// Checks the schedule (InvalidParameter naming the activity and field) and, in the same single
+/// pass over its activities (72 MB at 31K GPUs: each pass over them was a few % of the engine's
+/// CPU), collects what the run reads of them: dependency counts (RunCtx::pending, succ_off) and
+/// `after` lists in activity order (`pred`), the per-activity copies (RunCtx::repeat,
+/// rdep, rsucc_off), the transfers' groups (`groups`, consecutive repeats dropped: sorted and
+/// made unique by the caller) and the count of transfers with two ends (`transfers`).
+void index_schedule(const Schedule& s, const Fabric& fab, RunCtx& c, std::vector<int>& pred, std::vector<int>& groups,
+                    std::size_t& transfers) {
   const int n = static_cast<int>(s.activities.size()), gpus = fab.gpu_count();
+  c.pending.assign(n, 0);
+  c.succ_off.assign(n + 1, 0);
+  c.rsucc_off.assign(n + 1, 0);
+  c.repeat.resize(static_cast<std::size_t>(n));
+  c.rdep_off.assign(1, 0);
+  c.rdep_off.reserve(static_cast<std::size_t>(n) + 1);
+  bool any_compute = false;
+  transfers = 0;
   // Transfers may start or end at a storage server (Fabric::is_endpoint); computations run on GPUs.
   const std::string storage = fab.storage_count() > 0 ? " or a storage server's node id" : "";
   for (int i = 0; i < n; ++i) {
@@ -400,9 +511,30 @@ void check_schedule(const Schedule& s, const Fabric& fab) {
           throw InvalidParameter(
               key() + (list == &a.after_same ? ".after_same" : ".after_previous"), std::to_string(p),
               "an index of an activity with the same repeat > 1 (this one has " + std::to_string(a.repeat) + ")");
+    // Checked: what the run reads of it.
+    any_compute |= a.kind == Activity::Kind::Compute && a.amount > 0;
+    if (transfer && a.gpu != a.dst_gpu) {
+      ++transfers;
+      if (a.amount > 0 && (groups.empty() || groups.back() != a.group)) groups.push_back(a.group);
+    }
+    c.pending[i] = static_cast<int>(a.after.size());
+    for (int p : a.after) ++c.succ_off[p + 1];
+    pred.insert(pred.end(), a.after.begin(), a.after.end());
+    c.repeat[i] = a.repeat;
+    if (a.repeat > 1) {
+      c.any_repeat = true;
+      c.rep_acts.push_back(i);
+    }
+    for (int q : a.after_previous) {
+      ++c.rsucc_off[q + 1];
+      c.rdep.push_back(q);
+    }
+    for (int q : a.after_same) {
+      ++c.rsucc_off[q + 1];
+      c.rdep.push_back(~q);
+    }
+    c.rdep_off.push_back(static_cast<int>(c.rdep.size()));
   }
-  bool any_compute = false;
-  for (const auto& a : s.activities) any_compute |= a.kind == Activity::Kind::Compute && a.amount > 0;
   if (!any_compute) return;  // gpu_flops only matter for computations
   if (!(s.gpu_flops.size() == 1 || s.gpu_flops.size() == static_cast<std::size_t>(gpus)))
     throw InvalidParameter("schedule.gpu_flops", std::to_string(s.gpu_flops.size()) + " entries",
@@ -480,11 +612,14 @@ void simulate(RunCtx& c) {
     while (!c.due.empty() && c.due.top().t <= horizon) {
       const Due d = c.due.top();
       c.due.pop();
+      if (!c.due.empty() && c.due.top().t <= horizon) prefetch_completion(c, c.due.top().slot);
       if (c.slots[d.slot].used && c.slots[d.slot].version == d.version) complete_slot(c, d.slot);
     }
     while (!c.timed.empty() && c.timed.top().t <= c.now) {
       const Timed e = c.timed.top();
       c.timed.pop();
+      if (!c.timed.empty() && c.timed.top().t <= c.now && c.timed.top().kind == Timed::Start)
+        prefetch_start(c, c.timed.top().id);
       handle_timed(c, e);
     }
     drain_ready(c);
@@ -560,7 +695,10 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   const Fabric& fab = impl_->fabric;
   const int G = fab.gpu_count();
   const int n = static_cast<int>(schedule.activities.size());
-  check_schedule(schedule, fab);
+  auto c = std::make_unique<RunCtx>();
+  std::vector<int> pred, groups;  // index_schedule: `after` lists in activity order; transfers' groups
+  std::size_t transfers = 0;
+  index_schedule(schedule, fab, *c, pred, groups, transfers);
   std::vector<ResolvedFailure> failures = resolve(fab, events);
   RunResult res;
   res.start.assign(n, 0.0);
@@ -570,25 +708,19 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   res.reroutes.assign(n, 0);
   if (n == 0) return res;
 
-  auto c = std::make_unique<RunCtx>();
   c->s = &schedule;
   if (!schedule.gpu_flops.empty())
     c->flops = schedule.gpu_flops.size() == 1 ? std::vector<double>(G, schedule.gpu_flops[0]) : schedule.gpu_flops;
 
-  // Dependencies (CSR) and a cycle check (Kahn) before anything is simulated.
-  c->pending.assign(n, 0);
-  c->succ_off.assign(n + 1, 0);
-  for (int i = 0; i < n; ++i)
-    for (int p : schedule.activities[i].after) {
-      ++c->succ_off[p + 1];
-      ++c->pending[i];
-    }
+  // Dependencies (CSR; counted by index_schedule) and a cycle check (Kahn) before anything is
+  // simulated.
   for (int i = 0; i < n; ++i) c->succ_off[i + 1] += c->succ_off[i];
   c->succ.resize(c->succ_off[n]);
   {
     std::vector<int> fill(c->succ_off.begin(), c->succ_off.end() - 1);
-    for (int i = 0; i < n; ++i)
-      for (int p : schedule.activities[i].after) c->succ[fill[p]++] = i;
+    for (int i = 0, k = 0; i < n; ++i)
+      for (const int k1 = k + c->pending[i]; k < k1; ++k) c->succ[fill[pred[k]]++] = i;
+    pred = {};
     std::vector<int> deg = c->pending, queue;
     queue.reserve(n);
     for (int i = 0; i < n; ++i)
@@ -606,9 +738,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
 
   // Groups of the transfers (RunResult::groups): bytes per link are split when one is not 0.
   {
-    std::vector<int> g;
-    for (const Activity& a : schedule.activities)
-      if (a.kind == Activity::Kind::Transfer && a.gpu != a.dst_gpu && a.amount > 0) g.push_back(a.group);
+    std::vector<int> g = std::move(groups);  // index_schedule's
     std::sort(g.begin(), g.end());
     g.erase(std::unique(g.begin(), g.end()), g.end());
     if (!g.empty() && !(g.size() == 1 && g[0] == 0)) {
@@ -672,12 +802,8 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     merged = memo.merged;
   } else {
     if (!memo_healthy) memo = RouteMemo{};  // not held while this run builds its own
-    {  // reserved once: a growing vector of 10^7 sub-flows peaks at 3x its size while it moves
-      std::size_t transfers = 0;
-      for (const Activity& a : schedule.activities)
-        transfers += a.kind == Activity::Kind::Transfer && a.gpu != a.dst_gpu;
-      c->flows.reserve(transfers * static_cast<std::size_t>(spray ? impl_->spray_subflows : fpp));
-    }
+    // Reserved once: a growing vector of 10^7 sub-flows peaks at 3x its size while it moves.
+    c->flows.reserve(transfers * static_cast<std::size_t>(spray ? impl_->spray_subflows : fpp));
     // Bytes of one sub-flow on each hop of its route (the activity's repetitions), per group too.
     auto credit = [&](int i, const Activity& a, double bytes, const std::vector<Hop>& hops) {
       for (const Hop& h : hops) (h.forward ? res.link_bytes_fwd : res.link_bytes_rev)[h.link] += bytes * a.repeat;
@@ -689,28 +815,19 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     };
     c->first_flow.assign(n + 1, 0);
     // The first transfer of each (source, destination, hash, spread) computed here: later ones
-    // share its sub-flows' routes.
-    struct RouteKey {
-      int src, dst;
-      std::uint64_t hash, phase;
-      bool spread;
-      bool operator==(const RouteKey& o) const {
-        return src == o.src && dst == o.dst && hash == o.hash && phase == o.phase && spread == o.spread;
-      }
-    };
-    struct RouteKeyHash {
-      std::size_t operator()(const RouteKey& k) const {
-        std::uint64_t h = topology::splitmix64(k.hash ^ (static_cast<std::uint64_t>(k.src) << 32 | unsigned(k.dst)));
-        return static_cast<std::size_t>(topology::splitmix64(h ^ k.phase ^ (k.spread ? 1u : 0u)));
-      }
-    };
-    std::unordered_map<RouteKey, int, RouteKeyHash> first_with;
+    // share its sub-flows' routes (FirstWith).
+    FirstWith first_with;
     long long shared_routes = 0;
     // No route reuse: no run of these transfers follows, so their routes are not cached (engine13).
     const bool once = !impl_->route_reuse;
+    constexpr int kAhead = 8;  // transfers whose FirstWith entry is fetched ahead of their lookup
     for (int i = 0; i < n; ++i) {
       const Activity& a = schedule.activities[i];
       c->first_flow[i] = static_cast<int>(c->flows.size());
+      if (i + kAhead < n) {
+        const Activity& b = schedule.activities[i + kAhead];
+        if (b.kind == Activity::Kind::Transfer) first_with.hint(b);
+      }
       if (a.kind != Activity::Kind::Transfer || a.gpu == a.dst_gpu) continue;
       const int f0 = c->first_flow[i];
       if (memo_healthy && !a.spread && a.gpu < G && a.dst_gpu < G) {
@@ -744,10 +861,9 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
       // same routes (shared, not copied), merges, latencies and bytes per sub-flow as asking the
       // fabric again (routes depend on nothing else within a run); the bytes credited to each hop
       // are the same equal shares, so the sums are bit-identical.
-      const RouteKey key{a.gpu, a.dst_gpu, a.flow_hash, a.spread_phase, a.spread};
-      if (const auto it = first_with.find(key); it != first_with.end()) {
-        const int g0 = c->first_flow[it->second], g1 = c->first_flow[it->second + 1];
-        for (int g = g0; g < g1; ++g) {
+      FirstWith::Range& first = first_with.find_or_add(a);
+      if (first.f0 >= 0) {
+        for (int g = first.f0; g < first.f1; ++g) {
           const SubFlow& from = c->flows[g];
           const double bytes = a.amount / from.of;
           for (int k = 0; k < from.mult; ++k) credit(i, a, bytes, from.hops);
@@ -765,7 +881,7 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
         ++shared_routes;
         continue;
       }
-      first_with.emplace(key, i);
+      first.f0 = f0;
       subflow_routes(fab, a, spray, fpp, impl_->spray_subflows, 0, -1, once, [&](int j, int m, auto&& hops) {
         const double bytes = a.amount / m;
         credit(i, a, bytes, hops);
@@ -789,12 +905,14 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
         f.of = m;
         c->flows.push_back(std::move(f));
       });
+      first.f1 = static_cast<int>(c->flows.size());  // no lookup since find_or_add: `first` is valid
     }
     c->first_flow[n] = static_cast<int>(c->flows.size());
     if (shared_routes > 0)
       profile::add("network: transfers sharing an earlier transfer's routes (count)", 0, 0, shared_routes);
   }
   routes_scope.reset();
+  profile::add("network: activities (count)", 0, 0, n);
   profile::add("network: solver items (sub-flows, count)", 0, 0, static_cast<long long>(c->flows.size()));
   if (merged > 0) profile::add("network: ECMP sub-flows merged on a shared route (count)", 0, 0, merged);
 
@@ -836,14 +954,15 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   if (!c->events_mode) {
     // Distinct routes by their shared hops (SharedHops::id), numbered in order of first use.
     RouteIds ids;
-    c->flow_route.resize(c->flows.size());
+    c->flow_span.resize(c->flows.size());
     c->route_off.assign(1, 0);
     for (std::size_t f = 0; f < c->flows.size(); ++f) {
       const SharedHops& h = c->flows[f].hops;
       const int next = static_cast<int>(c->route_off.size()) - 1;
       const int r = ids.find_or_add(h.id(), next);
       if (r == next) c->route_off.push_back(c->route_off.back() + static_cast<int>(h.size()));
-      c->flow_route[f] = r;
+      c->flow_span[f] = {c->route_off[static_cast<std::size_t>(r)],
+                         c->route_off[static_cast<std::size_t>(r) + 1] - c->route_off[static_cast<std::size_t>(r)]};
     }
     c->route_res.assign(static_cast<std::size_t>(c->route_off.back()), -1);
   }

@@ -54,7 +54,7 @@ class SharedHops {
   std::shared_ptr<const std::vector<Hop>> p_;
 };
 
-/// Route object -> route index (RunCtx::flow_route): an open-addressing table with linear probing
+/// Route object -> route index (RunCtx::route_off, flow_span): an open-addressing table with linear probing
 /// and a multiplicative hash of the address, grown at half load. At 31K GPUs it numbers 126K routes
 /// of 500K sub-flows in ~5 ms; std::unordered_map took 23 ms (a node allocation per route).
 class RouteIds {
@@ -281,7 +281,7 @@ struct Timeline {
   std::vector<int> cell_row;
   std::vector<double> cell_bytes;
   std::vector<double> sent;  ///< per flow: bytes credited so far
-  /// Per route: the rows of its hops, route_rows[RunCtx::route_off[RunCtx::flow_route[f]] ...]
+  /// Per route: the rows of its hops, route_rows[RunCtx::flow_span[f].off ...]
   /// (routes are fixed when the timeline is on, and laid out as their solver resources), so a
   /// credit does not chase the hops and row_of per hop.
   std::vector<int> route_rows;
@@ -347,13 +347,17 @@ struct RunCtx {
   std::vector<int> link_res;      ///< per link direction (2 l + d): solver resource or -1
   std::vector<int> res_buf;       ///< scratch: resources of the route being started (events mode)
   /// Outside events mode (routes fixed for the run): per distinct route (SharedHops object) its
-  /// solver resources, route_res[route_off[flow_route[f]] ...], -1 until the first start of a flow
+  /// solver resources, route_res[flow_span[f].off ...], -1 until the first start of a flow
   /// on it, which creates them in the same first-use order as a lookup per hop would. Every start
   /// and removal of a send reads them here instead of looking up each hop's link direction, and
   /// the sub-flows that share a route (3 of 4 at 31K GPUs: every microbatch's collective on one
   /// ring) share one entry: 4x less memory to fill and touch than one entry per sub-flow.
-  std::vector<int> flow_route, route_off, route_res;
-  std::vector<int> gpu_res;  ///< per GPU: solver resource of its compute, or -1
+  std::vector<int> route_off, route_res;  ///< route_off: per route (numbered in first use), its first entry
+  struct Span {  ///< a sub-flow's route: its entries [off, off + n) of route_res (and Timeline::route_rows)
+    int off = 0, n = 0;
+  };
+  std::vector<Span> flow_span;  ///< per sub-flow: one read per start, removal and credit (no route index)
+  std::vector<int> gpu_res;     ///< per GPU: solver resource of its compute, or -1
   std::vector<Slot> slots;
   std::vector<int> free_slots;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due;
@@ -394,7 +398,12 @@ struct RunCtx {
   bool any_repeat = false;
   std::vector<int> rep_done, rep_begun;  ///< per activity: repetitions finished / begun
   std::vector<int> rsucc_off, rsucc;     ///< CSR: activities waiting for a repetition of this one
-  std::vector<int> wave;                 ///< per activity: wave of its current repetition, -1 none
+  /// Per activity, copied from the schedule (index_schedule) so that the readiness checks
+  /// (rep_ready, a few per item) read small arrays, not the 144-byte Activity (a cache miss each
+  /// at 31K GPUs): its Activity::repeat, and CSR its repetition dependencies, after_previous q as
+  /// q then after_same q as ~q.
+  std::vector<int> repeat, rdep_off, rdep;
+  std::vector<int> wave;  ///< per activity: wave of its current repetition, -1 none
   struct Wave {
     double begin = 0, start = -1, done = -1;  ///< s: repetition begun, flows started, flows done
     int members = 0, finished = 0;
@@ -466,7 +475,7 @@ const int* route_resources(RunCtx& c, int f, int& n);
 // link_timeline.cpp
 /// Bin of time `rel` (s from the run's start), merging bin pairs until it fits.
 int tl_bin(Timeline& t, double rel);
-/// Rows for every link direction the run's flows use (after RunCtx::route_off is set); the
+/// Rows for every link direction the run's flows use (after RunCtx::flow_span is set); the
 /// first boundary event.
 void tl_init(RunCtx& c, int bins, double hint);
 /// A bin boundary at c.now: credits every sending flow's progress to the bin that just ended,
@@ -481,7 +490,8 @@ void tl_progress(RunCtx& c, int f);
 void tl_finish(RunCtx& c);
 
 // repetition.cpp
-/// Per-activity repetition state and the repetition-successor lists.
+/// Per-activity repetition state and the repetition-successor lists (after the schedule's index:
+/// RunCtx::rdep, rsucc_off counts, repeat, any_repeat, rep_acts).
 void rep_init(RunCtx& c);
 /// Whether activity a's next repetition can begin (all its dependencies are met).
 bool rep_ready(const RunCtx& c, int a);

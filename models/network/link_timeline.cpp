@@ -70,8 +70,8 @@ void tl_credit(const RunCtx& c, Timeline& t, int f, double upto, int k) {
   t.sent[f] = upto;
   if (k != t.hot) tl_focus(t, k);
   Timeline::Bin& b = t.bins[static_cast<std::size_t>(k)];
-  const int rt = c.flow_route[static_cast<std::size_t>(f)];
-  for (int i = c.route_off[static_cast<std::size_t>(rt)]; i < c.route_off[static_cast<std::size_t>(rt) + 1]; ++i) {
+  const RunCtx::Span sp = c.flow_span[static_cast<std::size_t>(f)];
+  for (int i = sp.off; i < sp.off + sp.n; ++i) {
     const int r = t.route_rows[static_cast<std::size_t>(i)];
     int& p = t.pos[r];
     if (p < 0) {
@@ -105,7 +105,7 @@ void tl_init(RunCtx& c, int bins, double hint) {
   // later flows add no row), routes numbered in order of first use too (FlowNetwork::run).
   t->route_rows.reserve(static_cast<std::size_t>(c.route_off.back()));
   for (std::size_t f = 0; f < c.flows.size(); ++f) {
-    if (c.route_off[static_cast<std::size_t>(c.flow_route[f])] != static_cast<int>(t->route_rows.size()))
+    if (c.flow_span[f].off != static_cast<int>(t->route_rows.size()))
       continue;  // a route seen before (or an empty one)
     for (const Hop& h : c.flows[f].hops) {
       int& r = t->row_of[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];

@@ -23,6 +23,7 @@
 // together (rings mixing NVLink and NIC hops) are skipped as whole periods instead (periodic.cpp).
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <numeric>
 
 #include "models/network/flow_network_internal.hpp"
@@ -191,43 +192,36 @@ void materialise(RunCtx& c, int g) {
 }  // namespace
 
 void rep_init(RunCtx& c) {
-  const auto& acts = c.s->activities;
-  const int n = static_cast<int>(acts.size());
+  const int n = static_cast<int>(c.s->activities.size());
   c.rep_done.assign(n, 0);
   c.rep_begun.assign(n, 0);
   c.wave.assign(n, -1);
   c.queued.assign(n, 0);
   c.start_at.assign(n, -1.0);
-  c.rsucc_off.assign(n + 1, 0);
-  for (int b = 0; b < n; ++b) {
-    c.any_repeat = c.any_repeat || acts[b].repeat > 1;
-    if (acts[b].repeat > 1) c.rep_acts.push_back(b);
-    for (int q : acts[b].after_previous) ++c.rsucc_off[q + 1];
-    for (int q : acts[b].after_same) ++c.rsucc_off[q + 1];
-  }
+  // The successors by repetition, from rdep (index_schedule counted rsucc_off).
   for (int i = 0; i < n; ++i) c.rsucc_off[i + 1] += c.rsucc_off[i];
   c.rsucc.resize(c.rsucc_off[n]);
   std::vector<int> fill(c.rsucc_off.begin(), c.rsucc_off.end() - 1);
-  for (int b = 0; b < n; ++b) {
-    for (int q : acts[b].after_previous) c.rsucc[fill[q]++] = b;
-    for (int q : acts[b].after_same) c.rsucc[fill[q]++] = b;
-  }
+  for (int b = 0; b < n; ++b)  // after_previous, then after_same, as they are listed
+    for (int k = c.rdep_off[b]; k < c.rdep_off[b + 1]; ++k) {
+      const int q = c.rdep[k] >= 0 ? c.rdep[k] : ~c.rdep[k];
+      c.rsucc[fill[q]++] = b;
+    }
 }
 
 bool rep_ready(const RunCtx& c, int a) {
-  const Activity& x = c.s->activities[a];
   const int r = c.rep_done[a];
-  if (c.pending[a] != 0 || c.rep_begun[a] != r || r >= x.repeat) return false;
-  for (int q : x.after_previous)
-    if (c.rep_done[q] < r) return false;
-  for (int q : x.after_same)
-    if (c.rep_done[q] < r + 1) return false;
+  if (c.pending[a] != 0 || c.rep_begun[a] != r || r >= c.repeat[a]) return false;
+  for (int k = c.rdep_off[a]; k < c.rdep_off[a + 1]; ++k) {
+    const int q = c.rdep[k];
+    if (q >= 0 ? c.rep_done[q] < r : c.rep_done[~q] < r + 1) return false;
+  }
   return true;
 }
 
 void rep_finished(RunCtx& c, int a) {
   if (const int w = c.wave[a]; w >= 0) ++c.waves[w].finished;
-  const int R = c.s->activities[a].repeat;
+  const int R = c.repeat[a];
   if (R == 1) --c.single_busy;
   if (++c.rep_done[a] == R) {
     c.finish[a] = c.now;
@@ -243,7 +237,20 @@ void rep_finished(RunCtx& c, int a) {
 }
 
 void begin_batch(RunCtx& c, std::vector<int>& batch, void (*begin_one)(RunCtx&, int)) {
-  for (int a : batch) c.queued[a] = 0;
+  for (int a : batch) {
+    c.queued[a] = 0;
+    // Hint (no effect on results): begin_one reads the activity's amount and delay, its gpu, repeat
+    // and kind (both ends of the 144-byte record) and a transfer's sub-flows (latency and bytes).
+    const char* p = reinterpret_cast<const char*>(&c.s->activities[a]);
+    prefetch(p);
+    prefetch(p + offsetof(Activity, kind));
+    const int f = c.first_flow[a];
+    if (f < c.first_flow[a + 1]) {
+      const char* q = reinterpret_cast<const char*>(&c.flows[f]);
+      prefetch(q);
+      prefetch(q + sizeof(SubFlow) - 1);
+    }
+  }
   if (!c.any_repeat || c.events_mode) {
     for (int a : batch) begin_one(c, a);
     return;

@@ -91,6 +91,9 @@ std::uint32_t MaxMinSharing::add_item(const int* resources, int n, int tag, doub
     m.free_handles.pop_back();
     it = m.items[h];
     it->tag = tag;
+    // Hint (no effect on results): the next add_item takes this Item, most often within the
+    // same start of a transfer's sub-flows.
+    if (!m.free_handles.empty()) prefetch(m.items[m.free_handles.back()]);
   } else {
     h = static_cast<std::uint32_t>(m.items.size());
     it = new Item(&m.model, tag);
@@ -124,6 +127,8 @@ void MaxMinSharing::read_changed(std::vector<std::pair<int, double>>& out) {
   while (!mod->empty()) {
     res::Action& a = mod->front();
     mod->pop_front();
+    // Hint (no effect on results): the next item's Action is fetched while this one's variable is.
+    if (!mod->empty()) prefetch(&mod->front());
     const auto& it = static_cast<const Item&>(a);
     out.emplace_back(it.tag, a.get_rate());
   }

@@ -1,4 +1,4 @@
-// Solver resources per distinct route (RunCtx::flow_route / route_off / route_res in
+// Solver resources per distinct route (RunCtx::route_off / flow_span / route_res in
 // flow_network_internal.hpp): outside failure events, the sub-flows that share a route object
 // share one table of its link directions' solver resources (and one list of timeline rows),
 // created at the first start of a flow on it. A run with a failure event that never fires looks
