@@ -48,7 +48,7 @@ std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, co
   auto act = [&](int c, int i, int j = 0) -> const Activity& { return s.activities[e.first + c * B + i * K + j]; };
   // Every order is channel 0 shifted by c B: the same transfers on its own hops, dependencies
   // inside its own block at the same places.
-  auto shifted = [&](const std::vector<int>& x, const std::vector<int>& x0, int c) {
+  auto shifted = [&](const network::DepList& x, const network::DepList& x0, int c) {
     if (x.size() != x0.size()) return false;
     for (std::size_t k = 0; k < x.size(); ++k)
       if (x0[k] < e.first || x0[k] >= e.first + B || x[k] != x0[k] + c * B) return false;
@@ -83,7 +83,7 @@ std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, co
   out.activities.reserve(B);
   std::unordered_map<int, std::pair<int, int>> pair_of_domain;  // NVLink domain -> (src, dst)
   std::vector<std::vector<topology::Hop>> red(n);
-  auto renumber = [&](std::vector<int>& x) {
+  auto renumber = [&](network::DepList& x) {
     for (int& d : x) d -= e.first;
   };
   for (int i = 0; i < n; ++i) {
