@@ -103,8 +103,7 @@ class DepList {
       w_[1] = v;
       return;
     }
-    if (n == capacity()) grow(std::max<std::size_t>(2, 2 * n));
-    int* b = block();
+    int* b = n == capacity() ? grow(std::max<std::size_t>(2, 2 * n)) : block();
     b[2 + n] = v;
     b[0] = static_cast<int>(n + 1);
   }
@@ -126,7 +125,9 @@ class DepList {
   /// Empties the list; a heap block keeps its capacity (as std::vector::clear).
   void clear() { resize_down(0); }
 
-  friend bool operator==(const DepList& a, const DepList& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
+  friend bool operator==(const DepList& a, const DepList& b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end());
+  }
   friend bool operator==(const DepList& a, const std::vector<int>& b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end());
   }
@@ -149,7 +150,7 @@ class DepList {
     if (int* b = block()) ::operator delete(b);
     w_[0] = w_[1] = 0;
   }
-  void grow(std::size_t cap) {
+  int* grow(std::size_t cap) {
     const std::size_t n = size();
     int* b = static_cast<int*>(::operator new((2 + cap) * sizeof(int)));
     b[0] = static_cast<int>(n);
@@ -157,6 +158,7 @@ class DepList {
     if (n) std::memcpy(b + 2, data(), n * sizeof(int));
     release();
     set_block(b);
+    return b;
   }
   void resize_down(std::size_t n) {
     if (int* b = block())
@@ -173,9 +175,9 @@ class DepList {
       push_back(*first);
       return;
     }
-    if (n + k > capacity() || !block()) grow(std::max(n + k, 2 * n));
-    int* b = block();
-    std::copy(first, last, b + 2 + n);
+    int* b = n + k > capacity() || !block() ? grow(std::max(n + k, 2 * n)) : block();
+    int* out = b + 2 + n;
+    for (; first != last; ++first) *out++ = *first;
     b[0] = static_cast<int>(n + k);
   }
 };
