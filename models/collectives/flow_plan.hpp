@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/collectives/collective.hpp"
+#include "models/common/dep_list.hpp"
 
 namespace aidcsim::collectives::detail {
 
@@ -18,11 +19,11 @@ struct PlannedFlow {
   /// 1, 2, ... in plan order), so a plan that merges flows keeps the hashes of the flows it stands
   /// for. 0: its index in plan order. (32 bits: in wave's padding.)
   std::uint32_t hash_index = 0;
-  std::vector<int> deps;  ///< indices of earlier planned flows it waits for (all repetitions)
+  network::DepList deps;  ///< indices of earlier planned flows it waits for (all repetitions)
   /// Repetitions (network::Activity::repeat): identical steps of one transfer, repetition r + 1
   /// after repetition r; after_previous / after_same as network::Activity's (same repeat).
   int repeat = 1;
-  std::vector<int> after_previous, after_same;
+  network::DepList after_previous, after_same;
   /// An in-network reduction tree's stream: spread over the equal-cost paths, not hashed
   /// (network::Activity::spread).
   bool spread = false;
@@ -46,16 +47,23 @@ struct FlowPlan {
   /// critical path of bytes.
   bool pipelines = false;
 
-  int add(int src, int dst, double payload, int wave, std::vector<int> deps = {}) {
-    flows.push_back({.src = src, .dst = dst, .payload = payload, .wave = wave, .deps = std::move(deps)});
-    return static_cast<int>(flows.size()) - 1;
-  }
-  /// A transfer repeated `repeat` times (steps of a ring, chunks of a pipeline).
-  int add_repeated(int src, int dst, double payload, int repeat, std::vector<int> after_previous,
-                   std::vector<int> after_same = {}) {
+  int add(int src, int dst, double payload, int wave, network::DepList deps = {}) {
     flows.push_back({.src = src,
                      .dst = dst,
                      .payload = payload,
+                     .wave = wave,
+                     .deps = std::move(deps),
+                     .after_previous = {},
+                     .after_same = {}});
+    return static_cast<int>(flows.size()) - 1;
+  }
+  /// A transfer repeated `repeat` times (steps of a ring, chunks of a pipeline).
+  int add_repeated(int src, int dst, double payload, int repeat, network::DepList after_previous,
+                   network::DepList after_same = {}) {
+    flows.push_back({.src = src,
+                     .dst = dst,
+                     .payload = payload,
+                     .deps = {},
                      .repeat = repeat,
                      .after_previous = std::move(after_previous),
                      .after_same = std::move(after_same)});

@@ -48,7 +48,7 @@ std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, co
   auto act = [&](int c, int i, int j = 0) -> const Activity& { return s.activities[e.first + c * B + i * K + j]; };
   // Every order is channel 0 shifted by c B: the same transfers on its own hops, dependencies
   // inside its own block at the same places.
-  auto shifted = [&](const std::vector<int>& x, const std::vector<int>& x0, int c) {
+  auto shifted = [&](const network::DepList& x, const network::DepList& x0, int c) {
     if (x.size() != x0.size()) return false;
     for (std::size_t k = 0; k < x.size(); ++k)
       if (x0[k] < e.first || x0[k] >= e.first + B || x[k] != x0[k] + c * B) return false;
@@ -100,7 +100,7 @@ std::optional<network::Schedule> ring_one_channel(const network::Schedule& s, co
   std::vector<std::vector<topology::Hop>> red(static_cast<std::size_t>(m) * n);
   for (int t = 0; t < m; ++t) {
     const int c = t * P;  // copy t of channel 0
-    auto renumber = [&](std::vector<int>& x) {
+    auto renumber = [&](network::DepList& x) {
       for (int& d : x) d += t * B - e.first - c * B;
     };
     for (int i = 0; i < n; ++i) {

@@ -10,14 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "models/common/dep_list.hpp"
+
 namespace aidcsim::network {
 
 struct Activity {
   /// Delay: waits `amount` s after its dependencies, using nothing (a job's start offset, a gap
   /// between a background source's bursts); `gpu` is ignored.
   enum class Kind : std::uint8_t { Compute, Transfer, Delay };
-  // Fields by size (8-byte, vectors, 4-byte, 1-byte): 144 B instead of 160 B with padding; a
-  // 31K-GPU step plan holds ~500K activities.
+  // Fields by size (8-byte, dependency lists, 4-byte, 1-byte): 96 B, no padding; a 31K-GPU step
+  // plan holds ~500K activities (with std::vector lists: 144 B and one allocation per list).
   double amount = 0;            ///< Compute: FLOP; Transfer: bytes; Delay: s
   std::uint64_t flow_hash = 0;  ///< Transfer: ECMP hash input (flows with equal hash share a path)
   /// Transfer with `spread`: its phase among the equal-cost paths, a fraction of 2^64 (Fabric::
@@ -39,13 +41,13 @@ struct Activity {
   /// sub-flows (ECMP / spray): the offered load of traffic that does not go faster than its
   /// source (inference or background traffic at a given rate). A rerouted flow keeps it.
   double rate_limit = 0;
-  std::vector<int> after;  ///< indices of activities that must finish (all repetitions) before this one starts
+  DepList after;  ///< indices of activities that must finish (all repetitions) before this one starts
   /// Repetition r >= 1 also waits for repetition r - 1 of these activities (same `repeat`): a ring
   /// step sends what the previous step brought in.
-  std::vector<int> after_previous;
+  DepList after_previous;
   /// Repetition r also waits for repetition r of these activities (same `repeat`): a pipelined
   /// chunk forwards what its children sent in the same chunk.
-  std::vector<int> after_same;
+  DepList after_same;
   int gpu = 0;       ///< Compute: the GPU; Transfer: source GPU
   int dst_gpu = -1;  ///< Transfer: destination GPU
   int tag = 0;       ///< caller's category (e.g. workload's compute / dp / tp / pp), reported back
@@ -65,7 +67,7 @@ struct Activity {
   /// Dynamic Trees Allocation Mode"; its Fat-Tree allocation algorithm, Rev 3.13.0 Appendix A).
   bool spread = false;
 };
-static_assert(sizeof(void*) != 8 || sizeof(Activity) == 144, "Activity's fields are ordered to leave no padding");
+static_assert(sizeof(void*) != 8 || sizeof(Activity) == 96, "Activity's fields are ordered to leave no padding");
 
 /// True when `a` and `b` are the same activity but for `amount`: every other field equal, the
 /// doubles bit for bit (so -0.0 differs from 0.0 and a NaN equals itself). A step re-planned at

@@ -107,6 +107,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     // that the two schedules are not alive at once (the new one reserves their count).
     const std::size_t planned = step.plan.schedule.activities.size();
     std::vector<network::Activity>().swap(step.plan.schedule.activities);
+    step.run = network::RunResult{};  // nor the two runs' results (times, timeline) at once
     step = run_step(out.job, sc.gpu, fabric, net, out.clocks, seed, planned);
     out.thermal = thermal::steady_state(sc.cooling, out.layout, loads_of(step.breakdown), out.clocks);
     if (change < loop.clock_tolerance) break;
@@ -148,6 +149,11 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
 
   report("congestion", 0.84);
   out.traffic = network::step_traffic(fabric, step.run, out.step.step_time);
+  // Nothing reads the step's run after this but its makespan (an async checkpoint's alongside
+  // runs): its per-activity times and link timeline (~25 MB at 31K GPUs) are released before the
+  // variants' runs, which otherwise held them through the link-down samples' peak.
+  const double step_makespan = step.run.makespan;
+  step.run = network::RunResult{};
   // Step variants for the time-to-train model, at the final clocks on the same platform. Timed
   // fabric failures come last: they leave the fabric failed.
   const StepContext ctx{sc, out.job, fabric, net, out.clocks, seed};
@@ -208,8 +214,8 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
                    " (flows)",
                0.945 + 0.005 * runs++);
       };
-      write_checkpoint_alongside(out.checkpoint_write, fabric, net, gpus, out.plan.schedule, step.run.makespan, seed,
-                                 true, nullptr, before_run);
+      write_checkpoint_alongside(out.checkpoint_write, fabric, net, gpus, out.plan.schedule, step_makespan, seed, true,
+                                 nullptr, before_run);
     }
     out.has_checkpoint_write = true;
   }
