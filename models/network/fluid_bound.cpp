@@ -48,26 +48,15 @@ struct TransferRoutes {
   double latency = 0;
 };
 
-/// Per link: its latency, s (a Link is a large struct: read once, not once per hop).
-std::vector<double> link_latencies(const topology::Fabric& fab) {
-  std::vector<double> lat(fab.link_count());
-  for (int l = 0; l < fab.link_count(); ++l) lat[l] = fab.link(l).latency;
-  return lat;
-}
-
-TransferRoutes transfer_routes(const topology::Fabric& fab, const Activity& a, bool spray, int fpp, int spray_subflows,
-                               const std::vector<double>& link_latency) {
+TransferRoutes transfer_routes(const topology::Fabric& fab, const Activity& a, bool spray, int fpp,
+                               int spray_subflows) {
   TransferRoutes t;
   detail::subflow_routes(fab, a, spray, fpp, spray_subflows, 0, -1, /*once=*/true,
                          [&](int, int m, std::vector<topology::Hop>&& h) {
                            t.routes.push_back(std::move(h));
                            t.of.push_back(m);
                          });
-  for (const auto& r : t.routes) {
-    double lat = 0;  // summed in Fabric::latency's order
-    for (const topology::Hop& h : r) lat += link_latency[h.link];
-    t.latency = std::max(t.latency, lat);
-  }
+  for (const auto& r : t.routes) t.latency = std::max(t.latency, fab.latency(r));
   return t;
 }
 
@@ -80,25 +69,14 @@ FluidBound wave_bound(const topology::Fabric& fab, const Schedule& s, const std:
   const auto& spec = fab.spec();
   const bool spray = spec.ecmp == topology::EcmpMode::Spray;
   const int fpp = std::max(1, spec.flows_per_pair);
-  // Link rates and latencies in compact arrays (a Link is a large struct: a miss per hop).
-  std::vector<double> link_rate(L);
-  for (int l = 0; l < L; ++l) link_rate[l] = fab.sharing_rate(l);
-  const std::vector<double> link_latency = link_latencies(fab);
   // Per link direction (2 l + d): (start of sending, bytes) of its sub-flows, consecutive ones
   // with the same start merged (a transfer's sub-flows, and most of a wave, start together: the
-  // 32K all-to-all's 29 M hop uses become a few per direction). The open entry and the direction's
-  // byte total sit in one line (one miss per hop); closed entries go to `closed`.
-  struct Dir {
-    double start = 0, bytes = 0;  ///< the open entry (bytes 0: none)
-    double total = 0;             ///< B, all sub-flows (link_bytes_fwd / rev)
-    int closed = -1;              ///< its closed entries in `closed`, -1 none
-  };
-  std::vector<Dir> dirs(2 * static_cast<std::size_t>(L));
-  std::vector<std::vector<std::pair<double, double>>> closed;
+  // 32K all-to-all's 29 M hop uses become a few per direction).
+  std::vector<std::vector<std::pair<double, double>>> per_dir(2 * static_cast<std::size_t>(L));
   for (int id : ids) {
     const Activity& a = s.activities[id];
     if (a.gpu == a.dst_gpu) continue;  // takes no time (FlowNetwork::run)
-    auto [routes, of, lat] = transfer_routes(fab, a, spray, fpp, spray_subflows, link_latency);
+    auto [routes, of, lat] = transfer_routes(fab, a, spray, fpp, spray_subflows);
     const double start = lat + a.delay;
     out.makespan = std::max(out.makespan, start);  // a transfer of 0 B finishes after its latency
     for (std::size_t k = 0; k < routes.size(); ++k) {
@@ -106,40 +84,26 @@ FluidBound wave_bound(const topology::Fabric& fab, const Schedule& s, const std:
       if (!(bytes > 0)) continue;
       double rate = a.rate_limit > 0 ? a.rate_limit / of[k] : 0;
       for (const topology::Hop& h : routes[k]) {
-        const double r = link_rate[h.link];
+        const double r = fab.sharing_rate(h.link);
         if (!(r > 0))
           throw SimulationError("network: link " + fab.link(h.link).name + " has rate " + std::to_string(r));
         rate = rate > 0 ? std::min(rate, r) : r;
-        Dir& v = dirs[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
-        v.total += bytes;
-        if (v.bytes > 0 && v.start == start) {
-          v.bytes += bytes;
-        } else {
-          if (v.bytes > 0) {
-            if (v.closed < 0) {
-              v.closed = static_cast<int>(closed.size());
-              closed.emplace_back();
-            }
-            closed[v.closed].emplace_back(v.start, v.bytes);
-          }
-          v.start = start;
-          v.bytes = bytes;
-        }
+        (h.forward ? out.link_bytes_fwd : out.link_bytes_rev)[h.link] += bytes;
+        auto& v = per_dir[2 * static_cast<std::size_t>(h.link) + (h.forward ? 0 : 1)];
+        if (!v.empty() && v.back().first == start)
+          v.back().second += bytes;
+        else
+          v.emplace_back(start, bytes);
       }
       if (rate > 0) out.makespan = std::max(out.makespan, start + bytes / rate);
     }
   }
   // Per direction: latest starts first, the bytes that start at or after s_k must leave after s_k.
-  std::vector<std::pair<double, double>> one;
   for (int d = 0; d < 2 * L; ++d) {
-    Dir& dir = dirs[d];
-    (d % 2 == 0 ? out.link_bytes_fwd : out.link_bytes_rev)[d / 2] = dir.total;
-    if (!(dir.bytes > 0)) continue;
-    auto& v = dir.closed >= 0 ? closed[dir.closed] : one;
-    if (dir.closed < 0) v.clear();
-    v.emplace_back(dir.start, dir.bytes);
+    auto& v = per_dir[d];
+    if (v.empty()) continue;
     std::sort(v.begin(), v.end());
-    const double rate = link_rate[d / 2];
+    const double rate = fab.sharing_rate(d / 2);
     double bytes = 0, t = 0;
     for (std::size_t i = v.size(); i-- > 0;) {
       bytes += v[i].second;
@@ -191,11 +155,10 @@ CriticalParts critical_parts(const topology::Fabric& fab, const Schedule& s, int
   };
   std::vector<Sub> subs;
   std::vector<double> ends(n, 0.0);  // s, upper bound of each activity's end
-  const std::vector<double> link_latency = link_latencies(fab);
   for (int i = 0; i < n; ++i) {
     const Activity& a = s.activities[i];
     if (a.gpu == a.dst_gpu) continue;  // ends when it begins (FlowNetwork::run)
-    auto [routes, of, lat] = transfer_routes(fab, a, spray, fpp, spray_subflows, link_latency);
+    auto [routes, of, lat] = transfer_routes(fab, a, spray, fpp, spray_subflows);
     ends[i] = lat + a.delay;
     for (std::size_t k = 0; k < routes.size(); ++k) {
       Sub f{i, lat + a.delay, a.amount / of[k], a.rate_limit > 0 ? a.rate_limit / of[k] : 0.0, a.weight, {}};
