@@ -207,18 +207,18 @@ class CompactWaves {
         if (!(w.amount[c][k] >= 0) || !(w.delay[c][k] >= 0))
           bad("amount", std::to_string(w.amount[c][k]), "amount and delay >= 0");
     }
-    W_ = static_cast<std::uint32_t>(std::max(1, W));
-    magic_ = UINT64_C(0xFFFFFFFFFFFFFFFF) / W_ + 1;
+    W_ = static_cast<std::uint32_t>(W);
+    magic_ = W_ >= 2 ? UINT64_C(0xFFFFFFFFFFFFFFFF) / W_ + 1 : 0;
     prefix_.assign(W, 0);
     for (int k = 1; k < W; ++k) prefix_[k] = prefix_[k - 1] ^ w.dist[k - 1];
   }
   int size() const { return n_ * waves(); }
-  int waves() const { return W_; }
+  int waves() const { return static_cast<int>(W_); }
   int level(int i) const { return wave_of(i); }
   int pending(int i) const { return wave_of(i) > 0 ? 1 : 0; }
   template <class Fn>
   void for_each_dependent(int i, Fn&& fn) const {
-    if (wave_of(i) + 1 < W_) fn(i + 1);
+    if (wave_of(i) + 1 < waves()) fn(i + 1);
   }
   const Activity& transfer(int i, Activity& a) const {
     const int wv = wave_of(i), r = chain_of(i) ^ prefix_[wv], p = r ^ w_.dist[wv];
@@ -241,14 +241,14 @@ class CompactWaves {
   std::vector<int> prefix_;  ///< per wave w: dist[0] ^ ... ^ dist[w - 1], chain c's rank is c ^ prefix_[w]
   // i / W and i % W by multiplication (Lemire, Kaser and Kurz 2019, "Faster remainder by direct
   // computation", exact for 32-bit i): a hardware division per event was ~2 % of the run.
-  std::uint32_t W_ = 1;
+  std::uint32_t W_ = 0;      ///< waves
   std::uint64_t magic_ = 0;  ///< 2^64 / W rounded up (W >= 2)
   int chain_of(int i) const {
-    if (W_ == 1) return i;  // magic_ would be 2^64
+    if (W_ < 2) return i;  // one wave (none: no activities); magic_ would be 2^64
     return static_cast<int>((static_cast<unsigned __int128>(magic_) * static_cast<std::uint32_t>(i)) >> 64);
   }
   int wave_of(int i) const {
-    if (W_ == 1) return 0;
+    if (W_ < 2) return 0;
     const std::uint64_t low = magic_ * static_cast<std::uint32_t>(i);
     return static_cast<int>((static_cast<unsigned __int128>(low) * W_) >> 64);
   }
