@@ -178,10 +178,15 @@ class ScheduleWaves {
   std::vector<int> level_, off_, dependents_;
 };
 
-// The transfers of a halving / doubling exchange from its compact form (RegularWaves), in the
-// order plan_halving_doubling and materialize give them (wave-major, ranks in order): activity
-// k = w n + r sends from rank r to r ^ dist[w], after the transfer rank r received in wave w - 1
-// (activity (w - 1) n + (r ^ dist[w - 1])); its one dependent is w n + n + (r ^ dist[w]).
+// The transfers of a halving / doubling exchange from its compact form (RegularWaves). Transfer
+// (w, r) sends from rank r to r ^ dist[w], after the transfer rank r received in wave w - 1, i.e.
+// (w - 1, r ^ dist[w - 1]): every transfer has one dependency and one dependent, so the transfers
+// form n chains of W, chain c holding (w, c ^ dist[0] ^ ... ^ dist[w - 1]). Activities are
+// numbered chain-major (i = c W + w: a transfer's dependent is the next activity, whose line the
+// completion then finds next to its own) instead of plan_halving_doubling's wave-major order;
+// the run does not depend on the numbering (events are ordered by time and creation, the chains'
+// wave-0 heads come in rank order), and each transfer keeps its schedule order k = w n + r in its
+// flow hash (materialize's hash_base + k + 1).
 class CompactWaves {
  public:
   CompactWaves(const topology::Fabric& fab, const RegularWaves& w) : w_(w), n_(static_cast<int>(w.gpus.size())) {
@@ -202,18 +207,21 @@ class CompactWaves {
         if (!(w.amount[c][k] >= 0) || !(w.delay[c][k] >= 0))
           bad("amount", std::to_string(w.amount[c][k]), "amount and delay >= 0");
     }
+    W_ = static_cast<std::uint32_t>(W);
+    magic_ = W_ >= 2 ? UINT64_C(0xFFFFFFFFFFFFFFFF) / W_ + 1 : 0;
+    prefix_.assign(W, 0);
+    for (int k = 1; k < W; ++k) prefix_[k] = prefix_[k - 1] ^ w.dist[k - 1];
   }
-  int size() const { return n_ * static_cast<int>(w_.dist.size()); }
-  int waves() const { return static_cast<int>(w_.dist.size()); }
-  int level(int i) const { return i / n_; }
-  int pending(int i) const { return i >= n_ ? 1 : 0; }
+  int size() const { return n_ * waves(); }
+  int waves() const { return static_cast<int>(W_); }
+  int level(int i) const { return wave_of(i); }
+  int pending(int i) const { return wave_of(i) > 0 ? 1 : 0; }
   template <class Fn>
   void for_each_dependent(int i, Fn&& fn) const {
-    const int wv = i / n_, r = i % n_;
-    if (wv + 1 < waves()) fn((wv + 1) * n_ + (r ^ w_.dist[wv]));
+    if (wave_of(i) + 1 < waves()) fn(i + 1);
   }
   const Activity& transfer(int i, Activity& a) const {
-    const int wv = i / n_, r = i % n_, p = r ^ w_.dist[wv];
+    const int wv = wave_of(i), r = chain_of(i) ^ prefix_[wv], p = r ^ w_.dist[wv];
     const int c = w_.domain[r] == w_.domain[p] ? 1 : 0;
     a.kind = Activity::Kind::Transfer;
     a.gpu = w_.gpus[r];
@@ -221,7 +229,7 @@ class CompactWaves {
     a.amount = w_.amount[c][wv];
     a.delay = w_.delay[c][wv];
     a.rate_limit = 0;
-    a.flow_hash = w_.hash_base + static_cast<std::uint64_t>(i) + 1;
+    a.flow_hash = w_.hash_base + static_cast<std::uint64_t>(wv) * n_ + static_cast<std::uint64_t>(r) + 1;
     a.spread = false;
     a.spread_phase = 0;
     return a;
@@ -230,6 +238,20 @@ class CompactWaves {
  private:
   const RegularWaves& w_;
   int n_;
+  std::vector<int> prefix_;  ///< per wave w: dist[0] ^ ... ^ dist[w - 1], chain c's rank is c ^ prefix_[w]
+  // i / W and i % W by multiplication (Lemire, Kaser and Kurz 2019, "Faster remainder by direct
+  // computation", exact for 32-bit i): a hardware division per event was ~2 % of the run.
+  std::uint32_t W_ = 0;      ///< waves
+  std::uint64_t magic_ = 0;  ///< 2^64 / W rounded up (W >= 2)
+  int chain_of(int i) const {
+    if (W_ < 2) return i;  // one wave (none: no activities); magic_ would be 2^64
+    return static_cast<int>((static_cast<unsigned __int128>(magic_) * static_cast<std::uint32_t>(i)) >> 64);
+  }
+  int wave_of(int i) const {
+    if (W_ < 2) return 0;
+    const std::uint64_t low = magic_ * static_cast<std::uint32_t>(i);
+    return static_cast<int>((static_cast<unsigned __int128>(low) * W_) >> 64);
+  }
 };
 
 template <class Src>

@@ -533,16 +533,28 @@ struct PathCounts {
   const std::vector<std::uint8_t>& d;
   int target;
   std::vector<std::uint64_t>& memo;
-  std::vector<char>& done;
+  std::vector<char>& done;  ///< per switch: 1 memo[v] known, 2 step(v) known, 4 step(v) > 0
   PathCounts(const Fabric::Impl& fi, const std::vector<std::uint8_t>& di, int t)
       : f(fi), d(di), target(t), memo(slot(fi.path_memo, fi, t)), done(slot(fi.path_done, fi, t)) {}
   std::uint64_t operator()(int v) {
     if (v == target) return 1;
-    if (done[v]) return memo[v];
+    if (done[v] & 1) return memo[v];
     std::uint64_t c = 0;
     next_hops(f, d, v, [&](int, bool, int w) { c += (*this)(w); });
-    done[v] = 1;
+    done[v] |= 1;
     return memo[v] = c;
+  }
+  /// The path count of each of v's n next hops `hops` (its next_hops(), in their order) when they
+  /// are all equal, else 0: then the path of rank r from v leaves by hop r / step (which of the
+  /// two is memoised per v; the count is the first hop's).
+  std::uint64_t step(int v, const Fabric::Impl::NextHop* hops, int n) {
+    const std::uint64_t c = (*this)(hops[0].to >> 1);
+    if (!(done[v] & 2)) {
+      bool equal = c > 0;
+      for (int k = 1; k < n && equal; ++k) equal = (*this)(hops[k].to >> 1) == c;
+      done[v] |= equal ? 6 : 2;
+    }
+    return (done[v] & 4) ? c : 0;
   }
 
  private:
@@ -610,8 +622,28 @@ std::vector<std::vector<Hop>> ranked_paths(const Fabric::Impl& f, int src, int d
     while (rank >= per_plane[q]) rank -= per_plane[q++];
     const Ends& e = ends[q];
     PathCounts& count = counts[q];
-    std::vector<Hop> path{{e.s_access, true}};
+    std::vector<Hop> path;
+    path.reserve(2 + static_cast<std::size_t>((*e.dist)[e.s_leaf - f.first_leaf]));
+    path.push_back({e.s_access, true});
+    int cls = -1;
     for (int v = e.s_leaf - f.first_leaf; v != count.target;) {
+      // Healthy fabric: v's next hops are its list of the fabric as built (ecmp_walk's, in the
+      // same edge order); when they all lead to as many paths (every Clos this builds), the hop of
+      // this rank is a division, not a scan of v's links (4.2 M spread paths at 32K GPUs).
+      if (!f.any_down) {
+        if (cls < 0) cls = hop_class(f, count.target);
+        const Fabric::Impl::HopList l = built_next_hops(f, v, count.target, *e.dist, cls);
+        if (l.n > 0 && l.n < kMaxNextHops) {
+          const Fabric::Impl::NextHop* c = f.hop_pool.data() + l.begin;
+          if (const std::uint64_t step = count.step(v, c, l.n); step > 0) {
+            const Fabric::Impl::NextHop h = c[rank / step];
+            rank %= step;
+            path.push_back({h.link, (h.to & 1) != 0});
+            v = h.to >> 1;
+            continue;
+          }
+        }
+      }
       int next = -1;
       next_hops(f, *e.dist, v, [&](int id, bool fwd, int w) {
         if (next >= 0) return;

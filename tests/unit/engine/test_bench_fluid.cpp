@@ -276,5 +276,7 @@ TEST_CASE("halving / doubling in compact form at 32,768 GPUs", "[.][compact32k]"
   for (int i = 0; i < o.fabric.gpus; ++i) all[i] = i;
   const double t = check_compact(o, all, 0);
   std::printf("32,768-GPU halving / doubling, 1 GiB: %.17g s = %a\n", t, t);
-  CHECK(t == 0x1.7526d95a7263cp-6);  // 22,775.375613298218 us, the documented row
+  // 21,789.806250768731 us, the row of the collective targets in docs/benchmarks.md (main at eb82666
+  // gives these bits; 0x1.7526d95a7263cp-6 = 22,775.4 us before the model changes since hd6).
+  CHECK(t == 0x1.6501124eed357p-6);
 }
