@@ -18,7 +18,8 @@ void report_time_to_train(Results& r, const PhasedResult& p, const ReliabilitySp
         "Time-to-train without failures or checkpoints: tokens over the simulated throughput of each batch size "
         "and rollout phase");
   r.add("time_to_train", t.expected_mean / kDay, "d",
-        "Expected time-to-train with failures, restarts and checkpoints (Monte Carlo mean)");
+        "Expected time-to-train with failures, restarts and checkpoints, and the step slowed or stopped where the "
+        "step-time profile says (scheduled cooling faults, daily outdoor cycle) (Monte Carlo mean)");
   r.add("time_to_train_p10", t.p10 / kDay, "d", "Time-to-train, 10th percentile of the draws");
   r.add("time_to_train_p50", t.p50 / kDay, "d", "Time-to-train, median of the draws");
   r.add("time_to_train_p90", t.p90 / kDay, "d", "Time-to-train, 90th percentile of the draws");

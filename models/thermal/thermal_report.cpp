@@ -190,7 +190,7 @@ void note_faults_outside_transient(Results& r, const std::vector<FaultVerdict>& 
                   duration / units::kHour, late));
 }
 
-double time_to_train_with_faults(double time_to_train, const std::vector<FaultVerdict>& vs,
+double time_to_train_with_faults(double time_to_train, const std::vector<FaultVerdict>& vs, double transient_duration,
                                  std::vector<int>* not_counted) {
   std::vector<const FaultVerdict*> by_start;
   for (const auto& v : vs) by_start.push_back(&v);
@@ -198,16 +198,18 @@ double time_to_train_with_faults(double time_to_train, const std::vector<FaultVe
                    [](const FaultVerdict* a, const FaultVerdict* b) { return a->fault.at < b->fault.at; });
   double end = time_to_train;
   for (const FaultVerdict* v : by_start) {
-    if (v->fault.at < end)
-      end += v->lost_training_time;
-    else if (not_counted)
-      not_counted->push_back(v->index);
+    if (!(v->fault.at < end)) {
+      if (not_counted) not_counted->push_back(v->index);
+    } else if (!(v->fault.at < transient_duration)) {
+      end += v->lost_training_time;  // in time_to_train's step-time profile otherwise: not twice
+    }
   }
   return end;
 }
 
 void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, const std::vector<ActionVerdict>& actions,
-                           double clock_sensitivity, bool clock_sensitivity_measured, double time_to_train) {
+                           double clock_sensitivity, bool clock_sensitivity_measured, double time_to_train,
+                           double transient_duration) {
   std::vector<double> start, duration, peak, above, shutdown, gpus_off, lost_h, lost_gpu_h, clock, pass;
   std::vector<std::string> name, description, failed, inherited;
   int passed = 0;
@@ -306,14 +308,16 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
         "throttling, no shutdown, failover < 10 s, interruption < 5 min");
   r.add("cooling_faults_lost_gpu_hours", total_gpu_h, "h", "GPU-hours lost over all cooling faults, each judged alone");
   r.add("cooling_faults_lost_training_time", total_lost / units::kHour, "h",
-        "Training time lost over all cooling faults, each judged alone (sum of /thermal/faults/lost_training_time)");
-  // time_to_train (reliability) leaves the cooling faults out; this is the figure with them in,
-  // next to it rather than in it, so that readers of time_to_train keep its meaning.
+        "Training time lost over all cooling faults, each judged alone (sum of /thermal/faults/lost_training_time; "
+        "the verdicts' estimate, not added to time_to_train, which has the faults in its step-time profile)");
+  // time_to_train has the faults of the shared transient in its step-time profile; only the faults
+  // that start after that transient are added here, so that no fault is counted twice.
   std::vector<int> late;
-  const double with_faults = time_to_train_with_faults(time_to_train, vs, &late);
+  const double with_faults = time_to_train_with_faults(time_to_train, vs, transient_duration, &late);
   r.add("time_to_train_with_faults", with_faults / units::kDay, "d",
-        "Expected time-to-train plus the training time the scenario's cooling faults lose (time_to_train + "
-        "cooling_faults_lost_training_time, for the faults that start before the training ends)");
+        "Expected time-to-train with every cooling fault counted once: time_to_train (whose step-time profile has "
+        "the faults of the fault transient) + the lost training time of the faults that start after that transient "
+        "and before the training ends");
   if (!late.empty()) {
     std::string which;
     for (int i : late) which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
@@ -351,8 +355,11 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
   r.datasets.push_back(vector_dataset(g + "time", at, "s", "When the action fired, from the training start", "action"));
   r.datasets.push_back(vector_dataset(g + "fault", fault, "1",
                                       "Fault (1-based, /thermal/faults/name) during whose run it fired", "action"));
-  r.datasets.push_back(vector_dataset(g + "cleared_after", cleared, "s",
-                                      "Time until the alert it answered cleared (inf: not in the run)", "action"));
+  r.datasets.push_back(vector_dataset(
+      g + "cleared_after", cleared, "s",
+      "Time until the alert it answered cleared and, for pumps and power cap, the action was released (inf: not in "
+      "the run)",
+      "action"));
   r.datasets.push_back(vector_dataset(g + "lost_training_time", lost, "h",
                                       "Training time lost from its firing to the end of the run", "action"));
   r.datasets.push_back(

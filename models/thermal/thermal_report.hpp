@@ -34,12 +34,13 @@ void report_fault_transient(Results& r, const TransientResult& t, double duratio
 /// Each fault's verdict (verdict.hpp): /thermal/faults/*, the faults' checks in the checklist
 /// ("NAME: item"), the monitoring actions under /thermal/actions/; `clock_sensitivity` (share of
 /// the step that scales with 1/clock) and whether it was measured, for the note. With
-/// `time_to_train` (s, the reliability model's expected time-to-train, which leaves cooling faults
-/// out), also the summary `cooling_faults_lost_training_time` (h) and `time_to_train_with_faults`
-/// (d, see time_to_train_with_faults()).
+/// `time_to_train` (s, the reliability model's expected time-to-train, which has the faults that
+/// start within the shared fault transient's first `transient_duration` s in its step-time
+/// profile), also the summary `cooling_faults_lost_training_time` (h, the verdicts' own estimate,
+/// added to nothing) and `time_to_train_with_faults` (d, see time_to_train_with_faults()).
 void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& verdicts,
                            const std::vector<ActionVerdict>& actions, double clock_sensitivity,
-                           bool clock_sensitivity_measured, double time_to_train);
+                           bool clock_sensitivity_measured, double time_to_train, double transient_duration);
 
 /// A note naming the faults that start at or after the end of the faults' shared transient
 /// (`duration` s, at most VerdictOptions::max_duration): the summary's fault_* figures and the
@@ -47,12 +48,15 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& verdicts
 /// judge them. Nothing when every fault starts within it.
 void note_faults_outside_transient(Results& r, const std::vector<FaultVerdict>& verdicts, double duration);
 
-/// Time-to-train (s) once the cooling faults of the scenario have cost their training time:
-/// `time_to_train` plus each fault's lost_training_time, in start order, for the faults that start
-/// before the training (so lengthened) ends. The indices (FaultVerdict::index) of the faults that
-/// start after it go to `not_counted` when given.
+/// Time-to-train (s) with every cooling fault of the scenario counted once. `time_to_train` (s)
+/// already has the faults that start before `transient_duration` (s, the shared fault transient's
+/// length: its step-time profile, sim/engine/step_profile.hpp); this adds the lost_training_time
+/// of each later fault (its verdict alone), in start order, for those that start before the
+/// training (so lengthened) ends. Equal to `time_to_train` when every fault is in the transient.
+/// The indices (FaultVerdict::index) of the faults that start after the training ends go to
+/// `not_counted` when given.
 double time_to_train_with_faults(double time_to_train, const std::vector<FaultVerdict>& verdicts,
-                                 std::vector<int>* not_counted = nullptr);
+                                 double transient_duration, std::vector<int>* not_counted = nullptr);
 
 /// The daily outdoor cycle's 24 h transient from midnight: summary figures, /thermal/daily/*
 /// series; `step_time_daily_worst` in s (the step at the day's lowest clock).

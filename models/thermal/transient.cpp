@@ -228,8 +228,16 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       res.max_coolant_temp = kNaN;
   res.min_flow_per_gpu = res.min_loop_flow = m.liquid() ? std::numeric_limits<double>::infinity() : 0.0;
   const double design_loop_flow = m.min_loop_flow();
-  // Index of the action record each policy monitor raised last (to note when its alert clears).
+  // Index of the notify records each policy monitor raised (to note when its alert clears).
   std::vector<std::vector<size_t>> raised(mons.size());
+  // The held actions (pumps to full capacity, GPU power cap): on while any policy alert of a level
+  // that calls for them is active, off when the last of them clears (the schema has no hysteresis
+  // or hold time); the index of the record of the firing that holds them.
+  auto calls_for = [&](const std::string& level, const char* action) {
+    return std::any_of(spec.monitoring.actions.begin(), spec.monitoring.actions.end(),
+                       [&](const auto& a) { return a.alert_level == level && a.action == action; });
+  };
+  size_t boost_rec = 0, cap_rec = 0;
 
   for (long step = 0; step <= nsteps; ++step) {
     const double t = opt.start + step * opt.dt;
@@ -280,10 +288,12 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
               boost = true;
               changed = true;
               fired = true;
+              boost_rec = res.actions.size();
               log(t, "info", "action", "pumps to full capacity");
             } else if (a.action == "reduce GPU power limit" && !cap) {
               cap = true;
               fired = true;
+              cap_rec = res.actions.size();
               log(t, "info", "action", fmt::format("GPU power limit {:.0f} W", cap_w));
             } else if (a.action == "notify") {
               fired = true;
@@ -298,7 +308,7 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
               rec.value = v;
               rec.threshold = mon.threshold;
               rec.peak_gpu_temp_after = rd.junction;
-              raised[mi].push_back(res.actions.size());
+              if (a.action == "notify") raised[mi].push_back(res.actions.size());
               res.actions.push_back(rec);
             }
           }
@@ -308,6 +318,25 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
         raised[mi].clear();
       }
       mon.active = over;
+    }
+    // Release the held actions whose every calling alert has cleared (applied from the next step,
+    // as their firing is).
+    bool hold_boost = false, hold_cap = false;
+    for (const auto& mon : mons)
+      if (mon.policy && mon.active) {
+        hold_boost = hold_boost || calls_for(mon.level, "adjust pump speed");
+        hold_cap = hold_cap || calls_for(mon.level, "reduce GPU power limit");
+      }
+    if (boost && !hold_boost) {
+      boost = false;
+      changed = true;
+      res.actions[boost_rec].cleared = t;
+      log(t, "info", "action", "pumps back to their normal speed");
+    }
+    if (cap && !hold_cap) {
+      cap = false;
+      res.actions[cap_rec].cleared = t;
+      log(t, "info", "action", "GPU power limit lifted");
     }
     double fmin_now = 1, fsum = 0, copies = 0;
     bool halted = false;

@@ -46,7 +46,10 @@ struct ActionRecord {
   double time = 0;                          ///< s, when it fired
   std::string action, alert_level, sensor;  ///< the action, the level and sensor location that raised it
   double value = 0, threshold = 0;          ///< SI reading and threshold at that moment
-  double cleared = std::numeric_limits<double>::infinity();  ///< s, when the raising alert cleared
+  /// s, when it ended: a held action (pumps to full capacity, GPU power cap) is released when the
+  /// last policy alert of a level that calls for it clears; a notification when its alert clears.
+  /// +inf: still on at the end of the run.
+  double cleared = std::numeric_limits<double>::infinity();
   double lost_training_time = 0;   ///< s of training lost from its firing to the end of the run
   double peak_gpu_temp_after = 0;  ///< K, hottest junction from its firing on
   double shutdown_time_after = 0;  ///< s with a GPU shut down after it fired

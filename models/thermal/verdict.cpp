@@ -159,7 +159,9 @@ std::vector<ActionVerdict> judge_actions(const std::vector<FaultVerdict>& verdic
       av.note =
           fmt::format("{} alert at {} ({} vs {}), {}; {:.2f} h of training lost from then, peak junction {}{}",
                       a.alert_level, a.sensor, reading(a.value, a.sensor), reading(a.threshold, a.sensor),
-                      cleared ? "cleared after " + span(a.cleared - a.time) : "not cleared in the run",
+                      !cleared               ? std::string("not cleared in the run")
+                      : a.action == "notify" ? "cleared after " + span(a.cleared - a.time)
+                                             : "cleared after " + span(a.cleared - a.time) + ", action released",
                       a.lost_training_time / units::kHour, degc(a.peak_gpu_temp_after),
                       a.shutdown_time_after > 0 ? fmt::format(", {:.0f} s at shutdown", a.shutdown_time_after) : "");
       out.push_back(std::move(av));

@@ -77,7 +77,8 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
                                     head.step_during_fault.step_time);
   if (!head.fault_verdicts.empty()) {
     thermal::report_fault_verdicts(r, head.fault_verdicts, head.action_verdicts, head.clock_sensitivity,
-                                   head.clock_sensitivity_measured, ttt.overall.expected_mean);
+                                   head.clock_sensitivity_measured, ttt.overall.expected_mean,
+                                   head.fault_transient_duration);
     thermal::note_faults_outside_transient(r, head.fault_verdicts, head.fault_transient_duration);
   }
   if (head.has_daily_transient)

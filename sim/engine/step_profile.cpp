@@ -52,9 +52,11 @@ reliability::StepTimeProfile step_profile(const SituationOutcome& o) {
   }
   if (!fault) return p;
   // The transient ends `settle` after the last fault; when every fault has ended by then the site is
-  // back to its steady state (multiplier 1). Its last sample can still hold a response action the
-  // transient never lifts (a GPU power cap): held for the rest of the run, it slowed each of the
-  // rollout's phases by 2-3 % for a 15-minute CDU loss (+13 d). A fault still on at the end holds.
+  // back to its steady state (multiplier 1). Its last sample could hold a response action: until
+  // 2026-12 the transient never lifted a GPU power cap, and held for the rest of the run it slowed
+  // each of the rollout's phases by 2-3 % for a 15-minute CDU loss (+13 d); now the cap lifts when
+  // its alerts clear, but a policy threshold below the site's normal reading still holds one. A
+  // fault still on at the end holds.
   const double end = o.fault_transient_duration;
   const bool all_ended =
       end > 0 && std::all_of(o.fault_verdicts.begin(), o.fault_verdicts.end(),

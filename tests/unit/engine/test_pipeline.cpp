@@ -227,6 +227,10 @@ TEST_CASE("a pump failure without a standby pump throttles the GPUs and slows th
   REQUIRE(r.scalar("step_time_during_fault") > r.scalar("step_time"));
   // The throttled hour reaches the time-to-train model: the same failure draws take longer.
   REQUIRE(r.scalar("time_to_train") > small_results().scalar("time_to_train"));
+  // Once: time_to_train_with_faults adds only faults after the fault transient, and this one is in
+  // it (the old figure added the verdict's lost time again on top of time_to_train).
+  REQUIRE(r.scalar("cooling_faults_lost_training_time") > 0);
+  CHECK(r.scalar("time_to_train_with_faults") == r.scalar("time_to_train"));
 }
 
 TEST_CASE("GPUs shut down by a cooling fault halt the job until they restart", "[engine][thermal]") {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include "models/common/errors.hpp"
 
 #include "models/thermal/transient.hpp"
@@ -120,8 +121,90 @@ TEST_CASE("monitoring policy: critical alert reduces the GPU power limit", "[the
   const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
   CHECK(has_alert(r, "info", "pumps to full capacity"));
   CHECK(has_alert(r, "info", "GPU power limit"));
-  CHECK(r.final_clock[0] < 1.0);
+  CHECK(r.min_clock < 1.0);  // capped while the outlet alert is on (lifted when it clears: next case)
+  // The inlet stays over its threshold (the excursion lasts): the pumps stay at full capacity.
   CHECK(r.samples.back().min_flow_per_gpu == Approx(1.2 * s.flow_per_gpu));
+}
+
+TEST_CASE("monitoring policy: pumps and power cap release when their alerts clear", "[thermal][transient]") {
+  // The same policy, the excursion over after 10 min: the actions hold while their alerts are on
+  // and release when they clear (the schema has no hysteresis or hold time). The old transient held
+  // both to the end of the run: the GPUs stayed capped, the pumps boosted.
+  CoolingSpec s;
+  s.monitoring.sensors = {{"temperature", "GPU inlet", 273.15 + 24.0, "warning"},
+                          {"temperature", "GPU outlet", 273.15 + 41.0, "critical"}};
+  s.monitoring.actions = {{"warning", "adjust pump speed"}, {"critical", "reduce GPU power limit"}};
+  s.faults = {{"supply_excursion", 60.0, 600.0, -1, 6.0}};
+  s.limits.inlet_max = 273.15 + 35;
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 3600;
+  o.sample_interval = 10;
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  CHECK(has_alert(r, "info", "GPU power limit lifted"));
+  CHECK(has_alert(r, "info", "pumps back to their normal speed"));
+  // With no hysteresis the cap chatters while the fault is on (it cools the outlet below the
+  // threshold, is lifted, the outlet crosses again): each firing is a record, each released.
+  REQUIRE(r.actions.size() >= 2);
+  double capped = 0;
+  for (const auto& a : r.actions) {
+    INFO(a.action << " at " << a.time);
+    CHECK(a.cleared > a.time);
+    CHECK(a.cleared < 60.0 + 600.0 + 600.0);  // within 10 min of the fault's end
+    if (a.action == "reduce GPU power limit") capped += a.cleared - a.time;
+  }
+  // Back at full clock and design flow: the throttled time ends with the cap, not with the run.
+  CHECK(*std::min_element(r.final_clock.begin(), r.final_clock.end()) == 1.0);
+  CHECK(r.samples.back().min_flow_per_gpu == Approx(s.flow_per_gpu));
+  CHECK(capped > 0);
+  CHECK(r.throttled_time < 0.5 * o.duration);
+}
+
+TEST_CASE("monitoring policy: a power cap holds while any alert of its level is on", "[thermal][transient]") {
+  // Two critical sensors: the GPU outlet raises the cap and clears within seconds (the cap cools
+  // it), the CDU return crosses meanwhile and stays on for minutes: the cap lifts only when neither
+  // is on. Replays the alert log: the cap is on exactly while a critical sensor is.
+  CoolingSpec s;
+  s.monitoring.sensors = {{"temperature", "GPU outlet", 273.15 + 41.0, "critical"},
+                          {"temperature", "CDU return", 273.15 + 43.5, "critical"}};
+  s.monitoring.actions = {{"critical", "reduce GPU power limit"}};
+  s.faults = {{"supply_excursion", 60.0, 600.0, -1, 6.0}};
+  s.limits.inlet_max = 273.15 + 35;
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 1800;
+  o.sample_interval = 10;
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  std::set<std::string> on;
+  bool capped = false;
+  int held_past_a_clear = 0, lifts = 0;
+  double lift_due = -1;
+  for (const auto& a : r.alerts) {
+    INFO(a.time << " " << a.source << ": " << a.message);
+    if (a.message == "temperature sensor threshold crossed") {
+      on.insert(a.source);
+    } else if (a.message == "cleared: temperature sensor threshold crossed") {
+      on.erase(a.source);
+      if (on.empty()) lift_due = a.time;
+      if (!on.empty() && capped) ++held_past_a_clear;
+    } else if (a.source == "action" && a.message == "GPU power limit lifted") {
+      CHECK(on.empty());
+      CHECK(a.time == lift_due);
+      capped = false;
+      ++lifts;
+    } else if (a.source == "action" && a.message.rfind("GPU power limit", 0) == 0) {
+      CHECK_FALSE(on.empty());
+      capped = true;
+    }
+  }
+  CHECK(held_past_a_clear > 0);  // the outlet cleared while the CDU return held the cap
+  CHECK(lifts > 0);
+  CHECK(capped == !on.empty());
+  CHECK_FALSE(capped);
+  CHECK(*std::min_element(r.final_clock.begin(), r.final_clock.end()) == 1.0);
+  for (const auto& a : r.actions) CHECK(std::isfinite(a.cleared));
 }
 
 TEST_CASE("grouped and per-GPU tiers give the same transient", "[thermal][transient]") {
