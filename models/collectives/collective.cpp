@@ -592,9 +592,14 @@ Emitted emit(network::Schedule& s, const Collective& c, const Layout& l, const P
   out.proto = sel.proto;
   out.channels = sel.channels;
   out.time = sel.time();
-  const detail::EmitContext ctx{
-      c, l, p, std::max(1, sel.channels), sel.hop_latency_nvlink, sel.hop_latency_net, pipeline_chunks(c, l, p, sel),
-      sel.graph_channels};
+  const detail::EmitContext ctx{c,
+                                l,
+                                p,
+                                std::max(1, sel.channels),
+                                sel.hop_latency_nvlink,
+                                sel.hop_latency_net,
+                                pipeline_chunks(c, l, p, sel),
+                                sel.graph_channels};
   const auto doms = by_domain(c.gpus, l);
   const auto& entry = detail::algorithm_entry(sel.algorithm);
   if (entry.emit_phases && entry.emit_phases(s, ctx, doms, &out.done)) {  // e.g. hierarchical's ring phases

@@ -22,6 +22,9 @@
 
 namespace aidcsim::collectives::nccl {
 
+/// The NCCL release the tuner and the execution model follow (NVIDIA/nccl tag), as reports name it.
+inline constexpr const char* kModelVersion = "2.28.3-1";
+
 /// NCCL_ALGO_* in NCCL's order (src/include/plugin/nccl_tuner.h, v2.28.3-1).
 enum Algo { kTree = 0, kRing, kCollNetDirect, kCollNetChain, kNvls, kNvlsTree, kPat, kNumAlgos };
 /// NCCL_PROTO_* (LL: 8 B lines with 4 B flags; LL128: 128 B lines with 8 B of flags; Simple).

@@ -240,7 +240,7 @@ std::string format_bench(const BenchOptions& o, const std::vector<BenchRow>& row
   }
   out += fmt::format("#  Collectives: {}emitted as flows ({}), busbw per nccl-tests doc/PERFORMANCE.md\n",
                      o.algorithm == collectives::Algorithm::Auto
-                         ? "NCCL's tuner (NCCL 2.23 cost model), "
+                         ? fmt::format("NCCL's tuner (NCCL {} cost model), ", collectives::nccl::kModelVersion)
                          : "algorithm " + std::string(collectives::algorithm_name(o.algorithm)) + ", ",
                      o.collapse ? "ring/tree steps collapsed" : "every step simulated");
   out += "#\n# NCCL's choice per size (algorithm / protocol / channels; NCCL's predicted time, the simulated time)\n";

@@ -49,7 +49,7 @@ std::size_t plan_capacity_for(const SituationOutcome& done, int gpus) {
   const int before = done.fabric_spec.gpus;
   if (done.plan_activities == 0 || before <= 0 || gpus < before) return 0;
   return static_cast<std::size_t>(
-      std::ceil(1.05 * static_cast<double>(done.plan_activities) * static_cast<double>(gpus) / before));
+      std::ceil(1.15 * static_cast<double>(done.plan_activities) * static_cast<double>(gpus) / before));
 }
 
 SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::string& name, const std::string& key,

@@ -93,11 +93,13 @@ SituationOutcome simulate_situation(const Scenario& scenario, int gpus, const st
                                     std::size_t plan_capacity = 0, std::unique_ptr<topology::Fabric> fabric = nullptr);
 
 /// Activities to reserve for the step plan of a situation of `gpus` GPUs after one of `done.gpus`
-/// whose plan had done.plan_activities: that count scaled by the GPU ratio, 5 % over (a step's
-/// activities grow a little slower than its GPUs: 69,021 / 133,533 / 253,341 for the rollout's
-/// 8K / 16K / 31K). Enough for the whole schedule in one allocation instead of a doubling vector's
-/// copies and their fresh pages; a reservation beyond what is used is never touched. 0 when
-/// `done` has no plan or more GPUs.
+/// whose plan had done.plan_activities: that count scaled by the GPU ratio, 15 % over (a step's
+/// activities follow its GPUs only roughly: NCCL's channel count per collective, and so a ring's
+/// copies, changes with the group and the message size; the 70B rollout-phases test grows 2.21x
+/// from 288 to 576 GPUs). Enough, mostly, for the whole schedule in one allocation instead of a
+/// doubling vector's copies and their fresh pages (a plan that outgrows it doubles: CPU and
+/// memory, no figure); a reservation beyond what is used is never touched. 0 when `done` has no
+/// plan or more GPUs.
 std::size_t plan_capacity_for(const SituationOutcome& done, int gpus);
 
 }  // namespace aidcsim

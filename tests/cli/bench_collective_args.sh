@@ -55,6 +55,8 @@ done
 "$AIDCSIM" bench-collective -b 1G -e 8GB >out.txt 2>err.txt || fail "-e 8GB refused: $(head -1 err.txt)"
 [ "$(grep -cE '^ +[0-9]+ +[0-9]+ +float' out.txt)" -eq 4 ] || fail "-b 1G -e 8GB: not 4 sizes (1, 2, 4, 8 GiB)"
 grep -qE '^ +8589934592 +2147483648 +float' out.txt || fail "-b 1G -e 8GB: no 8 GiB row"
+# the header names the NCCL release the tuner follows (nccl::kModelVersion), not an older one
+grep -qF "NCCL's tuner (NCCL 2.28.3-1 cost model)" out.txt || fail "header: $(grep -m1 'tuner' out.txt)"
 for b in 1T "512 B" 8B 1eK 0.5 inf; do refused "^aidcsim bench-collective: -b: '$b' is" -b "$b"; done
 refused "-i: more than 10,000 sizes" -b 1 -e 8G -i 1
 refused "^aidcsim bench-collective: -i: " -i 0 -e 1M
