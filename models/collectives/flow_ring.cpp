@@ -118,17 +118,27 @@ FlowPlan collapsed_channels(const EmitContext& ctx, const std::vector<std::vecto
   auto port_up = [&](int g) { return !L.nvlink_port_up || L.nvlink_port_up(g); };
   FlowPlan plan;
   std::unordered_map<std::uint64_t, int> pair;  // NVLink (src, dst) -> its transfer
+  // Scale-out (src, dst) -> whether its copies merge (Layout::one_route asks the fabric for a
+  // route): asked once per pair, not once per channel copy (ncclTopoPostset's copies repeat every
+  // pair of a ring).
+  std::unordered_map<std::uint64_t, bool> one_route;
   std::uint32_t index = 0;
   for (const auto& ring : ch) {
     const int n = static_cast<int>(ring.size());
     for (int i = 0; i < n; ++i) {
       const int a = ring[i], b = ring[(i + 1) % n];
       ++index;
+      const std::uint64_t key =
+          (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+      auto same_route = [&] {
+        if (!L.one_route) return false;
+        const auto [it, fresh] = one_route.emplace(key, false);
+        if (fresh) it->second = L.one_route(a, b);
+        return it->second;
+      };
       // NVLink hops of the channels over one pair, and the copies of a scale-out hop whose route
       // does not depend on the hash (Layout::one_route): the same route, start and bytes.
-      if ((ctx.nvlink(a, b) && port_up(a) && port_up(b)) || (!ctx.nvlink(a, b) && L.one_route && L.one_route(a, b))) {
-        const std::uint64_t key =
-            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+      if ((ctx.nvlink(a, b) && port_up(a) && port_up(b)) || (!ctx.nvlink(a, b) && same_route())) {
         const auto [it, fresh] = pair.emplace(key, static_cast<int>(plan.flows.size()));
         if (!fresh) {
           plan.flows[it->second].payload += bytes;

@@ -737,6 +737,39 @@ TEST_CASE("NVLS across domains: NCCL's heads are min(NICs, GPUs, 32), in the dom
   }
 }
 
+TEST_CASE("a collapsed ring asks whether a scale-out pair has one route once per pair, not per channel copy",
+          "[ring][merge_channels]") {
+  // 3 HGX domains of 8 on one leaf-spine fabric: 16 channels (8 search channels, each copied by
+  // ncclTopoPostset), so every scale-out (src, dst) pair of the ring is a hop of 2 channels.
+  // Layout::one_route asks the fabric for a route; asked per hop it was 2 asks per pair.
+  const auto fabric = topology::build_fabric(test::rail_cluster(3, 8, topology::FabricKind::LeafSpine, 16));
+  auto l = Layout::from(fabric, test::nvlink4_gpu());
+  REQUIRE(l.one_route);
+  std::set<std::pair<int, int>> asked_pairs;
+  int asks = 0;
+  const auto inner = l.one_route;
+  l.one_route = [&](int a, int b) {
+    ++asks;
+    asked_pairs.emplace(a, b);
+    return inner(a, b);
+  };
+  Collective c;
+  c.op = Op::AllReduce;
+  c.algorithm = Algorithm::Ring;
+  c.gpus = iota(24);
+  c.bytes = 1 << 30;
+  c.merge_channels = true;
+  REQUIRE(select(c, l).channels == 16);
+  network::Schedule s;
+  s.gpu_flops = {1e15};
+  emit(s, c, l);
+  std::set<std::pair<int, int>> scale_out;
+  for (const auto& a : s.activities)
+    if (a.kind == network::Activity::Kind::Transfer && a.gpu / 8 != a.dst_gpu / 8) scale_out.emplace(a.gpu, a.dst_gpu);
+  CHECK(asks == static_cast<int>(asked_pairs.size()));
+  CHECK(asked_pairs == scale_out);
+}
+
 TEST_CASE("a ring over unequal domain shares runs NCCL's channels and their copies on the same NICs",
           "[ring][unequal_shares]") {
   // 3 HGX domains of 8; the group holds 8, 4 and 8 of them (as a DP group does whose span is not
