@@ -5,8 +5,8 @@
 # 1 GiB all-reduce over 4,096 GPUs (default clos3) <= 10 s CPU; any algorithm at 32,768 GPUs,
 # 1 GiB, <= 5 s CPU and <= 2 GiB; the 8 B - 8 GiB sweep at 8,192 GPUs <= 60 s CPU.
 # Figures and what is estimated vs simulated: docs/benchmarks.md. The 4,096-GPU stepped ring takes
-# ~0.6 s of CPU since its pipeline (docs/collectives.md), the 32K halving / doubling ~9-12 s (~20 s
-# before fluid_bound_waves' exact skips; still over its target: a third of it is Fabric::route).
+# ~6 s of CPU since NCCL's channel copies (docs/benchmarks.md), the 32K halving / doubling ~3.5 s (~20 s
+# before fluid_bound_waves' exact skips).
 # Usage: bench/collective_targets.sh [path/to/aidcsim]
 set -euo pipefail
 cd "$(dirname "$0")/.."
