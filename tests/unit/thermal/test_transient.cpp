@@ -107,13 +107,20 @@ TEST_CASE("CDU loss throttles the GPUs of that CDU only", "[thermal][transient]"
   CHECK(r0.samples.back().coolant_outlet > r.samples.back().coolant_outlet);
 }
 
-TEST_CASE("monitoring policy: critical alert reduces the GPU power limit", "[thermal][transient]") {
+// The policy of the next two cases: pumps to full capacity on a GPU-inlet warning, the GPU power
+// limit on a GPU-outlet critical alert; a +6 K supply excursion from 60 s lasting `length` s.
+static CoolingSpec pump_and_cap_policy(double length) {
   CoolingSpec s;
   s.monitoring.sensors = {{"temperature", "GPU inlet", 273.15 + 24.0, "warning"},
                           {"temperature", "GPU outlet", 273.15 + 41.0, "critical"}};
   s.monitoring.actions = {{"warning", "adjust pump speed"}, {"critical", "reduce GPU power limit"}};
-  s.faults = {{"supply_excursion", 60.0, 1e9, -1, 6.0}};
+  s.faults = {{"supply_excursion", 60.0, length, -1, 6.0}};
   s.limits.inlet_max = 273.15 + 35;  // the excursion itself is allowed
+  return s;
+}
+
+TEST_CASE("monitoring policy: critical alert reduces the GPU power limit", "[thermal][transient]") {
+  const CoolingSpec s = pump_and_cap_policy(1e9);
   SiteLayout l;
   l.gpus = 8 * 72;
   TransientOptions o;
@@ -130,12 +137,7 @@ TEST_CASE("monitoring policy: pumps and power cap release when their alerts clea
   // The same policy, the excursion over after 10 min: the actions hold while their alerts are on
   // and release when they clear (the schema has no hysteresis or hold time). The old transient held
   // both to the end of the run: the GPUs stayed capped, the pumps boosted.
-  CoolingSpec s;
-  s.monitoring.sensors = {{"temperature", "GPU inlet", 273.15 + 24.0, "warning"},
-                          {"temperature", "GPU outlet", 273.15 + 41.0, "critical"}};
-  s.monitoring.actions = {{"warning", "adjust pump speed"}, {"critical", "reduce GPU power limit"}};
-  s.faults = {{"supply_excursion", 60.0, 600.0, -1, 6.0}};
-  s.limits.inlet_max = 273.15 + 35;
+  const CoolingSpec s = pump_and_cap_policy(600.0);
   SiteLayout l;
   l.gpus = 8 * 72;
   TransientOptions o;
