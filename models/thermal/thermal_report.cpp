@@ -372,7 +372,12 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
   r.datasets.push_back(std::move(answered));
 }
 
-void report_daily_transient(Results& r, const TransientResult& t, double step_time_daily_worst) {
+void report_daily_transient(Results& r, const TransientResult& t, double step_time_daily_worst, double gpu_temp_limit) {
+  r.checks.push_back(display_check(limit_below(
+      "GPU junction at the daily outdoor peak vs throttle limit", t.max_gpu_temp, gpu_temp_limit, "K",
+      fmt::format("hottest junction over the daily outdoor cycle {} (limit < {}; the steady checklist is at the "
+                  "day's mean outdoor temperature); {:.0f} s a day with a GPU throttled, lowest clock {:.3f}",
+                  degc(t.max_gpu_temp), degc(gpu_temp_limit), t.throttled_time, t.min_clock))));
   r.add("daily_max_gpu_temperature", celsius(t.max_gpu_temp), "degC",
         "Hottest GPU junction over the daily outdoor cycle");
   r.add("daily_min_gpu_clock", 100.0 * t.min_clock, "%", "Lowest GPU clock over the daily outdoor cycle");

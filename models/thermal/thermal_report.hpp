@@ -59,7 +59,10 @@ double time_to_train_with_faults(double time_to_train, const std::vector<FaultVe
                                  double transient_duration, std::vector<int>* not_counted = nullptr);
 
 /// The daily outdoor cycle's 24 h transient from midnight: summary figures, /thermal/daily/*
-/// series; `step_time_daily_worst` in s (the step at the day's lowest clock).
-void report_daily_transient(Results& r, const TransientResult& t, double step_time_daily_worst);
+/// series; `step_time_daily_worst` in s (the step at the day's lowest clock). Adds the check
+/// "GPU junction at the daily outdoor peak vs throttle limit" (`gpu_temp_limit`, K): the steady
+/// checklist is solved at the day's mean outdoor temperature, so a site can pass it and still
+/// throttle every afternoon; this item judges the day's hottest junction against the same limit.
+void report_daily_transient(Results& r, const TransientResult& t, double step_time_daily_worst, double gpu_temp_limit);
 
 }  // namespace aidcsim::thermal

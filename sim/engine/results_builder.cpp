@@ -82,7 +82,8 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
     thermal::note_faults_outside_transient(r, head.fault_verdicts, head.fault_transient_duration);
   }
   if (head.has_daily_transient)
-    thermal::report_daily_transient(r, head.daily_transient, head.step_daily_worst.step_time);
+    thermal::report_daily_transient(r, head.daily_transient, head.step_daily_worst.step_time,
+                                    sc.cooling.limits.gpu_temp_limit);
   workload::report_step_breakdown(r, step);
   report_step_variants(r, sc, job, ttt.overall.p90);  // step times of the job: its phase's own variants
   report_storage(r, sc, head);

@@ -312,6 +312,23 @@ TEST_CASE("a hot afternoon with a dry cooler throttles at the peak and delays tr
   CHECK(std::abs(time[warmest] - 15 * 3600.0) <= 600.0);  // supply = outdoor + approach, peak at 15:00
   // The afternoon slowdown reaches the time-to-train model.
   REQUIRE(day.scalar("time_to_train") > flat.scalar("time_to_train"));
+  // The steady checklist is at the day's mean outdoor temperature and passes; the daily-peak item
+  // judges the afternoon's hottest junction against the same limit and fails (it was not in the
+  // checklist: a site that throttles every afternoon read PASS).
+  auto check = [](const Results& r, const std::string& item) -> const Check* {
+    for (const auto& c : r.checks)
+      if (c.item == item) return &c;
+    return nullptr;
+  };
+  const Check* steady = check(day, "GPU junction vs throttle limit");
+  const Check* peak = check(day, "GPU junction at the daily outdoor peak vs throttle limit");
+  REQUIRE(steady != nullptr);
+  REQUIRE(peak != nullptr);
+  CHECK(steady->pass);
+  CHECK_FALSE(peak->pass);
+  CHECK(peak->value == Approx(day.scalar("daily_max_gpu_temperature")));
+  CHECK(peak->limit == Approx(steady->limit));
+  CHECK(check(flat, "GPU junction at the daily outdoor peak vs throttle limit") == nullptr);  // no daily cycle
 }
 
 TEST_CASE("HBM per GPU is reported by component for the most loaded stage and every stage", "[engine][memory]") {
