@@ -205,6 +205,43 @@ void add_totals(const Fabric::Impl& f, const BomSpec& spec, FabricCost& c) {
       "management network, installation and NVLink-domain cabling are not priced");
 }
 
+std::string gbit(double rate) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f Gb/s", rate * 8 / 1e9);
+  return b;
+}
+
+// What the priced fabric does not carry, said where its price is: NICs faster than the GPU's PCIe
+// path (an 800G NIC on a PCIe Gen5 GPU costs more and moves no more of its traffic), and failed
+// elements (bought, so priced, but down in the fabric the run and the structure table describe).
+void add_fabric_notes(const FabricSpec& fs, FabricCost& c) {
+  if (fs.nic_pcie_rate > 0 && fs.nic_rate > fs.nic_pcie_rate * (1 + 1e-9)) {
+    char pct[16];
+    std::snprintf(pct, sizeof pct, "%.0f %%", 100 * fs.nic_pcie_rate / fs.nic_rate);
+    c.notes.push_back("fabric.nic_rate " + gbit(fs.nic_rate) + " per GPU is above the GPU's PCIe path to its NIC (" +
+                      gbit(fs.nic_pcie_rate) +
+                      " as NCCL rates it, gpus[].pcie_generation): GPU traffic loads the NIC-leaf links to at most " +
+                      pct + ", and NICs faster than " + gbit(fs.nic_pcie_rate) +
+                      " do not shorten the step (they and their optics are priced at " + gbit(fs.nic_rate) + ")");
+  }
+  for (const FailureSpec& x : fs.failures) {
+    const char* type = x.type == FailureSpec::Type::LinkDown     ? "link_down"
+                       : x.type == FailureSpec::Type::SwitchDown ? "switch_down"
+                                                                 : "degrade";
+    char when[64];
+    if (x.at > 0)
+      std::snprintf(when, sizeof when, "at %g s", x.at);
+    else
+      std::snprintf(when, sizeof when, "from the start");
+    c.notes.push_back(std::string(x.key.empty() ? "fabric.failures" : x.key) + ": " + x.element + " " + type + " " +
+                      when + ": priced as built (the element is bought); " +
+                      (x.at > 0
+                           ? "the step after it is step_time_after_fabric_failures"
+                           : std::string("bisection, oversubscription as built and routes are of the fabric with it ") +
+                                 (x.type == FailureSpec::Type::Degrade ? "degraded" : "down")));
+  }
+}
+
 }  // namespace
 
 FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec) {
@@ -214,6 +251,7 @@ FabricCost price_fabric(const Fabric& fabric, const BomSpec& spec) {
   const std::vector<Place> place = place_nodes(f, spec.layout, c);
   price_links(f, spec, place, c);
   add_totals(f, spec, c);
+  add_fabric_notes(f.spec, c);
   return c;
 }
 

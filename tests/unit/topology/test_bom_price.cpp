@@ -122,6 +122,57 @@ TEST_CASE("priced BOM: a radix without a model is scaled per port and said; a ra
   CHECK(c.switch_estimated);  // QM9700 is 400G
 }
 
+namespace {
+std::string note_with(const FabricCost& c, const std::string& text) {
+  for (const auto& n : c.notes)
+    if (n.find(text) != std::string::npos) return n;
+  return "";
+}
+}  // namespace
+
+TEST_CASE("priced BOM: NICs faster than the GPU's PCIe path are said, with the NIC-link load they reach",
+          "[topology][bom][architect]") {
+  // An 800G NIC on a PCIe Gen5 GPU (48 GB/s as NCCL rates it): priced at 800G, but the GPU's
+  // traffic cannot load its 800G NIC-leaf link beyond 48 %; nothing said at or below the PCIe rate.
+  FabricSpec s = test::superpod(1);
+  s.link_rate = s.nic_rate = 100e9;
+  s.nic_pcie_rate = 48e9;
+  const std::string n = note_with(price_fabric(build_fabric(s), parts()), "PCIe path");
+  CHECK(n.find("fabric.nic_rate 800 Gb/s per GPU") != std::string::npos);
+  CHECK(n.find("384 Gb/s") != std::string::npos);
+  CHECK(n.find("at most 48 %") != std::string::npos);
+  s.nic_rate = s.link_rate = 48e9;
+  CHECK(note_with(price_fabric(build_fabric(s), parts()), "PCIe path").empty());
+  s.nic_pcie_rate = 0;  // not modelled
+  s.nic_rate = s.link_rate = 100e9;
+  CHECK(note_with(price_fabric(build_fabric(s), parts()), "PCIe path").empty());
+}
+
+TEST_CASE("priced BOM: failed fabric elements are named, priced as built", "[topology][bom][architect]") {
+  FabricSpec s = test::superpod(1);
+  FailureSpec down;
+  down.type = FailureSpec::Type::SwitchDown;
+  down.element = "spine0.1";
+  down.key = "fabric.failures[0]";
+  FailureSpec late;
+  late.type = FailureSpec::Type::LinkDown;
+  late.element = "leaf0-spine0.0";
+  late.at = 3600;
+  late.key = "fabric.failures[1]";
+  s.failures = {down, late};
+  const FabricCost with = price_fabric(build_fabric(s), parts());
+  const FabricCost without = price_fabric(build_fabric(test::superpod(1)), parts());
+  CHECK(with.cost_total == Approx(without.cost_total));  // a failed spine is still bought
+  CHECK(with.switches == without.switches);
+  const std::string n0 = note_with(with, "fabric.failures[0]");
+  CHECK(n0.find("spine0.1 switch_down from the start") != std::string::npos);
+  CHECK(n0.find("with it down") != std::string::npos);
+  const std::string n1 = note_with(with, "fabric.failures[1]");
+  CHECK(n1.find("leaf0-spine0.0 link_down at 3600 s") != std::string::npos);
+  CHECK(n1.find("step_time_after_fabric_failures") != std::string::npos);
+  CHECK(note_with(without, "fabric.failures").empty());
+}
+
 TEST_CASE("priced BOM: the structure table counts media and modules as priced", "[topology][bom]") {
   // The structure table called every scale-out link an optical cable with two transceivers (512
   // cables, 1024 transceivers here), the priced section 256 DAC + 256 multimode links and 384
