@@ -160,6 +160,76 @@ std::string format_verdicts(const Results& r) {
   return out;
 }
 
+// Which tier of the fabric is loaded, and which link directions peak (/network/*): the console
+// answers "which links saturate" without opening the HDF5 file. Tiers that carried nothing and
+// never peaked (NVLink when TP is analytic) are left out.
+std::string format_fabric_tiers(const Results& r) {
+  const std::vector<std::string>* tiers = nullptr;
+  const std::vector<std::string>* hot = nullptr;
+  for (const auto& l : r.labels) {
+    if (l.path == "/network/tier") tiers = &l.values;
+    if (l.path == "/network/timeline/hot_link") hot = &l.values;
+  }
+  if (tiers == nullptr || tiers->empty()) return {};
+  const std::size_t n = tiers->size();
+  auto find = [&](const std::string& path) -> const Dataset* {
+    for (const auto& d : r.datasets)
+      if (d.path == path && !d.data.empty() && d.data.size() % n == 0) return &d;
+    return nullptr;
+  };
+  const Dataset* bytes = find("/network/bytes_by_tier");
+  const Dataset* avg = find("/network/max_utilization_by_tier");
+  const Dataset* p99 = find("/network/p99_utilization_by_tier");
+  const Dataset* bins = find("/network/timeline/max_utilization_by_tier");  // (bin, tier)
+  auto at = [&](const Dataset* d, std::size_t t) { return d && d->data.size() == n ? d->data[t] : 0.0; };
+  auto peak = [&](std::size_t t) {
+    double m = 0;
+    if (bins)
+      for (std::size_t i = t; i < bins->data.size(); i += n) m = std::max(m, bins->data[i]);
+    return m;
+  };
+  auto pct = [](double u) { return format_figure(100 * u) + " %"; };
+  const std::vector<std::string> header{"tier", "TB per step", "busiest link, step avg", "p99 link, step avg",
+                                        "busiest link, busiest bin"};
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t t = 0; t < n; ++t) {
+    if (at(bytes, t) == 0 && at(avg, t) == 0 && peak(t) == 0) continue;
+    rows.push_back({(*tiers)[t], bytes ? format_figure(at(bytes, t) / 1e12) : "-", avg ? pct(at(avg, t)) : "-",
+                    p99 ? pct(at(p99, t)) : "-", bins ? pct(peak(t)) : "-"});
+  }
+  if (rows.empty()) return {};
+  std::vector<std::size_t> w(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    w[c] = width(header[c]);
+    for (const auto& row : rows) w[c] = std::max(w[c], width(row[c]));
+  }
+  std::string out = "\nFabric tiers (link directions; bytes both directions; bins of /network/timeline)\n ";
+  for (std::size_t c = 0; c < header.size(); ++c)
+    out += (c == 0 ? " " : "  ") + (c == 0 ? pad(header[c], w[c]) : pad_left(header[c], w[c]));
+  out += "\n";
+  for (const auto& row : rows) {
+    out += " ";
+    for (std::size_t c = 0; c < row.size(); ++c)
+      out += (c == 0 ? " " : "  ") + (c == 0 ? pad(row[c], w[c]) : pad_left(row[c], w[c]));
+    out += "\n";
+  }
+  const Dataset* hot_u = nullptr;
+  for (const auto& d : r.datasets)
+    if (d.path == "/network/timeline/hot_link_utilization") hot_u = &d;
+  if (hot && hot_u && !hot->empty() && hot_u->data.size() % hot->size() == 0) {
+    const std::size_t shown = std::min<std::size_t>(hot->size(), 4);
+    std::string line = "  hottest link directions (peak bin; " + std::to_string(shown) + " of " +
+                       std::to_string(hot->size()) + " in /network/timeline/hot_link):";
+    for (std::size_t k = 0; k < shown; ++k) {
+      double m = 0;
+      for (std::size_t i = k; i < hot_u->data.size(); i += hot->size()) m = std::max(m, hot_u->data[i]);
+      line += (k ? ", " : " ") + (*hot)[k] + " " + pct(m);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string format_console_summary(const Results& r) {
@@ -198,6 +268,7 @@ std::string format_console_summary(const Results& r) {
   }
 
   out += format_phase_table(r);
+  out += format_fabric_tiers(r);
 
   if (!r.checks.empty()) {
     const auto passed = std::count_if(r.checks.begin(), r.checks.end(), [](const Check& c) { return c.pass; });

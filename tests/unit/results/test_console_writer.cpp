@@ -52,3 +52,38 @@ TEST_CASE("dotted keys are grouped under their prefix", "[results][console]") {
   CHECK(s.find("links_above_80") < th);  // both network keys together, before thermal
   CHECK(s.find("network.") == std::string::npos);
 }
+
+TEST_CASE("the console shows the load of each fabric tier and the hottest link directions",
+          "[results][console][architect]") {
+  // Which links saturate was only in the HDF5 file (/network/*_by_tier, /network/timeline/hot_link).
+  Results r;
+  r.add("step_time", 9.8, "s", "Step");
+  r.labels.push_back({"/network/tier", {"nvlink", "access", "leaf_spine", "spine_core"}, "Fabric tiers"});
+  r.datasets.push_back({"/network/bytes_by_tier", {4}, {0, 618.6e12, 19.36e12, 0.5e12}, "B", "", {"tier"}});
+  r.datasets.push_back({"/network/max_utilization_by_tier", {4}, {0, 0.0427, 0.0192, 0.002}, "1", "", {"tier"}});
+  r.datasets.push_back({"/network/p99_utilization_by_tier", {4}, {0, 0.0416, 0.0128, 0.001}, "1", "", {"tier"}});
+  // Two bins x four tiers: the access tier peaks at 96 % in the second bin.
+  r.datasets.push_back({"/network/timeline/max_utilization_by_tier",
+                        {2, 4},
+                        {0, 0.5, 0.72, 0.01, 0, 0.96, 0.3, 0.005},
+                        "1",
+                        "",
+                        {"time", "tier"}});
+  r.labels.push_back({"/network/timeline/hot_link", {"gpu1-leaf1 (up)", "leaf0-spine0.0 (up)"}, "Hot links"});
+  r.datasets.push_back(
+      {"/network/timeline/hot_link_utilization", {2, 2}, {0.2, 0.7, 0.96, 0.1}, "1", "", {"time", "hot_link"}});
+  const std::string s = format_console_summary(r);
+  REQUIRE_THAT(s, Catch::Contains("Fabric tiers"));
+  const std::string table = s.substr(s.find("Fabric tiers"));
+  CHECK(table.find("nvlink") == std::string::npos);  // carried nothing
+  CHECK_THAT(table, Catch::Matches("(.|\n)*access +618.6 +4.270 % +4.160 % +96 %(.|\n)*"));
+  CHECK_THAT(table, Catch::Matches("(.|\n)*leaf_spine +19.36 +1.920 % +1.280 % +72 %(.|\n)*"));
+  CHECK_THAT(table, Catch::Matches("(.|\n)*spine_core +0.5000 +0.2000 % +0.1000 % +1 %(.|\n)*"));
+  CHECK_THAT(table, Catch::Contains("gpu1-leaf1 (up) 96 %, leaf0-spine0.0 (up) 70 %"));
+}
+
+TEST_CASE("no fabric tier table without the network datasets", "[results][console][architect]") {
+  Results r;
+  r.add("step_time", 9.8, "s", "Step");
+  CHECK(format_console_summary(r).find("Fabric tiers") == std::string::npos);
+}
