@@ -43,6 +43,14 @@ void choose_switch(const FabricSpec& fs, const BomSpec& spec, FabricCost& c) {
     if (pick->source.find("estimate") != std::string::npos)
       c.notes.push_back("switch " + pick->name +
                         " has estimated figures (its source in bom_parts.yaml or the scenario says which)");
+    // A named model is priced as asked (an 800G switch broken out to 400G ports is a real build),
+    // but not silently when it is not the switch the fabric was sized for.
+    if (pick->ports != fs.switch_radix || !same_rate(pick->port_rate, fs.link_rate))
+      c.notes.push_back("bom.switch_model " + pick->name + " is " + std::to_string(pick->ports) + " x " +
+                        gbps(pick->port_rate) + ", the fabric's switches " + std::to_string(fs.switch_radix) + " x " +
+                        gbps(fs.link_rate) +
+                        " (fabric.switch_radix, fabric.link_rate): priced per switch as that model, "
+                        "the fabric sized and simulated with its own");
     return;
   }
   if (spec.switches.empty()) {

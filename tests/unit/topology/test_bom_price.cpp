@@ -196,3 +196,16 @@ TEST_CASE("priced BOM: the structure table counts media and modules as priced", 
   CHECK(row("optical modules") == 384);
   CHECK_THAT(t, !Catch::Contains("transceivers"));
 }
+
+TEST_CASE("priced BOM: a named switch model other than the fabric's switch is said", "[topology][bom][architect]") {
+  BomSpec b = parts();
+  b.switches.push_back({"SN5600", 64, 100e9, 1, 900, 50000, "test"});
+  b.switch_model = "SN5600";  // 64 x 800G named for a 64 x 400G fabric
+  const FabricCost c = price_fabric(build_fabric(test::superpod(1)), b);
+  CHECK(c.switch_model == "SN5600");
+  CHECK(c.switch_price == Approx(50000));  // priced as asked
+  const std::string n = note_with(c, "bom.switch_model");
+  CHECK(n.find("SN5600 is 64 x 800G, the fabric's switches 64 x 400G") != std::string::npos);
+  b.switch_model = "QM9700";  // the fabric's own: nothing to say
+  CHECK(note_with(price_fabric(build_fabric(test::superpod(1)), b), "bom.switch_model").empty());
+}
