@@ -44,6 +44,15 @@ int topology(const TopologyArgs& a) {
     std::ostream& out = outputs.uses_stdout() ? std::cerr : std::cout;
     const topology::FabricCost cost = topology::price_fabric(*fabric, s.bom);
     out << topology::format_bom(fabric->bom(), cost) << "\n" << topology::format_fabric_cost(cost);
+    // A rollout grows the fabric: this is cluster.gpus's, `run` reports the last phase's.
+    if (!s.training.phases.empty()) {
+      std::string list;
+      for (const auto& p : s.training.phases)
+        list += (list.empty() ? "" : ", ") + (p.name.empty() ? p.key : p.name) + " " + std::to_string(p.gpus);
+      out << "  note: the fabric of cluster.gpus (" << s.fabric.gpus
+          << " GPUs); the scenario's rollout.phases grow it (" << list
+          << " GPUs), and `aidcsim run` reports the last phase's fabric and bill of materials\n";
+    }
     if (!a.graphml.empty())
       outputs.set_content(gml, text_of([&](std::ostream& os) { topology::write_graphml(*fabric, os); }));
     if (!a.dot.empty()) outputs.set_content(dot, text_of([&](std::ostream& os) { topology::write_dot(*fabric, os); }));
