@@ -27,6 +27,12 @@ std::string gbps(double rate) {
   return b;
 }
 
+std::string gbit(double rate) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f Gb/s", rate * 8 / 1e9);
+  return b;
+}
+
 // The switch model priced, per BomSpec::switch_model rules.
 void choose_switch(const FabricSpec& fs, const BomSpec& spec, FabricCost& c) {
   const SwitchModel* pick = nullptr;
@@ -201,7 +207,10 @@ void add_totals(const Fabric::Impl& f, const BomSpec& spec, FabricCost& c) {
   c.nic_power = spec.nic_power;
   c.nic_price = spec.nic_price;
   if (spec.nic_source.find("estimate") != std::string::npos)
-    c.notes.push_back("NIC power and price are estimates (bom_parts.yaml bom.nic.source)");
+    c.notes.push_back(
+        "NIC power and price are estimates (bom_parts.yaml bom.nic.source), one figure per NIC whatever "
+        "its rate (here " +
+        gbit(f.spec.nic_rate) + " per GPU): set bom.nic.power and bom.nic.price for another NIC");
   c.power_switches = c.switches * c.switch_power;
   c.cost_switches = c.switches * c.switch_price;
   c.power_nics = c.nics * c.nic_power;
@@ -211,12 +220,6 @@ void add_totals(const Fabric::Impl& f, const BomSpec& spec, FabricCost& c) {
   c.notes.push_back(
       "prices are indicative (models/topology/bom_parts.yaml sources); fibre, patch panels, "
       "management network, installation and NVLink-domain cabling are not priced");
-}
-
-std::string gbit(double rate) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.0f Gb/s", rate * 8 / 1e9);
-  return b;
 }
 
 // What the priced fabric does not carry, said where its price is: NICs faster than the GPU's PCIe

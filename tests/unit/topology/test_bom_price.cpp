@@ -209,3 +209,14 @@ TEST_CASE("priced BOM: a named switch model other than the fabric's switch is sa
   b.switch_model = "QM9700";  // the fabric's own: nothing to say
   CHECK(note_with(price_fabric(build_fabric(test::superpod(1)), b), "bom.switch_model").empty());
 }
+
+TEST_CASE("priced BOM: estimated NIC figures say they do not follow the NIC rate", "[topology][bom][architect]") {
+  // One price and power per NIC (bom.nic): an 800G NIC got the 400G adapter's figures silently.
+  BomSpec b = parts();
+  b.nic_source = "estimate: a 400G adapter";
+  FabricSpec s = test::superpod(1);
+  s.link_rate = s.nic_rate = 100e9;
+  const std::string n = note_with(price_fabric(build_fabric(s), b), "NIC power and price");
+  CHECK(n.find("whatever its rate (here 800 Gb/s per GPU)") != std::string::npos);
+  CHECK(n.find("bom.nic.price") != std::string::npos);
+}
