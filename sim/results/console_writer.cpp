@@ -218,8 +218,8 @@ std::string format_fabric_tiers(const Results& r) {
     if (d.path == "/network/timeline/hot_link_utilization") hot_u = &d;
   if (hot && hot_u && !hot->empty() && hot_u->data.size() % hot->size() == 0) {
     const std::size_t shown = std::min<std::size_t>(hot->size(), 4);
-    std::string line = "  hottest link directions (peak bin; " + std::to_string(shown) + " of " +
-                       std::to_string(hot->size()) + " in /network/timeline/hot_link):";
+    std::string line = "  hottest link directions (peak bin; up: lower to upper tier; " + std::to_string(shown) +
+                       " of " + std::to_string(hot->size()) + " in /network/timeline/hot_link):";
     for (std::size_t k = 0; k < shown; ++k) {
       double m = 0;
       for (std::size_t i = k; i < hot_u->data.size(); i += hot->size()) m = std::max(m, hot_u->data[i]);
