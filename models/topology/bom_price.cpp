@@ -244,12 +244,12 @@ void add_fabric_notes(const FabricSpec& fs, FabricCost& c) {
       std::snprintf(when, sizeof when, "at %g s", x.at);
     else
       std::snprintf(when, sizeof when, "from the start");
-    c.notes.push_back(std::string(x.key.empty() ? "fabric.failures" : x.key) + ": " + x.element + " " + type + " " +
-                      when + ": priced as built (the element is bought); " +
-                      (x.at > 0
-                           ? "the step after it is step_time_after_fabric_failures"
-                           : std::string("bisection, oversubscription as built and routes are of the fabric with it ") +
-                                 (x.type == FailureSpec::Type::Degrade ? "degraded" : "down")));
+    c.notes.push_back(
+        std::string(x.key.empty() ? "fabric.failures" : x.key) + ": " + x.element + " " + type + " " + when +
+        ": priced as built (the element is bought); " +
+        (x.at > 0 ? "not down in this fabric: a run re-simulates the step after it (step_time_after_fabric_failures)"
+                  : std::string("bisection, oversubscription as built and routes are of the fabric with it ") +
+                        (x.type == FailureSpec::Type::Degrade ? "degraded" : "down")));
   }
 }
 
