@@ -46,11 +46,11 @@ struct FlowPlan {
   /// a path in its connected part of the plan (every chunk a hop), not the even share of the
   /// critical path of bytes.
   bool pipelines = false;
-  /// A chain (ring broadcast / reduce stepped: plan_chain): materialize gives hop i the latency
-  /// max(route_i, w_i x s), w_i NCCL's per-hop latency of its class (EmitContext::hop_nvlink /
-  /// hop_net), s the common scale with which the chain's critical path takes bw_time + latency
-  /// (the collapsed chain's time), not the even share of the latency, which the hops' routes
-  /// exceed (64 x 8 H100 at 8 B: 804 us against 10.7).
+  /// A chain (ring broadcast / reduce, stepped or collapsed: plan_chain): materialize gives hop i
+  /// the latency max(route_i, w_i x s), w_i NCCL's per-hop latency of its class
+  /// (EmitContext::hop_nvlink / hop_net), s the common scale with which the chain's critical path
+  /// takes bw_time + latency, not the even share of the latency, which the hops' routes exceed in
+  /// series (64 x 8 H100 at 8 B: 804 us stepped against 10.7 collapsed before).
   bool chain = false;
 
   int add(int src, int dst, double payload, int wave, network::DepList deps = {}) {
