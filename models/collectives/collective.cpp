@@ -372,6 +372,35 @@ nccl::Allowed allowed_for(Algorithm a, const Protocol& p) {
   return al;
 }
 
+/// Ring broadcast / reduce as NCCL runs them: a pipelined chain in ring order (root first; reduce
+/// backwards, plan_chain), whose first chunk crosses all n - 1 hops in series. NCCL's tuner
+/// charges such a chain one hop (tuning.cc v2.28.3-1 ncclTopoTuneModel: `latencies += lat` for
+/// sameChannels graphs, nsteps x lat otherwise "waiting for proper chunk modeling"), which the
+/// flows cannot reach once the chain is stepped (8 B over 64 x 8 H100: 804 us stepped against
+/// 10.7 collapsed). The execution model charges the chain's hops once, each at NCCL's per-step
+/// latency of a ring over the same connections (the all-gather ring's: baseLat + intraLat per
+/// hop inside a domain, interLat per network hop, Model::hop_latency) and at least its route
+/// latency on the fabric (hop_route: a chunk cannot cross a hop faster). Writes latency and the
+/// per-hop weights (hop_latency_*) of the stepped chain (materialize, FlowPlan::chain).
+void chain_latency(const Collective& c, const Layout& l, const nccl::Model& exec, nccl::Proto p, Selection* s) {
+  const int n = static_cast<int>(c.gpus.size());
+  if (n < 2) return;
+  const auto& ag = exec.hop_latency[nccl::kAllGather][nccl::kRing][p];
+  const int inter = exec.sys.nodes - 1;  // the all-gather ring's network steps (tuning.cc nInterSteps)
+  const double base =
+      exec.latency[nccl::kAllGather][nccl::kRing][p] - (exec.sys.ranks - 1 - inter) * ag[0] - inter * ag[1];
+  const bool reduce = c.op == Op::Reduce;
+  double lat = base * 1e-6;
+  for (int i = 0; i + 1 < n; ++i) {
+    const int a = reduce ? c.gpus[n - 1 - i] : c.gpus[i], b = reduce ? c.gpus[n - 2 - i] : c.gpus[i + 1];
+    const bool nv = l.domain_of(a) == l.domain_of(b);
+    lat += std::max((nv ? ag[0] : ag[1]) * 1e-6, detail::hop_route(l, a, b));
+  }
+  s->latency = lat;
+  s->hop_latency_nvlink = ag[0] * 1e-6;
+  s->hop_latency_net = ag[1] * 1e-6;
+}
+
 }  // namespace
 
 namespace detail {
@@ -414,6 +443,7 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
   s.latency = lat_us * 1e-6;
   s.hop_latency_nvlink = exec.hop_latency[f][ch.algo][ch.proto][0] * 1e-6;
   s.hop_latency_net = exec.hop_latency[f][ch.algo][ch.proto][1] * 1e-6;
+  if (ch.algo == nccl::kRing && (f == nccl::kBroadcast || f == nccl::kReduce)) chain_latency(c, l, exec, ch.proto, &s);
   if (ch.algo == nccl::kNvlsTree) {
     // NCCL 2.28's NVLSTree rate (nccl::nvls_tree_busbw, tuning.cc v2.28.3-1): per head channel
     // the slowest of the NVLS part at the architecture's NVLS efficiency (0.85 Hopper, 0.74

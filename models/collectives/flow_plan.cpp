@@ -300,8 +300,36 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   // A path with more hops than the critical one (a stepped ring's steps are all alike; PAT's,
   // halving / doubling's): the even share made it take up to hmax / dmax x the latency. The share
   // is then the one that makes the slowest path take bw_time + latency.
-  if (!ring_split && !plan.pipelines && hmax > dmax && latency > 0)
+  if (!ring_split && !plan.pipelines && !plan.chain && hmax > dmax && latency > 0)
     lat_per_hop = even_share(plan, ctx, nv, line, scale, bw_time + latency, lat_per_hop);
+  // A stepped chain (FlowPlan::chain): hop i at max(route_i, w_i s), s by bisection such that the
+  // critical path (its hops in series, then the slowest hop's further chunks) takes the target; s
+  // = 0 where the routes and bytes alone exceed it.
+  std::vector<double> chain_hop;
+  if (plan.chain && !ring_split && latency > 0) {
+    std::vector<double> route(F), w(F), cost(F);
+    const bool weighted = ctx.hop_nvlink > 0 && ctx.hop_net > 0;
+    double wmin = 1e300;
+    for (int i = 0; i < F; ++i) {
+      route[i] = hop_route(ctx.layout, fl[i].src, fl[i].dst);
+      w[i] = weighted ? (nv[i] ? ctx.hop_nvlink : ctx.hop_net) : 1.0;
+      wmin = std::min(wmin, w[i]);
+    }
+    const double target = bw_time + latency;
+    LongestPaths cp;
+    auto slowest = [&](double sc) {
+      for (int i = 0; i < F; ++i) cost[i] = std::max(route[i], w[i] * sc) + line[i] * scale;
+      longest_paths(fl, cost, unit, false, &cp);
+      return *std::max_element(cp.Tl.begin(), cp.Tl.end());
+    };
+    double lo = 0, hi = slowest(0) > target ? 0 : target / wmin;
+    for (int it = 0; it < 100 && hi - lo > 1e-15 * hi; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (slowest(mid) > target ? hi : lo) = mid;
+    }
+    chain_hop.resize(F);
+    for (int i = 0; i < F; ++i) chain_hop[i] = std::max(route[i], w[i] * lo);
+  }
   // Pipelines (a stepped tree's edges, beside its NVLink chains): each flow's hop takes latency /
   // the most hops of a path in its pipeline (its connected part of the plan), so that the path of
   // most hops pays NCCL's latency once, in series with its bytes, as NCCL's time charges it.
@@ -340,12 +368,16 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     // A pipeline's chunks pay their hop's own route (a cross-leaf or cross-pod hop's longer one
     // included) within their latency share: deducting only the nominal route made each of them
     // pay the excess again (64-256 nodes at 8 B: +20-38 % over NCCL's latency).
-    const double route = plan.pipelines && !nv[i] && ctx.layout.route_latency
+    const double route = !chain_hop.empty() ? hop_route(ctx.layout, fl[i].src, fl[i].dst)
+                         : plan.pipelines && !nv[i] && ctx.layout.route_latency
                              ? ctx.layout.route_latency(fl[i].src, fl[i].dst)
                          : nv[i] ? ctx.layout.nvlink_latency
                                  : ctx.layout.net_latency;
     a.amount = plan.per_port_efficiency ? fl[i].payload / (nv[i] ? nvlink_eff : nic_port_eff) : fl[i].payload * scale;
-    const double hop = ring_split ? ring_lat[i] : !part_hop.empty() ? part_hop[i] : lat_per_hop;
+    const double hop = ring_split           ? ring_lat[i]
+                       : !chain_hop.empty() ? chain_hop[i]
+                       : !part_hop.empty()  ? part_hop[i]
+                                            : lat_per_hop;
     a.delay = std::max(0.0, hop - route);
     ++counter;
     a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (fl[i].hash_index > 0 ? fl[i].hash_index : counter);

@@ -46,6 +46,12 @@ struct FlowPlan {
   /// a path in its connected part of the plan (every chunk a hop), not the even share of the
   /// critical path of bytes.
   bool pipelines = false;
+  /// A chain (ring broadcast / reduce, stepped or collapsed: plan_chain): materialize gives hop i
+  /// the latency max(route_i, w_i x s), w_i NCCL's per-hop latency of its class
+  /// (EmitContext::hop_nvlink / hop_net), s the common scale with which the chain's critical path
+  /// takes bw_time + latency, not the even share of the latency, which the hops' routes exceed in
+  /// series (64 x 8 H100 at 8 B: 804 us stepped against 10.7 collapsed before).
+  bool chain = false;
 
   int add(int src, int dst, double payload, int wave, network::DepList deps = {}) {
     flows.push_back({.src = src,
@@ -93,6 +99,13 @@ struct EmitContext {
   bool nvlink(int a, int b) const { return layout.domain_of(a) == layout.domain_of(b); }
 };
 
+/// Route latency (s) of a hop a -> b on the fabric: Layout::route_latency where the layout has
+/// one, else its class's nominal latency (nvlink_latency inside a domain, net_latency across).
+inline double hop_route(const Layout& l, int a, int b) {
+  if (l.route_latency) return l.route_latency(a, b);
+  return l.domain_of(a) == l.domain_of(b) ? l.nvlink_latency : l.net_latency;
+}
+
 /// GPUs of the group by NVLink domain, domains in order of first appearance.
 std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layout& l);
 
@@ -118,6 +131,10 @@ std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layo
 ///   bytes gave each chunk the whole latency where a chain carried the most bytes: 4 nodes at
 ///   1 GiB took 1.22x the collapsed tree's time, 1.73x with 64 chunks.) Its delay deducts its
 ///   own route (Layout::route_latency), so that a cross-leaf chunk does not pay the excess again.
+/// - a chain (plan.chain: ring broadcast / reduce, stepped or collapsed): hop i takes
+///   max(route_i, w_i s), w_i its class's NCCL hop latency (ctx.hop_nvlink / hop_net), route_i
+///   hop_route, s by bisection such that the critical path takes bw_time + latency (s = 0 where
+///   routes and bytes alone exceed it); its delay deducts hop_route.
 /// - a stepped ring (plan.ring_orders > 0) runs each position's T steps in series, so the even
 ///   share is latency / T per step. Where that share is below a hop's route latency (NCCL's LL
 ///   at thousands of GPUs: 1.21 us per step against the fabric's 1.4 us hops), the even split
@@ -173,6 +190,9 @@ FlowPlan plan_alltoall(const EmitContext& ctx, int max_pairs);
 /// tests/unit/collectives/test_alltoall_sampling.cpp (fluid bound, 128-512 GPUs, 1 MiB and 1 GiB)
 /// and quoted in plan_alltoall's note.
 inline constexpr double kSampledAllToAllError = 0.07;
+/// NCCL's ring broadcast / reduce: a chain in ring order (root first; reduce backwards), each hop
+/// carrying S; collapsed one transfer per hop, all at once; stepped each hop ctx.chunks repetitions,
+/// chunk k after chunk k of the hop before. FlowPlan::chain.
 FlowPlan plan_chain(const EmitContext& ctx, bool reduce);
 
 /// Budget of a stepped tree with NCCL's chunk count (Collective::chunks = 0): repetitions x edges^2

@@ -287,6 +287,7 @@ FlowPlan plan_chain(const EmitContext& ctx, bool reduce) {
   const int n = static_cast<int>(c.gpus.size());
   auto at = [&](int i) { return reduce ? c.gpus[n - 1 - i] : c.gpus[i]; };
   FlowPlan plan;
+  plan.chain = true;  // each hop at max(its route, NCCL's hop latency x a scale): materialize
   if (c.collapse) {
     for (int i = 0; i + 1 < n; ++i) plan.done.push_back(plan.add(at(i), at(i + 1), c.bytes, 0));
     return plan;

@@ -12,13 +12,14 @@ namespace {
 
 /// Chains inside each domain: channel j's chain starts at its head GPU j (the one on rail j) and
 /// runs through the others; up (reduce) and down (broadcast) every chain link carries S / g. Summed
-/// over the g chains, hop i -> i+1 and hop i+1 -> i each carry (g-1)/g x S. One transfer each,
-/// stepped or not (a stepped tree's chains pay NCCL's latency once: materialize).
+/// over the g chains, hop i -> i+1 and hop i+1 -> i each carry (g-1)/g x S; at g = 2 both are
+/// the one link, whose each direction carries chain 0's S/2 (down) and chain 1's S/2 (up): S. One
+/// transfer each, stepped or not (a stepped tree's chains pay NCCL's latency once: materialize).
 void add_chains(FlowPlan& plan, const std::vector<std::vector<int>>& doms, double bytes) {
   for (const auto& d : doms) {
     const int g = static_cast<int>(d.size());
     if (g < 2) continue;
-    const double payload = (g - 1.0) / g * bytes;
+    const double payload = g == 2 ? bytes : (g - 1.0) / g * bytes;
     for (int i = 0; i < g; ++i) {
       plan.done.push_back(plan.add(d[i], d[(i + 1) % g], payload, 0));
       if (g > 2) plan.done.push_back(plan.add(d[(i + 1) % g], d[i], payload, 0));

@@ -186,3 +186,42 @@ TEST_CASE("NVLS pipeline fill: one round per warp group, the copies at the domai
   // above); 128 MiB: 16 CTAs x 8 heads x 64 KiB = 8 MiB a round.
   CHECK(nvls_fill(Algorithm::Nvls, 1, 128.0 * (1 << 20)) == Approx(3 * 8.0 * (1 << 20) / domain).epsilon(1e-3));
 }
+
+TEST_CASE("NVLS pipeline fill: a message of one round pays every warp group, as the 4-node run measured",
+          "[validation][busbw]") {
+  // Issue 12 asked whether a message no larger than one round (CTAs x heads x chunk) should pay one
+  // round of fill instead of the warp groups' three. NCCL's kernel says no (src/device/all_reduce.h
+  // v2.28.3-1 RunWorkColl NVLS_TREE): each CTA's loop runs a round through scatter -> reduce + NET
+  // up -> NET down + multimem st -> gather, one after the other, whatever the number of rounds; a
+  // pipeline of k stages costs (k - 1) rounds of fill from one round on. The 4 x 8 H100 sweep of
+  // NVIDIA/nccl-tests#309 (qoofyk, 2025-05-23, NVLSTree, out-of-place) agrees: its fixed cost
+  // (time - S / 164 GB/s) is 166 / 157 / 171 us at 8 / 16 / 32 MiB, i.e. 1 / 2 / 4 rounds of
+  // 16 x 8 x 64 KiB per channel (calcCollChunking: 64 KiB from 4 nodes): no less at one round.
+  // The model: 230.2 / 274.8 / 364.1 us against 217.3 / 259.6 / 376.0 measured (+5.9 / +5.9 /
+  // -3.2 %); one round of fill would give 155.6 us at 8 MiB (-28 %).
+  collectives::Layout l;
+  l.domain_of = [](int gpu) { return gpu / 8; };
+  l.nvlink_rate = 450e9;
+  l.nic_rate = 50e9;
+  l.gpus_per_node = 8;
+  l.nvlink_generation = 4;
+  l.nvls = true;
+  const std::pair<double, double> measured[] = {{8, 217.3e-6}, {16, 259.6e-6}, {32, 376.0e-6}};
+  double fixed[3];
+  int k = 0;
+  for (const auto& [mib, t] : measured) {
+    collectives::Collective c;
+    c.op = Op::AllReduce;
+    c.algorithm = Algorithm::NvlsTree;
+    c.gpus.resize(32);
+    std::iota(c.gpus.begin(), c.gpus.end(), 0);
+    c.bytes = mib * (1 << 20);
+    const auto sel = collectives::select(c, l);
+    INFO(mib << " MiB: simulated " << sel.time() * 1e6 << " us, measured " << t * 1e6 << " us");
+    CHECK(sel.time() == Approx(t).epsilon(0.10));
+    fixed[k++] = sel.latency;
+  }
+  // The fill does not shrink at one round (8 MiB) against 2 and 4 rounds.
+  CHECK(fixed[0] == Approx(fixed[1]));
+  CHECK(fixed[0] == Approx(fixed[2]));
+}

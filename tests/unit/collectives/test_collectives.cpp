@@ -1019,3 +1019,63 @@ TEST_CASE("the call's datatype and reduction reach NCCL's per-call rules (enqueu
   rs.redop = RedOp::Avg;
   CHECK(select(rs, nodes_of(1)).algorithm == Algorithm::Ring);
 }
+
+TEST_CASE("stepped broadcast / reduce chain takes the collapsed chain's time (idle fabric, 1-32 nodes)") {
+  // NCCL runs ring broadcast / reduce as a pipelined chain in ring order: its first chunk crosses
+  // the n - 1 hops in series. NCCL's tuner charges one hop (tuning.cc v2.28.3-1, sameChannels),
+  // which the collapsed chain took; stepped, every hop paid at least its route in series, so the
+  // two disagreed (old code, 8 B: 22.4 / 98.0 / 804 us stepped against 10.7 collapsed on 2 / 8 /
+  // 64 nodes). Now both charge the chain's hops once (NCCL's per-step ring latency, at least the
+  // hop's route): within 1 % with one chunk (8 B). With K chunks the flows pay the slowest hop's
+  // route and chunk once more per chunk (NCCL's FIFO keeps the route in flight): at most (K - 1) x
+  // (that route + a chunk at the NIC's rate) over (2 nodes, 64 KiB in 2 LL chunks: +3.7 us).
+  for (int nodes : {1, 2, 8, 32})
+    for (Op op : {Op::Broadcast, Op::Reduce})
+      for (double bytes : {8.0, 65536.0}) {
+        const auto fabric = topology::build_fabric(test::rail_cluster(nodes, 8, topology::FabricKind::Clos3, 64));
+        network::FlowNetwork net(fabric);
+        const Layout l = Layout::from(fabric, test::nvlink4_gpu());
+        double t[2], model = 0;
+        int K = 1;
+        for (bool collapse : {false, true}) {
+          auto c = make(op, Algorithm::Ring, nodes * 8, bytes, collapse);
+          network::Schedule s;
+          s.gpu_flops = {1e15};
+          model = emit(s, c, l).time;
+          for (const auto& a : s.activities) K = std::max(K, a.repeat);
+          t[collapse] = net.run(s).makespan;
+        }
+        double routes = 0, slowest = 0;
+        for (int i = 0; i + 1 < nodes * 8; ++i) {
+          routes += l.route_latency(i, i + 1);
+          slowest = std::max(slowest, l.route_latency(i, i + 1));
+        }
+        INFO(nodes << " nodes, " << op_name(op) << ", " << bytes << " B, " << K << " chunks: stepped " << t[0] * 1e6
+                   << " us, collapsed " << t[1] * 1e6 << " us, model " << model * 1e6 << " us");
+        if (K == 1) CHECK(t[0] == Approx(t[1]).epsilon(0.01));
+        CHECK(t[0] <= t[1] * 1.01 + (K - 1) * (slowest + bytes / K / l.nic_rate));
+        CHECK(t[0] >= t[1] * 0.97);
+        CHECK(t[1] == Approx(model).epsilon(0.03));
+        CHECK(t[0] >= routes);  // the chain's first chunk crosses every hop
+      }
+}
+
+TEST_CASE("tree inside a domain of 2 GPUs: each direction of the link carries both chains, S") {
+  // Channel j's chain starts at GPU j; with g = 2 chain 0 (0 -> 1) and chain 1 (1 -> 0) share the
+  // one NVLink, so 0 -> 1 carries chain 0's broadcast S/2 and chain 1's reduce S/2. The plan gave
+  // each direction (g - 1)/g S = S/2 (it skipped the reverse flows at g = 2 as duplicates).
+  const double S = 1e9;
+  const Layout l = nodes_of(2);
+  auto c = make(Op::AllReduce, Algorithm::Tree, 8, S);
+  const detail::EmitContext ctx{c, l, Protocol{}, 2};
+  const auto doms = detail::by_domain(c.gpus, l);
+  const auto plan = detail::plan_tree(ctx, doms);
+  std::map<std::pair<int, int>, double> bytes;
+  for (const auto& f : plan.flows)
+    if (l.domain_of(f.src) == l.domain_of(f.dst)) bytes[{f.src, f.dst}] += f.payload * f.repeat;
+  REQUIRE(bytes.size() == 8u);  // 4 domains, both directions
+  for (const auto& [pair, b] : bytes) {
+    INFO(pair.first << " -> " << pair.second);
+    CHECK(b == Approx(S));
+  }
+}
