@@ -42,7 +42,10 @@ enum class Quantity {
   Map    ///< a YAML mapping that only groups other fields (documented, holds no value)
 };
 
-/// One kind a key whose quantity follows a sibling key may take (Field::quantity_by).
+/// One kind a key whose quantity follows a sibling key may take (Field::quantity_by). Quantity::String
+/// marks a sibling value for which the key takes no value: the loader keeps the text and the model
+/// that reads the key rejects it with its reason (cooling.faults[].magnitude of a cdu_loss); the
+/// reference and `aidcsim schema` show "none".
 struct QuantityChoice {
   std::string value;          ///< the sibling's value selecting it ("temperature")
   Quantity quantity;          ///< what the key then is (Temperature)

@@ -199,12 +199,19 @@ struct SensorSpec {
   std::string location;  ///< "GPU inlet", "GPU outlet", "GPU junction", "cold plate", "main loop", ...
   double threshold = 0;
   std::string alert_level = "warning";  ///< warning | critical
+  /// Clear band, SI, of the threshold's kind (K, m^3/s, PUE, W): an alert raised above the threshold
+  /// clears at or below threshold - hysteresis (a flow alert, raised below, at or above threshold +
+  /// hysteresis). 0: clears as soon as the reading is back (no hysteresis).
+  double hysteresis = 0;
 };
 
 /// A response to an alert level.
 struct ResponseAction {
   std::string alert_level;  ///< warning | critical
   std::string action;       ///< "notify" | "adjust pump speed" | "reduce GPU power limit"
+  /// s the action stays on after the last alert calling for it clears (Prometheus alerting rule
+  /// keep_firing_for); an alert raised again within it continues the same action. 0: released at once.
+  double hold = 0;
 };
 
 struct MonitoringSpec {
@@ -214,13 +221,15 @@ struct MonitoringSpec {
 };
 
 /// A scheduled fault. target: CDU index for pump_failure/cdu_loss, rack index for rdhx_fan_failure
-/// (the rack cooler's fans: rear door or in-row unit), -1 = all. magnitude: K for supply_excursion.
+/// (the rack cooler's fans: rear door or in-row unit), -1 = all. The scenario key `magnitude` is
+/// `magnitude` (K) for supply_excursion and `pumps` for pump_failure; the other types take none.
 struct FaultSpec {
   std::string type;  ///< pump_failure | cdu_loss | supply_excursion | rdhx_fan_failure
   double at = 0;     ///< s
   double duration = std::numeric_limits<double>::infinity();  ///< s
   int target = -1;
-  double magnitude = 0;
+  double magnitude = 0;  ///< K, supply_excursion's rise of the facility supply (0 for the other types)
+  int pumps = 1;         ///< pump_failure: running pumps of each targeted CDU that stop, 1..pumps.running
 };
 
 struct CoolingSpec {

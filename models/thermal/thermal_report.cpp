@@ -367,7 +367,10 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
   r.datasets.push_back(
       vector_dataset(g + "time_at_shutdown", off_after, "s", "Time with a GPU shut down after it fired", "action"));
   Dataset answered = vector_dataset(
-      g + "pass", apass, "1", "1 when its alert cleared in the run and no GPU was at shutdown after it", "action");
+      g + "pass", apass, "1",
+      "1 when its alert cleared in the run (the action released, or held on by its hold time alone) and no GPU was "
+      "at shutdown after it",
+      "action");
   answered.flag_meanings = {"fail", "pass"};
   r.datasets.push_back(std::move(answered));
 }

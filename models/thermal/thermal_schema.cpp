@@ -628,6 +628,27 @@ Schema schema() {
        false,
        {"warning", "critical"},
        "Alert level."},
+      {"cooling_monitoring.sensors[].hysteresis",
+       Q::Number,
+       "",
+       false,
+       {},
+       {},
+       false,
+       {},
+       "Clear band (deadband) of the alert, of the threshold's kind: a raised alert clears only once the reading is "
+       "back past the threshold by this much (a temperature, power or PUE alert at or below threshold - hysteresis; "
+       "a flow alert, raised below, at or above threshold + hysteresis): '2 K' for a temperature, '5 L/min' for a "
+       "flow, '2 kW' for a power, a plain number for a PUE; a plain number is K, L/min, kW (Redfish Sensor "
+       "Threshold.HysteresisReading, IPMI sensor hysteresis). Default none (0): the alert clears as soon as the "
+       "reading is back, and a response action that brings it back chatters. The clear level must stay within the "
+       "threshold's range.",
+       "type",
+       {{"temperature", Q::TemperatureDelta, "K", 0.0, 200.0},
+        {"flow_rate", Q::VolumeFlow, "L/min", 0.0, 1e5 * units::kLitre / units::kMinute},
+        {"flow", Q::VolumeFlow, "L/min", 0.0, 1e5 * units::kLitre / units::kMinute},
+        {"pue", Q::Number, "", 0.0, 9.0},
+        {"power", Q::Power, "kW", 0.0, 1e6}}},
       {"cooling_monitoring.response_actions",
        Q::List,
        "",
@@ -656,6 +677,17 @@ Schema schema() {
        {"notify", "adjust pump speed", "reduce GPU power limit"},
        "adjust pump speed: run the pumps at full capacity; reduce GPU power limit: cap GPUs at power_limit_fraction x "
        "TDP."},
+      {"cooling_monitoring.response_actions[].hold",
+       Q::Time,
+       "0 s",
+       false,
+       0,
+       1e9,
+       false,
+       {},
+       "How long the action stays on after the last alert calling for it clears (Prometheus alerting rules' "
+       "keep_firing_for, default 0 s there too; Redfish Threshold.HysteresisDuration); an alert raised again within "
+       "it continues the same action. Default 0: released when the alert clears."},
       {"cooling_monitoring.power_limit_fraction",
        Q::Fraction,
        "0.8",
@@ -697,14 +729,24 @@ Schema schema() {
        {},
        "CDU (pump_failure, cdu_loss) or rack (rdhx_fan_failure) index; -1 = all."},
       {"cooling.faults[].magnitude",
-       Q::TemperatureDelta,
-       "0 K",
-       false,
-       0,
-       100,
+       Q::Number,
+       "",
        false,
        {},
-       "Supply rise of supply_excursion."},
+       {},
+       false,
+       {},
+       "How large the fault is, by type: supply_excursion, the facility supply's rise ('5 K', a plain number is K; "
+       "default 0 K); "
+       "pump_failure, the running pumps of each targeted CDU that stop at once (a whole number from 1 to "
+       "cooling.pumps.running; default 1; the standby pumps, cooling.pumps.spare, take over one each). cdu_loss (the "
+       "whole CDU's heat exchange is lost) and rdhx_fan_failure (all of the rack cooler's fans stop) take none: "
+       "writing one is an error.",
+       "type",
+       {{"supply_excursion", Q::TemperatureDelta, "K", 0.0, 100.0},
+        {"pump_failure", Q::Integer, "", 1.0, 1000.0},
+        {"cdu_loss", Q::String, "", {}, {}},
+        {"rdhx_fan_failure", Q::String, "", {}, {}}}},
       {"power",
        Q::Map,
        "",
@@ -893,10 +935,23 @@ CoolingSpec spec_from(const Params& root) {
                                                                    : std::string()));
     ss.threshold = si;
     ss.alert_level = text(s, "alert_level", "warning");
+    // The clear level (threshold -/+ hysteresis) in the same range: past it the alert never clears.
+    ss.hysteresis = num(s, "hysteresis", 0);
+    const bool below = ss.type == "flow_rate";
+    const double h = ss.type == "temperature" ? ss.hysteresis
+                     : below                  ? ss.hysteresis * 60000.0
+                     : ss.type == "power"     ? ss.hysteresis / 1e3
+                                              : ss.hysteresis;
+    const double clear = below ? th + h : th - h;
+    if (!(clear >= lo && clear <= hi))
+      s.invalid("hysteresis", "a clear band that keeps the clear level (threshold " + std::string(below ? "+" : "-") +
+                                  " hysteresis = " + fmt_num(clear) + " " + unit + ") within the " + ss.type +
+                                  " range, " + fmt_num(lo) + " to " + fmt_num(hi) + " " + unit +
+                                  ": past it the alert would never clear (threshold " + fmt_num(th) + " " + unit + ")");
     c.monitoring.sensors.push_back(ss);
   }
   for (const Params& a : root.list("cooling_monitoring.response_actions"))
-    c.monitoring.actions.push_back({a.text("alert_level"), a.text("action")});
+    c.monitoring.actions.push_back({a.text("alert_level"), a.text("action"), num(a, "hold", 0)});
   c.monitoring.power_limit_fraction =
       num(root, "cooling_monitoring.power_limit_fraction", c.monitoring.power_limit_fraction);
   for (const Params& f : root.list("cooling.faults")) {
@@ -905,7 +960,25 @@ CoolingSpec spec_from(const Params& root) {
     fs.at = num(f, "at", 0);
     fs.duration = num(f, "duration", fs.duration);
     fs.target = integer(f, "target", -1);
-    fs.magnitude = num(f, "magnitude", 0);
+    // magnitude by type (the loader parsed it as the type's kind): a supply excursion's rise, a pump
+    // failure's pumps; the types whose fault is all-or-nothing take none (it would be ignored).
+    if (f.given("magnitude")) {
+      if (fs.type == "supply_excursion") {
+        fs.magnitude = f.number("magnitude");
+      } else if (fs.type == "pump_failure") {
+        fs.pumps = static_cast<int>(f.integer("magnitude"));
+        if (fs.pumps > c.pumps.running)
+          f.invalid("magnitude", "a number of pumps from 1 to cooling.pumps.running (" +
+                                     std::to_string(c.pumps.running) +
+                                     "): a pump_failure stops running pumps of each targeted CDU");
+      } else if (fs.type == "cdu_loss" || fs.type == "rdhx_fan_failure") {
+        f.invalid("magnitude", std::string("no magnitude for ") + fs.type + " (" +
+                                   (fs.type == "cdu_loss" ? "the CDU's whole heat exchange is lost"
+                                                          : "all of the rack cooler's fans stop") +
+                                   "; magnitude is a supply_excursion's rise, '5 K', or a pump_failure's number of "
+                                   "pumps): remove it");
+      }
+    }
     c.faults.push_back(fs);
   }
   auto& p = c.power;
@@ -985,6 +1058,7 @@ void validate(const CoolingSpec& c) {
   for (size_t i = 0; i < c.monitoring.sensors.size(); ++i) {
     const auto& s = c.monitoring.sensors[i];
     const std::string k = "cooling_monitoring.sensors[" + std::to_string(i) + "]";
+    if (!(s.hysteresis >= 0)) bad(k + ".hysteresis", s.hysteresis, "a clear band >= 0 (SI, the threshold's kind)");
     std::string type = s.type == "flow" ? "flow_rate" : s.type;
     if (type != "temperature" && type != "flow_rate" && type != "pue" && type != "power")
       throw InvalidParameter(k + ".type", s.type, "temperature, flow_rate, pue or power");
@@ -997,6 +1071,7 @@ void validate(const CoolingSpec& c) {
   for (size_t i = 0; i < c.monitoring.actions.size(); ++i) {
     const auto& a = c.monitoring.actions[i];
     const std::string k = "cooling_monitoring.response_actions[" + std::to_string(i) + "]";
+    if (!(a.hold >= 0)) bad(k + ".hold", a.hold, "a time >= 0 s");
     if (a.action != "notify" && a.action != "adjust pump speed" && a.action != "reduce GPU power limit")
       throw InvalidParameter(k + ".action", a.action, "notify, adjust pump speed or reduce GPU power limit");
     // An action runs only when a sensor of its alert level crosses its threshold (transient.cpp: the
@@ -1028,6 +1103,16 @@ void validate(const CoolingSpec& c) {
     if (!(f.at >= 0)) bad(k + ".at", f.at, "a time >= 0");
     if (!(f.duration > 0)) bad(k + ".duration", f.duration, "a positive duration");
     if (f.target < -1) bad(k + ".target", f.target, "an index >= 0, or -1 for all");
+    // What a type does not read must not be set (it would be ignored).
+    if (f.type == "supply_excursion" ? !(f.magnitude >= 0) : f.magnitude != 0)
+      bad(k + ".magnitude", f.magnitude,
+          f.type == "supply_excursion" ? "a rise >= 0 K"
+                                       : "no magnitude: only supply_excursion has one (pump_failure: pumps)");
+    if (f.type == "pump_failure" ? !(f.pumps >= 1 && f.pumps <= c.pumps.running) : f.pumps != 1)
+      bad(k + ".magnitude", f.pumps,
+          f.type == "pump_failure"
+              ? "a number of pumps from 1 to cooling.pumps.running (" + std::to_string(c.pumps.running) + ")"
+              : "no pump count: only pump_failure stops pumps");
   }
 }
 

@@ -26,6 +26,25 @@ struct Monitor {
   bool below;   // alert when the value falls below the threshold (flow)
   bool policy;  // from cooling_monitoring (triggers response actions)
   bool active = false;
+  double hysteresis = 0;  // an active alert clears at threshold -/+ hysteresis (SensorSpec::hysteresis)
+
+  /// Whether the alert is on after reading `v`: raised past the threshold, cleared only back past
+  /// the clear level (the threshold itself without hysteresis). NaN (no such element): off.
+  bool over(double v) const {
+    if (!std::isfinite(v)) return false;
+    const double edge = !active ? threshold : below ? threshold + hysteresis : threshold - hysteresis;
+    return below ? v < edge : v > edge;
+  }
+};
+
+/// A held response action (pumps to full capacity, GPU power cap): on from its firing while an
+/// alert calls for it, then for the longest `hold` of the actions that called for it.
+struct Held {
+  bool on = false;
+  size_t rec = 0;             // index of the record of the firing that holds it
+  double hold = 0;            // s, longest hold of the actions that called for it
+  double clear_since = kNaN;  // s, since when no alert calls for it (NaN: one does)
+  double release_at() const { return clear_since + hold; }
 };
 
 /// Current value seen by a sensor at `location` (the brief's location names). NaN: the plant has no
@@ -169,11 +188,12 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
   // Pump groups: N running + spares; a VFD holds the design flow while the running capacity allows.
   const int big_n = spec.pumps.running;
   std::vector<int> running(ncdu, big_n), spare(ncdu, spec.pumps.spare);
-  bool boost = false, cap = false, changed = false;
+  Held boost, cap;
+  bool changed = false;
   auto refresh_flows = [&]() {
     for (int c = 0; c < ncdu; ++c) {
       const double capf = running[c] * spec.pumps.capacity_margin / big_n;
-      cond.flow_fraction[c] = boost ? capf : std::min(1.0, capf);
+      cond.flow_fraction[c] = boost.on ? capf : std::min(1.0, capf);
     }
   };
   auto log = [&](double t, std::string level, std::string source, std::string msg, double v = 0, double th = 0) {
@@ -209,9 +229,11 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     mons.push_back({"server inlet", "warning",
                     "server inlet air above the ASHRAE " + lim.air_inlet_class + " allowable",
                     air_inlet_allowable(lim.air_inlet_class).second, false, false});
-  for (const auto& s : spec.monitoring.sensors)
+  for (const auto& s : spec.monitoring.sensors) {
     mons.push_back({s.location, s.alert_level, s.type + " sensor threshold crossed", s.threshold,
                     s.type == "flow_rate" || s.type == "flow", true});
+    mons.back().hysteresis = s.hysteresis;
+  }
 
   const double fmin = spec.throttle.min_clock, gain = spec.throttle.governor_gain, limit = lim.gpu_temp_limit;
   const double cap_w = spec.monitoring.power_limit_fraction * layout.gpu_tdp;
@@ -228,16 +250,18 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       res.max_coolant_temp = kNaN;
   res.min_flow_per_gpu = res.min_loop_flow = m.liquid() ? std::numeric_limits<double>::infinity() : 0.0;
   const double design_loop_flow = m.min_loop_flow();
-  // Index of the notify records each policy monitor raised (to note when its alert clears).
-  std::vector<std::vector<size_t>> raised(mons.size());
-  // The held actions (pumps to full capacity, GPU power cap): on while any policy alert of a level
-  // that calls for them is active, off when the last of them clears (the schema has no hysteresis
-  // or hold time); the index of the record of the firing that holds them.
-  auto calls_for = [&](const std::string& level, const char* action) {
-    return std::any_of(spec.monitoring.actions.begin(), spec.monitoring.actions.end(),
-                       [&](const auto& a) { return a.alert_level == level && a.action == action; });
+  // The notifications each policy monitor raised and that are still on: record index, action index
+  // (for its hold). Cleared when their alert has been off for their hold; an alert raised again
+  // within it continues them.
+  struct Notice {
+    size_t rec, action;
   };
-  size_t boost_rec = 0, cap_rec = 0;
+  std::vector<std::vector<Notice>> raised(mons.size());
+  std::vector<double> clear_since(mons.size(), kNaN);  // s, since when a policy monitor is off
+  // The held actions (pumps to full capacity, GPU power cap): on while any policy alert of a level
+  // that calls for them is active, then for the hold of the actions that called (0: off when the
+  // last alert clears).
+  const double eps = 1e-9 * opt.dt;
 
   for (long step = 0; step <= nsteps; ++step) {
     const double t = opt.start + step * opt.dt;
@@ -277,25 +301,29 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     for (size_t mi = 0; mi < mons.size(); ++mi) {
       auto& mon = mons[mi];
       const double v = rd.at(mon.location);
-      const bool over = std::isfinite(v) && (mon.below ? v < mon.threshold : v > mon.threshold);
+      const bool over = mon.over(v);
       if (over && !mon.active) {
         log(t, mon.level, mon.location, mon.message, v, mon.threshold);
+        clear_since[mi] = kNaN;
         if (mon.policy)
-          for (const auto& a : spec.monitoring.actions) {
+          for (size_t ai = 0; ai < spec.monitoring.actions.size(); ++ai) {
+            const auto& a = spec.monitoring.actions[ai];
             if (a.alert_level != mon.level) continue;
             bool fired = false;
-            if (a.action == "adjust pump speed" && !boost) {
-              boost = true;
+            if (a.action == "adjust pump speed" && !boost.on) {
+              boost.on = true;
               changed = true;
               fired = true;
-              boost_rec = res.actions.size();
+              boost.rec = res.actions.size();
               log(t, "info", "action", "pumps to full capacity");
-            } else if (a.action == "reduce GPU power limit" && !cap) {
-              cap = true;
+            } else if (a.action == "reduce GPU power limit" && !cap.on) {
+              cap.on = true;
               fired = true;
-              cap_rec = res.actions.size();
+              cap.rec = res.actions.size();
               log(t, "info", "action", fmt::format("GPU power limit {:.0f} W", cap_w));
-            } else if (a.action == "notify") {
+            } else if (a.action == "notify" && std::none_of(raised[mi].begin(), raised[mi].end(),
+                                                            [ai](const Notice& n) { return n.action == ai; })) {
+              // (one still on within its hold continues)
               fired = true;
               log(t, "info", "action", "operator notified");
             }
@@ -308,36 +336,59 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
               rec.value = v;
               rec.threshold = mon.threshold;
               rec.peak_gpu_temp_after = rd.junction;
-              if (a.action == "notify") raised[mi].push_back(res.actions.size());
+              if (a.action == "notify") raised[mi].push_back({res.actions.size(), ai});
               res.actions.push_back(rec);
             }
           }
       } else if (!over && mon.active) {
         log(t, "info", mon.location, "cleared: " + mon.message, v, mon.threshold);
-        for (size_t k : raised[mi]) res.actions[k].cleared = std::min(res.actions[k].cleared, t);
-        raised[mi].clear();
+        clear_since[mi] = t;
       }
       mon.active = over;
-    }
-    // Release the held actions whose every calling alert has cleared (applied from the next step,
-    // as their firing is).
-    bool hold_boost = false, hold_cap = false;
-    for (const auto& mon : mons)
-      if (mon.policy && mon.active) {
-        hold_boost = hold_boost || calls_for(mon.level, "adjust pump speed");
-        hold_cap = hold_cap || calls_for(mon.level, "reduce GPU power limit");
+      // Notifications end once their alert has been off for their hold (at once without one).
+      if (!mon.active && !raised[mi].empty()) {
+        auto& ns = raised[mi];
+        ns.erase(std::remove_if(ns.begin(), ns.end(),
+                                [&](const Notice& n) {
+                                  if (t + eps < clear_since[mi] + spec.monitoring.actions[n.action].hold) return false;
+                                  res.actions[n.rec].cleared = std::min(res.actions[n.rec].cleared, t);
+                                  return true;
+                                }),
+                 ns.end());
       }
-    if (boost && !hold_boost) {
-      boost = false;
-      changed = true;
-      res.actions[boost_rec].cleared = t;
-      log(t, "info", "action", "pumps back to their normal speed");
     }
-    if (cap && !hold_cap) {
-      cap = false;
-      res.actions[cap_rec].cleared = t;
-      log(t, "info", "action", "GPU power limit lifted");
-    }
+    // Release the held actions no alert has called for during their hold (applied from the next
+    // step, as their firing is).
+    bool call_boost = false, call_cap = false;
+    for (const auto& mon : mons)
+      if (mon.policy && mon.active)
+        for (const auto& a : spec.monitoring.actions) {
+          if (a.alert_level != mon.level) continue;
+          if (a.action == "adjust pump speed" && boost.on) {
+            call_boost = true;
+            boost.hold = std::max(boost.hold, a.hold);
+          } else if (a.action == "reduce GPU power limit" && cap.on) {
+            call_cap = true;
+            cap.hold = std::max(cap.hold, a.hold);
+          }
+        }
+    auto release = [&](Held& h, bool called, const char* message) {
+      if (!h.on) return false;
+      if (called) {
+        h.clear_since = kNaN;
+        return false;
+      }
+      if (std::isnan(h.clear_since)) h.clear_since = t;
+      if (t + eps < h.release_at()) return false;
+      h.on = false;
+      res.actions[h.rec].cleared = t;
+      h.hold = 0;
+      h.clear_since = kNaN;
+      log(t, "info", "action", message);
+      return true;
+    };
+    if (release(boost, call_boost, "pumps back to their normal speed")) changed = true;
+    release(cap, call_cap, "GPU power limit lifted");
     double fmin_now = 1, fsum = 0, copies = 0;
     bool halted = false;
     for (const auto& g : gg) {
@@ -383,9 +434,9 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     // DVFS governor (integral action toward the limit), bounded by the power cap if active.
     for (size_t k = 0; k < gg.size(); ++k) {
       auto& g = gg[k];
-      const double fcap = cap ? clock_for_power_cap(cap_w, layout.gpu_tdp, layout.gpu_idle_power, mean_util[k],
-                                                    spec.throttle.power_exponent, fmin)
-                              : 1.0;
+      const double fcap = cap.on ? clock_for_power_cap(cap_w, layout.gpu_tdp, layout.gpu_idle_power, mean_util[k],
+                                                       spec.throttle.power_exponent, fmin)
+                                 : 1.0;
       if (g.clock <= 0) {
         // Shut down: off until the junction has cooled below the throttle limit (the fault is
         // repaired or the loop recovered), then back at the governor's floor clock, from where the
@@ -408,7 +459,7 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       double f = g.clock;
       if (opt.throttle) f -= gain * (net.temperature(g.J) - limit) * opt.dt;
       g.clock = std::clamp(f, fmin, fcap);
-      if (!opt.throttle && !cap) g.clock = 1.0;
+      if (!opt.throttle && !cap.on) g.clock = 1.0;
     }
     // Accounting over the step just taken (state at its start).
     res.min_clock = std::min(res.min_clock, fmin_now);
@@ -429,6 +480,14 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     }
   }
   res.mean_slowdown = run_time > 0 ? slow_int / run_time : 1.0;
+  // When each action ends or would end: still on by its hold alone, the end of that hold.
+  for (auto& a : res.actions) a.release_due = a.cleared;
+  for (const Held* h : {&boost, &cap})
+    if (h->on && !std::isnan(h->clear_since)) res.actions[h->rec].release_due = h->release_at();
+  for (size_t mi = 0; mi < mons.size(); ++mi)
+    if (!mons[mi].active)
+      for (const Notice& n : raised[mi])
+        res.actions[n.rec].release_due = clear_since[mi] + spec.monitoring.actions[n.action].hold;
   res.energy_error = res.dissipated > 0 ? std::abs(res.dissipated - res.stored - res.removed) / res.dissipated : 0.0;
   res.factorizations = m.network().factorizations();  // cumulative over rebuilds
   res.final_clock.assign(n, 1.0);

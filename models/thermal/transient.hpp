@@ -47,9 +47,14 @@ struct ActionRecord {
   std::string action, alert_level, sensor;  ///< the action, the level and sensor location that raised it
   double value = 0, threshold = 0;          ///< SI reading and threshold at that moment
   /// s, when it ended: a held action (pumps to full capacity, GPU power cap) is released when the
-  /// last policy alert of a level that calls for it clears; a notification when its alert clears.
+  /// last policy alert of a level that calls for it clears (ResponseAction::hold later, if set; an
+  /// alert clears at its SensorSpec::hysteresis); a notification when its alert clears (same hold).
   /// +inf: still on at the end of the run.
   double cleared = std::numeric_limits<double>::infinity();
+  /// s, when it ends or would end: `cleared` when it did; when still on at the end of the run only
+  /// by its hold time (every alert calling for it cleared), the end of that hold; +inf while an
+  /// alert still calls for it (it holds for as long as its cause).
+  double release_due = std::numeric_limits<double>::infinity();
   double lost_training_time = 0;   ///< s of training lost from its firing to the end of the run
   double peak_gpu_temp_after = 0;  ///< K, hottest junction from its firing on
   double shutdown_time_after = 0;  ///< s with a GPU shut down after it fired

@@ -155,11 +155,15 @@ std::vector<ActionVerdict> judge_actions(const std::vector<FaultVerdict>& verdic
       av.fault = v.index;
       av.record = a;
       const bool cleared = std::isfinite(a.cleared);
-      av.pass = cleared && a.shutdown_time_after == 0;
+      // Still on at the end by its hold time alone (every alert calling for it cleared): the
+      // operator's policy, not a cause that lasts.
+      const bool held = !cleared && std::isfinite(a.release_due);
+      av.pass = (cleared || held) && a.shutdown_time_after == 0;
       av.note =
           fmt::format("{} alert at {} ({} vs {}), {}; {:.2f} h of training lost from then, peak junction {}{}",
                       a.alert_level, a.sensor, reading(a.value, a.sensor), reading(a.threshold, a.sensor),
-                      !cleared               ? std::string("not cleared in the run")
+                      held       ? "alert cleared, action held to " + span(a.release_due - a.time) + " by its hold"
+                      : !cleared ? std::string("not cleared in the run")
                       : a.action == "notify" ? "cleared after " + span(a.cleared - a.time)
                                              : "cleared after " + span(a.cleared - a.time) + ", action released",
                       a.lost_training_time / units::kHour, degc(a.peak_gpu_temp_after),

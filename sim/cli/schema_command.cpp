@@ -92,7 +92,9 @@ std::string allowed_by(const Field& f) {
       done[j] = true;
       values += (values.empty() ? "" : ", ") + e.value;
     }
-    s += (s.empty() ? "" : "; ") + values + ": " + quantity_name(k.quantity) + " " + choice_range_phrase(f, k);
+    s += (s.empty() ? "" : "; ") + values + ": " +
+         (k.quantity == Quantity::String ? std::string("none (writing one is an error)")  // schema.hpp
+                                         : quantity_name(k.quantity) + " " + choice_range_phrase(f, k));
   }
   return s;
 }

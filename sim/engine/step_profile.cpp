@@ -55,17 +55,22 @@ reliability::StepTimeProfile step_profile(const SituationOutcome& o) {
   // back to its steady state (multiplier 1). Its last sample could hold a response action: until
   // 2026-12 the transient never lifted a GPU power cap, and held for the rest of the run it slowed
   // each of the rollout's phases by 2-3 % for a 15-minute CDU loss (+13 d); now the cap lifts when
-  // its alerts clear, but a policy threshold below the site's normal reading still holds one. A
-  // fault still on at the end holds.
+  // its alerts clear. A GPU power cap still on at the end holds the last state: for good while an
+  // alert still calls for it (a policy threshold the repaired site still crosses: the reset to 1
+  // hid it), until its hold ends when only that keeps it. A fault still on at the end holds.
   const double end = o.fault_transient_duration;
   const bool all_ended =
       end > 0 && std::all_of(o.fault_verdicts.begin(), o.fault_verdicts.end(),
                              [end](const thermal::FaultVerdict& v) { return v.fault.at + v.fault.duration < end; });
+  double capped_until = end;
+  for (const auto& a : o.fault_transient.actions)
+    if (a.action == "reduce GPU power limit" && !std::isfinite(a.cleared))
+      capped_until = std::max(capped_until, a.release_due);
   append_samples(p, o.fault_transient, 0.0, base, o.step_during_fault.step_time,
                  all_ended && !daily ? end : std::numeric_limits<double>::infinity());
   if (!daily) {
-    if (all_ended && !p.multipliers.empty() && p.multipliers.back() != 1.0) {
-      p.times.push_back(end);
+    if (all_ended && std::isfinite(capped_until) && !p.multipliers.empty() && p.multipliers.back() != 1.0) {
+      p.times.push_back(std::max(end, capped_until));
       p.multipliers.push_back(1.0);
     }
     return p;

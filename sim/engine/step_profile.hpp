@@ -9,7 +9,9 @@ namespace aidcsim {
 
 /// Thermal step-time profile.
 /// - Cooling faults only: the fault transient's multipliers, one-off; after it 1 when every fault
-///   (o.fault_verdicts) ended within it, else its last value (a fault still on).
+///   (o.fault_verdicts) ended within it, else its last value (a fault still on). A GPU power cap of
+///   the monitoring policy still on at its end keeps the last value too: for good while an alert
+///   still calls for it, until the end of its hold (ActionRecord::release_due) when only that does.
 /// - Daily outdoor cycle only: the day's multipliers, periodic with 86,400 s.
 /// - Both: the fault transient (which already runs under the outdoor cycle) over its window, then
 ///   the daily multipliers for 366 days, then their daily mean (harmonic: the mean work rate).

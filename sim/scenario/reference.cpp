@@ -75,7 +75,8 @@ std::string kind_of(const Field& f) {
   if (!f.quantity_by.empty()) {  // "temperature, volume flow or power (by `type`)"
     std::vector<std::string> kinds;
     for (const auto& k : f.quantity_by)
-      if (std::find(kinds.begin(), kinds.end(), quantity_name(k.quantity)) == kinds.end())
+      if (k.quantity != Quantity::String &&  // a String kind takes no value (schema.hpp)
+          std::find(kinds.begin(), kinds.end(), quantity_name(k.quantity)) == kinds.end())
         kinds.push_back(quantity_name(k.quantity));
     std::string s;
     for (std::size_t i = 0; i < kinds.size(); ++i)
@@ -88,15 +89,19 @@ std::string kind_of(const Field& f) {
 
 std::string allowed_of(const Field& f) {
   if (!f.quantity_by.empty()) {  // "`temperature`: from -50 degC to 150 degC; ..." (aliases once)
-    std::string s;
+    std::string s, none;
     for (std::size_t i = 0; i < f.quantity_by.size(); ++i) {
       const QuantityChoice& k = f.quantity_by[i];
+      if (k.quantity == Quantity::String) {  // takes no value (schema.hpp)
+        none += (none.empty() ? "`" : ", `") + k.value + "`";
+        continue;
+      }
       const bool alias = std::any_of(f.quantity_by.begin(), f.quantity_by.begin() + i,
                                      [&](const QuantityChoice& e) { return same_range(e, k); });
       if (alias) continue;
       s += (s.empty() ? "`" : "; `") + k.value + "`: " + choice_range_phrase(f, k);
     }
-    return s;
+    return none.empty() ? s : s + "; " + none + ": none (writing one is an error)";
   }
   if (!f.choices.empty()) {
     std::string s;

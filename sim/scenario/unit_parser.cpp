@@ -288,13 +288,42 @@ bool sum_of_times(std::string_view t, double& seconds, const UnitDef*& largest) 
   return terms >= 2;
 }
 
-// Why a time is not read, when it is a clock time or a sum of times: the one-unit spelling meant.
+// "3pm", "3 pm", "3:30 PM", "12am": a 12-hour clock time, read as hours after midnight.
+bool clock_hours_12(std::string_view t, double& hours) {
+  if (t.size() < 3) return false;
+  const std::string ampm = lower(std::string(t.substr(t.size() - 2)));
+  if (ampm != "am" && ampm != "pm") return false;
+  std::string_view h = t.substr(0, t.size() - 2);
+  while (!h.empty() && h.back() == ' ') h.remove_suffix(1);
+  long long whole = 0;
+  if (!clock_hours(h, hours)) {
+    if (!parse_int(h, whole)) return false;
+    hours = static_cast<double>(whole);
+  }
+  if (hours < 1 || hours >= 13) return false;
+  hours = std::fmod(hours, 12.0) + (ampm == "pm" ? 12 : 0);
+  return true;
+}
+
+bool parse_date(std::string_view s, double& seconds);
+
+// Why a time is not read, when it is a clock time, a date or a sum of times: the one-unit spelling
+// meant. A time is counted from the run's start (t = 0, midnight of its first day: cooling.faults[].at).
 std::string time_spelling_hint(std::string_view t) {
   double hours = 0, seconds = 0;
   const UnitDef* u = nullptr;
-  if (clock_hours(t, hours))
+  if (clock_hours(t, hours) || clock_hours_12(t, hours))
     return "a clock time; a time here is one number and one unit, from the run's start: did you mean '" +
            format_number(hours) + " h'?";
+  if (parse_date(t, seconds)) {
+    const std::string why =
+        "; a time here is one number and one unit, from the run's start (t = 0, midnight of its first day), not a "
+        "calendar date: ";
+    if (t.size() <= 10) return "a date" + why + "the second day starts at '24 h', the third at '48 h'";
+    const double tod = std::fmod(seconds, units::kDay) / units::kHour;
+    return "a date and time" + why + std::string(t.substr(11, 5)) + " on the first day is '" + format_number(tod) +
+           " h', on the second '" + format_number(tod + 24) + " h'";
+  }
   if (sum_of_times(t, seconds, u))
     return "one number and one unit: did you mean '" + format_number(seconds / u->factor) + " " + u->symbol + "'?";
   return {};

@@ -1,7 +1,8 @@
-// pump_failure: one running pump of each targeted CDU stops; a standby pump, if any, takes over
-// after pumps.failover_time (the VFD holds design flow while the running capacity allows); the
-// failed pump, once repaired, becomes the standby again (or runs, if none took over). Judged by the
-// brief's failover rule: loop flow back at design within limits.failover_max.
+// pump_failure: `pumps` running pumps (the scenario's magnitude, default 1) of each targeted CDU
+// stop at once; a standby pump, while any is left, takes over for each after pumps.failover_time
+// (the VFD holds design flow while the running capacity allows); each failed pump, once repaired,
+// becomes a standby again (or runs, if none took over for it). Judged by the brief's failover rule:
+// loop flow back at design within limits.failover_max.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,36 +16,54 @@ namespace aidcsim::thermal {
 namespace {
 
 void schedule(FaultState& st, const FaultSpec& f, const std::vector<int>& cs) {
-  auto replaced = std::make_shared<std::vector<char>>(st.running.size(), 0);
-  st.events.emplace(f.at, [&st, cs, replaced](double t) {
+  // Per CDU: pumps this fault stopped, and how many of them a standby replaced.
+  auto failed = std::make_shared<std::vector<int>>(st.running.size(), 0);
+  auto replaced = std::make_shared<std::vector<int>>(st.running.size(), 0);
+  const int pumps = f.pumps;
+  st.events.emplace(f.at, [&st, cs, failed, replaced, pumps](double t) {
     for (int c : cs) {
-      st.running[c] = std::max(0, st.running[c] - 1);
-      if (st.spare[c] > 0) {
-        --st.spare[c];
-        (*replaced)[c] = 1;
-        st.events.emplace(t + st.spec.pumps.failover_time, [&st, c](double t2) {
-          ++st.running[c];
+      (*failed)[c] = std::min(pumps, st.running[c]);
+      st.running[c] -= (*failed)[c];
+      (*replaced)[c] = std::min((*failed)[c], st.spare[c]);
+      st.spare[c] -= (*replaced)[c];
+      if ((*replaced)[c] > 0) {
+        const int n = (*replaced)[c];
+        st.events.emplace(t + st.spec.pumps.failover_time, [&st, c, n](double t2) {
+          st.running[c] += n;
           st.changed = true;
-          st.log(t2, "info", "pump", fmt::format("CDU {}: standby pump took over", c), 0, 0);
+          st.log(t2, "info", "pump",
+                 n == 1 ? fmt::format("CDU {}: standby pump took over", c)
+                        : fmt::format("CDU {}: {} standby pumps took over", c, n),
+                 0, 0);
         });
       }
     }
     st.changed = true;
+    const int lost = (*failed)[cs[0]], spares = (*replaced)[cs[0]];
     st.log(t, "warning", "fault",
-           fmt::format("pump failure on {} CDU(s){}", cs.size(),
-                       (*replaced)[cs[0]] ? ", standby starting" : ", no standby"),
+           fmt::format("{} on {} CDU(s){}",
+                       lost == 1 ? std::string("pump failure") : fmt::format("{} pumps failed", lost), cs.size(),
+                       lost == 0        ? ", no running pump left"
+                       : spares == lost ? ", standby starting"
+                       : spares > 0     ? fmt::format(", {} standby starting", spares)
+                                        : ", no standby"),
            0, 0);
   });
   const double end = f.at + f.duration;
   if (std::isfinite(end))
-    st.events.emplace(end, [&st, cs, replaced](double t) {
-      for (int c : cs) ((*replaced)[c] ? st.spare[c] : st.running[c]) += 1;
+    st.events.emplace(end, [&st, cs, failed, replaced](double t) {
+      for (int c : cs) {
+        st.spare[c] += (*replaced)[c];
+        st.running[c] += (*failed)[c] - (*replaced)[c];
+      }
       st.changed = true;
       st.log(t, "info", "fault", "failed pump repaired", 0, 0);
     });
 }
 
-std::string where(const FaultSpec& f) { return on_target(f, "CDU"); }
+std::string where(const FaultSpec& f) {
+  return (f.pumps == 1 ? std::string() : fmt::format(" of {} pumps", f.pumps)) + on_target(f, "CDU");
+}
 
 std::optional<ChecklistItem> rule(const CoolingSpec& spec, const TransientResult& r) {
   const auto& lim = spec.limits;
@@ -58,7 +77,8 @@ std::optional<ChecklistItem> rule(const CoolingSpec& spec, const TransientResult
 
 FaultType pump_failure_type() {
   return {"pump_failure",
-          "one running pump of a CDU stops (standby takes over after failover_time)",
+          "magnitude (default 1) running pumps of a CDU stop (a standby takes over for each, while any is left, "
+          "after failover_time)",
           FaultTarget::Cdu,
           true,
           false,

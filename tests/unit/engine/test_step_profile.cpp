@@ -54,3 +54,31 @@ TEST_CASE("Fault profile: a fault still on at the transient's end holds its last
   REQUIRE_FALSE(p.multipliers.empty());
   CHECK(p.multipliers.back() > 1.0);
 }
+
+TEST_CASE("Fault profile: a power cap still held at the transient's end is not reset to 1", "[step_profile]") {
+  // Every fault ended, but the monitoring policy's GPU power cap is still on: an alert still calls
+  // for it (a threshold the repaired site still crosses). The old profile returned to 1 at the
+  // transient's end and hid it; the capped clock holds.
+  SituationOutcome o = capped_after_fault(50.0, 100.0);
+  thermal::ActionRecord cap;
+  cap.action = "reduce GPU power limit";
+  cap.time = 100.0;  // cleared and release_due +inf: held for good
+  o.fault_transient.actions.push_back(cap);
+  const auto held = step_profile(o);
+  REQUIRE_FALSE(held.multipliers.empty());
+  CHECK(held.multipliers.back() > 1.0);
+  CHECK(held.times.back() < 300.0);
+  // On by its hold time alone, due 1,000 s: the capped clock until then, 1 after.
+  o.fault_transient.actions.back().release_due = 1000.0;
+  const auto until = step_profile(o);
+  REQUIRE(until.times.size() >= 2);
+  CHECK(until.times.back() == Approx(1000.0));
+  CHECK(until.multipliers.back() == 1.0);
+  CHECK(until.multipliers[until.multipliers.size() - 2] > 1.0);
+  // A cap that was lifted within the transient changes nothing.
+  o.fault_transient.actions.back().cleared = 250.0;
+  o.fault_transient.actions.back().release_due = 250.0;
+  const auto lifted = step_profile(o);
+  CHECK(lifted.times.back() == Approx(300.0));
+  CHECK(lifted.multipliers.back() == 1.0);
+}

@@ -249,3 +249,26 @@ TEST_CASE("a time written as a clock or with several units gets the one-unit spe
   CHECK(error_of(Q::Time, "2h30m") == "a time such as '600 ns', '5 min' or '54 d' (unknown unit 'h30m')");
   CHECK_THAT(error_of(Q::Time, "15:75"), Catch::Contains("unknown unit ':75'"));
 }
+
+TEST_CASE("a time written as a date or a 12-hour clock says what a time is", "[units]") {
+  // cooling.faults[].at: "2026-12-03" was "unknown unit '-12-03'", "3pm" "unknown unit 'pm'".
+  CHECK(error_of(Q::Time, "2026-12-03") ==
+        "a time such as '600 ns', '5 min' or '54 d' (a date; a time here is one number and one unit, from the "
+        "run's start (t = 0, midnight of its first day), not a calendar date: the second day starts at '24 h', the "
+        "third at '48 h')");
+  CHECK_THAT(error_of(Q::Time, "2026-12-03 15:00"),
+             Catch::Contains("a date and time; a time here is one number and one unit, from the run's start") &&
+                 Catch::Contains("15:00 on the first day is '15 h', on the second '39 h'"));
+  CHECK_THAT(error_of(Q::Time, "2026-12-03T15:30Z"), Catch::Contains("15:30 on the first day is '15.5 h'"));
+  CHECK_THAT(error_of(Q::Time, "3pm"), Catch::Contains("a clock time") && Catch::Contains("did you mean '15 h'?"));
+  CHECK_THAT(error_of(Q::Time, "3:30 PM"), Catch::Contains("did you mean '15.5 h'?"));
+  CHECK_THAT(error_of(Q::Time, "12am"), Catch::Contains("did you mean '0 h'?"));
+  CHECK_THAT(error_of(Q::Time, "11 am"), Catch::Contains("did you mean '11 h'?"));
+  // Durations as users write them still read.
+  CHECK(si(Q::Time, "90 min") == Approx(5400));
+  CHECK(si(Q::Time, "2 h") == Approx(7200));
+  CHECK(si(Q::Time, "2 hours") == Approx(7200));
+  // Not a date (month 13) nor a clock (13pm): the plain message.
+  CHECK_THAT(error_of(Q::Time, "2026-13-03"), Catch::Contains("unknown unit '-13-03'"));
+  CHECK_THAT(error_of(Q::Time, "13pm"), Catch::Contains("unknown unit 'pm'"));
+}

@@ -268,3 +268,138 @@ TEST_CASE("GPUs shut down by a pump failure restart once the repaired loop has c
   CHECK(r.samples.back().min_clock > 0);
   CHECK(*std::min_element(r.final_clock.begin(), r.final_clock.end()) > 0);
 }
+
+namespace {
+// Firings of `action` in a run.
+int firings(const TransientResult& r, const std::string& action) {
+  return static_cast<int>(
+      std::count_if(r.actions.begin(), r.actions.end(), [&](const ActionRecord& a) { return a.action == action; }));
+}
+// The policy of pump_and_cap_policy (GPU-outlet critical at 41 degC, cap; 10-min +6 K excursion)
+// over one hour, with a clear band on the outlet sensor and a hold on the cap.
+TransientResult capped_run(double hysteresis, double hold) {
+  CoolingSpec s = pump_and_cap_policy(600.0);
+  s.monitoring.sensors[1].hysteresis = hysteresis;
+  s.monitoring.actions[1].hold = hold;
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 3600;
+  o.sample_interval = 10;
+  return simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+}
+}  // namespace
+
+TEST_CASE("monitoring policy: a clear band (hysteresis) stops the power cap chattering", "[thermal][transient]") {
+  // Without one the cap cools the GPU outlet below its 41 degC threshold, is lifted, the outlet
+  // crosses again: one firing after another while the excursion lasts.
+  const TransientResult chatter = capped_run(0, 0);
+  const int n0 = firings(chatter, "reduce GPU power limit");
+  CHECK(n0 >= 3);
+  // With a 2 K band the outlet must fall to 39 degC to clear, which the capped site under the
+  // excursion does not: one firing, held through the fault and lifted after it.
+  const TransientResult banded = capped_run(2.0, 0);
+  CHECK(firings(banded, "reduce GPU power limit") == 1);
+  for (const auto& a : banded.actions) {
+    if (a.action != "reduce GPU power limit") continue;
+    CHECK(a.cleared > 60.0 + 600.0);  // held past the fault's end
+    CHECK(a.cleared < 3600.0);        // and lifted
+    CHECK(a.release_due == a.cleared);
+  }
+  // Replay the alert log: the outlet alert clears only at or below threshold - band.
+  for (const auto& a : banded.alerts)
+    if (a.source == "GPU outlet" && a.message.rfind("cleared:", 0) == 0) CHECK(a.value <= a.threshold - 2.0);
+  CHECK(*std::min_element(banded.final_clock.begin(), banded.final_clock.end()) == 1.0);
+}
+
+TEST_CASE("monitoring policy: a hold time keeps the power cap on after its alert clears", "[thermal][transient]") {
+  const TransientResult chatter = capped_run(0, 0);
+  const TransientResult held = capped_run(0, 300.0);
+  CHECK(firings(held, "reduce GPU power limit") < firings(chatter, "reduce GPU power limit"));
+  // Each lift comes 300 s after the last clear of the outlet alert before it, none while it is on.
+  double last_clear = -1;
+  bool on = false;
+  int lifts = 0;
+  for (const auto& a : held.alerts) {
+    if (a.source == "GPU outlet" && a.message.rfind("cleared:", 0) == 0) {
+      on = false;
+      last_clear = a.time;
+    } else if (a.source == "GPU outlet" && a.message == "temperature sensor threshold crossed") {
+      on = true;
+    } else if (a.source == "action" && a.message == "GPU power limit lifted") {
+      INFO("lifted at " << a.time << ", outlet cleared at " << last_clear);
+      CHECK_FALSE(on);
+      CHECK(a.time == Approx(last_clear + 300.0));
+      ++lifts;
+    }
+  }
+  CHECK(lifts >= 1);
+  // Defaults reproduce the run without the keys exactly.
+  const CoolingSpec plain = pump_and_cap_policy(600.0);
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 3600;
+  o.sample_interval = 10;
+  const TransientResult r = simulate_transient(plain, l, {GpuLoad{1, 0}}, o);
+  REQUIRE(r.alerts.size() == chatter.alerts.size());
+  for (size_t k = 0; k < r.alerts.size(); ++k) CHECK(r.alerts[k].time == chatter.alerts[k].time);
+  CHECK(r.lost_training_time == chatter.lost_training_time);
+}
+
+TEST_CASE("monitoring policy: a cap still on at the end says until when", "[thermal][transient]") {
+  // A 1 h hold outlasts the run: the cap is on at its end by the hold alone, due at clear + 1 h.
+  const TransientResult held = capped_run(0, 3600.0);
+  const ActionRecord* cap = nullptr;
+  for (const auto& a : held.actions)
+    if (a.action == "reduce GPU power limit") cap = &a;
+  REQUIRE(cap != nullptr);
+  CHECK_FALSE(std::isfinite(cap->cleared));
+  double last_clear = -1;
+  for (const auto& a : held.alerts)
+    if (a.source == "GPU outlet" && a.message.rfind("cleared:", 0) == 0) last_clear = a.time;
+  CHECK(cap->release_due == Approx(last_clear + 3600.0));
+  // A threshold the repaired site still crosses holds it for good.
+  CoolingSpec s = pump_and_cap_policy(600.0);
+  s.monitoring.sensors[1].threshold = 273.15 + 30.0;  // below the normal GPU outlet
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 1200;
+  o.sample_interval = 10;
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  bool found = false;
+  for (const auto& a : r.actions)
+    if (a.action == "reduce GPU power limit") {
+      found = true;
+      CHECK_FALSE(std::isfinite(a.release_due));
+    }
+  CHECK(found);
+}
+
+TEST_CASE("pump failure of two pumps: one standby covers one, the loop stays short", "[thermal][transient]") {
+  // Three running and one standby, each 120 % / 3 of the design flow: one pump lost is covered by
+  // the standby after the failover; two lost leave one running and the standby, 2 x 1.2 / 3 = 0.8
+  // of design, until the repair.
+  CoolingSpec s;
+  s.pumps.running = 3;
+  s.pumps.spare = 1;
+  s.pumps.failover_time = 10.0;
+  s.faults = {{"pump_failure", 60.0, 600.0, 0, 0}};
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 1200;
+  o.sample_interval = 10;
+  const TransientResult one = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  s.faults[0].pumps = 2;
+  const TransientResult two = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  CHECK(one.flow_deficit_time == Approx(10.0));                                     // the failover only
+  CHECK(two.flow_deficit_time == Approx(600.0));                                    // short until the repair
+  CHECK(two.min_flow_per_gpu == Approx(s.flow_per_gpu * 1 * 1.2 / 3));              // one left while failing over
+  CHECK(two.samples[30].min_flow_per_gpu == Approx(s.flow_per_gpu * 2 * 1.2 / 3));  // t = 300 s: the standby runs
+  CHECK(has_alert(two, "warning", "2 pumps failed"));
+  CHECK(has_alert(two, "info", "standby pump took over"));
+  // Repaired: design flow again.
+  CHECK(two.samples.back().min_flow_per_gpu == Approx(s.flow_per_gpu));
+}

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "models/common/errors.hpp"
 #include "models/thermal/verdict.hpp"
@@ -147,4 +148,25 @@ TEST_CASE("fault targets out of range name the fault's own key", "[thermal][verd
   } catch (const aidcsim::InvalidParameter& e) {
     CHECK(e.key() == "cooling.faults[1].target");
   }
+}
+
+TEST_CASE("an action still on at the end by its hold time alone passes", "[thermal][verdict]") {
+  // Its alert cleared; the policy's hold (cooling_monitoring.response_actions[].hold) outlasts the
+  // fault's 30-min transient. Judged as released, at release_due; one whose alert is still on fails.
+  FaultVerdict v;
+  ActionRecord held;
+  held.action = "reduce GPU power limit";
+  held.alert_level = "critical";
+  held.sensor = "GPU outlet";
+  held.time = 100;
+  held.release_due = 100 + 3600;  // cleared stays +inf: on at the end of the run
+  ActionRecord on = held;
+  on.release_due = std::numeric_limits<double>::infinity();
+  v.actions = {held, on};
+  const auto judged = judge_actions({v});
+  REQUIRE(judged.size() == 2);
+  CHECK(judged[0].pass);
+  CHECK_THAT(judged[0].note, Catch::Contains("alert cleared, action held to 60 min by its hold"));
+  CHECK_FALSE(judged[1].pass);
+  CHECK_THAT(judged[1].note, Catch::Contains("not cleared in the run"));
 }
