@@ -22,6 +22,16 @@ class ArgumentParser(argparse.ArgumentParser):
         usage_error(self, message)
 
 
+def path_arg(text):
+    """argparse ``type=`` of a file or directory argument: an empty string is a usage error (exit
+    64, "the value is empty"), not "not given" (``sweep -o ''`` printed the CSV on stdout,
+    ``compare --json ''`` and ``report --html ''`` wrote nothing, ``report --out ''`` used the
+    default directory), as the C++ subcommands refuse ``run ''`` (sim/cli/main.cpp)."""
+    if text == "":
+        raise argparse.ArgumentTypeError("the value is empty (give a path, or leave the option out)")
+    return text
+
+
 def usage_error(parser, message):
     """Prints `parser`'s usage and ``PROG: error: MESSAGE`` on stderr and exits EXIT_USAGE (raises
     SystemExit(64))."""

@@ -387,8 +387,8 @@ def main(argv=None):
     from . import _native
     from .errors import ParameterError
     ap = _cli.ArgumentParser(prog="aidcsim sweep", description="Runs a parameter sweep.")
-    ap.add_argument("sweep_file", help="SWEEP.yaml: base, parameters, zip, variants, seeds, seed, overrides, output")
-    ap.add_argument("-o", "--output", help="CSV path (default: the file's `output`, else stdout)")
+    ap.add_argument("sweep_file", type=_cli.path_arg, help="SWEEP.yaml: base, parameters, zip, variants, seeds, seed, overrides, output")
+    ap.add_argument("-o", "--output", type=_cli.path_arg, help="CSV path (default: the file's `output`, else stdout)")
     ap.add_argument("-j", "--processes", type=int, help="local worker processes")
     ap.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:8786)")
     ap.add_argument("--progress", action="store_true", help="show a progress bar (stderr)")

@@ -1,0 +1,83 @@
+"""Kinds of the bad inputs of ../shared/cases/input/ beyond the samples: the Python loader refuses
+what the C++ loader refuses (explicit YAML tags, case 19; a key given twice), so a file loaded,
+edited and re-dumped cannot lose them silently; the Python subcommands refuse an empty path
+(case 21) and check `report --html` before drawing (case 13)."""
+import subprocess
+
+import pytest
+
+import aidcsim
+
+
+@pytest.mark.parametrize("old, new, tag", [
+    ("gpus: 8064 ", "gpus: !!str 8064 ", "tag:yaml.org,2002:str"),
+    ("gpus: 8064 ", "gpus: !!float 8064 ", "tag:yaml.org,2002:float"),
+    ("cluster:\n", "cluster: !!map\n", "tag:yaml.org,2002:map"),
+    ("cluster:\n", "cluster: !site\n", "!site"),
+])
+def test_a_tag_is_refused_by_load_not_dropped_by_an_edit(bad_file, old, new, tag):
+    # 0.1.0: Scenario.load kept `gpus: !!str 8064` as '8064' and `cluster: !!map` as a dict; after
+    # one edit the re-dumped YAML had no tag and validate()/run() accepted what the CLI refuses.
+    path, line = bad_file(old, new)
+    with pytest.raises(aidcsim.ScenarioError) as e:
+        aidcsim.Scenario.load(path)
+    assert e.value.line == line
+    assert f"expected a value without a YAML tag (got the tag '{tag}'" in str(e.value)
+    assert e.value.key in ("cluster", "cluster.gpus")
+
+
+def test_a_key_given_twice_is_refused_by_load(tmp_path, default_path):
+    # 0.1.0: PyYAML kept the last `seed`; the CLI refuses the file, Python ran it after an edit.
+    text = default_path.read_text()
+    p = tmp_path / "twice.yaml"
+    p.write_text(text + "seed: 7\n")
+    with pytest.raises(aidcsim.ScenarioError) as e:
+        aidcsim.Scenario.load(p)
+    first = text[: text.index("\nseed:") + 1].count("\n") + 1
+    assert e.value.line == text.count("\n") + 1
+    assert e.value.key == "seed"
+    assert f"expected each key once (already given at line {first})" in str(e.value)
+    # The C++ loader says the same of the file.
+    with pytest.raises(aidcsim.ScenarioError, match=r"each key once \(already given at line"):
+        aidcsim.validate(str(p))
+
+
+def test_sweep_file_key_twice_or_tagged(cli, default_path, tmp_path):
+    for body, what in (("parameters:\n  seed: [1]\n  seed: [2]\n", "parameters.seed: got 'seed', expected each key once"),
+                       ("parameters:\n  seed: [1]\noverrides:\n  cluster: !!map {gpus: 8064}\n",
+                        "overrides.cluster: got (nothing), expected a value without a YAML tag")):
+        f = tmp_path / "sw.yaml"
+        f.write_text(f"base: {default_path}\n" + body)
+        r = subprocess.run([str(cli), "sweep", str(f)], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2, r.stderr
+        assert what in r.stderr
+        assert r.stdout == ""
+
+
+@pytest.mark.parametrize("args", [["sweep", "SW", "-o", ""], ["sweep", ""],
+                                  ["compare", "S", "--seeds", "1", "--json", ""],
+                                  ["compare", "S", "--seeds", "1", "--hdf5", ""],
+                                  ["compare", "S", "--seeds", "1", "--png", ""],
+                                  ["report", "R", "--out", ""], ["report", "R", "--html", ""], ["report", ""]])
+def test_an_empty_path_is_a_usage_error(cli, default_path, tmp_path, args):
+    # 0.1.0: `sweep -o ''` printed the CSV on stdout, `compare --json ''` and `report --html ''`
+    # exited 0 writing nothing, `report --out ''` used the default directory.
+    sw = tmp_path / "sw.yaml"
+    sw.write_text(f"base: {default_path}\nparameters:\n  seed: [1]\n")
+    args = [{"SW": str(sw), "S": str(default_path), "R": str(tmp_path / "r.h5")}.get(a, a) for a in args]
+    r = subprocess.run([str(cli)] + args, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert r.returncode == 64, r.stderr
+    assert "the value is empty" in r.stderr
+    assert r.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sw.yaml"]
+
+
+def test_report_html_checked_before_the_plots(cli, small_results, tmp_path):
+    # 0.1.0 drew every PNG into RESULTS-report/ and only then failed on the HTML's missing directory.
+    h5 = tmp_path / "r.h5"
+    small_results.to_hdf5(h5)
+    r = subprocess.run([str(cli), "report", str(h5), "--html", str(tmp_path / "no" / "r.html")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1
+    assert "no/r.html" in r.stderr
+    assert not (tmp_path / "r-report").exists()
