@@ -537,8 +537,14 @@ class Scenario:
 
     # validation --------------------------------------------------------------------------------
     def _source(self):
-        """(text, name) handed to the C++ loader."""
-        return self.to_yaml(), self.name
+        """(text, name) handed to the C++ loader. A file name that is not UTF-8 (os.fsdecode's
+        surrogates for a Latin-1 "caf\\xe9.yaml") has them as U+FFFD there, as the CLI writes such
+        a name into results files: pybind11 cannot pass the str and raised a TypeError quoting the
+        whole scenario text (case input/15's kind)."""
+        name = self.name
+        if isinstance(name, str):
+            name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        return self.to_yaml(), name
 
     def relocate(self, err):
         """Maps a ScenarioError raised on regenerated YAML back to the original file (in place)."""

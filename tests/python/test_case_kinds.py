@@ -2,6 +2,7 @@
 what the C++ loader refuses (explicit YAML tags, case 19; a key given twice), so a file loaded,
 edited and re-dumped cannot lose them silently; the Python subcommands refuse an empty path
 (case 21) and check `report --html` before drawing (case 13)."""
+import os
 import subprocess
 
 import pytest
@@ -81,3 +82,23 @@ def test_report_html_checked_before_the_plots(cli, small_results, tmp_path):
     assert r.returncode == 1
     assert "no/r.html" in r.stderr
     assert not (tmp_path / "r-report").exists()
+
+
+def test_a_scenario_file_name_that_is_not_utf8(cli, default_path, tmp_path):
+    # Case 03's kind in a file name (Linux names are bytes; Python has them as surrogates): 0.1.0's
+    # aidcsim.run() raised a pybind11 TypeError quoting the whole scenario text, and the CLI's
+    # HDF5 held the raw byte, which `aidcsim report` could not pass on. Now U+FFFD stands for it.
+    import h5py
+    p = tmp_path / os.fsdecode(b"caf\xe9.yaml")
+    p.write_text(default_path.read_text() + "reliability:\n  draws: 10\n")
+    assert aidcsim.validate(str(p))["seed"] == 42
+    r = aidcsim.run(str(p))
+    assert r.summary["step_time"] > 0
+    h5 = tmp_path / "x.h5"
+    c = subprocess.run([str(cli), "run", str(p), "--quiet", "-o", str(h5)], capture_output=True, timeout=300)
+    assert c.returncode == 0, c.stderr
+    with h5py.File(h5, "r") as f:
+        assert f.attrs["scenario_file"].endswith("caf\ufffd.yaml")
+    rep = subprocess.run([str(cli), "report", str(h5), "--out", str(tmp_path / "rep")], capture_output=True,
+                         text=True, timeout=300)
+    assert rep.returncode == 0, rep.stderr
