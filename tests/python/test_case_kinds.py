@@ -3,7 +3,9 @@ what the C++ loader refuses (explicit YAML tags, case 19; a key given twice), so
 edited and re-dumped cannot lose them silently; the Python subcommands refuse an empty path
 (case 21) and check `report --html` before drawing (case 13)."""
 import os
+import signal
 import subprocess
+import time
 
 import pytest
 
@@ -102,3 +104,26 @@ def test_a_scenario_file_name_that_is_not_utf8(cli, default_path, tmp_path):
     rep = subprocess.run([str(cli), "report", str(h5), "--out", str(tmp_path / "rep")], capture_output=True,
                          text=True, timeout=300)
     assert rep.returncode == 0, rep.stderr
+
+
+@pytest.mark.parametrize("sig, code, line", [(signal.SIGINT, 130, "interrupted (SIGINT)"),
+                                             (signal.SIGTERM, 143, "terminated (SIGTERM)")])
+def test_compare_stopped_by_a_signal_says_so(cli, default_path, tmp_path, sig, code, line):
+    # Case step/11's kind in the Python subcommands: 0.1.0's `compare` printed a KeyboardInterrupt
+    # traceback on Ctrl-C, and `compare` and `sweep` died silently (143) on SIGTERM.
+    p = subprocess.Popen([str(cli), "compare", str(default_path), "--seeds", "400", "--json", "c.json"],
+                         cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         # SIGINT as a terminal's Ctrl-C delivers it: not ignored (a background job's is).
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(3)  # inside the runs (400 seeds take minutes); a run that ended first fails the test
+        p.send_signal(sig)
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == code, err
+    assert f"aidcsim compare: {line}; no output written" in err.splitlines()
+    assert "Traceback" not in err
+    assert sorted(x.name for x in tmp_path.iterdir()) == []
