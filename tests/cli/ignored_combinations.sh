@@ -24,6 +24,23 @@ check group 's/^    virtual_stages: 7 .*/    virtual_stages: 1\n    microbatch_g
   "workload.parallelism.virtual_stages > 1"
 check buckets 's/^    zero: zero1 .*/    zero: zero1\n    param_gather_buckets: layer/' param_gather_buckets \
   "workload.parallelism.overlap_param_gather is true"
+# cluster.gpu_speed_distribution: keys its kind does not read, and a normal mean outside [min, max]
+# (every draw clipped: mean 1.5 ran at 1.0 everywhere, the step time of no distribution).
+dist() {  # dist NAME SPEC KEY EXPECTED
+  make_scenario "$1" "s/^  nvlink_domain: 72 .*/  nvlink_domain: 72\n  gpu_speed_distribution: $2/"
+  validate_bad "$1.yaml"
+  grep -qE "$1\.yaml:[0-9]+:[0-9]+: cluster.gpu_speed_distribution.$3: got .*, expected $4" err.txt ||
+    fail "$1: $(head -1 err.txt)"
+  run_bad "$1.yaml"
+  echo "ok $1: $(head -1 err.txt | sed "s|$WORK/||")"
+}
+dist clipped_mean "{kind: normal, mean: 1.5, sd: 0.01}" mean "a mean from cluster.gpu_speed_distribution.min to .max \(0.5 to 1\)"
+dist below_min "{kind: normal, mean: 0.9, sd: 0.01, min: 0.95}" mean "a mean from .* \(0.95 to 1\)"
+dist none_max "{kind: none, max: 0.8}" max "no max with cluster.gpu_speed_distribution.kind none"
+dist no_kind "{per: node}" per "no per with cluster.gpu_speed_distribution.kind none"
+dist uniform_sd "{kind: uniform, min: 0.9, sd: 0.1}" sd "no sd with cluster.gpu_speed_distribution.kind uniform"
+make_scenario dist_ok "s/^  nvlink_domain: 72 .*/  nvlink_domain: 72\n  gpu_speed_distribution: {kind: normal, mean: 0.97, sd: 0.02, per: node}/"
+"$AIDCSIM" validate dist_ok.yaml >out.txt 2>err.txt || fail "dist_ok.yaml: $(head -1 err.txt)"
 # Where the setting reads it, the key is accepted.
 make_scenario fine 's/^    zero: zero1 .*/    zero: zero1\n    overlap_param_gather: true\n    param_gather_buckets: layer\n    microbatch_group_size: 9\n    interleaved_schedule: megatron/'
 "$AIDCSIM" validate fine.yaml >out.txt 2>err.txt || fail "fine.yaml: $(head -1 err.txt)"
