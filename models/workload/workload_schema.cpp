@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "models/collectives/collective.hpp"
 #include "models/workload/memory.hpp"
@@ -541,6 +542,22 @@ void read_stragglers(const Params& root, JobSpec& j, long long gpus) {
   d.min = num("min", 0.5);
   d.max = num("max", 1.0);
   if (d.min > d.max) root.invalid(k + "min", "at most cluster.gpu_speed_distribution.max");
+  // Keys the kind does not read, and a mean every draw is clipped away from, were silently without
+  // effect (normal with mean 1.5 gave every GPU 1.0, the default max: the same step time as no
+  // distribution); cases step/01 and input/22's kinds.
+  for (const char* key : {"per", "mean", "sd", "min", "max"}) {
+    const bool read =
+        d.kind == "normal" || (d.kind == "uniform" && std::strcmp(key, "mean") != 0 && std::strcmp(key, "sd") != 0);
+    if (root.given(k + key) && !read)
+      root.invalid(k + key, std::string("no ") + key + " with cluster.gpu_speed_distribution.kind " + d.kind +
+                                (d.kind == "uniform" ? " (it draws between min and max)" : " (no distribution)"));
+  }
+  if (d.kind == "normal" && !(d.mean >= d.min && d.mean <= d.max)) {
+    char range[64];
+    std::snprintf(range, sizeof range, "%g to %g", d.min, d.max);
+    root.invalid(k + "mean", std::string("a mean from cluster.gpu_speed_distribution.min to .max (") + range +
+                                 "): each draw is clipped to them");
+  }
 }
 
 }  // namespace
@@ -612,6 +629,27 @@ JobSpec spec_from(const Params& root) {
   if (j.par.tp_comm_overlap && !j.par.sequence_parallel)
     root.invalid("workload.parallelism.tp_comm_overlap",
                  "false unless workload.parallelism.sequence_parallel is true (TE overlaps sequence-parallel TP only)");
+  // A key written where no setting reads it is an error, not ignored (bit-identical results, no note:
+  // case step/01's kind, as overlap_param_gather without zero1 above and checkpoint_interval with
+  // young_daly): fsdp_style is read by zero: fsdp only, reshard_after_forward by PyTorch FSDP only
+  // (step_ops.cpp, memory.cpp), the interleaving keys with virtual_stages > 1 only (step.cpp),
+  // param_gather_buckets with overlap_param_gather only (step_ops.cpp).
+  if (root.given("workload.parallelism.fsdp_style") && j.par.zero != "fsdp")
+    root.invalid("workload.parallelism.fsdp_style",
+                 "no fsdp_style unless workload.parallelism.zero is fsdp (it picks the ZeRO-3 implementation)");
+  if (root.given("workload.parallelism.reshard_after_forward") &&
+      !(j.par.zero == "fsdp" && j.par.fsdp_style == "pytorch"))
+    root.invalid("workload.parallelism.reshard_after_forward",
+                 "no reshard_after_forward unless workload.parallelism.zero is fsdp with fsdp_style pytorch "
+                 "(DeepSpeed ZeRO-3 re-gathers for every use)");
+  if (j.par.virtual_stages == 1)
+    for (const char* k : {"workload.parallelism.interleaved_schedule", "workload.parallelism.microbatch_group_size"})
+      if (root.given(k))
+        root.invalid(k, std::string("no ") + (std::strrchr(k, '.') + 1) +
+                            " unless workload.parallelism.virtual_stages > 1 (it shapes the interleaved schedule)");
+  if (root.given("workload.parallelism.param_gather_buckets") && !j.par.overlap_param_gather)
+    root.invalid("workload.parallelism.param_gather_buckets",
+                 "no param_gather_buckets unless workload.parallelism.overlap_param_gather is true");
   j.microbatch_size = opt_i("workload.microbatch_size", 1);
   j.global_batch = i("workload.global_batch");
   j.precision = opt_t("workload.precision", "bf16");

@@ -14,7 +14,7 @@ describes each command's arguments.
 import importlib
 import sys
 
-from ._cli import EXIT_USAGE
+from ._cli import EXIT_USAGE, on_sigterm, stopped
 
 COMMANDS = {"report": "aidcsim.report", "sweep": "aidcsim.sweep", "compare": "aidcsim.compare"}
 
@@ -43,7 +43,11 @@ def main(argv=None):
         print(f"aidcsim: unknown command '{command}' (expected one of: {', '.join([*COMMANDS, 'version'])})",
               file=sys.stderr)
         return EXIT_USAGE
-    return importlib.import_module(COMMANDS[command]).main(args)
+    on_sigterm(f"aidcsim {command}")
+    try:
+        return importlib.import_module(COMMANDS[command]).main(args)
+    except KeyboardInterrupt:  # Ctrl-C: one line and 130, as the C++ subcommands
+        return stopped(f"aidcsim {command}")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ with EX_USAGE (64) on a usage error, as the C++ subcommands do, instead of argpa
 C++ CLI uses for an invalid scenario)."""
 
 import argparse
+import os
+import signal
 import sys
 
 EXIT_OK = 0
@@ -11,6 +13,36 @@ EXIT_ERROR = 1             # the run could not proceed, an output could not be w
 EXIT_INVALID_SCENARIO = 2  # an invalid scenario (or sweep file): file:line:column: key: ...
 EXIT_USAGE = 64            # command-line usage error (EX_USAGE, sysexits.h)
 EXIT_SIGINT = 130          # stopped by SIGINT (128 + 2)
+EXIT_SIGTERM = 143         # stopped by SIGTERM (128 + 15)
+
+
+def on_sigterm(prog):
+    """On SIGTERM, prints ``PROG: terminated (SIGTERM); no output written`` on stderr and exits 143
+    at once, unless SIGTERM is ignored (nohup). Python's default died silently with 143, where the
+    C++ subcommands print one line (sim/cli/signals.hpp). Not an exception: one raised inside a
+    process pool's bookkeeping left `compare` waiting forever for its workers. Nothing is left
+    behind: outputs are published whole or not at all (aidcsim._files), and the pool's workers get
+    SIGKILL when this process dies (aidcsim._workers)."""
+    line = f"{prog}: terminated (SIGTERM); no output written\n".encode()
+
+    def handler(signum, frame):
+        try:
+            os.write(2, line)
+        finally:
+            os._exit(EXIT_SIGTERM)
+
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, handler)
+
+
+def stopped(prog):
+    """Prints ``PROG: interrupted (SIGINT); no output written`` on stderr (after Ctrl-C's
+    KeyboardInterrupt); returns EXIT_SIGINT."""
+    try:
+        print(f"{prog}: interrupted (SIGINT); no output written", file=sys.stderr)
+    except (BrokenPipeError, OSError):
+        pass
+    return EXIT_SIGINT
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -20,6 +52,16 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message):
         usage_error(self, message)
+
+
+def path_arg(text):
+    """argparse ``type=`` of a file or directory argument: an empty string is a usage error (exit
+    64, "the value is empty"), not "not given" (``sweep -o ''`` printed the CSV on stdout,
+    ``compare --json ''`` and ``report --html ''`` wrote nothing, ``report --out ''`` used the
+    default directory), as the C++ subcommands refuse ``run ''`` (sim/cli/main.cpp)."""
+    if text == "":
+        raise argparse.ArgumentTypeError("the value is empty (give a path, or leave the option out)")
+    return text
 
 
 def usage_error(parser, message):

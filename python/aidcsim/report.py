@@ -860,12 +860,16 @@ def main(argv=None):
     """``aidcsim report``: exit 0, 1 (error: the file cannot be read, nothing to plot, an output not
     written), 64 (usage error)."""
     ap = _cli.ArgumentParser(prog="aidcsim report", description="Writes PNG plots of a results file.")
-    ap.add_argument("results", help="HDF5 file written by `aidcsim run --output`")
-    ap.add_argument("--out", default=None, help="output directory (default: <results>-report)")
-    ap.add_argument("--html", default=None, help="also write one self-contained HTML report to this file")
+    ap.add_argument("results", type=_cli.path_arg, help="HDF5 file written by `aidcsim run --output`")
+    ap.add_argument("--out", default=None, type=_cli.path_arg, help="output directory (default: <results>-report)")
+    ap.add_argument("--html", default=None, type=_cli.path_arg, help="also write one self-contained HTML report to this file")
     a = ap.parse_args(argv)
     out = a.out or os.path.splitext(a.results)[0] + "-report"
     try:
+        if a.html:  # before any PNG is drawn, as `aidcsim run` checks its outputs (case input/13's kind)
+            from . import _native
+            if _native.has("check_output"):
+                _native.core().check_output(a.html)
         paths = write_report(a.results, out)
         if a.html and paths:
             paths.append(write_html(a.results, a.html))

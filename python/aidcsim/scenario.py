@@ -55,6 +55,16 @@ class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml
         yaml.constructor.SafeConstructor.__init__(self)
         _Resolver.__init__(self)
 
+    def compose_node(self, parent, index):
+        # An explicit tag (`!!str 8064`, `!!map`, `!custom`) is remembered on its node for
+        # _check_node, which refuses it with its key as the C++ loader does: construction would
+        # turn it into a value, and an edit's re-dump would drop it silently.
+        tag = getattr(self.peek_event(), "tag", None)
+        node = super().compose_node(parent, index)
+        if tag not in (None, "!"):
+            node.explicit_tag = tag
+        return node
+
 
 class _Dumper(yaml.emitter.Emitter, yaml.serializer.Serializer, yaml.representer.SafeRepresenter,
               _Resolver):
@@ -120,20 +130,31 @@ def yaml_load(text, name="<string>"):
 def _check_node(node, name, key, depth, count):
     """The C++ loader's document bounds (sim/scenario/loader.cpp DocumentCheck) on a composed node
     graph, whose aliases are shared nodes: the walk stops at MAX_NODES visits."""
-    def fail(expected):
-        m = node.start_mark
-        raise ScenarioError(f"{name}:{m.line + 1}:{m.column + 1}: {key or '(document)'}: got (nothing), "
+    def fail(expected, at=None, got=None):
+        m = (at or node).start_mark
+        shown = "(nothing)" if got is None else f"'{got}'"
+        raise ScenarioError(f"{name}:{m.line + 1}:{m.column + 1}: {key or '(document)'}: got {shown}, "
                             f"expected {expected}", file=name, line=m.line + 1, column=m.column + 1,
-                            key=key, expected=expected)
+                            key=key, value="" if got is None else got, expected=expected)
     count[0] += 1
     if count[0] > limits.MAX_NODES:
         fail(f"at most {limits.MAX_NODES} values in a scenario, counting each alias as the values it repeats")
     if depth > limits.MAX_NESTING_DEPTH:
         fail(f"at most {limits.MAX_NESTING_DEPTH} levels of nesting")
+    tag = getattr(node, "explicit_tag", None)
+    if tag is not None:
+        fail(f"a value without a YAML tag (got the tag '{tag}'; scenario files use no tags)",
+             got=node.value if isinstance(node, yaml.ScalarNode) else None)
     if isinstance(node, yaml.MappingNode):
+        seen = {}  # key -> line: PyYAML keeps the last of two equal keys, the C++ loader refuses them
         for k, v in node.value:
             sub = f"{key}.{k.value}" if key and isinstance(k, yaml.ScalarNode) else (k.value if isinstance(k, yaml.ScalarNode) else "?")
             _check_node(k, name, sub, depth + 1, count)
+            if isinstance(k, yaml.ScalarNode):
+                if k.value in seen:
+                    key = sub
+                    fail(f"each key once (already given at line {seen[k.value]})", at=k, got=k.value)
+                seen[k.value] = k.start_mark.line + 1
             _check_node(v, name, sub, depth + 1, count)
     elif isinstance(node, yaml.SequenceNode):
         if len(node.value) > limits.MAX_LIST_ITEMS:
@@ -516,8 +537,14 @@ class Scenario:
 
     # validation --------------------------------------------------------------------------------
     def _source(self):
-        """(text, name) handed to the C++ loader."""
-        return self.to_yaml(), self.name
+        """(text, name) handed to the C++ loader. A file name that is not UTF-8 (os.fsdecode's
+        surrogates for a Latin-1 "caf\\xe9.yaml") has them as U+FFFD there, as the CLI writes such
+        a name into results files: pybind11 cannot pass the str and raised a TypeError quoting the
+        whole scenario text (case input/15's kind)."""
+        name = self.name
+        if isinstance(name, str):
+            name = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        return self.to_yaml(), name
 
     def relocate(self, err):
         """Maps a ScenarioError raised on regenerated YAML back to the original file (in place)."""

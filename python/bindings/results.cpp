@@ -127,7 +127,10 @@ void register_results(py::module_& m) {
       "write_output", [](const std::string& path, const std::string& text) { write_output(path, text); },
       py::arg("path"), py::arg("text"), "Same for text (written as UTF-8).");
   m.def(
-      "summary_json", [](const py::dict& raw) { return results_to_json(results_from_py(raw)).dump(); },
+      "summary_json",
+      [](const py::dict& raw) {
+        return results_to_json(results_from_py(raw)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      },
       py::arg("results"), "The JSON summary document as a string.");
   m.def(
       "results_roundtrip", [](const py::dict& raw) { return results_to_py(results_from_py(raw)); }, py::arg("results"),

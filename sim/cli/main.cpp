@@ -10,6 +10,38 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/signals.hpp"
 
+namespace {
+
+/// The name `o` was given by on the command line ("-f" or "--stepfactor", as typed: the subcommands'
+/// own messages name an option so), else its longest name.
+std::string typed_name(const CLI::Option* o, int argc, char** argv) {
+  std::vector<std::string> names;
+  for (const auto& n : o->get_snames()) names.push_back("-" + n);
+  for (const auto& n : o->get_lnames()) names.push_back("--" + n);
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    for (const auto& n : names)
+      if (a == n || a.rfind(n + "=", 0) == 0) return n;
+  }
+  return o->get_name();
+}
+
+/// "aidcsim SUB: NAME" of the first option or argument given as an empty string, or "". An empty
+/// value is not "not given": `run ''` ran the built-in scenario, `topology s.yaml --dot ''` and
+/// `bench-collective --scenario ''` went on without the file (cases input/21 and its kind).
+std::string first_empty_value(const CLI::App& app, int argc, char** argv) {
+  for (const CLI::App* sub : app.get_subcommands())
+    for (const CLI::Option* o : sub->get_options())
+      if (o->count() > 0 && o->get_type_size() != 0)
+        for (const std::string& r : o->results())
+          if (r.empty())
+            return "aidcsim " + sub->get_name() + ": " +
+                   (o->get_positional() ? o->get_name(true) : typed_name(o, argc, argv));
+  return {};
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace aidcsim::cli;
   CLI::App app{
@@ -63,6 +95,11 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
   if (!action) return kExitUsage;
+  if (const std::string bad = first_empty_value(app, argc, argv); !bad.empty()) {
+    std::cerr << bad << ": the value is empty (give a path or value, or leave the option out)\nRun `"
+              << bad.substr(0, bad.find(':')) << " --help` for more information.\n";
+    return kExitUsage;
+  }
   SignalGuard signals;  // SIGINT/SIGTERM stop the run: one line, exit 130/143, no output file
   return action();
 }

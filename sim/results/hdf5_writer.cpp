@@ -114,7 +114,37 @@ Handle simple_space(const std::vector<hsize_t>& dims) {
 // "" is not a unit: dimensionless quantities are written as "1".
 std::string unit_or_one(const std::string& unit) { return unit.empty() ? "1" : unit; }
 
-void attr_string(hid_t obj, const std::string& name, const std::string& value) {
+// `s` as valid UTF-8: each byte that starts no well-formed sequence becomes U+FFFD. The strings are
+// stored as UTF-8 (string_type); a file path need not be (a Latin-1 name such as "caf\xE9.yaml"),
+// and h5py then hands Python a str that no UTF-8 API takes (`aidcsim report` failed on it).
+std::string utf8_text(const std::string& s) {
+  std::string out;
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  for (std::size_t i = 0; i < n;) {
+    std::size_t len = b[i] < 0x80                    ? 1
+                      : b[i] >= 0xC2 && b[i] <= 0xDF ? 2
+                      : b[i] >= 0xE0 && b[i] <= 0xEF ? 3
+                      : b[i] >= 0xF0 && b[i] <= 0xF4 ? 4
+                                                     : 0;
+    bool ok = len > 0 && i + len <= n;
+    for (std::size_t k = 1; ok && k < len; ++k) ok = (b[i + k] & 0xC0) == 0x80;
+    // Overlong 3/4-byte forms, UTF-16 surrogates, beyond U+10FFFF.
+    if (ok && len == 3) ok = !(b[i] == 0xE0 && b[i + 1] < 0xA0) && !(b[i] == 0xED && b[i + 1] >= 0xA0);
+    if (ok && len == 4) ok = !(b[i] == 0xF0 && b[i + 1] < 0x90) && !(b[i] == 0xF4 && b[i + 1] >= 0x90);
+    if (ok) {
+      out.append(s, i, len);
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+void attr_string(hid_t obj, const std::string& name, const std::string& raw) {
+  const std::string value = utf8_text(raw);
   Handle type = string_type();
   Handle space = scalar_space();
   Handle a(check(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), "attribute " + name),
@@ -399,8 +429,10 @@ void write_array(Writer& w, const Array& a) {
   if (a.text) {
     Handle type = string_type();
     Handle ds = w.dataset(a.path, type.get(), a.extents, a.units, a.description);
+    std::vector<std::string> text;
+    for (const auto& v : *a.strings) text.push_back(utf8_text(v));
     std::vector<const char*> p;
-    for (const auto& v : *a.strings) p.push_back(v.c_str());
+    for (const auto& v : text) p.push_back(v.c_str());
     w.write(ds.get(), type.get(), p.data(), p.size(), a.path);
     return;
   }

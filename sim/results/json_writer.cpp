@@ -89,7 +89,11 @@ Results results_from_json(const nlohmann::ordered_json& doc) {
   }
 }
 
-std::string json_text(const Results& results) { return results_to_json(results).dump(2) + "\n"; }
+// Bytes that are not UTF-8 (a Latin-1 scenario path: the loader checks the scenario's own text)
+// are written as U+FFFD: nlohmann's default threw type_error.316 after the whole run.
+std::string json_text(const Results& results) {
+  return results_to_json(results).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 void write_json(const Results& results, const std::string& path) { write_output(path, json_text(results)); }
 

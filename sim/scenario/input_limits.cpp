@@ -34,6 +34,22 @@ bool printable(char32_t c) {
 
 }  // namespace
 
+std::string unprintable_in(const std::string& value) {
+  const auto* s = reinterpret_cast<const unsigned char*>(value.data());
+  const std::size_t n = value.size();
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char b = s[i];
+    // yaml-cpp writes decoded escapes as UTF-8 (it refuses surrogates and values above U+10FFFF),
+    // so only well-formed sequences occur; a stray byte is reported as itself.
+    const std::size_t len = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1;
+    char32_t c = len == 1 ? b : b & (0x3F >> (len - 1));
+    for (std::size_t k = 1; k < len && i + k < n; ++k) c = (c << 6) | (s[i + k] & 0x3F);
+    if (!printable(c) || c == 0xFEFF) return code_point(c);
+    i += len;
+  }
+  return {};
+}
+
 std::string read_scenario_file(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {

@@ -35,4 +35,11 @@ std::string read_scenario_file(const std::string& path);
 /// naming it ("byte 0xE9", "character U+0007"). `name` is the file name in the message.
 void check_scenario_text(const std::string& text, const std::string& name);
 
+/// The first character of `value` (a YAML scalar after its escapes are decoded, UTF-8) that
+/// check_scenario_text would refuse in the file itself, as "U+0000", or "" when there is none. A
+/// double-quoted escape ("\\0", "\\x07", "\\e") writes a control character the raw text cannot
+/// hold; a NUL truncated the HDF5 string attribute ("a\\0b" stored as "a") and an ESC reached the
+/// terminal through the summary (case input/03's kind).
+std::string unprintable_in(const std::string& value);
+
 }  // namespace aidcsim

@@ -31,6 +31,23 @@
 namespace aidcsim {
 namespace {
 
+/// `text` with its ASCII control characters written as YAML escapes ("a\\x00b"), for an error
+/// message that must not carry them to the terminal.
+std::string printable_text(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    const auto b = static_cast<unsigned char>(ch);
+    if (b < 0x20 || b == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", b);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
 std::string join(const std::string& prefix, const std::string& key) {
   return prefix.empty() ? key : prefix + "." + key;
 }
@@ -397,6 +414,11 @@ class DocumentCheck {
     if (!tag.empty() && tag != "?" && tag != "!")
       throw ScenarioError(where, path, n.IsScalar() ? n.Scalar() : "",
                           "a value without a YAML tag (got the tag '" + tag + "'; scenario files use no tags)");
+    if (n.IsScalar())
+      if (const std::string c = unprintable_in(n.Scalar()); !c.empty())
+        throw ScenarioError(where, printable_text(path), printable_text(n.Scalar()),
+                            "text without control characters (an escape writes " + c +
+                                "; results files and the terminal cannot show it)");
     if (n.IsMap()) {
       for (auto it = n.begin(); it != n.end(); ++it) {
         const YAML::Node k = it->first;

@@ -54,6 +54,35 @@ TEST_CASE("control characters are an error", "[limits]") {
   CHECK_THAT(error_of(std::string("name: a\0b\n", 10)).what(), Catch::Contains("U+0000"));
 }
 
+TEST_CASE("a control character written by an escape is an error, as one in the text is", "[limits]") {
+  // The raw text holds only printable characters, but a double-quoted escape decodes to any: 0.1.0
+  // stored name "a\0b" as "a" in the HDF5 attribute and printed the NUL and ESC bytes raw.
+  for (const auto& [line, cp] :
+       std::vector<std::pair<std::string, std::string>>{{R"(name: "a\0b")", "U+0000"},
+                                                        {R"(description: "bell\a")", "U+0007"},
+                                                        {R"(  gpu: "GB200\e[31m")", "U+001B"},
+                                                        {R"(name: "a\x7Fb")", "U+007F"},
+                                                        {R"(name: "\x9B")", "U+009B"},
+                                                        {R"(description: "\uFFFE")", "U+FFFE"}}) {
+    const std::string key = line.substr(line.find_first_not_of(' '), line.find(':') - line.find_first_not_of(' '));
+    const std::string text = key == "gpu"           ? default_with("gpu: GB200", line)
+                             : key == "description" ? default_with("description: Stargate", line)
+                                                    : default_with("name: stargate-uk-8k", line);
+    const ScenarioError e = error_of(text);
+    INFO(line << " -> " << e.what());
+    CHECK(e.where().line == line_of(text, line.substr(line.find_first_not_of(' '))));
+    CHECK(e.key() == (key == "gpu" ? "cluster.gpu" : key));
+    CHECK_THAT(e.what(), Catch::Contains("expected text without control characters (an escape writes " + cp));
+    CHECK(std::string(e.what()).find('\0') == std::string::npos);
+    CHECK(std::string(e.what()).find('\x1B') == std::string::npos);  // the message is printable too
+  }
+  // In a key as well.
+  const ScenarioError k = error_of(default_with("seed: 42", R"("se\0ed": 42)"));
+  CHECK_THAT(k.what(), Catch::Contains("se\\x00ed"));
+  // Tab, line feed and NEL are printable (YAML 1.2 §5.1) and stay allowed.
+  CHECK_NOTHROW(load_scenario_text(default_with("name: stargate-uk-8k", R"(name: "a\tb\nc\Nd")"), "ok.yaml"));
+}
+
 TEST_CASE("an explicit YAML tag is an error, not silently dropped", "[limits]") {
   // Case input/19.
   const std::string text = default_with("gpus: 8064", "  gpus: !python/object:os.system 8064");
