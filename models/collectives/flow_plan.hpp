@@ -180,8 +180,9 @@ FlowPlan plan_chain(const EmitContext& ctx, bool reduce);
 /// one state: the leaves run ahead of the levels above), so every chunk of every edge is an event
 /// and each event re-solves the edges in flight: CPU ~ 1.2e-8 s x repetitions x edges^2 (H100, 8
 /// GPUs a node, 1 GiB in 128 chunks: 16 nodes, 480 edges, 0.32 s; 64 nodes, 2,016 edges, 7.3 s).
-/// Above it NCCL's chunks go in groups, one repetition per group, at least 8 repetitions (the
-/// count before NCCL's rule), and the plan's note says so. 2^26: ~1 s (64 nodes: 16 repetitions).
+/// Above it NCCL's chunks go in repetitions / 8 groups (at least 8 repetitions: one group), each
+/// edge taking three turns per group (add_dtrees), and the plan's note says so. 2^26: ~1 s (64
+/// nodes: 16 repetitions, 2 groups). Collective::pipeline_work replaces it (a test's exact run).
 inline constexpr double kPipelineWork = 67108864.0;
 
 /// NCCL's double binary tree between the domains `doms` on each of `rails` rails (GPU j of every
@@ -189,9 +190,11 @@ inline constexpr double kPipelineWork = 67108864.0;
 /// and back down (broadcast). Collapsed (ctx.c.collapse), one transfer per edge and direction;
 /// else a pipeline of ctx.chunks repetitions per edge, a chunk up an edge after it came up from the
 /// children, down after the parent has it (FlowPlan::pipelines). Above kPipelineWork (NCCL's count,
-/// not one Collective::chunks sets) the chunks go in groups, or the edges are collapsed with
-/// `collapse_over_budget`; `what` names the tree in plan.note, which says so. Nothing for fewer
-/// than 2 domains.
+/// not one Collective::chunks sets) the chunks go in groups: per group and edge its first chunk
+/// after the feeding edges' first, the rest streaming right after it, its last chunk after the
+/// feeding edges' last (NCCL's fill and drain kept; measured against every chunk in
+/// test_pipeline_chunks.cpp), or the edges are collapsed with `collapse_over_budget`; `what` names
+/// the tree in plan.note, which says so. Nothing for fewer than 2 domains.
 void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::vector<int>>& doms, int rails,
                 double share, const char* what, bool collapse_over_budget);
 

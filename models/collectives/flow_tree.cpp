@@ -36,7 +36,9 @@ void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::v
   const int K = std::max(1, ctx.chunks);
   // NCCL's chunks beyond the CPU budget (Collective::pipeline_work, else kPipelineWork): `sim`
   // repetitions per edge at most, at least 8; over it in G = sim / 8 groups (below), or collapsed
-  // (`collapse_over_budget`)
+  // (`collapse_over_budget`). / 8: a group keeps every edge in flight, so its three turns cost
+  // about what 8 repetitions of the plan before did (1 GiB, 64 / 128 nodes: 0.08 / 0.09 s CPU
+  // against 0.20 / 0.06 s), and K / G >= 8 chunks leave the rest at least 6
   const double budget = ctx.c.pipeline_work > 0 ? ctx.c.pipeline_work : kPipelineWork;
   const int sim = std::min(K, std::max(8, static_cast<int>(budget / (edges * edges))));
   const bool over = !ctx.c.collapse && ctx.c.chunks <= 0 && sim < K;
@@ -77,7 +79,9 @@ void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::v
   // fill (chunk by chunk through the levels), the last ones its drain and causality at the
   // group's end (an edge ends its group a chunk after its feeders). Each group waiting for its
   // feeders' whole group (the plan before) paid a group's time per level: 64 x 8 H100 at 1 GiB
-  // +24 % over the collapsed tree against +3.3 % in NCCL's 128 chunks.
+  // +24 % over the collapsed tree against +3.3 % in NCCL's 128 chunks; now +2.3 % (2 groups).
+  // Inside a group an edge faster than its feeder may finish its rest early: groups err fast
+  // (-0.9 % there; docs/collectives.md, "Stepped pipelines in NCCL's chunks").
   plan.pipelines = true;
   std::vector<std::vector<int>> kids(N);
   for (int j = 0; j < rails; ++j)
