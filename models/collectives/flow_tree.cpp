@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "models/collectives/flow_plan.hpp"
 
@@ -40,7 +41,7 @@ void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::v
   // about what 8 repetitions of the plan before did (1 GiB, 64 / 128 nodes: 0.08 / 0.09 s CPU
   // against 0.20 / 0.06 s), and K / G >= 8 chunks leave the rest at least 6
   const double budget = ctx.c.pipeline_work > 0 ? ctx.c.pipeline_work : kPipelineWork;
-  const int sim = std::min(K, std::max(8, static_cast<int>(budget / (edges * edges))));
+  const int sim = static_cast<int>(std::min<double>(K, std::max(8.0, std::floor(budget / (edges * edges)))));
   const bool over = !ctx.c.collapse && ctx.c.chunks <= 0 && sim < K;
   const int G = over ? sim / 8 : K;
   if (over)
