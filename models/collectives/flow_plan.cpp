@@ -290,7 +290,9 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   std::vector<double> rate(F), line(F);
   // Longest path at line rate (F / L: finish of a flow's first / last repetition; D: its hops;
   // H: the most hops of any path into it, whatever its bytes).
-  const std::vector<int> unit(F, 1);
+  std::vector<int> unit(F, 1);
+  if (plan.pipelines)
+    for (int i = 0; i < F; ++i) unit[i] = fl[i].hops;
   double tmax = 0;
   int dmax = 1, hmax = 1;
   for (int i = 0; i < F; ++i) {
@@ -383,7 +385,7 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
                          : nv[i] ? ctx.layout.nvlink_latency
                                  : ctx.layout.net_latency;
     a.amount = plan.per_port_efficiency ? fl[i].payload / (nv[i] ? nvlink_eff : nic_port_eff) : fl[i].payload * scale;
-    const double hop = ring_split ? ring_lat[i] : !part_hop.empty() ? part_hop[i] : lat_per_hop;
+    const double hop = ring_split ? ring_lat[i] : !part_hop.empty() ? part_hop[i] * fl[i].hops : lat_per_hop;
     a.delay = std::max(0.0, hop - route);
     ++counter;
     a.flow_hash = ctx.c.hash * 0x9E3779B97F4A7C15ULL + (fl[i].hash_index > 0 ? fl[i].hash_index : counter);

@@ -29,6 +29,9 @@ struct PlannedFlow {
   bool spread = false;
   std::uint64_t spread_phase = 0;  ///< network::Activity::spread_phase
   double weight = 1;               ///< network::Activity::weight (max-min share weight)
+  /// Pipeline hops one repetition stands for (a plan of pipelines: its latency share is hops x
+  /// the per-hop share; a grouped tree's rest of a group is its chunks). 1 otherwise.
+  int hops = 1;
 };
 
 struct FlowPlan {

@@ -164,4 +164,12 @@ TEST_CASE("stepped tree in groups of NCCL's chunks against every chunk (Collecti
       CHECK(grouped - collapsed > 0.5 * (exact - collapsed));
     }
   }
+  // Few chunks against the tree's depth: 16 MiB (LL128, 15 chunks) on 16 nodes in one group,
+  // -1.3 % (268.90 us every chunk); the rest paying one chunk's latency share instead of its 13
+  // took -6.6 %.
+  const double exact = run(16, Algorithm::Tree, 16 << 20, false, Proto::Auto, nullptr, 1e15).first;
+  const auto [grouped, reps] = run(16, Algorithm::Tree, 16 << 20, false, Proto::Auto, nullptr, 1);
+  INFO("16 nodes, 16 MiB: grouped " << grouped * 1e6 << " us, every chunk " << exact * 1e6 << " us");
+  CHECK(reps == 1);
+  CHECK(grouped == Approx(exact).epsilon(0.02));
 }
