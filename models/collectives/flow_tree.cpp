@@ -36,14 +36,14 @@ void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::v
   const double edges = 4.0 * rails * (N - 1);  // per rail, both trees, up and down
   const int K = std::max(1, ctx.chunks);
   // NCCL's chunks beyond the CPU budget (Collective::pipeline_work, else kPipelineWork): `sim`
-  // repetitions per edge at most, at least 8; over it in G = sim / 8 groups (below), or collapsed
-  // (`collapse_over_budget`). / 8: a group keeps every edge in flight, so its three turns cost
-  // about what 8 repetitions of the plan before did (1 GiB, 64 / 128 nodes: 0.08 / 0.09 s CPU
-  // against 0.20 / 0.06 s), and K / G >= 8 chunks leave the rest at least 6
+  // repetitions per edge at most, at least 8; over it in one group of three turns per edge
+  // (below), or collapsed (`collapse_over_budget`). One group: 2 / 3 groups measured no closer to
+  // every chunk at 1 GiB (64 nodes -0.50 / -0.34 / -0.76 %) and farther at 16 MiB (+0.1 / -7.6 /
+  // -4.0 %), at more CPU.
   const double budget = ctx.c.pipeline_work > 0 ? ctx.c.pipeline_work : kPipelineWork;
   const int sim = static_cast<int>(std::min<double>(K, std::max(8.0, std::floor(budget / (edges * edges)))));
   const bool over = !ctx.c.collapse && ctx.c.chunks <= 0 && sim < K;
-  const int G = over ? sim / 8 : K;
+  const int G = over ? 1 : K;
   if (over)
     plan.note = collapse_over_budget
                     ? fmt::format(
@@ -51,10 +51,10 @@ void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::v
                           "collapsed (one transfer each)",
                           what, K)
                     : fmt::format(
-                          "{}: NCCL's {} pipeline chunks per channel simulated as {} group{} of {:.1f} "
-                          "chunks (CPU budget): a group's first and last chunk step through the tree, "
-                          "its rest streams behind the feeding edge",
-                          what, K, G, G > 1 ? "s" : "", double(K) / G);
+                          "{}: NCCL's {} pipeline chunks per channel simulated as 3 transfers per edge "
+                          "(CPU budget): the first and last chunk step through the tree, the {} between "
+                          "stream behind the feeding edge",
+                          what, K, K - 2);
   if (ctx.c.collapse || (over && collapse_over_budget)) {
     for (int j = 0; j < rails; ++j)
       for (int t = 0; t < 2; ++t)
@@ -73,16 +73,14 @@ void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::v
   // children (after_same), down an edge once the parent has it (after_same: the edge into the
   // parent, or at the root the edges up into it).
   //
-  // Over the budget, G groups of K / G chunks, each edge taking three turns per group (one
-  // connection, one ECMP hash): the group's first chunk (share / K) as above, after the feeding
-  // edges' first chunk; the rest, right after it, streaming beside the feeding edges' rest; the
-  // last chunk, after the rest and the feeding edges' last chunk. The first chunks keep NCCL's
-  // fill (chunk by chunk through the levels), the last ones its drain and causality at the
-  // group's end (an edge ends its group a chunk after its feeders). Each group waiting for its
+  // Over the budget, each edge takes three turns (one connection, one ECMP hash; the code allows G
+  // such groups of K / G chunks): the first chunk (share / K) as above, after the feeding edges'
+  // first chunk; the K - 2 between, right after it, streaming beside the feeding edges' and paying
+  // their K - 2 latency shares (PlannedFlow::hops); the last chunk, after them and the feeding
+  // edges' last chunk. The first chunks keep NCCL's fill (chunk by chunk through the levels), the
+  // last ones its drain (an edge ends a chunk after its feeders). Groups each waiting for the
   // feeders' whole group (the plan before) paid a group's time per level: 64 x 8 H100 at 1 GiB
-  // +24 % over the collapsed tree against +3.3 % in NCCL's 128 chunks; now +2.3 % (2 groups).
-  // Inside a group an edge faster than its feeder may finish its rest early: groups err fast
-  // (-0.9 % there; docs/collectives.md, "Stepped pipelines in NCCL's chunks").
+  // +20 % over every chunk; now -0.5 % (docs/collectives.md, "Stepped pipelines in NCCL's chunks").
   plan.pipelines = true;
   std::vector<std::vector<int>> kids(N);
   for (int j = 0; j < rails; ++j)
