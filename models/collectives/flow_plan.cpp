@@ -51,7 +51,10 @@ namespace {
 /// the path of more hops (`unit[i]` per repetition: the slope even_share steps along). With `most`,
 /// also the most hops of any path whatever its time (Hf / Hl). after_same may point forward (a
 /// tree's children), so the relaxation repeats until stable (at most 64 passes); `p` keeps the
-/// previous call's values as its start (the same fixed point).
+/// previous call's values as its start (the same fixed point). Flows that take turns on one
+/// connection (c_1 .. c_k between the same GPUs, c_(m+1) after_same c_m, c_1 after_previous c_k: a
+/// grouped tree's lead chunk, rest and tail) run their repetitions in turn: c_k's last one ends
+/// repeat x (the turn's summed cost) after c_1's first began, repeat x its hops on from it.
 struct LongestPaths {
   std::vector<double> Tf, Tl;  ///< finish of a flow's first / last repetition on its longest path
   std::vector<int> Df, Dl;     ///< hops of that path
@@ -74,6 +77,35 @@ void longest_paths(const std::vector<PlannedFlow>& fl, const std::vector<double>
   auto& Dl = p->Dl;
   auto& Hf = p->Hf;
   auto& Hl = p->Hl;
+  // Turns on one connection: flows c_1 .. c_k between the same two GPUs, c_(m+1) after_same c_m
+  // and c_1 after_previous c_k (a grouped tree's lead chunk, rest and tail). lead[c_k] = c_1,
+  // turn[c_k] = their summed cost and hops.
+  std::vector<int> lead, turn_unit;
+  std::vector<double> turn_cost;
+  for (int d = 0; d < F; ++d)
+    for (int i : fl[d].after_previous) {
+      if (fl[i].repeat != fl[d].repeat || fl[i].src != fl[d].src || fl[i].dst != fl[d].dst) continue;
+      double c = cost[i];
+      int u = unit[i], x = i;
+      for (int k = 0; k < 8 && x != d; ++k) {
+        int next = -1;
+        for (int y : fl[x].after_same)
+          if (fl[y].src == fl[x].src && fl[y].dst == fl[x].dst && fl[y].repeat == fl[x].repeat) next = y;
+        if (next < 0) break;
+        x = next;
+        c += cost[x];
+        u += unit[x];
+      }
+      if (x != d) continue;
+      if (lead.empty()) {
+        lead.assign(F, -1);
+        turn_unit.assign(F, 0);
+        turn_cost.assign(F, 0.0);
+      }
+      lead[i] = d;
+      turn_cost[i] = c;
+      turn_unit[i] = u;
+    }
   for (int pass = 0; pass < 64; ++pass) {
     bool changed = false;
     for (int i = 0; i < F; ++i) {
@@ -103,6 +135,12 @@ void longest_paths(const std::vector<PlannedFlow>& fl, const std::vector<double>
       if (most) {
         Hf[i] = h0 + u;
         Hl[i] = Hf[i] + (fl[i].repeat - 1) * u;
+      }
+      if (!lead.empty() && lead[i] >= 0) {
+        const int d = lead[i], r = fl[i].repeat;
+        Tl[i] = std::max(Tl[i], Tf[d] - cost[d] + r * turn_cost[i]);
+        Dl[i] = std::max(Dl[i], Df[d] - unit[d] + r * turn_unit[i]);
+        if (most) Hl[i] = std::max(Hl[i], Hf[d] - unit[d] + r * turn_unit[i]);
       }
     }
     if (!changed) break;
@@ -252,7 +290,9 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   std::vector<double> rate(F), line(F);
   // Longest path at line rate (F / L: finish of a flow's first / last repetition; D: its hops;
   // H: the most hops of any path into it, whatever its bytes).
-  const std::vector<int> unit(F, 1);
+  std::vector<int> unit(F, 1);
+  if (plan.pipelines)
+    for (int i = 0; i < F; ++i) unit[i] = fl[i].hops;
   double tmax = 0;
   int dmax = 1, hmax = 1;
   for (int i = 0; i < F; ++i) {
@@ -376,7 +416,7 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     a.amount = plan.per_port_efficiency ? fl[i].payload / (nv[i] ? nvlink_eff : nic_port_eff) : fl[i].payload * scale;
     const double hop = ring_split           ? ring_lat[i]
                        : !chain_hop.empty() ? chain_hop[i]
-                       : !part_hop.empty()  ? part_hop[i]
+                       : !part_hop.empty()  ? part_hop[i] * fl[i].hops
                                             : lat_per_hop;
     a.delay = std::max(0.0, hop - route);
     ++counter;

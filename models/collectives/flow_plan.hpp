@@ -29,6 +29,10 @@ struct PlannedFlow {
   bool spread = false;
   std::uint64_t spread_phase = 0;  ///< network::Activity::spread_phase
   double weight = 1;               ///< network::Activity::weight (max-min share weight)
+  /// Pipeline hops one repetition stands for (a plan of pipelines: its latency share is hops x
+  /// the per-hop share; a tree over the CPU budget: the K - 2 chunks between its first and last).
+  /// 1 otherwise.
+  int hops = 1;
 };
 
 struct FlowPlan {
@@ -200,8 +204,9 @@ FlowPlan plan_chain(const EmitContext& ctx, bool reduce);
 /// one state: the leaves run ahead of the levels above), so every chunk of every edge is an event
 /// and each event re-solves the edges in flight: CPU ~ 1.2e-8 s x repetitions x edges^2 (H100, 8
 /// GPUs a node, 1 GiB in 128 chunks: 16 nodes, 480 edges, 0.32 s; 64 nodes, 2,016 edges, 7.3 s).
-/// Above it NCCL's chunks go in groups, one repetition per group, at least 8 repetitions (the
-/// count before NCCL's rule), and the plan's note says so. 2^26: ~1 s (64 nodes: 16 repetitions).
+/// Above it (and above 8 chunks) each edge runs NCCL's chunks as three transfers (add_dtrees), and
+/// the plan's note says so. 2^26: ~1 s (64 nodes: 16 repetitions). Collective::pipeline_work
+/// replaces it (a test's run in every chunk).
 inline constexpr double kPipelineWork = 67108864.0;
 
 /// NCCL's double binary tree between the domains `doms` on each of `rails` rails (GPU j of every
@@ -209,9 +214,11 @@ inline constexpr double kPipelineWork = 67108864.0;
 /// and back down (broadcast). Collapsed (ctx.c.collapse), one transfer per edge and direction;
 /// else a pipeline of ctx.chunks repetitions per edge, a chunk up an edge after it came up from the
 /// children, down after the parent has it (FlowPlan::pipelines). Above kPipelineWork (NCCL's count,
-/// not one Collective::chunks sets) the chunks go in groups, or the edges are collapsed with
-/// `collapse_over_budget`; `what` names the tree in plan.note, which says so. Nothing for fewer
-/// than 2 domains.
+/// not one Collective::chunks sets) each edge takes three transfers: its first chunk after the
+/// feeding edges' first, the chunks between streaming right after it, its last chunk after the
+/// feeding edges' last (NCCL's fill and drain kept; measured against every chunk in
+/// test_pipeline_chunks.cpp), or the edges are collapsed with `collapse_over_budget`; `what` names
+/// the tree in plan.note, which says so. Nothing for fewer than 2 domains.
 void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::vector<int>>& doms, int rails,
                 double share, const char* what, bool collapse_over_budget);
 

@@ -32,7 +32,7 @@ nccl::Model h100_model(int nodes) {
 /// Stepped (every chunk simulated) or collapsed all-reduce on `nodes` x 8 GPUs of the rail
 /// cluster: simulated time and the largest repetition count of its transfers.
 std::pair<double, int> run(int nodes, Algorithm a, double bytes, bool collapse, Proto proto = Proto::Auto,
-                           std::string* note = nullptr) {
+                           std::string* note = nullptr, double pipeline_work = 0) {
   const auto fabric = topology::build_fabric(test::rail_cluster(nodes, 8, topology::FabricKind::Clos3, 64));
   network::FlowNetwork net(fabric);
   const Layout l = Layout::from(fabric, test::nvlink4_gpu());
@@ -41,6 +41,7 @@ std::pair<double, int> run(int nodes, Algorithm a, double bytes, bool collapse, 
   c.gpus = iota(nodes * 8);
   c.bytes = bytes;
   c.collapse = collapse;
+  c.pipeline_work = pipeline_work;
   Protocol p;
   p.proto = proto;
   network::Schedule s;
@@ -124,13 +125,13 @@ TEST_CASE("stepped tree with NCCL's chunks agrees with the collapsed tree (idle 
   CHECK(stepped > collapsed);  // its pipeline's fill, not the collapsed form
 }
 
-TEST_CASE("stepped tree over the CPU budget: NCCL's chunks in groups; NVLSTree's tree collapsed") {
-  // 128 nodes, 1 GiB: NCCL's 128 chunks on 4,064 edges are over kPipelineWork. The tree runs 8
-  // repetitions of 16 chunks (as many as it ran before NCCL's count); NVLSTree's tree collapses,
-  // as it was before (8 groups took +52 % over its collapsed form), and takes the collapsed time.
+TEST_CASE("stepped tree over the CPU budget: 3 transfers per edge; NVLSTree's tree collapsed") {
+  // 128 nodes, 1 GiB: NCCL's 128 chunks on 4,064 edges are over kPipelineWork (8 repetitions at
+  // least): 3 transfers per edge (first chunk, 126, last chunk). NVLSTree's tree collapses, as it was
+  // before (8 groups took +52 % over its collapsed form), and takes the collapsed time.
   std::string note;
-  CHECK(run(128, Algorithm::Tree, 1 << 30, false, Proto::Auto, &note).second == 8);
-  CHECK_THAT(note, Catch::Contains("NCCL's 128 pipeline chunks per channel simulated as 8 repetitions of 16.0"));
+  CHECK(run(128, Algorithm::Tree, 1 << 30, false, Proto::Auto, &note).second == 1);
+  CHECK_THAT(note, Catch::Contains("NCCL's 128 pipeline chunks per channel simulated as 3 transfers per edge"));
   const auto [t, reps] = run(128, Algorithm::NvlsTree, 1 << 30, false, Proto::Auto, &note);
   CHECK(reps == 1);
   CHECK_THAT(note, Catch::Contains("collapsed"));
@@ -138,4 +139,35 @@ TEST_CASE("stepped tree over the CPU budget: NCCL's chunks in groups; NVLSTree's
   // within the budget no note: 4 nodes
   run(4, Algorithm::Tree, 1 << 30, false, Proto::Auto, &note);
   CHECK(note.empty());
+}
+
+TEST_CASE("stepped tree over the CPU budget against every chunk (Collective::pipeline_work)") {
+  // The same 1 GiB all-reduce in NCCL's 128 chunks per channel (a budget that holds them) and
+  // over the budget (1; on 32 nodes also the default). The groups whose every level waited for the
+  // whole group below (the plan before: 8 groups of 16 chunks) took +23 % over every chunk on 16
+  // nodes, where every chunk takes +1.2 % over the collapsed tree; now the first and last chunk
+  // keep NCCL's fill and drain: +0.05 / +0.2 % from every chunk on 16 / 32 nodes.
+  for (int nodes : {16, 32}) {
+    const auto [exact, exact_reps] = run(nodes, Algorithm::Tree, 1 << 30, false, Proto::Auto, nullptr, 1e15);
+    const double collapsed = run(nodes, Algorithm::Tree, 1 << 30, true).first;
+    INFO(nodes << " nodes: every chunk " << exact * 1e6 << " us, collapsed " << collapsed * 1e6 << " us");
+    REQUIRE(exact_reps == 128);  // a budget beyond int once wrapped to one group
+    for (double work : {1.0, 0.0}) {
+      if (work == 0 && nodes < 32) continue;  // the default budget holds 16 nodes' 128 chunks
+      std::string note;
+      const auto [grouped, reps] = run(nodes, Algorithm::Tree, 1 << 30, false, Proto::Auto, &note, work);
+      INFO("budget " << work << ": " << grouped * 1e6 << " us, " << reps << " repetitions; " << note);
+      CHECK_THAT(note, Catch::Contains("3 transfers per edge"));
+      CHECK(grouped == Approx(exact).epsilon(0.006));
+      // the fill and drain kept: more than half of every chunk's excess over the collapsed tree
+      CHECK(grouped - collapsed > 0.5 * (exact - collapsed));
+    }
+  }
+  // Few chunks against the tree's depth: 16 MiB (LL128, 15 chunks) on 16 nodes, -1.3 % (268.90
+  // us every chunk); the 13 between paying one chunk's latency share instead of 13 took -6.6 %.
+  const double exact = run(16, Algorithm::Tree, 16 << 20, false, Proto::Auto, nullptr, 1e15).first;
+  const auto [grouped, reps] = run(16, Algorithm::Tree, 16 << 20, false, Proto::Auto, nullptr, 1);
+  INFO("16 nodes, 16 MiB: grouped " << grouped * 1e6 << " us, every chunk " << exact * 1e6 << " us");
+  CHECK(reps == 1);
+  CHECK(grouped == Approx(exact).epsilon(0.02));
 }
