@@ -181,10 +181,12 @@ class Fabric {
   /// of every transfer to split the others over the planes).
   bool takes_nvlink(int src, int dst) const;
   /// Whether route(src, dst, hash) on the current state returns `built`, the GPU-to-GPU route it
-  /// returned for them while nothing was down: true when nothing is down, or when route()'s own
-  /// reuse test passes (more than 2 hops, all up, the destination leaf up with its distances as
-  /// built). false means "ask route()" (the route may still be the same). For callers that keep
-  /// routes of the healthy fabric (network::FlowNetwork's route table across runs).
+  /// returned for them while nothing was down: true exactly when every hop of `built` is up (and
+  /// its destination leaf): an NVLink route then stays on NVLink, and ECMP's resilient hashing
+  /// walks the same hops over the leaves (every switch on them kept its distance). false means
+  /// "ask route()". For callers that keep routes of the healthy fabric (network::FlowNetwork's
+  /// route table across runs: the link-down samples of degrade mode recompute only the transfers
+  /// that crossed the failed link).
   bool built_route_holds(const std::vector<Hop>& built) const;
   /// GPUs among the first `count` that cannot reach the job's other GPUs through the scale-out
   /// fabric on any plane: their leaf or NIC link is down, or their leaf is cut off from the leaves

@@ -365,13 +365,20 @@ bool Fabric::takes_nvlink(int src, int dst) const {
 bool Fabric::built_route_holds(const std::vector<Hop>& b) const {
   const Impl& f = *impl_;
   if (!f.any_down) return true;
-  if (b.size() <= 2) return false;
+  // An NVLink route (a GPU's NVLink port out, the other's in): compute_route takes it whenever
+  // both ports are up (nvlink_up; the domain is fixed), whatever else is down.
+  if (b.size() == 2 && f.links[b[0].link].tier == Tier::NvLink && f.links[b[1].link].tier == Tier::NvLink)
+    return f.link_up[b[0].link] && f.link_up[b[1].link];
+  // Over the leaves: with every hop up (a failed switch's links are down), each switch x on the
+  // route still reaches the destination leaf in its built distance bd[x] along it, and failures
+  // only lengthen distances, so dist_to_leaf gives d[x] = bd[x] there. ecmp_walk then takes the
+  // built choice at each of them (bd == d, the choice up and one hop closer), and the plane is
+  // the built one (its ends are up and connected, the planes hashed before it were not connected
+  // as built and are not now). Between GPUs of one leaf: the two access hops, on the same terms.
+  if (b.size() < 2) return false;
   for (const Hop& h : b)
     if (!f.link_up[h.link]) return false;
-  const int leaf = f.links[b.back().link].b;  // as route(): the destination's access link ends at its leaf
-  if (!f.node_ok[leaf]) return false;
-  f.dist_to_leaf(leaf);
-  return f.dist_as_built[leaf - f.first_leaf] != 0;
+  return f.node_ok[f.links[b.back().link].b] != 0;  // the destination's access link ends at its leaf
 }
 
 std::vector<Hop> Fabric::route(int src, int dst, std::uint64_t flow_hash) const {

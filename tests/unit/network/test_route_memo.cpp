@@ -184,3 +184,31 @@ TEST_CASE("route reuse off: no table kept, turning it off drops the one kept", "
   CHECK_FALSE(net.holds_route_table());  // dropped at once, not at the next run
   same(net.run(base), first);
 }
+
+TEST_CASE("link-down runs on NVLink domains take the healthy table where routes hold: as a fresh run",
+          "[network][route_memo]") {
+  // Pairs of GPUs share an NVLink domain: transfers inside one stay on NVLink whatever else is
+  // down (Fabric::built_route_holds), others between GPUs of one leaf or over the spines. Each
+  // loaded link down in turn, after a run on the healthy fabric, then back up: as fresh runs.
+  auto spec = leaf_spine(16, 8, 4);
+  spec.flows_per_pair = 4;
+  spec.gpus_per_node = 2;
+  spec.nvlink_domain = 2;
+  spec.nvlink_bandwidth = 4 * test::kRate;
+  Fabric f = topology::build_fabric(spec);
+  Schedule base = step(1e12, 3e7);
+  for (int i = 0; i < 16; ++i) base.activities.push_back(transfer(i, i ^ 1, 2e7, 5 * i + 3, {2 * i}));
+  FlowNetwork net(f);
+  const RunResult first = net.run(base);
+  int tried = 0;
+  for (int l = 0; l < f.link_count(); ++l) {
+    // An access link down would cut its GPU off (one plane): NVLink ports and leaf-spine links.
+    if (first.link_bytes_fwd[l] + first.link_bytes_rev[l] == 0 || f.link(l).tier == topology::Tier::Access) continue;
+    ++tried;
+    f.set_link_up(l, false);
+    same(net.run(base), fresh(f, base));
+    f.set_link_up(l, true);
+  }
+  CHECK(tried > 16);  // the 16 NVLink ports and leaf-spine links
+  same(net.run(base), first);
+}
