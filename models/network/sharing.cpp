@@ -30,6 +30,16 @@ class SharingModel final : public res::Model {
 /// heap allocation (Action::Action / ~Action and their malloc/free were ~5 % of the event loop at
 /// 31K GPUs). The solver sees the same sequence of variable_new / expand / variable_free calls
 /// as with a fresh Action per item, hence the same results bit for bit.
+///
+/// The lmm Variable itself is not kept across items (measured, docs/benchmarks.md "Driving
+/// SimGrid's lmm"): parking a removed item's variable disabled (update_variable_penalty(v, 0)) and
+/// re-enabling it for the next item on the same route gives the same results only with
+/// update_variable_bound before the enable (enabling marks just the first constraint when that one
+/// is already modified: the other constraints are then not re-solved, a link over-subscribed), and
+/// it costs more than it saves: on the rollout a route's next item comes after > 16K other
+/// removals, so the parked variables are cold and hold +350 MB (rollout CPU +0.8 s). Most of the
+/// add/remove cost is the selective-update marking of the touched component, which a disable and
+/// enable do as well.
 class Item final : public res::Action {
  public:
   Item(res::Model* m, int tag) : res::Action(m, 0.0, false), tag(tag) {}
