@@ -29,4 +29,20 @@ for args in "--dot fabric.graphml|--dot|--graphml" "--graphml fabric.dot|--graph
   grep -qF -- "$name: '$path'" err.txt && grep -qF -- "use $other $path" err.txt ||
     fail "topology $opt_path: message does not name the option, the path and $other"
 done
+# `run --json scenario.yaml` (the scenario written after an option that takes a path) ran the
+# built-in scenario and wrote its JSON over the user's scenario file: refused, the file unchanged.
+cp "$BASE" mine.yaml
+for opt in --json --output -o; do
+  before=$(md5sum mine.yaml)
+  "$AIDCSIM" run --quiet "$opt" mine.yaml >out.txt 2>err.txt
+  rc=$?
+  [ "$rc" -eq 64 ] || fail "run $opt mine.yaml: exit code $rc, expected 64"
+  [ "$(md5sum mine.yaml)" = "$before" ] || fail "run $opt mine.yaml: the scenario file was overwritten"
+  grep -qF -- "'mine.yaml': a scenario file" err.txt || fail "run $opt mine.yaml: message does not say why"
+done
+# The scenario itself under another name (a symbolic link) is refused the same way.
+ln -sf mine.yaml mine.scn
+"$AIDCSIM" run mine.yaml --quiet --json mine.scn >out.txt 2>err.txt
+[ $? -eq 64 ] || fail "run mine.yaml --json mine.scn (the same file): expected exit 64"
+cmp -s mine.yaml "$BASE" || fail "run mine.yaml --json mine.scn: the scenario file was overwritten"
 echo "ok: $(head -1 err.txt)"
