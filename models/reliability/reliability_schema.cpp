@@ -457,6 +457,19 @@ TrainingSpec spec_from(const Params& root) {
       txt("reliability.link_failure_mode", "stop") == "degrade" ? LinkFailureMode::Degrade : LinkFailureMode::Stop;
   r.link_repair_time = num("reliability.link_repair_time", r.link_repair_time);
   r.link_degrade_penalty = num("reliability.link_degrade_penalty", r.link_degrade_penalty);
+  // A key written where no setting reads it is an error, not ignored (bit-identical results, no
+  // note: case step/01's kind): async_stall is read by async checkpoints only (checkpoint.cpp), the
+  // link repair time and degrade penalty by link_failure_mode: degrade only (time_to_train.cpp).
+  if (r.mode == CheckpointMode::Sync && r.async_stall_given)
+    root.invalid("reliability.async_stall",
+                 "no async_stall with reliability.checkpoint_mode: sync (a sync checkpoint stalls for its whole "
+                 "write, reliability.storage_bandwidth)");
+  if (r.link_mode == LinkFailureMode::Stop)
+    for (const char* k : {"reliability.link_repair_time", "reliability.link_degrade_penalty"})
+      if (root.given(k))
+        root.invalid(k, std::string("no ") + (k + 12) +
+                            " unless reliability.link_failure_mode is degrade (with stop a link failure "
+                            "interrupts the job like any other failure)");
   r.planned_interval = num("reliability.planned_interval", 0);
   if (root.has("reliability.planned_interval") && !(r.planned_interval > 0))
     root.invalid("reliability.planned_interval", "a positive interval such as \"28 h\"");

@@ -41,6 +41,21 @@ dist no_kind "{per: node}" per "no per with cluster.gpu_speed_distribution.kind 
 dist uniform_sd "{kind: uniform, min: 0.9, sd: 0.1}" sd "no sd with cluster.gpu_speed_distribution.kind uniform"
 make_scenario dist_ok "s/^  nvlink_domain: 72 .*/  nvlink_domain: 72\n  gpu_speed_distribution: {kind: normal, mean: 0.97, sd: 0.02, per: node}/"
 "$AIDCSIM" validate dist_ok.yaml >out.txt 2>err.txt || fail "dist_ok.yaml: $(head -1 err.txt)"
+# reliability: async_stall with sync checkpoints, the link repair time / degrade penalty with
+# link_failure_mode stop (the default).
+rel() {  # rel NAME LINES KEY EXPECTED
+  make_scenario "$1" "\$a\\reliability:\n$2"
+  validate_bad "$1.yaml"
+  grep -qE "$1\.yaml:[0-9]+:[0-9]+: reliability.$3: got .*, expected no $3 $4" err.txt || fail "$1: $(head -1 err.txt)"
+  run_bad "$1.yaml"
+  echo "ok $1: $(head -1 err.txt | sed "s|$WORK/||")"
+}
+rel sync_stall '  checkpoint_mode: sync\n  async_stall: "5 s"' async_stall "with reliability.checkpoint_mode: sync"
+rel stop_repair '  link_repair_time: "4 h"' link_repair_time "unless reliability.link_failure_mode is degrade"
+rel stop_penalty '  link_failure_mode: stop\n  link_degrade_penalty: 0.2' link_degrade_penalty \
+  "unless reliability.link_failure_mode is degrade"
+make_scenario rel_ok "\$a\\reliability:\n  link_failure_mode: degrade\n  link_repair_time: \"4 h\"\n  async_stall: \"5 s\""
+"$AIDCSIM" validate rel_ok.yaml >out.txt 2>err.txt || fail "rel_ok.yaml: $(head -1 err.txt)"
 # Where the setting reads it, the key is accepted.
 make_scenario fine 's/^    zero: zero1 .*/    zero: zero1\n    overlap_param_gather: true\n    param_gather_buckets: layer\n    microbatch_group_size: 9\n    interleaved_schedule: megatron/'
 "$AIDCSIM" validate fine.yaml >out.txt 2>err.txt || fail "fine.yaml: $(head -1 err.txt)"
