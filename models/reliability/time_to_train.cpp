@@ -825,9 +825,21 @@ std::uint64_t draw_seed(std::uint64_t seed, int d) {
   return splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(d) + 1));
 }
 
-/// Smallest x in [lo, hi] with fits(x), rounded up to two significant digits (the figure an error
-/// message quotes, so checked again); NaN when fits(hi) is false. Assumes fits monotone over
-/// [lo, hi]: the event count falls as checkpoints get rarer, up to about one per job MTBF.
+/// `s` (s) rounded up to the three significant digits seconds_text shows in its unit: the figure
+/// an error message quotes is then at least the one computed.
+double shown_up(double s) {
+  const double unit = s >= units::kJulianYear ? units::kJulianYear
+                      : s >= units::kDay      ? units::kDay
+                      : s >= units::kHour     ? units::kHour
+                      : s >= 60               ? 60.0
+                                              : 1.0;
+  const double v = s / unit, scale = std::pow(10.0, std::floor(std::log10(v)) - 2);
+  return std::ceil(v / scale * (1 - 1e-12)) * scale * unit;
+}
+
+/// Smallest x in [lo, hi] with fits(x), as an error message quotes it (shown_up, checked again);
+/// NaN when fits(hi) is false. Assumes fits monotone over [lo, hi]: the event count falls as
+/// checkpoints get rarer, up to about one per job MTBF.
 double least_fitting(double lo, double hi, const std::function<bool(double)>& fits) {
   if (!(hi > 0) || !fits(hi)) return std::numeric_limits<double>::quiet_NaN();
   lo = std::max(lo, 1e-9 * hi);
@@ -836,8 +848,7 @@ double least_fitting(double lo, double hi, const std::function<bool(double)>& fi
     const double mid = std::sqrt(lo * hi);
     (fits(mid) ? hi : lo) = mid;
   }
-  const double scale = std::pow(10.0, std::floor(std::log10(hi)) - 1);
-  const double shown = std::ceil(hi / scale * (1 - 1e-12)) * scale;
+  const double shown = shown_up(hi);
   return fits(shown) ? shown : hi;
 }
 
@@ -896,12 +907,23 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
       }
       return sum * r.draws <= kMaxEvents;
     };
-    // The smallest fixed interval the budget takes (NaN: none up to the shortest job MTBF).
+    // The longest sensible interval of each stage: Young/Daly's for a stall as long as the whole
+    // write (what sync checkpoints use; a longer one loses more work to failures than it saves).
+    // Checkpoints are the cause to name only when the run fits the budget with it; otherwise the
+    // run is too long whatever the interval, and the token count is the key.
+    const auto sync_interval = [&](const Stage& st) {
+      ReliabilitySpec rr = r;
+      rr.mode = CheckpointMode::Sync;
+      rr.policy = CheckpointPolicy::YoungDaly;
+      CheckpointCost c = st.cost;
+      c.stall = c.write;
+      return checkpoint_interval(rr, c, st.stop_rate > 0 ? 1 / st.stop_rate : kInf, st.step_time);
+    };
+    double longest = kInf;
+    for (const Stage& st : stages) longest = std::min(longest, sync_interval(st));
+    // The smallest fixed interval the budget takes (NaN: none up to the sync interval).
     const auto least_fixed_interval = [&] {
-      double hi = std::accumulate(work.begin(), work.end(), 0.0);
-      for (const Stage& st : stages)
-        if (st.stop_rate > 0) hi = std::min(hi, 1 / st.stop_rate);
-      return least_fitting(s0.interval, std::max(hi, s0.interval), [&](double y) {
+      return least_fitting(s0.interval, std::max(longest, s0.interval), [&](double y) {
         return fits_with([&](const Stage& st) { return std::make_pair(y, st.cost.stall); });
       });
     };
@@ -915,10 +937,11 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
                              budget + ", a planned stop every " + seconds_text(r.planned_interval) + ")");
     if (cause == "checkpoints" && r.policy == CheckpointPolicy::Fixed) {
       const double y = least_fixed_interval();
-      throw InvalidParameter("reliability.checkpoint_interval", number_text(r.checkpoint_interval),
-                             budget + ", a checkpoint every " + seconds_text(r.checkpoint_interval) + "); " +
-                                 (std::isnan(y) ? "a longer interval" : "a checkpoint_interval of at least " + seconds_text(y)) +
-                                 " or fewer reliability.draws");
+      throw InvalidParameter(
+          "reliability.checkpoint_interval", number_text(r.checkpoint_interval),
+          budget + ", a checkpoint every " + seconds_text(r.checkpoint_interval) + "); " +
+              (std::isnan(y) ? "a longer interval" : "a checkpoint_interval of at least " + seconds_text(y)) +
+              " or fewer reliability.draws");
     }
     if (cause == "checkpoints") {
       // young_daly: the interval is Daly's optimum for the stall and the job MTBF, raised to the
@@ -932,8 +955,9 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
                                           : ", raised to one step (" + seconds_text(s0.step_time) + ")";
       const std::string what = budget + ", a checkpoint every " + seconds_text(s0.interval) + phase + ": " + why + ")";
       const double y = least_fixed_interval();
-      const std::string fixed =
-          std::isnan(y) ? "" : "checkpoint_policy: fixed with a checkpoint_interval of at least " + seconds_text(y) + ", or ";
+      const std::string fixed = std::isnan(y) ? ""
+                                              : "checkpoint_policy: fixed with a checkpoint_interval of at least " +
+                                                    seconds_text(y) + ", or ";
       double x = std::numeric_limits<double>::quiet_NaN();
       if (r.mode == CheckpointMode::Async) {
         double longest_write = 0;
@@ -944,19 +968,15 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
           return fits_with([&](const Stage& st) {
             CheckpointCost c = st.cost;
             c.stall = std::min(stall, c.write);
-            return std::make_pair(
-                checkpoint_interval(rr, c, st.stop_rate > 0 ? 1 / st.stop_rate : kInf, st.step_time), c.stall);
+            return std::make_pair(checkpoint_interval(rr, c, st.stop_rate > 0 ? 1 / st.stop_rate : kInf, st.step_time),
+                                  c.stall);
           });
         });
       }
       if (!std::isnan(x))
-        throw InvalidParameter("reliability.async_stall",
-                               r.async_stall_given ? number_text(r.async_stall) : seconds_text(r.async_stall),
-                               what + "; an async_stall of at least " + seconds_text(x) + ", or " + fixed +
-                                   "fewer reliability.draws");
-      if (!std::isnan(y))
-        throw InvalidParameter("reliability.checkpoint_policy", "young_daly",
-                               what + "; " + fixed + "fewer reliability.draws");
+        throw InvalidParameter(
+            "reliability.async_stall", r.async_stall_given ? number_text(r.async_stall) : seconds_text(r.async_stall),
+            what + "; an async_stall of at least " + seconds_text(x) + ", or " + fixed + "fewer reliability.draws");
     }
     char value[32];
     std::snprintf(value, sizeof value, "%g", spec.target_loss > 0 ? spec.target_loss : target);
