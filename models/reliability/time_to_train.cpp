@@ -825,16 +825,31 @@ std::uint64_t draw_seed(std::uint64_t seed, int d) {
   return splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(d) + 1));
 }
 
-/// `s` (s) rounded up to the three significant digits seconds_text shows in its unit: the figure
-/// an error message quotes is then at least the one computed.
-double shown_up(double s) {
+/// `s` (s) rounded up (`up`) or down to the three significant digits seconds_text shows in its
+/// unit: the figure an error message quotes is then on the safe side of the one computed.
+double shown(double s, bool up) {
   const double unit = s >= units::kJulianYear ? units::kJulianYear
                       : s >= units::kDay      ? units::kDay
                       : s >= units::kHour     ? units::kHour
                       : s >= 60               ? 60.0
                                               : 1.0;
   const double v = s / unit, scale = std::pow(10.0, std::floor(std::log10(v)) - 2);
-  return std::ceil(v / scale * (1 - 1e-12)) * scale * unit;
+  return (up ? std::ceil(v / scale * (1 - 1e-12)) : std::floor(v / scale * (1 + 1e-12))) * scale * unit;
+}
+double shown_up(double s) { return shown(s, true); }
+
+/// Largest x in [lo, hi] with fits(x), as an error message quotes it (rounded down, checked
+/// again); NaN when fits(lo) is false. Assumes fits monotone over [lo, hi]: past the job MTBF,
+/// longer intervals only add failures.
+double most_fitting(double lo, double hi, const std::function<bool(double)>& fits) {
+  if (!(lo > 0) || !fits(lo)) return std::numeric_limits<double>::quiet_NaN();
+  if (fits(hi)) return hi;
+  for (int i = 0; i < 200 && hi > lo * (1 + 1e-4); ++i) {
+    const double mid = std::sqrt(lo * hi);
+    (fits(mid) ? lo : hi) = mid;
+  }
+  const double x = shown(lo, false);
+  return fits(x) ? x : lo;
 }
 
 /// Smallest x in [lo, hi] with fits(x), as an error message quotes it (shown_up, checked again);
@@ -927,6 +942,30 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
         return fits_with([&](const Stage& st) { return std::make_pair(y, st.cost.stall); });
       });
     };
+    if (cause == "failures" && r.policy == CheckpointPolicy::Fixed) {
+      // A fixed interval far beyond the job MTBF: each segment is retried expm1(lambda T) times.
+      // Named when the budget takes Young/Daly's interval (for the stall) instead.
+      double lo = kInf;
+      for (const Stage& st : stages) {
+        ReliabilitySpec rr = r;
+        rr.policy = CheckpointPolicy::YoungDaly;
+        lo = std::min(lo, checkpoint_interval(rr, st.cost, st.stop_rate > 0 ? 1 / st.stop_rate : kInf, st.step_time));
+      }
+      const double z =
+          lo < r.checkpoint_interval
+              ? most_fitting(lo, r.checkpoint_interval,
+                             [&](double y) {
+                               return fits_with([&](const Stage& st) { return std::make_pair(y, st.cost.stall); });
+                             })
+              : std::numeric_limits<double>::quiet_NaN();
+      if (!std::isnan(z))
+        throw InvalidParameter("reliability.checkpoint_interval", number_text(r.checkpoint_interval),
+                               budget + ", a checkpoint every " + seconds_text(r.checkpoint_interval) +
+                                   ", longer than the job MTBF of " + seconds_text(mtbf0) + phase +
+                                   ": most segments are lost to a failure before they complete); a "
+                                   "checkpoint_interval of at most " +
+                                   seconds_text(z) + ", or checkpoint_policy: young_daly without checkpoint_interval");
+    }
     if (cause == "failures")
       throw InvalidParameter("reliability.failures", "job MTBF " + seconds_text(mtbf0) + phase,
                              budget + "): the job cannot make progress, failures come faster than a restart (" +

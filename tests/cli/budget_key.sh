@@ -27,3 +27,12 @@ make_scenario least "\$a\\reliability:\n  async_stall: \"$least\""
 make_scenario fixed "\$a\\reliability:\n  async_stall: \"1e-320 s\"\n  checkpoint_policy: fixed\n  checkpoint_interval: \"$fixed\""
 "$AIDCSIM" run fixed.yaml --quiet >out.txt 2>err.txt || fail "checkpoint_interval \"$fixed\" is refused: $(head -1 err.txt)"
 echo "ok accepted: async_stall \"$least\", checkpoint_policy fixed with checkpoint_interval \"$fixed\""
+# A fixed checkpoint every 10 d against the 5.47 h job MTBF: most segments never complete. The
+# error named reliability.failures (adcc342); it now names checkpoint_interval and its bound.
+make_scenario long "\$a\\reliability:\n  checkpoint_policy: fixed\n  checkpoint_interval: \"10 d\""
+run_bad long.yaml
+line=$(line_of '^  checkpoint_interval:' long.yaml)
+mentions long.yaml "$line" "reliability.checkpoint_interval: got '10 d'" || fail "long: $(head -1 err.txt)"
+grep -qE "longer than the job MTBF of [0-9.]+ h: .*a checkpoint_interval of at most [0-9.]+ [a-z]+, or checkpoint_policy: young_daly" err.txt ||
+  fail "long: the message does not say what interval is taken: $(head -1 err.txt)"
+echo "ok long: $(head -1 err.txt | sed "s|$WORK/||")"

@@ -138,7 +138,9 @@ double seconds_after(const std::string& text, const std::string& before) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str() + at + before.size(), &end);
   if (std::string(end, 4) == " min") return 60 * v;
-  return std::string(end, 2) == " s" ? v : -1;  // a figure in s or min in these cases
+  if (std::string(end, 2) == " h") return 3600 * v;
+  if (std::string(end, 2) == " d") return 86400 * v;
+  return std::string(end, 2) == " s" ? v : -1;
 }
 }  // namespace
 
@@ -185,6 +187,27 @@ TEST_CASE("checkpoints from a tiny async stall are blamed on async_stall, not th
   TrainingSpec huge = spec(1e18, 1000);
   huge.reliability.async_stall = 0;
   CHECK(budget_outcome(huge, h100_1k()) == "training.tokens");
+}
+
+TEST_CASE("a fixed interval far beyond the job MTBF is blamed on checkpoint_interval", "[reliability][bounds]") {
+  // A checkpoint every 60 d against a job MTBF of ~2 d: each segment is retried ~e^29 times. The
+  // error named reliability.failures ("the job cannot make progress") as if the MTBF were the cause.
+  TrainingSpec t = spec(1e12, 100);
+  t.reliability.policy = CheckpointPolicy::Fixed;
+  t.reliability.checkpoint_interval = 60 * 86400.0;
+  std::string expected;
+  REQUIRE(budget_outcome(t, h100_1k(), &expected) == "reliability.checkpoint_interval");
+  CHECK_THAT(expected, Catch::Contains("a checkpoint every 60 d, longer than the job MTBF of "));
+  CHECK_THAT(expected, Catch::Contains("or checkpoint_policy: young_daly"));
+  const double z = seconds_after(expected, "a checkpoint_interval of at most ");
+  REQUIRE(z > 0);
+  t.reliability.checkpoint_interval = z;
+  CHECK(budget_outcome(t, h100_1k()) == "accepted");
+  t.reliability.checkpoint_interval = 1.03 * z;
+  CHECK(budget_outcome(t, h100_1k()) == "reliability.checkpoint_interval");
+  // A job that cannot progress whatever the interval (job MTBF 3.5 s) still names the failures.
+  t.reliability.failures.push_back({Component::Gpu, 3600, -1, "reliability.failures[0]"});
+  CHECK(budget_outcome(t, h100_1k()) == "reliability.failures");
 }
 
 TEST_CASE("a draw that stops progressing ends with a SimulationError", "[reliability][bounds]") {
