@@ -302,11 +302,13 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
 /// `seg` s of work plus its stall completes after expm1(lambda (seg + stall)) failures on average,
 /// and each restart of R s is itself repeated exp(lambda R) times on average. `what` receives the
 /// dominant cause ("checkpoints", "failures", "planned", "profile").
-double events_in(const Stage& st, double work, double planned_interval, std::string& what) {
-  const double seg = std::isfinite(st.interval) ? st.interval : std::max(work, 1.0);
+/// `interval` and `stall` (s): the stage's checkpoint interval and stall, or others to try.
+double events_in(const Stage& st, double interval, double stall, double work, double planned_interval,
+                 std::string& what) {
+  const double seg = std::isfinite(interval) ? interval : std::max(work, 1.0);
   const double segments = std::max(1.0, work / seg);
   const double lambda = st.stop_rate;
-  const double fails = segments * std::expm1(lambda * (seg + st.cost.stall)) * std::exp(lambda * st.restart);
+  const double fails = segments * std::expm1(lambda * (seg + stall)) * std::exp(lambda * st.restart);
   const double degrades = (st.total_rate - st.stop_rate) * work;
   const double planned = planned_interval > 0 ? work / planned_interval : 0;
   double edges = 0;
@@ -321,6 +323,9 @@ double events_in(const Stage& st, double work, double planned_interval, std::str
     if (!(n <= top)) top = n, what = name;  // NaN/inf wins
   }
   return total;
+}
+double events_in(const Stage& st, double work, double planned_interval, std::string& what) {
+  return events_in(st, st.interval, st.cost.stall, work, planned_interval, what);
 }
 
 struct DrawOut {
@@ -820,8 +825,60 @@ std::uint64_t draw_seed(std::uint64_t seed, int d) {
   return splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(d) + 1));
 }
 
+/// `s` (s) rounded up (`up`) or down to the three significant digits seconds_text shows in its
+/// unit: the figure an error message quotes is then on the safe side of the one computed.
+double shown(double s, bool up) {
+  const double unit = s >= units::kJulianYear ? units::kJulianYear
+                      : s >= units::kDay      ? units::kDay
+                      : s >= units::kHour     ? units::kHour
+                      : s >= 60               ? 60.0
+                                              : 1.0;
+  const double v = s / unit, scale = std::pow(10.0, std::floor(std::log10(v)) - 2);
+  return (up ? std::ceil(v / scale * (1 - 1e-12)) : std::floor(v / scale * (1 + 1e-12))) * scale * unit;
+}
+double shown_up(double s) { return shown(s, true); }
+
+/// Largest x in [lo, hi] with fits(x), as an error message quotes it (rounded down, checked
+/// again); NaN when fits(lo) is false. Assumes fits monotone over [lo, hi]: past the job MTBF,
+/// longer intervals only add failures.
+double most_fitting(double lo, double hi, const std::function<bool(double)>& fits) {
+  if (!(lo > 0) || !fits(lo)) return std::numeric_limits<double>::quiet_NaN();
+  if (fits(hi)) return hi;
+  for (int i = 0; i < 200 && hi > lo * (1 + 1e-4); ++i) {
+    const double mid = std::sqrt(lo * hi);
+    (fits(mid) ? lo : hi) = mid;
+  }
+  const double x = shown(lo, false);
+  return fits(x) ? x : lo;
+}
+
+/// Smallest x in [lo, hi] with fits(x), as an error message quotes it (shown_up, checked again);
+/// NaN when fits(hi) is false. Assumes fits monotone over [lo, hi]: the event count falls as
+/// checkpoints get rarer, up to about one per job MTBF.
+double least_fitting(double lo, double hi, const std::function<bool(double)>& fits) {
+  if (!(hi > 0) || !fits(hi)) return std::numeric_limits<double>::quiet_NaN();
+  lo = std::max(lo, 1e-9 * hi);
+  if (fits(lo)) hi = lo;
+  for (int i = 0; i < 200 && hi > lo * (1 + 1e-4); ++i) {
+    const double mid = std::sqrt(lo * hi);
+    (fits(mid) ? hi : lo) = mid;
+  }
+  const double shown = shown_up(hi);
+  return fits(shown) ? shown : hi;
+}
+
+/// A number as the scenario may have written it: Scenario::locate then shows the written text
+/// ("1 ms") when it is the file's value.
+std::string number_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 /// Refuses a Monte Carlo whose estimated events exceed kMaxEvents (InvalidParameter naming the key
-/// to change) and returns the events one draw may use before it is stopped.
+/// that drives the count: the checkpoint interval's keys when checkpoints dominate, with the
+/// smallest async_stall / fixed interval the budget accepts; the failures, the planned stops, or
+/// else the token count) and returns the events one draw may use before it is stopped.
 double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon) {
   // Failure-free time in each stage (the ideal draw: one event per regime or phase change).
   std::vector<double> work(stages.size(), 0);
@@ -854,18 +911,112 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
                                   ? " in rollout phase '" + (s0.name.empty() ? std::to_string(worst) : s0.name) +
                                         "' (" + std::to_string(s0.gpus) + " GPUs)"
                                   : "";
+    const double mtbf0 = s0.stop_rate > 0 ? 1 / s0.stop_rate : kInf;
+    // Whether the budget takes the run with each stage's checkpoint interval and stall from `ckpt`.
+    const auto fits_with = [&](const std::function<std::pair<double, double>(const Stage&)>& ckpt) {
+      double sum = 0;
+      std::string what;
+      for (std::size_t p = 0; p < stages.size(); ++p) {
+        const auto [interval, stall] = ckpt(stages[p]);
+        sum += kIterationsPerEvent * events_in(stages[p], interval, stall, work[p], r.planned_interval, what);
+      }
+      return sum * r.draws <= kMaxEvents;
+    };
+    // The longest sensible interval of each stage: Young/Daly's for a stall as long as the whole
+    // write (what sync checkpoints use; a longer one loses more work to failures than it saves).
+    // Checkpoints are the cause to name only when the run fits the budget with it; otherwise the
+    // run is too long whatever the interval, and the token count is the key.
+    const auto sync_interval = [&](const Stage& st) {
+      ReliabilitySpec rr = r;
+      rr.mode = CheckpointMode::Sync;
+      rr.policy = CheckpointPolicy::YoungDaly;
+      CheckpointCost c = st.cost;
+      c.stall = c.write;
+      return checkpoint_interval(rr, c, st.stop_rate > 0 ? 1 / st.stop_rate : kInf, st.step_time);
+    };
+    double longest = kInf;
+    for (const Stage& st : stages) longest = std::min(longest, sync_interval(st));
+    // The smallest fixed interval the budget takes (NaN: none up to the sync interval).
+    const auto least_fixed_interval = [&] {
+      return least_fitting(s0.interval, std::max(longest, s0.interval), [&](double y) {
+        return fits_with([&](const Stage& st) { return std::make_pair(y, st.cost.stall); });
+      });
+    };
+    if (cause == "failures" && r.policy == CheckpointPolicy::Fixed) {
+      // A fixed interval far beyond the job MTBF: each segment is retried expm1(lambda T) times.
+      // Named when the budget takes Young/Daly's interval (for the stall) instead.
+      double lo = kInf;
+      for (const Stage& st : stages) {
+        ReliabilitySpec rr = r;
+        rr.policy = CheckpointPolicy::YoungDaly;
+        lo = std::min(lo, checkpoint_interval(rr, st.cost, st.stop_rate > 0 ? 1 / st.stop_rate : kInf, st.step_time));
+      }
+      const double z =
+          lo < r.checkpoint_interval
+              ? most_fitting(lo, r.checkpoint_interval,
+                             [&](double y) {
+                               return fits_with([&](const Stage& st) { return std::make_pair(y, st.cost.stall); });
+                             })
+              : std::numeric_limits<double>::quiet_NaN();
+      if (!std::isnan(z))
+        throw InvalidParameter("reliability.checkpoint_interval", number_text(r.checkpoint_interval),
+                               budget + ", a checkpoint every " + seconds_text(r.checkpoint_interval) +
+                                   ", longer than the job MTBF of " + seconds_text(mtbf0) + phase +
+                                   ": most segments are lost to a failure before they complete); a "
+                                   "checkpoint_interval of at most " +
+                                   seconds_text(z) + ", or checkpoint_policy: young_daly without checkpoint_interval");
+    }
     if (cause == "failures")
-      throw InvalidParameter("reliability.failures", "job MTBF " + seconds_text(1 / s0.stop_rate) + phase,
+      throw InvalidParameter("reliability.failures", "job MTBF " + seconds_text(mtbf0) + phase,
                              budget + "): the job cannot make progress, failures come faster than a restart (" +
                                  seconds_text(s0.restart) + ") and a checkpoint interval (" +
                                  seconds_text(s0.interval) + ") complete");
     if (cause == "planned")
       throw InvalidParameter("reliability.planned_interval", seconds_text(r.planned_interval),
                              budget + ", a planned stop every " + seconds_text(r.planned_interval) + ")");
-    if (cause == "checkpoints" && r.policy == CheckpointPolicy::Fixed)
-      throw InvalidParameter("reliability.checkpoint_interval", seconds_text(r.checkpoint_interval),
-                             budget + ", a checkpoint every " + seconds_text(r.checkpoint_interval) +
-                                 "); a longer interval or fewer reliability.draws");
+    if (cause == "checkpoints" && r.policy == CheckpointPolicy::Fixed) {
+      const double y = least_fixed_interval();
+      throw InvalidParameter(
+          "reliability.checkpoint_interval", number_text(r.checkpoint_interval),
+          budget + ", a checkpoint every " + seconds_text(r.checkpoint_interval) + "); " +
+              (std::isnan(y) ? "a longer interval" : "a checkpoint_interval of at least " + seconds_text(y)) +
+              " or fewer reliability.draws");
+    }
+    if (cause == "checkpoints") {
+      // young_daly: the interval is Daly's optimum for the stall and the job MTBF, raised to the
+      // write (async) and one step; a tiny stall makes it tiny (case step/18: async_stall 0 s).
+      const double daly = daly_interval(s0.cost.stall, mtbf0);
+      std::string why = "Young/Daly's optimum for a " + seconds_text(s0.cost.stall) +
+                        (r.mode == CheckpointMode::Async ? " stall" : " sync write") + " and a job MTBF of " +
+                        seconds_text(mtbf0);
+      if (s0.interval > daly)
+        why += s0.interval > s0.step_time ? ", raised to the " + seconds_text(s0.cost.write) + " checkpoint write"
+                                          : ", raised to one step (" + seconds_text(s0.step_time) + ")";
+      const std::string what = budget + ", a checkpoint every " + seconds_text(s0.interval) + phase + ": " + why + ")";
+      const double y = least_fixed_interval();
+      const std::string fixed = std::isnan(y) ? ""
+                                              : "checkpoint_policy: fixed with a checkpoint_interval of at least " +
+                                                    seconds_text(y) + ", or ";
+      double x = std::numeric_limits<double>::quiet_NaN();
+      if (r.mode == CheckpointMode::Async) {
+        double longest_write = 0;
+        for (const Stage& st : stages) longest_write = std::max(longest_write, st.cost.write);
+        x = least_fitting(r.async_stall, longest_write, [&](double stall) {
+          ReliabilitySpec rr = r;
+          rr.async_stall = stall;
+          return fits_with([&](const Stage& st) {
+            CheckpointCost c = st.cost;
+            c.stall = std::min(stall, c.write);
+            return std::make_pair(checkpoint_interval(rr, c, st.stop_rate > 0 ? 1 / st.stop_rate : kInf, st.step_time),
+                                  c.stall);
+          });
+        });
+      }
+      if (!std::isnan(x))
+        throw InvalidParameter(
+            "reliability.async_stall", r.async_stall_given ? number_text(r.async_stall) : seconds_text(r.async_stall),
+            what + "; an async_stall of at least " + seconds_text(x) + ", or " + fixed + "fewer reliability.draws");
+    }
     char value[32];
     std::snprintf(value, sizeof value, "%g", spec.target_loss > 0 ? spec.target_loss : target);
     throw InvalidParameter(spec.target_loss > 0 ? "training.target_loss" : "training.tokens", value,

@@ -113,6 +113,103 @@ TEST_CASE("planned stops, checkpoints and the wall time are bounded", "[reliabil
   CHECK(error_key(c, h100_1k()) == "reliability.checkpoint_interval");
 }
 
+namespace {
+// What time_to_train makes of `t`: "accepted" when the budget takes it (the Monte Carlo is then
+// cancelled before its first draw, so a long run costs nothing), else the key of its error.
+std::string budget_outcome(const TrainingSpec& t, const Situation& s, std::string* expected = nullptr) {
+  request_cancel(0);
+  std::string out = "(ran)";
+  try {
+    time_to_train(t, s, 1);
+  } catch (const Cancelled&) {
+    out = "accepted";
+  } catch (const InvalidParameter& e) {
+    out = e.key();
+    if (expected) *expected = e.expected();
+  }
+  reset_cancel();
+  return out;
+}
+// The figure (s) the message gives after `before`, e.g. "an async_stall of at least " -> 0.012;
+// -1 when absent.
+double seconds_after(const std::string& text, const std::string& before) {
+  const auto at = text.find(before);
+  if (at == std::string::npos) return -1;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str() + at + before.size(), &end);
+  if (std::string(end, 4) == " min") return 60 * v;
+  if (std::string(end, 2) == " h") return 3600 * v;
+  if (std::string(end, 2) == " d") return 86400 * v;
+  return std::string(end, 2) == " s" ? v : -1;
+}
+}  // namespace
+
+TEST_CASE("checkpoints from a tiny async stall are blamed on async_stall, not the tokens", "[reliability][bounds]") {
+  // Case step/18's kind on a long job (72 d of ideal training, 1000 draws): async_stall 0 s gives
+  // Young/Daly a zero interval, raised to one 10 s step: 1.2e9 events. The error named
+  // training.tokens, as if the token count were the cause.
+  TrainingSpec t = spec(4e5 * 86400 * 72, 1000);
+  t.reliability.mode = CheckpointMode::Async;
+  t.reliability.async_stall_given = true;
+  for (const double stall : {0.0, 1e-320, 1e-4}) {
+    t.reliability.async_stall = stall;
+    std::string expected;
+    REQUIRE(budget_outcome(t, h100_1k(), &expected) == "reliability.async_stall");
+    CHECK_THAT(expected, Catch::Contains("Young/Daly's optimum for a "));
+    CHECK_THAT(expected, Catch::Contains("a checkpoint every 10 s"));
+    CHECK_THAT(expected, Catch::Contains("raised to one step (10 s)"));
+  }
+  std::string expected;
+  REQUIRE(budget_outcome(t, h100_1k(), &expected) == "reliability.async_stall");
+  // The smallest stall and the smallest fixed interval it quotes are accepted; a bit less is not.
+  const double x = seconds_after(expected, "an async_stall of at least ");
+  REQUIRE(x > 1e-4);
+  t.reliability.async_stall = x;
+  CHECK(budget_outcome(t, h100_1k()) == "accepted");
+  t.reliability.async_stall = 0.97 * x;
+  CHECK(budget_outcome(t, h100_1k()) == "reliability.async_stall");
+  const double y = seconds_after(expected, "checkpoint_policy: fixed with a checkpoint_interval of at least ");
+  REQUIRE(y > 10);
+  t.reliability.policy = CheckpointPolicy::Fixed;
+  t.reliability.checkpoint_interval = y;
+  CHECK(budget_outcome(t, h100_1k()) == "accepted");
+  t.reliability.checkpoint_interval = 0.97 * y;
+  CHECK(budget_outcome(t, h100_1k(), &expected) == "reliability.checkpoint_interval");
+  CHECK(seconds_after(expected, "a checkpoint_interval of at least ") == y);
+  // Sync checkpoints of 100 MB (a 0.05 ms write): one a step is what Young/Daly would take with any
+  // stall up to the write; the run is simply long, and the token count is the key.
+  t.reliability.policy = CheckpointPolicy::YoungDaly;
+  t.reliability.mode = CheckpointMode::Sync;
+  t.reliability.async_stall_given = false;
+  t.reliability.checkpoint_bytes = 1e8;
+  CHECK(budget_outcome(t, h100_1k()) == "training.tokens");
+  // Where no stall nor interval would do, the token count is the key.
+  TrainingSpec huge = spec(1e18, 1000);
+  huge.reliability.async_stall = 0;
+  CHECK(budget_outcome(huge, h100_1k()) == "training.tokens");
+}
+
+TEST_CASE("a fixed interval far beyond the job MTBF is blamed on checkpoint_interval", "[reliability][bounds]") {
+  // A checkpoint every 60 d against a job MTBF of ~2 d: each segment is retried ~e^29 times. The
+  // error named reliability.failures ("the job cannot make progress") as if the MTBF were the cause.
+  TrainingSpec t = spec(1e12, 100);
+  t.reliability.policy = CheckpointPolicy::Fixed;
+  t.reliability.checkpoint_interval = 60 * 86400.0;
+  std::string expected;
+  REQUIRE(budget_outcome(t, h100_1k(), &expected) == "reliability.checkpoint_interval");
+  CHECK_THAT(expected, Catch::Contains("a checkpoint every 60 d, longer than the job MTBF of "));
+  CHECK_THAT(expected, Catch::Contains("or checkpoint_policy: young_daly"));
+  const double z = seconds_after(expected, "a checkpoint_interval of at most ");
+  REQUIRE(z > 0);
+  t.reliability.checkpoint_interval = z;
+  CHECK(budget_outcome(t, h100_1k()) == "accepted");
+  t.reliability.checkpoint_interval = 1.03 * z;
+  CHECK(budget_outcome(t, h100_1k()) == "reliability.checkpoint_interval");
+  // A job that cannot progress whatever the interval (job MTBF 3.5 s) still names the failures.
+  t.reliability.failures.push_back({Component::Gpu, 3600, -1, "reliability.failures[0]"});
+  CHECK(budget_outcome(t, h100_1k()) == "reliability.failures");
+}
+
 TEST_CASE("a draw that stops progressing ends with a SimulationError", "[reliability][bounds]") {
   // A thermal shutdown that never ends (multiplier +inf from t = 0): no tokens are ever trained.
   Situation s = h100_1k();

@@ -1,0 +1,38 @@
+# A Monte Carlo too long to draw names the key that makes it so (case step/18's kind). On the
+# bundled scenario, reliability.async_stall "1 ms" / "0 s" / "1e-320 s" gives Young/Daly a
+# checkpoint every 5-6 s, ~1.5e9 events; the error named training.tokens (adcc342). It now names
+# async_stall at its file:line, with the interval, and the smallest async_stall and fixed
+# checkpoint_interval the budget takes, which `run` then accepts.
+source "$(dirname "$0")/lib/common.bash"
+stall() {  # stall NAME VALUE
+  make_scenario "$1" "\$a\\reliability:\n  async_stall: \"$2\""
+  run_bad "$1.yaml"
+  local line
+  line=$(line_of '^  async_stall:' "$1.yaml")
+  mentions "$1.yaml" "$line" "reliability.async_stall: got '$2'" || fail "$1: no $1.yaml:$line naming async_stall: $(head -1 err.txt)"
+  grep -qE "a checkpoint every [0-9.]+ s: Young/Daly's optimum for a [0-9.e-]+ s stall and a job MTBF of" err.txt ||
+    fail "$1: the message does not give the interval and its cause: $(head -1 err.txt)"
+  echo "ok $1: $(head -1 err.txt | sed "s|$WORK/||")"
+}
+stall ms "1 ms"
+stall zero "0 s"
+stall denormal "1e-320 s"
+# What the message says is accepted is accepted.
+least=$(grep -oE 'an async_stall of at least [0-9.e-]+ s' err.txt | grep -oE '[0-9.e-]+ s$') ||
+  fail "no least async_stall in: $(head -1 err.txt)"
+fixed=$(grep -oE 'checkpoint_policy: fixed with a checkpoint_interval of at least [0-9.e-]+ s' err.txt |
+  grep -oE '[0-9.e-]+ s$') || fail "no least fixed interval in: $(head -1 err.txt)"
+make_scenario least "\$a\\reliability:\n  async_stall: \"$least\""
+"$AIDCSIM" run least.yaml --quiet >out.txt 2>err.txt || fail "async_stall \"$least\" is refused: $(head -1 err.txt)"
+make_scenario fixed "\$a\\reliability:\n  async_stall: \"1e-320 s\"\n  checkpoint_policy: fixed\n  checkpoint_interval: \"$fixed\""
+"$AIDCSIM" run fixed.yaml --quiet >out.txt 2>err.txt || fail "checkpoint_interval \"$fixed\" is refused: $(head -1 err.txt)"
+echo "ok accepted: async_stall \"$least\", checkpoint_policy fixed with checkpoint_interval \"$fixed\""
+# A fixed checkpoint every 10 d against the 5.47 h job MTBF: most segments never complete. The
+# error named reliability.failures (adcc342); it now names checkpoint_interval and its bound.
+make_scenario long "\$a\\reliability:\n  checkpoint_policy: fixed\n  checkpoint_interval: \"10 d\""
+run_bad long.yaml
+line=$(line_of '^  checkpoint_interval:' long.yaml)
+mentions long.yaml "$line" "reliability.checkpoint_interval: got '10 d'" || fail "long: $(head -1 err.txt)"
+grep -qE "longer than the job MTBF of [0-9.]+ h: .*a checkpoint_interval of at most [0-9.]+ [a-z]+, or checkpoint_policy: young_daly" err.txt ||
+  fail "long: the message does not say what interval is taken: $(head -1 err.txt)"
+echo "ok long: $(head -1 err.txt | sed "s|$WORK/||")"
