@@ -162,9 +162,10 @@ struct Collective {
   /// NCCL's for the size, protocol and channels (nccl::pipeline_chunks: one at small messages,
   /// 128 of 512 KiB per channel for 1 GiB over 16 channels); > 0 that many (a test's override).
   int chunks = 0;
-  /// CPU budget of a stepped tree in NCCL's chunks (repetitions x edges^2, flow_plan.hpp
-  /// kPipelineWork): above it the chunks go in groups (the plan's note says so). 0: kPipelineWork
-  /// (2^26); a test sets it to run the same tree exact (large) and grouped (small).
+  /// CPU budget of a stepped tree / NVLSTree tree in NCCL's chunks (repetitions x edges^2,
+  /// flow_plan.hpp kPipelineWork): above it each edge runs the chunks as three transfers (the
+  /// plan's note says so). 0: kPipelineWork (2^26); a test sets it to run the same tree exact
+  /// (large) and in three transfers (small).
   double pipeline_work = 0;
   std::vector<int> after;              ///< activities every first transfer waits for
   int tag = 0;                         ///< copied to every activity

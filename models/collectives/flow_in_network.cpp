@@ -101,10 +101,10 @@ FlowPlan plan_nvls(const EmitContext& ctx, const std::vector<std::vector<int>>& 
   if (across_sharp) add_sharp(plan, doms, h, c.bytes);
   // NVLSTree: each head's slice S/h is all-reduced between domains on both of NCCL's trees (S / 2h
   // each: channel c runs tree c % 2, connect.cc connectNvls), up to the parent and back down;
-  // stepped, in NCCL's chunks of a head per loop (ctx.chunks); collapsed over the CPU budget, as
-  // it was stepped before NCCL's count (in 8 groups of chunks it took +52 / +80 % over the
-  // collapsed form at 1 GiB on 128 / 512 nodes: the pipeline's fill through 2 log2 N levels).
-  if (across_tree) add_dtrees(plan, ctx, doms, h, c.bytes / (2.0 * h), "NVLSTree's tree", true);
+  // stepped, in NCCL's chunks of a head per loop (ctx.chunks); over the CPU budget as the tree's
+  // three transfers per edge (add_dtrees: NCCL's fill and drain kept; collapsed, as before, it
+  // left out the fill through 2 log2 N levels).
+  if (across_tree) add_dtrees(plan, ctx, doms, h, c.bytes / (2.0 * h), "NVLSTree's tree");
   return plan;
 }
 

@@ -217,10 +217,10 @@ inline constexpr double kPipelineWork = 67108864.0;
 /// not one Collective::chunks sets) each edge takes three transfers: its first chunk after the
 /// feeding edges' first, the chunks between streaming right after it, its last chunk after the
 /// feeding edges' last (NCCL's fill and drain kept; measured against every chunk in
-/// test_pipeline_chunks.cpp), or the edges are collapsed with `collapse_over_budget`; `what` names
-/// the tree in plan.note, which says so. Nothing for fewer than 2 domains.
+/// test_pipeline_chunks.cpp, the tree and NVLSTree's tree part); `what` names the tree in
+/// plan.note, which says so. Nothing for fewer than 2 domains.
 void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::vector<int>>& doms, int rails,
-                double share, const char* what, bool collapse_over_budget);
+                double share, const char* what);
 
 /// Parent of `rank` in NCCL's double binary tree over `n` ranks (src/graph/trees.cc v2.23,
 /// ncclGetBtree / ncclGetDtree): tree 0 is the binary tree rooted at 0, tree 1 its mirror (n even)

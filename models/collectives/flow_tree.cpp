@@ -31,14 +31,14 @@ void add_chains(FlowPlan& plan, const std::vector<std::vector<int>>& doms, doubl
 }  // namespace
 
 void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::vector<int>>& doms, int rails,
-                double share, const char* what, bool collapse_over_budget) {
+                double share, const char* what) {
   const int N = static_cast<int>(doms.size());
   if (N < 2) return;
   const double edges = 4.0 * rails * (N - 1);  // per rail, both trees, up and down
   const int K = std::max(1, ctx.chunks);
   // NCCL's chunks beyond the CPU budget (Collective::pipeline_work, else kPipelineWork): `sim`
   // repetitions per edge at most, at least 8; over it in one group of three turns per edge
-  // (below), or collapsed (`collapse_over_budget`). One group: 2 / 3 groups measured no closer to
+  // (below). One group: 2 / 3 groups measured no closer to
   // every chunk at 1 GiB (64 nodes -0.50 / -0.34 / -0.76 %) and farther at 16 MiB (+0.1 / -7.6 /
   // -4.0 %), at more CPU.
   const double budget = ctx.c.pipeline_work > 0 ? ctx.c.pipeline_work : kPipelineWork;
@@ -46,17 +46,12 @@ void add_dtrees(FlowPlan& plan, const EmitContext& ctx, const std::vector<std::v
   const bool over = !ctx.c.collapse && ctx.c.chunks <= 0 && sim < K;
   const int G = over ? 1 : K;
   if (over)
-    plan.note = collapse_over_budget
-                    ? fmt::format(
-                          "{}: NCCL's {} pipeline chunks per channel over the CPU budget: the tree's edges "
-                          "collapsed (one transfer each)",
-                          what, K)
-                    : fmt::format(
-                          "{}: NCCL's {} pipeline chunks per channel simulated as 3 transfers per edge "
-                          "(CPU budget): the first and last chunk step through the tree, the {} between "
-                          "stream behind the feeding edge",
-                          what, K, K - 2);
-  if (ctx.c.collapse || (over && collapse_over_budget)) {
+    plan.note = fmt::format(
+        "{}: NCCL's {} pipeline chunks per channel simulated as 3 transfers per edge "
+        "(CPU budget): the first and last chunk step through the tree, the {} between "
+        "stream behind the feeding edge",
+        what, K, K - 2);
+  if (ctx.c.collapse) {
     for (int j = 0; j < rails; ++j)
       for (int t = 0; t < 2; ++t)
         for (int a = 0; a < N; ++a) {
@@ -148,8 +143,8 @@ FlowPlan plan_tree(const EmitContext& ctx, const std::vector<std::vector<int>>& 
   add_chains(plan, doms, c.bytes);
   // Each rail j runs both trees (NCCL alternates tree 0 / tree 1 over channels), each with S / (2 R):
   // reduce up to the parent, broadcast down from it, between the rail-j GPUs of the two domains.
-  // Over the CPU budget in groups of NCCL's chunks, as the stepped tree ran 8 before NCCL's count.
-  add_dtrees(plan, ctx, doms, rails, c.bytes / (2.0 * rails), "tree", false);
+  // Over the CPU budget NCCL's chunks as three transfers per edge (add_dtrees).
+  add_dtrees(plan, ctx, doms, rails, c.bytes / (2.0 * rails), "tree");
   return plan;
 }
 
