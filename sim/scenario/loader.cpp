@@ -357,8 +357,7 @@ class Walker {
       throw;
     } catch (const InvalidParameter& e) {
       std::string hint;
-      if (f.quantity == Quantity::String && !f.choices.empty())
-        if (auto m = closest_match(text, f.choices)) hint = "did you mean '" + *m + "'?";
+      if (f.quantity == Quantity::String && !f.choices.empty()) hint = choice_hint(text, f.choices);
       if (f.quantity == Quantity::Temperature) hint = kelvin_slip_hint(f, text);
       throw ScenarioError(where, e.key(), e.value(), e.expected(), hint);
     }

@@ -35,6 +35,11 @@ rc=$?
 grep -qF "(set on the command line with --set): rollout.phases[1]: got '64', expected index 0 to append an item" err.txt ||
   fail "validate --set rollout.phases[1]: message '$(cat err.txt)'"
 
+# A well-known synonym of a choice gets the choice it stands for (models/common/suggest.hpp).
+"$AIDCSIM" validate "$BASE" --set fabric.topology=fat_tree >out.txt 2>err.txt
+grep -qF "fabric.topology: got 'fat_tree', expected one of leaf_spine, clos3; did you mean 'clos3'? (a 3-tier fat tree" err.txt ||
+  fail "validate --set fabric.topology=fat_tree: message '$(cat err.txt)'"
+
 # Usage errors (exit 64): no '=', an empty key.
 for bad in cluster.gpus ' =8'; do
   "$AIDCSIM" run "$BASE" --set "$bad" >out.txt 2>err.txt
