@@ -700,6 +700,8 @@ def main(argv=None):
     a = ap.parse_args(rest)
     if not designs:
         _cli.usage_error(ap, "no design file given")
+    if any(f == "" for f, _, _ in designs):  # as _cli.path_arg refuses an empty --json, and `run ''`
+        _cli.usage_error(ap, "design file: the value is empty (give a path)")
     kind_error = _output_kind_error(a.json, a.hdf5, a.png)
     if kind_error:
         _cli.usage_error(ap, kind_error)
