@@ -627,8 +627,7 @@ void apply_override(YAML::Node& root, const Override& o, const SourceLocation& w
     YAML::Node child;
     if (p.index >= 0) {
       if (!node.IsSequence())
-        throw ScenarioError(where, key_path(parts, i), node_text(node),
-                            "a list, as " + here + " indexes it (got " + node_kind(node) + ")", "", node_shown(node));
+        throw ScenarioError(where, key_path(parts, i), "", "a list, as " + here + " indexes it", "", node_kind(node));
       const auto size = static_cast<long long>(node.size());
       if (p.index > size)
         throw ScenarioError(where, here, printable_text(o.value),
@@ -644,9 +643,8 @@ void apply_override(YAML::Node& root, const Override& o, const SourceLocation& w
       child.reset(node[static_cast<std::size_t>(p.index)]);
     } else {
       if (!node.IsMap())
-        throw ScenarioError(where, key_path(parts, i), node_text(node),
-                            "a mapping, as " + here + " is a key under it (got " + node_kind(node) + ")", "",
-                            node_shown(node));
+        throw ScenarioError(where, key_path(parts, i), "", "a mapping, as " + here + " is a key under it", "",
+                            node_kind(node));
       child.reset(node[p.name]);
     }
     if (last) {
