@@ -78,6 +78,14 @@ _EQUAL = 1e-9
 _BOM_KEYS = ("leaves", "spines", "cores")
 
 
+#: The ``units`` attribute of a long-format HDF5 column whose unit varies by row: row i is in the
+#: unit of row i of the ``unit`` column of the same group (named by the ``units_column`` attribute).
+UNITS_FROM_COLUMN = "see column unit"
+_STATS_UNITS = {**{c: UNITS_FROM_COLUMN for c in ("mean", "std", "min", "max", "spread", "ci95", "delta")},
+                "delta_pct": "%"}
+_CHECKS_UNITS = {"value_mean": UNITS_FROM_COLUMN, "limit": UNITS_FROM_COLUMN}
+
+
 class Comparison:
     """The outcome of compare(): pandas frames and the designs.
 
@@ -144,38 +152,49 @@ class Comparison:
 
     def to_hdf5(self, path):
         """HDF5 file (h5py): groups /stats, /checks, /runs with one dataset per column (strings
-        as UTF-8, booleans as int8), /designs (name, file, overrides as JSON) and /seeds; units
-        as the ``units`` attribute of the /runs columns (CF, as in ``aidcsim run``'s HDF5 files; also
-        as ``unit``, the name earlier versions wrote). Written whole (_files.atomic_write)."""
+        as UTF-8, booleans as int8), /designs (name, file, overrides as JSON) and /seeds. Every
+        dataset has a ``units`` attribute (CF, as in ``aidcsim run``'s HDF5 files): the metric's unit
+        for a /runs column (also as ``unit``, the name earlier versions wrote), ``"1"`` for counts,
+        flags, seeds and text, ``"%"`` for /stats/delta_pct, and for the long-format columns whose
+        unit varies by row (/stats mean, std, min, max, spread, ci95, delta; /checks value_mean,
+        limit) ``"see column unit"`` (UNITS_FROM_COLUMN) with ``units_column = "unit"``: row i is in
+        the unit of row i of the group's ``unit`` dataset. Raises ValueError (a bug) for a numeric
+        column of no known unit rather than writing one without. Written whole
+        (_files.atomic_write)."""
         import h5py
         import numpy as np
 
-        def frame(g, df):
+        def frame(g, df, units):
             for col in df.columns:
                 v = df[col]
                 if v.dtype == bool:
-                    g.create_dataset(col, data=v.to_numpy().astype("int8"))
+                    ds = g.create_dataset(col, data=v.to_numpy().astype("int8"))
                 elif v.dtype.kind in "fiu":
-                    g.create_dataset(col, data=v.to_numpy())
+                    ds = g.create_dataset(col, data=v.to_numpy())
                 else:
-                    g.create_dataset(col, data=np.array([_str(x) for x in v], dtype=h5py.string_dtype()))
+                    ds = g.create_dataset(col, data=np.array([_str(x) for x in v], dtype=h5py.string_dtype()))
+                unit = units.get(col)
+                if unit is None and v.dtype.kind == "f":
+                    raise ValueError(f"{g.name}/{col}: no unit known for this column")
+                ds.attrs["units"] = "1" if unit is None else unit  # text, counts, flags: dimensionless
+                if unit == UNITS_FROM_COLUMN:
+                    ds.attrs["units_column"] = "unit"
 
         def write(out):
             with h5py.File(out, "w") as f:
-                frame(f.create_group("stats"), self.stats)
-                frame(f.create_group("checks"), self.checks)
+                frame(f.create_group("stats"), self.stats, _STATS_UNITS)
+                frame(f.create_group("checks"), self.checks, _CHECKS_UNITS)
                 runs = f.create_group("runs")
-                frame(runs, self.runs)
-                for col, unit in self.runs.attrs.get("units", {}).items():
+                run_units = dict(self.runs.attrs.get("units", {}))
+                frame(runs, self.runs, run_units)
+                for col, unit in run_units.items():
                     if col in runs:
-                        runs[col].attrs["units"] = unit  # the CF name, as in `aidcsim run`'s files
                         runs[col].attrs["unit"] = unit   # the name of format 1 of this file, kept for its readers
                 d = f.create_group("designs")
-                d.create_dataset("name", data=np.array(self.names, dtype=h5py.string_dtype()))
-                d.create_dataset("file", data=np.array([x["file"] for x in self.designs], dtype=h5py.string_dtype()))
-                d.create_dataset("overrides", data=np.array([json.dumps(x["overrides"]) for x in self.designs],
-                                                            dtype=h5py.string_dtype()))
-                f.create_dataset("seeds", data=np.array(self.seeds, dtype="int64"))
+                for name, values in (("name", self.names), ("file", [x["file"] for x in self.designs]),
+                                     ("overrides", [json.dumps(x["overrides"]) for x in self.designs])):
+                    d.create_dataset(name, data=np.array(values, dtype=h5py.string_dtype())).attrs["units"] = "1"
+                f.create_dataset("seeds", data=np.array(self.seeds, dtype="int64")).attrs["units"] = "1"
 
         _atomic_write(path, write)
 
@@ -700,6 +719,8 @@ def main(argv=None):
     a = ap.parse_args(rest)
     if not designs:
         _cli.usage_error(ap, "no design file given")
+    if any(f == "" for f, _, _ in designs):  # as _cli.path_arg refuses an empty --json, and `run ''`
+        _cli.usage_error(ap, "design file: the value is empty (give a path)")
     kind_error = _output_kind_error(a.json, a.hdf5, a.png)
     if kind_error:
         _cli.usage_error(ap, kind_error)

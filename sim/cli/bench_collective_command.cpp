@@ -15,6 +15,7 @@
 
 #include "models/common/errors.hpp"
 #include "models/common/profile.hpp"
+#include "models/common/suggest.hpp"
 #include "models/compute/catalogue.hpp"
 #include "models/topology/topology_schema.hpp"
 #include "sim/cli/commands.hpp"
@@ -223,8 +224,11 @@ BenchOptions options_from(const BenchArgs& a) {
                                                         " GPUs: an NVLink domain must be a whole number of nodes (" +
                                                         std::to_string(gpn) + " GPUs each)");
     const std::string topo = squash(a.topology);
-    if (topo != "leafspine" && topo != "clos3")
-      throw CLI::ValidationError("--topology", "'" + a.topology + "' (one of: leaf_spine, clos3)");
+    if (topo != "leafspine" && topo != "clos3") {
+      const std::string hint = choice_hint(a.topology, {"leaf_spine", "clos3"});
+      throw CLI::ValidationError(
+          "--topology", "'" + a.topology + "' (one of: leaf_spine, clos3)" + (hint.empty() ? "" : "; " + hint));
+    }
     f.kind = topo == "leafspine" ? topology::FabricKind::LeafSpine : topology::FabricKind::Clos3;
     const std::string w = squash(a.wiring);
     if (w != "railoptimized" && w != "racklocal")

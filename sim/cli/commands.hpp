@@ -14,6 +14,7 @@
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "sim/scenario/scenario.hpp"
 
@@ -36,9 +37,21 @@ void add_bench_collective_command(CLI::App& app, Action& action);
 /// `report`, `sweep` and `compare`: run `python3 -m aidcsim report|sweep|compare` with the remaining arguments.
 void add_python_commands(CLI::App& app, Action& action);
 
-/// The scenario file at `path`, or the built-in default scenario when `path` is empty.
-/// Throws ScenarioError / aidcsim::Error like load_scenario_file().
-Scenario load_scenario_or_default(const std::string& path);
+/// The scenario file at `path`, or the built-in default scenario when `path` is empty, with the
+/// `--set` overrides applied (LoadOptions::overrides). Throws ScenarioError / aidcsim::Error like
+/// load_scenario_file().
+Scenario load_scenario_or_default(const std::string& path, const std::vector<Override>& overrides = {});
+
+/// Adds `--set KEY=VALUE` (repeatable, one pair each) to `sub`, collected in `texts`.
+void add_set_option(CLI::App* sub, std::vector<std::string>& texts);
+
+/// The `--set` texts as overrides, as `aidcsim compare` reads its own (python/aidcsim/compare.py
+/// _parse_set): split at the first '=', the key stripped of blanks. Throws CLI::ValidationError
+/// (exit 64) for a text without '=' or with an empty key.
+std::vector<Override> parse_set_options(const std::vector<std::string>& texts);
+
+/// " --set k=v --set k2=v2" (each quoted for a shell where needed): for provenance and notes.
+std::string set_options_text(const std::vector<Override>& overrides);
 
 /// Runs `body`; on exception prints "aidcsim: error: ..." (or the scenario error with its hint) on
 /// stderr and returns the exit code above.

@@ -10,11 +10,52 @@
 #include "models/common/version.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/signals.hpp"
+#include "sim/scenario/default_scenario.hpp"
 
 namespace aidcsim::cli {
 
-Scenario load_scenario_or_default(const std::string& path) {
-  return path.empty() ? load_default_scenario() : load_scenario_file(path);
+Scenario load_scenario_or_default(const std::string& path, const std::vector<Override>& overrides) {
+  LoadOptions options;
+  options.overrides = overrides;
+  return path.empty() ? load_scenario_text(default_scenario_text(), default_scenario_name(), options)
+                      : load_scenario_file(path, options);
+}
+
+void add_set_option(CLI::App* sub, std::vector<std::string>& texts) {
+  sub->add_option("--set", texts,
+                  "Override a scenario key, e.g. --set cluster.gpus=576 or --set fabric.link_rate='800 Gbps' "
+                  "(repeatable; the value is YAML; list items as rollout.phases[1].gpus)")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false)  // one pair each: `--set k=v FILE` leaves FILE positional
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+std::vector<Override> parse_set_options(const std::vector<std::string>& texts) {
+  std::vector<Override> out;
+  for (const std::string& t : texts) {
+    const auto eq = t.find('=');
+    if (eq == std::string::npos) throw CLI::ValidationError("--set", "'" + t + "': expected KEY=VALUE");
+    const auto first = t.find_first_not_of(" \t");
+    const auto last = t.find_last_not_of(" \t", eq == 0 ? 0 : eq - 1);
+    if (first >= eq || last == std::string::npos || last < first)
+      throw CLI::ValidationError("--set", "'" + t + "': empty key");
+    out.push_back({t.substr(first, last - first + 1), t.substr(eq + 1)});
+  }
+  return out;
+}
+
+std::string set_options_text(const std::vector<Override>& overrides) {
+  std::string out;
+  for (const Override& o : overrides) {
+    const std::string kv = o.key + "=" + o.value;
+    const bool plain =
+        kv.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.=-+/:[],") ==
+        std::string::npos;
+    std::string quoted = "'";
+    for (const char c : kv) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += " --set " + (plain ? kv : quoted + "'");
+  }
+  return out;
 }
 
 int guarded(const std::function<int()>& body) {

@@ -1,4 +1,5 @@
-// `aidcsim run [SCENARIO.yaml] [--output FILE.h5] [--json FILE.json] [--seed N] [--quiet] [--profile]`
+// `aidcsim run [SCENARIO.yaml] [--set KEY=VALUE]... [--output FILE.h5] [--json FILE.json] [--seed N] [--quiet]
+// [--profile]`
 // Loads the scenario (the built-in default without a file), checks the output paths, simulates,
 // writes the outputs as one set (sim/results/output_set.hpp: a failed or interrupted run creates no
 // file), then prints the summary on stdout (on stderr when an output goes to stdout).
@@ -32,11 +33,13 @@ struct RunArgs {
   bool quiet = false;
   bool fail_on_check = false;
   bool profile = false;
+  std::vector<std::string> set_texts;  ///< --set KEY=VALUE as typed
+  std::vector<Override> overrides;     ///< parsed from set_texts
 };
 
 int run(const RunArgs& a) {
   return guarded([&] {
-    const Scenario scenario = load_scenario_or_default(a.scenario);
+    const Scenario scenario = load_scenario_or_default(a.scenario, a.overrides);
     // Fail before a long run, not after it, when an output cannot be written.
     OutputSet outputs;
     const std::size_t h5 = a.output.empty() ? 0 : outputs.add(a.output, /*binary=*/true);
@@ -63,6 +66,12 @@ int run(const RunArgs& a) {
     progress.finish();
     if (profile::enabled()) std::cerr << profile::format_table();
     for (const auto& w : results.warnings) std::cerr << "aidcsim: warning: " << w << "\n";
+    // The stored scenario text is the file's: the overrides complete it for a rerun.
+    if (!a.overrides.empty())
+      results.notes.push_back(
+          "scenario keys set on the command line (the stored scenario text is the file's, "
+          "without them):" +
+          set_options_text(a.overrides));
 
     // The outputs are published before the summary is printed: a reader of stdout that has gone
     // (`| head`, a closed pager) ends the process with SIGPIPE at the print, which must not lose
@@ -71,7 +80,8 @@ int run(const RunArgs& a) {
     const std::string summary = format_console_summary(results);
     if (!a.output.empty())
       outputs.set_content(
-          h5, hdf5_image(results, version_line() + " run " + (a.scenario.empty() ? "(default scenario)" : a.scenario)));
+          h5, hdf5_image(results, version_line() + " run " + (a.scenario.empty() ? "(default scenario)" : a.scenario) +
+                                      set_options_text(a.overrides)));
     if (!a.json.empty()) outputs.set_content(js, json_text(results));
     try {
       outputs.commit();  // all or nothing
@@ -137,6 +147,7 @@ void add_run_command(CLI::App& app, Action& action) {
                                       "Write the summary, checks and notes to this JSON file ('-': standard output)");
   CLI::Option* seed_opt =
       sub->add_option("--seed", *seed, "Random seed from 0 to 2^53-1, overriding the scenario's `seed`");
+  add_set_option(sub, args->set_texts);
   sub->add_flag("-q,--quiet", args->quiet, "No progress on stderr");
   sub->add_flag("--fail-on-check", args->fail_on_check, "Exit with code 3 if a checklist item fails");
   sub->add_flag("--profile", args->profile,
@@ -147,6 +158,7 @@ void add_run_command(CLI::App& app, Action& action) {
     if (json->count() > 0 && args->json.empty()) throw CLI::ValidationError("--json", "the path is empty");
     check_output_names(*args);
     args->seed = seed_opt->count() > 0 ? parse_seed(*seed) : -1;
+    args->overrides = parse_set_options(args->set_texts);
     action = [args] { return run(*args); };
   });
 }

@@ -1,4 +1,4 @@
-// `aidcsim topology [SCENARIO] [--graphml FILE] [--dot FILE]`: builds the scenario's fabric and
+// `aidcsim topology [SCENARIO] [--set KEY=VALUE]... [--graphml FILE] [--dot FILE]`: builds the scenario's fabric and
 // prints its bill of materials (switches, links, bisection bandwidth) and its priced BOM (cable
 // lengths, optics by reach and part, power, indicative cost); optionally exports
 // the graph for Gephi/yEd (GraphML) or Graphviz (DOT).
@@ -18,6 +18,8 @@ namespace {
 
 struct TopologyArgs {
   std::string scenario, graphml, dot;
+  std::vector<std::string> set_texts;  ///< --set KEY=VALUE as typed
+  std::vector<Override> overrides;
 };
 
 std::string text_of(const std::function<void(std::ostream&)>& body) {
@@ -28,7 +30,7 @@ std::string text_of(const std::function<void(std::ostream&)>& body) {
 
 int topology(const TopologyArgs& a) {
   return guarded([&] {
-    const Scenario s = load_scenario_or_default(a.scenario);
+    const Scenario s = load_scenario_or_default(a.scenario, a.overrides);
     OutputSet outputs;  // paths checked before the fabric is built; both files or neither
     const std::size_t gml = a.graphml.empty() ? 0 : outputs.add(a.graphml);
     const std::size_t dot = a.dot.empty() ? 0 : outputs.add(a.dot);
@@ -67,6 +69,7 @@ void add_topology_command(CLI::App& app, Action& action) {
   auto args = std::make_shared<TopologyArgs>();
   CLI::App* sub = app.add_subcommand("topology", "Build a scenario's fabric and print its bill of materials");
   sub->add_option("scenario", args->scenario, "Scenario YAML file (default: the built-in stargate-uk-8k)");
+  add_set_option(sub, args->set_texts);
   sub->add_option("--graphml", args->graphml, "Write the fabric graph as GraphML");
   sub->add_option("--dot", args->dot, "Write the fabric graph as Graphviz DOT");
   sub->callback([args, &action] {
@@ -77,6 +80,7 @@ void add_topology_command(CLI::App& app, Action& action) {
     if (ends_with_any(args->dot, {".graphml", ".xml"}))
       throw CLI::ValidationError(
           "--dot", "'" + args->dot + "': --dot writes Graphviz DOT; for GraphML use --graphml " + args->dot);
+    args->overrides = parse_set_options(args->set_texts);
     action = [args] { return topology(*args); };
   });
 }

@@ -1,4 +1,4 @@
-// `aidcsim validate SCENARIO.yaml...`: loads each file (syntax, keys, units, ranges, cross-key
+// `aidcsim validate SCENARIO.yaml... [--set KEY=VALUE]...`: loads each file (syntax, keys, units, ranges, cross-key
 // consistency) and checks what the engine checks before simulating (each phase's job and fabric,
 // fabric failures, batch sizes: sim/engine/feasibility.hpp), without simulating. Exit 0 if all
 // are valid, 2 if any is not, 1 if a file cannot be read. A valid file whose fabric is built
@@ -16,15 +16,20 @@ namespace aidcsim::cli {
 
 void add_validate_command(CLI::App& app, Action& action) {
   auto files = std::make_shared<std::vector<std::string>>();
+  auto sets = std::make_shared<std::vector<std::string>>();
   CLI::App* sub = app.add_subcommand(
       "validate", "Check scenario files without running them (exit 0 valid, 2 invalid, 1 unreadable)");
   sub->add_option("scenario", *files, "Scenario YAML file(s)")->required();
-  sub->callback([files, &action] {
-    action = [files] {
+  add_set_option(sub, *sets);  // applied to every file
+  sub->callback([files, sets, &action] {
+    const std::vector<Override> overrides = parse_set_options(*sets);
+    action = [files, overrides] {
       int code = kExitOk;
       for (const auto& f : *files) {
         const int rc = guarded([&] {
-          const Scenario s = load_scenario_file(f);
+          LoadOptions options;
+          options.overrides = overrides;
+          const Scenario s = load_scenario_file(f, options);
           std::vector<std::string> warnings;
           try {
             check_scenario(s, &warnings);  // what `run` checks before simulating: fabrics, phases, failures

@@ -106,12 +106,29 @@ ScenarioError wrong_kind(const SourceLocation& where, const std::string& key, co
 
 class Walker {
  public:
-  Walker(const Schema& schema, std::string file, std::map<std::string, SourceLocation>& locations)
-      : schema_(schema), file_(std::move(file)), locations_(locations) {}
+  /// `set_keys`: keys written by --set overrides (and mappings or items they created), reported
+  /// at `set_where` rather than at a line of the file.
+  Walker(const Schema& schema, std::string file, std::map<std::string, SourceLocation>& locations,
+         std::vector<std::string> set_keys = {}, SourceLocation set_where = {})
+      : schema_(schema),
+        file_(std::move(file)),
+        locations_(locations),
+        set_keys_(std::move(set_keys)),
+        set_where_(std::move(set_where)) {}
 
   SourceLocation at(const YAML::Mark& m) const {
     if (m.line < 0) return SourceLocation{file_, 0, 0};
     return SourceLocation{file_, m.line + 1, m.column + 1};
+  }
+
+  // Where the key `actual` was written: its line in the file, or the --set that gave it (its
+  // node's marks are then those of the value's own text, not of the file).
+  SourceLocation at_key(const std::string& actual, const YAML::Mark& m) const {
+    for (const std::string& k : set_keys_)
+      if (actual == k || (actual.size() > k.size() && actual.compare(0, k.size(), k) == 0 &&
+                          (actual[k.size()] == '.' || actual[k.size()] == '[')))
+        return set_where_;
+    return at(m);
   }
 
   /// Walks one YAML mapping. `schema_prefix` is the schema key of the mapping ("fabric",
@@ -130,7 +147,7 @@ class Walker {
       // `workloads:` (the spelling of ASTRA-sim #225 / SimAI #282's requests) is read as `jobs:`.
       if (schema_prefix.empty() && name == "workloads") name = "jobs";
       const std::string actual = join(actual_prefix, name);
-      const SourceLocation where = at(k.Mark());
+      const SourceLocation where = at_key(actual, k.Mark());
       if (!k.IsScalar() || name.empty())
         throw ScenarioError(where, join(actual_prefix, "?"), "",
                             "a plain key name (got " + node_kind(k) + " as a key)");
@@ -161,7 +178,8 @@ class Walker {
           for (std::size_t i = 0; v.IsSequence() && i < v.size(); ++i) {
             const YAML::Node item = v[i];
             const std::string item_key = actual + "[" + std::to_string(i) + "]";
-            const SourceLocation item_at = at(item.Mark());  // first key of a block item, '{' of a flow one
+            const SourceLocation item_at =
+                at_key(item_key, item.Mark());  // first key of a block item, '{' of a flow one
             locations_[item_key] = item_at;
             if (!item.IsMap()) throw wrong_kind(item_at, item_key, item, "a mapping of item keys");
             Params p(item_key);
@@ -339,8 +357,7 @@ class Walker {
       throw;
     } catch (const InvalidParameter& e) {
       std::string hint;
-      if (f.quantity == Quantity::String && !f.choices.empty())
-        if (auto m = closest_match(text, f.choices)) hint = "did you mean '" + *m + "'?";
+      if (f.quantity == Quantity::String && !f.choices.empty()) hint = choice_hint(text, f.choices);
       if (f.quantity == Quantity::Temperature) hint = kelvin_slip_hint(f, text);
       throw ScenarioError(where, e.key(), e.value(), e.expected(), hint);
     }
@@ -393,6 +410,8 @@ class Walker {
   const Schema& schema_;
   std::string file_;
   std::map<std::string, SourceLocation>& locations_;
+  std::vector<std::string> set_keys_;
+  SourceLocation set_where_;
 };
 
 /// Bounds and dialect of the whole document before it is walked against the schema: nesting depth,
@@ -400,7 +419,8 @@ class Walker {
 /// no explicit YAML tags (a tag such as !python/object would otherwise be dropped silently).
 class DocumentCheck {
  public:
-  explicit DocumentCheck(std::string file) : file_(std::move(file)) {}
+  /// `lines` false: report no line (a --set value's marks are in its own text, not the file's).
+  explicit DocumentCheck(std::string file, bool lines = true) : file_(std::move(file)), lines_(lines) {}
 
   void check(const YAML::Node& n, const std::string& path, int depth) {
     const SourceLocation where = at(n.Mark());
@@ -437,9 +457,10 @@ class DocumentCheck {
 
  private:
   SourceLocation at(const YAML::Mark& m) const {
-    return m.line < 0 ? SourceLocation{file_, 0, 0} : SourceLocation{file_, m.line + 1, m.column + 1};
+    return m.line < 0 || !lines_ ? SourceLocation{file_, 0, 0} : SourceLocation{file_, m.line + 1, m.column + 1};
   }
   std::string file_;
+  bool lines_ = true;
   std::size_t nodes_ = 0;
 };
 
@@ -529,10 +550,123 @@ auto located(const Scenario& s, Fn&& fn) {
   }
 }
 
+/// One step of a dotted key: a mapping key, or (index >= 0) a list index.
+struct KeyPart {
+  std::string name;
+  long long index = -1;
+};
+
+// "rollout.phases[1].gpus" -> rollout, phases, [1], gpus (python/aidcsim/scenario.py's _split);
+// empty for a malformed key.
+std::vector<KeyPart> split_key(const std::string& key) {
+  std::vector<KeyPart> parts;
+  std::size_t start = 0;
+  while (start <= key.size()) {
+    const std::size_t end = std::min(key.find('.', start), key.size());
+    const std::string piece = key.substr(start, end - start);
+    const std::size_t open = piece.find('[');
+    const std::string name = piece.substr(0, open);
+    if (name.empty() || name.find(']') != std::string::npos) return {};
+    parts.push_back({name});
+    for (std::size_t i = open; i != std::string::npos && i < piece.size();) {
+      const std::size_t close = piece.find(']', i);
+      if (piece[i] != '[' || close == std::string::npos || close == i + 1 || close - i > 10) return {};
+      const std::string digits = piece.substr(i + 1, close - i - 1);
+      if (digits.find_first_not_of("0123456789") != std::string::npos) return {};
+      parts.push_back({"", std::stoll(digits)});
+      i = close + 1;
+    }
+    start = end + 1;
+  }
+  return parts;
+}
+
+std::string key_path(const std::vector<KeyPart>& parts, std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i)
+    if (parts[i].index >= 0) {
+      out += '[';
+      out += std::to_string(parts[i].index);
+      out += ']';
+    } else {
+      if (!out.empty()) out += '.';
+      out += parts[i].name;
+    }
+  return out;
+}
+
+/// Applies one override to `root` as python/aidcsim/scenario.py's Scenario.__setitem__ does:
+/// missing (or null or scalar) parents become mappings or lists, an index equal to a list's length
+/// appends an item, a larger one is an error. Adds the key and every node it created to `set_keys`.
+void apply_override(YAML::Node& root, const Override& o, const SourceLocation& where,
+                    std::vector<std::string>& set_keys) {
+  const std::vector<KeyPart> parts = split_key(o.key);
+  if (parts.empty() || parts.front().index >= 0)
+    throw ScenarioError(where, printable_text(o.key), printable_text(o.value),
+                        "a dotted scenario key such as fabric.link_rate or rollout.phases[1].gpus (got the key '" +
+                            printable_text(o.key) + "')");
+  YAML::Node value;
+  if (o.value.find_first_not_of(" \t") == std::string::npos) {
+    value = YAML::Node(o.value);  // blank: the text itself, as compare's --set keeps it
+  } else {
+    try {
+      value = YAML::Load(o.value);
+    } catch (const YAML::Exception& e) {
+      throw ScenarioError(where, key_path(parts, parts.size()), printable_text(o.value),
+                          "a YAML value such as 576, '400 Gbps' or [1, 2] (yaml-cpp: " + e.msg + ")");
+    }
+  }
+  DocumentCheck(where.file, /*lines=*/false)
+      .check(value, key_path(parts, parts.size()), static_cast<int>(parts.size()));
+  YAML::Node node;
+  node.reset(root);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const KeyPart& p = parts[i];
+    const std::string here = key_path(parts, i + 1);
+    const bool last = i + 1 == parts.size();
+    YAML::Node child;
+    if (p.index >= 0) {
+      if (!node.IsSequence())
+        throw ScenarioError(where, key_path(parts, i), "", "a list, as " + here + " indexes it", "", node_kind(node));
+      const auto size = static_cast<long long>(node.size());
+      if (p.index > size)
+        throw ScenarioError(where, here, printable_text(o.value),
+                            size ? "an index from 0 to " + std::to_string(size - 1) + ", or " + std::to_string(size) +
+                                       " to append an item (" + key_path(parts, i) + " has " + std::to_string(size) +
+                                       " items)"
+                                 : "index 0 to append an item (" + key_path(parts, i) + " is empty)");
+      if (p.index == size) {
+        node.push_back(last ? value : YAML::Node(YAML::NodeType::Null));
+        set_keys.push_back(here);
+        if (last) return;
+      }
+      child.reset(node[static_cast<std::size_t>(p.index)]);
+    } else {
+      if (!node.IsMap())
+        throw ScenarioError(where, key_path(parts, i), "", "a mapping, as " + here + " is a key under it", "",
+                            node_kind(node));
+      child.reset(node[p.name]);
+    }
+    if (last) {
+      child = value;  // replaces the value in the document
+      set_keys.push_back(here);
+      return;
+    }
+    // A parent the document does not have (or has as a scalar or null) is created.
+    const bool want_list = parts[i + 1].index >= 0;
+    if (!child.IsDefined() || child.IsNull() || child.IsScalar()) {
+      child = YAML::Node(want_list ? YAML::NodeType::Sequence : YAML::NodeType::Map);
+      set_keys.push_back(here);
+    }
+    node.reset(child);
+  }
+}
+
 }  // namespace
 
 Params validate_scenario_text(const std::string& text, const std::string& name, const Schema& schema,
-                              std::map<std::string, SourceLocation>& locations) {
+                              std::map<std::string, SourceLocation>& locations, const std::vector<Override>& overrides,
+                              const std::string& origin) {
   check_scenario_text(text, name);
   YAML::Node root;
   try {
@@ -551,6 +685,17 @@ Params validate_scenario_text(const std::string& text, const std::string& name, 
   }
   locations.clear();
   Params params;
+  const SourceLocation set_where{name + " (" + (origin.empty() ? "set on the command line with --set" : origin) + ")",
+                                 0, 0};
+  std::vector<std::string> set_keys;
+  if (!overrides.empty()) {
+    try {
+      DocumentCheck(name).check(root, "", 0);  // the file's own bounds, at its lines
+    } catch (const YAML::Exception& e) {
+      throw ScenarioError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "", "", "invalid YAML: " + e.msg);
+    }
+    for (const Override& o : overrides) apply_override(root, o, set_where, set_keys);
+  }
   // With `jobs:` (or `workloads:`) and no `workload:`, the workload keys are the jobs' own.
   const YAML::Node& croot = root;
   const bool has_jobs = croot["jobs"].IsDefined() || croot["workloads"].IsDefined();
@@ -566,9 +711,9 @@ Params validate_scenario_text(const std::string& text, const std::string& name, 
     for (Field& f : jobs_schema)
       if (f.key.compare(0, 9, "workload.") == 0) f.required = false;
   }
-  Walker walker(has_jobs ? jobs_schema : schema, name, locations);
+  Walker walker(has_jobs ? jobs_schema : schema, name, locations, set_keys, set_where);
   try {
-    DocumentCheck(name).check(root, "", 0);
+    if (overrides.empty()) DocumentCheck(name).check(root, "", 0);
     locations[""] = walker.at(root.Mark());  // where keys missing from the whole file are reported
     walker.walk_map(root, "", "", params, "");
     walker.fill_defaults("", "", params);
@@ -582,7 +727,8 @@ Scenario load_scenario_text(const std::string& text, const std::string& name, co
   Scenario s;
   s.file = name;
   s.text = text;
-  s.params = validate_scenario_text(text, name, full_schema(), s.locations);
+  s.params =
+      validate_scenario_text(text, name, full_schema(), s.locations, options.overrides, options.overrides_origin);
   s.name = s.params.has("name") && !s.params.text("name").empty() ? s.params.text("name") : stem_of(name);
   s.description = s.params.has("description") ? s.params.text("description") : std::string();
   s.seed = static_cast<std::uint64_t>(s.params.integer("seed"));

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "models/common/errors.hpp"
 #include "models/common/params.hpp"
@@ -69,12 +70,25 @@ struct Scenario {
   SourceLocation location_of(const std::string& key) const;
 };
 
+/// One `--set KEY=VALUE` of the command line: a dotted key (list items as name[i]; an index one past
+/// the end appends an item) and its value as YAML text ("576", "400 Gbps", "[1, 2]"), applied to the
+/// document before it is validated, as the Python API's `s[key] = value` (python/aidcsim/scenario.py).
+struct Override {
+  std::string key;
+  std::string value;
+};
+
 /// What the loader checks beyond the schema; the default is everything.
 struct LoadOptions {
   /// Reject a workload whose peak HBM per GPU (workload::peak_memory) exceeds the GPU's. false only for
   /// a caller that runs, on purpose and saying so, a published job the memory model over-counts
   /// (tests/validation/test_large_runs.cpp); aidcsim run and validate always check.
   bool check_hbm_fit = true;
+  /// Applied in order (a later one of the same key wins). An error about a key they set (or a
+  /// mapping they created) is reported as "<file> (<overrides_origin>): key: got ..." instead of
+  /// at a line of the file.
+  std::vector<Override> overrides;
+  std::string overrides_origin = "set on the command line with --set";
 };
 
 /// Loads and validates a scenario file. Throws ScenarioError (file:line:column) on any bad input:

@@ -3,6 +3,7 @@
 // ones, e.g. with List fields no area declares yet).
 #include <map>
 #include <string>
+#include <vector>
 
 #include "models/common/params.hpp"
 #include "models/common/schema.hpp"
@@ -20,8 +21,10 @@ namespace aidcsim {
 /// document's first key. `name` is the file name used in messages. Throws ScenarioError for any
 /// bad input, including YAML syntax errors, text that is not printable UTF-8, and documents beyond
 /// the bounds of sim/scenario/input_limits.hpp (size, nesting, aliases, list length) or with
-/// explicit YAML tags.
+/// explicit YAML tags. `overrides` (LoadOptions::overrides) are applied to the document first; keys
+/// they set are located at {"<name> (<origin>)", 0, 0}.
 Params validate_scenario_text(const std::string& text, const std::string& name, const Schema& schema,
-                              std::map<std::string, SourceLocation>& locations);
+                              std::map<std::string, SourceLocation>& locations,
+                              const std::vector<Override>& overrides = {}, const std::string& origin = {});
 
 }  // namespace aidcsim

@@ -61,10 +61,13 @@ def test_sweep_file_key_twice_or_tagged(cli, default_path, tmp_path):
                                   ["compare", "S", "--seeds", "1", "--json", ""],
                                   ["compare", "S", "--seeds", "1", "--hdf5", ""],
                                   ["compare", "S", "--seeds", "1", "--png", ""],
+                                  ["compare", ""], ["compare", "S", "--seeds", "1", ""],
+                                  ["compare", "S", "--set", "seed=1", "", "--set", "seed=2"],
                                   ["report", "R", "--out", ""], ["report", "R", "--html", ""], ["report", ""]])
 def test_an_empty_path_is_a_usage_error(cli, default_path, tmp_path, args):
     # 0.1.0: `sweep -o ''` printed the CSV on stdout, `compare --json ''` and `report --html ''`
-    # exited 0 writing nothing, `report --out ''` used the default directory.
+    # exited 0 writing nothing, `report --out ''` used the default directory; `compare ''` (an empty
+    # design file) exited 1 as a failed run.
     sw = tmp_path / "sw.yaml"
     sw.write_text(f"base: {default_path}\nparameters:\n  seed: [1]\n")
     args = [{"SW": str(sw), "S": str(default_path), "R": str(tmp_path / "r.h5")}.get(a, a) for a in args]

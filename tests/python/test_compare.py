@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import aidcsim
-from aidcsim.compare import parse_args, seed_stats
+from aidcsim.compare import UNITS_FROM_COLUMN, parse_args, seed_stats
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SMALL = ROOT / "tests" / "data" / "small-576.yaml"
@@ -101,6 +101,22 @@ def test_outputs(comparison, tmp_path):
         assert f["runs/step_time"].attrs["unit"] == "s"
         assert f["runs/step_time"].attrs["units"] == "s"  # the CF name `aidcsim run`'s files use
         assert f["stats/mean"].shape == (len(c.stats),)
+        # Every dataset has units (the project's standard; /stats and /checks had none before).
+        without = []
+        f.visititems(lambda n, o: without.append(n) if isinstance(o, h5py.Dataset) and "units" not in o.attrs else None)
+        assert without == []
+        for ds in ("stats/design", "stats/n", "stats/within_spread", "checks/passed", "checks/runs", "seeds",
+                   "designs/overrides", "runs/seed", "runs/checks_passed"):
+            assert f[ds].attrs["units"] == "1", ds
+        assert f["stats/delta_pct"].attrs["units"] == "%"
+        # Long-format columns: the unit of each row is in the group's `unit` column, as the
+        # attributes say; a reader gets step_time's mean in seconds from them.
+        for ds in ("stats/mean", "stats/std", "stats/min", "stats/max", "stats/ci95", "stats/delta",
+                   "checks/value_mean", "checks/limit"):
+            assert f[ds].attrs["units"] == UNITS_FROM_COLUMN == "see column unit", ds
+            assert f[ds].attrs["units_column"] == "unit"
+        row = list(f["stats/metric"].asstr()[()]).index("step_time")
+        assert f["stats/" + f["stats/mean"].attrs["units_column"]].asstr()[row] == "s"
     fig = c.plot(tmp_path / "c.png")
     assert (tmp_path / "c.png").stat().st_size > 10000
     for ax in fig.axes:

@@ -2,6 +2,7 @@
 // Each case is the default scenario with one line changed.
 #include <catch2/catch.hpp>
 
+#include "models/common/suggest.hpp"
 #include "scenario_text.hpp"
 #include "sim/scenario/scenario.hpp"
 
@@ -193,6 +194,25 @@ TEST_CASE("a string not in its choices", "[errors]") {
   CHECK(std::string(e.what()) ==
         at(text, "topology: clos4") +
             "fabric.topology: got 'clos4', expected one of leaf_spine, clos3; did you mean 'clos3'?");
+}
+
+TEST_CASE("a well-known synonym of a choice: did you mean the choice it stands for", "[errors]") {
+  // A network architect's "fat_tree" is the 3-tier clos3 (edit distance alone suggests nothing).
+  const std::string text = default_with("topology: clos3", "  topology: fat_tree");
+  const ScenarioError e = error_of(text);
+  CHECK(e.hint() == "did you mean 'clos3'? (a 3-tier fat tree; a 2-tier one is leaf_spine)");
+  CHECK(std::string(e.what()) == at(text, "topology: fat_tree") +
+                                     "fabric.topology: got 'fat_tree', expected one of leaf_spine, clos3; did you "
+                                     "mean 'clos3'? (a 3-tier fat tree; a 2-tier one is leaf_spine)");
+  CHECK(error_of(default_with("topology: clos3", "  topology: Spine-Leaf")).hint() ==
+        "did you mean 'leaf_spine'? (a 2-tier Clos)");
+  // The synonym before the closest spelling: zero3 is one edit from zero1, but ZeRO-3 is FSDP.
+  CHECK_THAT(error_of(default_with("zero: zero1", "    zero: zero3")).hint(),
+             Catch::StartsWith("did you mean 'fsdp'?"));
+  CHECK(error_of(default_with("precision: bf16", "  precision: bfloat16")).hint() == "did you mean 'bf16'?");
+  // A synonym of a value the field does not have is no hint there.
+  CHECK(known_synonym("fat_tree", {"bf16", "fp8"}) == std::nullopt);
+  CHECK(choice_hint("nonsense", {"leaf_spine", "clos3"}).empty());
 }
 
 TEST_CASE("YAML syntax errors carry yaml-cpp's mark", "[errors]") {

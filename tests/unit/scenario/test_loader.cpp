@@ -246,3 +246,53 @@ TEST_CASE("a required key whose section is not written points at the document's 
           "m.yaml)");
   }
 }
+
+TEST_CASE("LoadOptions::overrides: set before validation, errors at the command line", "[loader][overrides]") {
+  LoadOptions o;
+  o.overrides = {{"fabric.link_rate", "100 Gbps"}, {"fabric.link_rate", "'800 Gbps'"}, {"seed", "7"}};
+  const Scenario s = load_scenario_text(default_scenario_text(), "d.yaml", o);
+  CHECK(s.fabric.link_rate == Approx(100e9));  // the last of one key wins, YAML quotes read as YAML
+  CHECK(s.seed == 7);
+  CHECK(s.text == default_scenario_text());  // the text as read; the overrides are the caller's to record
+  CHECK(s.location_of("seed").line == 0);
+  CHECK(s.location_of("seed").file == "d.yaml (set on the command line with --set)");
+  CHECK(s.location_of("cluster.gpus").line > 0);  // keys not set keep their lines
+
+  auto error_of = [](std::vector<Override> overrides) -> std::string {
+    LoadOptions opt;
+    opt.overrides = std::move(overrides);
+    opt.overrides_origin = "set on the command line with --set-all";
+    try {
+      load_scenario_text(default_scenario_text(), "d.yaml", opt);
+    } catch (const ScenarioError& e) {
+      CHECK(e.where().line == 0);
+      return e.what();
+    }
+    return "loaded";
+  };
+  CHECK(error_of({{"cluster.gpus", "abc"}}) ==
+        "d.yaml (set on the command line with --set-all): cluster.gpus: got 'abc', expected a plain integer such as "
+        "64 (not a number)");
+  // A mapping the file lacks, created by the override, is named as the override's.
+  CHECK_THAT(error_of({{"fabric.typo.x", "1"}}),
+             Catch::StartsWith("d.yaml (set on the command line with --set-all): fabric.typo: got 'typo'"));
+  // List items: index == length appends (a new rollout phase: its required keys are then missing),
+  // a larger index is an error naming the list's length.
+  CHECK_THAT(error_of({{"rollout.phases[0].gpus", "8064"}}),
+             Catch::StartsWith("d.yaml (set on the command line with --set-all): rollout.phases[0]."));
+  CHECK(error_of({{"rollout.phases[2].gpus", "8064"}}) ==
+        "d.yaml (set on the command line with --set-all): rollout.phases[2]: got '8064', expected index 0 to append "
+        "an item (rollout.phases is empty)");
+  // A scalar on the way is replaced (as Scenario.__setitem__ does), a mapping indexed as a list is not.
+  CHECK(error_of({{"cluster.gpus[0]", "1"}}) ==
+        "d.yaml (set on the command line with --set-all): cluster.gpus: got a list [1], expected a plain integer such "
+        "as 64");
+  CHECK(error_of({{"fabric[0].x", "1"}}) ==
+        "d.yaml (set on the command line with --set-all): fabric: got a mapping, expected a list, as fabric[0] "
+        "indexes it");
+  CHECK(error_of({{"rollout.phases[0].gpus", "1"}, {"rollout.phases.x", "1"}}) ==
+        "d.yaml (set on the command line with --set-all): rollout.phases: got a list, expected a mapping, as "
+        "rollout.phases.x is a key under it");
+  CHECK_THAT(error_of({{"fabric..x", "1"}}), Catch::Contains("expected a dotted scenario key"));
+  CHECK_THAT(error_of({{"seed", "[1,"}}), Catch::Contains("seed: got '[1,', expected a YAML value"));
+}
