@@ -37,9 +37,8 @@ BenchOptions dgx(const char* gpu, int nodes, Algorithm a) {
 
 double busbw_gbs(const BenchOptions& o) { return bench_collective(o).back().busbw / 1e9; }
 
-/// Pipeline fill of an NVLS / NVLSTree all-reduce of `bytes` over `nodes` domains of 8 H100 (8 x
-/// 400G): the execution model's latency less NCCL's own (tuning.cc), in s.
-double nvls_fill(Algorithm a, int nodes, double bytes) {
+/// Domains of 8 H100 (NVLink 4, 450 GB/s, NVLS) with one 400G NIC per GPU (50 GB/s).
+collectives::Layout h100_nvls_layout() {
   collectives::Layout l;
   l.domain_of = [](int gpu) { return gpu / 8; };
   l.nvlink_rate = 450e9;
@@ -47,6 +46,13 @@ double nvls_fill(Algorithm a, int nodes, double bytes) {
   l.gpus_per_node = 8;
   l.nvlink_generation = 4;
   l.nvls = true;
+  return l;
+}
+
+/// Pipeline fill of an NVLS / NVLSTree all-reduce of `bytes` over `nodes` domains of 8 H100 (8 x
+/// 400G): the execution model's latency less NCCL's own (tuning.cc), in s.
+double nvls_fill(Algorithm a, int nodes, double bytes) {
+  collectives::Layout l = h100_nvls_layout();
   collectives::Collective c;
   c.op = Op::AllReduce;
   c.algorithm = a;
@@ -199,13 +205,7 @@ TEST_CASE("NVLS pipeline fill: a message of one round pays every warp group, as 
   // 16 x 8 x 64 KiB per channel (calcCollChunking: 64 KiB from 4 nodes): no less at one round.
   // The model: 230.2 / 274.8 / 364.1 us against 217.3 / 259.6 / 376.0 measured (+5.9 / +5.9 /
   // -3.2 %); one round of fill would give 155.6 us at 8 MiB (-28 %).
-  collectives::Layout l;
-  l.domain_of = [](int gpu) { return gpu / 8; };
-  l.nvlink_rate = 450e9;
-  l.nic_rate = 50e9;
-  l.gpus_per_node = 8;
-  l.nvlink_generation = 4;
-  l.nvls = true;
+  collectives::Layout l = h100_nvls_layout();
   const std::pair<double, double> measured[] = {{8, 217.3e-6}, {16, 259.6e-6}, {32, 376.0e-6}};
   double fixed[3];
   int k = 0;
