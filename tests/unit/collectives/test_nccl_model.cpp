@@ -260,6 +260,28 @@ TEST_CASE("NVLS CTAs and heads by architecture and domain (nvls.cc 2.27.7, searc
   CHECK(choose(nvl72, kAllReduce, 8.0 * (1 << 30)).channels == 24);
 }
 
+TEST_CASE("NCCL's own one-domain NVLS table rises with the GPUs (tuning.cc / search.cc v2.28.3-1)") {
+  // The NVL72 known miss (docs/validation-busbw.md "Blackwell NVLS"): measured busbw is flat at
+  // 8, 32 and 72 GPUs (850 / 850 / 840.7). NCCL's own table is not: per head channel
+  // min(bwIntra x nvlsEfficiency x (ch - 1)/ch x 2, bwInter) as busBw, converted to algbw with the
+  // ring's ratio g / (2 (g - 1)). busBw as nccl-tests would print it, per GPU count:
+  auto busbw = [](int gen, double line, int g) {
+    return build_model(node(gen, line, g)).bandwidth[kAllReduce][kNvls][kSimple] * 2.0 * (g - 1) / g;
+  };
+  // Blackwell: 8 GPUs bwIntra 80 (9 x 80 <= 721.8), bwInter raised to the array's top 90 in pass 2,
+  // which binds (80 x 0.74 x 7/8 x 2 = 103.6): 720. 32 and 72 GPUs: 32 heads, bwIntra 20.
+  CHECK(busbw(5, 900, 8) == Approx(8 * 90.0));
+  CHECK(busbw(5, 900, 32) == Approx(32 * 20 * 0.74 * 31 / 32 * 2));  // 917.6
+  CHECK(busbw(5, 900, 72) == Approx(32 * 20 * 0.74 * 31 / 32 * 2));
+  // Hopper, 4 to 8 GPUs (nccl#1455 measures 370 / 420 / 440 / 460 / 480 with NCCL_ALGO=NVLS):
+  // bwInter capped at the sm90 array's top 60, bwIntra the array's speed with (g + 1) x it <= 370.8.
+  CHECK(busbw(4, 450, 4) == Approx(4 * 60.0));
+  CHECK(busbw(4, 450, 5) == Approx(5 * 60.0));
+  CHECK(busbw(4, 450, 6) == Approx(6 * 60.0));
+  CHECK(busbw(4, 450, 7) == Approx(7 * 40 * 0.85 * 6 / 7 * 2));  // 408
+  CHECK(busbw(4, 450, 8) == Approx(8 * 40 * 0.85 * 7 / 8 * 2));  // 476
+}
+
 TEST_CASE("NCCL 2.28.3-1 tuner: constants and rules that changed from 2.23.4-1") {
   // Blackwell beyond 2 nodes: perChMaxTreeBws 24.0 (tuning.cc v2.28.3-1; 2 x Hopper's 36 = 72 in
   // the v2.27.7-1 rows the port had), so the tree no longer carries large all-reduces at scale and
