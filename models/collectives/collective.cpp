@@ -422,6 +422,7 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
             std::to_string(sys.nodes) + " NVLink domain(s) (NCCL tuning.cc)";
     throw Error(why);
   }
+  const int tuned_channels = ch.channels;  // before NCCL_MAX_NCHANNELS
   if (p.max_channels > 0) ch.channels = std::min(ch.channels, p.max_channels);
   nccl::System xs = sys;
   xs.ll_nvlink_hop = p.nvlink_ll_hop * 1e6;
@@ -511,10 +512,16 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
   if (ch.algo == nccl::kNvls || ch.algo == nccl::kNvlsTree) {
     // Pipeline fill: the first round of chunks (CTAs x heads x NCCL's chunk) passes every stage
     // before the pipeline is full; NCCL's tuner has no such term (tuning.cc v2.28.3-1
-    // ncclTopoGetAlgoTime: latency + bytes / bw, NVLS latency hwLat 25 us).
-    const double chunk = nccl::nvls_chunk(tuner, c.bytes, ch.algo == nccl::kNvlsTree);
-    const double round = tuner.nvls_channels * std::max(1, tuner.graph[nccl::kNvls].channels) * chunk;
-    const double first = std::min(c.bytes, round);
+    // ncclTopoGetAlgoTime: latency + bytes / bw, NVLS latency hwLat 25 us). The round is on the
+    // CTAs NCCL runs (enqueue.cc topoGetAlgoInfo v2.28.3-1): nvlsChannels, which
+    // NCCL_MAX_NCHANNELS does not cap (transport/nvls.cc caps it by NCCL_MAX_CTAS only); NVLS
+    // across domains min(nvlsChannels, comm->nChannels), which it does (graph/connect.cc).
+    const int ctas = ch.algo == nccl::kNvls && sys.nodes > 1 ? ch.channels : tuned_channels;
+    const double heads = std::max(1, tuner.graph[nccl::kNvls].channels);
+    const double first =
+        f == nccl::kAllReduce
+            ? nccl::nvls_first_round(tuner, ch.algo, c.bytes, ctas)
+            : std::min(c.bytes, ctas * heads * nccl::nvls_chunk(tuner, c.bytes, ch.algo == nccl::kNvlsTree, ctas));
     if (f == nccl::kAllReduce && sys.nodes > 1) {
       // Across domains the kernel has four warp groups (src/device/all_reduce.h v2.28.3-1, NVLS
       // and NVLS_TREE): scatter, the heads' reduce -> NET (tree up), NET (tree down) -> multimem

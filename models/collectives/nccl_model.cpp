@@ -699,9 +699,7 @@ double coll_chunk(const Model& m, Func, Algo a, Proto p, double part) {
   const long step = buff_size(p) / kNcclSteps;
   double chunk = p == kLL ? step / 2 : p == kLL128 ? step / kLL128LineElems * kLL128DataElems : step;
   if (a == kNvlsTree) {
-    // nvls_chunk's concurrentOps = nvlsChannels x heads over the whole message is the per-channel
-    // call's heads over one part: the same thresholds.
-    chunk = nvls_chunk(m, part * std::max(1, m.nvls_channels), true);
+    chunk = nvls_chunk(m, part, true, 1);  // called per channel, nChannels = 1
   } else if (a == kTree && p == kLL128) {
     // NCCL's float arithmetic, its integer division of the part by the chunk
     const float ppn = m.sys.ranks / static_cast<float>(m.sys.nodes);
@@ -722,9 +720,9 @@ int pipeline_chunks(const Model& m, Func f, Algo a, Proto p, double bytes, int c
   return static_cast<int>(std::clamp(chunks, 1.0, 1e9));
 }
 
-double nvls_chunk(const Model& m, double bytes, bool tree) {
+double nvls_chunk(const Model& m, double bytes, bool tree, int channels) {
   // calcCollChunking (enqueue.cc v2.23.4-1 .. v2.28.3-1, unchanged), concurrentOps = channels x heads.
-  const double ops = double(m.nvls_channels) * std::max(1, m.graph[kNvls].channels);
+  const double ops = double(std::max(1, channels)) * std::max(1, m.graph[kNvls].channels);
   double c = kNvlsChunkSize;
   if (!tree) {
     if (m.sys.nodes > 1 && m.bandwidth[kAllReduce][kNvls][kSimple] < 150) c = std::min(c, 32768.0);
@@ -739,6 +737,23 @@ double nvls_chunk(const Model& m, double bytes, bool tree) {
     if (bytes < 1 * ops * c && c > 32768) c = 32768;
   }
   return c;
+}
+
+double nvls_first_round(const Model& m, Algo a, double bytes, int ctas) {
+  if (bytes <= 0) return 0;
+  const int nch = std::max(1, ctas);
+  const double heads = std::max(1, m.graph[kNvls].channels);
+  double chunk;
+  if (a == kNvls && m.sys.nodes > 1) {
+    // scheduleCollTasksToPlan (enqueue.cc v2.28.3-1), task->isCollnet: calcCollChunking(nChannels
+    // = nMaxChannels, the whole message); the kernel's loopSize is nChannels x nHeads x chunk.
+    chunk = nvls_chunk(m, bytes, false, nch);
+  } else {
+    // The continuous-byte distribution: calcCollChunking(nChannels = 1, the channel's part) per
+    // channel; the kernel loops over its part in nHeads x chunk.
+    chunk = nvls_chunk(m, channel_part(kAllReduce, kSimple, m.sys.ranks, bytes, nch), a == kNvlsTree, 1);
+  }
+  return std::min(bytes, nch * heads * chunk);
 }
 
 }  // namespace aidcsim::collectives::nccl

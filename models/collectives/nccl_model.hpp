@@ -153,9 +153,22 @@ struct Call {
 /// Choice::time is NCCL's predicted time without the fp8 factor.
 Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed = {}, const Call& call = {});
 
-/// NVLS chunk size (B) NCCL uses for `bytes` (calcCollChunking, v2.28.3-1: 128 KiB NVLS_CHUNKSIZE,
-/// halved down to 16 KiB for small messages relative to channels x heads).
-double nvls_chunk(const Model& m, double bytes, bool nvls_tree);
+/// NVLS chunk size (B) NCCL uses for `bytes` spread over `channels` CTAs (calcCollChunking,
+/// enqueue.cc v2.28.3-1: 128 KiB NVLS_CHUNKSIZE, NVLSTree capped at 64 KiB from 4 nodes, halved
+/// down to 16 KiB (NVLS) / 32 KiB (NVLSTree) while `bytes` is small against concurrentOps =
+/// channels x heads chunks). NCCL calls it with the whole message and nChannels = the CTAs for
+/// NVLS across domains (the CollNet branch of scheduleCollTasksToPlan), and per channel with that
+/// channel's part and nChannels = 1 otherwise.
+double nvls_chunk(const Model& m, double bytes, bool nvls_tree, int channels);
+
+/// Bytes an NVLS / NVLSTree all-reduce of `bytes` on `ctas` CTAs moves in its first round: each
+/// CTA loops over its part in rounds of heads x chunk (src/device/all_reduce.h v2.28.3-1,
+/// RunWorkColl NVLS / NVLS_TREE: loopCount = nHeads x chunkCount, or nChannels x nHeads x chunk
+/// across domains), each round through the warp groups one after the other (one slice per
+/// chunk: ProtoSimple<1, 1>), so the first round fills the pipeline. Across domains (NVLS with CollNet) the chunk is nvls_chunk of the whole message on
+/// `ctas`; otherwise nvls_chunk of the largest channel part (channel_part) on one channel.
+/// min(bytes, ctas x heads x chunk), in B; 0 for bytes <= 0.
+double nvls_first_round(const Model& m, Algo a, double bytes, int ctas);
 
 /// NCCL's buffer per connection and protocol (B): DEFAULT_LL_BUFFSIZE = NCCL_LL_LINES_PER_THREAD 8
 /// x NCCL_LL_MAX_NTHREADS 512 x NCCL_STEPS 8 x 16 B lines = 512 KiB; DEFAULT_LL128_BUFFSIZE =

@@ -225,3 +225,56 @@ TEST_CASE("NVLS pipeline fill: a message of one round pays every warp group, as 
   CHECK(fixed[0] == Approx(fixed[1]));
   CHECK(fixed[0] == Approx(fixed[2]));
 }
+
+TEST_CASE("NVLS pipeline fill: the round on the CTAs and chunk NCCL runs (enqueue.cc v2.28.3-1)",
+          "[validation][busbw]") {
+  // Domains of 8 B200 (NVLink5, 900 GB/s) with one 400G NIC per GPU.
+  auto b200 = [](int nodes, bool sharp, double bytes, Algorithm a) {
+    collectives::Layout l = h100_nvls_layout();
+    l.nvlink_rate = 900e9;
+    l.nvlink_generation = 5;
+    l.sharp = sharp;
+    collectives::Collective c;
+    c.op = Op::AllReduce;
+    c.algorithm = a;
+    c.gpus.resize(8 * nodes);
+    std::iota(c.gpus.begin(), c.gpus.end(), 0);
+    c.bytes = bytes;
+    const auto sel = collectives::select(c, l);
+    const auto sys = collectives::nccl_system(c.gpus, l, {});
+    const auto m = collectives::nccl::build_model(sys);
+    const auto algo = sel.algorithm == Algorithm::NvlsTree ? collectives::nccl::kNvlsTree : collectives::nccl::kNvls;
+    // the fill per byte of the first round: scatter and gather at the domain's NVLS rate, the
+    // second NET group at the collective's (collective.cpp nccl_selection)
+    const double domain = sys.nvlink_bw * 1e9 * collectives::nccl::nvls_efficiency(sys.compute_capability) * 8 / 9;
+    const double bw = bytes / sel.bw_time;
+    const double fill = sel.latency - m.latency[collectives::nccl::kAllReduce][algo][collectives::nccl::kSimple] * 1e-6;
+    struct R {
+      Algorithm algorithm;
+      double first;  // B of the first round the fill charges
+    };
+    return R{sel.algorithm, fill / (2 / std::max(domain, bw) + 1 / bw)};
+  };
+  const double MiB = 1 << 20;
+  // NVLS + SHARP across 4 domains runs on min(nvlsChannels 32, comm->nChannels 16) = 16 CTAs
+  // (topoGetAlgoInfo), and calcCollChunking sees those 16 with the whole message (the CollNet
+  // branch of scheduleCollTasksToPlan): concurrentOps 16 x 8 heads, 128 KiB -> 64 KiB (16 MiB <
+  // 64 x 128 x 128 KiB) -> 32 KiB (< 8 x 128 x 64 KiB): a round of 16 x 8 x 32 KiB = 4 MiB. The
+  // old code took 32 CTAs: 8 MiB, twice the fill (143.9 us against 115.3).
+  const auto sharp = b200(4, true, 16 * MiB, Algorithm::Auto);
+  REQUIRE(sharp.algorithm == Algorithm::Nvls);
+  CHECK(sharp.first == Approx(4 * MiB).epsilon(1e-6));
+  // 256 MiB: 128 KiB -> 64 KiB (< 64 x 128 x 128 KiB = 1 GiB), not 32 KiB (>= 8 x 128 x 64 KiB):
+  // 16 x 8 x 64 KiB = 8 MiB (32 CTAs: 16 MiB).
+  CHECK(b200(4, true, 256 * MiB, Algorithm::Auto).first == Approx(8 * MiB).epsilon(1e-6));
+  // NVLSTree on 128 x 8 B200, 16 MiB: 32 CTAs of 512 KiB, calcCollChunking per channel (64 KiB
+  // from 4 nodes; 512 KiB < 1 x 8 x 64 KiB is false) -> one loop of 8 heads x 64 KiB per CTA: the
+  // whole message is one round, and it pays that round's four warp groups in series (test above).
+  const auto tree = b200(128, false, 16 * MiB, Algorithm::NvlsTree);
+  REQUIRE(tree.algorithm == Algorithm::NvlsTree);
+  CHECK(tree.first == Approx(16 * MiB).epsilon(1e-6));
+  // Below one round the first round is the message (4 MiB: 128 KiB a channel, 32 KiB chunks, a
+  // round of 32 x 8 x 32 KiB = 8 MiB); 64 MiB runs 4 rounds of 32 x 8 x 64 KiB.
+  CHECK(b200(128, false, 4 * MiB, Algorithm::NvlsTree).first == Approx(4 * MiB).epsilon(1e-6));
+  CHECK(b200(128, false, 64 * MiB, Algorithm::NvlsTree).first == Approx(16 * MiB).epsilon(1e-6));
+}
