@@ -94,6 +94,13 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   }
   const auto [lo, hi] = batch_range(sc, outcomes);
   reliability::report_convergence(r, sc.training.convergence, lo, hi, ttt);
+  // Steps taken from an earlier step with the same inputs instead of simulated again (the same
+  // results, bit for bit: run_reuse_enabled), per rollout phase.
+  for (const auto& o : outcomes)
+    for (const auto& u : o.reused_runs)
+      r.notes.push_back((outcomes.size() > 1 ? "phase " + o.name + ": " : std::string()) + "run reuse: " + u +
+                        " taken from that step, not simulated again (same inputs bit for bit; "
+                        "AIDCSIM_NO_RUN_REUSE=1 simulates it)");
   // The fabric as built, said plainly (topology::Fabric::warnings), per rollout phase.
   for (const auto& o : outcomes)
     for (const auto& w : o.fabric_warnings)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "models/common/errors.hpp"
@@ -36,6 +38,18 @@ double max_clock_change(const std::vector<double>& a, const std::vector<double>&
   double d = 0;
   for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
   return d;
+}
+
+/// Whether two clock factors are the same input to a step, bit for bit (-0.0 is not 0.0 here).
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+}
+
+std::string clock_text(double c) {
+  char t[32];
+  std::snprintf(t, sizeof t, "%.6g", c);
+  return t;
 }
 
 }  // namespace
@@ -102,6 +116,15 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     report("throttled step (flows)", 0.6 + 0.1 * out.throttle_iterations);
     std::vector<double> clocks = thermal::solve_throttled_clocks(sc.cooling, out.layout, loads_of(step.breakdown));
     const double change = max_clock_change(clocks, out.clocks);
+    // The same clocks, bit for bit, as the step just run (from the second iteration on, when it
+    // ran at out.clocks): its re-run would give the same step and the same steady state, and the
+    // loop would stop on it (change 0); so it stops here without it (run_reuse_enabled).
+    if (out.throttle_iterations > 1 && same_bits(clocks, out.clocks) && run_reuse_enabled()) {
+      out.reused_runs.push_back("the throttled step of iteration " + std::to_string(out.throttle_iterations) +
+                                " (the same clocks as iteration " + std::to_string(out.throttle_iterations - 1) +
+                                "'s, which converged)");
+      break;
+    }
     out.clocks = std::move(clocks);
     // The re-plan replaces the step (its plan and run): the old activities are released first, so
     // that the two schedules are not alive at once (the new one reserves their count).
@@ -174,16 +197,30 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   if (!schedule_needed) std::vector<network::Activity>().swap(out.plan.schedule.activities);
   // A step at a lower clock: on the held schedule's activities while it is needed (run_step_on),
   // else planned in the released schedule's place. The same breakdown either way.
-  auto step_at = [&](double clock) {
+  // The steps at a lower clock are a function of that clock alone here (the job, fabric state,
+  // platform, seed and schedule stay as they are between them): one at the same clock, bit for
+  // bit, as an earlier one is that step (the faults' and the day's lowest clock are often both
+  // the governor's floor, cooling.throttle.min_clock), not simulated again (run_reuse_enabled).
+  std::vector<std::pair<double, workload::StepBreakdown>> at_clock;
+  auto step_at = [&](double clock, const char* what) {
+    for (const auto& [c, b] : at_clock)
+      if (same_bits(c, clock) && run_reuse_enabled()) {
+        out.reused_runs.push_back(std::string("the step at ") + what + " (clock " + clock_text(clock) +
+                                  ", the same as an earlier step's)");
+        return b;
+      }
     const std::vector<double> slow(static_cast<std::size_t>(gpus), clock);
-    if (schedule_needed) return run_step_on(out.job, sc.gpu, fabric, net, slow, seed, out.plan).step.breakdown;
-    return run_step(out.job, sc.gpu, fabric, net, slow, seed, out.plan_activities).breakdown;
+    workload::StepBreakdown b = schedule_needed
+                                    ? run_step_on(out.job, sc.gpu, fabric, net, slow, seed, out.plan).step.breakdown
+                                    : run_step(out.job, sc.gpu, fabric, net, slow, seed, out.plan_activities).breakdown;
+    at_clock.emplace_back(clock, b);
+    return b;
   };
   if (out.has_fault_transient) {
     if (fault_step) {
       report("step at the fault's clocks (SimGrid)", 0.88);
       const double c_min = out.fault_transient.min_clock;
-      out.step_during_fault = step_at(c_min);
+      out.step_during_fault = step_at(c_min, "the cooling faults' lowest clock");
       if (c_min > 0 && out.step_during_fault.step_time > out.step.step_time) {
         out.clock_sensitivity = (out.step_during_fault.step_time / out.step.step_time - 1) / (1 / c_min - 1);
         out.clock_sensitivity_measured = true;
@@ -196,7 +233,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   }
   if (day_step) {
     report("step at the day's lowest clock (flows)", 0.92);
-    out.step_daily_worst = step_at(out.daily_transient.min_clock);
+    out.step_daily_worst = step_at(out.daily_transient.min_clock, "the day's lowest clock");
   }
   net.set_route_reuse(false);  // no run of the training step's transfers follows
 

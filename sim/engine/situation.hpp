@@ -75,6 +75,9 @@ struct SituationOutcome {
   /// Activities of the step's plan (its schedule is released once the situation is done): a later,
   /// larger rollout phase reserves from it (plan_capacity_for).
   std::size_t plan_activities = 0;
+  /// Steps not simulated because their inputs were those of a step already simulated, bit for
+  /// bit (so the same result; run_reuse_enabled), each named for the run's notes.
+  std::vector<std::string> reused_runs;
 };
 
 /// Simulates one situation. `gpus` overrides the scenario's GPU count (rollout phases; `key` =

@@ -2,9 +2,19 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <utility>
 
 namespace aidcsim {
+
+bool run_reuse_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("AIDCSIM_NO_RUN_REUSE");
+    return v == nullptr || *v == '\0' || std::strcmp(v, "0") == 0;
+  }();
+  return on;
+}
 
 StepRun run_step(const workload::JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
                  network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed,

@@ -49,4 +49,12 @@ StepOnHeld run_step_on(const workload::JobSpec& job, const compute::GpuSpec& gpu
                        network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed,
                        workload::StepPlan& held);
 
+/// Whether the engine may take a step's result from an earlier step with the same inputs, bit for
+/// bit, instead of simulating it again (simulate_situation: a step at a lower clock equal to an
+/// earlier one's; a throttle iteration at the previous iteration's clocks): on unless the environment variable
+/// AIDCSIM_NO_RUN_REUSE is set to a non-empty value other than "0" (read once). The results are
+/// the same either way but for the run's notes, which name each reused step (tests/cli/
+/// run_reuse_exact.sh compares the outputs with it on and off).
+bool run_reuse_enabled();
+
 }  // namespace aidcsim
