@@ -32,8 +32,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // 2026-12-03, this build's -O2, jemalloc; wall time up to 2.5x that on the shared machine):
 // 0.9 s default scenario x 33,000 draws (checkpoints, steady periods batched); 1.4 s and 12 s
 // the 8K job with gpu MTBF 20,000 h x 19,000 draws and 700 h x 2,030 draws (failures); 1.9 s the
-// rollout x 2,000 draws; 375 s the rollout with gpu MTBF 5,000 h x 550 draws (failures over
-// three phases, degrade-mode links, hot spares: its events cost far more than two iterations).
+// rollout x 2,000 draws; 375 s the rollout with gpu MTBF 5,000 h x 550 draws: its 32 hot spares
+// run out, restarts wait for repairs and failures during the waits start them over (17.6 M
+// interruptions per draw, ~0.9 M events estimated: events_in's restart factor exp(lambda R)
+// leaves the spare wait out), within kEventSlack; 40 such draws: 27 s, 0.65 s with unlimited spares.
 constexpr double kMaxEvents = 1e9;
 constexpr double kIterationsPerEvent = 2;
 constexpr double kEventSlack = 20;
