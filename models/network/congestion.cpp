@@ -85,6 +85,7 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
   t.mean_by_tier.assign(static_cast<std::size_t>(B) * 4, 0.0);
   t.alarm = alarm;
   t.above_alarm.assign(static_cast<std::size_t>(B), 0);
+  t.above_alarm_by_tier.assign(static_cast<std::size_t>(B) * 4, 0);
   if (!(t.bin > 0)) return t;
   int carrying[4] = {0, 0, 0, 0};
   std::vector<std::pair<double, std::size_t>> peak;  // (peak bin utilization, row), scale-out
@@ -115,9 +116,16 @@ CongestionTimeline congestion_timeline(const Fabric& fabric, const RunResult& ru
       t.max_by_tier[b * 4 + tier] = std::max(t.max_by_tier[b * 4 + tier], u);
       t.mean_by_tier[b * 4 + tier] += u;
       if (tier != nvlink) --zero;
-      if (u > alarm && tier != nvlink) ++t.above_alarm[b];
+      if (u > alarm && tier != nvlink) ++t.above_alarm[b], ++t.above_alarm_by_tier[b * 4 + tier];
     }
-    if (0.0 > alarm) t.above_alarm[b] += static_cast<int>(zero);
+    if (0.0 > alarm) {  // every scale-out row without a cell here: by tier as well
+      t.above_alarm[b] += static_cast<int>(zero);
+      std::vector<char> seen(rows, 0);
+      for (std::size_t k = run.timeline_bin_start[b]; k < run.timeline_bin_start[b + 1]; ++k)
+        seen[static_cast<std::size_t>(run.timeline_cell_row[k])] = 1;
+      for (std::size_t r = 0; r < rows; ++r)
+        if (!seen[r] && row_cap[r] > 0 && tier_of[r] != nvlink) ++t.above_alarm_by_tier[b * 4 + tier_of[r]];
+    }
   }
   for (std::size_t r = 0; r < rows; ++r) {
     if (!(row_cap[r] > 0) || !(top[r] > 0)) continue;

@@ -168,8 +168,12 @@ struct CongestionTimeline {
   std::vector<double> hot_utilization;  ///< [bin * hot.size() + k]
   double alarm = 0.8;                   ///< utilization threshold of above_alarm (brief: 80 %)
   std::vector<int> above_alarm;         ///< per bin: scale-out link directions above `alarm`
-  double time_above_alarm = 0;          ///< s of the run (up to its makespan) in bins where at
-                                        ///< least one scale-out link direction is above `alarm`
+  /// [bin * 4 + tier] (topology::Tier): above_alarm by tier (NVLink's entry stays 0). A flow at its
+  /// path's full rate loads every hop of it above 80 %, its own GPU's access link included: the
+  /// tiers say whether the fabric's switch-to-switch links are among them.
+  std::vector<int> above_alarm_by_tier;
+  double time_above_alarm = 0;  ///< s of the run (up to its makespan) in bins where at
+                                ///< least one scale-out link direction is above `alarm`
 };
 
 /// Utilization over time of a run with a timeline; `hot` = how many hottest scale-out link

@@ -138,8 +138,10 @@ struct PhasedResult {
 /// and every token trained at batch B advances it by 1 / batch_token_cost(B, reference, B_crit)
 /// (convergence.hpp; B_crit from spec.parameters, which must then be set for the Kaplan model).
 /// Throws InvalidParameter (training.tokens, reliability.*) for non-positive targets/intervals,
-/// and before drawing when the Monte Carlo would need more than 1e9 loop steps (~15 s) (a job that cannot
-/// make progress, a 10,000-year run, a checkpoint every second): the key says what to change.
+/// and before drawing when the Monte Carlo would need more than 1e9 loop steps (a job that cannot
+/// make progress, a 10,000-year run, a checkpoint every second): the key says what to change. The
+/// bound counts events, it does not bound time: near it the Monte Carlo took 1-12 s of CPU for the
+/// 8K job, 375 s for a failure-heavy rollout (measured, time_to_train.cpp).
 /// SimulationError when the step time or tokens per step is not positive, or a draw still runs
 /// away (20 x its estimated events, or 1000 years of simulated time). Cancelled (cancel.hpp)
 /// between draws after request_cancel().

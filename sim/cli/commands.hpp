@@ -67,4 +67,12 @@ std::string executable_dir();
 /// output option given a file name of another format (`--json out.h5`) is refused by it.
 bool ends_with_any(const std::string& path, std::initializer_list<const char*> suffixes);
 
+/// Refuses (CLI::ValidationError, exit 64) an output path `path` of option `opt` that names a
+/// scenario file: one ending .yaml / .yml, or `scenario` itself under any name (a link). An output
+/// option written before the positional scenario (`aidcsim run --json mine.yaml`) took the scenario
+/// as its path: the built-in scenario ran and its output replaced the user's file. `command` and
+/// `example` ("results.json") make the message's corrected command line.
+void refuse_scenario_as_output(const std::string& command, const std::string& opt, const std::string& path,
+                               const std::string& scenario, const std::string& example);
+
 }  // namespace aidcsim::cli

@@ -103,4 +103,15 @@ bool ends_with_any(const std::string& path, std::initializer_list<const char*> s
   return false;
 }
 
+void refuse_scenario_as_output(const std::string& command, const std::string& opt, const std::string& path,
+                               const std::string& scenario, const std::string& example) {
+  if (path.empty()) return;
+  std::error_code ec;
+  if (ends_with_any(path, {".yaml", ".yml"}) || (!scenario.empty() && std::filesystem::equivalent(path, scenario, ec)))
+    throw CLI::ValidationError(opt, "'" + path + "': a scenario file, not " +
+                                        (command == "run" ? "a results" : "an output") + " file (" + opt +
+                                        " takes the path to write; give the scenario first: aidcsim " + command + " " +
+                                        path + " " + opt + " " + example + ")");
+}
+
 }  // namespace aidcsim::cli

@@ -1,7 +1,8 @@
-// `aidcsim topology [SCENARIO] [--set KEY=VALUE]... [--graphml FILE] [--dot FILE]`: builds the scenario's fabric and
-// prints its bill of materials (switches, links, bisection bandwidth) and its priced BOM (cable
-// lengths, optics by reach and part, power, indicative cost); optionally exports
-// the graph for Gephi/yEd (GraphML) or Graphviz (DOT).
+// `aidcsim topology [SCENARIO] [--set KEY=VALUE]... [--json FILE] [--graphml FILE] [--dot FILE]`: builds the
+// scenario's fabric and prints its bill of materials (switches, links, bisection bandwidth) and its
+// priced BOM (cable lengths, optics by reach and part, power, indicative cost); optionally writes
+// the same as JSON for scripts (sim/cli/topology_json.hpp) and exports the graph for Gephi/yEd
+// (GraphML) or Graphviz (DOT). The files are written as one set (sim/results/output_set.hpp).
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -11,13 +12,14 @@
 #include "models/topology/bom_price.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/topology_json.hpp"
 #include "sim/results/output_set.hpp"
 
 namespace aidcsim::cli {
 namespace {
 
 struct TopologyArgs {
-  std::string scenario, graphml, dot;
+  std::string scenario, json, graphml, dot;
   std::vector<std::string> set_texts;  ///< --set KEY=VALUE as typed
   std::vector<Override> overrides;
 };
@@ -31,7 +33,8 @@ std::string text_of(const std::function<void(std::ostream&)>& body) {
 int topology(const TopologyArgs& a) {
   return guarded([&] {
     const Scenario s = load_scenario_or_default(a.scenario, a.overrides);
-    OutputSet outputs;  // paths checked before the fabric is built; both files or neither
+    OutputSet outputs;  // paths checked before the fabric is built; every file or none
+    const std::size_t js = a.json.empty() ? 0 : outputs.add(a.json);
     const std::size_t gml = a.graphml.empty() ? 0 : outputs.add(a.graphml);
     const std::size_t dot = a.dot.empty() ? 0 : outputs.add(a.dot);
     std::optional<topology::Fabric> fabric;
@@ -47,14 +50,17 @@ int topology(const TopologyArgs& a) {
     const topology::FabricCost cost = topology::price_fabric(*fabric, s.bom);
     out << topology::format_bom(fabric->bom(), cost) << "\n" << topology::format_fabric_cost(cost);
     // A rollout grows the fabric: this is cluster.gpus's, `run` reports the last phase's.
+    std::vector<std::string> notes;
     if (!s.training.phases.empty()) {
       std::string list;
       for (const auto& p : s.training.phases)
         list += (list.empty() ? "" : ", ") + (p.name.empty() ? p.key : p.name) + " " + std::to_string(p.gpus);
-      out << "  note: the fabric of cluster.gpus (" << s.fabric.gpus
-          << " GPUs); the scenario's rollout.phases grow it (" << list
-          << " GPUs), and `aidcsim run` reports the last phase's fabric and bill of materials\n";
+      notes.push_back("the fabric of cluster.gpus (" + std::to_string(s.fabric.gpus) +
+                      " GPUs); the scenario's rollout.phases grow it (" + list +
+                      " GPUs), and `aidcsim run` reports the last phase's fabric and bill of materials");
     }
+    for (const auto& n : notes) out << "  note: " << n << "\n";
+    if (!a.json.empty()) outputs.set_content(js, topology_json_text(s.name, s.file, *fabric, cost, notes));
     if (!a.graphml.empty())
       outputs.set_content(gml, text_of([&](std::ostream& os) { topology::write_graphml(*fabric, os); }));
     if (!a.dot.empty()) outputs.set_content(dot, text_of([&](std::ostream& os) { topology::write_dot(*fabric, os); }));
@@ -70,9 +76,16 @@ void add_topology_command(CLI::App& app, Action& action) {
   CLI::App* sub = app.add_subcommand("topology", "Build a scenario's fabric and print its bill of materials");
   sub->add_option("scenario", args->scenario, "Scenario YAML file (default: the built-in stargate-uk-8k)");
   add_set_option(sub, args->set_texts);
+  CLI::Option* json = sub->add_option(
+      "--json", args->json, "Write the bill of materials, priced BOM and notes as JSON ('-': standard output)");
   sub->add_option("--graphml", args->graphml, "Write the fabric graph as GraphML");
   sub->add_option("--dot", args->dot, "Write the fabric graph as Graphviz DOT");
-  sub->callback([args, &action] {
+  sub->callback([args, json, &action] {
+    if (json->count() > 0 && args->json.empty()) throw CLI::ValidationError("--json", "the path is empty");
+    // `topology --json mine.yaml` (the scenario after an option taking a path) would replace it.
+    refuse_scenario_as_output("topology", "--json", args->json, args->scenario, "topology.json");
+    refuse_scenario_as_output("topology", "--graphml", args->graphml, args->scenario, "fabric.graphml");
+    refuse_scenario_as_output("topology", "--dot", args->dot, args->scenario, "fabric.dot");
     // A swapped option wrote one format under the other's name (`--dot fabric.graphml`).
     if (ends_with_any(args->graphml, {".dot", ".gv"}))
       throw CLI::ValidationError(
@@ -80,6 +93,9 @@ void add_topology_command(CLI::App& app, Action& action) {
     if (ends_with_any(args->dot, {".graphml", ".xml"}))
       throw CLI::ValidationError(
           "--dot", "'" + args->dot + "': --dot writes Graphviz DOT; for GraphML use --graphml " + args->dot);
+    if (ends_with_any(args->json, {".graphml", ".xml", ".dot", ".gv"}))
+      throw CLI::ValidationError("--json",
+                                 "'" + args->json + "': --json writes JSON; for the graph use --graphml or --dot");
     args->overrides = parse_set_options(args->set_texts);
     action = [args] { return topology(*args); };
   });

@@ -45,6 +45,16 @@ std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec&
   if (!timeline.time.empty()) {
     const auto busiest = std::max_element(timeline.above_alarm.begin(), timeline.above_alarm.end());
     const int links = busiest == timeline.above_alarm.end() ? 0 : *busiest;
+    // Which tiers: a flow at its path's full rate is above 80 % on every hop, its GPU's own NIC
+    // link (access) included, in any fabric; switch-to-switch links above it are what the fabric
+    // design changes (oversubscription, ECMP collisions).
+    std::string tiers;
+    if (links > 0 && timeline.above_alarm_by_tier.size() == 4 * timeline.above_alarm.size()) {
+      const auto b = static_cast<std::size_t>(busiest - timeline.above_alarm.begin());
+      const auto n = [&](topology::Tier t) { return timeline.above_alarm_by_tier[b * 4 + static_cast<int>(t)]; };
+      tiers = fmt::format(" (NIC-leaf {}, leaf-spine {}, spine-core {})", n(topology::Tier::Access),
+                          n(topology::Tier::LeafSpine), n(topology::Tier::SpineCore));
+    }
     double peak = 0;  // scale-out tiers (1..3) only
     for (std::size_t b = 0; b < timeline.time.size(); ++b)
       for (int tier = 1; tier < 4; ++tier) peak = std::max(peak, timeline.max_by_tier[b * 4 + tier]);
@@ -52,9 +62,9 @@ std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec&
     out.push_back(limit_below(
         fmt::format("links above {} % (busiest time bin)", pct), links, 0, "1",
         fmt::format(
-            "{} scale-out link direction(s) above {} % in the busiest of {} bins of {:.3g} ms; peak bin "
+            "{} scale-out link direction(s) above {} % in the busiest of {} bins of {:.3g} ms{}; peak bin "
             "utilization {:.0f} %; a link above {} % during {:.1f} % of the step ({} above it on the step average)",
-            links, pct, timeline.time.size(), timeline.bin * 1e3, 100 * peak, pct, 100 * share,
+            links, pct, timeline.time.size(), timeline.bin * 1e3, tiers, 100 * peak, pct, 100 * share,
             congestion.links_above_80),
         false));
   } else {

@@ -246,8 +246,9 @@ bool parse_int(std::string_view s, long long& v) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size() && !s.empty();
 }
 
-// "15:00", "15:30", "1:30:36": a clock time, read as hours (H:MM or H:MM:SS).
-bool clock_hours(std::string_view t, double& hours) {
+// "15:00", "15:30", "1:30:36": a clock time, read as hours (H:MM or H:MM:SS). `seconds_field`:
+// whether it has the third field (H:MM:SS); without it, "15:00" is also M:SS (a 15-minute duration).
+bool clock_hours(std::string_view t, double& hours, bool* seconds_field = nullptr) {
   const std::size_t c1 = t.find(':');
   if (c1 == std::string_view::npos || c1 == 0 || c1 > 2) return false;
   long long h = 0, m = 0, s = 0;
@@ -261,6 +262,7 @@ bool clock_hours(std::string_view t, double& hours) {
     if (ss.size() != 2 || !parse_int(ss, s) || s < 0 || s > 59) return false;
   }
   hours = static_cast<double>(h) + static_cast<double>(m) / 60 + static_cast<double>(s) / 3600;
+  if (seconds_field) *seconds_field = c2 != std::string_view::npos;
   return true;
 }
 
@@ -312,8 +314,17 @@ bool parse_date(std::string_view s, double& seconds);
 std::string time_spelling_hint(std::string_view t) {
   double hours = 0, seconds = 0;
   const UnitDef* u = nullptr;
-  if (clock_hours(t, hours) || clock_hours_12(t, hours))
-    return "a clock time; a time here is one number and one unit, from the run's start: did you mean '" +
+  bool hms = false;
+  // "15:00" reads two ways: 15 h as a time of day (cooling.faults[].at counts from midnight of the
+  // run's first day) and 15 min as a duration written M:SS (a hold, an interval); naming only the
+  // first read a 15-minute hold as 15 hours. H:MM:SS and 12-hour clocks read one way.
+  if (clock_hours(t, hours, &hms) && !hms)
+    return "written like a clock, H:MM or M:SS; a time here is one number and one unit: '" + format_number(hours) +
+           " h' if hours:minutes (a time of day from the run's start), '" + format_number(hours) +
+           " min' if minutes:seconds";
+  if (hms || clock_hours_12(t, hours))
+    return std::string(hms ? "written like a clock, H:MM:SS" : "a clock time") +
+           "; a time here is one number and one unit, from the run's start for a time of day: did you mean '" +
            format_number(hours) + " h'?";
   if (parse_date(t, seconds)) {
     const std::string why =

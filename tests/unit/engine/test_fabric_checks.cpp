@@ -31,6 +31,12 @@ network::CongestionTimeline timeline_of(std::vector<int> above, double bin) {
       t.max_by_tier[b * 4 + 2] = 1.0;
       t.time_above_alarm += bin;
     }
+  t.above_alarm_by_tier.assign(above.size() * 4, 0);
+  for (std::size_t b = 0; b < above.size(); ++b)  // all on NIC-leaf links but one leaf-spine
+    if (above[b] > 0) {
+      t.above_alarm_by_tier[b * 4 + 1] = above[b] - 1;
+      t.above_alarm_by_tier[b * 4 + 2] = 1;
+    }
   t.above_alarm = std::move(above);
   return t;
 }
@@ -68,6 +74,9 @@ TEST_CASE("fabric checks: 400G non-blocking passes, a busy bin raises the alarm"
   CHECK(alarm.headroom == -3);
   CHECK(alarm.note.find("50.0 % of the step") != std::string::npos);
   CHECK(alarm.note.find("peak bin utilization 100 %") != std::string::npos);
+  // The busiest bin's links by tier: whether the fabric's switch-to-switch links are among them.
+  CHECK_THAT(alarm.note,
+             Catch::Contains("in the busiest of 4 bins of 250 ms (NIC-leaf 2, leaf-spine 1, spine-core 0)"));
 }
 
 TEST_CASE("fabric checks: slow ports, thin nodes and oversubscription fail", "[engine][checks]") {

@@ -142,6 +142,18 @@ TEST_CASE("the 80 % alarm sees a busy bin that the step average hides", "[networ
   CHECK(network::congestion(fabric, r).max_utilization == Approx(1e9 / (kRate * r.makespan)).epsilon(1e-9));
   const auto t = network::congestion_timeline(fabric, r);
   CHECK(*std::max_element(t.above_alarm.begin(), t.above_alarm.end()) == 4);  // the route's 4 hops
+  // By tier: a lone flow at line rate puts its two NIC-leaf and two leaf-spine hops above 80 %.
+  const auto busiest =
+      static_cast<std::size_t>(std::max_element(t.above_alarm.begin(), t.above_alarm.end()) - t.above_alarm.begin());
+  REQUIRE(t.above_alarm_by_tier.size() == 4 * t.above_alarm.size());
+  CHECK(t.above_alarm_by_tier[busiest * 4 + static_cast<int>(topology::Tier::NvLink)] == 0);
+  CHECK(t.above_alarm_by_tier[busiest * 4 + static_cast<int>(topology::Tier::Access)] == 2);
+  CHECK(t.above_alarm_by_tier[busiest * 4 + static_cast<int>(topology::Tier::LeafSpine)] == 2);
+  for (std::size_t b = 0; b < t.above_alarm.size(); ++b) {
+    int sum = 0;
+    for (int tier = 0; tier < 4; ++tier) sum += t.above_alarm_by_tier[b * 4 + tier];
+    CHECK(sum == t.above_alarm[b]);
+  }
   // Time above the alarm: the bins the flow fills above 80 %, i.e. its 20 ms to within a bin.
   double expected = 0;
   for (int b = 0; b < r.timeline_bins; ++b) {
@@ -194,7 +206,12 @@ TEST_CASE("the timeline's bins add up to the run's bytes per link", "[network][t
   const auto all = network::congestion_timeline(fabric, r, 8, -1.0);
   int scale_out = 0;
   for (int link : r.timeline_links) scale_out += fabric.link(link / 2).tier != topology::Tier::NvLink;
-  for (int b = 0; b < r.timeline_bins; ++b) CHECK(all.above_alarm[b] == scale_out);
+  for (int b = 0; b < r.timeline_bins; ++b) {
+    CHECK(all.above_alarm[b] == scale_out);
+    int by_tier = 0;
+    for (int tier = 0; tier < 4; ++tier) by_tier += all.above_alarm_by_tier[b * 4 + tier];
+    CHECK(by_tier == scale_out);
+  }
 }
 
 TEST_CASE("no timeline unless asked for", "[network][timeline]") {

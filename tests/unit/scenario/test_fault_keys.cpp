@@ -137,7 +137,16 @@ TEST_CASE("monitoring clear band and hold time: read in their kind, bounded", "[
         Case{"hold: \"5 min\"", "hold: \"-5 min\"", "hold: \"-5 min\"",
              "cooling_monitoring.response_actions[0].hold: got '-5 min', expected a time from 0 min"},
         Case{"hold: \"5 min\"", "hold: 5", "hold: 5",
-             "cooling_monitoring.response_actions[0].hold: got '5', expected a time such as"}}) {
+             "cooling_monitoring.response_actions[0].hold: got '5', expected a time such as"},
+        // A hold written like a clock: `15:00` (unquoted, a YAML 1.1 base-60 integer, 900, to PyYAML;
+        // text to yaml-cpp) is refused naming both readings, not "did you mean '15 h'?".
+        Case{"hold: \"5 min\"", "hold: 15:00", "hold: 15:00",
+             "cooling_monitoring.response_actions[0].hold: got '15:00', expected a time such as '600 ns', '5 min' or "
+             "'54 d' (written like a clock, H:MM or M:SS; a time here is one number and one unit: '15 h' if "
+             "hours:minutes (a time of day from the run's start), '15 min' if minutes:seconds)"},
+        Case{"hold: \"5 min\"", "hold: \"1:30:00\"", "hold: \"1:30:00\"",
+             "cooling_monitoring.response_actions[0].hold: got '1:30:00', expected a time such as '600 ns', '5 min' "
+             "or '54 d' (written like a clock, H:MM:SS; a time here is one number and one unit"}}) {
     std::string policy = kPolicy;
     policy.replace(policy.find(c.from), c.from.size(), c.to);
     const std::string text = with_faults("    - {type: cdu_loss, target: 0, at: \"6 h\"}\n", policy);

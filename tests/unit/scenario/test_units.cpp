@@ -237,11 +237,20 @@ TEST_CASE("lengths and prices", "[units]") {
 
 TEST_CASE("a time written as a clock or with several units gets the one-unit spelling", "[units]") {
   // A risk study schedules a fault "on a hot afternoon": at: 15:00 was "unknown unit ':00'".
+  // H:MM or M:SS: both readings, not only the hours one (a `hold: 15:00` meant 15 minutes, and the
+  // message's "did you mean '15 h'?" read it as 15 hours).
   CHECK(error_of(Q::Time, "15:00") ==
-        "a time such as '600 ns', '5 min' or '54 d' (a clock time; a time here is one number and one unit, "
-        "from the run's start: did you mean '15 h'?)");
-  CHECK_THAT(error_of(Q::Time, "15:30"), Catch::Contains("did you mean '15.5 h'?"));
-  CHECK_THAT(error_of(Q::Time, "1:30:36"), Catch::Contains("did you mean '1.51 h'?"));
+        "a time such as '600 ns', '5 min' or '54 d' (written like a clock, H:MM or M:SS; a time here is one number "
+        "and one unit: '15 h' if hours:minutes (a time of day from the run's start), '15 min' if minutes:seconds)");
+  CHECK_THAT(error_of(Q::Time, "15:30"),
+             Catch::Contains("'15.5 h' if hours:minutes") && Catch::Contains("'15.5 min' if minutes:seconds"));
+  CHECK_THAT(error_of(Q::Time, "0:15"),
+             Catch::Contains("'0.25 h' if hours:minutes") && Catch::Contains("'0.25 min' if minutes:seconds"));
+  // H:MM:SS reads one way.
+  CHECK_THAT(error_of(Q::Time, "1:30:36"),
+             Catch::Contains("written like a clock, H:MM:SS") && Catch::Contains("did you mean '1.51 h'?"));
+  CHECK_THAT(error_of(Q::Time, "1:30:00"),
+             Catch::Contains("did you mean '1.5 h'?") && !Catch::Contains("minutes:seconds"));
   CHECK_THAT(error_of(Q::Time, "1 d 15 h"), Catch::Contains("one number and one unit: did you mean '1.625 d'?"));
   CHECK_THAT(error_of(Q::Time, "2 h 30 min"), Catch::Contains("did you mean '2.5 h'?"));
   CHECK_THAT(error_of(Q::Time, "1min30s"), Catch::Contains("did you mean '1.5 min'?"));
