@@ -8,6 +8,10 @@ namespace aidcsim::bind {
 namespace {
 
 struct sigaction g_previous {};
+// Scopes alive (their constructors and destructors run with the GIL held, so this needs no lock):
+// the handler is installed by the first and restored by the last, never chained to itself.
+int g_scopes = 0;
+bool g_installed = false;
 
 void on_sigint(int sig, siginfo_t* info, void* context) {
   request_cancel(sig);
@@ -19,31 +23,29 @@ void on_sigint(int sig, siginfo_t* info, void* context) {
   }
 }
 
-bool on_main_thread() {
-  const py::module_ threading = py::module_::import("threading");
-  return threading.attr("current_thread")().is(threading.attr("main_thread")());
-}
-
 }  // namespace
 
 SigintScope::SigintScope() {
-  if (!on_main_thread()) return;
+  if (g_scopes++ > 0) return;
   struct sigaction current {};
   if (::sigaction(SIGINT, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) return;
   struct sigaction sa {};
   sa.sa_sigaction = on_sigint;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  installed_ = ::sigaction(SIGINT, &sa, &g_previous) == 0;
+  g_installed = ::sigaction(SIGINT, &sa, &g_previous) == 0;
 }
 
 SigintScope::~SigintScope() {
-  if (installed_) ::sigaction(SIGINT, &g_previous, nullptr);
+  if (--g_scopes > 0) return;
+  if (g_installed) ::sigaction(SIGINT, &g_previous, nullptr);
+  g_installed = false;
 }
 
 void rethrow_cancelled(const Cancelled& e) {
   if (e.signal() == SIGINT) {
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // Python's handler raised
+    // On the main thread Python's handler raises; elsewhere it runs later, on the main thread.
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     throw py::error_already_set();
   }
