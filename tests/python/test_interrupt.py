@@ -4,10 +4,12 @@ child process. Before, the threaded run ignored the signal (only the main thread
 the handler) and kept the engine's lock until it finished; the isolated run's child, not being
 signalled itself, ran to the end while the parent waited for it."""
 import os
+import select
 import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import aidcsim
 
@@ -60,3 +62,52 @@ def test_ctrl_c_stops_a_run_on_a_worker_thread(root, small_scenario, tmp_path):
     rc, lines, err = _interrupt(root, _THREAD, small)
     assert rc == 0, err
     assert lines[:3] == ["main: KeyboardInterrupt", "worker: KeyboardInterrupt", "alive 576.0"], (lines, err)
+
+
+def _spawned_worker(ppid, timeout=120.0):
+    """The pid of `ppid`'s multiprocessing worker (not its resource tracker), once it exists."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    cmdline = f.read()
+            except (OSError, ValueError):
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == ppid and b"spawn_main" in cmdline:
+                return int(entry)
+        time.sleep(0.05)
+    raise AssertionError("no worker process")
+
+
+def test_ctrl_c_to_the_parent_stops_an_isolated_run(root):
+    # The child is stopped (SIGSTOP), so it cannot finish on its own: the parent's KeyboardInterrupt
+    # can only come if the parent stops waiting for it. A terminal's Ctrl-C signals the whole process
+    # group; `kill -INT PID`, a job scheduler or a supervisor signal the parent alone.
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(aidcsim.__file__)))
+    p = subprocess.Popen([sys.executable, "-c", _ISOLATED, str(root / "scenarios" / "stargate-uk-rollout.yaml")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    child = None
+    try:
+        assert p.stdout.readline().strip() == "running"
+        child = _spawned_worker(p.pid)
+        os.kill(child, signal.SIGSTOP)
+        p.send_signal(signal.SIGINT)
+        ready, _, _ = select.select([p.stdout], [], [], 60)
+        assert ready, "the parent waits for the isolated run after Ctrl-C"
+        assert p.stdout.readline().strip() == "KeyboardInterrupt"
+        os.kill(child, signal.SIGCONT)
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+    finally:
+        if p.poll() is None:
+            if child is not None:
+                for sig in (signal.SIGKILL, signal.SIGCONT):
+                    try:
+                        os.kill(child, sig)
+                    except ProcessLookupError:
+                        pass
+            p.kill()
+            p.communicate()
