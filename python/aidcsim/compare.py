@@ -119,6 +119,7 @@ class Comparison:
 
     @property
     def names(self):
+        """Design names (list of str), in the order given: the columns of table()."""
         return [d["name"] for d in self.designs]
 
     def table(self, column="mean"):
