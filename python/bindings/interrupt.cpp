@@ -38,7 +38,12 @@ SigintScope::SigintScope() {
 
 SigintScope::~SigintScope() {
   if (--g_scopes > 0) return;
-  if (g_installed) ::sigaction(SIGINT, &g_previous, nullptr);
+  // Restore only if the handler is still ours: the main thread may have set its own meanwhile
+  // (signal.signal(SIGINT, SIG_IGN) while a run went on in a worker thread).
+  struct sigaction current {};
+  if (g_installed && ::sigaction(SIGINT, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
+      current.sa_sigaction == on_sigint)
+    ::sigaction(SIGINT, &g_previous, nullptr);
   g_installed = false;
 }
 

@@ -111,3 +111,30 @@ def test_ctrl_c_to_the_parent_stops_an_isolated_run(root):
                         pass
             p.kill()
             p.communicate()
+
+
+_SET_DURING = textwrap.dedent("""
+    import os, signal, sys, threading, time, aidcsim
+    from concurrent.futures import ThreadPoolExecutor
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    started = threading.Event()
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(aidcsim.run, sys.argv[1], progress=lambda stage, fraction: started.set())
+        started.wait()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)   # the main thread's choice, made during the run
+        future.result()
+    os.kill(os.getpid(), signal.SIGINT)                # SIG_DFL: this ends the process
+    time.sleep(1)
+    print("survived", flush=True)
+""")
+
+
+def test_a_handler_set_during_a_threaded_run_is_kept(small_scenario, tmp_path):
+    # The run's SIGINT handler is restored to what it replaced only if it is still installed:
+    # otherwise the end of a worker-thread run would undo the main thread's signal.signal().
+    small = tmp_path / "small.yaml"
+    small.write_text(small_scenario.to_yaml())
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(aidcsim.__file__)))
+    r = subprocess.run([sys.executable, "-c", _SET_DURING, str(small)], capture_output=True, text=True, env=env,
+                       timeout=600)
+    assert r.returncode == -signal.SIGINT, (r.returncode, r.stdout, r.stderr)
