@@ -70,7 +70,10 @@ def run(scenario=None, seed=None, progress=None, isolate=None):
         calling thread; an exception it raises stops the run and propagates (how a "stop"
         button cancels a run). Not reported for isolated runs.
     isolate : bool, optional
-        Run in a child process. Default: ``aidcsim.runner.ISOLATE`` (False).
+        Run in a child process. Default: ``aidcsim.runner.ISOLATE`` (False). The child is
+        started with multiprocessing's spawn, which re-imports the calling script: in a script
+        run as ``python3 FILE``, call under ``if __name__ == "__main__":`` (else the child fails
+        at start-up and this raises BrokenProcessPool), as for sweep() and compare().
 
     Returns
     -------
