@@ -23,6 +23,11 @@ void on_sigint(int sig, siginfo_t* info, void* context) {
   }
 }
 
+bool on_main_thread() {
+  const py::module_ threading = py::module_::import("threading");
+  return threading.attr("current_thread")().is(threading.attr("main_thread")());
+}
+
 }  // namespace
 
 SigintScope::SigintScope() {
@@ -31,7 +36,10 @@ SigintScope::SigintScope() {
   if (::sigaction(SIGINT, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) return;
   struct sigaction sa {};
   sa.sa_sigaction = on_sigint;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  // The run on the main thread: its system calls resume after the signal. A run on another
+  // thread: Python's own flags (no SA_RESTART), so that a read() the main thread is blocked in
+  // (input() at the REPL) is interrupted and Python raises KeyboardInterrupt there, as without us.
+  sa.sa_flags = SA_SIGINFO | (current.sa_flags & SA_ONSTACK) | (on_main_thread() ? SA_RESTART : 0);
   sigemptyset(&sa.sa_mask);
   g_installed = ::sigaction(SIGINT, &sa, &g_previous) == 0;
 }

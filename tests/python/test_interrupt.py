@@ -138,3 +138,43 @@ def test_a_handler_set_during_a_threaded_run_is_kept(small_scenario, tmp_path):
     r = subprocess.run([sys.executable, "-c", _SET_DURING, str(small)], capture_output=True, text=True, env=env,
                        timeout=600)
     assert r.returncode == -signal.SIGINT, (r.returncode, r.stdout, r.stderr)
+
+
+_READING = textwrap.dedent("""
+    import signal, sys, threading, aidcsim
+    from concurrent.futures import ThreadPoolExecutor
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    started = threading.Event()
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(aidcsim.run, sys.argv[1], progress=lambda stage, fraction: started.set())
+        started.wait()
+        print("running", flush=True)
+        try:
+            sys.stdin.readline()                 # the REPL's main thread waits for input meanwhile
+        except KeyboardInterrupt:
+            print("main: KeyboardInterrupt", flush=True)
+        error = future.exception()
+        print("worker:", type(error).__name__ if error else "finished", flush=True)
+""")
+
+
+def test_ctrl_c_interrupts_the_main_thread_reading_input_during_a_threaded_run(root):
+    # The handler a worker-thread run installs keeps Python's flags (no SA_RESTART): the main
+    # thread's read() returns EINTR and Python raises KeyboardInterrupt there, as it would without
+    # aidcsim; with SA_RESTART the read resumed and Ctrl-C went unnoticed until a line was typed.
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(aidcsim.__file__)))
+    p = subprocess.Popen([sys.executable, "-c", _READING, str(root / "scenarios" / "stargate-uk-rollout.yaml")],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert p.stdout.readline().strip() == "running"
+        p.send_signal(signal.SIGINT)
+        ready, _, _ = select.select([p.stdout], [], [], 60)
+        assert ready, "the main thread's read() was not interrupted"
+        assert p.stdout.readline().strip() == "main: KeyboardInterrupt"
+        assert p.stdout.readline().strip() == "worker: KeyboardInterrupt"
+        p.communicate(timeout=300)
+        assert p.returncode == 0
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
