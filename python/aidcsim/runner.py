@@ -43,6 +43,9 @@ def _simulate_isolated(text, name, seed):
                                  initargs=(os.getpid(),))
     try:
         result = ex.submit(_child_entry, text, name, seed).result()
+    except Exception:
+        ex.shutdown(wait=True)   # the child's run ended with this error
+        raise
     except BaseException:
         # Ctrl-C that reached this process alone (kill -INT PID; a terminal signals the whole
         # process group): stop the child rather than wait, in a `with` block's shutdown, for its
