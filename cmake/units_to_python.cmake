@@ -3,10 +3,12 @@
 #   cmake -DHEADER=models/common/units.hpp -DOUT=build/python/aidcsim/units.py -P units_to_python.cmake
 # Every `inline constexpr double kName = <expression>;  ///< comment` line becomes
 # `kName = <expression>  # comment`; the header keeps its expressions valid Python, and a
-# conversion `constexpr double f(double x) { return <expression>; }` becomes a def.
+# conversion `constexpr double f(double x) { return <expression>; }` becomes a def, its docstring the
+# `/// comment` line above it.
 file(STRINGS ${HEADER} lines ENCODING UTF-8)
 set(out "\"\"\"Unit constants and conversions, generated at build time from models/common/units.hpp (the one\nplace they are written; C++ uses the same names in namespace aidcsim::units). SI inside:\nK, s, B, B/s.\"\"\"\n\n")
 set(n 0)
+set(doc "")
 foreach(line IN LISTS lines)
   if(line MATCHES "^inline constexpr double (k[A-Za-z0-9]+) = ([^;]+);[ ]*(///< (.*))?$")
     set(name ${CMAKE_MATCH_1})
@@ -19,7 +21,16 @@ foreach(line IN LISTS lines)
     endif()
     math(EXPR n "${n} + 1")
   elseif(line MATCHES "^constexpr double ([a-z_]+)\\(double ([a-z_]+)\\) { return ([^;]+); }$")
-    string(APPEND out "\n\ndef ${CMAKE_MATCH_1}(${CMAKE_MATCH_2}):\n    return ${CMAKE_MATCH_3}\n")
+    string(APPEND out "\n\ndef ${CMAKE_MATCH_1}(${CMAKE_MATCH_2}):\n")
+    if(doc)
+      string(APPEND out "    \"\"\"${doc}\"\"\"\n")
+    endif()
+    string(APPEND out "    return ${CMAKE_MATCH_3}\n")
+  endif()
+  if(line MATCHES "^/// (.*)$")
+    set(doc "${CMAKE_MATCH_1}")
+  else()
+    set(doc "")
   endif()
 endforeach()
 if(n EQUAL 0)

@@ -7,10 +7,16 @@
     r.summary["step_time"], r.units["step_time"]    # headline numbers and their units
     r.datasets["/network/link_utilization"]         # numpy arrays
     r.to_pandas(); r.to_xarray(); r.to_hdf5("out.h5")
-    df = aidcsim.sweep(s, {"cluster.gpus": [576, 1152]})   # one row per point
-    aidcsim.sweep_to_csv(df); aidcsim.read_sweep_csv("sweep.csv")   # CSV header "step_time [s]"
-    c = aidcsim.compare([s, (s, {"fabric.oversubscription.spine": "4:1"})], seeds=4)
+    df = aidcsim.sweep(s, {"fabric.nic_rate": ["200 Gbps", "400 Gbps"]})   # one row per point
+    df = aidcsim.sweep(s, zipped={"cluster.gpus": [576, 1152],              # keys varied together:
+                                  "workload.parallelism.dp": [8, 16]})     # tp x pp x dp = gpus
+    open("sweep.csv", "w").write(aidcsim.sweep_to_csv(df))  # CSV header "step_time [s]"
+    df = aidcsim.read_sweep_csv("sweep.csv")
+    c = aidcsim.compare([s, (s, {"fabric.oversubscription.spine": "4:1"})], seeds=2)
     c.table(); c.stats; print(c.format())                  # designs side by side over seeds
+
+sweep and compare run on local processes (multiprocessing spawn): in a script run as
+``python3 FILE``, call them under ``if __name__ == "__main__":`` (docs/python.md, Sweeps).
 
 Errors: ScenarioError (a ValueError with .file .line .column .key .value .expected .hint),
 ParameterError (ValueError), ArgumentTypeError (TypeError), ArgumentIndexError (IndexError), FileError (OSError), SimulationError,

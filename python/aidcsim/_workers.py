@@ -30,3 +30,12 @@ def die_with_parent(parent_pid):
             pass
     if os.getppid() != parent_pid:
         os._exit(1)
+
+
+def terminate(executor):
+    """Stops a ProcessPoolExecutor now: its workers get SIGTERM (their current task is lost) and its
+    queued tasks are dropped; returns without waiting. For Ctrl-C or an error while waiting on it,
+    where shutdown(wait=True) would run every queued task first."""
+    for proc in list((getattr(executor, "_processes", None) or {}).values()):
+        proc.terminate()
+    executor.shutdown(wait=False, cancel_futures=True)

@@ -119,6 +119,7 @@ class Comparison:
 
     @property
     def names(self):
+        """Design names (list of str), in the order given: the columns of table()."""
         return [d["name"] for d in self.designs]
 
     def table(self, column="mean"):
@@ -160,7 +161,7 @@ class Comparison:
         limit) ``"see column unit"`` (UNITS_FROM_COLUMN) with ``units_column = "unit"``: row i is in
         the unit of row i of the group's ``unit`` dataset. Raises ValueError (a bug) for a numeric
         column of no known unit rather than writing one without. Written whole
-        (_files.atomic_write)."""
+        (_files.atomic_write). Root attributes: aidcsim_version, git_sha, created_by."""
         import h5py
         import numpy as np
 
@@ -181,7 +182,12 @@ class Comparison:
                     ds.attrs["units_column"] = "unit"
 
         def write(out):
+            from ._version import __git_sha__, __version__
             with h5py.File(out, "w") as f:
+                # provenance, as `aidcsim run --output` writes it: what made this file
+                f.attrs["aidcsim_version"] = __version__
+                f.attrs["git_sha"] = __git_sha__
+                f.attrs["created_by"] = f"aidcsim.compare {__version__}"
                 frame(f.create_group("stats"), self.stats, _STATS_UNITS)
                 frame(f.create_group("checks"), self.checks, _CHECKS_UNITS)
                 runs = f.create_group("runs")

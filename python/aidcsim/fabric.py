@@ -24,8 +24,8 @@ class Fabric:
       ports cannot give, a clos3 whose leaves fit in one pod), one sentence each; with
       ``fabric.exact: true`` these are ScenarioErrors instead.
     - ``nodes()`` / ``links()`` -> pandas.DataFrame, row = node / link id. Link columns: name, a, b
-      (node names, a = lower tier end), tier (NVLink/Access/LeafSpine/SpineCore or as named by
-      the C++ tier_name), rate [B/s per direction], latency [s], up.
+      (node names, a = lower tier end), tier ("nvlink", "access", "leaf_spine", "spine_core": the
+      C++ tier_name), rate [B/s per direction], latency [s], up.
     - ``route(src, dst, flow_hash=0)`` -> list of hop dicts (link, name, tier, from, to, forward,
       rate [B/s], latency [s]); ``path_count(src, dst)`` -> int (equal-cost scale-out paths);
       GPUs are ranks 0..gpu_count-1 (ParameterError outside, ArgumentTypeError for a non-integer).
@@ -78,16 +78,23 @@ class Fabric:
             raise self.scenario.relocate(e) from None
 
     def nodes(self):
+        """Every node of the fabric graph as a pandas.DataFrame, row = node id: kind ("gpu",
+        "nvswitch", "leaf", "spine", "core"), index (within its kind), pod, name ("gpu0",
+        "spine0.1")."""
         import pandas as pd
         return pd.DataFrame(self._f.nodes())
 
     def links(self):
+        """Every link as a pandas.DataFrame, row = link id: name, a, b (node names, a = lower-tier
+        end), tier ("nvlink", "access", "leaf_spine", "spine_core"), rate [B/s per direction],
+        latency [s], up (False after fail_link / fail_switch)."""
         import pandas as pd
         return pd.DataFrame(self._f.links())
 
     def route(self, src, dst, flow_hash=0):
         """ECMP route of one flow GPU src -> GPU dst (list of hop dicts; [] when src == dst).
-        Raises SimulationError when no path is up, IndexError for a bad rank."""
+        Raises SimulationError when no path is up, ParameterError (a ValueError) for a rank
+        outside 0..GPUs-1, ArgumentTypeError for a non-integer."""
         return self._f.route(self._gpu(src, "src"), self._gpu(dst, "dst"), _args.integer(flow_hash, "flow_hash", 0, 2**63 - 1))
 
     def routes(self, src, dst, limit=1024):
@@ -101,6 +108,9 @@ class Fabric:
         return int(self._f.path_count(self._gpu(src, "src"), self._gpu(dst, "dst")))
 
     def nvlink_domain_of(self, gpu):
+        """Index (int) of the NVLink domain GPU rank `gpu` belongs to (rank // cluster.nvlink_domain
+        for a uniform cluster). ParameterError outside 0..GPUs-1, ArgumentTypeError for a
+        non-integer."""
         return self._f.nvlink_domain_of(self._gpu(gpu, "gpu"))
 
     def _gpu(self, rank, name):

@@ -93,8 +93,15 @@ class Results:
     def __reduce__(self):
         return (Results, (self._raw,))
 
+    #: What repr() shows first: the headline a researcher looks for (the first summary values are
+    #: gpus, parameters and step_time twice, at full and at throttled clocks).
+    _REPR_KEYS = ("gpus", "step_time", "mfu", "time_to_train_p50", "max_link_utilization", "max_gpu_temperature")
+
     def __repr__(self):
-        head = ", ".join(f"{k}={v:.4g} {self.units[k]}" for k, v in list(self.summary.items())[:4])
+        def value(k):
+            unit = self.units.get(k, "")
+            return f"{k}={self.summary[k]:.4g}" + ("" if unit in ("", "1") else f" {unit}")
+        head = ", ".join(value(k) for k in self._REPR_KEYS if k in self.summary)
         return (f"<aidcsim.Results {self.scenario_name!r}: {len(self.summary)} values, "
                 f"{len(self.datasets)} datasets; {head}>")
 

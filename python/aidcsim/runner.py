@@ -39,9 +39,21 @@ def _child_entry(text, name, seed):
 
 def _simulate_isolated(text, name, seed):
     ctx = _mp.get_context("spawn")
-    with _cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_workers.die_with_parent,
-                                 initargs=(os.getpid(),)) as ex:
-        return ex.submit(_child_entry, text, name, seed).result()
+    ex = _cf.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_workers.die_with_parent,
+                                 initargs=(os.getpid(),))
+    try:
+        result = ex.submit(_child_entry, text, name, seed).result()
+    except Exception:
+        ex.shutdown(wait=True)   # the child's run ended with this error
+        raise
+    except BaseException:
+        # Ctrl-C that reached this process alone (kill -INT PID; a terminal signals the whole
+        # process group): stop the child rather than wait, in a `with` block's shutdown, for its
+        # run to end (as sweep's _run_locally does).
+        _workers.terminate(ex)
+        raise
+    ex.shutdown(wait=True)
+    return result
 
 
 def run(scenario=None, seed=None, progress=None, isolate=None):
@@ -61,7 +73,10 @@ def run(scenario=None, seed=None, progress=None, isolate=None):
         calling thread; an exception it raises stops the run and propagates (how a "stop"
         button cancels a run). Not reported for isolated runs.
     isolate : bool, optional
-        Run in a child process. Default: ``aidcsim.runner.ISOLATE`` (False).
+        Run in a child process. Default: ``aidcsim.runner.ISOLATE`` (False). The child is
+        started with multiprocessing's spawn, which re-imports the calling script: in a script
+        run as ``python3 FILE``, call under ``if __name__ == "__main__":`` (else the child fails
+        at start-up and this raises BrokenProcessPool), as for sweep() and compare().
 
     Returns
     -------
@@ -79,8 +94,9 @@ def run(scenario=None, seed=None, progress=None, isolate=None):
     ParameterError, ArgumentTypeError (a ValueError, a TypeError)
         ``seed`` out of range or not an integer, ``isolate`` not a bool, ``scenario`` of another type.
     KeyboardInterrupt
-        Ctrl-C (SIGINT) in the main thread: the run stops at its next cancellation point and the
-        interpreter (or Jupyter kernel) goes on. ``Cancelled`` after ``aidcsim.cancel()``.
+        Ctrl-C (SIGINT): the run stops at its next cancellation point and the interpreter (or
+        Jupyter kernel) goes on; a run on another thread raises it there too (the main thread gets
+        Python's own), an isolated run's child process is stopped. ``Cancelled`` after ``aidcsim.cancel()``.
     """
     if seed is not None:
         seed = _args.integer(seed, "seed", 0, limits.MAX_SEED)

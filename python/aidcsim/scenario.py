@@ -501,6 +501,7 @@ class Scenario:
             return False
 
     def get(self, key, default=None):
+        """The value at dotted `key` as written (``s["cluster.gpus"]``), or `default` when absent."""
         try:
             return self[key]
         except KeyError:
@@ -517,6 +518,8 @@ class Scenario:
         return self
 
     def copy(self):
+        """An independent deep copy (values, name, and the file it was loaded from, for error
+        locations)."""
         s = Scenario(_copy.deepcopy(self._data), name=self.name, text=self._text)
         s._original = self._original
         s._touched = set(self._touched)

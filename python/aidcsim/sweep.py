@@ -184,9 +184,7 @@ def _run_locally(args, processes, progress, desc="sweep"):
             # Ctrl-C (KeyboardInterrupt) or a progress callback's exception: the queued points are
             # dropped and the running ones stopped. A `with` block's shutdown(wait=True) ran every
             # queued point first: `compare --seeds 400` went on for minutes after Ctrl-C.
-            for proc in list((getattr(ex, "_processes", None) or {}).values()):
-                proc.terminate()
-            ex.shutdown(wait=False, cancel_futures=True)
+            _workers.terminate(ex)
             raise
         ex.shutdown(wait=True)
         return outcomes

@@ -8,6 +8,10 @@ namespace aidcsim::bind {
 namespace {
 
 struct sigaction g_previous {};
+// Scopes alive (their constructors and destructors run with the GIL held, so this needs no lock):
+// the handler is installed by the first and restored by the last, never chained to itself.
+int g_scopes = 0;
+bool g_installed = false;
 
 void on_sigint(int sig, siginfo_t* info, void* context) {
   request_cancel(sig);
@@ -27,23 +31,34 @@ bool on_main_thread() {
 }  // namespace
 
 SigintScope::SigintScope() {
-  if (!on_main_thread()) return;
+  if (g_scopes++ > 0) return;
   struct sigaction current {};
   if (::sigaction(SIGINT, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) return;
   struct sigaction sa {};
   sa.sa_sigaction = on_sigint;
-  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  // The run on the main thread: its system calls resume after the signal. A run on another
+  // thread: Python's own flags (no SA_RESTART), so that a read() the main thread is blocked in
+  // (input() at the REPL) is interrupted and Python raises KeyboardInterrupt there, as without us.
+  sa.sa_flags = SA_SIGINFO | (current.sa_flags & SA_ONSTACK) | (on_main_thread() ? SA_RESTART : 0);
   sigemptyset(&sa.sa_mask);
-  installed_ = ::sigaction(SIGINT, &sa, &g_previous) == 0;
+  g_installed = ::sigaction(SIGINT, &sa, &g_previous) == 0;
 }
 
 SigintScope::~SigintScope() {
-  if (installed_) ::sigaction(SIGINT, &g_previous, nullptr);
+  if (--g_scopes > 0) return;
+  // Restore only if the handler is still ours: the main thread may have set its own meanwhile
+  // (signal.signal(SIGINT, SIG_IGN) while a run went on in a worker thread).
+  struct sigaction current {};
+  if (g_installed && ::sigaction(SIGINT, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
+      current.sa_sigaction == on_sigint)
+    ::sigaction(SIGINT, &g_previous, nullptr);
+  g_installed = false;
 }
 
 void rethrow_cancelled(const Cancelled& e) {
   if (e.signal() == SIGINT) {
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();  // Python's handler raised
+    // On the main thread Python's handler raises; elsewhere it runs later, on the main thread.
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     throw py::error_already_set();
   }

@@ -15,22 +15,20 @@
 
 namespace aidcsim::bind {
 
-/// While alive, on the main thread only (elsewhere it does nothing): SIGINT requests a cancel and
-/// is passed on to the handler it replaced (Python's), which is restored on destruction. Not
-/// installed when SIGINT is ignored. Construct with the GIL held.
+/// While alive (from any thread): SIGINT requests a cancel and is passed on to the handler it
+/// replaced (Python's), which is restored when the last scope ends. Not installed when SIGINT is
+/// ignored. Construct and destroy with the GIL held.
 class SigintScope {
  public:
   SigintScope();
   ~SigintScope();
   SigintScope(const SigintScope&) = delete;
   SigintScope& operator=(const SigintScope&) = delete;
-
- private:
-  bool installed_ = false;
 };
 
 /// With the GIL held, after `work` threw `e`: raises Python's KeyboardInterrupt for SIGINT
-/// (through Python's handler when it is the default one), else lets `e` become aidcsim.Cancelled.
+/// (through Python's handler when it is the default one and this is the main thread), else lets
+/// `e` become aidcsim.Cancelled.
 [[noreturn]] void rethrow_cancelled(const Cancelled& e);
 
 /// Runs `work()` (no Python objects inside) with the GIL released and Ctrl-C enabled; returns its

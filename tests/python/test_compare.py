@@ -251,3 +251,13 @@ def test_cooling_fault_figures_in_the_table():
                        ("cooling_faults_lost_training_time", "training lost to cooling faults")):
         assert st.loc[key, "mean"] == alone[key], key
         assert label in text, key
+
+
+def test_hdf5_says_what_made_it(comparison, tmp_path):
+    # `aidcsim run`'s files carry the version and commit as root attributes; the comparison's had
+    # none, so a file could not be traced to the code that computed it.
+    comparison.to_hdf5(tmp_path / "c.h5")
+    with h5py.File(tmp_path / "c.h5") as f:
+        assert f.attrs["aidcsim_version"] == aidcsim.__version__
+        assert f.attrs["git_sha"] == aidcsim.__git_sha__
+        assert f.attrs["created_by"] == f"aidcsim.compare {aidcsim.__version__}"

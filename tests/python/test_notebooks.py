@@ -2,6 +2,7 @@
 produce their figures. The notebooks are committed without outputs; execution happens in memory."""
 import os
 import pathlib
+import re
 import time
 
 import pytest
@@ -32,4 +33,10 @@ def test_notebook_executes_and_draws(name):
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
     assert figures >= 2, f"{name}: {figures} figures"
+    # A study reads its designs as written: an input the run used otherwise (aidcsim's "warning: "
+    # lines in compare/sweep output, e.g. a 3-tier Clos built as 2 tiers) means the notebook
+    # compares something other than what it says.
+    text = "".join(o.get("text", "") + o.get("data", {}).get("text/plain", "")
+                   for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert not re.findall(r"(?m)^\s*warning: .*$", text), name
     print(f"{name}: {figures} figures in {wall:.0f} s")

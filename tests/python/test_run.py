@@ -135,3 +135,14 @@ def test_simulation_errors_are_runtime_errors():
     assert issubclass(aidcsim.SimulationError, RuntimeError)
     assert issubclass(aidcsim.ParameterError, ValueError)
     assert issubclass(aidcsim.ScenarioError, aidcsim.ParameterError)
+
+
+def test_repr_shows_the_headline_with_units(small_results):
+    # repr() showed the first four summary values: gpus, parameters and step_time twice, with "1"
+    # printed after dimensionless counts ("gpus=576 1").
+    text = repr(small_results)
+    s = small_results.summary
+    assert f"gpus={s['gpus']:.4g}," in text
+    for key in ("step_time", "mfu", "time_to_train_p50", "max_gpu_temperature"):
+        assert f"{key}={s[key]:.4g} {small_results.units[key]}" in text
+    assert "parameters=" not in text
