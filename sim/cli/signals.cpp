@@ -87,9 +87,11 @@ SignalGuard::SignalGuard() {
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
-  // A signal ignored by whoever started us (nohup, a background job of a script) stays ignored.
+  // Caught even when inherited ignored: a non-interactive shell starts `aidcsim run ... &` with
+  // SIGINT ignored, and `kill -INT $!` must still stop it with its line and 130 (case step/11).
+  // nohup ignores SIGHUP only, which is not touched here.
   for (auto [sig, old] : {std::pair{SIGINT, &g_old_int}, std::pair{SIGTERM, &g_old_term}})
-    if (::sigaction(sig, nullptr, old) == 0 && old->sa_handler != SIG_IGN) ::sigaction(sig, &sa, nullptr);
+    if (::sigaction(sig, nullptr, old) == 0) ::sigaction(sig, &sa, nullptr);
 }
 
 SignalGuard::~SignalGuard() {

@@ -7,7 +7,9 @@
 //   signal, the process ends at once: named temporaries of the output set are removed (an output
 //   set being published is let finish: it is never half published), the same line is printed, and
 //   _exit(128 + signal).
-// A signal ignored when aidcsim starts (nohup, a script's background job) stays ignored.
+// Both are caught even when inherited ignored: a non-interactive shell starts a background job
+// with SIGINT ignored, and `kill -INT $!` must still stop it (case step/11). SIGHUP (nohup) is
+// left alone.
 // SIGKILL cannot be caught; the output set's unnamed temporaries (O_TMPFILE) vanish with the
 // process, and no output is ever half written.
 namespace aidcsim::cli {

@@ -78,6 +78,22 @@ sleep 0.5
 for c in $children; do kill -0 "$c" 2>/dev/null && fail "SIGKILL: child $c outlived aidcsim"; done
 only_outputs_or_nothing s-kill
 
+# 3b. A script's background job (case step/11 as written): a non-interactive shell without job
+# control starts `aidcsim run ... &` with SIGINT ignored; `kill -INT` must still stop it (130, its
+# line). aidcsim kept an inherited ignored SIGINT before: the run went on to exit 0.
+rm -rf s-script; mkdir s-script
+rc=$(cd s-script && set +m && sh -c '
+  "$1" run "$2" -o x.h5 --json x.json >out.txt 2>err.txt &
+  P=$!
+  for i in $(seq 1 200); do grep -q "training step" err.txt 2>/dev/null && break; sleep 0.05; done
+  kill -INT $P
+  wait $P
+  echo $?' sh "$AIDCSIM" "$ROLLOUT")
+[ "$rc" = 130 ] || fail "SIGINT to a script's background job: exit $rc, expected 130: $(tail -1 s-script/err.txt)"
+[ "$(tail -1 s-script/err.txt)" = "aidcsim: interrupted (SIGINT); no output written" ] ||
+  fail "SIGINT to a script's background job: last line '$(tail -1 s-script/err.txt)'"
+only_outputs_or_nothing s-script
+
 # 4. Every signal at every write, fsync, link and rename of the output set (strace injection; the
 #    count is per system call: a run without the n-th call ends normally, which ends the loop).
 injected=0
