@@ -64,6 +64,26 @@ def path_arg(text):
     return text
 
 
+def output_over_input(option, path, inputs):
+    """The usage error text when the output `path` of `option` would replace an input of the
+    command (the same file as one of `inputs`, e.g. ``report x.h5 --html x.h5``, ``compare d.scn
+    --json d.scn``) or is a .yaml/.yml name (a scenario's: aidcsim writes no YAML); None when it may
+    be written. ``run --json scenario.yaml`` and ``topology s.yaml --graphml s.yaml`` are refused so
+    (sim/cli/common.cpp refuse_output_over_input); case input/21's kind: an output path that must
+    not be written."""
+    if path is None or path == "-":
+        return None
+    for inp in inputs:
+        try:
+            if inp and os.path.exists(path) and os.path.samefile(path, inp):
+                return f"{option}: '{path}': the input file '{inp}' itself, not an output"
+        except OSError:
+            continue
+    if path.lower().endswith((".yaml", ".yml")):
+        return f"{option}: '{path}': a scenario file (.yaml), not an output (aidcsim writes no YAML)"
+    return None
+
+
 def usage_error(parser, message):
     """Prints `parser`'s usage and ``PROG: error: MESSAGE`` on stderr and exits EXIT_USAGE (raises
     SystemExit(64))."""

@@ -724,6 +724,10 @@ def main(argv=None):
     kind_error = _output_kind_error(a.json, a.hdf5, a.png)
     if kind_error:
         _cli.usage_error(ap, kind_error)
+    for option, path in (("--json", a.json), ("--hdf5", a.hdf5), ("--png", a.png)):
+        clash = _cli.output_over_input(option, path, [f for f, _, _ in designs])
+        if clash:  # `compare s.yaml --json s.yaml` wrote the table over the design
+            _cli.usage_error(ap, clash)
     if not 1 <= a.seeds <= limits.MAX_SWEEP_POINTS // len(designs):
         _cli.usage_error(ap, f"--seeds: got {a.seeds}, expected an integer from 1 to "
                              f"{limits.MAX_SWEEP_POINTS // len(designs)} ({len(designs)} designs, at most "

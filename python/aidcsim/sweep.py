@@ -406,6 +406,18 @@ def main(argv=None):
     a = ap.parse_args(argv)
     try:
         scenario, kwargs, out = load_sweep_file(a.sweep_file)
+        # The sweep file and its base scenario are inputs: `-o` (or `output:`) naming one of them
+        # wrote the CSV over it.
+        inputs = [a.sweep_file, scenario.name]
+        if a.output:
+            clash = _cli.output_over_input("--output", a.output, inputs)
+            if clash:
+                _cli.usage_error(ap, clash)
+        elif out:
+            clash = _cli.output_over_input("output", out, inputs)
+            if clash:
+                print(f"aidcsim sweep: {a.sweep_file}: {clash}", file=sys.stderr)
+                return _cli.EXIT_INVALID_SCENARIO
         out = a.output or out
         if out:
             _native.core().check_output(out)  # before any point runs (case input/13)

@@ -119,15 +119,8 @@ long long parse_seed(const std::string& text) {
 // wrote its JSON over the user's scenario file: an output named .yaml / .yml, or the scenario
 // itself, is refused too.
 void check_output_names(const RunArgs& a) {
-  for (const auto& [opt, path] : {std::pair<const char*, const std::string&>{"--output", a.output},
-                                  std::pair<const char*, const std::string&>{"--json", a.json}}) {
-    std::error_code ec;
-    if (ends_with_any(path, {".yaml", ".yml"}) ||
-        (!a.scenario.empty() && std::filesystem::equivalent(path, a.scenario, ec)))
-      throw CLI::ValidationError(opt, "'" + path + "': a scenario file, not a results file (" + opt +
-                                          " takes the path to write; give the scenario first: aidcsim run " + path +
-                                          " " + opt + " results" + (opt[2] == 'j' ? ".json" : ".h5") + ")");
-  }
+  refuse_output_over_input("--output", a.output, a.scenario, "run", "results.h5");
+  refuse_output_over_input("--json", a.json, a.scenario, "run", "results.json");
   if (ends_with_any(a.output, {".json"}))
     throw CLI::ValidationError("--output", "'" + a.output + "': --output writes HDF5; for JSON use --json " + a.output);
   if (ends_with_any(a.json, {".h5", ".hdf5", ".he5", ".nc"}))

@@ -80,6 +80,8 @@ void add_topology_command(CLI::App& app, Action& action) {
     if (ends_with_any(args->dot, {".graphml", ".xml"}))
       throw CLI::ValidationError(
           "--dot", "'" + args->dot + "': --dot writes Graphviz DOT; for GraphML use --graphml " + args->dot);
+    refuse_output_over_input("--graphml", args->graphml, args->scenario, "topology", "fabric.graphml");
+    refuse_output_over_input("--dot", args->dot, args->scenario, "topology", "fabric.dot");
     args->overrides = parse_set_options(args->set_texts);
     action = [args] { return topology(*args); };
   });
