@@ -23,6 +23,7 @@
 #include "sim/scenario/default_scenario.hpp"
 #include "sim/scenario/gpu_catalogue.hpp"
 #include "sim/scenario/input_limits.hpp"
+#include "sim/scenario/keys_in_use.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/schema_registry.hpp"
 #include "sim/scenario/unit_parser.hpp"
@@ -717,7 +718,8 @@ Params validate_scenario_text(const std::string& text, const std::string& name, 
     locations[""] = walker.at(root.Mark());  // where keys missing from the whole file are reported
     walker.walk_map(root, "", "", params, "");
     walker.fill_defaults("", "", params);
-  } catch (const YAML::Exception& e) {  // e.g. a bad alias: still the user's file
+    check_keys_in_use(params, locations);  // a key its selector's choice leaves unread
+  } catch (const YAML::Exception& e) {     // e.g. a bad alias: still the user's file
     throw ScenarioError(SourceLocation{name, e.mark.line + 1, e.mark.column + 1}, "", "", "invalid YAML: " + e.msg);
   }
   return params;
