@@ -49,6 +49,23 @@ std::string printable_text(const std::string& text) {
   return out;
 }
 
+/// `text` with every byte outside printable ASCII written as \xNN: an error message quoting text
+/// that is not valid UTF-8 stays valid UTF-8 (and carries no control character).
+std::string escaped_bytes(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    const auto b = static_cast<unsigned char>(ch);
+    if (b < 0x20 || b >= 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02X", b);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
 std::string join(const std::string& prefix, const std::string& key) {
   return prefix.empty() ? key : prefix + "." + key;
 }
@@ -601,6 +618,20 @@ std::string key_path(const std::vector<KeyPart>& parts, std::size_t n) {
 /// appends an item, a larger one is an error. Adds the key and every node it created to `set_keys`.
 void apply_override(YAML::Node& root, const Override& o, const SourceLocation& where,
                     std::vector<std::string>& set_keys) {
+  // The file's bytes are checked before parsing (check_scenario_text); an override's come from the
+  // command line (or Python) unchecked: `--set name=caf\xE9` (Latin-1) ran and wrote U+FFFD into the
+  // results (case input/03's kind: bytes that are not UTF-8 in a value).
+  for (const std::string* text : {&o.key, &o.value}) {
+    try {
+      check_scenario_text(*text, where.file);
+    } catch (const ScenarioError& e) {
+      std::string why = e.expected();
+      why = why.substr(0, why.find(';'));
+      throw ScenarioError(
+          where, escaped_bytes(o.key), escaped_bytes(o.value),
+          "UTF-8 text without control characters (" + why + " in the " + (text == &o.key ? "key" : "value") + ")");
+    }
+  }
   const std::vector<KeyPart> parts = split_key(o.key);
   if (parts.empty() || parts.front().index >= 0)
     throw ScenarioError(where, printable_text(o.key), printable_text(o.value),
