@@ -54,6 +54,22 @@ class ArgumentParser(argparse.ArgumentParser):
         usage_error(self, message)
 
 
+def processes_arg(text):
+    """argparse ``type=`` of ``-j/--processes``: an integer from 0 to aidcsim.limits.MAX_PROCESSES,
+    as sweep() takes it; else a usage error (exit 64). ``compare -j 2**64`` ended in an OverflowError
+    traceback and ``-j -1`` ran; ``sweep -j -1`` was exit 2, an invalid sweep file (case input/11's
+    kind: a number out of range on the command line)."""
+    from . import limits
+    try:
+        v = int(text, 10)
+    except ValueError:
+        v = None
+    if v is None or not 0 <= v <= limits.MAX_PROCESSES:
+        raise argparse.ArgumentTypeError(f"got '{text}', expected an integer from 0 to {limits.MAX_PROCESSES} "
+                                         "(0 or 1: in this process)")
+    return v
+
+
 def path_arg(text):
     """argparse ``type=`` of a file or directory argument: an empty string is a usage error (exit
     64, "the value is empty"), not "not given" (``sweep -o ''`` printed the CSV on stdout,

@@ -249,7 +249,7 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
 
     _args.choice(errors, "errors", ("raise", "record"))
     if processes is not None:
-        _args.integer(processes, "processes", 0, 4096)
+        _args.integer(processes, "processes", 0, limits.MAX_PROCESSES)
     if seed is not None:
         _args.integer(seed, "seed", 0, limits.MAX_SEED)
     s = as_scenario(base)
@@ -400,7 +400,7 @@ def main(argv=None):
     ap = _cli.ArgumentParser(prog="aidcsim sweep", description="Runs a parameter sweep.")
     ap.add_argument("sweep_file", type=_cli.path_arg, help="SWEEP.yaml: base, parameters, zip, variants, seeds, seed, overrides, output")
     ap.add_argument("-o", "--output", type=_cli.path_arg, help="CSV path (default: the file's `output`, else stdout)")
-    ap.add_argument("-j", "--processes", type=int, help="local worker processes")
+    ap.add_argument("-j", "--processes", type=_cli.processes_arg, help="local worker processes (0 or 1: in this process)")
     ap.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:8786)")
     ap.add_argument("--progress", action="store_true", help="show a progress bar (stderr)")
     a = ap.parse_args(argv)
