@@ -103,3 +103,12 @@ TEST_CASE("a count is a whole number: a denormal or a fraction of a count is an 
   CHECK(e.where().line == line_of(text, "tokens: \"1.5\""));
   CHECK_THAT(e.what(), Catch::Contains("training.tokens: got '1.5'") && Catch::Contains("not a whole number"));
 }
+
+TEST_CASE("a key the file does not give is shown as a number, not std::to_string's", "[mutation]") {
+  // Case input/05's second complaint (a value re-formatted, '1.000000'): a key written is quoted as
+  // written; one the file does not give (here rh_max's default, blamed for an rh_min above it) was
+  // quoted as '0.600000' on 1e9e09c.
+  const std::string text = default_with("  liquid_fraction: 0.85", "  liquid_fraction: 0.85\n  room:\n    rh_min: 0.9");
+  const ScenarioError e = error_of(text);
+  CHECK_THAT(e.what(), Catch::Contains("cooling.room.rh_max: got '0.6', expected 0 < rh_min <= rh_max <= 1"));
+}
