@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 
 #include "models/collectives/algorithm_registry.hpp"
 #include "models/collectives/estimate.hpp"
@@ -416,6 +417,13 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
   nccl::Choice ch = nccl::choose(tuner, f, c.bytes, allowed_for(requested, p), call);
   if (!ch.valid) {
     std::string why = why_not(requested, c, l, p, sys);
+    if (why.empty() && ch.over_time_cap) {  // a 1 PB all-reduce: "not available" hid the reason
+      char size[64];
+      std::snprintf(size, sizeof size, "%.4g B", c.bytes);
+      why = std::string(op_name(c.op)) + " of " + size + " on " + std::to_string(sys.ranks) +
+            " GPUs: every algorithm and protocol allowed is predicted at an hour or more, NCCL's limit "
+            "(tuning.cc minTime 3600000000 us): NCCL finds no algorithm for it either";
+    }
     if (why.empty())
       why = std::string(algorithm_name(requested)) + " with protocol " + proto_name(p.proto) +
             " is not available for " + op_name(c.op) + " on " + std::to_string(sys.ranks) + " GPUs in " +

@@ -635,9 +635,12 @@ Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed, cons
         c.algo = Algo(a);
         c.proto = Proto(p);
         c.valid = true;
+      } else if (t >= 0) {
+        c.over_time_cap = true;  // runnable, but at the cap or above: stays so only if none is below
       }
     }
   if (!c.valid) return c;
+  c.over_time_cap = false;
   c.time = best_time;
   // Channels (enqueue.cc topoGetAlgoInfo v2.28.3-1): NVLS uses nvlsChannels; ring / tree shed
   // channels while the message is below channels x threads x thread threshold (PAT never: no

@@ -140,6 +140,9 @@ struct Choice {
   int channels = 1;
   double time = 0;  ///< us, NCCL's predicted time
   bool valid = false;
+  /// Not valid because every allowed algorithm/protocol is predicted at NCCL's cap or above
+  /// (tuning.cc minTime = 3600000000 us, an hour): NCCL finds no algorithm either.
+  bool over_time_cap = false;
 };
 /// What updateCollCostTable (enqueue.cc v2.28.3-1) looks at in the call besides its function and
 /// size: an fp8 datatype (ncclFloat8e4m3 / e5m2: the ring's cost x 1024 above 8 ranks, "Relegate

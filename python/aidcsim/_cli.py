@@ -54,6 +54,22 @@ class ArgumentParser(argparse.ArgumentParser):
         usage_error(self, message)
 
 
+def processes_arg(text):
+    """argparse ``type=`` of ``-j/--processes``: an integer from 0 to aidcsim.limits.MAX_PROCESSES,
+    as sweep() takes it; else a usage error (exit 64). ``compare -j 2**64`` ended in an OverflowError
+    traceback and ``-j -1`` ran; ``sweep -j -1`` was exit 2, an invalid sweep file (case input/11's
+    kind: a number out of range on the command line)."""
+    from . import limits
+    try:
+        v = int(text, 10)
+    except ValueError:
+        v = None
+    if v is None or not 0 <= v <= limits.MAX_PROCESSES:
+        raise argparse.ArgumentTypeError(f"got '{text}', expected an integer from 0 to {limits.MAX_PROCESSES} "
+                                         "(0 or 1: in this process)")
+    return v
+
+
 def path_arg(text):
     """argparse ``type=`` of a file or directory argument: an empty string is a usage error (exit
     64, "the value is empty"), not "not given" (``sweep -o ''`` printed the CSV on stdout,
@@ -62,6 +78,26 @@ def path_arg(text):
     if text == "":
         raise argparse.ArgumentTypeError("the value is empty (give a path, or leave the option out)")
     return text
+
+
+def output_over_input(option, path, inputs):
+    """The usage error text when the output `path` of `option` would replace an input of the
+    command (the same file as one of `inputs`, e.g. ``report x.h5 --html x.h5``, ``compare d.scn
+    --json d.scn``) or is a .yaml/.yml name (a scenario's: aidcsim writes no YAML); None when it may
+    be written. ``run --json scenario.yaml`` and ``topology s.yaml --graphml s.yaml`` are refused so
+    (sim/cli/common.cpp refuse_output_over_input); case input/21's kind: an output path that must
+    not be written."""
+    if path is None or path == "-":
+        return None
+    for inp in inputs:
+        try:
+            if inp and os.path.exists(path) and os.path.samefile(path, inp):
+                return f"{option}: '{path}': the input file '{inp}' itself, not an output"
+        except OSError:
+            continue
+    if path.lower().endswith((".yaml", ".yml")):
+        return f"{option}: '{path}': a scenario file (.yaml), not an output (aidcsim writes no YAML)"
+    return None
 
 
 def usage_error(parser, message):

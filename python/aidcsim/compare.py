@@ -350,7 +350,8 @@ def compare(designs, seeds=3, seed=None, overrides=None, names=None, client=None
     ------
     ParameterError (a ValueError)
         seeds not an integer from 1 to limits.MAX_SWEEP_POINTS, more than that many runs in all
-        (designs x seeds), a seed outside 0 .. limits.MAX_SEED; ValueError: malformed designs or
+        (designs x seeds), a seed outside 0 .. limits.MAX_SEED, processes outside 0 ..
+        limits.MAX_PROCESSES; ValueError: malformed designs or
         names.
     ScenarioError
         A design that does not load, with its design named, before any run.
@@ -363,6 +364,8 @@ def compare(designs, seeds=3, seed=None, overrides=None, names=None, client=None
     seeds = _args.integer(seeds, "seeds", 1, limits.MAX_SWEEP_POINTS)
     if seed is not None:
         _args.integer(seed, "seed", 0, limits.MAX_SEED)
+    if processes is not None:  # as sweep() checks it (-1 ran, 2**64 was an OverflowError in a pool)
+        _args.integer(processes, "processes", 0, limits.MAX_PROCESSES)
     ds = _designs(designs, names)
     limits.check_runs(len(ds) * seeds, "seeds", seeds, f"{len(ds)} designs x {seeds} seeds")
     common = dict(overrides or {})
@@ -712,7 +715,7 @@ def main(argv=None):
     ap.add_argument("--json", type=_cli.path_arg, help="write the comparison as JSON")
     ap.add_argument("--hdf5", type=_cli.path_arg, help="write the comparison as HDF5")
     ap.add_argument("--png", type=_cli.path_arg, help="write a figure of the headline metrics (PNG)")
-    ap.add_argument("-j", "--processes", type=int, help="local worker processes")
+    ap.add_argument("-j", "--processes", type=_cli.processes_arg, help="local worker processes (0 or 1: in this process)")
     ap.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:8786)")
     ap.add_argument("--progress", action="store_true", help="show a progress bar (stderr)")
     if any(a in ("-h", "--help") for a in argv):
@@ -730,6 +733,10 @@ def main(argv=None):
     kind_error = _output_kind_error(a.json, a.hdf5, a.png)
     if kind_error:
         _cli.usage_error(ap, kind_error)
+    for option, path in (("--json", a.json), ("--hdf5", a.hdf5), ("--png", a.png)):
+        clash = _cli.output_over_input(option, path, [f for f, _, _ in designs])
+        if clash:  # `compare s.yaml --json s.yaml` wrote the table over the design
+            _cli.usage_error(ap, clash)
     if not 1 <= a.seeds <= limits.MAX_SWEEP_POINTS // len(designs):
         _cli.usage_error(ap, f"--seeds: got {a.seeds}, expected an integer from 1 to "
                              f"{limits.MAX_SWEEP_POINTS // len(designs)} ({len(designs)} designs, at most "

@@ -19,6 +19,9 @@ MAX_SEED = 2**53 - 1
 #: Most runs of one sweep (its points: variants x zipped rows x the product of its parameters,
 #: times its seeds) or one comparison (designs x seeds), checked before any run.
 MAX_SWEEP_POINTS = 100000
+#: Most local worker processes of a sweep or comparison (``-j``, ``processes=``); 0 or 1 runs in
+#: this process.
+MAX_PROCESSES = 4096
 
 
 def check_runs(n, key, value, what):

@@ -864,6 +864,10 @@ def main(argv=None):
     ap.add_argument("--out", default=None, type=_cli.path_arg, help="output directory (default: <results>-report)")
     ap.add_argument("--html", default=None, type=_cli.path_arg, help="also write one self-contained HTML report to this file")
     a = ap.parse_args(argv)
+    for option, path in (("--html", a.html), ("--out", a.out)):
+        clash = _cli.output_over_input(option, path, [a.results])
+        if clash:  # `report x.h5 --html x.h5` wrote the page over the results file
+            _cli.usage_error(ap, clash)
     out = a.out or os.path.splitext(a.results)[0] + "-report"
     try:
         if a.html:  # before any PNG is drawn, as `aidcsim run` checks its outputs (case input/13's kind)

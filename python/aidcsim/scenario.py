@@ -100,6 +100,11 @@ def _repr_float(dumper, value):
 _Dumper.add_representer(float, _repr_float)
 
 
+#: sim/scenario/loader.cpp kMergeKeyExpected: the same words for a YAML merge key ("<<: *anchor").
+MERGE_KEY_EXPECTED = ("each key written out (a YAML merge key '<<' is not read in scenario files; repeat the keys, "
+                      "or use --set / Python to vary them)")
+
+
 def yaml_load(text, name="<string>"):
     """Parses YAML text the way the C++ loader sees it (no base-60 numbers, no timestamps), within
     aidcsim.limits (size, nesting, values with aliases expanded, list length). Raises ScenarioError
@@ -149,6 +154,11 @@ def _check_node(node, name, key, depth, count):
         seen = {}  # key -> line: PyYAML keeps the last of two equal keys, the C++ loader refuses them
         for k, v in node.value:
             sub = f"{key}.{k.value}" if key and isinstance(k, yaml.ScalarNode) else (k.value if isinstance(k, yaml.ScalarNode) else "?")
+            if isinstance(k, yaml.ScalarNode) and k.value == "<<" and k.style is None:
+                # A merge key: PyYAML would merge it, the C++ loader does not (an edited Scenario
+                # re-dumped merged and validated, the file itself did not: case input/14's kind).
+                key = sub
+                fail(MERGE_KEY_EXPECTED, at=k, got=k.value)
             _check_node(k, name, sub, depth + 1, count)
             if isinstance(k, yaml.ScalarNode):
                 if k.value in seen:

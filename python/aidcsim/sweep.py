@@ -247,7 +247,7 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
 
     _args.choice(errors, "errors", ("raise", "record"))
     if processes is not None:
-        _args.integer(processes, "processes", 0, 4096)
+        _args.integer(processes, "processes", 0, limits.MAX_PROCESSES)
     if seed is not None:
         _args.integer(seed, "seed", 0, limits.MAX_SEED)
     s = as_scenario(base)
@@ -398,12 +398,24 @@ def main(argv=None):
     ap = _cli.ArgumentParser(prog="aidcsim sweep", description="Runs a parameter sweep.")
     ap.add_argument("sweep_file", type=_cli.path_arg, help="SWEEP.yaml: base, parameters, zip, variants, seeds, seed, overrides, output")
     ap.add_argument("-o", "--output", type=_cli.path_arg, help="CSV path (default: the file's `output`, else stdout)")
-    ap.add_argument("-j", "--processes", type=int, help="local worker processes")
+    ap.add_argument("-j", "--processes", type=_cli.processes_arg, help="local worker processes (0 or 1: in this process)")
     ap.add_argument("--scheduler", help="dask.distributed scheduler address (tcp://host:8786)")
     ap.add_argument("--progress", action="store_true", help="show a progress bar (stderr)")
     a = ap.parse_args(argv)
     try:
         scenario, kwargs, out = load_sweep_file(a.sweep_file)
+        # The sweep file and its base scenario are inputs: `-o` (or `output:`) naming one of them
+        # wrote the CSV over it.
+        inputs = [a.sweep_file, scenario.name]
+        if a.output:
+            clash = _cli.output_over_input("--output", a.output, inputs)
+            if clash:
+                _cli.usage_error(ap, clash)
+        elif out:
+            clash = _cli.output_over_input("output", out, inputs)
+            if clash:
+                print(f"aidcsim sweep: {a.sweep_file}: {clash}", file=sys.stderr)
+                return _cli.EXIT_INVALID_SCENARIO
         out = a.output or out
         if out:
             _native.core().check_output(out)  # before any point runs (case input/13)

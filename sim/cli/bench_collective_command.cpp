@@ -109,10 +109,14 @@ double parse_size(const std::string& opt, const std::string& text) {
                                         "' is not a size: a number with an optional K, M or G, binary as in "
                                         "nccl-tests (8, 128K, 1.5M, 8G; 8GB is 8 GiB)");
   const double v = size * units < 0 ? size * units : std::floor(size * units);  // -0.5 shown as -0.5 B
+  // The number is a double (nccl-tests' %lf): the largest below 2^64 is 2^64 - 2048, and
+  // "18446744073709551615" (2^64 - 1) reads as 2^64. The range says so, rather than "to 2^64 - 1 B",
+  // which refused its own upper end.
   if (!(v >= 1) || !(v < 0x1p64))
     throw CLI::ValidationError(opt, "'" + text + "' is " + (std::isnan(v) ? "not a number" : format_number(v) + " B") +
-                                        ": expected a size from 1 B to 2^64 - 1 B (a fraction of a byte is "
-                                        "dropped, as nccl-tests does)");
+                                        ": expected a size from 1 B to below 2^64 B (at most 18446744073709549568 B, "
+                                        "the largest double below 2^64, as nccl-tests reads it; a fraction of a byte "
+                                        "is dropped, as there)");
   return v;
 }
 

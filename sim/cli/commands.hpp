@@ -67,12 +67,12 @@ std::string executable_dir();
 /// output option given a file name of another format (`--json out.h5`) is refused by it.
 bool ends_with_any(const std::string& path, std::initializer_list<const char*> suffixes);
 
-/// Refuses (CLI::ValidationError, exit 64) an output path `path` of option `opt` that names a
-/// scenario file: one ending .yaml / .yml, or `scenario` itself under any name (a link). An output
-/// option written before the positional scenario (`aidcsim run --json mine.yaml`) took the scenario
-/// as its path: the built-in scenario ran and its output replaced the user's file. `command` and
-/// `example` ("results.json") make the message's corrected command line.
-void refuse_scenario_as_output(const std::string& command, const std::string& opt, const std::string& path,
-                               const std::string& scenario, const std::string& example);
+/// Refuses (CLI::ValidationError, exit 64) an output option `option` whose `path` would overwrite
+/// an input of the command: a .yaml/.yml name (aidcsim writes no YAML; it is a scenario's name) or
+/// the same file as `input` (the scenario read; empty: none). `example` is the name suggested in
+/// the message ("results.h5"). `run --json scenario.yaml` and `topology s.yaml --graphml s.yaml`
+/// replaced the user's scenario (case input/08's and 21's kind: outputs naming what they must not).
+void refuse_output_over_input(const std::string& option, const std::string& path, const std::string& input,
+                              const std::string& command, const std::string& example);
 
 }  // namespace aidcsim::cli

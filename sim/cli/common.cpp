@@ -103,15 +103,18 @@ bool ends_with_any(const std::string& path, std::initializer_list<const char*> s
   return false;
 }
 
-void refuse_scenario_as_output(const std::string& command, const std::string& opt, const std::string& path,
-                               const std::string& scenario, const std::string& example) {
+void refuse_output_over_input(const std::string& option, const std::string& path, const std::string& input,
+                              const std::string& command, const std::string& example) {
   if (path.empty()) return;
   std::error_code ec;
-  if (ends_with_any(path, {".yaml", ".yml"}) || (!scenario.empty() && std::filesystem::equivalent(path, scenario, ec)))
-    throw CLI::ValidationError(opt, "'" + path + "': a scenario file, not " +
-                                        (command == "run" ? "a results" : "an output") + " file (" + opt +
-                                        " takes the path to write; give the scenario first: aidcsim " + command + " " +
-                                        path + " " + opt + " " + example + ")");
+  const bool same = !input.empty() && std::filesystem::equivalent(path, input, ec);
+  if (same)
+    throw CLI::ValidationError(option, "'" + path + "': the scenario file it reads (" + option +
+                                           " takes another path to write, e.g. " + option + " " + example + ")");
+  if (ends_with_any(path, {".yaml", ".yml"}))
+    throw CLI::ValidationError(option, "'" + path + "': a scenario file, not an output (" + option +
+                                           " takes the path to write; give the scenario first: aidcsim " + command +
+                                           " " + path + " " + option + " " + example + ")");
 }
 
 }  // namespace aidcsim::cli

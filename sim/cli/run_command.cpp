@@ -119,8 +119,8 @@ long long parse_seed(const std::string& text) {
 // wrote its JSON over the user's scenario file: an output named .yaml / .yml, or the scenario
 // itself, is refused too.
 void check_output_names(const RunArgs& a) {
-  refuse_scenario_as_output("run", "--output", a.output, a.scenario, "results.h5");
-  refuse_scenario_as_output("run", "--json", a.json, a.scenario, "results.json");
+  refuse_output_over_input("--output", a.output, a.scenario, "run", "results.h5");
+  refuse_output_over_input("--json", a.json, a.scenario, "run", "results.json");
   if (ends_with_any(a.output, {".json"}))
     throw CLI::ValidationError("--output", "'" + a.output + "': --output writes HDF5; for JSON use --json " + a.output);
   if (ends_with_any(a.json, {".h5", ".hdf5", ".he5", ".nc"}))

@@ -83,9 +83,9 @@ void add_topology_command(CLI::App& app, Action& action) {
   sub->callback([args, json, &action] {
     if (json->count() > 0 && args->json.empty()) throw CLI::ValidationError("--json", "the path is empty");
     // `topology --json mine.yaml` (the scenario after an option taking a path) would replace it.
-    refuse_scenario_as_output("topology", "--json", args->json, args->scenario, "topology.json");
-    refuse_scenario_as_output("topology", "--graphml", args->graphml, args->scenario, "fabric.graphml");
-    refuse_scenario_as_output("topology", "--dot", args->dot, args->scenario, "fabric.dot");
+    refuse_output_over_input("--json", args->json, args->scenario, "topology", "topology.json");
+    refuse_output_over_input("--graphml", args->graphml, args->scenario, "topology", "fabric.graphml");
+    refuse_output_over_input("--dot", args->dot, args->scenario, "topology", "fabric.dot");
     // A swapped option wrote one format under the other's name (`--dot fabric.graphml`).
     if (ends_with_any(args->graphml, {".dot", ".gv"}))
       throw CLI::ValidationError(

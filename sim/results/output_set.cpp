@@ -6,12 +6,14 @@
 
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
 #include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
@@ -101,6 +103,18 @@ std::string parent_dir(const std::string& file) {
   return p.has_parent_path() ? p.parent_path().string() : std::string(".");
 }
 
+// A .yaml / .yml name (ASCII case-insensitive): a scenario's. aidcsim writes no YAML.
+bool yaml_name(const std::string& path) {
+  for (const std::string_view sfx : {std::string_view(".yaml"), std::string_view(".yml")}) {
+    if (path.size() < sfx.size()) continue;
+    bool same = true;
+    for (std::size_t i = 0; i < sfx.size() && same; ++i)
+      same = std::tolower(static_cast<unsigned char>(path[path.size() - sfx.size() + i])) == sfx[i];
+    if (same) return true;
+  }
+  return false;
+}
+
 bool proc_fd_usable() {
   static const bool ok = ::access("/proc/self/fd", X_OK) == 0;
   return ok;
@@ -119,6 +133,9 @@ OutputTarget resolve_output(const std::string& path) {
   OutputTarget t;
   t.path = path;
   if (path.empty()) throw FileError("output path is empty", path);
+  // A scenario's name given where an output goes (`compare s.yaml --json s.yaml`, a sweep's
+  // `output: base.yaml`) replaced the user's scenario: refused for every writer, whatever the command.
+  if (yaml_name(path)) fail(path, "a .yaml/.yml name is a scenario file's; aidcsim writes no YAML output");
   if (const int fd = descriptor_of(path); fd >= 0) {
     const int fl = ::fcntl(fd, F_GETFL);
     if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)

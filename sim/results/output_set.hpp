@@ -19,7 +19,7 @@
 // - "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: written through that descriptor;
 // - other special files (FIFO, character device such as /dev/null, socket): opened and written
 //   through, never renamed over (the cause of /dev/stdout becoming a regular file when run as root);
-// - refused (aidcsim::Error): an empty path, a directory, a block device, a missing or unwritable
+// - refused (aidcsim::Error): an empty path, a .yaml/.yml name (a scenario's), a directory, a block device, a missing or unwritable
 //   directory, two outputs naming the same file.
 #include <cstddef>
 #include <string>

@@ -1,5 +1,6 @@
 // ScenarioError and mapping a model's InvalidParameter back to file:line:column.
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 #include "sim/scenario/scenario.hpp"
@@ -77,13 +78,21 @@ const Params* holder(const Params& root, const std::string& key, std::string& re
 
 // A model reports numbers as it computes them ("1.000000", "50000000000.000000"); when that is
 // the value the file gives for the key, show it as written ("1.0", "400 Gbps").
+// A key the file does not give (its default, or a value a model derived) has no text as written:
+// "0.600000" (std::to_string) is shown as "0.6" (cooling.room.rh_max, blamed for an rh_min above it).
 std::string as_written(const Params& params, const std::string& key, const std::string& value) {
   std::string rel;
   const Params* p = holder(params, key, rel);
-  if (!p || !p->given(rel)) return value;
   char* end = nullptr;
   const double shown = std::strtod(value.c_str(), &end);
-  if (value.empty() || *end != '\0') return value;
+  const bool number = !value.empty() && *end == '\0';
+  if (!p || !p->given(rel)) {
+    if (!number || !std::isfinite(shown)) return value;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", shown);
+    return buf;
+  }
+  if (!number) return value;
   const auto it = p->values().find(rel);
   const double* stored = it == p->values().end() ? nullptr : std::get_if<double>(&it->second);
   if (!stored || !(std::fabs(shown - *stored) <= 1e-6 * std::fabs(*stored))) return value;

@@ -585,14 +585,23 @@ double parse_quantity(Quantity q, std::string_view text, std::string_view key, D
       return v;
 
     case Quantity::Count: {
+      // A count of things (tokens, parameters, sequences, components) is a whole number: a count
+      // range from 0 let '1e-320' or '0.5' components through, changing the model silently (case
+      // input/01's kind: a denormal passing a range check). "1.1K" (1100.0000000000002) is whole
+      // within rounding and kept as read: the same input gives the same numbers as before.
+      const auto whole = [&](double x) {
+        if (std::isfinite(x) && std::fabs(x - std::nearbyint(x)) > 1e-9 * std::fabs(x))
+          fail(q, key, text, "not a whole number");
+        return x;
+      };
       if (!lex_number(t, v, rest)) fail(q, key, text, "not a number");
-      if (rest.empty()) return v;
+      if (rest.empty()) return whole(v);
       static const std::vector<std::pair<std::string_view, double>> suffix = {
           {"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"B", 1e9}, {"T", 1e12}};
       for (const auto& [s, f] : suffix)
         if (rest == s) {
           if (!std::isfinite(v * f)) fail(q, key, text, "too large");  // "1e300T" overflows
-          return v * f;
+          return whole(v * f);
         }
       if (const UnitDef* other = find_any_unit(rest))
         fail(q, key, text, "got " + with_article(quantity_name(other->dim)));

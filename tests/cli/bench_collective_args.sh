@@ -58,6 +58,14 @@ grep -qE '^ +8589934592 +2147483648 +float' out.txt || fail "-b 1G -e 8GB: no 8 
 # the header names the NCCL release the tuner follows (nccl::kModelVersion), not an older one
 grep -qF "NCCL's tuner (NCCL 2.28.3-1 cost model)" out.txt || fail "header: $(grep -m1 'tuner' out.txt)"
 for b in 1T "512 B" 8B 1eK 0.5 inf; do refused "^aidcsim bench-collective: -b: '$b' is" -b "$b"; done
+# 2^64 - 1 reads as 2^64 (a double, as nccl-tests' %lf): the message gave "to 2^64 - 1 B" as the
+# range it had just refused (1e9e09c); the range is now the largest size a double holds below 2^64.
+refused "-e: '18446744073709551615' is .* B: expected a size from 1 B to below 2\\^64 B \\(at most 18446744073709549568 B" \
+  -b 1 -e 18446744073709551615
+# A size NCCL's tuner predicts at an hour or more for every algorithm (its minTime cap): it finds no
+# algorithm; 1e9e09c said "auto with protocol auto is not available ... (NCCL tuning.cc)", no reason.
+refused "all_reduce of 1e\\+15 B on 8 GPUs: every algorithm and protocol allowed is predicted at an hour or more" \
+  -b 1e15 -e 1e15
 refused "-i: more than 10,000 sizes" -b 1 -e 8G -i 1
 refused "^aidcsim bench-collective: -i: " -i 0 -e 1M
 

@@ -45,6 +45,29 @@ def test_a_key_given_twice_is_refused_by_load(tmp_path, default_path):
         aidcsim.validate(str(p))
 
 
+def test_a_merge_key_is_refused_by_load_and_by_the_cli_alike(tmp_path, default_path):
+    # Case input/14's kind (Python after an edit must say what the CLI says): on 1e9e09c a file with
+    # `- <<: *g` (a YAML merge key) in reliability.failures was refused by `aidcsim validate` (unknown
+    # key '<<') and by Scenario.load + validate, but after one edit PyYAML re-dumped it merged and
+    # validate() accepted it.
+    p = tmp_path / "merge.yaml"
+    p.write_text(default_path.read_text() + 'reliability:\n  failures:\n    - &g {component: gpu, mtbf: "50000 h"}\n'
+                 '    - <<: *g\n      component: node\n')
+    line = p.read_text().count("\n") - 1
+    expected = "reliability.failures[1].<<: got '<<', expected each key written out (a YAML merge key '<<'"
+    with pytest.raises(aidcsim.ScenarioError) as e:
+        aidcsim.Scenario.load(p)
+    assert (e.value.line, e.value.column) == (line, 7) and expected in str(e.value)
+    with pytest.raises(aidcsim.ScenarioError) as c:  # the C++ loader, the same words and place
+        aidcsim.validate(str(p))
+    assert str(c.value) == str(e.value)
+    # A quoted "<<" is a key like any other (unknown here), not a merge.
+    q = tmp_path / "quoted.yaml"
+    q.write_text(default_path.read_text().replace("  gpus: 8064 ", '  "<<": 1\n  gpus: 8064 ', 1))
+    with pytest.raises(aidcsim.ScenarioError, match=r"cluster\.<<: got '<<', expected one of the keys of 'cluster'"):
+        aidcsim.validate(aidcsim.Scenario.load(q))
+
+
 def test_sweep_file_key_twice_or_tagged(cli, default_path, tmp_path):
     for body, what in (("parameters:\n  seed: [1]\n  seed: [2]\n", "parameters.seed: got 'seed', expected each key once"),
                        ("parameters:\n  seed: [1]\noverrides:\n  cluster: !!map {gpus: 8064}\n",

@@ -25,6 +25,14 @@ def _python_m(*args, cwd=None):
     ["compare"],                                  # no design file
     ["compare", "--set", "a=1", "a.yaml"],        # --set before any design
     ["compare", "a.yaml", "--seeds", "many"],     # not an integer
+    # -j out of 0..limits.MAX_PROCESSES (case input/11's kind, a number out of range on the command
+    # line): on 1e9e09c `compare -j 2**64` was an OverflowError traceback (exit 1), `compare -j -1`
+    # ran, `sweep -j -1` was exit 2 (an invalid sweep file).
+    ["compare", "a.yaml", "-j", "-1"],
+    ["compare", "a.yaml", "-j", "18446744073709551616"],
+    ["compare", "a.yaml", "-j", "4097"],
+    ["sweep", "s.yaml", "-j", "-1"],
+    ["sweep", "s.yaml", "-j", "18446744073709551616"],
     ["frobnicate"],                               # unknown command
     [],                                           # no command
 ])
@@ -60,3 +68,11 @@ def test_invalid_sweep_file_exits_2_and_errors_1(tmp_path, default_path):
     assert r.returncode == INVALID and "unknown sweep key 'frobnicate'" in r.stderr, r.stderr
     r = _python_m("report", str(tmp_path / "missing.h5"), cwd=tmp_path)
     assert r.returncode == ERROR, r.stderr
+
+
+def test_processes_out_of_range_is_a_parameter_error():
+    """compare(processes=...) is checked as sweep(processes=...) is, before any design loads."""
+    import aidcsim
+    for bad in (-1, 2**64, aidcsim.limits.MAX_PROCESSES + 1):
+        with pytest.raises(aidcsim.ParameterError, match="processes: got"):
+            aidcsim.compare(["no-such-design.yaml"], seeds=1, processes=bad)

@@ -296,3 +296,26 @@ TEST_CASE("LoadOptions::overrides: set before validation, errors at the command 
   CHECK_THAT(error_of({{"fabric..x", "1"}}), Catch::Contains("expected a dotted scenario key"));
   CHECK_THAT(error_of({{"seed", "[1,"}}), Catch::Contains("seed: got '[1,', expected a YAML value"));
 }
+
+TEST_CASE("an override's bytes are checked as the file's: UTF-8, no control characters", "[loader][overrides]") {
+  // Case input/03's kind (bytes that are not UTF-8 in a value, ../shared/cases/input/03): the file
+  // is checked before parsing, but `--set name=caf\xE9` (Latin-1 from a shell) was not; on 1e9e09c
+  // it validated and the results held U+FFFD.
+  auto error_of = [](const std::string& key, const std::string& value) -> std::string {
+    LoadOptions opt;
+    opt.overrides = {{key, value}};
+    try {
+      load_scenario_text(default_scenario_text(), "d.yaml", opt);
+    } catch (const ScenarioError& e) {
+      CHECK(e.where().line == 0);
+      return e.what();
+    }
+    return "loaded";
+  };
+  CHECK(error_of("name", "caf\xE9") ==
+        "d.yaml (set on the command line with --set): name: got 'caf\\xE9', expected UTF-8 text without control "
+        "characters (invalid UTF-8 (byte 0xE9) in the value)");
+  CHECK_THAT(error_of("na\xFFme", "x"), Catch::Contains("na\\xFFme: got 'x'") && Catch::Contains("in the key"));
+  CHECK_THAT(error_of("description", "a\x1B[2Jb"), Catch::Contains("U+001B") && Catch::Contains("in the value"));
+  CHECK(error_of("name", "caf\xC3\xA9 \xE6\x95\xB0\xE6\x8D\xAE") == "loaded");  // UTF-8 as the file takes it
+}

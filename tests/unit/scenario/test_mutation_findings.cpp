@@ -86,3 +86,29 @@ TEST_CASE("a value that overflows once converted to SI is an error, not infinity
              Catch::Contains("fabric.link_rate") && Catch::Contains("too large once converted to SI units"));
   CHECK(parse_quantity(Quantity::FlopRate, "1e290 EFLOP/s", "k") == 1e290 * 1e18);  // still finite
 }
+
+TEST_CASE("a count is a whole number: a denormal or a fraction of a count is an error", "[mutation]") {
+  // Case input/01's kind (a denormal through a range check, ../shared/cases/input/01, 22, 23): a
+  // count's range from 0 let reliability.failures[].count '1e-320' or '0.5' and
+  // workload.parallelism.ddp_bucket_size '1e-320' through (runs with a fraction of a component or
+  // of a parameter, no note); training.tokens '1.5' too. Every count key is checked by the parser.
+  for (const char* text : {"1e-320", "0.5", "1.5", "5e-324", "0.0005K", "1.0000001"})
+    CHECK_THROWS_WITH(parse_quantity(Quantity::Count, text, "k"), Catch::Contains("not a whole number"));
+  CHECK(parse_quantity(Quantity::Count, "0", "k") == 0);
+  CHECK(parse_quantity(Quantity::Count, "1.1K", "k") == 1.1 * 1e3);  // whole within rounding, kept as read
+  CHECK(parse_quantity(Quantity::Count, "15.6T", "k") == 15.6 * 1e12);
+  CHECK(parse_quantity(Quantity::Count, "2e8", "k") == 2e8);
+  const std::string text = default_with("tokens: \"15T\"", "  tokens: \"1.5\"");
+  const ScenarioError e = error_of(text);
+  CHECK(e.where().line == line_of(text, "tokens: \"1.5\""));
+  CHECK_THAT(e.what(), Catch::Contains("training.tokens: got '1.5'") && Catch::Contains("not a whole number"));
+}
+
+TEST_CASE("a key the file does not give is shown as a number, not std::to_string's", "[mutation]") {
+  // Case input/05's second complaint (a value re-formatted, '1.000000'): a key written is quoted as
+  // written; one the file does not give (here rh_max's default, blamed for an rh_min above it) was
+  // quoted as '0.600000' on 1e9e09c.
+  const std::string text = default_with("  liquid_fraction: 0.85", "  liquid_fraction: 0.85\n  room:\n    rh_min: 0.9");
+  const ScenarioError e = error_of(text);
+  CHECK_THAT(e.what(), Catch::Contains("cooling.room.rh_max: got '0.6', expected 0 < rh_min <= rh_max <= 1"));
+}
