@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <queue>
 #include <utility>
@@ -69,13 +70,13 @@ class TimedQueue {
         }
       if (li < 0) {
         if (lanes_.size() == kMaxLanes) return push(e);
-        lanes_.push_back(Lane{key, {}, 0});
+        lanes_.push_back(Lane{key, {}});
         li = static_cast<int>(lanes_.size()) - 1;
       }
       last_ = li;
     }
     Lane& l = lanes_[static_cast<std::size_t>(li)];
-    if (l.head == l.q.size()) {  // an empty lane: e is its head
+    if (l.q.empty()) {  // an empty lane: e is its head
       l.q.push_back(e);
       heads_.push_back(Head{e, li});
       std::push_heap(heads_.begin(), heads_.end(), std::greater<Head>());
@@ -93,25 +94,17 @@ class TimedQueue {
       return;
     }
     Lane& l = lanes_[static_cast<std::size_t>(heads_.front().lane)];
-    if (++l.head == l.q.size()) {  // drained: its storage is reused from the start
-      l.q.clear();
-      l.head = 0;
+    l.q.pop_front();
+    if (l.q.empty()) {
       std::pop_heap(heads_.begin(), heads_.end(), std::greater<Head>());
       heads_.pop_back();
       return;
     }
-    if (l.head >= 4096 && 2 * l.head >= l.q.size()) {  // never drained: drop the popped front
-      l.q.erase(l.q.begin(), l.q.begin() + static_cast<std::ptrdiff_t>(l.head));
-      l.head = 0;
-    }
-    replace_top(l.q[l.head]);
+    replace_top(l.q.front());
   }
   /// Replaces the contents with `events` (any order).
   void assign(std::vector<Timed> events) {
-    for (Lane& l : lanes_) {
-      l.q.clear();
-      l.head = 0;
-    }
+    for (Lane& l : lanes_) l.q.clear();
     heads_.clear();
     size_ = events.size();
     general_ = decltype(general_)(std::greater<Timed>(), std::move(events));
@@ -120,8 +113,9 @@ class TimedQueue {
  private:
   struct Lane {
     std::uint64_t key = 0;  ///< the delay's bits
-    std::vector<Timed> q;   ///< events [head, size) in Timed order
-    std::size_t head = 0;
+    /// Its events in Timed order. A deque: storage in fixed blocks taken and freed as the lane
+    /// moves, where a vector's doubling reallocations left the rollout's peak RSS 40 MiB higher.
+    std::deque<Timed> q;
   };
   struct Head {  ///< a non-empty lane's first event
     Timed e;
