@@ -2,6 +2,7 @@
 // Timed events of the network event loop and their queue (flow_network.cpp). Internal: include
 // from models/network/*.cpp and their unit tests only.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -35,7 +36,7 @@ struct Timed {
 /// Why: at 31K GPUs a step pushes ~640K Start events (one per transfer, at now + its route
 /// latency), and popping them from one heap of ~18K was a third of the event loop's own
 /// instructions and half its branch mispredictions (callgrind). Events pushed as now + d for
-/// one delay d (push with `lane` = d) come in time order, since now never goes back: they are
+/// one delay d (push(e, d)) come in time order, since now never goes back: they are
 /// kept in a FIFO lane per delay (appended, popped from the front), and only the lanes' heads
 /// are ordered, in a heap of a few entries (a k-way merge of sorted runs). An event that would
 /// not keep its lane in order (and any event without a lane) goes to the general heap.
@@ -60,21 +61,15 @@ class TimedQueue {
   /// into the lane of delay d when it keeps that lane in order, else as push(e).
   void push(const Timed& e, double d) {
     const std::uint64_t key = std::bit_cast<std::uint64_t>(d);
-    int li = last_;
-    if (li < 0 || lanes_[static_cast<std::size_t>(li)].key != key) {
-      li = -1;
-      for (std::size_t k = 0; k < lanes_.size(); ++k)
-        if (lanes_[k].key == key) {
-          li = static_cast<int>(k);
-          break;
-        }
-      if (li < 0) {
-        if (lanes_.size() == kMaxLanes) return push(e);
-        lanes_.push_back(Lane{key, {}});
-        li = static_cast<int>(lanes_.size()) - 1;
-      }
-      last_ = li;
+    // The lane of key: open addressing over kSlots slots from the key's Fibonacci hash.
+    std::size_t i = static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ull) >> (64 - kSlotBits));
+    while (slot_[i] >= 0 && lanes_[static_cast<std::size_t>(slot_[i])].key != key) i = (i + 1) & (kSlots - 1);
+    if (slot_[i] < 0) {
+      if (lanes_.size() == kMaxLanes) return push(e);
+      slot_[i] = static_cast<std::int8_t>(lanes_.size());
+      lanes_.push_back(Lane{key, {}});
     }
+    const int li = slot_[i];
     Lane& l = lanes_[static_cast<std::size_t>(li)];
     if (l.q.empty()) {  // an empty lane: e is its head
       l.q.push_back(e);
@@ -142,7 +137,16 @@ class TimedQueue {
   std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>> general_;
   std::vector<Lane> lanes_;
   std::vector<Head> heads_;  ///< the non-empty lanes' heads, a min-heap
-  int last_ = -1;            ///< lane of the last push with a delay
+  /// Lane lookup by delay: slot -> index in lanes_, -1 empty (at most half full).
+  static constexpr int kSlotBits = 5;
+  static constexpr std::size_t kSlots = std::size_t{1} << kSlotBits;
+  static_assert(kSlots >= 2 * kMaxLanes);
+  std::array<std::int8_t, kSlots> slot_ = filled_slots();
+  static constexpr std::array<std::int8_t, kSlots> filled_slots() {
+    std::array<std::int8_t, kSlots> a{};
+    a.fill(-1);
+    return a;
+  }
   std::size_t size_ = 0;
 };
 
