@@ -21,6 +21,7 @@ PARTS = [
   ("lmm constraint add (per link direction)", r'constraint_new|Constraint::Constraint|MaxMinSharing::add_resource'),
   ("link timeline", r'tl_credit|tl_bin|tl_boundary|tl_done|tl_progress|tl_compact|tl_finish|tl_init'),
   ("repetition/periodic bookkeeping", r'rep_finished|rep_ready|begin_batch|before_add|on_item_added|on_item_removed|periodic_check|group_end|new_wave|repeats_template|fast_forward|rep_init|materialise'),
+  ("timed event queue (TimedQueue: latency expiries, bins)", r'TimedQueue::'),
   ("flow start/finish (slots, route resources)", r'start_flow|start_transfer_flows|link_resource|new_slot|free_slot|complete_slot|remains_now|\bbegin\b|drain_ready|handle_timed'),
 ]
 PC = [(n, re.compile(p)) for n, p in PARTS]

@@ -374,7 +374,7 @@ void begin(RunCtx& c, int a) {
   lat += act.delay;
   if (lat > 0) {
     c.start_at[a] = c.now + lat;
-    c.push_timed(c.start_at[a], Timed::Start, a);
+    c.push_timed_after(c.start_at[a], lat, Timed::Start, a);
   } else
     start_transfer_flows(c, a);
 }

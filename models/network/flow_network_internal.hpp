@@ -15,6 +15,7 @@
 #include "models/network/flow_network.hpp"
 #include "models/network/relaxed_links.hpp"
 #include "models/network/sharing.hpp"
+#include "models/network/timed_queue.hpp"
 
 namespace aidcsim::network::detail {
 using topology::Fabric;
@@ -312,21 +313,6 @@ struct Due {
   bool operator>(const Due& o) const { return t > o.t || (t == o.t && slot > o.slot); }
 };
 
-/// Timed event: a transfer's flows start after its route latency, a rerouted flow restarts, a
-/// failure applies, a timeline bin ends. Equal times run in kind order, then insertion order.
-struct Timed {
-  enum Kind { Failure = 0, Bin = 1, GroupEnd = 2, Start = 3, Restart = 4 };
-  double t;
-  int kind;
-  int id;  ///< activity (Start), flow (Restart), failure index (Failure), 0 (Bin), group (GroupEnd)
-  std::uint64_t seq;
-  bool operator>(const Timed& o) const {
-    if (t != o.t) return t > o.t;
-    if (kind != o.kind) return kind > o.kind;
-    return seq > o.seq;
-  }
-};
-
 /// State of one run.
 struct RunCtx {
   const Schedule* s = nullptr;
@@ -361,7 +347,7 @@ struct RunCtx {
   std::vector<Slot> slots;
   std::vector<int> free_slots;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due;
-  std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>> timed;
+  TimedQueue timed;
   std::uint64_t seq = 0;
   std::vector<int> ready;                ///< activities (their next repetition) ready to begin now
   std::vector<char> queued;              ///< per activity: in `ready`
@@ -443,6 +429,11 @@ struct RunCtx {
 
   void push_timed(double t, int kind, int id) {
     timed.push(Timed{t, kind, id, seq++});
+    if (kind == Timed::Failure || kind == Timed::Bin) ++daemon_events;
+  }
+  /// push_timed of an event at t = now + d (TimedQueue keeps such events in a lane per d).
+  void push_timed_after(double t, double d, int kind, int id) {
+    timed.push(Timed{t, kind, id, seq++}, d);
     if (kind == Timed::Failure || kind == Timed::Bin) ++daemon_events;
   }
 };

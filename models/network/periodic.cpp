@@ -124,7 +124,7 @@ void jump(RunCtx& c, const RunCtx::Snapshot& now_state, const std::vector<int>& 
   for (; !c.timed.empty(); c.timed.pop()) timed.push_back(c.timed.top());
   for (Timed& e : timed)
     if (e.kind != Timed::Bin) e.t += J;
-  c.timed = decltype(c.timed)(std::greater<Timed>(), std::move(timed));
+  c.timed.assign(std::move(timed));
   c.now += J;
   c.anchor_began = c.now;
   ++c.periodic_jumps;
