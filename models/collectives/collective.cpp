@@ -427,7 +427,12 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     if (why.empty())
       why = std::string(algorithm_name(requested)) + " with protocol " + proto_name(p.proto) +
             " is not available for " + op_name(c.op) + " on " + std::to_string(sys.ranks) + " GPUs in " +
-            std::to_string(sys.nodes) + " NVLink domain(s) (NCCL tuning.cc)";
+            std::to_string(sys.nodes) + " NVLink domain(s), " + std::to_string(nccl::min_local_ranks(sys)) + " to " +
+            std::to_string(nccl::max_local_ranks(sys)) + " GPUs of the group per domain (NCCL tuning.cc" +
+            (requested == Algorithm::Sharp
+                 ? "; CollNet takes at most 8 GPUs per domain, NCCL_MAX_DIRECT_ARITY + 1 in enqueue.cc, and NVLS "
+                   "more than 2 in every domain, transport/nvls.cc)"
+                 : ")");
     throw Error(why);
   }
   const int tuned_channels = ch.channels;  // before NCCL_MAX_NCHANNELS

@@ -36,6 +36,7 @@ auto as_workload(const Params& root, const Params& item, int gpus, Fn&& fn) {
   w.set("cluster.gpus", static_cast<double>(gpus));
   for (const char* k : {"cluster.gpus_per_node", "cluster.nvlink_domain"})
     if (root.has(k)) w.set(k, root.number(k));
+  if (root.has("fabric.sharp")) w.set("fabric.sharp", root.flag("fabric.sharp"));  // dp_algorithm sharp needs it
   try {
     return fn(w);
   } catch (const InvalidParameter& e) {

@@ -3,7 +3,9 @@
 // the tied-embedding all-reduce, the optimizer step, and ZeRO's parameter all-gather after it.
 #include <algorithm>
 
+#include "models/common/errors.hpp"
 #include "models/compute/kernels.hpp"
+#include "models/workload/dp_collective.hpp"
 #include "models/workload/model.hpp"
 #include "models/workload/step_builder.hpp"
 
@@ -28,11 +30,7 @@ void emit_dp(Builder& b, int s, Op op, double bytes, std::vector<int> after, int
     p.push_back(i);
   };
   for (int t = 0; t < b.job.par.tp; ++t) {
-    Collective c;
-    c.op = op;
-    c.gpus = b.place.dp_group({t, 0, s, 0});
-    const bool one_domain = b.fabric.nvlink_domain_of(c.gpus.front()) == b.fabric.nvlink_domain_of(c.gpus.back());
-    c.algorithm = (alg == Algorithm::Auto && !one_domain) ? Algorithm::Ring : alg;
+    Collective c = dp_collective(b.job, b.place, b.fabric, s, t, op);
     c.bytes = bytes;
     c.collapse = b.opt.collapse_collectives;
     c.merge_channels = b.opt.merge_ring_channels;
@@ -40,7 +38,19 @@ void emit_dp(Builder& b, int s, Op op, double bytes, std::vector<int> after, int
     c.tag = tag;
     c.hash = b.opt.seed * 0x100000001B3ULL + (static_cast<std::uint64_t>(s) << 20) + (t << 8) +
              tag;  // NCCL keeps a communicator's connections: one path
-    auto e = collectives::emit(b.plan.schedule, c, b.layout, b.opt.protocol);
+    collectives::Emitted e;
+    try {
+      e = collectives::emit(b.plan.schedule, c, b.layout, b.opt.protocol);
+    } catch (const InvalidParameter&) {
+      throw;
+    } catch (const Error& x) {
+      // A chosen algorithm the group cannot run (check_dp_algorithm refuses it before a run; a
+      // step planned without those checks, e.g. from the library, still gets the key)
+      if (alg == Algorithm::Auto || alg == Algorithm::Ring) throw;
+      throw InvalidParameter("workload.parallelism.dp_algorithm", b.job.par.dp_algorithm,
+                             "an algorithm every DP collective can run (ring always can): " + std::string(x.what()) +
+                                 ", for " + describe_dp_group(b.job, b.fabric, s, t, c.gpus));
+    }
     if (done) done->insert(done->end(), e.done.begin(), e.done.end());
     if (!stream) continue;
     for (int i = e.first; i < e.last; ++i) {

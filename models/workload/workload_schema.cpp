@@ -747,6 +747,19 @@ JobSpec spec_from(const Params& root) {
                  "an algorithm that implements reduce-scatter and all-gather, the DP traffic of zero: " + j.par.zero +
                      " (ring or auto; " + j.par.dp_algorithm +
                      " is modelled for the all-reduce of zero: none only), or zero: none");
+  // What the scenario alone decides (the NVLink domains of each DP group need the fabric:
+  // check_dp_algorithm, before a run and in `validate`)
+  const int dp_group = j.par.dp * j.par.cp;
+  if (dp_alg == collectives::Algorithm::HalvingDoubling && (dp_group & (dp_group - 1)) != 0)
+    root.invalid("workload.parallelism.dp_algorithm",
+                 "an algorithm the DP group of dp x cp = " + std::to_string(dp_group) +
+                     " GPUs can run: halving_doubling (Rabenseifner) needs a power-of-two group");
+  const bool in_network = dp_alg == collectives::Algorithm::Sharp || dp_alg == collectives::Algorithm::CollNetDirect ||
+                          dp_alg == collectives::Algorithm::CollNetChain;
+  if (in_network && dp_group > 1 && !(root.has("fabric.sharp") && root.flag("fabric.sharp")))
+    root.invalid("workload.parallelism.dp_algorithm",
+                 "an algorithm the fabric can run: " + j.par.dp_algorithm +
+                     " reduces in the switches and needs fabric.sharp: true (in-network reduction)");
   const int domain = root.has("cluster.nvlink_domain") ? static_cast<int>(root.integer("cluster.nvlink_domain")) : 0;
   const int tc = j.par.tp * j.par.cp;
   if (domain > 0 && !j.par.allow_tp_across_domains && domain % tc != 0)

@@ -8,6 +8,7 @@
 #include "models/thermal/site_model.hpp"
 #include "models/thermal/transient.hpp"
 #include "models/topology/rack_layout.hpp"
+#include "models/workload/dp_collective.hpp"
 #include "models/workload/model.hpp"
 #include "sim/engine/jobs_run.hpp"
 
@@ -161,6 +162,7 @@ void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std:
         for (const auto& w : fabric.warnings())
           warnings->push_back(situations.size() > 1 ? "phase " + name + ": " + w : w);
       check_fabric_failures(sc, fabric, gpus);
+      workload::check_dp_algorithm(job, sc.gpu, fabric);  // its DP groups on this fabric's NVLink domains
       check_cooling(sc, fabric, gpus);
       bool applied = false;
       for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {

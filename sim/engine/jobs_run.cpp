@@ -12,6 +12,7 @@
 #include "models/network/flow_network.hpp"
 #include "models/reliability/checkpoint.hpp"
 #include "models/reliability/time_to_train.hpp"
+#include "models/workload/dp_collective.hpp"
 #include "models/workload/model.hpp"
 #include "sim/engine/feasibility.hpp"
 
@@ -171,6 +172,7 @@ void check_jobs(const Scenario& sc) {
       Scenario one = sc;
       one.job = j.spec;
       check_batch_schedule(one, j.spec);
+      workload::check_dp_algorithm(j.spec, sc.gpu, fabric, j.key + ".parallelism.dp_algorithm");
       resolved_training(one);
     }
 }

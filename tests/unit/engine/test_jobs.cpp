@@ -261,6 +261,16 @@ TEST_CASE("jobs: errors at file:line with the job's key", "[engine][jobs]") {
   bad_tp.replace(bad_tp.find("tp: 8, dp: 8}\n    global_batch: 8\n    placement: contiguous\n  - name: b"), 13,
                  "tp: 8, dp: 7}");
   CHECK_THAT(error_of(bad_tp), Contains("jobs[0]"));
+  // A dp_algorithm a job cannot run, under the job's key: sharp without in-network reduction (the
+  // loader), nvls on DP groups of one GPU per 8-GPU domain (before simulating; 0.1.0: an untyped
+  // error from the step, no key).
+  for (const std::string alg : {"sharp", "nvls"}) {
+    std::string t = jobs_text("contiguous", "contiguous");
+    t.replace(t.find("tp: 8, dp: 8}\n    global_batch: 8\n    placement: contiguous\n  - name: b"), 13,
+              "tp: 8, dp: 8, dp_algorithm: " + alg + "}");
+    CHECK_THAT(error_of(t), Contains("bad.yaml:8") && Contains("jobs[0].parallelism.dp_algorithm: got '" + alg) &&
+                                Contains(alg == "sharp" ? "fabric.sharp: true" : "more than 2 GPUs in every NVLink"));
+  }
   // workload: and jobs: together.
   CHECK_THAT(error_of(jobs_text("contiguous", "contiguous") + "workload: {global_batch: 8}\n"), Contains("workload"));
   // A background job with workload keys.

@@ -119,6 +119,14 @@ TEST_CASE("bad layouts name the key that is wrong") {
   CHECK(key_of(p) == "");
   p.set("workload.parallelism.zero", std::string("none"));
   p.set("workload.parallelism.dp_algorithm", std::string("sharp"));
+  CHECK(key_of(p) == "workload.parallelism.dp_algorithm");  // in the switches: needs fabric.sharp (was a run error)
+  p.set("fabric.sharp", true);
+  CHECK(key_of(p) == "");
+  p.set("workload.parallelism.dp_algorithm", std::string("halving_doubling"));
+  CHECK(key_of(p) == "workload.parallelism.dp_algorithm");  // dp 112: not a power of two (was a run error)
+  p.set("workload.parallelism.dp", 128.0);
+  p.set("cluster.gpus", 9216.0);
+  p.set("workload.global_batch", 2304.0);
   CHECK(key_of(p) == "");
   p = scenario();
   p.set("workload.parallelism.ep", 3.0);

@@ -9,6 +9,7 @@
 #include "models/collectives/collective.hpp"
 #include "models/common/errors.hpp"
 #include "models/topology/fabric.hpp"
+#include "models/workload/dp_collective.hpp"
 #include "models/workload/model.hpp"
 #include "models/workload/pipeline.hpp"
 #include "models/workload/step.hpp"
@@ -809,4 +810,32 @@ TEST_CASE("Apex DistributedFusedAdam: the untied output layer and sequence-paral
     CHECK(s1[0] / s1[2] == Approx((layer - norm6 + word) / (layer - norm6)).epsilon(1e-12));
     CHECK(s1[3] / s1[2] == Approx((2 * (layer - norm6) / 2 + 2 * 2 * norm6) / ((layer - norm6))).epsilon(1e-12));
   }
+}
+
+TEST_CASE("plan_step: a dp_algorithm a DP group cannot run is an InvalidParameter on its key") {
+  // tp 8 on 8-GPU domains: each DP group has one GPU in each of 3 (or 2) domains. 0.1.0 threw a
+  // plain Error from the collective, no key; the checks before a run (check_dp_algorithm) say the same.
+  const auto fabric = topology::build_fabric(small_fabric(24));
+  for (const auto& [alg, why] : std::vector<std::pair<std::string, std::string>>{
+           {"halving_doubling", "power-of-two group, got 3"}, {"sharp", "fabric.sharp: true"}}) {
+    JobSpec j = gpt_job(8, 1, 3, 1, 3);
+    j.par.dp_algorithm = alg;
+    for (int run = 0; run < 2; ++run) {
+      try {
+        if (run == 0)
+          plan_step(j, testing::a100_like(), fabric, {});
+        else
+          check_dp_algorithm(j, testing::a100_like(), fabric);
+        FAIL(alg << ": no error");
+      } catch (const InvalidParameter& e) {
+        CHECK(e.key() == "workload.parallelism.dp_algorithm");
+        CHECK(e.value() == alg);
+        CHECK_THAT(e.expected(),
+                   Catch::Contains(why) && Catch::Contains("pipeline stage 0, TP rank 0 (3 GPUs, 0 to 16"));
+      }
+    }
+  }
+  JobSpec ok = gpt_job(8, 1, 2, 1, 2);  // 2 replicas: a power of two
+  ok.par.dp_algorithm = "halving_doubling";
+  CHECK_NOTHROW(check_dp_algorithm(ok, testing::a100_like(), topology::build_fabric(small_fabric(16))));
 }

@@ -1,0 +1,44 @@
+# workload.parallelism.dp_algorithm that some DP group cannot run is an invalid scenario (exit 2 from
+# `validate` and `run`, at the key's file:line, naming the value, what it needs and which DP group:
+# stage, TP rank, its GPUs and NVLink domains). 0.1.0 validated these and failed in `run` with exit 1
+# and no key ("sharp reduces in the fabric switches: it needs more than one NVLink domain"). The
+# DP group is the GPUs of one stage and TP rank: with rank order tp,cp,dp,pp (the default) the 8
+# replicas of a stage sit in 64 consecutive GPUs, inside one or two NVL72 racks, not one per rack.
+source "$(dirname "$0")/lib/common.bash"
+# 576 GPUs: tp 8 x pp 9 x dp 8, zero: none (all-reduce), dp_algorithm ALG; EXTRA: more sed
+small() {  # small NAME ALG [EXTRA-SED]
+  make_scenario "$1" "s/^  gpus: 8064 .*/  gpus: 576/; s/^    dp: 112 .*/    dp: 8/; s/^  global_batch: 2016 .*/  global_batch: 144/; s/^    zero: zero1 .*/    zero: none\n    dp_algorithm: $2/${3:+; $3}"
+}
+bad() {  # bad NAME ALG EXTRA-SED NEEDS GROUP
+  small "$1" "$2" "$3"
+  validate_bad "$1.yaml"
+  local line
+  line=$(line_of "^    dp_algorithm:" "$1.yaml")
+  mentions "$1.yaml" "$line" "workload.parallelism.dp_algorithm: got '$2'" ||
+    fail "$1: no $1.yaml:$line naming dp_algorithm '$2': $(head -1 err.txt)"
+  grep -qF "$4" err.txt || fail "$1: the message does not say what $2 needs ($4): $(head -1 err.txt)"
+  grep -qF "$5" err.txt || fail "$1: the message does not name the DP group ($5): $(head -1 err.txt)"
+  run_bad "$1.yaml"
+  mentions "$1.yaml" "$line" "workload.parallelism.dp_algorithm: got '$2'" || fail "$1 (run): $(head -1 err.txt)"
+  echo "ok $1: $(head -1 err.txt | sed "s|$WORK/||")"
+}
+sharp_on='s/^  wiring: (.*)/  wiring: \1\n  sharp: true/'
+pp_inner='s/^    tp: 8 .*/    tp: 8\n    order: tp,cp,pp,dp/'
+bad sharp_one_domain sharp "$sharp_on" "needs more than one NVLink domain" \
+  "DP group of pipeline stage 0, TP rank 0 (8 GPUs, 0 to 56 in rank order tp,cp,dp,pp; 1 NVLink domain of 72 GPUs"
+bad nvls_one_per_domain nvls "$sharp_on" "more than 2 GPUs in every NVLink domain" \
+  "stage 1, TP rank 0 (8 GPUs, 64 to 120 in rank order tp,cp,dp,pp; 2 NVLink domains of 72 GPUs holding 1 to 7"
+# What the scenario alone decides is refused by the loader: no group to name.
+bad sharp_no_fabric sharp "$pp_inner" "needs fabric.sharp: true" "sharp reduces in the switches"
+make_scenario hd_six "s/^  gpus: 8064 .*/  gpus: 432/; s/^    dp: 112 .*/    dp: 6/; s/^  global_batch: 2016 .*/  global_batch: 108/; s/^    zero: zero1 .*/    zero: none\n    dp_algorithm: halving_doubling/"
+validate_bad hd_six.yaml
+grep -qF "dp_algorithm: got 'halving_doubling', expected" err.txt && grep -qF "dp x cp = 6 GPUs can run: halving_doubling (Rabenseifner) needs a power-of-two group" err.txt ||
+  fail "hd_six: $(head -1 err.txt)"
+run_bad hd_six.yaml
+echo "ok hd_six: $(head -1 err.txt | sed "s|$WORK/||")"
+# The same algorithm where every group can run it: valid, and it runs (8 domains, one GPU of the
+# group in each: SHARP through the NICs).
+small sharp_per_rack sharp "$sharp_on; $pp_inner"
+"$AIDCSIM" validate sharp_per_rack.yaml >out.txt 2>err.txt || fail "sharp_per_rack: validate exit $?"
+"$AIDCSIM" run sharp_per_rack.yaml --json x.json --quiet >out.txt 2>err.txt || fail "sharp_per_rack: run exit $?"
+echo "ok sharp_per_rack: valid and runs"
