@@ -329,7 +329,10 @@ Schema schema() {
        "Collective algorithm of the DP traffic: the gradient all-reduce (zero: none) or reduce-scatter and parameter "
        "all-gather (zero1, fsdp); auto = ring across NVLink domains (NCCL's large-message choice). With zero1/fsdp "
        "only ring and auto are modelled for reduce-scatter / all-gather (NCCL has no tree for them); others are "
-       "rejected."},
+       "rejected. halving_doubling needs dp x cp a power of two; sharp needs fabric.sharp: true; nvls needs an "
+       "NVLS-capable GPU; every DP group (one per pipeline stage and TP rank) must be one the algorithm runs on "
+       "(NCCL's rules: NVLS more than 2 GPUs in every NVLink domain, CollNet at most 8 per domain), checked by "
+       "validate and before a run."},
       {"workload.parallelism.overlap_p2p_comm",
        Q::Bool,
        "true",
