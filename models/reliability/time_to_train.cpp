@@ -32,10 +32,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // 2026-12-03, this build's -O2, jemalloc; wall time up to 2.5x that on the shared machine):
 // 0.9 s default scenario x 33,000 draws (checkpoints, steady periods batched); 1.4 s and 12 s
 // the 8K job with gpu MTBF 20,000 h x 19,000 draws and 700 h x 2,030 draws (failures); 1.9 s the
-// rollout x 2,000 draws; 19 s the rollout with gpu MTBF 5,000 h x 27 draws: its 32 hot spares
+// rollout x 2,000 draws; NEW52 s the rollout with gpu MTBF 5,000 h x 52 draws: its 32 hot spares
 // run out, restarts wait for repairs and failures during the waits start them over (17.4 M
-// interruptions, 1.9e7 steps per draw, estimated 3.6e7: restart_repeats, stage_work). Before the
-// spare wait was counted (~0.9 M events estimated) 550 such draws were let through: 375 s.
+// interruptions, 1.93e7 steps per draw, estimated 1.90e7: restart_repeats, stage_work). Before
+// the spare wait was counted (1.8e6 steps estimated) 550 such draws were let through: 375 s.
 constexpr double kMaxEvents = 1e9;
 constexpr double kIterationsPerEvent = 2;
 constexpr double kEventSlack = 20;
@@ -370,7 +370,8 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
 /// with the restarts they repeat, planned stops, profile edges). Renewal argument: a segment of
 /// `seg` s of work plus its stall completes after expm1(lambda (seg + stall)) failures on average,
 /// and each brings Stage::repeats stopping failures in all (restart_repeats: exp(lambda R) with
-/// spares to hand, more when restarts wait for a repair). `what` receives the
+/// spares to hand, more when restarts wait for a repair); the first takes two loop steps, each
+/// repeat one. `what` receives the
 /// dominant cause ("checkpoints", "failures", "planned", "profile").
 /// `interval` and `stall` (s): the stage's checkpoint interval and stall, or others to try.
 double events_in(const Stage& st, double interval, double stall, double work, double planned_interval,
@@ -378,7 +379,9 @@ double events_in(const Stage& st, double interval, double stall, double work, do
   const double seg = std::isfinite(interval) ? interval : std::max(work, 1.0);
   const double segments = std::max(1.0, work / seg);
   const double lambda = st.stop_rate;
-  const double fails = segments * std::expm1(lambda * (seg + stall)) * st.repeats;
+  // A failure during work takes two loop steps (the draw's and its restart's), each restart it
+  // repeats one: (1 + repeats) / 2 events of kIterationsPerEvent steps.
+  const double fails = segments * std::expm1(lambda * (seg + stall)) * (1 + st.repeats) / 2;
   const double degrades = (st.total_rate - st.stop_rate) * work;
   const double planned = planned_interval > 0 ? work / planned_interval : 0;
   double edges = 0;
@@ -1127,11 +1130,22 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
                                    "checkpoint_interval of at most " +
                                    seconds_text(z) + ", or checkpoint_policy: young_daly without checkpoint_interval");
     }
-    if (cause == "failures")
+    if (cause == "failures") {
+      // Spares that run out but are not the whole story (unlimited ones would not fit either).
+      std::string spares;
+      const double plenty = restart_repeats(s0, -1, r.repair_time);
+      if (s0.repeats > 2 * plenty) {
+        char n[128];
+        std::snprintf(n, sizeof n, ", ~%.3g stopping failures per completed restart (~%.3g with unlimited spares)",
+                      s0.repeats, plenty);
+        spares = " and the " + std::to_string(r.hot_spares) + " hot spares run out (restarts wait for a " +
+                 seconds_text(r.repair_time) + " repair)" + n;
+      }
       throw InvalidParameter("reliability.failures", "job MTBF " + seconds_text(mtbf0) + phase,
                              budget + "): the job cannot make progress, failures come faster than a restart (" +
                                  seconds_text(s0.restart) + ") and a checkpoint interval (" +
-                                 seconds_text(s0.interval) + ") complete");
+                                 seconds_text(s0.interval) + ") complete" + spares);
+    }
     if (cause == "planned")
       throw InvalidParameter("reliability.planned_interval", seconds_text(r.planned_interval),
                              budget + ", a planned stop every " + seconds_text(r.planned_interval) + ")");
