@@ -32,7 +32,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // 2026-12-03, this build's -O2, jemalloc; wall time up to 2.5x that on the shared machine):
 // 0.9 s default scenario x 33,000 draws (checkpoints, steady periods batched); 1.4 s and 12 s
 // the 8K job with gpu MTBF 20,000 h x 19,000 draws and 700 h x 2,030 draws (failures); 1.9 s the
-// rollout x 2,000 draws; NEW52 s the rollout with gpu MTBF 5,000 h x 52 draws: its 32 hot spares
+// rollout x 2,000 draws; 37 s the rollout with gpu MTBF 5,000 h x 52 draws: its 32 hot spares
 // run out, restarts wait for repairs and failures during the waits start them over (17.4 M
 // interruptions, 1.93e7 steps per draw, estimated 1.90e7: restart_repeats, stage_work). Before
 // the spare wait was counted (1.8e6 steps estimated) 550 such draws were let through: 375 s.

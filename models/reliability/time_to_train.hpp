@@ -145,7 +145,7 @@ struct PhasedResult {
 /// and before drawing when the Monte Carlo would need more than 1e9 loop steps (a job that cannot
 /// make progress, restarts waiting for hot spares that ran out, a 10,000-year run, a checkpoint
 /// every second): the key says what to change. The bound counts events, it does not bound time:
-/// near it the Monte Carlo took 1-12 s of CPU for the 8K job, NEW52 s for the rollout whose spares
+/// near it the Monte Carlo took 1-12 s of CPU for the 8K job, 37 s for the rollout whose spares
 /// run out (measured, time_to_train.cpp).
 /// SimulationError when the step time or tokens per step is not positive, or a draw still runs
 /// away (20 x its estimated events, or 1000 years of simulated time). Cancelled (cancel.hpp)
