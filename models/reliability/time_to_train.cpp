@@ -32,10 +32,10 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // 2026-12-03, this build's -O2, jemalloc; wall time up to 2.5x that on the shared machine):
 // 0.9 s default scenario x 33,000 draws (checkpoints, steady periods batched); 1.4 s and 12 s
 // the 8K job with gpu MTBF 20,000 h x 19,000 draws and 700 h x 2,030 draws (failures); 1.9 s the
-// rollout x 2,000 draws; 375 s the rollout with gpu MTBF 5,000 h x 550 draws: its 32 hot spares
-// run out, restarts wait for repairs and failures during the waits start them over (17.6 M
-// interruptions per draw, ~0.9 M events estimated: events_in's restart factor exp(lambda R)
-// leaves the spare wait out), within kEventSlack; 40 such draws: 27 s, 0.65 s with unlimited spares.
+// rollout x 2,000 draws; 37 s the rollout with gpu MTBF 5,000 h x 52 draws: its 32 hot spares
+// run out, restarts wait for repairs and failures during the waits start them over (17.4 M
+// interruptions, 1.93e7 steps per draw, estimated 1.90e7: restart_repeats, stage_work). Before
+// the spare wait was counted (1.8e6 steps estimated) 550 such draws were let through: 375 s.
 constexpr double kMaxEvents = 1e9;
 constexpr double kIterationsPerEvent = 2;
 constexpr double kEventSlack = 20;
@@ -84,6 +84,10 @@ struct Stage {
   std::vector<double> cum_rate;  // cumulative rates of procs, for drawing the cause
   double total_rate = 0;         // all processes (stop + degrade), 1/s
   double stop_rate = 0;
+  double spare_rate = 0;  // 1/s, the stopping processes that consume a spare node (needs_spare)
+  // Stopping failures per restart that completes (restart_repeats): exp(lambda R) without a spare
+  // shortage, more when restarts wait for a repair.
+  double repeats = 1;
   CheckpointCost cost;
   double interval = kInf;                           // s of nominal work between checkpoints
   double restart = 0;                               // s: restart_time + checkpoint load
@@ -206,6 +210,60 @@ struct Convergence {
   double target = 0;
 };
 
+/// E[exp(-lambda W)] over the spare waits W of the failures that need a spare (1/s rates: `lambda`
+/// all stopping failures, `mu` those needing a spare; `spares` hot spares, -1 unlimited; `repair`
+/// s). Draw::take_spare serves spare demands in order: the n-th, at t_n, gets the node back from
+/// the (n - spares)-th repair, W_n = max(0, repair - (t_n - t_{n-spares})); spare failures are a
+/// Poisson process of rate mu in wall time (drawn during work, restarts and waits alike), so
+/// G = t_n - t_{n-spares} ~ Gamma(spares, mu) and the answer is P(G >= repair) + integral over
+/// [0, repair] of f_G(x) exp(-lambda (repair - x)) dx (spares 0: exp(-lambda repair)).
+double spare_wait_survival(double lambda, double mu, int spares, double repair) {
+  if (spares < 0 || !(mu > 0) || !(repair > 0)) return 1;
+  if (spares == 0) return std::exp(-lambda * repair);
+  const double x = mu * repair, sd = std::sqrt(x) * 40 + 40;  // mean spare failures per repair
+  if (spares > x + sd) return 1;                              // the pool never runs dry (< 1e-300)
+  // P(G >= repair) = P(Poisson(x) <= spares - 1), from the terms that count.
+  double survive = 0;
+  for (int k = std::max(0, static_cast<int>(x - sd)); k < spares; ++k)
+    survive += std::exp(k * std::log(x) - x - std::lgamma(k + 1.0));
+  // The integral over y = repair - x: the integrand is log-concave and decreasing in y (lambda >=
+  // mu), so it falls at least as fast as exp(-kappa y), kappa its log-slope at 0: Simpson's rule
+  // over [0, min(repair, 60 / kappa)].
+  const double S = spares, kappa = lambda - mu + (S - 1) / repair;
+  const double top = kappa > 0 ? std::min(repair, 60 / kappa) : repair;
+  const auto f = [&](double y) {
+    const double g = repair - y;  // the Gamma variable
+    const double shape = S > 1 ? (S - 1) * std::log(std::max(g, 0.0)) : 0.0;
+    return std::exp(S * std::log(mu) + shape - mu * g - std::lgamma(S) - lambda * y);
+  };
+  constexpr int kSteps = 2000;  // even
+  const double h = top / kSteps;
+  double sum = f(0) + f(top);
+  for (int i = 1; i < kSteps; ++i) sum += (i % 2 ? 4 : 2) * f(i * h);
+  return std::min(1.0, survive + sum * h / 3);
+}
+
+/// Stopping failures per restart that completes, counting the failure that stopped the job: the
+/// factor on the failures during work in events_in and stretch. Renewal argument: stopping
+/// failures come as a Poisson process of rate lambda (Stage::stop_rate) in wall time; after one
+/// the job is back after its spare wait W (0 if the cause needs no spare; spare_wait_survival) and
+/// the restart R (Stage::restart), unless another comes first, which starts the wait and restart
+/// over. By memorylessness a restart completes with probability exp(-lambda (W + R)) whatever came
+/// before, so over a run the share of failures followed by a completed restart is
+/// p = exp(-lambda R) (1 - q + q E[exp(-lambda W)]), q = mu / lambda the share needing a spare, and
+/// each failure during work brings 1/p in all. With spares to hand (or unlimited, hot_spares -1)
+/// that is exp(lambda R); with `spares` run dry (mu repair > spares) each restart waits for a
+/// repair, failures during the wait start it over, and 1/p grows as exp(lambda W): the rollout with
+/// gpu MTBF 5,000 h (32 spares, 24 h repairs) gives ~200 at 31K GPUs, measured 17.4 M interruptions
+/// per draw. Infinite when a restart never completes.
+double restart_repeats(const Stage& st, int spares, double repair) {
+  const double lambda = st.stop_rate;
+  if (!(lambda > 0)) return 1;
+  const double q = std::min(1.0, st.spare_rate / lambda);
+  const double m = spare_wait_survival(lambda, st.spare_rate, spares, repair);
+  return std::exp(lambda * st.restart) / (1 - q * (1 - m));
+}
+
 Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& name, double t_start, double t_end,
               std::vector<std::string>& warnings, const Convergence& conv) {
   if (!(s.step_time > 0)) throw SimulationError("reliability: step time of situation '" + name + "' is not positive");
@@ -268,6 +326,8 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
     st.cum_rate.push_back(st.total_rate);
   }
   st.stop_rate = reliability::stop_rate(st.procs);
+  for (const auto& fp : st.procs)
+    if (fp.needs_spare && !fp.degrades) st.spare_rate += fp.rate;
   const double bytes = r.checkpoint_bytes > 0 ? r.checkpoint_bytes : s.checkpoint_bytes;
   ReliabilitySpec storage = r;
   if (s.storage_bandwidth > 0)
@@ -276,6 +336,7 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   st.cost = checkpoint_cost(storage, bytes);
   st.interval = checkpoint_interval(r, st.cost, st.stop_rate > 0 ? 1.0 / st.stop_rate : kInf, s.step_time);
   st.restart = r.restart_time + st.cost.load;
+  st.repeats = restart_repeats(st, r.hot_spares, r.repair_time);
   // Values the model uses differently from how they were written: said, never silent.
   // An MTBF for a class this situation counts none of (pumps: the engine counts no job-stopping
   // pump, they stand N+1) draws no failure: the run's note no longer says the rate is 0.
@@ -308,7 +369,9 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
 /// Events one draw needs in `st` over `work` s of failure-free training (checkpoints, failures
 /// with the restarts they repeat, planned stops, profile edges). Renewal argument: a segment of
 /// `seg` s of work plus its stall completes after expm1(lambda (seg + stall)) failures on average,
-/// and each restart of R s is itself repeated exp(lambda R) times on average. `what` receives the
+/// and each brings Stage::repeats stopping failures in all (restart_repeats: exp(lambda R) with
+/// spares to hand, more when restarts wait for a repair); the first takes two loop steps, each
+/// repeat one. `what` receives the
 /// dominant cause ("checkpoints", "failures", "planned", "profile").
 /// `interval` and `stall` (s): the stage's checkpoint interval and stall, or others to try.
 double events_in(const Stage& st, double interval, double stall, double work, double planned_interval,
@@ -316,7 +379,9 @@ double events_in(const Stage& st, double interval, double stall, double work, do
   const double seg = std::isfinite(interval) ? interval : std::max(work, 1.0);
   const double segments = std::max(1.0, work / seg);
   const double lambda = st.stop_rate;
-  const double fails = segments * std::expm1(lambda * (seg + stall)) * std::exp(lambda * st.restart);
+  // A failure during work takes two loop steps (the draw's and its restart's), each restart it
+  // repeats one: (1 + repeats) / 2 events of kIterationsPerEvent steps.
+  const double fails = segments * std::expm1(lambda * (seg + stall)) * (1 + st.repeats) / 2;
   const double degrades = (st.total_rate - st.stop_rate) * work;
   const double planned = planned_interval > 0 ? work / planned_interval : 0;
   double edges = 0;
@@ -336,6 +401,17 @@ double events_in(const Stage& st, double work, double planned_interval, std::str
   return events_in(st, st.interval, st.cost.stall, work, planned_interval, what);
 }
 
+/// Wall s per s of work in `st` (>= 1): a segment of `seg` s of work plus its stall takes
+/// expm1(lambda T) / lambda s of training on average (T = seg + stall), and each failure meanwhile
+/// (lambda per s of it) a down time of (repeats - 1) / lambda: repeats expm1(lambda T) / (lambda
+/// seg) (Wald: stopping failures are lambda x wall time). `work`: the stage's work, the segment
+/// when it takes no checkpoint.
+double stretch(const Stage& st, double work) {
+  const double seg = std::isfinite(st.interval) ? st.interval : std::max(work, 1.0);
+  const double lambda = st.stop_rate, T = seg + st.cost.stall;
+  return lambda > 0 ? st.repeats * std::expm1(lambda * T) / (lambda * seg) : T / seg;
+}
+
 struct DrawOut {
   double wall = 0;      // s
   double retained = 0;  // s of nominal work kept
@@ -344,6 +420,7 @@ struct DrawOut {
   int interruptions = 0;
   int degradations = 0;
   int planned = 0;
+  double events = 0;                        // loop iterations, as count_event counts them
   std::array<double, kCauses> lost{};       // GPU-s
   std::array<double, kComponents> count{};  // stopping failures by component
   std::vector<double> phase_tokens, phase_wall, phase_interruptions, phase_trained;
@@ -402,6 +479,7 @@ class Draw {
     out_.phase_trained[p_] += (k_ >= kd_ ? a_ : ad_) - a_phase_start;
     out_.phase_wall[p_] += t_ - t_phase_start;
     out_.wall = t_;
+    out_.events = events_;
     out_.tokens = k_;
     out_.trained = a_;
     out_.retained = w_;
@@ -883,22 +961,67 @@ std::string number_text(double v) {
   return buf;
 }
 
-/// Refuses a Monte Carlo whose estimated events exceed kMaxEvents (InvalidParameter naming the key
-/// that drives the count: the checkpoint interval's keys when checkpoints dominate, with the
-/// smallest async_stall / fixed interval the budget accepts; the failures, the planned stops, or
-/// else the token count) and returns the events one draw may use before it is stopped.
-double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon) {
-  // Failure-free time in each stage (the ideal draw: one event per regime or phase change).
+/// Failure-free work (s) a draw does in each stage: the ideal draw's time in each phase (or
+/// `horizon`). Phases are windows of wall time, so the work a failure-ridden phase does not do
+/// moves to the next ones: the ideal draw is run again with each stage's progress slowed by its
+/// stretch (wall s per s of work), up to kMaxWall, and each phase's wall time divided by it. When
+/// even that does not finish, the ideal work of each stage is kept where larger.
+std::vector<double> stage_work(const TrainingSpec& spec, const std::vector<Stage>& stages, double target,
+                               double horizon) {
   std::vector<double> work(stages.size(), 0);
   if (std::isfinite(horizon)) {
     work[0] = horizon;
-  } else {
-    Draw ideal(spec, stages, target, kInf, 0, true, 1e7);
-    const DrawOut out = ideal.run();
-    for (std::size_t p = 0; p < stages.size(); ++p) work[p] = out.phase_wall[p];
+    return work;
   }
-  const auto& r = spec.reliability;
+  const DrawOut ideal = Draw(spec, stages, target, kInf, 0, true, 1e7).run();
+  for (std::size_t p = 0; p < stages.size(); ++p) work[p] = ideal.phase_wall[p];
+  if (stages.size() == 1) return work;  // one stage does all the work whatever its stretch
+  std::vector<Stage> slow = stages;
+  std::vector<double> e(stages.size());
+  for (std::size_t p = 0; p < stages.size(); ++p) {
+    e[p] = std::min(stretch(stages[p], work[p]), 1e12);  // finite: a stage that never progresses
+    for (double& v : slow[p].tps) v /= e[p];
+  }
+  const DrawOut out = Draw(spec, slow, target, kMaxWall, 0, true, 1e7).run();
+  const bool done = out.tokens >= target;
+  for (std::size_t p = 0; p < stages.size(); ++p)
+    work[p] = done ? out.phase_wall[p] / e[p] : std::max(work[p], out.phase_wall[p] / e[p]);
+  return work;
+}
+
+/// Loop iterations one draw is estimated to need (events_in over stage_work), the dominant cause
+/// in `cause` and the stage with the most in `worst`.
+double events_per_draw(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon,
+                       std::string& cause, std::size_t& worst) {
+  const std::vector<double> work = stage_work(spec, stages, target, horizon);
   double per_draw = 0, top = -1;
+  for (std::size_t p = 0; p < stages.size(); ++p) {
+    std::string what;
+    const double e = kIterationsPerEvent * events_in(stages[p], work[p], spec.reliability.planned_interval, what);
+    per_draw += e;
+    if (!(e <= top)) top = e, cause = what, worst = p;
+  }
+  return per_draw;
+}
+
+/// `stages` with `spares` hot spares (Stage::repeats recomputed).
+std::vector<Stage> with_spares(std::vector<Stage> stages, int spares, double repair) {
+  for (Stage& st : stages) st.repeats = restart_repeats(st, spares, repair);
+  return stages;
+}
+
+/// Refuses a Monte Carlo whose estimated events exceed kMaxEvents (InvalidParameter naming the key
+/// that drives the count: the checkpoint interval's keys when checkpoints dominate, with the
+/// smallest async_stall / fixed interval the budget accepts; hot_spares when restarts waiting for
+/// a repair make the failures, with the fewest spares it accepts; the failures, the planned stops,
+/// or else the token count) and returns the events one draw may use before it is stopped; `per_draw`
+/// receives the estimate of one draw's.
+double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon,
+                    double& per_draw) {
+  const std::vector<double> work = stage_work(spec, stages, target, horizon);
+  const auto& r = spec.reliability;
+  per_draw = 0;
+  double top = -1;
   std::string cause;
   std::size_t worst = 0;  // the stage with the most events: the one the error describes
   for (std::size_t p = 0; p < stages.size(); ++p) {
@@ -950,6 +1073,39 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
         return fits_with([&](const Stage& st) { return std::make_pair(y, st.cost.stall); });
       });
     };
+    // Restarts waiting for a repair (restart_repeats): named when unlimited spares fit, with the
+    // fewest that do (the count falls as spares are added).
+    if (cause == "failures" && r.hot_spares >= 0) {
+      const auto fits_spares = [&](long long n) {
+        std::string c;
+        std::size_t w = 0;
+        const double e =
+            events_per_draw(spec, with_spares(stages, static_cast<int>(n), r.repair_time), target, horizon, c, w);
+        return e * r.draws <= kMaxEvents;
+      };
+      if (fits_spares(-1)) {
+        long long lo = r.hot_spares, hi = std::max(1LL, 2LL * r.hot_spares);  // fits(lo) is false
+        while (hi < (1LL << 30) && !fits_spares(hi)) lo = hi, hi *= 2;
+        if (hi < (1LL << 30)) {
+          while (hi - lo > 1) {
+            const long long mid = lo + (hi - lo) / 2;
+            (fits_spares(mid) ? hi : lo) = mid;
+          }
+          char why[160];
+          std::snprintf(why, sizeof why, "~%.3g failures needing a spare per %s repair", s0.spare_rate * r.repair_time,
+                        seconds_text(r.repair_time).c_str());
+          char rep[64];
+          std::snprintf(rep, sizeof rep, "%.3g", s0.repeats);
+          throw InvalidParameter("reliability.hot_spares", std::to_string(r.hot_spares),
+                                 budget + ", job MTBF " + seconds_text(mtbf0) + phase + ": the " +
+                                     std::to_string(r.hot_spares) + " hot spares run out (" + why +
+                                     "), restarts wait for a repair and failures during the wait start them "
+                                     "over, ~" +
+                                     rep + " stopping failures per completed restart); at least " + std::to_string(hi) +
+                                     " hot_spares, a shorter reliability.repair_time, or fewer reliability.draws");
+        }
+      }
+    }
     if (cause == "failures" && r.policy == CheckpointPolicy::Fixed) {
       // A fixed interval far beyond the job MTBF: each segment is retried expm1(lambda T) times.
       // Named when the budget takes Young/Daly's interval (for the stall) instead.
@@ -974,11 +1130,22 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
                                    "checkpoint_interval of at most " +
                                    seconds_text(z) + ", or checkpoint_policy: young_daly without checkpoint_interval");
     }
-    if (cause == "failures")
+    if (cause == "failures") {
+      // Spares that run out but are not the whole story (unlimited ones would not fit either).
+      std::string spares;
+      const double plenty = restart_repeats(s0, -1, r.repair_time);
+      if (s0.repeats > 2 * plenty) {
+        char n[128];
+        std::snprintf(n, sizeof n, ", ~%.3g stopping failures per completed restart (~%.3g with unlimited spares)",
+                      s0.repeats, plenty);
+        spares = " and the " + std::to_string(r.hot_spares) + " hot spares run out (restarts wait for a " +
+                 seconds_text(r.repair_time) + " repair)" + n;
+      }
       throw InvalidParameter("reliability.failures", "job MTBF " + seconds_text(mtbf0) + phase,
                              budget + "): the job cannot make progress, failures come faster than a restart (" +
                                  seconds_text(s0.restart) + ") and a checkpoint interval (" +
-                                 seconds_text(s0.interval) + ") complete");
+                                 seconds_text(s0.interval) + ") complete" + spares);
+    }
     if (cause == "planned")
       throw InvalidParameter("reliability.planned_interval", seconds_text(r.planned_interval),
                              budget + ", a planned stop every " + seconds_text(r.planned_interval) + ")");
@@ -1036,9 +1203,11 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
 PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon,
                  std::uint64_t seed) {
   const int n = spec.reliability.draws;
-  const double max_events = event_budget(spec, stages, target, horizon);
+  double estimated = 0;
+  const double max_events = event_budget(spec, stages, target, horizon, estimated);
   PhasedResult res;
   TimeToTrainResult& o = res.overall;
+  o.events_estimated = estimated;
   o.tokens = target;
   o.samples.resize(static_cast<std::size_t>(n));
   std::array<double, kCauses> lost{};
@@ -1057,6 +1226,7 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
     o.expected_interruptions += out.interruptions;
     o.expected_degradations += out.degradations;
     o.expected_planned += out.planned;
+    o.events += out.events;
     for (int c = 0; c < kCauses; ++c) lost[c] += out.lost[c];
     for (int c = 0; c < kComponents; ++c) count[c] += out.count[c];
     for (std::size_t p = 0; p < stages.size(); ++p) {
@@ -1072,6 +1242,7 @@ PhasedResult run(const TrainingSpec& spec, const std::vector<Stage>& stages, dou
   o.expected_interruptions /= nd;
   o.expected_degradations /= nd;
   o.expected_planned /= nd;
+  o.events /= nd;
   if (std::isfinite(horizon)) o.tokens = tokens_sum / nd;
   o.tokens_trained = trained_sum / nd;
   o.goodput = o.expected_mean > 0 ? (std::isfinite(horizon) ? tokens_sum / nd : target) / o.expected_mean : 0;

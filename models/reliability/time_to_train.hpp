@@ -106,6 +106,10 @@ struct TimeToTrainResult {
   /// Values used otherwise than written (an async stall longer than the write, an interval
   /// shorter than a step), one sentence each, for the run's warnings.
   std::vector<std::string> warnings;
+  /// Loop iterations of a draw (checkpoints, failures, restarts, planned stops, phase and profile
+  /// edges, ~2 per event), mean over the draws, and as estimated before drawing to bound the run
+  /// (1e9 over all draws; docs/reliability.md "Bounds"): diagnostics, not written to the results.
+  double events = 0, events_estimated = 0;
 };
 
 struct PhaseReport {
@@ -139,9 +143,10 @@ struct PhasedResult {
 /// (convergence.hpp; B_crit from spec.parameters, which must then be set for the Kaplan model).
 /// Throws InvalidParameter (training.tokens, reliability.*) for non-positive targets/intervals,
 /// and before drawing when the Monte Carlo would need more than 1e9 loop steps (a job that cannot
-/// make progress, a 10,000-year run, a checkpoint every second): the key says what to change. The
-/// bound counts events, it does not bound time: near it the Monte Carlo took 1-12 s of CPU for the
-/// 8K job, 375 s for a failure-heavy rollout (measured, time_to_train.cpp).
+/// make progress, restarts waiting for hot spares that ran out, a 10,000-year run, a checkpoint
+/// every second): the key says what to change. The bound counts events, it does not bound time:
+/// near it the Monte Carlo took 1-12 s of CPU for the 8K job, 37 s for the rollout whose spares
+/// run out (measured, time_to_train.cpp).
 /// SimulationError when the step time or tokens per step is not positive, or a draw still runs
 /// away (20 x its estimated events, or 1000 years of simulated time). Cancelled (cancel.hpp)
 /// between draws after request_cancel().

@@ -36,3 +36,16 @@ mentions long.yaml "$line" "reliability.checkpoint_interval: got '10 d'" || fail
 grep -qE "longer than the job MTBF of [0-9.]+ h: .*a checkpoint_interval of at most [0-9.]+ [a-z]+, or checkpoint_policy: young_daly" err.txt ||
   fail "long: the message does not say what interval is taken: $(head -1 err.txt)"
 echo "ok long: $(head -1 err.txt | sed "s|$WORK/||")"
+# Restarts waiting for a spare (the rollout with gpu MTBF 5,000 h's kind): the 8K job with 8 hot
+# spares, a GPU MTBF of 5,000 h and 24 h repairs runs out of spares, and failures during a wait
+# start the restart over: ~1.3e5 interruptions per draw against ~3,200 with unlimited spares. At
+# 8,000 draws the budget took it (~7.7e8 loop steps estimated without the waits, ~1.8e9 drawn,
+# 42 s of CPU);
+# it is now refused naming hot_spares, with the fewest spares the budget takes.
+make_scenario spares "\$a\\reliability:\n  draws: 8000\n  hot_spares: 8\n  failures:\n    - component: gpu\n      mtbf: \"5000 h\""
+run_bad spares.yaml
+line=$(line_of '^  hot_spares:' spares.yaml)
+mentions spares.yaml "$line" "reliability.hot_spares: got '8'" || fail "spares: no spares.yaml:$line naming hot_spares: $(head -1 err.txt)"
+grep -qE "the 8 hot spares run out \(~[0-9.]+ failures needing a spare per 1 d repair\), restarts wait for a repair.*; at least [0-9]+ hot_spares" err.txt ||
+  fail "spares: the message does not say the spares run out and how many the budget takes: $(head -1 err.txt)"
+echo "ok spares: $(head -1 err.txt | sed "s|$WORK/||")"

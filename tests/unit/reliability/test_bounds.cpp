@@ -321,3 +321,75 @@ TEST_CASE("an MTBF for a class the situation counts none of is said, not silentl
   CHECK(counted.warnings.empty());
   CHECK(counted.expected_interruptions > r.expected_interruptions);
 }
+
+namespace {
+// The 1,024-GPU job with 2 hot spares, 24 h repairs and a GPU MTBF of 1,000 h: ~25 failures
+// needing a spare per repair, so restarts wait ~22 h for one and failures during the wait start
+// them over; only a software failure (MTBF 200 h, no spare) lets a restart through sooner. The
+// wait was left out of the budget: estimated ~29,000 loop steps per draw, measured ~210,000.
+TrainingSpec spare_starved(int draws) {
+  TrainingSpec t = spec(1e12, draws);
+  t.reliability.preset = FailurePreset::None;
+  t.reliability.failures.push_back({Component::Gpu, 1000 * 3600.0, -1, "reliability.failures[0]"});
+  t.reliability.failures.push_back({Component::Software, 200 * 3600.0, 1, "reliability.failures[1]"});
+  t.reliability.hot_spares = 2;
+  t.reliability.repair_time = 86400;
+  return t;
+}
+}  // namespace
+
+TEST_CASE("the event budget counts restarts waiting for a spare", "[reliability][bounds]") {
+  // Stated: within a factor 1.5 of the measured loop steps either way (here within 1 %), with
+  // spares run out and in ordinary cases (checkpoints and a few failures, unlimited spares).
+  const auto within = [](const TimeToTrainResult& r) {
+    INFO("estimated " << r.events_estimated << " loop steps per draw, measured " << r.events);
+    CHECK(r.events > 0);
+    CHECK(r.events_estimated < 1.5 * r.events);
+    CHECK(r.events_estimated > r.events / 1.5);
+  };
+  const TimeToTrainResult starved = time_to_train(spare_starved(10), h100_1k(), 1);
+  CHECK(starved.expected_interruptions > 20000);  // the regime: most restarts are repeated
+  within(starved);
+  TrainingSpec plenty = spare_starved(10);
+  plenty.reliability.hot_spares = -1;
+  within(time_to_train(plenty, h100_1k(), 1));
+  within(time_to_train(spec(1e12, 10), h100_1k(), 1));
+}
+
+TEST_CASE("a run whose spares run out is refused up front, naming hot_spares", "[reliability][bounds]") {
+  // 8,000 draws of the case above: ~2.3e8 loop steps by the old estimate (accepted), ~1.7e9 by
+  // the steps the draws take. Refused before drawing, with the fewest spares the budget takes,
+  // which it then accepts; unlimited spares are accepted too.
+  std::string expected;
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK(budget_outcome(spare_starved(8000), h100_1k(), &expected) == "reliability.hot_spares");
+  CHECK(seconds_since(t0) < 5);
+  CHECK_THAT(expected, Catch::Contains("the 2 hot spares run out"));
+  CHECK_THAT(expected, Catch::Contains("failures during the wait start them over"));
+  const auto at = expected.find("at least ");
+  REQUIRE(at != std::string::npos);
+  const int least = std::atoi(expected.c_str() + at + 9);
+  CHECK(least > 2);
+  TrainingSpec t = spare_starved(8000);
+  t.reliability.hot_spares = least;
+  CHECK(budget_outcome(t, h100_1k()) == "accepted");
+  t.reliability.hot_spares = least - 1;
+  CHECK(budget_outcome(t, h100_1k()) == "reliability.hot_spares");
+  t.reliability.hot_spares = -1;
+  CHECK(budget_outcome(t, h100_1k()) == "accepted");
+}
+
+TEST_CASE("the event budget moves the work a spare-starved phase does not do", "[reliability][bounds]") {
+  // The starved job above for its first 10 days, then on twice the GPUs and hosts: its 29 days of
+  // work would end in the first phase without failures; with them most of it is done in the
+  // second, at twice the failure rate: the estimate splits the work with each phase slowed by
+  // its failures (stage_work).
+  Situation big = h100_1k();
+  big.gpus *= 2;
+  big.counts.nodes *= 2;
+  const PhaseSituation a{"1K", 0, h100_1k()}, b{"2K", 10 * 86400.0, big};
+  const TimeToTrainResult r = time_to_train_phased(spare_starved(4), {a, b}, 1).overall;
+  INFO("estimated " << r.events_estimated << " loop steps per draw, measured " << r.events);
+  CHECK(r.events_estimated < 1.5 * r.events);
+  CHECK(r.events_estimated > r.events / 1.5);
+}
