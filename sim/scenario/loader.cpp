@@ -32,13 +32,12 @@
 namespace aidcsim {
 namespace {
 
-/// `text` with its ASCII control characters written as YAML escapes ("a\\x00b"), for an error
-/// message that must not carry them to the terminal.
-std::string printable_text(const std::string& text) {
+/// `text` with control bytes (and, with `high`, every byte from 0x7F up) written as \xNN.
+std::string escape_bytes(const std::string& text, bool high) {
   std::string out;
   for (const char ch : text) {
     const auto b = static_cast<unsigned char>(ch);
-    if (b < 0x20 || b == 0x7F) {
+    if (b < 0x20 || b == 0x7F || (high && b > 0x7F)) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\x%02X", b);
       out += buf;
@@ -49,22 +48,13 @@ std::string printable_text(const std::string& text) {
   return out;
 }
 
+/// `text` with its ASCII control characters written as YAML escapes ("a\\x00b"), for an error
+/// message that must not carry them to the terminal.
+std::string printable_text(const std::string& text) { return escape_bytes(text, false); }
+
 /// `text` with every byte outside printable ASCII written as \xNN: an error message quoting text
 /// that is not valid UTF-8 stays valid UTF-8 (and carries no control character).
-std::string escaped_bytes(const std::string& text) {
-  std::string out;
-  for (const char ch : text) {
-    const auto b = static_cast<unsigned char>(ch);
-    if (b < 0x20 || b >= 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02X", b);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out;
-}
+std::string escaped_bytes(const std::string& text) { return escape_bytes(text, true); }
 
 std::string join(const std::string& prefix, const std::string& key) {
   return prefix.empty() ? key : prefix + "." + key;

@@ -49,16 +49,22 @@ collectives::Layout h100_nvls_layout() {
   return l;
 }
 
+/// An all-reduce of `bytes` (B) by `a` over GPUs 0 .. gpus - 1.
+collectives::Collective all_reduce_of(Algorithm a, int gpus, double bytes) {
+  collectives::Collective c;
+  c.op = Op::AllReduce;
+  c.algorithm = a;
+  c.gpus.resize(gpus);
+  std::iota(c.gpus.begin(), c.gpus.end(), 0);
+  c.bytes = bytes;
+  return c;
+}
+
 /// Pipeline fill of an NVLS / NVLSTree all-reduce of `bytes` over `nodes` domains of 8 H100 (8 x
 /// 400G): the execution model's latency less NCCL's own (tuning.cc), in s.
 double nvls_fill(Algorithm a, int nodes, double bytes) {
   collectives::Layout l = h100_nvls_layout();
-  collectives::Collective c;
-  c.op = Op::AllReduce;
-  c.algorithm = a;
-  c.gpus.resize(8 * nodes);
-  std::iota(c.gpus.begin(), c.gpus.end(), 0);
-  c.bytes = bytes;
+  const collectives::Collective c = all_reduce_of(a, 8 * nodes, bytes);
   const auto sel = collectives::select(c, l);
   collectives::nccl::System sys;
   sys.nvls = true;
@@ -234,12 +240,7 @@ TEST_CASE("NVLS pipeline fill: the round on the CTAs and chunk NCCL runs (enqueu
     l.nvlink_rate = 900e9;
     l.nvlink_generation = 5;
     l.sharp = sharp;
-    collectives::Collective c;
-    c.op = Op::AllReduce;
-    c.algorithm = a;
-    c.gpus.resize(8 * nodes);
-    std::iota(c.gpus.begin(), c.gpus.end(), 0);
-    c.bytes = bytes;
+    const collectives::Collective c = all_reduce_of(a, 8 * nodes, bytes);
     const auto sel = collectives::select(c, l);
     const auto sys = collectives::nccl_system(c.gpus, l, {});
     const auto m = collectives::nccl::build_model(sys);
