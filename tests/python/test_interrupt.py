@@ -22,8 +22,8 @@ _THREAD = textwrap.dedent("""
     with ThreadPoolExecutor(1) as pool:
         future = pool.submit(aidcsim.run, sys.argv[1], progress=lambda stage, fraction: started.set())
         started.wait()
-        print("running", flush=True)
-        try:
+        try:  # "running" inside: the test's SIGINT may come as soon as it is read
+            print("running", flush=True)
             future.result()
         except KeyboardInterrupt:
             print("main: KeyboardInterrupt", flush=True)
@@ -148,8 +148,8 @@ _READING = textwrap.dedent("""
     with ThreadPoolExecutor(1) as pool:
         future = pool.submit(aidcsim.run, sys.argv[1], progress=lambda stage, fraction: started.set())
         started.wait()
-        print("running", flush=True)
-        try:
+        try:  # "running" inside: the test's SIGINT may come as soon as it is read
+            print("running", flush=True)
             sys.stdin.readline()                 # the REPL's main thread waits for input meanwhile
         except KeyboardInterrupt:
             print("main: KeyboardInterrupt", flush=True)
