@@ -13,22 +13,34 @@ import time
 
 import aidcsim
 
-_THREAD = textwrap.dedent("""
-    import signal, sys, threading, aidcsim
+# A run on a pool's worker thread, started (its first progress report) before the main thread
+# goes on inside the with-block with `inside`, then `after` (Ctrl-C enabled as in an interactive
+# interpreter: a background test job inherits SIGINT ignored).
+_ON_A_WORKER = textwrap.dedent("""
+    import os, signal, sys, threading, time, aidcsim
     from concurrent.futures import ThreadPoolExecutor
-    # Ctrl-C enabled as in an interactive interpreter (a background test job inherits it ignored).
     signal.signal(signal.SIGINT, signal.default_int_handler)
     started = threading.Event()
     with ThreadPoolExecutor(1) as pool:
         future = pool.submit(aidcsim.run, sys.argv[1], progress=lambda stage, fraction: started.set())
         started.wait()
-        try:  # "running" inside: the test's SIGINT may come as soon as it is read
-            print("running", flush=True)
-            future.result()
-        except KeyboardInterrupt:
-            print("main: KeyboardInterrupt", flush=True)
-        error = future.exception()          # waits for the threaded run to end
-        print("worker:", type(error).__name__ if error else "finished", flush=True)
+""")
+
+
+def _on_a_worker(inside, after=""):
+    return _ON_A_WORKER + textwrap.indent(textwrap.dedent(inside), "    ") + textwrap.dedent(after)
+
+
+# The main thread waiting for the worker's result; the interrupted worker lets go of the engine.
+_THREAD = _on_a_worker("""
+    try:  # "running" inside: the test's SIGINT may come as soon as it is read
+        print("running", flush=True)
+        future.result()
+    except KeyboardInterrupt:
+        print("main: KeyboardInterrupt", flush=True)
+    error = future.exception()          # waits for the threaded run to end
+    print("worker:", type(error).__name__ if error else "finished", flush=True)
+""", """
     r = aidcsim.run(sys.argv[2])             # the engine's lock is free, the next run works
     print("alive", r.summary["gpus"], flush=True)
 """)
@@ -113,16 +125,10 @@ def test_ctrl_c_to_the_parent_stops_an_isolated_run(root):
             p.communicate()
 
 
-_SET_DURING = textwrap.dedent("""
-    import os, signal, sys, threading, time, aidcsim
-    from concurrent.futures import ThreadPoolExecutor
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    started = threading.Event()
-    with ThreadPoolExecutor(1) as pool:
-        future = pool.submit(aidcsim.run, sys.argv[1], progress=lambda stage, fraction: started.set())
-        started.wait()
-        signal.signal(signal.SIGINT, signal.SIG_DFL)   # the main thread's choice, made during the run
-        future.result()
+_SET_DURING = _on_a_worker("""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)   # the main thread's choice, made during the run
+    future.result()
+""", """
     os.kill(os.getpid(), signal.SIGINT)                # SIG_DFL: this ends the process
     time.sleep(1)
     print("survived", flush=True)
@@ -140,21 +146,14 @@ def test_a_handler_set_during_a_threaded_run_is_kept(small_scenario, tmp_path):
     assert r.returncode == -signal.SIGINT, (r.returncode, r.stdout, r.stderr)
 
 
-_READING = textwrap.dedent("""
-    import signal, sys, threading, aidcsim
-    from concurrent.futures import ThreadPoolExecutor
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    started = threading.Event()
-    with ThreadPoolExecutor(1) as pool:
-        future = pool.submit(aidcsim.run, sys.argv[1], progress=lambda stage, fraction: started.set())
-        started.wait()
-        try:  # "running" inside: the test's SIGINT may come as soon as it is read
-            print("running", flush=True)
-            sys.stdin.readline()                 # the REPL's main thread waits for input meanwhile
-        except KeyboardInterrupt:
-            print("main: KeyboardInterrupt", flush=True)
-        error = future.exception()
-        print("worker:", type(error).__name__ if error else "finished", flush=True)
+_READING = _on_a_worker("""
+    try:  # "running" inside: the test's SIGINT may come as soon as it is read
+        print("running", flush=True)
+        sys.stdin.readline()                 # the REPL's main thread waits for input meanwhile
+    except KeyboardInterrupt:
+        print("main: KeyboardInterrupt", flush=True)
+    error = future.exception()
+    print("worker:", type(error).__name__ if error else "finished", flush=True)
 """)
 
 

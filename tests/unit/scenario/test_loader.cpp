@@ -10,6 +10,23 @@
 
 using namespace aidcsim;
 
+namespace {
+/// What loading the default scenario with `overrides` (reported as `origin`) raises, "loaded" if
+/// nothing; an override's error is on the command line (line 0).
+std::string override_error(std::vector<Override> overrides, const std::string& origin) {
+  LoadOptions opt;
+  opt.overrides = std::move(overrides);
+  opt.overrides_origin = origin;
+  try {
+    load_scenario_text(default_scenario_text(), "d.yaml", opt);
+  } catch (const ScenarioError& e) {
+    CHECK(e.where().line == 0);
+    return e.what();
+  }
+  return "loaded";
+}
+}  // namespace
+
 TEST_CASE("the default scenario loads with the expected SI values", "[loader]") {
   const Scenario s = load_default_scenario();
   CHECK(s.name == "stargate-uk-8k");
@@ -258,17 +275,8 @@ TEST_CASE("LoadOptions::overrides: set before validation, errors at the command 
   CHECK(s.location_of("seed").file == "d.yaml (set on the command line with --set)");
   CHECK(s.location_of("cluster.gpus").line > 0);  // keys not set keep their lines
 
-  auto error_of = [](std::vector<Override> overrides) -> std::string {
-    LoadOptions opt;
-    opt.overrides = std::move(overrides);
-    opt.overrides_origin = "set on the command line with --set-all";
-    try {
-      load_scenario_text(default_scenario_text(), "d.yaml", opt);
-    } catch (const ScenarioError& e) {
-      CHECK(e.where().line == 0);
-      return e.what();
-    }
-    return "loaded";
+  auto error_of = [](std::vector<Override> overrides) {
+    return override_error(std::move(overrides), "set on the command line with --set-all");
   };
   CHECK(error_of({{"cluster.gpus", "abc"}}) ==
         "d.yaml (set on the command line with --set-all): cluster.gpus: got 'abc', expected a plain integer such as "
@@ -301,16 +309,8 @@ TEST_CASE("an override's bytes are checked as the file's: UTF-8, no control char
   // Case input/03's kind (bytes that are not UTF-8 in a value, ../shared/cases/input/03): the file
   // is checked before parsing, but `--set name=caf\xE9` (Latin-1 from a shell) was not; on 1e9e09c
   // it validated and the results held U+FFFD.
-  auto error_of = [](const std::string& key, const std::string& value) -> std::string {
-    LoadOptions opt;
-    opt.overrides = {{key, value}};
-    try {
-      load_scenario_text(default_scenario_text(), "d.yaml", opt);
-    } catch (const ScenarioError& e) {
-      CHECK(e.where().line == 0);
-      return e.what();
-    }
-    return "loaded";
+  auto error_of = [](const std::string& key, const std::string& value) {
+    return override_error({{key, value}}, LoadOptions{}.overrides_origin);
   };
   CHECK(error_of("name", "caf\xE9") ==
         "d.yaml (set on the command line with --set): name: got 'caf\\xE9', expected UTF-8 text without control "
