@@ -14,6 +14,8 @@
     df = aidcsim.read_sweep_csv("sweep.csv")
     c = aidcsim.compare([s, (s, {"fabric.oversubscription.spine": "4:1"})], seeds=2)
     c.table(); c.stats; print(c.format())                  # designs side by side over seeds
+    b = aidcsim.bench_collective(gpu="H100", min_bytes="1M", max_bytes="1G", step_factor=4)
+    b[["size", "algorithm", "protocol", "busbw"]]           # nccl-tests per size; busbw in GB/s
 
 sweep and compare run on local processes (multiprocessing spawn): in a script run as
 ``python3 FILE``, call them under ``if __name__ == "__main__":`` (docs/python.md, Sweeps).
@@ -34,6 +36,7 @@ from .runner import cancel, run, validate
 from .scenario import Scenario
 from .sweep import read_csv as read_sweep_csv, sweep, to_csv as sweep_to_csv
 from .compare import Comparison, compare
+from .bench import bench_collective
 
 
 def __getattr__(name):
@@ -48,7 +51,7 @@ def __getattr__(name):
     raise AttributeError(f"module 'aidcsim' has no attribute {name!r}")
 
 
-__all__ = ["Scenario", "Results", "run", "validate", "sweep", "sweep_to_csv", "read_sweep_csv", "compare", "Comparison", "cancel", "Fabric",
+__all__ = ["Scenario", "Results", "run", "validate", "bench_collective", "sweep", "sweep_to_csv", "read_sweep_csv", "compare", "Comparison", "cancel", "Fabric",
            "limits", "units", "Error", "ParameterError", "ScenarioError", "ArgumentTypeError", "ArgumentIndexError",
            "FileError", "SimulationError",
            "Cancelled"]

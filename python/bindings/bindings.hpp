@@ -13,5 +13,6 @@ void register_results(pybind11::module_& m);   // results.cpp: Results <-> dict,
 void register_engine(pybind11::module_& m);    // engine.cpp: run_text (simulate)
 void register_topology(pybind11::module_& m);  // topology.cpp: Fabric graph, routes, BOM
 void register_thermal(pybind11::module_& m);   // thermal.cpp: steady-state thermal network
+void register_bench(pybind11::module_& m);     // bench.cpp: bench_collective (nccl-tests)
 
 }  // namespace aidcsim::bind

@@ -14,4 +14,5 @@ PYBIND11_MODULE(_core, m) {
   aidcsim::bind::register_engine(m);
   aidcsim::bind::register_topology(m);
   aidcsim::bind::register_thermal(m);
+  aidcsim::bind::register_bench(m);
 }
