@@ -34,3 +34,16 @@ def test_comparing_designs_example_validates(monkeypatch):
     monkeypatch.setattr(aidcsim, "compare", validate_only)
     eval(call, {"aidcsim": aidcsim})
     assert len(checked) == 3 and len(set(checked)) == 1
+
+
+def test_bench_collective_example_runs(monkeypatch, capsys):
+    # The example runs as written from the repository root (its scenario path is relative), and
+    # its rows are those of the 8 x H100 sweep it names: ring / LL at 1 MiB, NVLS from 8 MiB.
+    monkeypatch.chdir(ROOT)
+    names = {"aidcsim": aidcsim}
+    exec(_block_after("## Collective bus bandwidth"), names)
+    df, ag = names["df"], names["ag"]
+    assert list(df["size"]) == [2**20, 2**23, 2**26, 2**29, 2**32]
+    assert df["algorithm"].iloc[0] == "ring" and set(df["algorithm"].iloc[1:]) == {"nvls"}
+    assert "# Avg bus bandwidth" in capsys.readouterr().out
+    assert ag.attrs["ranks"] == 144 and ag.attrs["collective"] == "all_gather" and len(ag) == 1
