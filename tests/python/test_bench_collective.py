@@ -8,6 +8,8 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import pytest
 
@@ -183,3 +185,29 @@ def test_ctrl_c_stops_a_benchmark():
     p = subprocess.run([sys.executable, "-c", _INTERRUPTED], capture_output=True, text=True, env=env, timeout=600)
     assert p.returncode == 0, p.stderr
     assert p.stdout.splitlines() == ["KeyboardInterrupt ['c_call', 'c_exception']", "alive 1"], p.stderr
+
+
+def test_cancel_stops_a_benchmark():
+    # aidcsim.cancel() from another thread, once the compiled call has begun (as above): Cancelled.
+    events = []
+
+    def hook(frame, event, arg):
+        if event == "c_call" and getattr(arg, "__name__", "") == "bench_collective":
+            events.append(event)
+
+    def cancel():
+        while not events:
+            time.sleep(0.01)
+        time.sleep(0.5)
+        aidcsim.cancel()
+
+    canceller = threading.Thread(target=cancel, daemon=True)
+    canceller.start()
+    sys.setprofile(hook)
+    try:
+        with pytest.raises(aidcsim.Cancelled):
+            aidcsim.bench_collective(nodes=512, steps=True, algorithm="tree")
+    finally:
+        sys.setprofile(None)
+    canceller.join()
+    assert len(aidcsim.bench_collective(min_bytes="1M", max_bytes="1M")) == 1
