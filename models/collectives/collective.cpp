@@ -246,6 +246,9 @@ double nic_port_rate(const Layout& l) {
 
 nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Protocol& p) {
   nccl::System s;
+  s.max_nchannels = p.max_channels;
+  s.max_ctas = p.max_ctas;
+  s.nvls_nchannels = p.nvls_channels;
   const auto doms = by_domain(gpus, l);
   s.nodes = std::max<int>(1, doms.size());
   s.ranks = std::max<int>(1, gpus.size());
@@ -435,8 +438,6 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
                  : ")");
     throw Error(why);
   }
-  const int tuned_channels = ch.channels;  // before NCCL_MAX_NCHANNELS
-  if (p.max_channels > 0) ch.channels = std::min(ch.channels, p.max_channels);
   nccl::System xs = sys;
   xs.ll_nvlink_hop = p.nvlink_ll_hop * 1e6;
   const nccl::Model exec = nccl::build_model(xs);
@@ -526,10 +527,10 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // Pipeline fill: the first round of chunks (CTAs x heads x NCCL's chunk) passes every stage
     // before the pipeline is full; NCCL's tuner has no such term (tuning.cc v2.28.3-1
     // ncclTopoGetAlgoTime: latency + bytes / bw, NVLS latency hwLat 25 us). The round is on the
-    // CTAs NCCL runs (enqueue.cc topoGetAlgoInfo v2.28.3-1): nvlsChannels, which
+    // CTAs NCCL runs (enqueue.cc topoGetAlgoInfo v2.28.3-1, nccl::choose): nvlsChannels, which
     // NCCL_MAX_NCHANNELS does not cap (transport/nvls.cc caps it by NCCL_MAX_CTAS only); NVLS
     // across domains min(nvlsChannels, comm->nChannels), which it does (graph/connect.cc).
-    const int ctas = ch.algo == nccl::kNvls && sys.nodes > 1 ? ch.channels : tuned_channels;
+    const int ctas = ch.channels;
     const double heads = std::max(1, tuner.graph[nccl::kNvls].channels);
     const double first =
         f == nccl::kAllReduce

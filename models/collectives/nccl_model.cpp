@@ -466,14 +466,24 @@ Model build_model(const System& s) {
     if (gr.channels == 0) gr = Graph{};
   // comm->nChannels = min(tree, ring) after the reduction; the tree's graph is the ring's here.
   const Graph rg = m.graph[kRing];
-  if (m.graph[kNvls].channels > 0)
-    m.nvls_channels = cc >= 100 ? (multi ? kNvlsChannelsSm100 : kNvlsChannelsSm100Nvl) : kNvlsChannelsSm90;
+  // NCCL_MAX_CTAS (config.maxCTAs, init.cc v2.28.3-1: at most MAXCHANNELS; <= 0 ignored).
+  const int max_ctas = s.max_ctas > 0 ? std::min(s.max_ctas, kMaxChannels) : kMaxChannels;
+  if (m.graph[kNvls].channels > 0) {
+    // ncclNvlsInit (transport/nvls.cc v2.28.3-1): the architecture's CTAs or NCCL_NVLS_NCHANNELS
+    // (config.nvlsCTAs), then max(minCTAs 1, min(maxCTAs, channels)).
+    const int arch = cc >= 100 ? (multi ? kNvlsChannelsSm100 : kNvlsChannelsSm100Nvl) : kNvlsChannelsSm90;
+    m.nvls_channels = std::max(1, std::min(max_ctas, s.nvls_nchannels > 0 ? s.nvls_nchannels : arch));
+  }
 
   // ncclTopoPostset (connect.cc v2.28.3-1): channels doubled, then 4 per search channel on
   // Hopper and later (minCompCap >= 90; v2.23.4-1: == 90) across nodes above 45 GB/s. v2.28.3-1
   // no longer raises nChannels to nvlsChannels (v2.23.4-1 did): NVLS runs on its own CTAs.
   m.channels = std::min(kMaxChannels, 2 * std::max(1, rg.channels));
   if (cc >= 90 && multi && rg.bw_intra > 45.0 && m.channels < 16) m.channels = std::min(kMaxChannels, 2 * m.channels);
+  // "Honor NCCL_MIN_NRINGS/NCCL_MAX_NRINGS" (ncclTopoPostset): nChannels = min(ncclMaxNchannels(),
+  // nChannels, config.maxCTAs); ncclMaxNchannels() is NCCL_MAX_NCHANNELS within [1, MAXCHANNELS].
+  const int max_nch = s.max_nchannels > 0 ? std::min(s.max_nchannels, kMaxChannels) : kMaxChannels;
+  m.channels = std::min({m.channels, max_nch, max_ctas});
 
   // Threads and thread thresholds (tuning.cc ncclTopoTuneModel tail).
   const int simple_def = rg.bw_intra * rg.channels <= kPciBw ? 256 : kSimpleMaxNthreads;

@@ -71,6 +71,21 @@ struct System {
   /// (collectives::Protocol::nvlink_ll_hop); multi-node rings and the tree keep NCCL's hop
   /// (nccl_model.cpp says why).
   double ll_nvlink_hop = -1;
+  /// The channel settings of the communicator (0: unset, NCCL's default). NCCL v2.28.3-1:
+  /// NCCL_MAX_NCHANNELS caps comm->nChannels after ncclTopoPostset's copies (graph/connect.cc:
+  /// nChannels = min(ncclMaxNchannels(), nChannels, config.maxCTAs); ncclMaxNchannels() is
+  /// MAXCHANNELS 64 unset, larger values capped to it, values < 1 raised to 1), so it caps ring,
+  /// tree, PAT and CollNet channels and NVLS across nodes (min(nvlsChannels, nChannels),
+  /// enqueue.cc topoGetAlgoInfo), not the NVLS CTAs of one node or NVLSTree: comm->nvlsChannels =
+  /// max(config.minCTAs, min(config.maxCTAs, NCCL_NVLS_NCHANNELS or the architecture's default))
+  /// (transport/nvls.cc ncclNvlsInit; init.cc: NCCL_NVLS_NCHANNELS -> config.nvlsCTAs,
+  /// NCCL_MAX_CTAS -> config.maxCTAs, at most MAXCHANNELS). NCCL_MAX_CTAS caps both. The tuner's
+  /// bandwidth tables use the graphs' search channels (tuning.cc), so none of them changes a
+  /// table; they change the channels a collective runs on and the ring plateau test
+  /// (ncclTopoGetAlgoTime: bytes / (comm->nChannels x ranks) >= 64).
+  int max_nchannels = 0;   ///< NCCL_MAX_NCHANNELS
+  int max_ctas = 0;        ///< NCCL_MAX_CTAS (ncclConfig_t maxCTAs)
+  int nvls_nchannels = 0;  ///< NCCL_NVLS_NCHANNELS (ncclConfig_t nvlsCTAs)
 };
 
 /// One of NCCL's topology graphs (ring, tree, collnet, nvls) as its search returns it.
@@ -91,8 +106,12 @@ struct Model {
   /// (hwLat[NET] + the net plugin's latency; = [0] on one node). A ring's latency is
   /// baseLat + (nsteps - interSteps) x [0] + interSteps x [1] (tuning.cc v2.28.3-1).
   double hop_latency[kNumFuncs][kNumAlgos][kNumProtos][2] = {};
-  int channels = 0;       ///< comm->nChannels after ncclTopoPostset doubles them (NVLS runs on its own CTAs)
-  int nvls_channels = 0;  ///< comm->nvlsChannels: 16 Hopper; Blackwell 24 in one domain, 32 across (nvls.cc)
+  /// comm->nChannels after ncclTopoPostset doubles them, capped by NCCL_MAX_NCHANNELS and
+  /// NCCL_MAX_CTAS (System::max_nchannels, max_ctas; NVLS runs on its own CTAs)
+  int channels = 0;
+  /// comm->nvlsChannels: 16 Hopper; Blackwell 24 in one domain, 32 across (nvls.cc), or
+  /// NCCL_NVLS_NCHANNELS; capped by NCCL_MAX_CTAS, not by NCCL_MAX_NCHANNELS
+  int nvls_channels = 0;
   int max_threads[kNumAlgos][kNumProtos] = {};  ///< comm->maxThreads (0 for PAT: NCCL sets none)
   long thread_threshold[kNumAlgos][kNumProtos] = {};
 };

@@ -49,6 +49,8 @@ struct BenchArgs {
   std::string algo = "auto";
   std::string proto = "auto";
   int max_channels = 0;
+  int max_ctas = 0;
+  int nvls_channels = 0;
   std::string min_bytes = "8";
   std::string max_bytes = "8G";
   std::string step_bytes;
@@ -298,9 +300,14 @@ BenchOptions options_from(const BenchArgs& a) {
     }
     throw CLI::ValidationError("-o", std::string(e.what()) + hint);
   }
-  if (a.max_channels < 0 || a.max_channels > 32)
-    throw CLI::ValidationError("--max-channels", "from 1 to 32 (0: NCCL's)");
-  o.protocol.max_channels = a.max_channels;
+  // MAXCHANNELS 64 (NCCL src/include/device.h v2.28.3-1): NCCL caps larger settings to it.
+  auto channel_setting = [](int v, const char* flag) {
+    if (v < 0 || v > 64) throw CLI::ValidationError(flag, "from 1 to 64 (0: NCCL's), got " + std::to_string(v));
+    return v;
+  };
+  o.protocol.max_channels = channel_setting(a.max_channels, "--max-channels");
+  o.protocol.max_ctas = channel_setting(a.max_ctas, "--max-ctas");
+  o.protocol.nvls_channels = channel_setting(a.nvls_channels, "--nvls-channels");
   o.collapse = !a.steps;
   o.iters = a.iters;
   o.warmup_iters = a.warmup;
@@ -427,7 +434,15 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
                   "hierarchical, halving_doubling, direct")
       ->capture_default_str();
   sub->add_option("--proto", a->proto, "NCCL protocol: auto, LL, LL128, Simple")->capture_default_str();
-  sub->add_option("--max-channels", a->max_channels, "NCCL_MAX_NCHANNELS (0: NCCL's)");
+  sub->add_option("--max-channels", a->max_channels,
+                  "NCCL_MAX_NCHANNELS (0: NCCL's): caps the channels of ring, tree, PAT, CollNet and NVLS across "
+                  "NVLink domains (min(NVLS CTAs, channels)); not NVLS on one domain or NVLSTree, whose CTAs are "
+                  "--nvls-channels");
+  sub->add_option("--max-ctas", a->max_ctas,
+                  "NCCL_MAX_CTAS (0: NCCL's): caps every algorithm's channels and NVLS CTAs");
+  sub->add_option("--nvls-channels", a->nvls_channels,
+                  "NCCL_NVLS_NCHANNELS (0: NCCL's, 16 Hopper; Blackwell 24 in one NVLink domain, 32 across): "
+                  "CTAs of NVLS and NVLSTree");
   sub->add_flag("--steps", a->steps,
                 "Simulate every ring/tree step (default: steps collapsed, exact on an idle fabric)");
   sub->add_flag("--profile", a->profile,
