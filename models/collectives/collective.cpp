@@ -531,12 +531,17 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // NCCL_MAX_NCHANNELS does not cap (transport/nvls.cc caps it by NCCL_MAX_CTAS only); NVLS
     // across domains min(nvlsChannels, comm->nChannels), which it does (graph/connect.cc).
     const int ctas = ch.channels;
-    const double heads = std::max(1, tuner.graph[nccl::kNvls].channels);
-    const double first =
-        f == nccl::kAllReduce
-            ? nccl::nvls_first_round(tuner, ch.algo, c.bytes, ctas)
-            : std::min(c.bytes, ctas * heads * nccl::nvls_chunk(tuner, c.bytes, ch.algo == nccl::kNvlsTree, ctas));
-    if (f == nccl::kAllReduce && sys.nodes > 1) {
+    const double first = nccl::nvls_first_round(tuner, f, ch.algo, c.bytes, ctas);
+    if (f != nccl::kAllReduce) {
+      // All-gather / reduce-scatter (all_gather.h / reduce_scatter.h v2.28.3-1, RunWorkColl
+      // NVLS): each CTA loops over its channel part in NCCL's chunks (calcCollChunking per
+      // channel), every loop through the kernel's warp groups one after the other (one node:
+      // bcast via multimem st -> gather, scatter -> multimem ld_reduce; across nodes a NET group
+      // between), so the first round pays groups - 1 more passes (nccl::nvls_warp_groups: 1 on
+      // one node). No measured NVLS all-gather / reduce-scatter sweep is known to add the extra
+      // round the all-reduce sweeps need (below), so none is added.
+      s.latency += (nccl::nvls_warp_groups(f, ch.algo, sys.nodes) - 1) * first / (bw * 1e9);
+    } else if (sys.nodes > 1) {
       // Across domains the kernel has four warp groups (src/device/all_reduce.h v2.28.3-1, NVLS
       // and NVLS_TREE): scatter, the heads' reduce -> NET (tree up), NET (tree down) -> multimem
       // st, gather; the first round passes three besides the steady state's. Scatter and gather
@@ -549,8 +554,7 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
       const double domain = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0);
       s.latency += 2 * first / (std::max(domain, bw) * 1e9) + first / (bw * 1e9);
     } else {
-      // One domain (and NVLS all-gather / reduce-scatter across domains, not re-derived): 3
-      // rounds at the NVLS rate, as the measured sweeps need (8 x H200 2 MiB - 1
+      // All-reduce on one domain: 3 rounds at the NVLS rate, as the measured sweeps need (8 x H200 2 MiB - 1
       // GiB, nccl-tests#290: 3.0-3.6 rounds beyond NCCL's 25 us). The kernel's warp groups
       // explain 2 of them (scatter, multimem ld_reduce + st, gather); the third is measured,
       // not from NCCL's source (docs/validation-busbw.md "NVLS pipeline fill").
@@ -612,15 +616,19 @@ double estimate_time(const Collective& c, const Layout& l, const Protocol& p) { 
 namespace {
 
 /// Chunks per channel of a stepped pipeline: Collective::chunks, else NCCL's for the selection
-/// (nccl::pipeline_chunks): the tree, NVLSTree's tree and the broadcast / reduce chain; 1 otherwise.
+/// (nccl::pipeline_chunks): the tree, NVLSTree's tree, the broadcast / reduce chain and NVLS
+/// all-gather / reduce-scatter on one domain (its loops per channel); 1 otherwise.
 int pipeline_chunks(const Collective& c, const Layout& l, const Protocol& p, const Selection& sel) {
   if (c.chunks > 0) return c.chunks;
   if (c.collapse) return 1;
   nccl::Algo a = nccl::kRing;
+  const bool nvls_ag_rs = sel.algorithm == Algorithm::Nvls && (c.op == Op::AllGather || c.op == Op::ReduceScatter);
   if (sel.algorithm == Algorithm::Tree)
     a = nccl::kTree;
   else if (sel.algorithm == Algorithm::NvlsTree)
     a = nccl::kNvlsTree;
+  else if (nvls_ag_rs && by_domain(c.gpus, l).size() == 1)
+    a = nccl::kNvls;
   else if (!(sel.algorithm == Algorithm::Ring && (c.op == Op::Broadcast || c.op == Op::Reduce)))
     return 1;
   const nccl::Proto proto = sel.proto == Proto::LL      ? nccl::kLL

@@ -33,7 +33,13 @@ int nvls_heads_of(const Layout& l, int g, bool across) {
 /// the others' (h = g up to 32 GPUs on one domain: every GPU a head). All-gather /
 /// reduce-scatter: (g-1)/g x S. Emulated as a shift permutation GPU i -> i+1 of the domain, each
 /// transfer carrying its sender's load, which loads each GPU's NVLink uplink and downlink once.
-void add_nvls(FlowPlan& plan, const std::vector<std::vector<int>>& doms, const Layout& l, Op op, double bytes) {
+/// `loops` > 1 (stepped all-gather / reduce-scatter on one domain): NCCL's loops per channel
+/// (nccl::pipeline_chunks; all_gather.h / reduce_scatter.h v2.28.3-1, a chunk of every
+/// channel's part per loop), each transfer repeated that many times with 1/loops of the load:
+/// the one transfer of the collapsed plan is their exact sum (the same port loads and critical
+/// path), and under load the loops interleave with other traffic as NCCL's do.
+void add_nvls(FlowPlan& plan, const std::vector<std::vector<int>>& doms, const Layout& l, Op op, double bytes,
+              int loops = 1) {
   const bool across = doms.size() > 1;
   for (const auto& d : doms) {
     const int g = static_cast<int>(d.size());
@@ -41,7 +47,8 @@ void add_nvls(FlowPlan& plan, const std::vector<std::vector<int>>& doms, const L
     const int h = nvls_heads_of(l, g, across);
     for (int i = 0; i < g; ++i) {
       const double payload = op != Op::AllReduce ? (g - 1.0) / g * bytes : i < h ? (h + 1.0) / h * bytes : bytes;
-      plan.done.push_back(plan.add(d[i], d[(i + 1) % g], payload, 0));
+      plan.done.push_back(loops > 1 ? plan.add_repeated(d[i], d[(i + 1) % g], payload / loops, loops, {})
+                                    : plan.add(d[i], d[(i + 1) % g], payload, 0));
     }
   }
 }
@@ -92,7 +99,8 @@ FlowPlan plan_nvls(const EmitContext& ctx, const std::vector<std::vector<int>>& 
                    bool across_tree) {
   const auto& c = ctx.c;
   FlowPlan plan;
-  add_nvls(plan, doms, ctx.layout, c.op, c.bytes);
+  const bool loops = !c.collapse && c.op != Op::AllReduce && doms.size() == 1;
+  add_nvls(plan, doms, ctx.layout, c.op, c.bytes, loops ? ctx.chunks : 1);
   const int N = static_cast<int>(doms.size());
   if (N < 2) return plan;
   int g = static_cast<int>(doms[0].size());

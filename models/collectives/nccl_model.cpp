@@ -711,8 +711,8 @@ double coll_chunk(const Model& m, Func, Algo a, Proto p, double part) {
   // calcCollChunking (enqueue.cc v2.28.3-1) with nChannels = 1: chunkSteps 1 outside the Simple ring.
   const long step = buff_size(p) / kNcclSteps;
   double chunk = p == kLL ? step / 2 : p == kLL128 ? step / kLL128LineElems * kLL128DataElems : step;
-  if (a == kNvlsTree) {
-    chunk = nvls_chunk(m, part, true, 1);  // called per channel, nChannels = 1
+  if (a == kNvlsTree || a == kNvls) {
+    chunk = nvls_chunk(m, part, a == kNvlsTree, 1);  // called per channel, nChannels = 1
   } else if (a == kTree && p == kLL128) {
     // NCCL's float arithmetic, its integer division of the part by the chunk
     const float ppn = m.sys.ranks / static_cast<float>(m.sys.nodes);
@@ -725,11 +725,24 @@ double coll_chunk(const Model& m, Func, Algo a, Proto p, double part) {
   return std::max(grain, std::floor(chunk / grain) * grain);
 }
 
+namespace {
+bool per_rank_count(Func f) { return f == kAllGather || f == kReduceScatter; }
+}  // namespace
+
 int pipeline_chunks(const Model& m, Func f, Algo a, Proto p, double bytes, int channels) {
-  const double part = channel_part(f, p, m.sys.ranks, bytes, channels);
+  // All-gather / reduce-scatter: NCCL's count is a rank's (task->count: S / ranks), and
+  // calcCollChunking sees the channel's part x ncclFuncMaxSendRecvCount = x ranks (enqueue.cc
+  // v2.28.3-1, globalBytesPerElement; include/enqueue.h).
+  const int ranks = std::max(1, m.sys.ranks);
+  const double count = per_rank_count(f) ? bytes / ranks : bytes;
+  const double part = channel_part(f, p, ranks, count, channels);
   if (part <= 0) return 1;
+  const double global = per_rank_count(f) ? part * ranks : part;
+  // NVLSTree all-reduce loops over nHeads x chunkCount (all_reduce.h); NVLS all-gather /
+  // reduce-scatter of one node over the rank's part in chunkCount (all_gather.h / reduce_scatter.h
+  // v2.28.3-1, RunWorkColl NVLS oneNode: elemOffset += chunkCount).
   const double per_loop = a == kNvlsTree ? std::max(1, m.graph[kNvls].channels) : 1;
-  const double chunks = std::ceil(part / (coll_chunk(m, f, a, p, part) * per_loop));
+  const double chunks = std::ceil(part / (coll_chunk(m, f, a, p, global) * per_loop));
   return static_cast<int>(std::clamp(chunks, 1.0, 1e9));
 }
 
@@ -752,7 +765,7 @@ double nvls_chunk(const Model& m, double bytes, bool tree, int channels) {
   return c;
 }
 
-double nvls_first_round(const Model& m, Algo a, double bytes, int ctas) {
+double nvls_first_round(const Model& m, Func f, Algo a, double bytes, int ctas) {
   if (bytes <= 0) return 0;
   const int nch = std::max(1, ctas);
   const double heads = std::max(1, m.graph[kNvls].channels);
@@ -761,12 +774,23 @@ double nvls_first_round(const Model& m, Algo a, double bytes, int ctas) {
     // scheduleCollTasksToPlan (enqueue.cc v2.28.3-1), task->isCollnet: calcCollChunking(nChannels
     // = nMaxChannels, the whole message); the kernel's loopSize is nChannels x nHeads x chunk.
     chunk = nvls_chunk(m, bytes, false, nch);
+  } else if (per_rank_count(f)) {
+    // One node: calcCollChunking(nChannels = 1) per channel on the rank's part x ranks; each
+    // loop moves a chunk of every rank's part (heads = ranks on one node): heads x chunk of S.
+    const int ranks = std::max(1, m.sys.ranks);
+    chunk = coll_chunk(m, f, kNvls, kSimple, ranks * channel_part(f, kSimple, ranks, bytes / ranks, nch));
   } else {
     // The continuous-byte distribution: calcCollChunking(nChannels = 1, the channel's part) per
     // channel; the kernel loops over its part in nHeads x chunk.
     chunk = nvls_chunk(m, channel_part(kAllReduce, kSimple, m.sys.ranks, bytes, nch), a == kNvlsTree, 1);
   }
   return std::min(bytes, nch * heads * chunk);
+}
+
+int nvls_warp_groups(Func f, Algo a, int nodes) {
+  if (f == kAllReduce) return nodes > 1 || a == kNvlsTree ? 4 : 3;
+  if (f == kAllGather || f == kReduceScatter) return nodes > 1 ? 3 : 2;
+  return 0;
 }
 
 }  // namespace aidcsim::collectives::nccl

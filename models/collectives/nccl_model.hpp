@@ -183,14 +183,27 @@ Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed = {},
 /// channel's part and nChannels = 1 otherwise.
 double nvls_chunk(const Model& m, double bytes, bool nvls_tree, int channels);
 
-/// Bytes an NVLS / NVLSTree all-reduce of `bytes` on `ctas` CTAs moves in its first round: each
-/// CTA loops over its part in rounds of heads x chunk (src/device/all_reduce.h v2.28.3-1,
-/// RunWorkColl NVLS / NVLS_TREE: loopCount = nHeads x chunkCount, or nChannels x nHeads x chunk
-/// across domains), each round through the warp groups one after the other (one slice per
-/// chunk: ProtoSimple<1, 1>), so the first round fills the pipeline. Across domains (NVLS with CollNet) the chunk is nvls_chunk of the whole message on
-/// `ctas`; otherwise nvls_chunk of the largest channel part (channel_part) on one channel.
-/// min(bytes, ctas x heads x chunk), in B; 0 for bytes <= 0.
-double nvls_first_round(const Model& m, Algo a, double bytes, int ctas);
+/// Bytes (of the nccl-tests size S) an NVLS / NVLSTree collective `f` of `bytes` on `ctas` CTAs
+/// moves in its first round: each CTA loops over its part in rounds (all-reduce:
+/// src/device/all_reduce.h v2.28.3-1, RunWorkColl NVLS / NVLS_TREE: loopCount = nHeads x
+/// chunkCount, or nChannels x nHeads x chunk across domains; all-gather / reduce-scatter of one
+/// node: all_gather.h / reduce_scatter.h RunWorkColl NVLS oneNode, a chunk of the rank's part per
+/// loop, bcast + gather / scatter + reduce, so heads x chunk of S), each round through the warp
+/// groups one after the other (one slice per chunk: ProtoSimple<1, 1>), so the first round
+/// fills the pipeline. Across domains (NVLS with CollNet) the chunk is nvls_chunk of the whole
+/// message on `ctas`; otherwise calcCollChunking per channel (nChannels = 1) on the largest
+/// channel part (channel_part; all-gather / reduce-scatter: the rank's part x ranks, as NCCL's
+/// globalBytesPerElement). min(bytes, ctas x heads x chunk), in B; 0 for bytes <= 0.
+double nvls_first_round(const Model& m, Func f, Algo a, double bytes, int ctas);
+
+/// Warp groups a chunk crosses one after the other in NCCL's NVLS kernels (v2.28.3-1): all-reduce
+/// on one node 3 (scatter, the heads' multimem ld_reduce + st, gather: all_reduce.h NVLS), across
+/// nodes and NVLSTree 4 (scatter, reduce -> NET, NET -> multimem st, gather); all-gather on one
+/// node 2 (bcast through multimem st, gather: all_gather.h NVLS oneNode), across nodes 3 (gather,
+/// NET send, bcast); reduce-scatter 2 (scatter, multimem ld_reduce: reduce_scatter.h) and 3
+/// across nodes (scatter, NET recv, reduce). A pipeline of k groups pays k - 1 rounds beyond its
+/// steady state. 0 for other functions.
+int nvls_warp_groups(Func f, Algo a, int nodes);
 
 /// NCCL's buffer per connection and protocol (B): DEFAULT_LL_BUFFSIZE = NCCL_LL_LINES_PER_THREAD 8
 /// x NCCL_LL_MAX_NTHREADS 512 x NCCL_STEPS 8 x 16 B lines = 512 KiB; DEFAULT_LL128_BUFFSIZE =
@@ -213,16 +226,19 @@ double channel_part(Func f, Proto p, int ranks, double bytes, int channels);
 /// 576,000), for the tree and for the ring's pipelines of broadcast / reduce (BROADCAST_ / REDUCE_
 /// CHUNKSTEPS 1, collectives.h). The tree with LL128 halves it while the part holds fewer than
 /// nsteps x 64 / ppn chunks (down to 131,072) and nsteps x 16 / ppn (down to 32,768), nsteps = 1 +
-/// log2i(nodes) + 0.1 ppn. NVLSTree: nvls_chunk for the part (concurrentOps = the heads). Aligned
+/// log2i(nodes) + 0.1 ppn. NVLSTree / NVLS: nvls_chunk for the part (concurrentOps = the heads). Aligned
 /// down to the protocol's grain (ncclProtoGrainSize, device.h: LL 16 B, LL128 1,920 B, Simple 512 B).
 /// Other algorithms: the step (not used).
 double coll_chunk(const Model& m, Func f, Algo a, Proto p, double part);
 
-/// Chunks NCCL's pipeline runs one after the other on a channel for `bytes` over `channels` channels:
-/// ceil(channel_part / (coll_chunk x chunks per loop)), chunks per loop = the NVLS heads for
-/// NVLSTree (each head's reduce -> tree up -> tree down -> multicast handles one chunk per loop:
-/// src/device/all_reduce.h v2.28.3-1, loopCount = nHeads x chunkCount), 1 for the tree
-/// (runTreeUpDown / runTreeSplit: a loop per chunkCount) and the broadcast / reduce chain. >= 1.
+/// Chunks NCCL's pipeline runs one after the other on a channel for `bytes` (the nccl-tests size
+/// S) over `channels` channels: ceil(channel_part / (coll_chunk x chunks per loop)), chunks per
+/// loop = the NVLS heads for NVLSTree (each head's reduce -> tree up -> tree down -> multicast
+/// handles one chunk per loop: src/device/all_reduce.h v2.28.3-1, loopCount = nHeads x
+/// chunkCount), 1 for the tree (runTreeUpDown / runTreeSplit: a loop per chunkCount), the
+/// broadcast / reduce chain and NVLS all-gather / reduce-scatter on one node (a loop per
+/// chunkCount of the rank's part, all_gather.h / reduce_scatter.h; the part is of a rank's
+/// S / ranks, the chunk calcCollChunking's on part x ranks). >= 1.
 int pipeline_chunks(const Model& m, Func f, Algo a, Proto p, double bytes, int channels);
 
 /// NCCL's NVLS efficiency by architecture (tuning.cc `nvlsEfficiency`, v2.28.3-1 to v2.30.7-1):
