@@ -1093,8 +1093,8 @@ TEST_CASE("bench --max-channels is NCCL_MAX_NCHANNELS: ring, tree and NVLS acros
   REQUIRE(nvls.channels == 16);
   CHECK(nvls4.channels == 16);
   CHECK(nvls4.time() == nvls.time());
-  // NVLSTree likewise; its stepped tree runs NCCL's chunks per channel of 16 channels (64 at 1 GiB
-  // on 4 nodes), not of 4 (the old code: 256).
+  // NVLSTree likewise; its stepped tree runs NCCL's chunks per channel of 16 channels (128 at 1 GiB
+  // on 4 nodes), not of 4 (the old code: 512).
   const auto tree = make(Op::AllReduce, Algorithm::NvlsTree, 32, S, false);
   const auto t4 = select(tree, nodes_of(8), four);
   CHECK(t4.channels == 16);
