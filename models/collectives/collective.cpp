@@ -616,19 +616,15 @@ double estimate_time(const Collective& c, const Layout& l, const Protocol& p) { 
 namespace {
 
 /// Chunks per channel of a stepped pipeline: Collective::chunks, else NCCL's for the selection
-/// (nccl::pipeline_chunks): the tree, NVLSTree's tree, the broadcast / reduce chain and NVLS
-/// all-gather / reduce-scatter on one domain (its loops per channel); 1 otherwise.
+/// (nccl::pipeline_chunks): the tree, NVLSTree's tree and the broadcast / reduce chain; 1 otherwise.
 int pipeline_chunks(const Collective& c, const Layout& l, const Protocol& p, const Selection& sel) {
   if (c.chunks > 0) return c.chunks;
   if (c.collapse) return 1;
   nccl::Algo a = nccl::kRing;
-  const bool nvls_ag_rs = sel.algorithm == Algorithm::Nvls && (c.op == Op::AllGather || c.op == Op::ReduceScatter);
   if (sel.algorithm == Algorithm::Tree)
     a = nccl::kTree;
   else if (sel.algorithm == Algorithm::NvlsTree)
     a = nccl::kNvlsTree;
-  else if (nvls_ag_rs && by_domain(c.gpus, l).size() == 1)
-    a = nccl::kNvls;
   else if (!(sel.algorithm == Algorithm::Ring && (c.op == Op::Broadcast || c.op == Op::Reduce)))
     return 1;
   const nccl::Proto proto = sel.proto == Proto::LL      ? nccl::kLL

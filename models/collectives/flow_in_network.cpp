@@ -33,13 +33,14 @@ int nvls_heads_of(const Layout& l, int g, bool across) {
 /// the others' (h = g up to 32 GPUs on one domain: every GPU a head). All-gather /
 /// reduce-scatter: (g-1)/g x S. Emulated as a shift permutation GPU i -> i+1 of the domain, each
 /// transfer carrying its sender's load, which loads each GPU's NVLink uplink and downlink once.
-/// `loops` > 1 (stepped all-gather / reduce-scatter on one domain): NCCL's loops per channel
-/// (nccl::pipeline_chunks; all_gather.h / reduce_scatter.h v2.28.3-1, a chunk of every
-/// channel's part per loop), each transfer repeated that many times with 1/loops of the load:
-/// the one transfer of the collapsed plan is their exact sum (the same port loads and critical
-/// path), and under load the loops interleave with other traffic as NCCL's do.
-void add_nvls(FlowPlan& plan, const std::vector<std::vector<int>>& doms, const Layout& l, Op op, double bytes,
-              int loops = 1) {
+/// Stepped or collapsed, one transfer per GPU: NCCL's loops per channel (nccl::pipeline_chunks;
+/// all_gather.h / reduce_scatter.h / all_reduce.h v2.28.3-1) stream back to back on the same
+/// NVLS connection (a FIFO of NCCL_STEPS chunks), so under max-min sharing the one transfer is
+/// their exact sum, NCCL's latency and the fill (the execution model's) paid once before them.
+/// A transfer repeated per loop pays a latency share or its route per loop, which NCCL's
+/// streaming loops do not (tried: docs/validation-busbw.md, "NVLS all-gather / reduce-scatter
+/// in NCCL's chunks").
+void add_nvls(FlowPlan& plan, const std::vector<std::vector<int>>& doms, const Layout& l, Op op, double bytes) {
   const bool across = doms.size() > 1;
   for (const auto& d : doms) {
     const int g = static_cast<int>(d.size());
@@ -47,8 +48,7 @@ void add_nvls(FlowPlan& plan, const std::vector<std::vector<int>>& doms, const L
     const int h = nvls_heads_of(l, g, across);
     for (int i = 0; i < g; ++i) {
       const double payload = op != Op::AllReduce ? (g - 1.0) / g * bytes : i < h ? (h + 1.0) / h * bytes : bytes;
-      plan.done.push_back(loops > 1 ? plan.add_repeated(d[i], d[(i + 1) % g], payload / loops, loops, {})
-                                    : plan.add(d[i], d[(i + 1) % g], payload, 0));
+      plan.done.push_back(plan.add(d[i], d[(i + 1) % g], payload, 0));
     }
   }
 }
@@ -99,8 +99,7 @@ FlowPlan plan_nvls(const EmitContext& ctx, const std::vector<std::vector<int>>& 
                    bool across_tree) {
   const auto& c = ctx.c;
   FlowPlan plan;
-  const bool loops = !c.collapse && c.op != Op::AllReduce && doms.size() == 1;
-  add_nvls(plan, doms, ctx.layout, c.op, c.bytes, loops ? ctx.chunks : 1);
+  add_nvls(plan, doms, ctx.layout, c.op, c.bytes);
   const int N = static_cast<int>(doms.size());
   if (N < 2) return plan;
   int g = static_cast<int>(doms[0].size());
