@@ -246,6 +246,9 @@ double nic_port_rate(const Layout& l) {
 
 nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Protocol& p) {
   nccl::System s;
+  s.max_nchannels = p.max_channels;
+  s.max_ctas = p.max_ctas;
+  s.nvls_nchannels = p.nvls_channels;
   const auto doms = by_domain(gpus, l);
   s.nodes = std::max<int>(1, doms.size());
   s.ranks = std::max<int>(1, gpus.size());
@@ -435,8 +438,6 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
                  : ")");
     throw Error(why);
   }
-  const int tuned_channels = ch.channels;  // before NCCL_MAX_NCHANNELS
-  if (p.max_channels > 0) ch.channels = std::min(ch.channels, p.max_channels);
   nccl::System xs = sys;
   xs.ll_nvlink_hop = p.nvlink_ll_hop * 1e6;
   const nccl::Model exec = nccl::build_model(xs);
@@ -526,16 +527,21 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
     // Pipeline fill: the first round of chunks (CTAs x heads x NCCL's chunk) passes every stage
     // before the pipeline is full; NCCL's tuner has no such term (tuning.cc v2.28.3-1
     // ncclTopoGetAlgoTime: latency + bytes / bw, NVLS latency hwLat 25 us). The round is on the
-    // CTAs NCCL runs (enqueue.cc topoGetAlgoInfo v2.28.3-1): nvlsChannels, which
+    // CTAs NCCL runs (enqueue.cc topoGetAlgoInfo v2.28.3-1, nccl::choose): nvlsChannels, which
     // NCCL_MAX_NCHANNELS does not cap (transport/nvls.cc caps it by NCCL_MAX_CTAS only); NVLS
     // across domains min(nvlsChannels, comm->nChannels), which it does (graph/connect.cc).
-    const int ctas = ch.algo == nccl::kNvls && sys.nodes > 1 ? ch.channels : tuned_channels;
-    const double heads = std::max(1, tuner.graph[nccl::kNvls].channels);
-    const double first =
-        f == nccl::kAllReduce
-            ? nccl::nvls_first_round(tuner, ch.algo, c.bytes, ctas)
-            : std::min(c.bytes, ctas * heads * nccl::nvls_chunk(tuner, c.bytes, ch.algo == nccl::kNvlsTree, ctas));
-    if (f == nccl::kAllReduce && sys.nodes > 1) {
+    const int ctas = ch.channels;
+    const double first = nccl::nvls_first_round(tuner, f, ch.algo, c.bytes, ctas);
+    if (f != nccl::kAllReduce) {
+      // All-gather / reduce-scatter (all_gather.h / reduce_scatter.h v2.28.3-1, RunWorkColl
+      // NVLS): each CTA loops over its channel part in NCCL's chunks (calcCollChunking per
+      // channel), every loop through the kernel's warp groups one after the other (one node:
+      // bcast via multimem st -> gather, scatter -> multimem ld_reduce; across nodes a NET group
+      // between), so the first round pays groups - 1 more passes (nccl::nvls_warp_groups: 1 on
+      // one node). No measured NVLS all-gather / reduce-scatter sweep is known to add the extra
+      // round the all-reduce sweeps need (below), so none is added.
+      s.latency += (nccl::nvls_warp_groups(f, ch.algo, sys.nodes) - 1) * first / (bw * 1e9);
+    } else if (sys.nodes > 1) {
       // Across domains the kernel has four warp groups (src/device/all_reduce.h v2.28.3-1, NVLS
       // and NVLS_TREE): scatter, the heads' reduce -> NET (tree up), NET (tree down) -> multimem
       // st, gather; the first round passes three besides the steady state's. Scatter and gather
@@ -548,8 +554,7 @@ Selection nccl_selection(const Collective& c, const Layout& l, const Protocol& p
       const double domain = sys.nvlink_bw * nccl::nvls_efficiency(sys.compute_capability) * h / (h + 1.0);
       s.latency += 2 * first / (std::max(domain, bw) * 1e9) + first / (bw * 1e9);
     } else {
-      // One domain (and NVLS all-gather / reduce-scatter across domains, not re-derived): 3
-      // rounds at the NVLS rate, as the measured sweeps need (8 x H200 2 MiB - 1
+      // All-reduce on one domain: 3 rounds at the NVLS rate, as the measured sweeps need (8 x H200 2 MiB - 1
       // GiB, nccl-tests#290: 3.0-3.6 rounds beyond NCCL's 25 us). The kernel's warp groups
       // explain 2 of them (scatter, multimem ld_reduce + st, gather); the third is measured,
       // not from NCCL's source (docs/validation-busbw.md "NVLS pipeline fill").

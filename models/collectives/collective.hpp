@@ -84,9 +84,17 @@ bool nvls_supported(RedOp r, DataType t);
 /// NCCL settings and the measured corrections of the execution model. One set for all jobs.
 struct Protocol {
   Proto proto = Proto::Auto;  ///< NCCL_PROTO
-  int max_channels = 0;       ///< NCCL_MAX_NCHANNELS, 0 = NCCL's own
-  bool nvls = true;           ///< NCCL_NVLS_ENABLE (effective only where the GPUs support NVLS)
-  bool collnet = true;        ///< NCCL_COLLNET_ENABLE (effective only on a fabric with SHARP)
+  /// NCCL_MAX_NCHANNELS (0: NCCL's own, MAXCHANNELS 64): caps comm->nChannels, so the channels
+  /// of ring, tree, PAT, CollNet and NVLS across domains (min(nvlsChannels, nChannels)); not the
+  /// NVLS CTAs of one domain or NVLSTree (nccl::System::max_nchannels says where NCCL does it).
+  int max_channels = 0;
+  /// NCCL_MAX_CTAS (0: unset): caps comm->nChannels and comm->nvlsChannels alike.
+  int max_ctas = 0;
+  /// NCCL_NVLS_NCHANNELS (0: NCCL's per architecture: 16 Hopper; Blackwell 24 in one NVLink
+  /// domain, 32 across): the CTAs of NVLS and NVLSTree (capped by max_ctas).
+  int nvls_channels = 0;
+  bool nvls = true;     ///< NCCL_NVLS_ENABLE (effective only where the GPUs support NVLS)
+  bool collnet = true;  ///< NCCL_COLLNET_ENABLE (effective only on a fabric with SHARP)
   /// Per-hop latency of the LL protocol over NVLink in a ring (s). NCCL's tuner assumes 0.6 us
   /// (tuning.cc hwLat); measured: DGX-A100 ring all-reduce with one channel takes 10 us on 2 GPUs
   /// and 33.7 us on 8 GPUs (NVIDIA/nccl-tests#123, `-g N`: one thread drives the N GPUs):

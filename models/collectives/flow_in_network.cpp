@@ -33,6 +33,13 @@ int nvls_heads_of(const Layout& l, int g, bool across) {
 /// the others' (h = g up to 32 GPUs on one domain: every GPU a head). All-gather /
 /// reduce-scatter: (g-1)/g x S. Emulated as a shift permutation GPU i -> i+1 of the domain, each
 /// transfer carrying its sender's load, which loads each GPU's NVLink uplink and downlink once.
+/// Stepped or collapsed, one transfer per GPU: NCCL's loops per channel (nccl::pipeline_chunks;
+/// all_gather.h / reduce_scatter.h / all_reduce.h v2.28.3-1) stream back to back on the same
+/// NVLS connection (a FIFO of NCCL_STEPS chunks), so under max-min sharing the one transfer is
+/// their exact sum, NCCL's latency and the fill (the execution model's) paid once before them.
+/// A transfer repeated per loop pays a latency share or its route per loop, which NCCL's
+/// streaming loops do not (tried: docs/validation-busbw.md, "NVLS all-gather / reduce-scatter
+/// in NCCL's chunks").
 void add_nvls(FlowPlan& plan, const std::vector<std::vector<int>>& doms, const Layout& l, Op op, double bytes) {
   const bool across = doms.size() > 1;
   for (const auto& d : doms) {

@@ -466,14 +466,24 @@ Model build_model(const System& s) {
     if (gr.channels == 0) gr = Graph{};
   // comm->nChannels = min(tree, ring) after the reduction; the tree's graph is the ring's here.
   const Graph rg = m.graph[kRing];
-  if (m.graph[kNvls].channels > 0)
-    m.nvls_channels = cc >= 100 ? (multi ? kNvlsChannelsSm100 : kNvlsChannelsSm100Nvl) : kNvlsChannelsSm90;
+  // NCCL_MAX_CTAS (config.maxCTAs, init.cc v2.28.3-1: at most MAXCHANNELS; <= 0 ignored).
+  const int max_ctas = s.max_ctas > 0 ? std::min(s.max_ctas, kMaxChannels) : kMaxChannels;
+  if (m.graph[kNvls].channels > 0) {
+    // ncclNvlsInit (transport/nvls.cc v2.28.3-1): the architecture's CTAs or NCCL_NVLS_NCHANNELS
+    // (config.nvlsCTAs), then max(minCTAs 1, min(maxCTAs, channels)).
+    const int arch = cc >= 100 ? (multi ? kNvlsChannelsSm100 : kNvlsChannelsSm100Nvl) : kNvlsChannelsSm90;
+    m.nvls_channels = std::max(1, std::min(max_ctas, s.nvls_nchannels > 0 ? s.nvls_nchannels : arch));
+  }
 
   // ncclTopoPostset (connect.cc v2.28.3-1): channels doubled, then 4 per search channel on
   // Hopper and later (minCompCap >= 90; v2.23.4-1: == 90) across nodes above 45 GB/s. v2.28.3-1
   // no longer raises nChannels to nvlsChannels (v2.23.4-1 did): NVLS runs on its own CTAs.
   m.channels = std::min(kMaxChannels, 2 * std::max(1, rg.channels));
   if (cc >= 90 && multi && rg.bw_intra > 45.0 && m.channels < 16) m.channels = std::min(kMaxChannels, 2 * m.channels);
+  // "Honor NCCL_MIN_NRINGS/NCCL_MAX_NRINGS" (ncclTopoPostset): nChannels = min(ncclMaxNchannels(),
+  // nChannels, config.maxCTAs); ncclMaxNchannels() is NCCL_MAX_NCHANNELS within [1, MAXCHANNELS].
+  const int max_nch = s.max_nchannels > 0 ? std::min(s.max_nchannels, kMaxChannels) : kMaxChannels;
+  m.channels = std::min({m.channels, max_nch, max_ctas});
 
   // Threads and thread thresholds (tuning.cc ncclTopoTuneModel tail).
   const int simple_def = rg.bw_intra * rg.channels <= kPciBw ? 256 : kSimpleMaxNthreads;
@@ -701,8 +711,8 @@ double coll_chunk(const Model& m, Func, Algo a, Proto p, double part) {
   // calcCollChunking (enqueue.cc v2.28.3-1) with nChannels = 1: chunkSteps 1 outside the Simple ring.
   const long step = buff_size(p) / kNcclSteps;
   double chunk = p == kLL ? step / 2 : p == kLL128 ? step / kLL128LineElems * kLL128DataElems : step;
-  if (a == kNvlsTree) {
-    chunk = nvls_chunk(m, part, true, 1);  // called per channel, nChannels = 1
+  if (a == kNvlsTree || a == kNvls) {
+    chunk = nvls_chunk(m, part, a == kNvlsTree, 1);  // called per channel, nChannels = 1
   } else if (a == kTree && p == kLL128) {
     // NCCL's float arithmetic, its integer division of the part by the chunk
     const float ppn = m.sys.ranks / static_cast<float>(m.sys.nodes);
@@ -715,11 +725,24 @@ double coll_chunk(const Model& m, Func, Algo a, Proto p, double part) {
   return std::max(grain, std::floor(chunk / grain) * grain);
 }
 
+namespace {
+bool per_rank_count(Func f) { return f == kAllGather || f == kReduceScatter; }
+}  // namespace
+
 int pipeline_chunks(const Model& m, Func f, Algo a, Proto p, double bytes, int channels) {
-  const double part = channel_part(f, p, m.sys.ranks, bytes, channels);
+  // All-gather / reduce-scatter: NCCL's count is a rank's (task->count: S / ranks), and
+  // calcCollChunking sees the channel's part x ncclFuncMaxSendRecvCount = x ranks (enqueue.cc
+  // v2.28.3-1, globalBytesPerElement; include/enqueue.h).
+  const int ranks = std::max(1, m.sys.ranks);
+  const double count = per_rank_count(f) ? bytes / ranks : bytes;
+  const double part = channel_part(f, p, ranks, count, channels);
   if (part <= 0) return 1;
+  const double global = per_rank_count(f) ? part * ranks : part;
+  // NVLSTree all-reduce loops over nHeads x chunkCount (all_reduce.h); NVLS all-gather /
+  // reduce-scatter of one node over the rank's part in chunkCount (all_gather.h / reduce_scatter.h
+  // v2.28.3-1, RunWorkColl NVLS oneNode: elemOffset += chunkCount).
   const double per_loop = a == kNvlsTree ? std::max(1, m.graph[kNvls].channels) : 1;
-  const double chunks = std::ceil(part / (coll_chunk(m, f, a, p, part) * per_loop));
+  const double chunks = std::ceil(part / (coll_chunk(m, f, a, p, global) * per_loop));
   return static_cast<int>(std::clamp(chunks, 1.0, 1e9));
 }
 
@@ -742,7 +765,7 @@ double nvls_chunk(const Model& m, double bytes, bool tree, int channels) {
   return c;
 }
 
-double nvls_first_round(const Model& m, Algo a, double bytes, int ctas) {
+double nvls_first_round(const Model& m, Func f, Algo a, double bytes, int ctas) {
   if (bytes <= 0) return 0;
   const int nch = std::max(1, ctas);
   const double heads = std::max(1, m.graph[kNvls].channels);
@@ -751,12 +774,23 @@ double nvls_first_round(const Model& m, Algo a, double bytes, int ctas) {
     // scheduleCollTasksToPlan (enqueue.cc v2.28.3-1), task->isCollnet: calcCollChunking(nChannels
     // = nMaxChannels, the whole message); the kernel's loopSize is nChannels x nHeads x chunk.
     chunk = nvls_chunk(m, bytes, false, nch);
+  } else if (per_rank_count(f)) {
+    // One node: calcCollChunking(nChannels = 1) per channel on the rank's part x ranks; each
+    // loop moves a chunk of every rank's part (heads = ranks on one node): heads x chunk of S.
+    const int ranks = std::max(1, m.sys.ranks);
+    chunk = coll_chunk(m, f, kNvls, kSimple, ranks * channel_part(f, kSimple, ranks, bytes / ranks, nch));
   } else {
     // The continuous-byte distribution: calcCollChunking(nChannels = 1, the channel's part) per
     // channel; the kernel loops over its part in nHeads x chunk.
     chunk = nvls_chunk(m, channel_part(kAllReduce, kSimple, m.sys.ranks, bytes, nch), a == kNvlsTree, 1);
   }
   return std::min(bytes, nch * heads * chunk);
+}
+
+int nvls_warp_groups(Func f, Algo a, int nodes) {
+  if (f == kAllReduce) return nodes > 1 || a == kNvlsTree ? 4 : 3;
+  if (f == kAllGather || f == kReduceScatter) return nodes > 1 ? 3 : 2;
+  return 0;
 }
 
 }  // namespace aidcsim::collectives::nccl

@@ -71,6 +71,21 @@ struct System {
   /// (collectives::Protocol::nvlink_ll_hop); multi-node rings and the tree keep NCCL's hop
   /// (nccl_model.cpp says why).
   double ll_nvlink_hop = -1;
+  /// The channel settings of the communicator (0: unset, NCCL's default). NCCL v2.28.3-1:
+  /// NCCL_MAX_NCHANNELS caps comm->nChannels after ncclTopoPostset's copies (graph/connect.cc:
+  /// nChannels = min(ncclMaxNchannels(), nChannels, config.maxCTAs); ncclMaxNchannels() is
+  /// MAXCHANNELS 64 unset, larger values capped to it, values < 1 raised to 1), so it caps ring,
+  /// tree, PAT and CollNet channels and NVLS across nodes (min(nvlsChannels, nChannels),
+  /// enqueue.cc topoGetAlgoInfo), not the NVLS CTAs of one node or NVLSTree: comm->nvlsChannels =
+  /// max(config.minCTAs, min(config.maxCTAs, NCCL_NVLS_NCHANNELS or the architecture's default))
+  /// (transport/nvls.cc ncclNvlsInit; init.cc: NCCL_NVLS_NCHANNELS -> config.nvlsCTAs,
+  /// NCCL_MAX_CTAS -> config.maxCTAs, at most MAXCHANNELS). NCCL_MAX_CTAS caps both. The tuner's
+  /// bandwidth tables use the graphs' search channels (tuning.cc), so none of them changes a
+  /// table; they change the channels a collective runs on and the ring plateau test
+  /// (ncclTopoGetAlgoTime: bytes / (comm->nChannels x ranks) >= 64).
+  int max_nchannels = 0;   ///< NCCL_MAX_NCHANNELS
+  int max_ctas = 0;        ///< NCCL_MAX_CTAS (ncclConfig_t maxCTAs)
+  int nvls_nchannels = 0;  ///< NCCL_NVLS_NCHANNELS (ncclConfig_t nvlsCTAs)
 };
 
 /// One of NCCL's topology graphs (ring, tree, collnet, nvls) as its search returns it.
@@ -91,8 +106,12 @@ struct Model {
   /// (hwLat[NET] + the net plugin's latency; = [0] on one node). A ring's latency is
   /// baseLat + (nsteps - interSteps) x [0] + interSteps x [1] (tuning.cc v2.28.3-1).
   double hop_latency[kNumFuncs][kNumAlgos][kNumProtos][2] = {};
-  int channels = 0;       ///< comm->nChannels after ncclTopoPostset doubles them (NVLS runs on its own CTAs)
-  int nvls_channels = 0;  ///< comm->nvlsChannels: 16 Hopper; Blackwell 24 in one domain, 32 across (nvls.cc)
+  /// comm->nChannels after ncclTopoPostset doubles them, capped by NCCL_MAX_NCHANNELS and
+  /// NCCL_MAX_CTAS (System::max_nchannels, max_ctas; NVLS runs on its own CTAs)
+  int channels = 0;
+  /// comm->nvlsChannels: 16 Hopper; Blackwell 24 in one domain, 32 across (nvls.cc), or
+  /// NCCL_NVLS_NCHANNELS; capped by NCCL_MAX_CTAS, not by NCCL_MAX_NCHANNELS
+  int nvls_channels = 0;
   int max_threads[kNumAlgos][kNumProtos] = {};  ///< comm->maxThreads (0 for PAT: NCCL sets none)
   long thread_threshold[kNumAlgos][kNumProtos] = {};
 };
@@ -164,14 +183,27 @@ Choice choose(const Model& m, Func f, double bytes, const Allowed& allowed = {},
 /// channel's part and nChannels = 1 otherwise.
 double nvls_chunk(const Model& m, double bytes, bool nvls_tree, int channels);
 
-/// Bytes an NVLS / NVLSTree all-reduce of `bytes` on `ctas` CTAs moves in its first round: each
-/// CTA loops over its part in rounds of heads x chunk (src/device/all_reduce.h v2.28.3-1,
-/// RunWorkColl NVLS / NVLS_TREE: loopCount = nHeads x chunkCount, or nChannels x nHeads x chunk
-/// across domains), each round through the warp groups one after the other (one slice per
-/// chunk: ProtoSimple<1, 1>), so the first round fills the pipeline. Across domains (NVLS with CollNet) the chunk is nvls_chunk of the whole message on
-/// `ctas`; otherwise nvls_chunk of the largest channel part (channel_part) on one channel.
-/// min(bytes, ctas x heads x chunk), in B; 0 for bytes <= 0.
-double nvls_first_round(const Model& m, Algo a, double bytes, int ctas);
+/// Bytes (of the nccl-tests size S) an NVLS / NVLSTree collective `f` of `bytes` on `ctas` CTAs
+/// moves in its first round: each CTA loops over its part in rounds (all-reduce:
+/// src/device/all_reduce.h v2.28.3-1, RunWorkColl NVLS / NVLS_TREE: loopCount = nHeads x
+/// chunkCount, or nChannels x nHeads x chunk across domains; all-gather / reduce-scatter of one
+/// node: all_gather.h / reduce_scatter.h RunWorkColl NVLS oneNode, a chunk of the rank's part per
+/// loop, bcast + gather / scatter + reduce, so heads x chunk of S), each round through the warp
+/// groups one after the other (one slice per chunk: ProtoSimple<1, 1>), so the first round
+/// fills the pipeline. Across domains (NVLS with CollNet) the chunk is nvls_chunk of the whole
+/// message on `ctas`; otherwise calcCollChunking per channel (nChannels = 1) on the largest
+/// channel part (channel_part; all-gather / reduce-scatter: the rank's part x ranks, as NCCL's
+/// globalBytesPerElement). min(bytes, ctas x heads x chunk), in B; 0 for bytes <= 0.
+double nvls_first_round(const Model& m, Func f, Algo a, double bytes, int ctas);
+
+/// Warp groups a chunk crosses one after the other in NCCL's NVLS kernels (v2.28.3-1): all-reduce
+/// on one node 3 (scatter, the heads' multimem ld_reduce + st, gather: all_reduce.h NVLS), across
+/// nodes and NVLSTree 4 (scatter, reduce -> NET, NET -> multimem st, gather); all-gather on one
+/// node 2 (bcast through multimem st, gather: all_gather.h NVLS oneNode), across nodes 3 (gather,
+/// NET send, bcast); reduce-scatter 2 (scatter, multimem ld_reduce: reduce_scatter.h) and 3
+/// across nodes (scatter, NET recv, reduce). A pipeline of k groups pays k - 1 rounds beyond its
+/// steady state. 0 for other functions.
+int nvls_warp_groups(Func f, Algo a, int nodes);
 
 /// NCCL's buffer per connection and protocol (B): DEFAULT_LL_BUFFSIZE = NCCL_LL_LINES_PER_THREAD 8
 /// x NCCL_LL_MAX_NTHREADS 512 x NCCL_STEPS 8 x 16 B lines = 512 KiB; DEFAULT_LL128_BUFFSIZE =
@@ -194,16 +226,19 @@ double channel_part(Func f, Proto p, int ranks, double bytes, int channels);
 /// 576,000), for the tree and for the ring's pipelines of broadcast / reduce (BROADCAST_ / REDUCE_
 /// CHUNKSTEPS 1, collectives.h). The tree with LL128 halves it while the part holds fewer than
 /// nsteps x 64 / ppn chunks (down to 131,072) and nsteps x 16 / ppn (down to 32,768), nsteps = 1 +
-/// log2i(nodes) + 0.1 ppn. NVLSTree: nvls_chunk for the part (concurrentOps = the heads). Aligned
+/// log2i(nodes) + 0.1 ppn. NVLSTree / NVLS: nvls_chunk for the part (concurrentOps = the heads). Aligned
 /// down to the protocol's grain (ncclProtoGrainSize, device.h: LL 16 B, LL128 1,920 B, Simple 512 B).
 /// Other algorithms: the step (not used).
 double coll_chunk(const Model& m, Func f, Algo a, Proto p, double part);
 
-/// Chunks NCCL's pipeline runs one after the other on a channel for `bytes` over `channels` channels:
-/// ceil(channel_part / (coll_chunk x chunks per loop)), chunks per loop = the NVLS heads for
-/// NVLSTree (each head's reduce -> tree up -> tree down -> multicast handles one chunk per loop:
-/// src/device/all_reduce.h v2.28.3-1, loopCount = nHeads x chunkCount), 1 for the tree
-/// (runTreeUpDown / runTreeSplit: a loop per chunkCount) and the broadcast / reduce chain. >= 1.
+/// Chunks NCCL's pipeline runs one after the other on a channel for `bytes` (the nccl-tests size
+/// S) over `channels` channels: ceil(channel_part / (coll_chunk x chunks per loop)), chunks per
+/// loop = the NVLS heads for NVLSTree (each head's reduce -> tree up -> tree down -> multicast
+/// handles one chunk per loop: src/device/all_reduce.h v2.28.3-1, loopCount = nHeads x
+/// chunkCount), 1 for the tree (runTreeUpDown / runTreeSplit: a loop per chunkCount), the
+/// broadcast / reduce chain and NVLS all-gather / reduce-scatter on one node (a loop per
+/// chunkCount of the rank's part, all_gather.h / reduce_scatter.h; the part is of a rank's
+/// S / ranks, the chunk calcCollChunking's on part x ranks). >= 1.
 int pipeline_chunks(const Model& m, Func f, Algo a, Proto p, double bytes, int channels);
 
 /// NCCL's NVLS efficiency by architecture (tuning.cc `nvlsEfficiency`, v2.28.3-1 to v2.30.7-1):

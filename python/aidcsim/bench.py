@@ -50,7 +50,8 @@ def _checked(given):
     for name, value in given.items():
         if name in ("gpus", "nodes", "gpus_per_node", "iters"):
             out[name] = _args.integer(value, name, 1, _INT_MAX)
-        elif name in ("nvlink_domain", "nics_per_node", "max_channels", "warmup_iters", "root"):
+        elif name in ("nvlink_domain", "nics_per_node", "max_channels", "max_ctas", "nvls_channels",
+                      "warmup_iters", "root"):
             out[name] = _args.integer(value, name, 0, _INT_MAX)
         elif name in ("radix", "planes"):
             out[name] = _args.integer(value, name, None, _INT_MAX)
@@ -73,7 +74,8 @@ def _checked(given):
 
 def bench_collective(scenario=None, *, collective="all_reduce", min_bytes="8", max_bytes="8G", step_factor=2,
                      step_bytes=None, datatype="float", op="sum", root=0, algorithm="auto", protocol="auto",
-                     max_channels=0, steps=False, iters=20, warmup_iters=5, gpus=None, gpu=None, gpu_file=None,
+                     max_channels=0, max_ctas=0, nvls_channels=0, steps=False, iters=20, warmup_iters=5,
+                     gpus=None, gpu=None, gpu_file=None,
                      nodes=None, gpus_per_node=None, nvlink_domain=None, nics_per_node=None, nic_rate=None,
                      link_rate=None, topology=None, wiring=None, oversubscription=None,
                      spine_oversubscription=None, radix=None, planes=None, sharp=None):
@@ -101,8 +103,10 @@ def bench_collective(scenario=None, *, collective="all_reduce", min_bytes="8", m
     algorithm, protocol : str  [--algo, --proto]
         "auto" (NCCL's tuner), or ring, tree, nvls, nvls_tree, collnet_direct, collnet_chain, pat,
         sharp, hierarchical, halving_doubling, direct; protocol auto, LL, LL128, Simple.
-    max_channels : int  [--max-channels]
-        NCCL_MAX_NCHANNELS, 1 to 32 (0: NCCL's).
+    max_channels, max_ctas, nvls_channels : int  [--max-channels, --max-ctas, --nvls-channels]
+        NCCL_MAX_NCHANNELS (ring, tree, PAT, CollNet and NVLS across NVLink domains),
+        NCCL_MAX_CTAS (every algorithm) and NCCL_NVLS_NCHANNELS (NVLS and NVLSTree CTAs), each
+        1 to 64 (0: NCCL's); docs/collectives.md.
     steps : bool  [--steps]
         Simulate every ring / tree step (default False: steps collapsed, exact on an idle fabric).
     iters, warmup_iters : int  [-n, -w]

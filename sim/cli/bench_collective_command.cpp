@@ -140,7 +140,15 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
                   "hierarchical, halving_doubling, direct")
       ->capture_default_str();
   sub->add_option("--proto", a->proto, "NCCL protocol: auto, LL, LL128, Simple")->capture_default_str();
-  sub->add_option("--max-channels", a->max_channels, "NCCL_MAX_NCHANNELS (0: NCCL's)");
+  sub->add_option("--max-channels", a->max_channels,
+                  "NCCL_MAX_NCHANNELS (0: NCCL's): caps the channels of ring, tree, PAT, CollNet and NVLS across "
+                  "NVLink domains (min(NVLS CTAs, channels)); not NVLS on one domain or NVLSTree, whose CTAs are "
+                  "--nvls-channels");
+  sub->add_option("--max-ctas", a->max_ctas,
+                  "NCCL_MAX_CTAS (0: NCCL's): caps every algorithm's channels and NVLS CTAs");
+  sub->add_option("--nvls-channels", a->nvls_channels,
+                  "NCCL_NVLS_NCHANNELS (0: NCCL's, 16 Hopper; Blackwell 24 in one NVLink domain, 32 across): "
+                  "CTAs of NVLS and NVLSTree");
   sub->add_flag("--steps", a->steps,
                 "Simulate every ring/tree step (default: steps collapsed, exact on an idle fabric)");
   sub->add_flag("--profile", cli->profile,

@@ -290,9 +290,14 @@ BenchOptions bench_options(const BenchArgs& a, const BenchArgNames& names) {
     }
     throw BenchArgumentError(names.redop, std::string(e.what()) + hint, a.redop);
   }
-  if (a.max_channels < 0 || a.max_channels > 32)
-    throw BenchArgumentError(names.max_channels, "from 1 to 32 (0: NCCL's)", std::to_string(a.max_channels));
-  o.protocol.max_channels = a.max_channels;
+  // MAXCHANNELS 64 (NCCL src/include/device.h v2.28.3-1): NCCL caps larger settings to it.
+  auto channel_setting = [](int v, const std::string& name) {
+    if (v < 0 || v > 64) throw BenchArgumentError(name, "from 1 to 64 (0: NCCL's)", std::to_string(v));
+    return v;
+  };
+  o.protocol.max_channels = channel_setting(a.max_channels, names.max_channels);
+  o.protocol.max_ctas = channel_setting(a.max_ctas, names.max_ctas);
+  o.protocol.nvls_channels = channel_setting(a.nvls_channels, names.nvls_channels);
   o.collapse = !a.steps;
   o.iters = a.iters;
   o.warmup_iters = a.warmup;

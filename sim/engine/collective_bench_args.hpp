@@ -41,7 +41,9 @@ struct BenchArgs {
   std::string collective = "all_reduce";
   std::string algo = "auto";
   std::string proto = "auto";
-  int max_channels = 0;  ///< NCCL_MAX_NCHANNELS (0: NCCL's)
+  int max_channels = 0;   ///< NCCL_MAX_NCHANNELS (0: NCCL's)
+  int max_ctas = 0;       ///< NCCL_MAX_CTAS (0: NCCL's)
+  int nvls_channels = 0;  ///< NCCL_NVLS_NCHANNELS (0: NCCL's)
   std::string min_bytes = "8";
   std::string max_bytes = "8G";
   std::string step_bytes;  ///< "": sizes grow by `factor`
@@ -62,6 +64,7 @@ struct BenchArgNames {
               link_rate = "--link-rate", topology = "--topology", wiring = "--wiring", oversub = "--oversubscription",
               spine_oversub = "--spine-oversubscription", radix = "--radix", planes = "--planes",
               collective = "--collective", algo = "--algo", proto = "--proto", max_channels = "--max-channels",
+              max_ctas = "--max-ctas", nvls_channels = "--nvls-channels",
               min_bytes = "-b", max_bytes = "-e", step_bytes = "-i", factor = "-f", datatype = "-d", redop = "-o",
               root = "-r";
   bool assign = false;

@@ -109,7 +109,9 @@ done
 refused "--algo: unknown collective algorithm 'bogus'" --algo bogus
 refused "--proto: unknown NCCL protocol 'bogus'" --proto bogus
 refused "--collective: unknown collective 'bogus'" --collective bogus
-refused "--max-channels: from 1 to 32" --max-channels 100000
+refused "--max-channels: from 1 to 64" --max-channels 100000
+refused "--nvls-channels: from 1 to 64" --nvls-channels -1
+refused "--max-ctas: from 1 to 64" --max-ctas 65
 refused "-r: 100000: a rank from 0 to 7" -r 100000
 refused "-d: unknown data type 'bogus'" -d bogus
 refused "-o: unknown reduction operation 'bogus'" -o bogus

@@ -1079,3 +1079,73 @@ TEST_CASE("tree inside a domain of 2 GPUs: each direction of the link carries bo
     CHECK(b == Approx(S));
   }
 }
+
+TEST_CASE("bench --max-channels is NCCL_MAX_NCHANNELS: ring, tree and NVLS across domains, not NVLS CTAs",
+          "[collectives][nccl]") {
+  const double S = 1 << 30;
+  Protocol four;
+  four.max_channels = 4;
+  // NVLS on one domain runs comm->nvlsChannels (enqueue.cc topoGetAlgoInfo v2.28.3-1), which
+  // NCCL_MAX_NCHANNELS does not cap (transport/nvls.cc ncclNvlsInit: NCCL_MAX_CTAS only): 16 CTAs,
+  // the same time. The old code reported 4 channels.
+  const auto nvls = select(make(Op::AllReduce, Algorithm::Nvls, 8, S), nodes_of(8));
+  const auto nvls4 = select(make(Op::AllReduce, Algorithm::Nvls, 8, S), nodes_of(8), four);
+  REQUIRE(nvls.channels == 16);
+  CHECK(nvls4.channels == 16);
+  CHECK(nvls4.time() == nvls.time());
+  // NVLSTree likewise; its stepped tree runs NCCL's chunks per channel of 16 channels (128 at 1 GiB
+  // on 4 nodes), not of 4 (the old code: 512).
+  const auto tree = make(Op::AllReduce, Algorithm::NvlsTree, 32, S, false);
+  const auto t4 = select(tree, nodes_of(8), four);
+  CHECK(t4.channels == 16);
+  CHECK(t4.time() == select(tree, nodes_of(8)).time());
+  network::Schedule s0, s4;
+  emit(s0, tree, nodes_of(8));
+  emit(s4, tree, nodes_of(8), four);
+  auto reps = [](const network::Schedule& s) {
+    int r = 0;
+    for (const auto& a : s.activities) r = std::max(r, a.repeat);
+    return r;
+  };
+  CHECK(reps(s4) == reps(s0));
+  // NVLS across domains (SHARP) runs min(nvlsChannels, comm->nChannels): capped, and its first
+  // round (calcCollChunking on those CTAs) with it.
+  const auto sharp = select(make(Op::AllReduce, Algorithm::Nvls, 32, S), nodes_of(8, 4, true, true));
+  const auto sharp4 = select(make(Op::AllReduce, Algorithm::Nvls, 32, S), nodes_of(8, 4, true, true), four);
+  REQUIRE(sharp.channels == 16);
+  CHECK(sharp4.channels == 4);
+  CHECK(sharp4.latency < sharp.latency);
+  // Ring: comm->nChannels capped after ncclTopoPostset's copies (connect.cc), so NCCL's model
+  // has 4 channels (its ring plateau test, bytes / (nChannels x ranks) >= 64, sees them).
+  const auto sys4 = nccl_system(iota(32), nodes_of(8), four);
+  CHECK(nccl::build_model(sys4).channels == 4);
+  CHECK(select(make(Op::AllReduce, Algorithm::Ring, 32, S), nodes_of(8), four).channels == 4);
+  // NCCL caps NCCL_MAX_NCHANNELS at MAXCHANNELS (64).
+  Protocol many;
+  many.max_channels = 1000;
+  CHECK(nccl::build_model(nccl_system(iota(32), nodes_of(8), many)).channels ==
+        nccl::build_model(nccl_system(iota(32), nodes_of(8))).channels);
+}
+
+TEST_CASE("NCCL_NVLS_NCHANNELS and NCCL_MAX_CTAS set the NVLS CTAs (transport/nvls.cc v2.28.3-1)",
+          "[collectives][nccl]") {
+  const double S = 256 << 20;
+  Protocol nvls8;
+  nvls8.nvls_channels = 8;
+  // 8 CTAs instead of 16: the first round (CTAs x heads x chunk) halves, and so the fill.
+  const auto c = make(Op::AllReduce, Algorithm::Nvls, 8, S);
+  const auto base = select(c, nodes_of(8));
+  const auto eight = select(c, nodes_of(8), nvls8);
+  CHECK(eight.channels == 8);
+  CHECK(eight.bw_time == base.bw_time);
+  const double nccl_lat = 25e-6;
+  CHECK((eight.latency - nccl_lat) == Approx((base.latency - nccl_lat) / 2).epsilon(1e-9));
+  // NCCL_MAX_CTAS caps both nvlsChannels and comm->nChannels.
+  Protocol ctas;
+  ctas.max_ctas = 6;
+  CHECK(select(c, nodes_of(8), ctas).channels == 6);
+  CHECK(select(make(Op::AllReduce, Algorithm::Ring, 32, S), nodes_of(8), ctas).channels == 6);
+  // NCCL_NVLS_NCHANNELS above NCCL_MAX_CTAS: max(minCTAs, min(maxCTAs, channels)).
+  ctas.nvls_channels = 12;
+  CHECK(select(c, nodes_of(8), ctas).channels == 6);
+}

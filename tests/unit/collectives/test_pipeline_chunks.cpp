@@ -195,3 +195,87 @@ TEST_CASE("NVLSTree's tree over the CPU budget against every chunk (Collective::
       CHECK(grouped - collapsed > 0.5 * (exact - collapsed));
     }
 }
+
+namespace {
+
+/// An all-gather / reduce-scatter of `bytes` (nccl-tests size S) on one node of 8 H100-class GPUs
+/// of the rail cluster, NVLS forced; stepped or collapsed: simulated time, the selection and the
+/// largest repetition count of its transfers.
+struct NvlsRun {
+  double time = 0;
+  Selection sel;
+  int reps = 0;
+};
+NvlsRun nvls_one_node(Op op, double bytes, bool collapse) {
+  const auto fabric = topology::build_fabric(test::rail_cluster(1, 8, topology::FabricKind::Clos3, 64));
+  network::FlowNetwork net(fabric);
+  const Layout l = Layout::from(fabric, test::nvlink4_gpu());
+  Collective c;
+  c.op = op;
+  c.algorithm = Algorithm::Nvls;
+  c.gpus = iota(8);
+  c.bytes = bytes;
+  c.collapse = collapse;
+  network::Schedule s;
+  s.gpu_flops = {1e15};
+  NvlsRun r;
+  r.sel = select(c, l);
+  const auto e = emit(s, c, l);
+  REQUIRE(e.algorithm == Algorithm::Nvls);
+  for (const auto& act : s.activities) r.reps = std::max(r.reps, act.repeat);
+  r.time = net.run(s).makespan;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("NVLS all-gather / reduce-scatter in NCCL's chunks per channel (all_gather.h, reduce_scatter.h v2.28.3-1)") {
+  const nccl::Model m = h100_model(1);
+  REQUIRE(m.nvls_channels == 16);
+  REQUIRE(m.graph[nccl::kNvls].channels == 8);
+  const double MiB = 1 << 20;
+  for (const auto f : {nccl::kAllGather, nccl::kReduceScatter}) {
+    // A rank's 2 MiB of 16 MiB over 16 CTAs: traffic 8 B per byte, cells of 2 KiB, 64 cells (128
+    // KiB) a channel; calcCollChunking sees 128 KiB x 8 ranks = 1 MiB on one channel, concurrentOps
+    // 8 heads: 128 -> 64 KiB (< 64 x 8 x 128 KiB) -> 32 KiB (< 8 x 8 x 64 KiB), not 16 KiB (1 MiB is
+    // not < 2 x 8 x 32 KiB): 4 loops of 32 KiB, a round of 16 x 8 x 32 KiB = 4 MiB of S.
+    CHECK(nccl::channel_part(f, nccl::kSimple, 8, 2 * MiB, 16) == 128 * 1024);
+    CHECK(nccl::coll_chunk(m, f, nccl::kNvls, nccl::kSimple, 1 * MiB) == 32768);
+    CHECK(nccl::pipeline_chunks(m, f, nccl::kNvls, nccl::kSimple, 16 * MiB, 16) == 4);
+    CHECK(nccl::nvls_first_round(m, f, nccl::kNvls, 16 * MiB, 16) == Approx(4 * MiB));
+    // 1 GiB: 8 MiB a channel, 64 MiB to calcCollChunking (not < 64 x 8 x 128 KiB): 64 loops of
+    // 128 KiB, a round of 16 MiB. 64 KiB: 8 KiB a rank in cells of 2 KiB, 16 KiB of traffic (one
+    // cell) a channel at least: 4 channels of one loop each, the message is the round.
+    CHECK(nccl::pipeline_chunks(m, f, nccl::kNvls, nccl::kSimple, 1024 * MiB, 16) == 64);
+    CHECK(nccl::nvls_first_round(m, f, nccl::kNvls, 1024 * MiB, 16) == Approx(16 * MiB));
+    CHECK(nccl::pipeline_chunks(m, f, nccl::kNvls, nccl::kSimple, 65536, 16) == 1);
+    CHECK(nccl::nvls_first_round(m, f, nccl::kNvls, 65536, 16) == 65536);
+    // Two warp groups on one node (bcast -> gather; scatter -> reduce), a NET group between across nodes.
+    CHECK(nccl::nvls_warp_groups(f, nccl::kNvls, 1) == 2);
+    CHECK(nccl::nvls_warp_groups(f, nccl::kNvls, 2) == 3);
+  }
+  CHECK(nccl::nvls_warp_groups(nccl::kAllReduce, nccl::kNvls, 1) == 3);
+  CHECK(nccl::nvls_warp_groups(nccl::kAllReduce, nccl::kNvlsTree, 2) == 4);
+}
+
+TEST_CASE("NVLS all-gather / reduce-scatter: the fill of two warp groups, the loops as one transfer") {
+  const double MiB = 1 << 20;
+  for (const Op op : {Op::AllGather, Op::ReduceScatter}) {
+    for (const double bytes : {16 * MiB, 1024 * MiB}) {
+      const auto collapsed = nvls_one_node(op, bytes, true);
+      const auto stepped = nvls_one_node(op, bytes, false);
+      // The execution model: NCCL's 25 us + one round (16 CTAs x 8 heads x NCCL's chunk: 4 MiB at
+      // 16 MiB, 16 MiB at 1 GiB) at the collective's rate beyond the steady state (the old code
+      // charged 3 rounds of a whole-message chunk).
+      const double round = bytes < 100 * MiB ? 4 * MiB : 16 * MiB;
+      const double rate = bytes / collapsed.sel.bw_time;
+      CHECK(collapsed.sel.latency == Approx(25e-6 + round / rate).epsilon(1e-9));
+      // NCCL's loops per channel (4 / 64) stream on one connection: stepped or collapsed, one
+      // transfer per GPU carries them all (add_nvls), in the execution model's time.
+      CHECK(collapsed.reps == 1);
+      CHECK(stepped.reps == 1);
+      CHECK(stepped.time == collapsed.time);
+      CHECK(collapsed.time == Approx(collapsed.sel.time()).epsilon(0.01));
+    }
+  }
+}
