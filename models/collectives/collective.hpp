@@ -9,8 +9,9 @@
 //    (compute::GpuSpec: NVLink generation, NVLS) and the fabric (FabricSpec::sharp) support.
 // 2. The execution model (tuner.cpp, select()): how long the chosen algorithm really takes on an
 //    idle fabric. NCCL's model where it is right (large messages), plus what its model leaves out
-//    and measurements show: the pipeline fill of NVLS (its 4 NVLink traversals per chunk, at
-//    NCCL's chunk sizes) and the measured per-hop latency of the LL protocol over NVLink.
+//    and measurements show: the pipeline fill of NVLS (its first rounds of CTAs x heads x NCCL's
+//    chunk, docs/collectives.md "NVLS pipeline fill") and the measured per-hop latency of the LL
+//    protocol over NVLink.
 // 3. The flows (emit()): the algorithm's real traffic pattern (ring channels on rails, double
 //    binary trees between nodes with chains inside them, NVLS through the NVSwitch, SHARP
 //    through the NICs, PAT, ...), each transfer carrying its payload scaled by the algorithm's
