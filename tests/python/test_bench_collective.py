@@ -120,6 +120,9 @@ def test_published_busbw_8x_h100_nvls(root):
     (dict(scenario="scenarios/stargate-uk-8k.yaml", nodes=2), aidcsim.ParameterError, "nodes",
      "nothing with scenario="),
     (dict(gpu_file=""), aidcsim.ParameterError, "gpu_file", "non-empty path"),
+    (dict(max_channels=65), aidcsim.ParameterError, "max_channels", r"from 1 to 64 \(0: NCCL's\)"),
+    (dict(max_ctas=65), aidcsim.ParameterError, "max_ctas", r"from 1 to 64 \(0: NCCL's\)"),
+    (dict(nvls_channels=-1), aidcsim.ParameterError, "nvls_channels", "expected an integer from 0"),
 ])
 def test_bad_arguments_raise_naming_the_argument(kwargs, cls, key, message):
     with pytest.raises(cls, match=message) as e:
@@ -211,3 +214,12 @@ def test_cancel_stops_a_benchmark():
         sys.setprofile(None)
     canceller.join()
     assert len(aidcsim.bench_collective(min_bytes="1M", max_bytes="1M")) == 1
+
+
+def test_nvls_channels_reach_nccls_model():
+    # NCCL_NVLS_NCHANNELS sets NVLS's CTAs, hence its first round (docs/collectives.md): fewer CTAs,
+    # a shorter fill at a size where the fill shows, and the reported channels follow.
+    base = aidcsim.bench_collective(algorithm="nvls", min_bytes="1M", max_bytes="1M")
+    few = aidcsim.bench_collective(algorithm="nvls", min_bytes="1M", max_bytes="1M", nvls_channels=4)
+    assert few["channels"][0] == 4 and base["channels"][0] == 16
+    assert few["time"][0] != base["time"][0]
