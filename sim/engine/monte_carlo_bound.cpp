@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "models/common/errors.hpp"
+#include "models/compute/kernels.hpp"
 #include "models/reliability/time_to_train.hpp"
 #include "models/workload/model.hpp"
 #include "sim/engine/feasibility.hpp"
@@ -13,13 +14,14 @@
 namespace aidcsim {
 
 double step_time_lower_bound(const Scenario& sc, const workload::JobSpec& job, int gpus) {
-  const auto& m = job.model;
-  // The forward FLOPs per token of a layer less its attention scores and values (4 s h): the GEMMs.
-  const double gemm_per_token =
-      workload::layer_forward_flops_per_token(m) - 4.0 * double(m.sequence_length) * double(m.hidden);
-  const double tokens = double(job.global_batch) * double(m.sequence_length);
-  const double peak = std::max(sc.gpu.bf16_flops, sc.gpu.fp8_flops);
-  return 3.0 * m.layers * gemm_per_token * tokens / (double(gpus) * peak);
+  const double tokens = double(job.global_batch) * double(job.model.sequence_length);
+  // A GPU may run above nominal (cluster.gpu_speed factors and the distribution's max go to 2):
+  // the fastest factor any GPU can get scales every GPU's peak.
+  double fastest = 1.0;
+  for (const auto& g : job.gpu_speed) fastest = std::max(fastest, g.factor);
+  if (job.speed_distribution.kind != "none") fastest = std::max(fastest, job.speed_distribution.max);
+  const double peak = compute::peak_flops(sc.gpu, compute::precision_from(job.precision)) * fastest;
+  return workload::layer_gemm_flops(job.model, tokens) / (double(gpus) * peak);
 }
 
 MonteCarloBound check_monte_carlo_before_step(const Scenario& sc) {

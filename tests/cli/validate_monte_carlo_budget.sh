@@ -24,7 +24,7 @@ grep -qF "checks it again with the simulated step time" out.txt || fail "the not
 # Within the budget with the bound, over it with the simulated step: validate accepts it, run refuses
 # it after the step (the later check kept), at the same key, without the bound's words.
 cp "$BASE" mid.yaml
-printf 'reliability:\n  draws: 100000\n' >>mid.yaml
+printf 'reliability:\n  draws: 50000\n' >>mid.yaml
 "$AIDCSIM" validate mid.yaml >out.txt 2>err.txt || fail "validate mid.yaml exited $?"
 "$AIDCSIM" run mid.yaml --quiet >out.txt 2>err.txt
 [ $? -eq 2 ] || fail "run mid.yaml: expected exit 2 (over the budget with the simulated step)"
