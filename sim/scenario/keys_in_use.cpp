@@ -115,10 +115,6 @@ std::string value_text(const Params& params, const std::string& key) {
   return params.raw(key);
 }
 
-}  // namespace
-
-namespace {
-
 /// The table's row for one holder of its keys: the root (`prefix` "") or a `jobs:` entry
 /// (`prefix` "jobs[i].", `params` the entry, keys relative to it without "workload.").
 void check_row(const KeyInUse& row, const Params& params, const std::string& prefix, const std::string& strip,
