@@ -61,8 +61,9 @@ MonteCarloBound check_monte_carlo_before_step(const Scenario& sc) {
     throw InvalidParameter(e.key(), e.value(),
                            e.expected() +
                                " [checked before simulating the step, with a lower bound of the step time (" + bound +
-                               ": the layers' GEMM FLOPs at the GPU's peak) and no throttling, fabric or "
-                               "cooling failures: the simulated step needs at least as many]",
+                               ": the layers' GEMM FLOPs at the GPU's peak) and no throttling, switch, link or "
+                               "cooling failures: the simulated step can only need more, so a least value named "
+                               "above is a lower limit, maybe not enough]",
                            e.hint());
   }
   return MonteCarloBound::checked;
