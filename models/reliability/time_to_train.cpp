@@ -1297,10 +1297,14 @@ TimeToTrainResult time_to_train(const TrainingSpec& spec, const Situation& situa
   return time_to_train_phased(spec, {p}, seed).overall;
 }
 
-PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases,
-                                  std::uint64_t seed) {
-  check_spec(spec);
-  const double target = target_tokens(spec);
+namespace {
+
+/// The stages of `phases` (checked: starts increase, GPU counts do not shrink), with the
+/// convergence model's cuts (`conv` set up here, pointing at `critical`): shared by
+/// time_to_train_phased and monte_carlo_events, so the size checked early is the one run draws.
+std::vector<Stage> compile_phases(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases, double target,
+                                  const CriticalBatch& critical, Convergence& conv,
+                                  std::vector<std::string>& warnings) {
   if (phases.empty()) throw SimulationError("reliability: no phase to train on");
   for (std::size_t i = 1; i < phases.size(); ++i) {
     const std::string key = "rollout.phases[" + std::to_string(i) + "]";
@@ -1312,10 +1316,7 @@ PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<Ph
                                  " GPUs (the job only grows)");
   }
   std::vector<Stage> stages;
-  std::vector<std::string> warnings;
   const double t0 = phases.front().start;
-  const CriticalBatch critical(spec.convergence, spec.parameters);
-  Convergence conv;
   if (critical.enabled()) {
     conv.critical = &critical;
     conv.target = target;
@@ -1330,6 +1331,31 @@ PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<Ph
     const double end = i + 1 < phases.size() ? phases[i + 1].start - t0 : kInf;
     stages.push_back(compile(spec, phases[i].situation, phases[i].name, phases[i].start - t0, end, warnings, conv));
   }
+  return stages;
+}
+
+}  // namespace
+
+double monte_carlo_events(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases) {
+  check_spec(spec);
+  const double target = target_tokens(spec);
+  const CriticalBatch critical(spec.convergence, spec.parameters);
+  Convergence conv;
+  std::vector<std::string> warnings;
+  const std::vector<Stage> stages = compile_phases(spec, phases, target, critical, conv, warnings);
+  double per_draw = 0;
+  event_budget(spec, stages, target, kInf, per_draw);
+  return per_draw * spec.reliability.draws;
+}
+
+PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases,
+                                  std::uint64_t seed) {
+  check_spec(spec);
+  const double target = target_tokens(spec);
+  const CriticalBatch critical(spec.convergence, spec.parameters);
+  Convergence conv;
+  std::vector<std::string> warnings;
+  const std::vector<Stage> stages = compile_phases(spec, phases, target, critical, conv, warnings);
   PhasedResult res = run(spec, stages, target, kInf, seed);
   res.overall.warnings = std::move(warnings);
   res.overall.reference_batch = conv.reference;

@@ -168,6 +168,13 @@ void set_fast_walk(bool on);
 PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases,
                                   std::uint64_t seed);
 
+/// The size check time_to_train_phased makes before drawing, alone: throws the InvalidParameter
+/// it would throw when the draws need more than 1e9 loop steps (the key to change in it), else
+/// returns the loop steps estimated for all draws. Cheap (one ideal draw, no Monte Carlo): for a
+/// check before the engine has simulated the step, with a lower bound of the step time
+/// (sim/engine/monte_carlo_bound.hpp). Same other errors as time_to_train_phased.
+double monte_carlo_events(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases);
+
 /// Fixed-window study (no target, no convergence model): run for `duration` s of wall time and report interruptions,
 /// ETTR (retained work time / duration) and lost GPU-hours. `tokens` in the result = mean tokens
 /// retained; samples = retained work time per draw (s).

@@ -160,7 +160,9 @@ std::vector<ChecklistItem> cooling_checklist(const CoolingSpec& spec, const Site
                     "fraction",
                     std::min(lo, hi),
                     false,
-                    fmt::format("{:.0f}-{:.0f} % RH (brief 40-60 %)", spec.room.rh_min * 100, spec.room.rh_max * 100)};
+                    fmt::format("{:.0f}-{:.0f} % RH (brief 40-60 %){}{}", spec.room.rh_min * 100,
+                                spec.room.rh_max * 100, lo < -1e-12 ? "; cooling.room.rh_min below 40 %" : "",
+                                hi < -1e-12 ? "; cooling.room.rh_max above 60 %" : "")};
     if (std::abs(c.headroom) <= 1e-12) c.headroom = 0;  // a band end given as exactly 40 or 60 %
     c.pass = c.headroom >= 0;
     out.push_back(c);

@@ -190,6 +190,16 @@ void note_faults_outside_transient(Results& r, const std::vector<FaultVerdict>& 
                   duration / units::kHour, late));
 }
 
+void note_idle_monitoring(Results& r, const CoolingSpec& spec) {
+  const auto& m = spec.monitoring;
+  if ((m.sensors.empty() && m.actions.empty()) || !spec.faults.empty() || has_daily_cycle(spec)) return;
+  r.notes.push_back(fmt::format(
+      "cooling_monitoring: its {} sensor(s) and {} response action(s) did nothing in this run: they act in the "
+      "cooling-fault and daily-cycle transients only, and this scenario has no cooling.faults and no daily outdoor "
+      "cycle (cooling.heat_rejection.outdoor_daily_swing 0 K or heat_rejection fixed)",
+      m.sensors.size(), m.actions.size()));
+}
+
 double time_to_train_with_faults(double time_to_train, const std::vector<FaultVerdict>& vs, double transient_duration,
                                  std::vector<int>* not_counted) {
   std::vector<const FaultVerdict*> by_start;

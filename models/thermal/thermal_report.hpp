@@ -48,6 +48,12 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& verdicts
 /// judge them. Nothing when every fault starts within it.
 void note_faults_outside_transient(Results& r, const std::vector<FaultVerdict>& verdicts, double duration);
 
+/// A note when cooling_monitoring has sensors or response actions but the run simulates no
+/// transient for them to act in (no cooling.faults, no daily outdoor cycle: has_daily_cycle): the
+/// policy acts in those transients only, so it did nothing (the steady state raises no alert).
+/// Kept a note, not an error: a policy is part of a design the user may run with and without faults.
+void note_idle_monitoring(Results& r, const CoolingSpec& spec);
+
 /// Time-to-train (s) with every cooling fault of the scenario counted once. `time_to_train` (s)
 /// already has the faults that start before `transient_duration` (s, the shared fault transient's
 /// length: its step-time profile, sim/engine/step_profile.hpp); this adds the lost_training_time

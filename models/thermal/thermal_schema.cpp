@@ -990,6 +990,22 @@ CoolingSpec spec_from(const Params& root) {
   p.switch_power = num(root, "power.switch_power", p.switch_power);
   p.distribution_loss = num(root, "power.distribution_loss", p.distribution_loss);
 
+  // The humidity band's ends out of order: blame the end the file gives (rh_min 0.7 alone is above
+  // the default rh_max 0.6, and rh_min is the key to change), naming the other end's value.
+  if (c.room.rh_min > c.room.rh_max) {
+    auto pct = [](double f) {
+      char b[32];
+      std::snprintf(b, sizeof b, "%g", f);
+      return std::string(b);
+    };
+    const bool max_only = root.given("cooling.room.rh_max") && !root.given("cooling.room.rh_min");
+    if (max_only)
+      root.invalid("cooling.room.rh_max", "at least cooling.room.rh_min (" + pct(c.room.rh_min) +
+                                              ", its default): the band's high end (0 < rh_min <= rh_max <= 1)");
+    root.invalid("cooling.room.rh_min", "at most cooling.room.rh_max (" + pct(c.room.rh_max) +
+                                            (root.given("cooling.room.rh_max") ? "" : ", its default") +
+                                            "): the band's low end (0 < rh_min <= rh_max <= 1)");
+  }
   try {
     validate(c);
   } catch (const InvalidParameter& e) {
@@ -1038,8 +1054,12 @@ void validate(const CoolingSpec& c) {
   if (!(c.pumps.capacity_margin > 0))
     bad("cooling.pumps.capacity_margin", c.pumps.capacity_margin, "a positive margin");
   if (!(c.pumps.failover_time >= 0)) bad("cooling.pumps.failover_time", c.pumps.failover_time, "a time >= 0");
-  if (!(c.room.rh_min > 0 && c.room.rh_max <= 1 && c.room.rh_min <= c.room.rh_max))
-    bad("cooling.room.rh_max", c.room.rh_max, "0 < rh_min <= rh_max <= 1");
+  if (!(c.room.rh_min > 0 && c.room.rh_min <= 1))
+    bad("cooling.room.rh_min", c.room.rh_min, "a relative humidity in (0, 1]");
+  if (!(c.room.rh_max > 0 && c.room.rh_max <= 1))
+    bad("cooling.room.rh_max", c.room.rh_max, "a relative humidity in (0, 1]");
+  if (!(c.room.rh_min <= c.room.rh_max))  // the band's low end is the one to blame (reading: by the key given)
+    bad("cooling.room.rh_min", c.room.rh_min, "at most cooling.room.rh_max (the band 0 < rh_min <= rh_max <= 1)");
   if (!(c.rejection.outdoor_daily_swing >= 0))
     bad("cooling.heat_rejection.outdoor_daily_swing", c.rejection.outdoor_daily_swing, "a range >= 0 K");
   if (!(c.rejection.outdoor_rh > 0 && c.rejection.outdoor_rh <= 1))

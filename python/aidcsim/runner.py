@@ -129,8 +129,10 @@ def run_plain(text, name, seed=None):
 
 
 def validate(scenario):
-    """Validates a path, Scenario or dict with the C++ loader without running it. Returns the SI
-    values {dotted key: value}; raises ScenarioError like run()."""
+    """Validates a path, Scenario or dict as ``aidcsim validate`` does (the same C++ checks: the
+    loader, then what run() checks before simulating), without running it. Returns the SI values
+    {dotted key: value} as a ``Validated`` dict with ``.warnings`` and ``.notes`` (Scenario.validate);
+    raises ScenarioError like run()."""
     return as_scenario(scenario).validate()
 
 

@@ -355,8 +355,10 @@ class Scenario:
       list's length). ``s[key]`` reads it (KeyError if
       absent), ``key in s`` tests it, ``del s[key]`` removes it.
     - ``to_dict()`` (deep copy), ``to_yaml()``, ``copy()``, ``keys()`` (flat dotted keys written).
-    - ``validate()`` runs the C++ loader: raises ScenarioError (file, line, column, key, value,
-      expected, hint) exactly like ``aidcsim run``; returns the SI values it read.
+    - ``validate()`` makes the checks of ``aidcsim validate`` (the C++ loader and what ``run``
+      checks before simulating): raises ScenarioError (file, line, column, key, value, expected,
+      hint) exactly like ``aidcsim run``; returns the SI values it read (a ``Validated`` dict with
+      ``.warnings`` and ``.notes``).
 
     ``name`` is the file name used in error messages (the path when loaded from a file).
     """
@@ -583,14 +585,22 @@ class Scenario:
         return err
 
     def validate(self):
-        """Runs the C++ loader on this scenario. Returns {dotted key: SI value} of every validated
-        key (defaults filled). Raises ScenarioError with file/line/column/key/value/expected."""
+        """Makes every check ``aidcsim validate`` makes, with the same C++ function
+        (sim/engine/validation.hpp): the loader (keys, units, ranges, cross-key rules), then what
+        ``run`` checks before simulating (each situation's job and fabric, fabric failures, DP
+        algorithm per group, cooling, batch schedule, the Monte Carlo's size with a lower bound of
+        the step time), without simulating. Returns a ``Validated``: {dotted key: SI value} of every
+        validated key (defaults filled), with ``.warnings`` (the fabric built otherwise than
+        written, as ``aidcsim validate`` prints them on stderr) and ``.notes`` (what ``run`` checks
+        again, as it prints them on stdout). Raises ScenarioError with
+        file/line/column/key/value/expected."""
         from . import _native
         text, name = self._source()
         try:
-            return _native.core().load_text(text, name)["params"]
+            raw = _native.core().validate_text(text, name)
         except ScenarioError as e:
             raise self.relocate(e) from None
+        return Validated(raw["params"], raw["warnings"], raw["notes"])
 
     def __repr__(self):
         gpus = self.get("cluster.gpus")
@@ -606,6 +616,20 @@ class Scenario:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+
+
+class Validated(dict):
+    """{dotted key: SI value} of a validated scenario (a dict), with the findings of a valid one:
+    ``warnings`` (list of str: fabric built otherwise than written) and ``notes`` (list of str:
+    what ``run`` checks again after simulating, e.g. the Monte Carlo's size)."""
+
+    def __init__(self, params, warnings=(), notes=()):
+        super().__init__(params)
+        self.warnings = list(warnings)
+        self.notes = list(notes)
+
+    def __reduce__(self):
+        return (Validated, (dict(self), self.warnings, self.notes))
 
 
 def as_scenario(obj):

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "python/bindings/bindings.hpp"
+#include "sim/engine/validation.hpp"
 #include "sim/scenario/default_scenario.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -53,6 +54,21 @@ void register_scenario(py::module_& m) {
       "Validates scenario YAML text with the C++ loader (sim/scenario). Returns a dict: name, "
       "description, file, seed, params {dotted key: SI value (float/str/bool/list of dicts)}, "
       "locations {dotted key: (line, column)}. Raises aidcsim.ScenarioError.");
+  m.def(
+      "validate_text",
+      [](const std::string& text, const std::string& name) {
+        const Scenario s = load_scenario_text(text, name);
+        const ValidationReport report = validate_scenario(s);  // what `aidcsim validate` checks
+        py::dict d = scenario_to_py(s);
+        d["warnings"] = report.warnings;
+        d["notes"] = report.notes;
+        return d;
+      },
+      py::arg("text"), py::arg("name") = "<string>",
+      "load_text and then every check `aidcsim validate` makes (sim/engine/validation.hpp: each situation's "
+      "job, fabric, failures, DP algorithm, cooling, the Monte Carlo's size with a lower bound of the step "
+      "time), without simulating. Returns load_text's dict plus warnings (fabric built otherwise than "
+      "written) and notes (list of str). Raises aidcsim.ScenarioError at the key's line.");
   m.def(
       "load_file", [](const std::string& path) { return scenario_to_py(load_scenario_file(path)); }, py::arg("path"),
       "Same as load_text for a file; aidcsim.Error if it cannot be read.");

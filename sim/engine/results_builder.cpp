@@ -84,6 +84,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   if (head.has_daily_transient)
     thermal::report_daily_transient(r, head.daily_transient, head.step_daily_worst.step_time,
                                     sc.cooling.limits.gpu_temp_limit);
+  thermal::note_idle_monitoring(r, sc.cooling);  // a policy with no transient to act in
   workload::report_step_breakdown(r, step);
   report_step_variants(r, sc, job, ttt.overall.p90);  // step times of the job: its phase's own variants
   report_storage(r, sc, head);

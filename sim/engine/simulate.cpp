@@ -9,6 +9,7 @@
 #include "models/reliability/time_to_train.hpp"
 #include "sim/engine/feasibility.hpp"
 #include "sim/engine/jobs_run.hpp"
+#include "sim/engine/monte_carlo_bound.hpp"
 #include "sim/engine/results_builder.hpp"
 #include "sim/engine/situation.hpp"
 #include "sim/engine/step_profile.hpp"
@@ -78,6 +79,7 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
     std::vector<SituationOutcome> outcomes;
     std::unique_ptr<topology::Fabric> checked;  // the first situation's fabric as the checks built it
     check_scenario(sc, nullptr, &checked);      // everything that can fail before simulating, with its key
+    check_monte_carlo_before_step(sc);          // a Monte Carlo too large even with the shortest step
     if (sc.params.has("jobs")) {                // several jobs on one fabric (sim/engine/jobs_run.hpp)
       Results r = simulate_jobs(sc, seed, [&report](const std::string& stage, double f) { report(stage, f); });
       report("done", 1.0);

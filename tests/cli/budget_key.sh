@@ -14,10 +14,14 @@ stall() {  # stall NAME VALUE
     fail "$1: the message does not give the interval and its cause: $(head -1 err.txt)"
   echo "ok $1: $(head -1 err.txt | sed "s|$WORK/||")"
 }
-stall ms "1 ms"
 stall zero "0 s"
 stall denormal "1e-320 s"
-# What the message says is accepted is accepted.
+# Refused before the step (with a lower bound of the step time), its least values are said to be
+# lower limits; refused after the step (1 ms), what the message says is accepted is accepted.
+grep -qF "checked before simulating the step" err.txt && ! grep -qF "a least value named above is a lower limit" err.txt &&
+  fail "denormal: refused before the step without saying its least values are lower limits"
+stall ms "1 ms"
+grep -qF "checked before simulating the step" err.txt && fail "ms: refused before the step (test out of date)"
 least=$(grep -oE 'an async_stall of at least [0-9.e-]+ s' err.txt | grep -oE '[0-9.e-]+ s$') ||
   fail "no least async_stall in: $(head -1 err.txt)"
 fixed=$(grep -oE 'checkpoint_policy: fixed with a checkpoint_interval of at least [0-9.e-]+ s' err.txt |

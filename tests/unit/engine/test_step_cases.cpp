@@ -78,7 +78,9 @@ TEST_CASE("case step/01: dp_algorithm acts on the DP traffic, or is refused wher
   // astra-sim/astra-sim#207: 0.1.0 gave bit-identical steps for every dp_algorithm under zero1.
   auto text = [](const std::string& zero, const std::string& alg) {
     return "name: dp-algo\nseed: 1\ncluster: {gpu: H100, gpus: 256, gpus_per_node: 8, nvlink_domain: 8}\n"
-           "fabric: {topology: leaf_spine, wiring: rail_optimized, sharp: true}\n"
+           "fabric: {topology: leaf_spine, wiring: rail_optimized" +
+           std::string(alg == "sharp" ? ", sharp: true" : "") +
+           "}\n"  // fabric.sharp is read by the sharp DP algorithm only (refused with the others)
            "workload:\n"
            "  model: {layers: 32, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048, style: gpt}\n"
            "  parallelism: {tp: 8, pp: 1, dp: 32, zero: " +

@@ -110,5 +110,28 @@ TEST_CASE("a key the file does not give is shown as a number, not std::to_string
   // quoted as '0.600000' on 1e9e09c.
   const std::string text = default_with("  liquid_fraction: 0.85", "  liquid_fraction: 0.85\n  room:\n    rh_min: 0.9");
   const ScenarioError e = error_of(text);
-  CHECK_THAT(e.what(), Catch::Contains("cooling.room.rh_max: got '0.6', expected 0 < rh_min <= rh_max <= 1"));
+  CHECK_THAT(e.what(), Catch::Contains("expected at most cooling.room.rh_max (0.6, its default)"));
+}
+
+TEST_CASE("a humidity band out of order blames the end the file gives", "[mutation]") {
+  // 0abac4e blamed cooling.room.rh_max (its default, at the `room:` line) for an rh_min above it:
+  // the file's rh_min is the key to change. rh_max alone below the default rh_min is rh_max's fault.
+  std::string text = default_with("  liquid_fraction: 0.85", "  liquid_fraction: 0.85\n  room:\n    rh_min: 0.7");
+  ScenarioError e = error_of(text);
+  CHECK(e.key() == "cooling.room.rh_min");
+  CHECK(e.where().line == line_of(text, "    rh_min: 0.7"));
+  CHECK_THAT(e.what(), Catch::Contains("cooling.room.rh_min: got '0.7', expected at most cooling.room.rh_max (0.6, "
+                                       "its default): the band's low end"));
+  text = default_with("  liquid_fraction: 0.85", "  liquid_fraction: 0.85\n  room:\n    rh_max: 0.3");
+  e = error_of(text);
+  CHECK(e.key() == "cooling.room.rh_max");
+  CHECK(e.where().line == line_of(text, "    rh_max: 0.3"));
+  CHECK_THAT(e.what(), Catch::Contains("cooling.room.rh_max: got '0.3', expected at least cooling.room.rh_min (0.4, "
+                                       "its default): the band's high end"));
+  // Both given: the low end, naming the high end's value.
+  text = default_with("  liquid_fraction: 0.85", "  liquid_fraction: 0.85\n  room:\n    rh_min: 0.55\n    rh_max: 0.5");
+  e = error_of(text);
+  CHECK(e.key() == "cooling.room.rh_min");
+  CHECK(e.where().line == line_of(text, "    rh_min: 0.55"));
+  CHECK_THAT(e.what(), Catch::Contains("expected at most cooling.room.rh_max (0.5): the band's low end"));
 }

@@ -109,6 +109,17 @@ TEST_CASE("checklist: flow band shows the binding bound", "[thermal][checklist]"
   CHECK(c.limit == 0.40);
   CHECK(c.headroom == Approx(-0.10));
   CHECK_FALSE(c.pass);
+  // The detail names the end outside the brief's band (0abac4e gave the band only), both when both are.
+  CHECK_THAT(c.note, Catch::Contains("cooling.room.rh_min below 40 %"));
+  CHECK_THAT(c.note, !Catch::Contains("rh_max"));
+  s.room.rh_min = 0.45;
+  s.room.rh_max = 0.65;
+  c = find(cooling_checklist(s, l, report(1.0 / 60000, 90e3)), "room humidity band");
+  CHECK(c.value == 0.65);
+  CHECK_THAT(c.note, Catch::Contains("cooling.room.rh_max above 60 %") && !Catch::Contains("rh_min"));
+  s.room.rh_min = 0.35;
+  c = find(cooling_checklist(s, l, report(1.0 / 60000, 90e3)), "room humidity band");
+  CHECK_THAT(c.note, Catch::Contains("rh_min below 40 %") && Catch::Contains("rh_max above 60 %"));
 }
 
 TEST_CASE("checklist: an 89.8 kW rack needs >= 77.7 % liquid capture", "[thermal][checklist]") {
