@@ -32,10 +32,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // 2026-12-03, this build's -O2, jemalloc; wall time up to 2.5x that on the shared machine):
 // 0.9 s default scenario x 33,000 draws (checkpoints, steady periods batched); 1.4 s and 12 s
 // the 8K job with gpu MTBF 20,000 h x 19,000 draws and 700 h x 2,030 draws (failures); 1.9 s the
-// rollout x 2,000 draws; 37 s the rollout with gpu MTBF 5,000 h x 52 draws: its 32 hot spares
-// run out, restarts wait for repairs and failures during the waits start them over (17.4 M
-// interruptions, 1.93e7 steps per draw, estimated 1.90e7: restart_repeats, stage_work). Before
-// the spare wait was counted (1.8e6 steps estimated) 550 such draws were let through: 375 s.
+// rollout x 2,000 draws; 32 s the rollout with gpu MTBF 5,000 h and 127 hot spares (the fewest
+// the budget takes) x 52 draws: ~155 nodes in repair at 31K GPUs, restarts wait for the moments
+// when at most 127 are (15.5 M interruptions per draw, 268 years: restart_repeats, stage_work).
+// With its 32 spares that run is now refused (the job never has all its nodes); while a failure
+// needing no spare ended a wait, 52 draws took 37 s, and before the spare wait was counted (1.8e6
+// steps estimated) 550 were let through: 375 s.
 constexpr double kMaxEvents = 1e9;
 constexpr double kIterationsPerEvent = 2;
 constexpr double kEventSlack = 20;
@@ -210,31 +212,29 @@ struct Convergence {
   double target = 0;
 };
 
-/// E[exp(-lambda W)] over the spare waits W of the failures that need a spare (1/s rates: `lambda`
-/// all stopping failures, `mu` those needing a spare; `spares` hot spares, -1 unlimited; `repair`
-/// s). Draw::take_spare serves spare demands in order: the n-th, at t_n, gets the node back from
-/// the (n - spares)-th repair, W_n = max(0, repair - (t_n - t_{n-spares})); spare failures are a
-/// Poisson process of rate mu in wall time (drawn during work, restarts and waits alike), so
-/// G = t_n - t_{n-spares} ~ Gamma(spares, mu) and the answer is P(G >= repair) + integral over
-/// [0, repair] of f_G(x) exp(-lambda (repair - x)) dx (spares 0: exp(-lambda repair)).
-double spare_wait_survival(double lambda, double mu, int spares, double repair) {
-  if (spares < 0 || !(mu > 0) || !(repair > 0)) return 1;
-  if (spares == 0) return std::exp(-lambda * repair);
+/// E[exp(-lambda W)], W = max(0, repair - G), G ~ Gamma(shape, mu) (shape 0: G = 0, W = repair):
+/// the chance that no stopping failure (rate `lambda`, 1/s) comes during such a wait for repaired
+/// nodes (`mu`: 1/s rate of the failures needing a spare; `repair`: s). Returns 1 for shape < 0
+/// (unlimited spares), mu 0 or repair 0. P(G >= repair) + integral over [0, repair] of
+/// f_G(x) exp(-lambda (repair - x)) dx; restart_repeats says which shape.
+double wait_survival(double lambda, double mu, int shape, double repair) {
+  if (shape < 0 || !(mu > 0) || !(repair > 0)) return 1;
+  if (shape == 0) return std::exp(-lambda * repair);
   const double x = mu * repair, sd = std::sqrt(x) * 40 + 40;  // mean spare failures per repair
-  if (spares > x + sd) return 1;                              // the pool never runs dry (< 1e-300)
-  // P(G >= repair) = P(Poisson(x) <= spares - 1), from the terms that count.
+  if (shape > x + sd) return 1;                               // the pool never runs dry (< 1e-300)
+  // P(G >= repair) = P(Poisson(x) <= shape - 1), from the terms that count.
   double survive = 0;
-  for (int k = std::max(0, static_cast<int>(x - sd)); k < spares; ++k)
+  for (int k = std::max(0, static_cast<int>(x - sd)); k < shape; ++k)
     survive += std::exp(k * std::log(x) - x - std::lgamma(k + 1.0));
   // The integral over y = repair - x: the integrand is log-concave and decreasing in y (lambda >=
   // mu), so it falls at least as fast as exp(-kappa y), kappa its log-slope at 0: Simpson's rule
   // over [0, min(repair, 60 / kappa)].
-  const double S = spares, kappa = lambda - mu + (S - 1) / repair;
+  const double S = shape, kappa = lambda - mu + (S - 1) / repair;
   const double top = kappa > 0 ? std::min(repair, 60 / kappa) : repair;
   const auto f = [&](double y) {
     const double g = repair - y;  // the Gamma variable
-    const double shape = S > 1 ? (S - 1) * std::log(std::max(g, 0.0)) : 0.0;
-    return std::exp(S * std::log(mu) + shape - mu * g - std::lgamma(S) - lambda * y);
+    const double power = S > 1 ? (S - 1) * std::log(std::max(g, 0.0)) : 0.0;
+    return std::exp(S * std::log(mu) + power - mu * g - std::lgamma(S) - lambda * y);
   };
   constexpr int kSteps = 2000;  // even
   const double h = top / kSteps;
@@ -246,22 +246,30 @@ double spare_wait_survival(double lambda, double mu, int spares, double repair) 
 /// Stopping failures per restart that completes, counting the failure that stopped the job: the
 /// factor on the failures during work in events_in and stretch. Renewal argument: stopping
 /// failures come as a Poisson process of rate lambda (Stage::stop_rate) in wall time; after one
-/// the job is back after its spare wait W (0 if the cause needs no spare; spare_wait_survival) and
-/// the restart R (Stage::restart), unless another comes first, which starts the wait and restart
-/// over. By memorylessness a restart completes with probability exp(-lambda (W + R)) whatever came
+/// at t the job restarts once every node out is back (Draw::restart), after a wait W(t), and then
+/// takes R (Stage::restart), unless another failure comes first, which starts the restart over.
+/// By memorylessness the restart completes with probability exp(-lambda (W + R)) whatever came
 /// before, so over a run the share of failures followed by a completed restart is
-/// p = exp(-lambda R) (1 - q + q E[exp(-lambda W)]), q = mu / lambda the share needing a spare, and
-/// each failure during work brings 1/p in all. With spares to hand (or unlimited, hot_spares -1)
-/// that is exp(lambda R); with `spares` run dry (mu repair > spares) each restart waits for a
-/// repair, failures during the wait start it over, and 1/p grows as exp(lambda W): the rollout with
-/// gpu MTBF 5,000 h (32 spares, 24 h repairs) gives ~200 at 31K GPUs, measured 17.4 M interruptions
-/// per draw. Infinite when a restart never completes.
+/// p = exp(-lambda R) E[exp(-lambda W)] over the failures, and each failure during work brings 1/p
+/// in all. Draw::take_spare serves the failures needing a spare (rate mu, a Poisson process in
+/// wall time: drawn during work, restarts and waits alike) in order: the n-th, at t_n, gets the
+/// node the (n - spares)-th sent to repair, so the nodes are all back at
+/// t_{M-spares} + repair, M the last such failure up to t: W = max(0, repair - G). For a failure
+/// needing a spare (share q = mu / lambda) M is itself, G = t_n - t_{n-spares} ~ Gamma(spares, mu);
+/// for one needing none (software, switch) t is a Poisson instant and G, the time back to the
+/// (spares + 1)-th latest spare failure, ~ Gamma(spares + 1, mu) (wait_survival). With spares to
+/// hand (or unlimited, hot_spares -1) 1/p = exp(lambda R); with `spares` short (more nodes in repair,
+/// ~Poisson(mu repair), than spares) restarts wait for repairs and 1/p grows as exp(lambda W);
+/// when they are short for good (mu repair well above spares) 1/p is astronomical or infinite: the
+/// job never has all its nodes, and the budget refuses it naming hot_spares.
 double restart_repeats(const Stage& st, int spares, double repair) {
   const double lambda = st.stop_rate;
   if (!(lambda > 0)) return 1;
-  const double q = std::min(1.0, st.spare_rate / lambda);
-  const double m = spare_wait_survival(lambda, st.spare_rate, spares, repair);
-  return std::exp(lambda * st.restart) / (1 - q * (1 - m));
+  const double mu = st.spare_rate, q = std::min(1.0, mu / lambda);
+  // 1 - E[1 - exp(-lambda W)]: exactly 1 when no failure waits
+  const double m = 1 - q * (1 - wait_survival(lambda, mu, spares, repair)) -
+                   (1 - q) * (1 - wait_survival(lambda, mu, spares < 0 ? spares : spares + 1, repair));
+  return std::exp(lambda * st.restart) / m;
 }
 
 Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& name, double t_start, double t_end,
@@ -738,9 +746,10 @@ class Draw {
     return static_cast<int>(i);
   }
 
-  /// Wait for a spare node (hot_spares >= 0): returns the wait in s; the failed node goes to repair.
+  /// A spare node for a failure at t (hot_spares >= 0): returns when the job has it (s, >= t); the
+  /// failed node goes to repair and joins the spare pool when repaired.
   double take_spare(double t) {
-    if (r_.hot_spares < 0) return 0;
+    if (r_.hot_spares < 0) return t;
     if (g_fast_walk) return take_spare_sorted(t);
     // Nodes back from repair by t are spares again. repairs_ holds the repair completion times
     // as a multiset (at most hot_spares of them): only their values matter, so an unsorted array
@@ -759,7 +768,7 @@ class Draw {
       }
     }
     if (r_.hot_spares > 0) repairs_.push_back(t + r_.repair_time);
-    return ready - t;
+    return ready;
   }
 
   /// take_spare on repairs_[rep_head_, end) kept sorted: the same multiset of completion times,
@@ -788,7 +797,7 @@ class Draw {
         repairs_.insert(
             std::upper_bound(repairs_.begin() + static_cast<std::ptrdiff_t>(rep_head_), repairs_.end(), done), done);
     }
-    return ready - t;
+    return ready;
   }
 
   /// Failure at t_ == next_fail_.
@@ -814,13 +823,17 @@ class Draw {
     schedule_checkpoint();
   }
 
-  /// Restart after a failure of cause c at t_; failures during the restart start it over.
+  /// Restart after a failure of cause c at t_; failures during the restart start it over. The job
+  /// restarts once every node the failures took is back, from a spare or a repair: the latest of
+  /// their spare times (`nodes_back`), which a failure needing no spare leaves as it is.
   void restart(int c) {
     double t0 = t_;
     int cause = c;
+    double nodes_back = t0;
     while (true) {
       count_event();
-      const double wait = S_->procs[cause].needs_spare ? take_spare(t0) : 0.0;
+      if (S_->procs[cause].needs_spare) nodes_back = std::max(nodes_back, take_spare(t0));
+      const double wait = nodes_back > t0 ? nodes_back - t0 : 0.0;
       const double t_ready = t0 + wait + S_->restart;
       next_fail_ = t0 + exponential(rng_, S_->total_rate);
       while (next_fail_ < t_ready && S_->procs[draw_cause_peek()].degrades) {
