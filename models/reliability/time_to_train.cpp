@@ -74,6 +74,7 @@ struct Stage {
   std::string name;
   double t_start = 0, t_end = kInf;
   int gpus = 0;
+  double gpu_count = 0;  // gpus as a double, for the GPU-s products of the draw loop
   double step_time = 0;
   // Regimes of progress k (tokens at the reference batch with a convergence model, else tokens):
   // the batch schedule's, cut further by the convergence grid. from_tokens[0] = 0.
@@ -84,7 +85,13 @@ struct Stage {
   double degraded_factor = 1;      // step-time factor while a link is down (degrade mode)
   std::vector<FailureProcess> procs;
   std::vector<double> cum_rate;  // cumulative rates of procs, for drawing the cause
-  double total_rate = 0;         // all processes (stop + degrade), 1/s
+  // The fast walk's draw_cause: cum_rate in a fixed-size array (a loop the compiler unrolls) and,
+  // for each index the count reaches, the process with a rate it settles on (its walk back over
+  // the empty classes, done once). Only when procs has one process per component (failures.hpp).
+  bool fixed_causes = false;
+  std::array<double, kComponents> cum{};
+  std::array<int, kComponents> cause_at{};
+  double total_rate = 0;  // all processes (stop + degrade), 1/s
   double stop_rate = 0;
   double spare_rate = 0;  // 1/s, the stopping processes that consume a spare node (needs_spare)
   // Stopping failures per restart that completes (restart_repeats): exp(lambda R) without a spare
@@ -286,6 +293,7 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   st.t_start = t_start;
   st.t_end = t_end;
   st.gpus = s.gpus;
+  st.gpu_count = s.gpus;
   st.step_time = s.step_time;
   st.profile = s.profile.times.empty() ? nullptr : &s.profile;
   st.fabric_profile = s.fabric_profile.times.empty() ? nullptr : &s.fabric_profile;
@@ -332,6 +340,15 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   for (const auto& fp : st.procs) {
     st.total_rate += fp.rate;
     st.cum_rate.push_back(st.total_rate);
+  }
+  if (st.procs.size() == static_cast<std::size_t>(kComponents)) {
+    st.fixed_causes = true;
+    for (std::size_t i = 0; i < st.procs.size(); ++i) {
+      st.cum[i] = st.cum_rate[i];
+      std::size_t j = i;
+      while (st.procs[j].rate <= 0 && j > 0) --j;  // as draw_cause walks back
+      st.cause_at[i] = static_cast<int>(j);
+    }
   }
   st.stop_rate = reliability::stop_rate(st.procs);
   for (const auto& fp : st.procs)
@@ -446,7 +463,8 @@ class Draw {
         horizon_(horizon),
         rng_(seed),
         ideal_(ideal),
-        max_events_(max_events) {
+        max_events_(max_events),
+        wall_limit_(std::isinf(horizon) ? kMaxWall : kInf) {
     out_.phase_tokens.assign(stages.size(), 0);
     out_.phase_wall.assign(stages.size(), 0);
     out_.phase_interruptions.assign(stages.size(), 0);
@@ -505,14 +523,21 @@ class Draw {
 
   /// The current stage's regime at progress k (Stage::regime), from the previous answer.
   std::size_t regime(double k) {
+    if (g_fast_walk && k >= reg_lo_ && k < reg_hi_) return reg_i_;  // in the regime found last
+    return regime_of(k);
+  }
+  [[gnu::noinline]] std::size_t regime_of(double k) {
     if (!g_fast_walk) return S_->regime(k);
-    reg_i_ = S_->regime(k, reg_i_);
+    const Stage& S = *S_;
+    reg_i_ = S.regime(k, reg_i_);
+    reg_lo_ = S.from_tokens[reg_i_];
+    reg_hi_ = reg_i_ + 1 < S.from_tokens.size() ? S.from_tokens[reg_i_ + 1] : kInf;
     return reg_i_;
   }
 
   /// The bound on every loop of a draw: events, and simulated time.
   void count_event() {
-    if (++events_ > max_events_ || (t_ > kMaxWall && std::isinf(horizon_))) [[unlikely]]
+    if (++events_ > max_events_ || t_ > wall_limit_) [[unlikely]]
       runaway();
   }
 
@@ -547,8 +572,18 @@ class Draw {
   struct Slowdown {
     double thermal = 1, fabric = 1, m = 1, edge = kInf;
     bool degraded = false;
+    bool none = true;  // thermal, fabric and m all 1: no slowdown to split
   };
-  Slowdown slowdown_here() {
+  /// The fast walk keeps the last answer for t_ in [sd_from_, edge): the profiles' segments (not
+  /// periodic: profile_at answers m_i and ts[i + 1] for every t in [ts[i], ts[i + 1]), where a
+  /// periodic profile's base is rounded per call) and the degraded link hold there, unless
+  /// deg_until_ changes (forget_slowdown) or the stage does.
+  const Slowdown& slowdown_here() {
+    if (g_fast_walk && t_ >= sd_from_ && t_ < sd_.edge) return sd_;
+    return slowdown_at_t();
+  }
+  void forget_slowdown() { sd_from_ = kInf; }
+  [[gnu::noinline]] const Slowdown& slowdown_at_t() {
     const Stage& S = *S_;
     Slowdown r;
     double fabric_edge = kInf;
@@ -561,7 +596,11 @@ class Draw {
       r.m *= S.degraded_factor;
       r.edge = std::min(r.edge, deg_until_);
     }
-    return r;
+    r.none = r.thermal == 1 && r.fabric == 1 && r.m == 1;
+    const bool periodic = (S.profile && S.profile->period > 0) || (S.fabric_profile && S.fabric_profile->period > 0);
+    sd_ = r;
+    sd_from_ = g_fast_walk && !periodic ? t_ : kInf;
+    return sd_;
   }
 
   /// Train from (t_, k_) towards k_goal tokens, stopping at wall time t_limit.
@@ -569,7 +608,7 @@ class Draw {
     const Stage& S = *S_;
     while (k_ < k_goal && t_ < t_limit) {
       count_event();
-      const Slowdown sd = slowdown_here();
+      const Slowdown& sd = slowdown_here();
       const double t_edge = sd.edge, m_thermal = sd.thermal, m_fabric = sd.fabric, m = sd.m;
       const std::size_t reg = regime(k_);
       const double tps = S.tps[reg];
@@ -590,15 +629,21 @@ class Draw {
         t_ = t_stop;
       }
       a_ += (k_ - k0) * S.token_cost[reg];
+      if (g_fast_walk && sd.none && std::isfinite(dt)) {
+        // No slowdown: work = dt (over), and each share of the split below is dt - dt = +0, which
+        // leaves the sums as they are (they start at +0 and never reach -0).
+        w_ += dt;
+        continue;
+      }
       const double dt_m = over(dt, m);
       w_ += dt_m;
       // Split the slowdown m = thermal x fabric events x degraded link, in that order: lost work
       // dt - dt/m = (dt - dt/a) + (dt/a - dt/ab) + (dt/ab - dt/abc).
       const double a = m_thermal, ab = m_thermal * m_fabric;
       const double dt_a = over(dt, a), dt_ab = over(dt, ab);
-      out_.lost[kThrottling] += (dt - dt_a) * S.gpus;
-      out_.lost[kFabricEvents] += (dt_a - dt_ab) * S.gpus;
-      out_.lost[static_cast<int>(Component::Link)] += (dt_ab - dt_m) * S.gpus;
+      out_.lost[kThrottling] += (dt - dt_a) * S.gpu_count;
+      out_.lost[kFabricEvents] += (dt_a - dt_ab) * S.gpu_count;
+      out_.lost[static_cast<int>(Component::Link)] += (dt_ab - dt_m) * S.gpu_count;
     }
   }
 
@@ -617,13 +662,13 @@ class Draw {
     const double t_after = t_ + stall;
     const double stop = std::min({next_fail_, horizon_});
     if (stop < t_after) {  // failure (or end of window) during the stall
-      out_.lost[kCheckpoint] += (stop - t_) * S_->gpus;
+      out_.lost[kCheckpoint] += (stop - t_) * S_->gpu_count;
       t_ = stop;
       resolve_pending(t_);
       if (t_ < horizon_) failure();
       return;
     }
-    out_.lost[kCheckpoint] += stall * S_->gpus;
+    out_.lost[kCheckpoint] += stall * S_->gpu_count;
     t_ = t_after;
     resolve_pending(t_);
     if (r_.mode == CheckpointMode::Sync) {
@@ -654,7 +699,7 @@ class Draw {
     if (!g_batch_checkpoints || ideal_ || !std::isfinite(k_ckpt_)) return;
     // The multipliers where the draw is (profiles, degraded link) and how long they hold, as
     // advance() finds them.
-    const Slowdown sd = slowdown_here();
+    const Slowdown& sd = slowdown_here();
     const double t_flat = sd.edge, m_thermal = sd.thermal, m_fabric = sd.fabric, m = sd.m;
     const bool degraded = sd.degraded;
     const std::size_t reg = regime(k_);
@@ -678,13 +723,13 @@ class Draw {
     k_ += n * I;
     w_ += n * work;
     a_ += n * I * S.token_cost[reg];  // one regime: one token cost
-    out_.lost[kCheckpoint] += n * S.cost.stall * S.gpus;
+    out_.lost[kCheckpoint] += n * S.cost.stall * S.gpu_count;
     if (S.profile || S.fabric_profile || degraded) {  // the slowdown split as advance() splits it
       const double a = m_thermal, ab = m_thermal * m_fabric;
       const double dt_a = over(dt, a), dt_ab = over(dt, ab);
-      out_.lost[kThrottling] += n * (dt - dt_a) * S.gpus;
-      out_.lost[kFabricEvents] += n * (dt_a - dt_ab) * S.gpus;
-      out_.lost[static_cast<int>(Component::Link)] += n * (dt_ab - work) * S.gpus;
+      out_.lost[kThrottling] += n * (dt - dt_a) * S.gpu_count;
+      out_.lost[kFabricEvents] += n * (dt_a - dt_ab) * S.gpu_count;
+      out_.lost[static_cast<int>(Component::Link)] += n * (dt_ab - work) * S.gpu_count;
     }
     if (async) {  // the last checkpoint's write is pending, the one before it is durable
       kd_ = k_ - I;
@@ -712,8 +757,10 @@ class Draw {
     ++p_;
     S_ = &stages_[p_];
     prof_i_ = fab_i_ = kNoCursor;  // the new stage's own profiles
+    forget_slowdown();
+    reg_lo_ = kInf, reg_hi_ = -kInf;  // and its own regimes
     const double dt = ideal_ ? 0 : S_->cost.write + S_->restart;
-    out_.lost[kTransition] += dt * S_->gpus;
+    out_.lost[kTransition] += dt * S_->gpu_count;
     t_ += dt;
     next_fail_ = ideal_ ? kInf : t_ + exponential(rng_, S_->total_rate);
     schedule_checkpoint();
@@ -727,7 +774,7 @@ class Draw {
     pending_ = false;
     ++out_.planned;
     const double dt = S_->cost.write + S_->restart;
-    out_.lost[kPlanned] += dt * S_->gpus;
+    out_.lost[kPlanned] += dt * S_->gpu_count;
     t_ += dt;
     next_planned_after(t_);
     next_fail_ = t_ + exponential(rng_, S_->total_rate);
@@ -736,6 +783,13 @@ class Draw {
 
   int draw_cause() {
     const double u = uniform01(rng_) * S_->total_rate;
+    if (g_fast_walk && S_->fixed_causes) {  // the same count over a fixed-size array
+      const auto& c = S_->cum;
+      std::size_t i = 0;
+      for (const double x : c) i += x <= u;
+      if (i >= c.size()) i = c.size() - 1;
+      return S_->cause_at[i];
+    }
     const auto& c = S_->cum_rate;
     // upper_bound's index (c is non-decreasing: the count of entries <= u), counted without
     // branches: a binary search over the ~10 processes mispredicted its way to ~5 % of the rollout.
@@ -807,13 +861,14 @@ class Draw {
     if (fp.degrades) {
       ++out_.degradations;
       deg_until_ = std::max(deg_until_, t_ + r_.link_repair_time);
+      forget_slowdown();
       next_fail_ = t_ + exponential(rng_, S_->total_rate);
       return;
     }
     ++out_.interruptions;
     ++out_.phase_interruptions[p_];
     ++out_.count[c];
-    out_.lost[c] += (w_ - wd_) * S_->gpus;  // work since the last durable checkpoint
+    out_.lost[c] += (w_ - wd_) * S_->gpu_count;  // work since the last durable checkpoint
     k_ = kd_;
     w_ = wd_;
     a_ = ad_;
@@ -841,12 +896,13 @@ class Draw {
         count_event();
         ++out_.degradations;
         deg_until_ = std::max(deg_until_, next_fail_ + r_.link_repair_time);
+        forget_slowdown();
         next_fail_ += exponential(rng_, S_->total_rate);
       }
       const double end = std::min({t_ready, next_fail_, horizon_});
       const double waited = std::min(wait, end - t0);
-      out_.lost[kSpareWait] += waited * S_->gpus;
-      out_.lost[cause] += (end - t0 - waited) * S_->gpus;
+      out_.lost[kSpareWait] += waited * S_->gpu_count;
+      out_.lost[cause] += (end - t0 - waited) * S_->gpu_count;
       if (end == t_ready || end >= horizon_) {
         t_ = end;
         return;
@@ -872,6 +928,7 @@ class Draw {
   std::mt19937_64 rng_;
   const bool ideal_;
   const double max_events_;
+  const double wall_limit_;  // s: kMaxWall without a horizon (count_event), else none
   double events_ = 0;
   const Stage* S_ = nullptr;
   std::size_t p_ = 0;
@@ -886,7 +943,10 @@ class Draw {
   double deg_until_ = -1;
   int peeked_ = 0;
   std::size_t prof_i_ = kNoCursor, fab_i_ = kNoCursor;  // profile cursors (profile_at)
+  Slowdown sd_;                                         // the fast walk's last slowdown (slowdown_here)
+  double sd_from_ = kInf;                               // s, where it was found; kInf: none
   std::size_t reg_i_ = 0;                               // last regime (Stage::regime)
+  double reg_lo_ = kInf, reg_hi_ = -kInf;               // its progress range [from_tokens[i], [i + 1]); none yet
   std::vector<double> repairs_;                         ///< s, repair completion times of the nodes out (take_spare)
   std::size_t rep_head_ = 0;  ///< fast walk: repairs_[rep_head_, end) sorted (take_spare_sorted)
   DrawOut out_;
