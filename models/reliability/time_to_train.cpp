@@ -1077,6 +1077,16 @@ double events_per_draw(const TrainingSpec& spec, const std::vector<Stage>& stage
   return per_draw;
 }
 
+/// Wall time (s) one draw is estimated to take: each stage's work (stage_work) times its stretch;
+/// `horizon` when finite.
+double wall_per_draw(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon) {
+  if (std::isfinite(horizon)) return horizon;
+  const std::vector<double> work = stage_work(spec, stages, target, horizon);
+  double wall = 0;
+  for (std::size_t p = 0; p < stages.size(); ++p) wall += work[p] * stretch(stages[p], work[p]);
+  return wall;
+}
+
 /// `stages` with `spares` hot spares (Stage::repeats recomputed).
 std::vector<Stage> with_spares(std::vector<Stage> stages, int spares, double repair) {
   for (Stage& st : stages) st.repeats = restart_repeats(st, spares, repair);
@@ -1147,14 +1157,17 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
       });
     };
     // Restarts waiting for a repair (restart_repeats): named when unlimited spares fit, with the
-    // fewest that do (the count falls as spares are added).
+    // fewest that do (the count falls as spares are added) and whose draws are estimated to end
+    // within half the kMaxWall a draw may take: with fewer, the job has all its nodes so seldom
+    // that the run would stop there (the 1,024-GPU job of test_bounds with 7 spares for ~25
+    // nodes in repair: ~3,000 years estimated; the budget alone took it).
     if (cause == "failures" && r.hot_spares >= 0) {
       const auto fits_spares = [&](long long n) {
         std::string c;
         std::size_t w = 0;
-        const double e =
-            events_per_draw(spec, with_spares(stages, static_cast<int>(n), r.repair_time), target, horizon, c, w);
-        return e * r.draws <= kMaxEvents;
+        const std::vector<Stage> st = with_spares(stages, static_cast<int>(n), r.repair_time);
+        const double e = events_per_draw(spec, st, target, horizon, c, w);
+        return e * r.draws <= kMaxEvents && wall_per_draw(spec, st, target, horizon) <= kMaxWall / 2;
       };
       if (fits_spares(-1)) {
         long long lo = r.hot_spares, hi = std::max(1LL, 2LL * r.hot_spares);  // fits(lo) is false

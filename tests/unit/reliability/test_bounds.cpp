@@ -382,6 +382,16 @@ TEST_CASE("a run whose spares run out is refused up front, naming hot_spares", "
   CHECK(budget_outcome(t, h100_1k()) == "reliability.hot_spares");
   t.reliability.hot_spares = -1;
   CHECK(budget_outcome(t, h100_1k()) == "accepted");
+  // At 10 draws the events alone would take 7 spares, whose draws end after ~3,000 years (the job
+  // has all its nodes too seldom) and stop at the 1,000-year bound; the fewest spares named must
+  // give a run that ends.
+  std::string few;
+  CHECK(budget_outcome(spare_starved(10), h100_1k(), &few) == "reliability.hot_spares");
+  const auto at_few = few.find("at least ");
+  REQUIRE(at_few != std::string::npos);
+  TrainingSpec named = spare_starved(10, std::atoi(few.c_str() + at_few + 9));
+  INFO(few);
+  CHECK_NOTHROW(time_to_train(named, h100_1k(), 1));
 }
 
 TEST_CASE("the event budget moves the work a spare-starved phase does not do", "[reliability][bounds]") {
