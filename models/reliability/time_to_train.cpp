@@ -32,10 +32,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // 2026-12-03, this build's -O2, jemalloc; wall time up to 2.5x that on the shared machine):
 // 0.9 s default scenario x 33,000 draws (checkpoints, steady periods batched); 1.4 s and 12 s
 // the 8K job with gpu MTBF 20,000 h x 19,000 draws and 700 h x 2,030 draws (failures); 1.9 s the
-// rollout x 2,000 draws; 37 s the rollout with gpu MTBF 5,000 h x 52 draws: its 32 hot spares
-// run out, restarts wait for repairs and failures during the waits start them over (17.4 M
-// interruptions, 1.93e7 steps per draw, estimated 1.90e7: restart_repeats, stage_work). Before
-// the spare wait was counted (1.8e6 steps estimated) 550 such draws were let through: 375 s.
+// rollout x 2,000 draws; 32 s the rollout with gpu MTBF 5,000 h and 127 hot spares (the fewest
+// the budget takes) x 52 draws: ~155 nodes in repair at 31K GPUs, restarts wait for the moments
+// when at most 127 are (15.5 M interruptions per draw, 268 years: restart_repeats, stage_work).
+// With its 32 spares that run is now refused (the job never has all its nodes); while a failure
+// needing no spare ended a wait, 52 draws took 37 s, and before the spare wait was counted (1.8e6
+// steps estimated) 550 were let through: 375 s.
 constexpr double kMaxEvents = 1e9;
 constexpr double kIterationsPerEvent = 2;
 constexpr double kEventSlack = 20;
@@ -72,6 +74,7 @@ struct Stage {
   std::string name;
   double t_start = 0, t_end = kInf;
   int gpus = 0;
+  double gpu_count = 0;  // gpus as a double, for the GPU-s products of the draw loop
   double step_time = 0;
   // Regimes of progress k (tokens at the reference batch with a convergence model, else tokens):
   // the batch schedule's, cut further by the convergence grid. from_tokens[0] = 0.
@@ -82,7 +85,13 @@ struct Stage {
   double degraded_factor = 1;      // step-time factor while a link is down (degrade mode)
   std::vector<FailureProcess> procs;
   std::vector<double> cum_rate;  // cumulative rates of procs, for drawing the cause
-  double total_rate = 0;         // all processes (stop + degrade), 1/s
+  // The fast walk's draw_cause: cum_rate in a fixed-size array (a loop the compiler unrolls) and,
+  // for each index the count reaches, the process with a rate it settles on (its walk back over
+  // the empty classes, done once). Only when procs has one process per component (failures.hpp).
+  bool fixed_causes = false;
+  std::array<double, kComponents> cum{};
+  std::array<int, kComponents> cause_at{};
+  double total_rate = 0;  // all processes (stop + degrade), 1/s
   double stop_rate = 0;
   double spare_rate = 0;  // 1/s, the stopping processes that consume a spare node (needs_spare)
   // Stopping failures per restart that completes (restart_repeats): exp(lambda R) without a spare
@@ -210,31 +219,29 @@ struct Convergence {
   double target = 0;
 };
 
-/// E[exp(-lambda W)] over the spare waits W of the failures that need a spare (1/s rates: `lambda`
-/// all stopping failures, `mu` those needing a spare; `spares` hot spares, -1 unlimited; `repair`
-/// s). Draw::take_spare serves spare demands in order: the n-th, at t_n, gets the node back from
-/// the (n - spares)-th repair, W_n = max(0, repair - (t_n - t_{n-spares})); spare failures are a
-/// Poisson process of rate mu in wall time (drawn during work, restarts and waits alike), so
-/// G = t_n - t_{n-spares} ~ Gamma(spares, mu) and the answer is P(G >= repair) + integral over
-/// [0, repair] of f_G(x) exp(-lambda (repair - x)) dx (spares 0: exp(-lambda repair)).
-double spare_wait_survival(double lambda, double mu, int spares, double repair) {
-  if (spares < 0 || !(mu > 0) || !(repair > 0)) return 1;
-  if (spares == 0) return std::exp(-lambda * repair);
+/// E[exp(-lambda W)], W = max(0, repair - G), G ~ Gamma(shape, mu) (shape 0: G = 0, W = repair):
+/// the chance that no stopping failure (rate `lambda`, 1/s) comes during such a wait for repaired
+/// nodes (`mu`: 1/s rate of the failures needing a spare; `repair`: s). Returns 1 for shape < 0
+/// (unlimited spares), mu 0 or repair 0. P(G >= repair) + integral over [0, repair] of
+/// f_G(x) exp(-lambda (repair - x)) dx; restart_repeats says which shape.
+double wait_survival(double lambda, double mu, int shape, double repair) {
+  if (shape < 0 || !(mu > 0) || !(repair > 0)) return 1;
+  if (shape == 0) return std::exp(-lambda * repair);
   const double x = mu * repair, sd = std::sqrt(x) * 40 + 40;  // mean spare failures per repair
-  if (spares > x + sd) return 1;                              // the pool never runs dry (< 1e-300)
-  // P(G >= repair) = P(Poisson(x) <= spares - 1), from the terms that count.
+  if (shape > x + sd) return 1;                               // the pool never runs dry (< 1e-300)
+  // P(G >= repair) = P(Poisson(x) <= shape - 1), from the terms that count.
   double survive = 0;
-  for (int k = std::max(0, static_cast<int>(x - sd)); k < spares; ++k)
+  for (int k = std::max(0, static_cast<int>(x - sd)); k < shape; ++k)
     survive += std::exp(k * std::log(x) - x - std::lgamma(k + 1.0));
   // The integral over y = repair - x: the integrand is log-concave and decreasing in y (lambda >=
   // mu), so it falls at least as fast as exp(-kappa y), kappa its log-slope at 0: Simpson's rule
   // over [0, min(repair, 60 / kappa)].
-  const double S = spares, kappa = lambda - mu + (S - 1) / repair;
+  const double S = shape, kappa = lambda - mu + (S - 1) / repair;
   const double top = kappa > 0 ? std::min(repair, 60 / kappa) : repair;
   const auto f = [&](double y) {
     const double g = repair - y;  // the Gamma variable
-    const double shape = S > 1 ? (S - 1) * std::log(std::max(g, 0.0)) : 0.0;
-    return std::exp(S * std::log(mu) + shape - mu * g - std::lgamma(S) - lambda * y);
+    const double power = S > 1 ? (S - 1) * std::log(std::max(g, 0.0)) : 0.0;
+    return std::exp(S * std::log(mu) + power - mu * g - std::lgamma(S) - lambda * y);
   };
   constexpr int kSteps = 2000;  // even
   const double h = top / kSteps;
@@ -246,22 +253,30 @@ double spare_wait_survival(double lambda, double mu, int spares, double repair) 
 /// Stopping failures per restart that completes, counting the failure that stopped the job: the
 /// factor on the failures during work in events_in and stretch. Renewal argument: stopping
 /// failures come as a Poisson process of rate lambda (Stage::stop_rate) in wall time; after one
-/// the job is back after its spare wait W (0 if the cause needs no spare; spare_wait_survival) and
-/// the restart R (Stage::restart), unless another comes first, which starts the wait and restart
-/// over. By memorylessness a restart completes with probability exp(-lambda (W + R)) whatever came
+/// at t the job restarts once every node out is back (Draw::restart), after a wait W(t), and then
+/// takes R (Stage::restart), unless another failure comes first, which starts the restart over.
+/// By memorylessness the restart completes with probability exp(-lambda (W + R)) whatever came
 /// before, so over a run the share of failures followed by a completed restart is
-/// p = exp(-lambda R) (1 - q + q E[exp(-lambda W)]), q = mu / lambda the share needing a spare, and
-/// each failure during work brings 1/p in all. With spares to hand (or unlimited, hot_spares -1)
-/// that is exp(lambda R); with `spares` run dry (mu repair > spares) each restart waits for a
-/// repair, failures during the wait start it over, and 1/p grows as exp(lambda W): the rollout with
-/// gpu MTBF 5,000 h (32 spares, 24 h repairs) gives ~200 at 31K GPUs, measured 17.4 M interruptions
-/// per draw. Infinite when a restart never completes.
+/// p = exp(-lambda R) E[exp(-lambda W)] over the failures, and each failure during work brings 1/p
+/// in all. Draw::take_spare serves the failures needing a spare (rate mu, a Poisson process in
+/// wall time: drawn during work, restarts and waits alike) in order: the n-th, at t_n, gets the
+/// node the (n - spares)-th sent to repair, so the nodes are all back at
+/// t_{M-spares} + repair, M the last such failure up to t: W = max(0, repair - G). For a failure
+/// needing a spare (share q = mu / lambda) M is itself, G = t_n - t_{n-spares} ~ Gamma(spares, mu);
+/// for one needing none (software, switch) t is a Poisson instant and G, the time back to the
+/// (spares + 1)-th latest spare failure, ~ Gamma(spares + 1, mu) (wait_survival). With spares to
+/// hand (or unlimited, hot_spares -1) 1/p = exp(lambda R); with `spares` short (more nodes in repair,
+/// ~Poisson(mu repair), than spares) restarts wait for repairs and 1/p grows as exp(lambda W);
+/// when they are short for good (mu repair well above spares) 1/p is astronomical or infinite: the
+/// job never has all its nodes, and the budget refuses it naming hot_spares.
 double restart_repeats(const Stage& st, int spares, double repair) {
   const double lambda = st.stop_rate;
   if (!(lambda > 0)) return 1;
-  const double q = std::min(1.0, st.spare_rate / lambda);
-  const double m = spare_wait_survival(lambda, st.spare_rate, spares, repair);
-  return std::exp(lambda * st.restart) / (1 - q * (1 - m));
+  const double mu = st.spare_rate, q = std::min(1.0, mu / lambda);
+  // 1 - E[1 - exp(-lambda W)]: exactly 1 when no failure waits
+  const double m = 1 - q * (1 - wait_survival(lambda, mu, spares, repair)) -
+                   (1 - q) * (1 - wait_survival(lambda, mu, spares < 0 ? spares : spares + 1, repair));
+  return std::exp(lambda * st.restart) / m;
 }
 
 Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& name, double t_start, double t_end,
@@ -278,6 +293,7 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   st.t_start = t_start;
   st.t_end = t_end;
   st.gpus = s.gpus;
+  st.gpu_count = s.gpus;
   st.step_time = s.step_time;
   st.profile = s.profile.times.empty() ? nullptr : &s.profile;
   st.fabric_profile = s.fabric_profile.times.empty() ? nullptr : &s.fabric_profile;
@@ -324,6 +340,15 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
   for (const auto& fp : st.procs) {
     st.total_rate += fp.rate;
     st.cum_rate.push_back(st.total_rate);
+  }
+  if (st.procs.size() == static_cast<std::size_t>(kComponents)) {
+    st.fixed_causes = true;
+    for (std::size_t i = 0; i < st.procs.size(); ++i) {
+      st.cum[i] = st.cum_rate[i];
+      std::size_t j = i;
+      while (st.procs[j].rate <= 0 && j > 0) --j;  // as draw_cause walks back
+      st.cause_at[i] = static_cast<int>(j);
+    }
   }
   st.stop_rate = reliability::stop_rate(st.procs);
   for (const auto& fp : st.procs)
@@ -438,7 +463,8 @@ class Draw {
         horizon_(horizon),
         rng_(seed),
         ideal_(ideal),
-        max_events_(max_events) {
+        max_events_(max_events),
+        wall_limit_(std::isinf(horizon) ? kMaxWall : kInf) {
     out_.phase_tokens.assign(stages.size(), 0);
     out_.phase_wall.assign(stages.size(), 0);
     out_.phase_interruptions.assign(stages.size(), 0);
@@ -497,14 +523,21 @@ class Draw {
 
   /// The current stage's regime at progress k (Stage::regime), from the previous answer.
   std::size_t regime(double k) {
+    if (g_fast_walk && k >= reg_lo_ && k < reg_hi_) return reg_i_;  // in the regime found last
+    return regime_of(k);
+  }
+  [[gnu::noinline]] std::size_t regime_of(double k) {
     if (!g_fast_walk) return S_->regime(k);
-    reg_i_ = S_->regime(k, reg_i_);
+    const Stage& S = *S_;
+    reg_i_ = S.regime(k, reg_i_);
+    reg_lo_ = S.from_tokens[reg_i_];
+    reg_hi_ = reg_i_ + 1 < S.from_tokens.size() ? S.from_tokens[reg_i_ + 1] : kInf;
     return reg_i_;
   }
 
   /// The bound on every loop of a draw: events, and simulated time.
   void count_event() {
-    if (++events_ > max_events_ || (t_ > kMaxWall && std::isinf(horizon_))) [[unlikely]]
+    if (++events_ > max_events_ || t_ > wall_limit_) [[unlikely]]
       runaway();
   }
 
@@ -539,8 +572,18 @@ class Draw {
   struct Slowdown {
     double thermal = 1, fabric = 1, m = 1, edge = kInf;
     bool degraded = false;
+    bool none = true;  // thermal, fabric and m all 1: no slowdown to split
   };
-  Slowdown slowdown_here() {
+  /// The fast walk keeps the last answer for t_ in [sd_from_, edge): the profiles' segments (not
+  /// periodic: profile_at answers m_i and ts[i + 1] for every t in [ts[i], ts[i + 1]), where a
+  /// periodic profile's base is rounded per call) and the degraded link hold there, unless
+  /// deg_until_ changes (forget_slowdown) or the stage does.
+  const Slowdown& slowdown_here() {
+    if (g_fast_walk && t_ >= sd_from_ && t_ < sd_.edge) return sd_;
+    return slowdown_at_t();
+  }
+  void forget_slowdown() { sd_from_ = kInf; }
+  [[gnu::noinline]] const Slowdown& slowdown_at_t() {
     const Stage& S = *S_;
     Slowdown r;
     double fabric_edge = kInf;
@@ -553,7 +596,11 @@ class Draw {
       r.m *= S.degraded_factor;
       r.edge = std::min(r.edge, deg_until_);
     }
-    return r;
+    r.none = r.thermal == 1 && r.fabric == 1 && r.m == 1;
+    const bool periodic = (S.profile && S.profile->period > 0) || (S.fabric_profile && S.fabric_profile->period > 0);
+    sd_ = r;
+    sd_from_ = g_fast_walk && !periodic ? t_ : kInf;
+    return sd_;
   }
 
   /// Train from (t_, k_) towards k_goal tokens, stopping at wall time t_limit.
@@ -561,7 +608,7 @@ class Draw {
     const Stage& S = *S_;
     while (k_ < k_goal && t_ < t_limit) {
       count_event();
-      const Slowdown sd = slowdown_here();
+      const Slowdown& sd = slowdown_here();
       const double t_edge = sd.edge, m_thermal = sd.thermal, m_fabric = sd.fabric, m = sd.m;
       const std::size_t reg = regime(k_);
       const double tps = S.tps[reg];
@@ -582,15 +629,21 @@ class Draw {
         t_ = t_stop;
       }
       a_ += (k_ - k0) * S.token_cost[reg];
+      if (g_fast_walk && sd.none && std::isfinite(dt)) {
+        // No slowdown: work = dt (over), and each share of the split below is dt - dt = +0, which
+        // leaves the sums as they are (they start at +0 and never reach -0).
+        w_ += dt;
+        continue;
+      }
       const double dt_m = over(dt, m);
       w_ += dt_m;
       // Split the slowdown m = thermal x fabric events x degraded link, in that order: lost work
       // dt - dt/m = (dt - dt/a) + (dt/a - dt/ab) + (dt/ab - dt/abc).
       const double a = m_thermal, ab = m_thermal * m_fabric;
       const double dt_a = over(dt, a), dt_ab = over(dt, ab);
-      out_.lost[kThrottling] += (dt - dt_a) * S.gpus;
-      out_.lost[kFabricEvents] += (dt_a - dt_ab) * S.gpus;
-      out_.lost[static_cast<int>(Component::Link)] += (dt_ab - dt_m) * S.gpus;
+      out_.lost[kThrottling] += (dt - dt_a) * S.gpu_count;
+      out_.lost[kFabricEvents] += (dt_a - dt_ab) * S.gpu_count;
+      out_.lost[static_cast<int>(Component::Link)] += (dt_ab - dt_m) * S.gpu_count;
     }
   }
 
@@ -609,13 +662,13 @@ class Draw {
     const double t_after = t_ + stall;
     const double stop = std::min({next_fail_, horizon_});
     if (stop < t_after) {  // failure (or end of window) during the stall
-      out_.lost[kCheckpoint] += (stop - t_) * S_->gpus;
+      out_.lost[kCheckpoint] += (stop - t_) * S_->gpu_count;
       t_ = stop;
       resolve_pending(t_);
       if (t_ < horizon_) failure();
       return;
     }
-    out_.lost[kCheckpoint] += stall * S_->gpus;
+    out_.lost[kCheckpoint] += stall * S_->gpu_count;
     t_ = t_after;
     resolve_pending(t_);
     if (r_.mode == CheckpointMode::Sync) {
@@ -646,7 +699,7 @@ class Draw {
     if (!g_batch_checkpoints || ideal_ || !std::isfinite(k_ckpt_)) return;
     // The multipliers where the draw is (profiles, degraded link) and how long they hold, as
     // advance() finds them.
-    const Slowdown sd = slowdown_here();
+    const Slowdown& sd = slowdown_here();
     const double t_flat = sd.edge, m_thermal = sd.thermal, m_fabric = sd.fabric, m = sd.m;
     const bool degraded = sd.degraded;
     const std::size_t reg = regime(k_);
@@ -670,13 +723,13 @@ class Draw {
     k_ += n * I;
     w_ += n * work;
     a_ += n * I * S.token_cost[reg];  // one regime: one token cost
-    out_.lost[kCheckpoint] += n * S.cost.stall * S.gpus;
+    out_.lost[kCheckpoint] += n * S.cost.stall * S.gpu_count;
     if (S.profile || S.fabric_profile || degraded) {  // the slowdown split as advance() splits it
       const double a = m_thermal, ab = m_thermal * m_fabric;
       const double dt_a = over(dt, a), dt_ab = over(dt, ab);
-      out_.lost[kThrottling] += n * (dt - dt_a) * S.gpus;
-      out_.lost[kFabricEvents] += n * (dt_a - dt_ab) * S.gpus;
-      out_.lost[static_cast<int>(Component::Link)] += n * (dt_ab - work) * S.gpus;
+      out_.lost[kThrottling] += n * (dt - dt_a) * S.gpu_count;
+      out_.lost[kFabricEvents] += n * (dt_a - dt_ab) * S.gpu_count;
+      out_.lost[static_cast<int>(Component::Link)] += n * (dt_ab - work) * S.gpu_count;
     }
     if (async) {  // the last checkpoint's write is pending, the one before it is durable
       kd_ = k_ - I;
@@ -704,8 +757,10 @@ class Draw {
     ++p_;
     S_ = &stages_[p_];
     prof_i_ = fab_i_ = kNoCursor;  // the new stage's own profiles
+    forget_slowdown();
+    reg_lo_ = kInf, reg_hi_ = -kInf;  // and its own regimes
     const double dt = ideal_ ? 0 : S_->cost.write + S_->restart;
-    out_.lost[kTransition] += dt * S_->gpus;
+    out_.lost[kTransition] += dt * S_->gpu_count;
     t_ += dt;
     next_fail_ = ideal_ ? kInf : t_ + exponential(rng_, S_->total_rate);
     schedule_checkpoint();
@@ -719,7 +774,7 @@ class Draw {
     pending_ = false;
     ++out_.planned;
     const double dt = S_->cost.write + S_->restart;
-    out_.lost[kPlanned] += dt * S_->gpus;
+    out_.lost[kPlanned] += dt * S_->gpu_count;
     t_ += dt;
     next_planned_after(t_);
     next_fail_ = t_ + exponential(rng_, S_->total_rate);
@@ -728,6 +783,13 @@ class Draw {
 
   int draw_cause() {
     const double u = uniform01(rng_) * S_->total_rate;
+    if (g_fast_walk && S_->fixed_causes) {  // the same count over a fixed-size array
+      const auto& c = S_->cum;
+      std::size_t i = 0;
+      for (const double x : c) i += x <= u;
+      if (i >= c.size()) i = c.size() - 1;
+      return S_->cause_at[i];
+    }
     const auto& c = S_->cum_rate;
     // upper_bound's index (c is non-decreasing: the count of entries <= u), counted without
     // branches: a binary search over the ~10 processes mispredicted its way to ~5 % of the rollout.
@@ -738,9 +800,10 @@ class Draw {
     return static_cast<int>(i);
   }
 
-  /// Wait for a spare node (hot_spares >= 0): returns the wait in s; the failed node goes to repair.
+  /// A spare node for a failure at t (hot_spares >= 0): returns when the job has it (s, >= t); the
+  /// failed node goes to repair and joins the spare pool when repaired.
   double take_spare(double t) {
-    if (r_.hot_spares < 0) return 0;
+    if (r_.hot_spares < 0) return t;
     if (g_fast_walk) return take_spare_sorted(t);
     // Nodes back from repair by t are spares again. repairs_ holds the repair completion times
     // as a multiset (at most hot_spares of them): only their values matter, so an unsorted array
@@ -759,7 +822,7 @@ class Draw {
       }
     }
     if (r_.hot_spares > 0) repairs_.push_back(t + r_.repair_time);
-    return ready - t;
+    return ready;
   }
 
   /// take_spare on repairs_[rep_head_, end) kept sorted: the same multiset of completion times,
@@ -788,7 +851,7 @@ class Draw {
         repairs_.insert(
             std::upper_bound(repairs_.begin() + static_cast<std::ptrdiff_t>(rep_head_), repairs_.end(), done), done);
     }
-    return ready - t;
+    return ready;
   }
 
   /// Failure at t_ == next_fail_.
@@ -798,13 +861,14 @@ class Draw {
     if (fp.degrades) {
       ++out_.degradations;
       deg_until_ = std::max(deg_until_, t_ + r_.link_repair_time);
+      forget_slowdown();
       next_fail_ = t_ + exponential(rng_, S_->total_rate);
       return;
     }
     ++out_.interruptions;
     ++out_.phase_interruptions[p_];
     ++out_.count[c];
-    out_.lost[c] += (w_ - wd_) * S_->gpus;  // work since the last durable checkpoint
+    out_.lost[c] += (w_ - wd_) * S_->gpu_count;  // work since the last durable checkpoint
     k_ = kd_;
     w_ = wd_;
     a_ = ad_;
@@ -814,13 +878,17 @@ class Draw {
     schedule_checkpoint();
   }
 
-  /// Restart after a failure of cause c at t_; failures during the restart start it over.
+  /// Restart after a failure of cause c at t_; failures during the restart start it over. The job
+  /// restarts once every node the failures took is back, from a spare or a repair: the latest of
+  /// their spare times (`nodes_back`), which a failure needing no spare leaves as it is.
   void restart(int c) {
     double t0 = t_;
     int cause = c;
+    double nodes_back = t0;
     while (true) {
       count_event();
-      const double wait = S_->procs[cause].needs_spare ? take_spare(t0) : 0.0;
+      if (S_->procs[cause].needs_spare) nodes_back = std::max(nodes_back, take_spare(t0));
+      const double wait = nodes_back > t0 ? nodes_back - t0 : 0.0;
       const double t_ready = t0 + wait + S_->restart;
       next_fail_ = t0 + exponential(rng_, S_->total_rate);
       while (next_fail_ < t_ready && S_->procs[draw_cause_peek()].degrades) {
@@ -828,12 +896,13 @@ class Draw {
         count_event();
         ++out_.degradations;
         deg_until_ = std::max(deg_until_, next_fail_ + r_.link_repair_time);
+        forget_slowdown();
         next_fail_ += exponential(rng_, S_->total_rate);
       }
       const double end = std::min({t_ready, next_fail_, horizon_});
       const double waited = std::min(wait, end - t0);
-      out_.lost[kSpareWait] += waited * S_->gpus;
-      out_.lost[cause] += (end - t0 - waited) * S_->gpus;
+      out_.lost[kSpareWait] += waited * S_->gpu_count;
+      out_.lost[cause] += (end - t0 - waited) * S_->gpu_count;
       if (end == t_ready || end >= horizon_) {
         t_ = end;
         return;
@@ -859,6 +928,7 @@ class Draw {
   std::mt19937_64 rng_;
   const bool ideal_;
   const double max_events_;
+  const double wall_limit_;  // s: kMaxWall without a horizon (count_event), else none
   double events_ = 0;
   const Stage* S_ = nullptr;
   std::size_t p_ = 0;
@@ -873,7 +943,10 @@ class Draw {
   double deg_until_ = -1;
   int peeked_ = 0;
   std::size_t prof_i_ = kNoCursor, fab_i_ = kNoCursor;  // profile cursors (profile_at)
+  Slowdown sd_;                                         // the fast walk's last slowdown (slowdown_here)
+  double sd_from_ = kInf;                               // s, where it was found; kInf: none
   std::size_t reg_i_ = 0;                               // last regime (Stage::regime)
+  double reg_lo_ = kInf, reg_hi_ = -kInf;               // its progress range [from_tokens[i], [i + 1]); none yet
   std::vector<double> repairs_;                         ///< s, repair completion times of the nodes out (take_spare)
   std::size_t rep_head_ = 0;  ///< fast walk: repairs_[rep_head_, end) sorted (take_spare_sorted)
   DrawOut out_;
@@ -1004,6 +1077,16 @@ double events_per_draw(const TrainingSpec& spec, const std::vector<Stage>& stage
   return per_draw;
 }
 
+/// Wall time (s) one draw is estimated to take: each stage's work (stage_work) times its stretch;
+/// `horizon` when finite.
+double wall_per_draw(const TrainingSpec& spec, const std::vector<Stage>& stages, double target, double horizon) {
+  if (std::isfinite(horizon)) return horizon;
+  const std::vector<double> work = stage_work(spec, stages, target, horizon);
+  double wall = 0;
+  for (std::size_t p = 0; p < stages.size(); ++p) wall += work[p] * stretch(stages[p], work[p]);
+  return wall;
+}
+
 /// `stages` with `spares` hot spares (Stage::repeats recomputed).
 std::vector<Stage> with_spares(std::vector<Stage> stages, int spares, double repair) {
   for (Stage& st : stages) st.repeats = restart_repeats(st, spares, repair);
@@ -1074,14 +1157,17 @@ double event_budget(const TrainingSpec& spec, const std::vector<Stage>& stages, 
       });
     };
     // Restarts waiting for a repair (restart_repeats): named when unlimited spares fit, with the
-    // fewest that do (the count falls as spares are added).
+    // fewest that do (the count falls as spares are added) and whose draws are estimated to end
+    // within half the kMaxWall a draw may take: with fewer, the job has all its nodes so seldom
+    // that the run would stop there (the 1,024-GPU job of test_bounds with 7 spares for ~25
+    // nodes in repair: ~3,000 years estimated; the budget alone took it).
     if (cause == "failures" && r.hot_spares >= 0) {
       const auto fits_spares = [&](long long n) {
         std::string c;
         std::size_t w = 0;
-        const double e =
-            events_per_draw(spec, with_spares(stages, static_cast<int>(n), r.repair_time), target, horizon, c, w);
-        return e * r.draws <= kMaxEvents;
+        const std::vector<Stage> st = with_spares(stages, static_cast<int>(n), r.repair_time);
+        const double e = events_per_draw(spec, st, target, horizon, c, w);
+        return e * r.draws <= kMaxEvents && wall_per_draw(spec, st, target, horizon) <= kMaxWall / 2;
       };
       if (fits_spares(-1)) {
         long long lo = r.hot_spares, hi = std::max(1LL, 2LL * r.hot_spares);  // fits(lo) is false

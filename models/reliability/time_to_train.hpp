@@ -6,8 +6,9 @@
 // - Failures: superposed Poisson process in wall time with the summed rate of the situation's
 //   failure processes (failures.hpp); each event's cause is drawn in proportion to the rates.
 // - A stopping failure loses the work since the last durable checkpoint, then the job restarts
-//   (restart_time + checkpoint load; + wait for a spare node when hot spares are limited and
-//   all are in repair). Failures during a restart restart it again and count as interruptions.
+//   (restart_time + checkpoint load) once every node the failures took is back: a hot spare, or
+//   when hot spares are limited and all are in use, a repaired node. Failures during the wait or
+//   the restart restart it again and count as interruptions.
 // - A link failure in degrade mode does not stop the job: the step time grows to the degraded one
 //   until the link is repaired.
 // - Checkpoints every `interval` s of work: sync stalls for the write; async stalls for the
@@ -145,8 +146,8 @@ struct PhasedResult {
 /// and before drawing when the Monte Carlo would need more than 1e9 loop steps (a job that cannot
 /// make progress, restarts waiting for hot spares that ran out, a 10,000-year run, a checkpoint
 /// every second): the key says what to change. The bound counts events, it does not bound time:
-/// near it the Monte Carlo took 1-12 s of CPU for the 8K job, 37 s for the rollout whose spares
-/// run out (measured, time_to_train.cpp).
+/// near it the Monte Carlo took 1-12 s of CPU for the 8K job, 32 s for the rollout whose spares
+/// are short (measured, time_to_train.cpp).
 /// SimulationError when the step time or tokens per step is not positive, or a draw still runs
 /// away (20 x its estimated events, or 1000 years of simulated time). Cancelled (cancel.hpp)
 /// between draws after request_cancel().

@@ -41,11 +41,11 @@ grep -qE "longer than the job MTBF of [0-9.]+ h: .*a checkpoint_interval of at m
   fail "long: the message does not say what interval is taken: $(head -1 err.txt)"
 echo "ok long: $(head -1 err.txt | sed "s|$WORK/||")"
 # Restarts waiting for a spare (the rollout with gpu MTBF 5,000 h's kind): the 8K job with 8 hot
-# spares, a GPU MTBF of 5,000 h and 24 h repairs runs out of spares, and failures during a wait
-# start the restart over: ~1.3e5 interruptions per draw against ~3,200 with unlimited spares. At
-# 8,000 draws the budget took it (~7.7e8 loop steps estimated without the waits, ~1.8e9 drawn,
-# 42 s of CPU);
-# it is now refused naming hot_spares, with the fewest spares the budget takes.
+# spares, a GPU MTBF of 5,000 h and 24 h repairs runs out of spares (~40 nodes in repair): while
+# a failure needing no spare could end a wait it drew ~1.3e5 interruptions per draw against ~3,200
+# with unlimited spares, and at 8,000 draws the budget took it (~7.7e8 loop steps estimated
+# without the waits, ~1.8e9 drawn, 42 s of CPU); a restart now waits for all its nodes, which
+# never happens. It is refused naming hot_spares, with the fewest spares the budget takes.
 make_scenario spares "\$a\\reliability:\n  draws: 8000\n  hot_spares: 8\n  failures:\n    - component: gpu\n      mtbf: \"5000 h\""
 run_bad spares.yaml
 line=$(line_of '^  hot_spares:' spares.yaml)

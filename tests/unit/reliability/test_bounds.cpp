@@ -323,42 +323,47 @@ TEST_CASE("an MTBF for a class the situation counts none of is said, not silentl
 }
 
 namespace {
-// The 1,024-GPU job with 2 hot spares, 24 h repairs and a GPU MTBF of 1,000 h: ~25 failures
-// needing a spare per repair, so restarts wait ~22 h for one and failures during the wait start
-// them over; only a software failure (MTBF 200 h, no spare) lets a restart through sooner. The
-// wait was left out of the budget: estimated ~29,000 loop steps per draw, measured ~210,000.
-TrainingSpec spare_starved(int draws) {
+// The 1,024-GPU job with `spares` hot spares, 24 h repairs and a GPU MTBF of 1,000 h: ~24.6
+// failures needing a spare per repair, so ~Poisson(24.6) nodes are in repair. With 2 spares the
+// job never has all its nodes (a restart waits until at most 2 are out: P ~ 1e-8 at any time);
+// the draw used to let a software failure (MTBF 200 h, no spare) end a wait, and drew ~210,000
+// loop steps per draw against ~29,000 estimated. With 15 spares they are short some of the time
+// (P(N > 15) ~ 0.03): restarts wait for repairs, failures during the wait and restart start the
+// restart over, ~44 stopping failures per completed restart (restart_repeats).
+TrainingSpec spare_starved(int draws, int spares = 2) {
   TrainingSpec t = spec(1e12, draws);
   t.reliability.preset = FailurePreset::None;
   t.reliability.failures.push_back({Component::Gpu, 1000 * 3600.0, -1, "reliability.failures[0]"});
   t.reliability.failures.push_back({Component::Software, 200 * 3600.0, 1, "reliability.failures[1]"});
-  t.reliability.hot_spares = 2;
+  t.reliability.hot_spares = spares;
   t.reliability.repair_time = 86400;
   return t;
 }
 }  // namespace
 
 TEST_CASE("the event budget counts restarts waiting for a spare", "[reliability][bounds]") {
-  // Stated: within a factor 1.5 of the measured loop steps either way (here within 1 %), with
-  // spares run out and in ordinary cases (checkpoints and a few failures, unlimited spares).
+  // Stated: within a factor 1.5 of the measured loop steps either way, with spares short and in
+  // ordinary cases (checkpoints and a few failures, unlimited spares).
   const auto within = [](const TimeToTrainResult& r) {
     INFO("estimated " << r.events_estimated << " loop steps per draw, measured " << r.events);
     CHECK(r.events > 0);
     CHECK(r.events_estimated < 1.5 * r.events);
     CHECK(r.events_estimated > r.events / 1.5);
   };
-  const TimeToTrainResult starved = time_to_train(spare_starved(10), h100_1k(), 1);
-  CHECK(starved.expected_interruptions > 20000);  // the regime: most restarts are repeated
-  within(starved);
-  TrainingSpec plenty = spare_starved(10);
-  plenty.reliability.hot_spares = -1;
-  within(time_to_train(plenty, h100_1k(), 1));
+  const TimeToTrainResult short_of_spares = time_to_train(spare_starved(10, 15), h100_1k(), 1);
+  TrainingSpec plenty = spare_starved(10, -1);
+  const TimeToTrainResult unlimited = time_to_train(plenty, h100_1k(), 1);
+  // the regime: most restarts are repeated (with unlimited spares ~1.2 stopping failures each)
+  CHECK(short_of_spares.expected_interruptions > 10 * unlimited.expected_interruptions);
+  within(short_of_spares);
+  within(unlimited);
   within(time_to_train(spec(1e12, 10), h100_1k(), 1));
 }
 
 TEST_CASE("a run whose spares run out is refused up front, naming hot_spares", "[reliability][bounds]") {
-  // 8,000 draws of the case above: ~2.3e8 loop steps by the old estimate (accepted), ~1.7e9 by
-  // the steps the draws take. Refused before drawing, with the fewest spares the budget takes,
+  // 8,000 draws of the case above with 2 spares: ~2.3e8 loop steps by the first estimate
+  // (accepted), ~1.7e9 by the steps the draws took while a software failure could end a wait; a
+  // draw now never completes. Refused before drawing, with the fewest spares the budget takes,
   // which it then accepts; unlimited spares are accepted too.
   std::string expected;
   const auto t0 = std::chrono::steady_clock::now();
@@ -377,18 +382,29 @@ TEST_CASE("a run whose spares run out is refused up front, naming hot_spares", "
   CHECK(budget_outcome(t, h100_1k()) == "reliability.hot_spares");
   t.reliability.hot_spares = -1;
   CHECK(budget_outcome(t, h100_1k()) == "accepted");
+  // At 10 draws the events alone would take 7 spares, whose draws end after ~3,000 years (the job
+  // has all its nodes too seldom) and stop at the 1,000-year bound; the fewest spares named must
+  // give a run that ends.
+  std::string few;
+  CHECK(budget_outcome(spare_starved(10), h100_1k(), &few) == "reliability.hot_spares");
+  const auto at_few = few.find("at least ");
+  REQUIRE(at_few != std::string::npos);
+  TrainingSpec named = spare_starved(10, std::atoi(few.c_str() + at_few + 9));
+  INFO(few);
+  CHECK_NOTHROW(time_to_train(named, h100_1k(), 1));
 }
 
 TEST_CASE("the event budget moves the work a spare-starved phase does not do", "[reliability][bounds]") {
-  // The starved job above for its first 10 days, then on twice the GPUs and hosts: its 29 days of
-  // work would end in the first phase without failures; with them most of it is done in the
-  // second, at twice the failure rate: the estimate splits the work with each phase slowed by
-  // its failures (stage_work).
-  Situation big = h100_1k();
-  big.gpus *= 2;
-  big.counts.nodes *= 2;
-  const PhaseSituation a{"1K", 0, h100_1k()}, b{"2K", 10 * 86400.0, big};
-  const TimeToTrainResult r = time_to_train_phased(spare_starved(4), {a, b}, 1).overall;
+  // The job above short of spares (15) for its first 10 days, then on the same GPUs at 4x the
+  // tokens per second (a later phase of the same allocation): its 29 days of work would end in the
+  // second phase after 10 days of the first without failures; with them the first does ~1/50 of
+  // its share (restarts waiting for repairs) and the rest is done in the second, at a quarter of
+  // the events per token: the estimate splits the work with each phase slowed by its failures
+  // (stage_work). Counting the first phase's failure-free 10 days instead overestimates ~2x.
+  Situation fast = h100_1k();
+  fast.step_time /= 4;
+  const PhaseSituation a{"slow", 0, h100_1k()}, b{"fast", 10 * 86400.0, fast};
+  const TimeToTrainResult r = time_to_train_phased(spare_starved(4, 15), {a, b}, 1).overall;
   INFO("estimated " << r.events_estimated << " loop steps per draw, measured " << r.events);
   CHECK(r.events_estimated < 1.5 * r.events);
   CHECK(r.events_estimated > r.events / 1.5);
