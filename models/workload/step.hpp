@@ -172,4 +172,11 @@ struct StepBreakdown {
 
 StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run);
 
+/// analyse_step(plan, run).step_time, bit for bit, without the rest of the breakdown (s): the
+/// run's makespan plus the extension of the microbatches beyond the simulated ones (the same code
+/// computes it for both). For callers that read only the step time (the link-down samples of
+/// degrade mode); `run` must be a run of plan.schedule. Cost: the ops' transfer waits when the
+/// extension reads them (extra microbatches), nothing else (no pass over the schedule).
+double step_time(const StepPlan& plan, const network::RunResult& run);
+
 }  // namespace aidcsim::workload
