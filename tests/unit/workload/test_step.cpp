@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
 #include <iomanip>
 #include <map>
@@ -838,4 +839,45 @@ TEST_CASE("plan_step: a dp_algorithm a DP group cannot run is an InvalidParamete
   JobSpec ok = gpt_job(8, 1, 2, 1, 2);  // 2 replicas: a power of two
   ok.par.dp_algorithm = "halving_doubling";
   CHECK_NOTHROW(check_dp_algorithm(ok, testing::a100_like(), topology::build_fabric(small_fabric(16))));
+}
+
+TEST_CASE("step_time is analyse_step's step time bit for bit", "[step_time]") {
+  // The link-down samples of degrade mode read the step time alone (workload::step_time): it must
+  // be analyse_step's, bit for bit, whatever adds to the makespan: no extension, the analytic
+  // extension, the measured one (FSDP, blocking exchanges) and the layer collectives' waits.
+  const auto fabric = topology::build_fabric(small_fabric(64));
+  const auto a100 = testing::a100_like();
+  auto same = [&](const JobSpec& j, StepOptions o, const char* what) {
+    const StepPlan p = plan_step(j, a100, fabric, o);
+    const auto run = evaluate(p.schedule, fabric);
+    const double full = analyse_step(p, run).step_time, alone = step_time(p, run);
+    INFO(what << ": analyse_step " << std::setprecision(17) << full << " s, step_time " << alone << " s, makespan "
+              << run.makespan << " s");
+    CHECK(std::memcmp(&full, &alone, sizeof full) == 0);
+    return p;
+  };
+  StepOptions cap;
+  cap.max_simulated_microbatches = 6;
+  StepOptions slow = cap;
+  slow.clock_factor.assign(64, 0.9);
+  slow.clock_factor[5] = 0.7;
+  const StepPlan whole = same(gpt_job(4, 4, 4, 1, 64), {}, "1F1B, every microbatch simulated");
+  CHECK(whole.extra_microbatches == 0);
+  CHECK(same(gpt_job(4, 4, 4, 2, 64), cap, "interleaved, analytic extension").extra_microbatches > 0);
+  same(gpt_job(4, 4, 4, 1, 64), slow, "1F1B at lower clocks, analytic extension");
+  JobSpec fsdp = gpt_job(1, 1, 8, 1, 128);
+  fsdp.model.layers = 4;
+  fsdp.par.zero = "fsdp";
+  CHECK(same(fsdp, cap, "FSDP, measured extension").measured_extension);
+  JobSpec blocking = gpt_job(4, 4, 4, 1, 64);
+  blocking.par.overlap_p2p_comm = false;
+  CHECK(same(blocking, cap, "blocking exchanges, measured steady pipeline").measured_steady_pipeline);
+  // MoE with its EP all-to-alls across NVLink domains as flows: the extension adds their waits
+  JobSpec moe = gpt_job(1, 2, 32, 1, 256);
+  moe.model.experts = 16;
+  moe.model.top_k = 2;
+  moe.par.ep = 16;
+  const StepPlan m = same(moe, cap, "MoE, EP all-to-alls as flows, analytic extension with their waits");
+  CHECK(m.extra_microbatches > 0);
+  CHECK(std::any_of(m.waits.begin(), m.waits.end(), [](const StepWait& w) { return w.kind == kTagEp; }));
 }
