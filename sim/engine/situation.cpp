@@ -194,9 +194,11 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   const bool schedule_needed = (storage && sc.training.reliability.mode == reliability::CheckpointMode::Async) ||
                                std::any_of(sc.fabric.failures.begin(), sc.fabric.failures.end(),
                                            [](const topology::FailureSpec& f) { return f.at > 0; });
-  if (!schedule_needed) std::vector<network::Activity>().swap(out.plan.schedule.activities);
-  // A step at a lower clock: on the held schedule's activities while it is needed (run_step_on),
-  // else planned in the released schedule's place. The same breakdown either way.
+  // The steps at a lower clock run on the schedule's activities (run_step_on: their plan takes its
+  // DP traffic instead of emitting it again, and runs in its memory); without them it is released
+  // here, else once they are done.
+  const bool clock_steps = fault_step || day_step;
+  if (!schedule_needed && !clock_steps) std::vector<network::Activity>().swap(out.plan.schedule.activities);
   // The steps at a lower clock are a function of that clock alone here (the job, fabric state,
   // platform, seed and schedule stay as they are between them): one at the same clock, bit for
   // bit, as an earlier one is that step (the faults' and the day's lowest clock are often both
@@ -210,9 +212,9 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
         return b;
       }
     const std::vector<double> slow(static_cast<std::size_t>(gpus), clock);
-    workload::StepBreakdown b = schedule_needed
-                                    ? run_step_on(out.job, sc.gpu, fabric, net, slow, seed, out.plan).step.breakdown
-                                    : run_step(out.job, sc.gpu, fabric, net, slow, seed, out.plan_activities).breakdown;
+    // keep_held: later variants read the schedule as planned (else it is released after these steps)
+    workload::StepBreakdown b =
+        run_step_on(out.job, sc.gpu, fabric, net, slow, seed, out.plan, schedule_needed).step.breakdown;
     at_clock.emplace_back(clock, b);
     return b;
   };
@@ -236,6 +238,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     out.step_daily_worst = step_at(out.daily_transient.min_clock, "the day's lowest clock");
   }
   net.set_route_reuse(false);  // no run of the training step's transfers follows
+  if (!schedule_needed) std::vector<network::Activity>().swap(out.plan.schedule.activities);
 
   if (storage) {
     // The checkpoint as flows to the storage servers: alone (a sync checkpoint: training waits),
