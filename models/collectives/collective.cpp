@@ -196,14 +196,9 @@ Layout Layout::from(const topology::Fabric& fabric, const compute::GpuSpec& gpu,
     const int k = fabric.nvlink_link(g);
     return k >= 0 && fabric.link(k).up;
   };
-  // route(a, b, 0)'s hops written into a buffer (Fabric::route_uncached: the same hops), not
-  // looked up in and copied from the route cache: a 31K step's DP rings ask it of ~10^5 pairs.
   if (fabric.planes() == 1)
     l.one_route = [&fabric](int a, int b) {
-      if (fabric.nvlink_domain_of(a) == fabric.nvlink_domain_of(b)) return false;
-      thread_local std::vector<topology::Hop> hops;
-      fabric.route_uncached(a, b, 0, hops);
-      return hops.size() == 2;
+      return fabric.nvlink_domain_of(a) != fabric.nvlink_domain_of(b) && fabric.route(a, b, 0).size() == 2;
     };
   const int n = fabric.gpu_count();
   if (n > 1 && fabric.nvlink_domain_of(1) == fabric.nvlink_domain_of(0)) l.nvlink_latency = latency(0, 1);
