@@ -143,8 +143,9 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
 
   // Thermal transients first; the steps they ask for (at the faults' and the day's lowest
   // clock) come after the variants that run the training step's own schedule (link down, timed
-  // failures need it), so that the schedule can be released before those re-plans: the peak then
-  // holds one step schedule, not two (~80 MB at 31K GPUs). Every step's inputs are the same in
+  // failures need it), so that those steps run in the schedule's memory (run_step_on: their plans
+  // take its end-of-step DP traffic) and it can be released after them: the peak then holds one
+  // step schedule, not two (~60 MB at 31K GPUs). Every step's inputs are the same in
   // either order (FlowNetwork's route memo changes no result, test_network "[route_memo]").
   if (!sc.cooling.faults.empty()) {
     report("cooling-fault transient", 0.8);
@@ -185,18 +186,17 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     out.link_down = degraded_link_step(ctx, out.plan, out.traffic.link_utilization, out.step.step_time);
     if (!fault_step && !day_step) net.set_route_reuse(false);
   }
-  // Nothing reads the step's schedule after this but an async checkpoint written on the fabric
-  // alongside the steps and the timed fabric failures (results take the plan's figures, not its
-  // activities): without them it is released here, before the re-plans at lower clocks, which
-  // then take its memory; a rollout's later phases also reuse it instead of adding theirs.
+  // Nothing reads the step's schedule after this but the steps at lower clocks, an async
+  // checkpoint written on the fabric alongside the steps and the timed fabric failures (results
+  // take the plan's figures, not its activities): without the last two it is released as soon as
+  // the first are done (a rollout's later phases then reuse its memory instead of adding theirs).
   out.plan_activities = out.plan.schedule.activities.size();
   const bool storage = fabric.storage_count() > 0;
   const bool schedule_needed = (storage && sc.training.reliability.mode == reliability::CheckpointMode::Async) ||
                                std::any_of(sc.fabric.failures.begin(), sc.fabric.failures.end(),
                                            [](const topology::FailureSpec& f) { return f.at > 0; });
   // The steps at a lower clock run on the schedule's activities (run_step_on: their plan takes its
-  // DP traffic instead of emitting it again, and runs in its memory); without them it is released
-  // here, else once they are done.
+  // end-of-step DP traffic instead of emitting it again, and runs in its memory).
   const bool clock_steps = fault_step || day_step;
   if (!schedule_needed && !clock_steps) std::vector<network::Activity>().swap(out.plan.schedule.activities);
   // The steps at a lower clock are a function of that clock alone here (the job, fabric state,

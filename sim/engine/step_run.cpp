@@ -1,6 +1,7 @@
 #include "sim/engine/step_run.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -31,6 +32,52 @@ StepRun run_step(const workload::JobSpec& job, const compute::GpuSpec& gpu, cons
   return s;
 }
 
+namespace {
+
+bool same_but_amounts(const network::Schedule& a, const network::Schedule& b) {
+  if (a.activities.size() != b.activities.size() || a.gpu_flops.size() != b.gpu_flops.size()) return false;
+  for (std::size_t i = 0; i < a.gpu_flops.size(); ++i)
+    if (std::bit_cast<std::uint64_t>(a.gpu_flops[i]) != std::bit_cast<std::uint64_t>(b.gpu_flops[i])) return false;
+  for (std::size_t i = 0; i < a.activities.size(); ++i)
+    if (!network::same_but_amount(a.activities[i], b.activities[i])) return false;
+  return true;
+}
+
+// Exchanges the amounts of `acts` with `amounts` (same size).
+void swap_amounts(std::vector<network::Activity>& acts, std::vector<double>& amounts) {
+  for (std::size_t i = 0; i < acts.size(); ++i) std::swap(acts[i].amount, amounts[i]);
+}
+
+/// The step of plan `s.plan` (whole, planned without reuse) run on held's activities with the
+/// plan's amounts written in when the two schedules differ only in amounts (a re-plan on a fabric
+/// state other than held's that changed no activity: a timed failure no DP hop crosses), its own
+/// activities freed first; held's amounts restored after (also on a throw). False: not run.
+bool run_on_held_amounts(StepRun& s, network::FlowNetwork& net, workload::StepPlan& held) {
+  auto& mine = s.plan.schedule.activities;
+  if (!same_but_amounts(s.plan.schedule, held.schedule)) return false;
+  std::vector<double> amounts(mine.size());
+  for (std::size_t i = 0; i < mine.size(); ++i) amounts[i] = mine[i].amount;
+  std::vector<network::Activity>().swap(mine);  // freed before the run allocates
+  auto& theirs = held.schedule.activities;
+  swap_amounts(theirs, amounts);  // held's activities with the plan's amounts; `amounts` keeps held's own
+  mine.swap(theirs);
+  auto give_back = [&] {
+    mine.swap(theirs);
+    swap_amounts(theirs, amounts);
+  };
+  try {
+    s.run = net.run(s.plan.schedule);
+    s.breakdown = workload::analyse_step(s.plan, s.run);
+  } catch (...) {
+    give_back();
+    throw;
+  }
+  give_back();
+  return true;
+}
+
+}  // namespace
+
 StepOnHeld run_step_on(const workload::JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
                        network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed,
                        workload::StepPlan& held, bool keep_held) {
@@ -49,6 +96,10 @@ StepOnHeld run_step_on(const workload::JobSpec& job, const compute::GpuSpec& gpu
   s.plan = workload::plan_step_reusing(job, gpu, fabric, opts, held, !keep_held, &out.reused);
   auto& mine = s.plan.schedule.activities;
   if (!out.reused) {
+    if (keep_held && run_on_held_amounts(s, net, held)) {
+      out.reused = true;
+      return out;
+    }
     s.run = net.run(s.plan.schedule);
     s.breakdown = workload::analyse_step(s.plan, s.run);
     std::vector<network::Activity>().swap(mine);

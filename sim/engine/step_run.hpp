@@ -40,9 +40,12 @@ StepRun run_step(const workload::JobSpec& job, const compute::GpuSpec& gpu, cons
 /// its own pipeline part restored when `keep_held` (else with the new one: a caller that releases
 /// held after its steps at lower clocks). So two schedules are not alive at once, and the plan
 /// costs the pipeline's ops, not the whole step's. The run's input is plan_step's schedule either
-/// way, so the breakdown is bit-identical to run_step's. When the pipeline parts differ, the new
-/// plan is emitted whole (held's activities released first unless `keep_held`) and runs as
-/// run_step would. The returned plan's schedule has no activities; `reused` says which case ran.
+/// way, so the breakdown is bit-identical to run_step's. When the pipeline parts or the fabric's
+/// state differ, the new plan is emitted whole (held's activities released first unless
+/// `keep_held`); with `keep_held`, if its schedule then differs from held's only in amounts (a
+/// timed failure that moved no planned activity), it runs on held's activities with its amounts
+/// written in (its own freed first; held's amounts restored after), else on its own, as run_step
+/// would. The returned plan's schedule has no activities; `reused` says whether held's ran.
 struct StepOnHeld {
   StepRun step;         ///< plan (without activities), run and breakdown
   bool reused = false;  ///< true: ran on held's activities
