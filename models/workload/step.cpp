@@ -430,8 +430,8 @@ bool same_pipeline_part(const StepPlan& mine, const StepPlan& held) {
 }
 
 /// plan_step, with the end-of-step part taken from `held` where it may (plan_step_reusing).
-StepPlan plan_with(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric, const StepOptions& opt,
-              StepPlan* held, bool release_held, bool* reused) {
+StepPlan plan_with(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
+                   const StepOptions& opt, StepPlan* held, bool release_held, bool* reused) {
   if (reused) *reused = false;
   StepPlan plan;
   if (!held) plan.schedule.activities.reserve(opt.schedule_capacity);

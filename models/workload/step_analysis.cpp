@@ -197,15 +197,14 @@ void average_over_stages(StepBreakdown& r, int pp, double comm_busy) {
   r.gpu_busy_comm_fraction = std::min(1.0, comm_busy / n / r.step_time);
 }
 
-
 /// The step's length from a run: the makespan plus the microbatches beyond the simulated ones,
 /// which each add, per stage, its ops (per_microbatch) and the mean wait per simulated microbatch
 /// for its layer collectives run as flows. What analyse_step and step_time both compute (one code
 /// path: the same bits). `waits` = transfer_waits (plan.pp > 0).
 struct StepLength {
-  double extra_time = 0;  ///< s, the analytic extension (at least plan.extra_time)
-  double extra = 0;       ///< s, the extension added to the makespan (measured or analytic)
-  double step_time = 0;   ///< s
+  double extra_time = 0;                             ///< s, the analytic extension (at least plan.extra_time)
+  double extra = 0;                                  ///< s, the extension added to the makespan (measured or analytic)
+  double step_time = 0;                              ///< s
   std::vector<double> layer_ep, layer_cp, layer_tp;  ///< per stage, s of layer-collective waits added
 };
 
@@ -234,16 +233,15 @@ StepLength step_length(const StepPlan& plan, const network::RunResult& run,
 }
 
 /// Whether step_length reads the transfer waits (else they need not be computed).
-bool length_needs_waits(const StepPlan& plan) {
-  return plan.extra_microbatches > 0 && plan.simulated_microbatches > 0;
-}
+bool length_needs_waits(const StepPlan& plan) { return plan.extra_microbatches > 0 && plan.simulated_microbatches > 0; }
 
 }  // namespace
 
 double step_time(const StepPlan& plan, const network::RunResult& run) {
   if (plan.pp == 0) return run.makespan + plan.extra_time;
-  const auto waits = length_needs_waits(plan) ? transfer_waits(plan, run)
-                                              : std::vector<std::vector<double>>(plan.pp, std::vector<double>(kStepTags));
+  const auto waits = length_needs_waits(plan)
+                         ? transfer_waits(plan, run)
+                         : std::vector<std::vector<double>>(plan.pp, std::vector<double>(kStepTags));
   return step_length(plan, run, waits).step_time;
 }
 

@@ -919,9 +919,9 @@ void check_same_plan(const StepPlan& a, const StepPlan& b) {
   CHECK(a.stage_dp_done == b.stage_dp_done);
   CHECK(a.embedding_transfers == b.embedding_transfers);
   CHECK(a.stage_after_optimizer == b.stage_after_optimizer);
-  for (auto f : {&StepPlan::compute, &StepPlan::tp, &StepPlan::cp, &StepPlan::ep, &StepPlan::optimizer,
-                 &StepPlan::extra_compute, &StepPlan::extra_tp, &StepPlan::extra_cp, &StepPlan::extra_ep,
-                 &StepPlan::per_microbatch})
+  for (auto f :
+       {&StepPlan::compute, &StepPlan::tp, &StepPlan::cp, &StepPlan::ep, &StepPlan::optimizer, &StepPlan::extra_compute,
+        &StepPlan::extra_tp, &StepPlan::extra_cp, &StepPlan::extra_ep, &StepPlan::per_microbatch})
     CHECK(same_bits(a.*f, b.*f));
   REQUIRE(a.waits.size() == b.waits.size());
   for (std::size_t i = 0; i < a.waits.size(); ++i)
@@ -986,7 +986,8 @@ TEST_CASE("plan_step_reusing is plan_step bit for bit, taking the held plan's en
       CHECK(held.schedule.activities.empty());  // moved into p
       const StepPlan fresh = plan_step(j, a100, fabric, slow);
       check_same_plan(p, fresh);
-      CHECK(p.schedule.activities[p.stage_optimizer[0]].amount == fresh.schedule.activities[fresh.stage_optimizer[0]].amount);
+      CHECK(p.schedule.activities[p.stage_optimizer[0]].amount ==
+            fresh.schedule.activities[fresh.stage_optimizer[0]].amount);
       // and back: from the plan at the lower clock to full clock
       StepPlan again = p;
       check_same_plan(plan_step_reusing(j, a100, fabric, {}, again, true, &reused), base);
