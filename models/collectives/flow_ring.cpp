@@ -5,9 +5,12 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "models/collectives/flow_plan.hpp"
 #include "models/common/errors.hpp"
+#include "models/topology/fabric.hpp"
 
 namespace aidcsim::collectives::detail {
 
@@ -113,36 +116,100 @@ int pat_chunks(Op op, int n, double channel_block) {
 /// merged transfer's bytes / rate is its source port's total), so bytes and latency are scaled
 /// alike. Checked against the unmerged plan (Collective::merge_channels false):
 /// tests/unit/engine/test_step_fidelity.cpp [merge_channels].
+/// Open-addressing table from a (src, dst) pair key to an int, for collapsed_channels' per-hop
+/// look-ups (a 31K step plans ~2 M hops: std::unordered_map's node per entry and its hashing were
+/// most of plan_ring's time). Lookups only, no iteration: the plan does not depend on its layout.
+class PairTable {
+ public:
+  explicit PairTable(std::size_t expected) {
+    std::size_t cap = 16;
+    while (cap < 2 * expected) cap *= 2;
+    keys_.assign(cap, kEmpty);
+    values_.resize(cap);
+  }
+  /// The value of `key`, inserting `fresh_value` when absent; second = whether it was inserted.
+  std::pair<int*, bool> emplace(std::uint64_t key, int fresh_value) {
+    if (2 * (used_ + 1) > keys_.size()) grow();
+    std::size_t i = slot(key);
+    if (keys_[i] == key) return {&values_[i], false};
+    keys_[i] = key;
+    values_[i] = fresh_value;
+    ++used_;
+    return {&values_[i], true};
+  }
+
+ private:
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};  // no pair of GPU ranks (both 2^32 - 1)
+  std::size_t slot(std::uint64_t key) const {
+    const std::size_t mask = keys_.size() - 1;
+    std::size_t i = static_cast<std::size_t>(topology::splitmix64(key)) & mask;
+    while (keys_[i] != kEmpty && keys_[i] != key) i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    std::vector<std::uint64_t> keys;
+    std::vector<int> values;
+    keys.swap(keys_);
+    values.swap(values_);
+    keys_.assign(2 * keys.size(), kEmpty);
+    values_.resize(keys_.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] != kEmpty) {
+        const std::size_t j = slot(keys[i]);
+        keys_[j] = keys[i];
+        values_[j] = values[i];
+      }
+  }
+  std::vector<std::uint64_t> keys_;
+  std::vector<int> values_;
+  std::size_t used_ = 0;
+};
+
 FlowPlan collapsed_channels(const EmitContext& ctx, const std::vector<std::vector<int>>& ch, double bytes) {
   const auto& L = ctx.layout;
-  auto port_up = [&](int g) { return !L.nvlink_port_up || L.nvlink_port_up(g); };
+  // Each GPU's NVLink domain and NVLink port state, asked of the layout once per GPU of the group
+  // (the rings repeat every GPU once per channel); channel 0 holds every GPU of the group.
+  std::unordered_map<int, std::pair<int, bool>> gpu_info;
+  gpu_info.reserve(ch.empty() ? 0 : ch.front().size());
+  for (const auto& ring : ch)
+    for (int g : ring)
+      if (gpu_info.find(g) == gpu_info.end())
+        gpu_info.emplace(g, std::pair{L.domain_of(g), !L.nvlink_port_up || L.nvlink_port_up(g)});
+  std::vector<std::pair<int, bool>> info_of;  // per position of each ring, in ring order
   FlowPlan plan;
-  std::unordered_map<std::uint64_t, int> pair;  // NVLink (src, dst) -> its transfer
+  std::size_t hops = 0;
+  for (const auto& ring : ch) hops += ring.size();
+  PairTable pair(hops / 4 + 16);  // NVLink (src, dst) -> its transfer
   // Scale-out (src, dst) -> whether its copies merge (Layout::one_route asks the fabric for a
   // route): asked once per pair, not once per channel copy (ncclTopoPostset's copies repeat every
-  // pair of a ring).
-  std::unordered_map<std::uint64_t, bool> one_route;
+  // pair of a ring). -1: not asked yet.
+  PairTable one_route(hops / 8 + 16);
   std::uint32_t index = 0;
   for (const auto& ring : ch) {
     const int n = static_cast<int>(ring.size());
+    info_of.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) info_of[i] = gpu_info.find(ring[i])->second;
     for (int i = 0; i < n; ++i) {
       const int a = ring[i], b = ring[(i + 1) % n];
+      const auto& [dom_a, up_a] = info_of[i];
+      const auto& [dom_b, up_b] = info_of[(i + 1) % n];
       ++index;
       const std::uint64_t key =
           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
       auto same_route = [&] {
         if (!L.one_route) return false;
-        const auto [it, fresh] = one_route.emplace(key, false);
-        if (fresh) it->second = L.one_route(a, b);
-        return it->second;
+        const auto [v, fresh] = one_route.emplace(key, -1);
+        if (*v < 0) *v = L.one_route(a, b) ? 1 : 0;
+        return *v == 1;
       };
       // NVLink hops of the channels over one pair, and the copies of a scale-out hop whose route
       // does not depend on the hash (Layout::one_route): the same route, start and bytes.
-      if ((ctx.nvlink(a, b) && port_up(a) && port_up(b)) || (!ctx.nvlink(a, b) && same_route())) {
+      const bool nvlink = dom_a == dom_b;  // EmitContext::nvlink
+      if ((nvlink && up_a && up_b) || (!nvlink && same_route())) {
         const auto [it, fresh] = pair.emplace(key, static_cast<int>(plan.flows.size()));
         if (!fresh) {
-          plan.flows[it->second].payload += bytes;
-          plan.flows[it->second].weight += 1;
+          plan.flows[*it].payload += bytes;
+          plan.flows[*it].weight += 1;
           continue;
         }
       }

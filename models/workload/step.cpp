@@ -403,10 +403,39 @@ std::string describe_dp(const Builder& b) {
 
 }  // namespace
 
-StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
-                   const StepOptions& opt) {
+namespace {
+
+/// StepPlan::fabric_down of `fabric` now.
+std::vector<int> fabric_down(const topology::Fabric& fabric) {
+  std::vector<int> down;
+  for (int l = 0; l < fabric.link_count(); ++l)
+    if (!fabric.link(l).up) down.push_back(l);
+  for (int n = 0; n < fabric.node_count(); ++n)
+    if (!fabric.node_up(n)) down.push_back(-(n + 1));
+  return down;
+}
+
+/// Whether the activities of `mine` (the pipeline's part of a plan) are held's first ones, all but
+/// their amounts, held's end-of-step part starts right after them, and both were planned on the
+/// same fabric state.
+bool same_pipeline_part(const StepPlan& mine, const StepPlan& held) {
+  const auto& a = mine.schedule.activities;
+  const auto& h = held.schedule.activities;
+  if (held.dp_tail_begin != a.size() || h.size() < a.size() || mine.schedule.gpu_flops != held.schedule.gpu_flops ||
+      mine.fabric_down != held.fabric_down)
+    return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!network::same_but_amount(a[i], h[i])) return false;
+  return true;
+}
+
+/// plan_step, with the end-of-step part taken from `held` where it may (plan_step_reusing).
+StepPlan plan_with(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
+                   const StepOptions& opt, StepPlan* held, bool release_held, bool* reused) {
+  if (reused) *reused = false;
   StepPlan plan;
-  plan.schedule.activities.reserve(opt.schedule_capacity);
+  if (!held) plan.schedule.activities.reserve(opt.schedule_capacity);
+  plan.fabric_down = fabric_down(fabric);
   Builder b(job, gpu, fabric, opt, plan);
   size_step(b);
   stage_clocks(b);
@@ -415,10 +444,41 @@ StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topolo
   plan.schedule.gpu_flops = {gpu.bf16_flops};  // unit of Compute amounts: seconds x this rate
   detail::emit_compute_ops(b);
   detail::link_pipeline(b);
-  detail::emit_dp_and_optimizer(b);
+  plan.dp_tail_begin = plan.schedule.activities.size();
+  if (held && same_pipeline_part(plan, *held)) {
+    // The end-of-step part reads the pipeline's part only through what was just compared (the
+    // stages' last backward pieces and GPUs), the job, fabric and seed: held's, bit for bit.
+    auto& theirs = held->schedule.activities;
+    auto& mine = plan.schedule.activities;
+    std::move(mine.begin(), mine.end(), theirs.begin());
+    mine.swap(theirs);
+    std::vector<network::Activity>().swap(theirs);
+    plan.stage_dp_done = held->stage_dp_done;
+    plan.embedding_transfers = held->embedding_transfers;
+    plan.optimizer = held->optimizer;
+    plan.stage_optimizer = held->stage_optimizer;
+    plan.stage_after_optimizer = held->stage_after_optimizer;
+    if (reused) *reused = true;
+  } else {
+    if (held && release_held) std::vector<network::Activity>().swap(held->schedule.activities);
+    if (held) plan.schedule.activities.reserve(opt.schedule_capacity);  // written once (plan_step reserves it first)
+    detail::emit_dp_and_optimizer(b);
+  }
   steady_state_extension(b);
   plan.fidelity = describe_fidelity(b, describe_dp(b));
   return plan;
+}
+
+}  // namespace
+
+StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
+                   const StepOptions& opt) {
+  return plan_with(job, gpu, fabric, opt, nullptr, false, nullptr);
+}
+
+StepPlan plan_step_reusing(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
+                           const StepOptions& options, StepPlan& held, bool release_held, bool* reused) {
+  return plan_with(job, gpu, fabric, options, &held, release_held, reused);
 }
 
 }  // namespace aidcsim::workload

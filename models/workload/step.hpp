@@ -99,6 +99,16 @@ struct StepPlan {
   int gpus = 0;                        ///< GPUs of the job
   int representative_replica = 0;      ///< DP replica whose pipeline is simulated op by op (the slowest)
   int stragglers = 0;                  ///< GPUs below nominal speed (workload::gpu_speed_factors)
+  /// First activity of the end-of-step part of the schedule (DP gradient reduction, tied-embedding
+  /// all-reduce, optimizer, ZeRO's parameter all-gather: most of the activities at scale); the
+  /// ones before it are the pipeline's ops and the traffic between them. plan_step_reusing takes
+  /// that part from an earlier plan.
+  std::size_t dp_tail_begin = 0;
+  /// The fabric's state the plan was made on, as far as the end-of-step part reads it (routes,
+  /// NVLink ports): the links that are down, then -(node + 1) for each node (switch) that is down.
+  /// plan_step_reusing reuses that part only on the same state. (Link rates, which a degradation
+  /// changes, shape no route and no planned collective.)
+  std::vector<int> fabric_down;
 
   // --- what analyse_step needs ---
   int pp = 1, chunks = 1, microbatches = 1, simulated_microbatches = 1;
@@ -153,6 +163,21 @@ struct StepPlan {
 StepPlan plan_step(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
                    const StepOptions& options);
 
+/// plan_step(job, gpu, fabric, options), the same plan bit for bit, taking the end-of-step part of
+/// its schedule (from StepPlan::dp_tail_begin on) from `held` instead of emitting it again. `held`
+/// must come from plan_step or plan_step_reusing for the same job, GPU, fabric and seed, at any clocks (StepOptions::clock_factor), with its schedule whole:
+/// that part depends on the clocks only through the pipeline ops before it (their number,
+/// dependencies, GPUs: the representative replica), which are compared with held's (all but their
+/// amounts), and on the fabric's state through its routes (StepPlan::fabric_down, compared too:
+/// a timed failure applied since held was planned). Where both are the same, held's activities are moved into the result (held keeps an
+/// empty schedule, its other fields as they were), so two schedules are never alive at once, and
+/// `*reused` (if given) is set true. Where they differ the part is emitted as plan_step does and
+/// held's activities are released first when `release_held` is true (else they stay).
+/// Cost when reused: the pipeline's ops (thousands of activities) instead of the whole step (~0.6 M
+/// activities at 31K GPUs). Same throws as plan_step.
+StepPlan plan_step_reusing(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
+                           const StepOptions& options, StepPlan& held, bool release_held, bool* reused = nullptr);
+
 /// Seconds per step and where they go; averaged over pipeline stages, so
 /// compute + exposed_* + bubble = step_time for every stage. Per stage:
 /// - before its last backward: ops (compute, exposed TP/CP/EP inside them); idle time where an op
@@ -171,5 +196,12 @@ struct StepBreakdown {
 };
 
 StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run);
+
+/// analyse_step(plan, run).step_time, bit for bit, without the rest of the breakdown (s): the
+/// run's makespan plus the extension of the microbatches beyond the simulated ones (the same code
+/// computes it for both). For callers that read only the step time (the link-down samples of
+/// degrade mode); `run` must be a run of plan.schedule. Cost: the ops' transfer waits when the
+/// extension reads them (extra microbatches), nothing else (no pass over the schedule).
+double step_time(const StepPlan& plan, const network::RunResult& run);
 
 }  // namespace aidcsim::workload

@@ -1,7 +1,10 @@
 // Reading a simulated step: where its time went (compute, exposed TP/PP/DP/CP/EP, bubble).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "models/workload/step.hpp"
 
@@ -148,21 +151,33 @@ double extension(const StepPlan& plan, const network::RunResult& run, double ext
 // DP flows of the representative GPUs: from the first to the last on the wire, separately for
 // the parameter gathers and for the gradient reduction (+ embedding all-reduce): with
 // overlap_param_gather the gathers open the step and the reduction ends it. Adds their busy time
-// (s, summed over stages) to `busy`.
+// (s, summed over stages) to `busy`. One pass over the activities (each DP transfer of a stage's
+// GPU updates that stage's bounds; min and max do not depend on the order), not one per stage.
 void add_dp_busy(const StepPlan& plan, const network::RunResult& run, double& comm_busy) {
-  for (int s = 0; s < plan.pp; ++s) {
-    double lo[2] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()}, hi[2] = {0, 0};
-    for (std::size_t i = 0; i < plan.schedule.activities.size(); ++i) {
-      const auto& a = plan.schedule.activities[i];
-      if ((a.tag == kTagDp || a.tag == kTagDpGather || a.tag == kTagEmbedding) && a.gpu == plan.stage_gpu[s]) {
-        const int k = a.tag == kTagDpGather && plan.param_gather_buckets > 0 ? 1 : 0;
-        lo[k] = std::min(lo[k], run.start[i]);
-        hi[k] = std::max(hi[k], run.finish[i]);
-      }
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::array<double, 2>> lo(plan.pp, {inf, inf}), hi(plan.pp, {0.0, 0.0});
+  // stages of each representative GPU (distinct in a pipeline; a repeated GPU updates each of its stages)
+  std::vector<std::pair<int, int>> gpu_stage;
+  for (int s = 0; s < plan.pp; ++s) gpu_stage.emplace_back(plan.stage_gpu[s], s);
+  std::sort(gpu_stage.begin(), gpu_stage.end());
+  const int gpu_min = gpu_stage.empty() ? 0 : gpu_stage.front().first;
+  const int gpu_max = gpu_stage.empty() ? -1 : gpu_stage.back().first;
+  const auto& acts = plan.schedule.activities;
+  for (std::size_t i = 0; i < acts.size(); ++i) {
+    const auto& a = acts[i];
+    if (a.tag != kTagDp && a.tag != kTagDpGather && a.tag != kTagEmbedding) continue;
+    if (a.gpu < gpu_min || a.gpu > gpu_max) continue;
+    auto it = std::lower_bound(gpu_stage.begin(), gpu_stage.end(), std::pair{a.gpu, -1});
+    for (; it != gpu_stage.end() && it->first == a.gpu; ++it) {
+      const int s = it->second;
+      const int k = a.tag == kTagDpGather && plan.param_gather_buckets > 0 ? 1 : 0;
+      lo[s][k] = std::min(lo[s][k], run.start[i]);
+      hi[s][k] = std::max(hi[s][k], run.finish[i]);
     }
-    for (int k = 0; k < 2; ++k)
-      if (hi[k] > lo[k]) comm_busy += hi[k] - lo[k];
   }
+  for (int s = 0; s < plan.pp; ++s)
+    for (int k = 0; k < 2; ++k)
+      if (hi[s][k] > lo[s][k]) comm_busy += hi[s][k] - lo[s][k];
 }
 
 // The per-stage sums of `r` become means over the `pp` stages (rounding residue of the interval
@@ -182,7 +197,53 @@ void average_over_stages(StepBreakdown& r, int pp, double comm_busy) {
   r.gpu_busy_comm_fraction = std::min(1.0, comm_busy / n / r.step_time);
 }
 
+/// The step's length from a run: the makespan plus the microbatches beyond the simulated ones,
+/// which each add, per stage, its ops (per_microbatch) and the mean wait per simulated microbatch
+/// for its layer collectives run as flows. What analyse_step and step_time both compute (one code
+/// path: the same bits). `waits` = transfer_waits (plan.pp > 0).
+struct StepLength {
+  double extra_time = 0;                             ///< s, the analytic extension (at least plan.extra_time)
+  double extra = 0;                                  ///< s, the extension added to the makespan (measured or analytic)
+  double step_time = 0;                              ///< s
+  std::vector<double> layer_ep, layer_cp, layer_tp;  ///< per stage, s of layer-collective waits added
+};
+
+StepLength step_length(const StepPlan& plan, const network::RunResult& run,
+                       const std::vector<std::vector<double>>& waits) {
+  StepLength l;
+  l.extra_time = plan.extra_time;
+  l.layer_ep.assign(plan.pp, 0);
+  l.layer_cp.assign(plan.pp, 0);
+  l.layer_tp.assign(plan.pp, 0);
+  if (plan.extra_microbatches > 0 && plan.simulated_microbatches > 0) {
+    const double k = double(plan.extra_microbatches) / plan.simulated_microbatches;
+    double slowest = 0;
+    for (int s = 0; s < plan.pp; ++s) {
+      l.layer_ep[s] = k * waits[s][kTagEp];
+      l.layer_cp[s] = k * waits[s][kTagCp];
+      l.layer_tp[s] = k * waits[s][kTagTp];
+      const double per_mb = s < static_cast<int>(plan.per_microbatch.size()) ? plan.per_microbatch[s] : 0.0;
+      slowest = std::max(slowest, plan.extra_microbatches * per_mb + l.layer_ep[s] + l.layer_cp[s] + l.layer_tp[s]);
+    }
+    l.extra_time = std::max(l.extra_time, slowest);
+  }
+  l.extra = extension(plan, run, l.extra_time);
+  l.step_time = run.makespan + l.extra;
+  return l;
+}
+
+/// Whether step_length reads the transfer waits (else they need not be computed).
+bool length_needs_waits(const StepPlan& plan) { return plan.extra_microbatches > 0 && plan.simulated_microbatches > 0; }
+
 }  // namespace
+
+double step_time(const StepPlan& plan, const network::RunResult& run) {
+  if (plan.pp == 0) return run.makespan + plan.extra_time;
+  const auto waits = length_needs_waits(plan)
+                         ? transfer_waits(plan, run)
+                         : std::vector<std::vector<double>>(plan.pp, std::vector<double>(kStepTags));
+  return step_length(plan, run, waits).step_time;
+}
 
 StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) {
   StepBreakdown r;
@@ -191,24 +252,10 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     return r;
   }
   const auto waits = transfer_waits(plan, run);
-  // The microbatches beyond the simulated ones each add, per stage, its ops (per_microbatch) and
-  // the mean wait per simulated microbatch for its layer collectives run as flows.
-  double extra_time = plan.extra_time;
-  std::vector<double> layer_ep(plan.pp, 0), layer_cp(plan.pp, 0), layer_tp(plan.pp, 0);
-  if (plan.extra_microbatches > 0 && plan.simulated_microbatches > 0) {
-    const double k = double(plan.extra_microbatches) / plan.simulated_microbatches;
-    double slowest = 0;
-    for (int s = 0; s < plan.pp; ++s) {
-      layer_ep[s] = k * waits[s][kTagEp];
-      layer_cp[s] = k * waits[s][kTagCp];
-      layer_tp[s] = k * waits[s][kTagTp];
-      const double per_mb = s < static_cast<int>(plan.per_microbatch.size()) ? plan.per_microbatch[s] : 0.0;
-      slowest = std::max(slowest, plan.extra_microbatches * per_mb + layer_ep[s] + layer_cp[s] + layer_tp[s]);
-    }
-    extra_time = std::max(extra_time, slowest);
-  }
-  const double extra = extension(plan, run, extra_time);
-  r.step_time = run.makespan + extra;
+  const StepLength len = step_length(plan, run, waits);
+  const double extra_time = len.extra_time, extra = len.extra;
+  const std::vector<double>&layer_ep = len.layer_ep, &layer_cp = len.layer_cp, &layer_tp = len.layer_tp;
+  r.step_time = len.step_time;
   if (r.step_time <= 0) return r;
   // the critical stage: the one whose step ends last
   std::vector<Tail> tails;

@@ -143,8 +143,9 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
 
   // Thermal transients first; the steps they ask for (at the faults' and the day's lowest
   // clock) come after the variants that run the training step's own schedule (link down, timed
-  // failures need it), so that the schedule can be released before those re-plans: the peak then
-  // holds one step schedule, not two (~80 MB at 31K GPUs). Every step's inputs are the same in
+  // failures need it), so that those steps run in the schedule's memory (run_step_on: their plans
+  // take its end-of-step DP traffic) and it can be released after them: the peak then holds one
+  // step schedule, not two (~60 MB at 31K GPUs). Every step's inputs are the same in
   // either order (FlowNetwork's route memo changes no result, test_network "[route_memo]").
   if (!sc.cooling.faults.empty()) {
     report("cooling-fault transient", 0.8);
@@ -185,18 +186,19 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     out.link_down = degraded_link_step(ctx, out.plan, out.traffic.link_utilization, out.step.step_time);
     if (!fault_step && !day_step) net.set_route_reuse(false);
   }
-  // Nothing reads the step's schedule after this but an async checkpoint written on the fabric
-  // alongside the steps and the timed fabric failures (results take the plan's figures, not its
-  // activities): without them it is released here, before the re-plans at lower clocks, which
-  // then take its memory; a rollout's later phases also reuse it instead of adding theirs.
+  // Nothing reads the step's schedule after this but the steps at lower clocks, an async
+  // checkpoint written on the fabric alongside the steps and the timed fabric failures (results
+  // take the plan's figures, not its activities): without the last two it is released as soon as
+  // the first are done (a rollout's later phases then reuse its memory instead of adding theirs).
   out.plan_activities = out.plan.schedule.activities.size();
   const bool storage = fabric.storage_count() > 0;
   const bool schedule_needed = (storage && sc.training.reliability.mode == reliability::CheckpointMode::Async) ||
                                std::any_of(sc.fabric.failures.begin(), sc.fabric.failures.end(),
                                            [](const topology::FailureSpec& f) { return f.at > 0; });
-  if (!schedule_needed) std::vector<network::Activity>().swap(out.plan.schedule.activities);
-  // A step at a lower clock: on the held schedule's activities while it is needed (run_step_on),
-  // else planned in the released schedule's place. The same breakdown either way.
+  // The steps at a lower clock run on the schedule's activities (run_step_on: their plan takes its
+  // end-of-step DP traffic instead of emitting it again, and runs in its memory).
+  const bool clock_steps = fault_step || day_step;
+  if (!schedule_needed && !clock_steps) std::vector<network::Activity>().swap(out.plan.schedule.activities);
   // The steps at a lower clock are a function of that clock alone here (the job, fabric state,
   // platform, seed and schedule stay as they are between them): one at the same clock, bit for
   // bit, as an earlier one is that step (the faults' and the day's lowest clock are often both
@@ -210,9 +212,9 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
         return b;
       }
     const std::vector<double> slow(static_cast<std::size_t>(gpus), clock);
-    workload::StepBreakdown b = schedule_needed
-                                    ? run_step_on(out.job, sc.gpu, fabric, net, slow, seed, out.plan).step.breakdown
-                                    : run_step(out.job, sc.gpu, fabric, net, slow, seed, out.plan_activities).breakdown;
+    // keep_held: later variants read the schedule as planned (else it is released after these steps)
+    workload::StepBreakdown b =
+        run_step_on(out.job, sc.gpu, fabric, net, slow, seed, out.plan, schedule_needed).step.breakdown;
     at_clock.emplace_back(clock, b);
     return b;
   };
@@ -236,6 +238,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
     out.step_daily_worst = step_at(out.daily_transient.min_clock, "the day's lowest clock");
   }
   net.set_route_reuse(false);  // no run of the training step's transfers follows
+  if (!schedule_needed) std::vector<network::Activity>().swap(out.plan.schedule.activities);
 
   if (storage) {
     // The checkpoint as flows to the storage servers: alone (a sync checkpoint: training waits),

@@ -1,10 +1,12 @@
 #include "sim/engine/step_run.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 namespace aidcsim {
 
@@ -46,35 +48,67 @@ void swap_amounts(std::vector<network::Activity>& acts, std::vector<double>& amo
   for (std::size_t i = 0; i < acts.size(); ++i) std::swap(acts[i].amount, amounts[i]);
 }
 
+/// The step of plan `s.plan` (whole, planned without reuse) run on held's activities with the
+/// plan's amounts written in when the two schedules differ only in amounts (a re-plan on a fabric
+/// state other than held's that changed no activity: a timed failure no DP hop crosses), its own
+/// activities freed first; held's amounts restored after (also on a throw). False: not run.
+bool run_on_held_amounts(StepRun& s, network::FlowNetwork& net, workload::StepPlan& held) {
+  auto& mine = s.plan.schedule.activities;
+  if (!same_but_amounts(s.plan.schedule, held.schedule)) return false;
+  std::vector<double> amounts(mine.size());
+  for (std::size_t i = 0; i < mine.size(); ++i) amounts[i] = mine[i].amount;
+  std::vector<network::Activity>().swap(mine);  // freed before the run allocates
+  auto& theirs = held.schedule.activities;
+  swap_amounts(theirs, amounts);  // held's activities with the plan's amounts; `amounts` keeps held's own
+  mine.swap(theirs);
+  auto give_back = [&] {
+    mine.swap(theirs);
+    swap_amounts(theirs, amounts);
+  };
+  try {
+    s.run = net.run(s.plan.schedule);
+    s.breakdown = workload::analyse_step(s.plan, s.run);
+  } catch (...) {
+    give_back();
+    throw;
+  }
+  give_back();
+  return true;
+}
+
 }  // namespace
 
 StepOnHeld run_step_on(const workload::JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
                        network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed,
-                       workload::StepPlan& held) {
+                       workload::StepPlan& held, bool keep_held) {
   workload::StepOptions opts;
   opts.schedule_capacity = held.schedule.activities.size();
   opts.clock_factor = clocks;
   opts.seed = seed;
   StepOnHeld out;
   StepRun& s = out.step;
-  s.plan = workload::plan_step(job, gpu, fabric, opts);
+  auto& theirs = held.schedule.activities;
+  // held's pipeline part (thousands of activities), put back after the run: the plan at `clocks`
+  // takes held's activities with its own pipeline part written over that one
+  const std::size_t front = std::min(held.dp_tail_begin, theirs.size());
+  std::vector<network::Activity> held_front;
+  if (keep_held) held_front.assign(theirs.begin(), theirs.begin() + static_cast<std::ptrdiff_t>(front));
+  s.plan = workload::plan_step_reusing(job, gpu, fabric, opts, held, !keep_held, &out.reused);
   auto& mine = s.plan.schedule.activities;
-  if (!same_but_amounts(s.plan.schedule, held.schedule)) {
+  if (!out.reused) {
+    if (keep_held && run_on_held_amounts(s, net, held)) {
+      out.reused = true;
+      return out;
+    }
     s.run = net.run(s.plan.schedule);
     s.breakdown = workload::analyse_step(s.plan, s.run);
     std::vector<network::Activity>().swap(mine);
     return out;
   }
-  out.reused = true;
-  std::vector<double> amounts(mine.size());
-  for (std::size_t i = 0; i < mine.size(); ++i) amounts[i] = mine[i].amount;
-  std::vector<network::Activity>().swap(mine);  // freed before the run allocates
-  auto& theirs = held.schedule.activities;
-  swap_amounts(theirs, amounts);  // held's activities at `clocks`; `amounts` keeps held's own
-  mine.swap(theirs);
   auto give_back = [&] {
-    mine.swap(theirs);
-    swap_amounts(theirs, amounts);
+    theirs.swap(mine);
+    std::vector<network::Activity>().swap(mine);
+    if (keep_held) std::move(held_front.begin(), held_front.end(), theirs.begin());
   };
   try {
     s.run = net.run(s.plan.schedule);

@@ -30,24 +30,29 @@ StepRun run_step(const workload::JobSpec& job, const compute::GpuSpec& gpu, cons
                  network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed,
                  std::size_t capacity = 0);
 
-/// The step of `job` at `clocks` (as run_step) while a plan of the same job must stay in memory
-/// (`held`: the situation's training step, which later variants run again): the step is planned
-/// at `clocks`, and when that plan's schedule differs from held's only in activity amounts
-/// (network::same_but_amount for every activity, same gpu_flops: a uniform clock change slows
-/// the computations and moves nothing else), its own activities are freed before the run, which
-/// takes held's activities with the new amounts written in; held's amounts are restored after
-/// it (also on a throw). So two schedules are alive only while planning, not during the run
-/// (peak RSS; on this VM also system time: the kernel zeroes each fresh page). The run's input
-/// is the same schedule either way, so the breakdown is bit-identical to run_step's. When the
-/// plans differ otherwise, the new plan runs as run_step would.
-/// The returned plan's schedule has no activities; `reused` says which case ran.
+/// The step of `job` at `clocks` (as run_step) with a plan of the same job at other clocks in
+/// memory (`held`: the situation's training step, whose transfers the steps at lower clocks run
+/// again). The plan at `clocks` takes held's end-of-step part (DP traffic, optimizer: most of the
+/// activities) instead of emitting it again, where its pipeline part differs from held's only in
+/// activity amounts (workload::plan_step_reusing: a clock change slows the computations and moves
+/// nothing else unless it changes the representative replica): it runs on held's activities with
+/// its own pipeline part written in, and held gets them back after the run (also on a throw), with
+/// its own pipeline part restored when `keep_held` (else with the new one: a caller that releases
+/// held after its steps at lower clocks). So two schedules are not alive at once, and the plan
+/// costs the pipeline's ops, not the whole step's. The run's input is plan_step's schedule either
+/// way, so the breakdown is bit-identical to run_step's. When the pipeline parts or the fabric's
+/// state differ, the new plan is emitted whole (held's activities released first unless
+/// `keep_held`); with `keep_held`, if its schedule then differs from held's only in amounts (a
+/// timed failure that moved no planned activity), it runs on held's activities with its amounts
+/// written in (its own freed first; held's amounts restored after), else on its own, as run_step
+/// would. The returned plan's schedule has no activities; `reused` says whether held's ran.
 struct StepOnHeld {
   StepRun step;         ///< plan (without activities), run and breakdown
   bool reused = false;  ///< true: ran on held's activities
 };
 StepOnHeld run_step_on(const workload::JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
                        network::FlowNetwork& net, const std::vector<double>& clocks, std::uint64_t seed,
-                       workload::StepPlan& held);
+                       workload::StepPlan& held, bool keep_held = true);
 
 /// Whether the engine may take a step's result from an earlier step with the same inputs, bit for
 /// bit, instead of simulating it again (simulate_situation: a step at a lower clock equal to an

@@ -25,7 +25,11 @@ double simulate(const StepContext& ctx, const workload::JobSpec& job) {
 /// sends (network::for_each_subflow_route: each plane's part of a transfer over the NICs, each
 /// flows_per_pair hash, each sprayed path), so a failure on any plane counts the transfers it
 /// reroutes. One pass over the schedule: each route is computed once, without filling the route
-/// cache that nothing reads afterwards, and tested against every target.
+/// cache that nothing reads afterwards, and tested against every target. A transfer between two
+/// GPUs joined by an up NVLink takes its NVLink path whatever the hash, spray or plane
+/// (Fabric::route, Fabric::routes: the two GPUs' NVLink port links), so unless one of those ports
+/// is a target's link it crosses none and no route is computed for it (most of a ring's hops
+/// inside an NVLink domain).
 std::vector<int> crossing_transfers(const network::FlowNetwork& net, const network::Schedule& schedule,
                                     const std::vector<std::vector<char>>& dead) {
   const topology::Fabric& fabric = net.fabric();
@@ -33,8 +37,14 @@ std::vector<int> crossing_transfers(const network::FlowNetwork& net, const netwo
   std::vector<char> any(static_cast<std::size_t>(fabric.link_count()), 0);
   for (const auto& d : dead)
     for (std::size_t l = 0; l < d.size() && l < any.size(); ++l) any[l] |= d[l];
+  auto dead_port = [&](int gpu) {
+    const int l = fabric.nvlink_link(gpu);
+    return l >= 0 && any[static_cast<std::size_t>(l)];
+  };
   std::vector<char> hit(dead.size());
   for (const auto& a : schedule.activities) {
+    if (a.kind != network::Activity::Kind::Transfer) continue;
+    if (fabric.takes_nvlink(a.gpu, a.dst_gpu) && !dead_port(a.gpu) && !dead_port(a.dst_gpu)) continue;
     bool any_hit = false;
     std::fill(hit.begin(), hit.end(), 0);
     network::for_each_subflow_route(fabric, a, net.spray_subflows(), [&](const std::vector<topology::Hop>& hops) {
@@ -142,7 +152,7 @@ LinkDownStep degraded_link_step(const StepContext& ctx, const workload::StepPlan
     out.links.push_back(ctx.fabric.link(link).name);
     ctx.fabric.set_link_up(link, false);
     try {
-      out.step_times.push_back(workload::analyse_step(plan, ctx.net.run(plan.schedule)).step_time);
+      out.step_times.push_back(workload::step_time(plan, ctx.net.run(plan.schedule)));
     } catch (...) {
       ctx.fabric.set_link_up(link, true);
       throw;

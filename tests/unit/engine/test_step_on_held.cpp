@@ -85,6 +85,45 @@ TEST_CASE("a step at a uniform lower clock runs on the held plan's activities, f
   CHECK(same_activities(base.plan.schedule.activities, before));
 }
 
+TEST_CASE("a step on a fabric state other than held's plans its end-of-step traffic again, figures as run_step's",
+          "[engine][step_on_held]") {
+  // plan_step_reusing takes held's end-of-step part (DP traffic) only on the fabric state held was
+  // planned on (the timed fabric failures re-plan on a failed fabric): a failure that changes it
+  // (an NVLink port down: that GPU's ring hops no longer merge over NVLink) gives another plan,
+  // one that moves no planned activity (a spine link) runs on held's activities, amounts written in.
+  Site s;
+  StepRun base = run_step(s.job, s.sc.gpu, s.fabric, s.net, {}, s.sc.seed);
+  const std::vector<network::Activity> before = base.plan.schedule.activities;
+  const std::vector<double> slow(static_cast<std::size_t>(s.sc.fabric.gpus), 0.8);
+  for (const bool nvlink : {true, false}) {
+    INFO((nvlink ? "an NVLink port down" : "a leaf-spine link down"));
+    int link = -1;
+    for (int l = 0; l < s.fabric.link_count() && link < 0 && !nvlink; ++l)
+      if (s.fabric.link(l).tier == topology::Tier::LeafSpine) link = l;
+    // the first GPU whose NVLink port down changes the plan at full clock (a DP ring's GPU)
+    for (int g = 0; g < s.sc.fabric.gpus && link < 0 && nvlink; ++g) {
+      s.fabric.set_link_up(s.fabric.nvlink_link(g), false);
+      workload::StepOptions o;
+      o.seed = s.sc.seed;
+      if (!same_activities(workload::plan_step(s.job, s.sc.gpu, s.fabric, o).schedule.activities, before))
+        link = s.fabric.nvlink_link(g);
+      s.fabric.set_link_up(s.fabric.nvlink_link(g), true);
+    }
+    REQUIRE(link >= 0);
+    s.fabric.set_link_up(link, false);
+    const StepOnHeld on = run_step_on(s.job, s.sc.gpu, s.fabric, s.net, slow, s.sc.seed, base.plan);
+    topology::Fabric other = topology::build_fabric(situation_fabric_spec(s.sc, s.sc.fabric.gpus));
+    other.set_link_up(link, false);
+    network::FlowNetwork net(other);
+    const StepRun fresh = run_step(s.job, s.sc.gpu, other, net, slow, s.sc.seed);
+    if (nvlink) CHECK(!on.reused);
+    check_same_breakdown(on.step.breakdown, fresh.breakdown);
+    check_same_run(on.step.run, fresh.run);
+    CHECK(same_activities(base.plan.schedule.activities, before));  // held as it was
+    s.fabric.set_link_up(link, true);
+  }
+}
+
 TEST_CASE("a re-plan that differs from the held plan beyond amounts runs on its own schedule",
           "[engine][step_on_held]") {
   Site s;

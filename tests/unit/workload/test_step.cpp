@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
 #include <iomanip>
 #include <map>
@@ -838,4 +839,186 @@ TEST_CASE("plan_step: a dp_algorithm a DP group cannot run is an InvalidParamete
   JobSpec ok = gpt_job(8, 1, 2, 1, 2);  // 2 replicas: a power of two
   ok.par.dp_algorithm = "halving_doubling";
   CHECK_NOTHROW(check_dp_algorithm(ok, testing::a100_like(), topology::build_fabric(small_fabric(16))));
+}
+
+TEST_CASE("step_time is analyse_step's step time bit for bit", "[step_time]") {
+  // The link-down samples of degrade mode read the step time alone (workload::step_time): it must
+  // be analyse_step's, bit for bit, whatever adds to the makespan: no extension, the analytic
+  // extension, the measured one (FSDP, blocking exchanges) and the layer collectives' waits.
+  const auto fabric = topology::build_fabric(small_fabric(64));
+  const auto a100 = testing::a100_like();
+  auto same = [&](const JobSpec& j, StepOptions o, const char* what) {
+    const StepPlan p = plan_step(j, a100, fabric, o);
+    const auto run = evaluate(p.schedule, fabric);
+    const double full = analyse_step(p, run).step_time, alone = step_time(p, run);
+    INFO(what << ": analyse_step " << std::setprecision(17) << full << " s, step_time " << alone << " s, makespan "
+              << run.makespan << " s");
+    CHECK(std::memcmp(&full, &alone, sizeof full) == 0);
+    return p;
+  };
+  StepOptions cap;
+  cap.max_simulated_microbatches = 6;
+  StepOptions slow = cap;
+  slow.clock_factor.assign(64, 0.9);
+  slow.clock_factor[5] = 0.7;
+  const StepPlan whole = same(gpt_job(4, 4, 4, 1, 64), {}, "1F1B, every microbatch simulated");
+  CHECK(whole.extra_microbatches == 0);
+  CHECK(same(gpt_job(4, 4, 4, 2, 64), cap, "interleaved, analytic extension").extra_microbatches > 0);
+  same(gpt_job(4, 4, 4, 1, 64), slow, "1F1B at lower clocks, analytic extension");
+  JobSpec fsdp = gpt_job(1, 1, 8, 1, 128);
+  fsdp.model.layers = 4;
+  fsdp.par.zero = "fsdp";
+  CHECK(same(fsdp, cap, "FSDP, measured extension").measured_extension);
+  JobSpec blocking = gpt_job(4, 4, 4, 1, 64);
+  blocking.par.overlap_p2p_comm = false;
+  CHECK(same(blocking, cap, "blocking exchanges, measured steady pipeline").measured_steady_pipeline);
+  // MoE with its EP all-to-alls across NVLink domains as flows: the extension adds their waits
+  JobSpec moe = gpt_job(1, 2, 32, 1, 256);
+  moe.model.experts = 16;
+  moe.model.top_k = 2;
+  moe.par.ep = 16;
+  const StepPlan m = same(moe, cap, "MoE, EP all-to-alls as flows, analytic extension with their waits");
+  CHECK(m.extra_microbatches > 0);
+  CHECK(std::any_of(m.waits.begin(), m.waits.end(), [](const StepWait& w) { return w.kind == kTagEp; }));
+}
+
+namespace {
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+/// Every field of two plans, the doubles bit for bit.
+void check_same_plan(const StepPlan& a, const StepPlan& b) {
+  const auto& x = a.schedule.activities;
+  const auto& y = b.schedule.activities;
+  REQUIRE(x.size() == y.size());
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    differ += !network::same_but_amount(x[i], y[i]) || !same_bits(x[i].amount, y[i].amount);
+  CHECK(differ == 0);
+  CHECK(same_bits(a.schedule.gpu_flops, b.schedule.gpu_flops));
+  CHECK(same_bits(a.tokens_per_step, b.tokens_per_step));
+  CHECK(same_bits(a.model_flops_per_step, b.model_flops_per_step));
+  CHECK(same_bits(a.hardware_flops_per_step, b.hardware_flops_per_step));
+  CHECK(same_bits(a.parameters, b.parameters));
+  CHECK(a.fidelity == b.fidelity);
+  CHECK(a.gpus == b.gpus);
+  CHECK(a.representative_replica == b.representative_replica);
+  CHECK(a.stragglers == b.stragglers);
+  CHECK(a.dp_tail_begin == b.dp_tail_begin);
+  CHECK(a.fabric_down == b.fabric_down);
+  CHECK((a.pp == b.pp && a.chunks == b.chunks && a.microbatches == b.microbatches &&
+         a.simulated_microbatches == b.simulated_microbatches));
+  CHECK(a.layers == b.layers);
+  CHECK(a.stage_gpu == b.stage_gpu);
+  CHECK(a.stage_last_backward == b.stage_last_backward);
+  CHECK(a.stage_optimizer == b.stage_optimizer);
+  CHECK(a.stage_dp_done == b.stage_dp_done);
+  CHECK(a.embedding_transfers == b.embedding_transfers);
+  CHECK(a.stage_after_optimizer == b.stage_after_optimizer);
+  for (auto f :
+       {&StepPlan::compute, &StepPlan::tp, &StepPlan::cp, &StepPlan::ep, &StepPlan::optimizer, &StepPlan::extra_compute,
+        &StepPlan::extra_tp, &StepPlan::extra_cp, &StepPlan::extra_ep, &StepPlan::per_microbatch})
+    CHECK(same_bits(a.*f, b.*f));
+  REQUIRE(a.waits.size() == b.waits.size());
+  for (std::size_t i = 0; i < a.waits.size(); ++i)
+    CHECK((a.waits[i].transfers == b.waits[i].transfers && a.waits[i].op == b.waits[i].op &&
+           a.waits[i].prev == b.waits[i].prev && a.waits[i].kind == b.waits[i].kind));
+  CHECK(same_bits(a.extra_time, b.extra_time));
+  CHECK(a.measured_extension == b.measured_extension);
+  CHECK(a.measured_steady_pipeline == b.measured_steady_pipeline);
+  CHECK(a.extra_microbatches == b.extra_microbatches);
+  CHECK(a.microbatch_done == b.microbatch_done);
+  CHECK(a.microbatch_steady == b.microbatch_steady);
+  CHECK(a.microbatch_group == b.microbatch_group);
+  CHECK(a.microbatch_reduced == b.microbatch_reduced);
+  CHECK(a.param_gather_buckets == b.param_gather_buckets);
+}
+
+}  // namespace
+
+TEST_CASE("plan_step_reusing is plan_step bit for bit, taking the held plan's end-of-step part where it may",
+          "[plan_reuse]") {
+  // The steps at a cooling fault's or a hot day's lowest clock re-plan the training step: the DP
+  // traffic at the end of the step does not depend on the clocks, and is taken from the held plan
+  // (most of a large step's activities) unless the pipeline's ops (the representative replica) or
+  // the fabric's state differ.
+  const auto a100 = testing::a100_like();
+  auto fabric = topology::build_fabric(small_fabric(64));
+  std::vector<std::pair<std::string, JobSpec>> jobs;
+  jobs.emplace_back("1F1B", gpt_job(4, 4, 4, 1, 64));
+  jobs.emplace_back("interleaved", gpt_job(4, 4, 4, 2, 64));
+  JobSpec z1 = gpt_job(2, 2, 16, 1, 64);
+  z1.par.zero = "zero1";
+  jobs.emplace_back("zero1", z1);
+  z1.par.overlap_param_gather = true;
+  jobs.emplace_back("zero1 overlap_param_gather", z1);
+  JobSpec z2 = gpt_job(2, 2, 16, 1, 64);
+  z2.model.layers = 4;
+  z2.par.zero = "zero2";
+  jobs.emplace_back("zero2", z2);
+  z2.par.zero = "fsdp";
+  jobs.emplace_back("fsdp", z2);
+  JobSpec moe = gpt_job(1, 2, 32, 1, 256);
+  moe.model.experts = 16;
+  moe.model.top_k = 2;
+  moe.par.ep = 16;
+  jobs.emplace_back("MoE, EP as flows", moe);
+  StepOptions slow;  // uniform lower clock: only amounts change
+  slow.clock_factor.assign(64, 0.85);
+  StepOptions other_replica;  // one GPU of another replica slowest: the representative moves
+  other_replica.clock_factor.assign(64, 1.0);
+  other_replica.clock_factor[63] = 0.6;
+  int moved = 0;  // jobs whose representative replica the clocks move
+  for (const auto& [name, j] : jobs) {
+    INFO(name);
+    const StepPlan base = plan_step(j, a100, fabric, {});
+    REQUIRE(base.dp_tail_begin > 0);
+    REQUIRE(base.dp_tail_begin < base.schedule.activities.size());
+    {
+      StepPlan held = base;
+      bool reused = false;
+      const StepPlan p = plan_step_reusing(j, a100, fabric, slow, held, true, &reused);
+      CHECK(reused);
+      CHECK(held.schedule.activities.empty());  // moved into p
+      const StepPlan fresh = plan_step(j, a100, fabric, slow);
+      check_same_plan(p, fresh);
+      CHECK(p.schedule.activities[p.stage_optimizer[0]].amount ==
+            fresh.schedule.activities[fresh.stage_optimizer[0]].amount);
+      // and back: from the plan at the lower clock to full clock
+      StepPlan again = p;
+      check_same_plan(plan_step_reusing(j, a100, fabric, {}, again, true, &reused), base);
+      CHECK(reused);
+    }
+    {
+      StepPlan held = base;
+      bool reused = true;
+      const StepPlan p = plan_step_reusing(j, a100, fabric, other_replica, held, false, &reused);
+      const StepPlan fresh = plan_step(j, a100, fabric, other_replica);
+      if (fresh.representative_replica != base.representative_replica) {
+        ++moved;
+        CHECK(!reused);
+        CHECK(held.schedule.activities.size() == base.schedule.activities.size());  // kept: release_held false
+      }
+      check_same_plan(p, fresh);
+    }
+  }
+  CHECK(moved > 0);
+  SECTION("a fabric state other than held's: the end-of-step part is planned again") {
+    // GPU 1's NVLink port down: its ring hops inside the domain leave the NVLink (no merged
+    // channels there), the end-of-step part differs from held's
+    const JobSpec j = gpt_job(1, 1, 64, 1, 64);
+    StepPlan held = plan_step(j, a100, fabric, {});
+    fabric.set_link_up(fabric.nvlink_link(1), false);
+    bool reused = true;
+    const StepPlan p = plan_step_reusing(j, a100, fabric, slow, held, true, &reused);
+    const StepPlan fresh = plan_step(j, a100, fabric, slow);
+    CHECK(!reused);
+    CHECK(held.schedule.activities.empty());  // released: release_held true
+    check_same_plan(p, fresh);
+    fabric.set_link_up(fabric.nvlink_link(1), true);
+  }
 }
