@@ -367,6 +367,7 @@ struct PrefixCapture {
   std::uint8_t pending = 0;         ///< targets not captured yet
   std::vector<std::uint64_t> born;  ///< per slot: creation rank of its item
   std::uint64_t next_born = 0;
+  long long begun = 0;                                       ///< activities begun so far
   std::vector<PrefixOp> ops;                                 ///< solver calls since the last solve
   std::vector<std::shared_ptr<const PrefixSnapshot>> snaps;  ///< per target (null: not captured)
 };

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "models/common/profile.hpp"
 #include "models/network/flow_network_internal.hpp"
 
 namespace aidcsim::network::detail {
@@ -75,6 +76,7 @@ std::uint64_t schedule_fingerprint(const Schedule& s) {
 }
 
 void capture_prefix(RunCtx& c, const std::vector<int>& batch, std::size_t j, std::uint8_t bits) {
+  const profile::Scope scope("network: prefix capture (state kept for link-down runs)");
   PrefixCapture& cap = *c.cap;
   auto p = std::make_shared<PrefixSnapshot>();
   const std::size_t n = c.s->activities.size();
@@ -160,6 +162,7 @@ bool restore_prefix(RunCtx& c, const PrefixSnapshot& p, const std::vector<double
     if (!same_bits(cap, r.capacity)) return false;
   }
 
+  const profile::Scope scope("network: prefix restore (solver rebuilt, state set)");
   // The solver: resources in their order, the items of the last solve, that solve, the calls since.
   for (std::size_t i = 0; i < p.res.size(); ++i) {
     const PrefixSnapshot::Res& r = p.res[i];
