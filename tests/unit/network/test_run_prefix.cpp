@@ -184,3 +184,30 @@ TEST_CASE("a kept prefix serves only the same schedule with its one link down", 
   net.run(s);
   CHECK(net.prefix_links().empty());
 }
+
+TEST_CASE("no prefix is kept past a timeline bin boundary that completed an item early", "[network][run_prefix]") {
+  // The healthy run has a timeline (as the engine's training step), the link-down runs none. A
+  // computation due 0.5 ns after the first bin boundary completes at the boundary in the healthy
+  // run (items due within 1 ns complete together), at its own time without a timeline: from there
+  // the two runs differ, so the transfer after it, which crosses the link, finds no kept state.
+  auto spec = leaf_spine(32, 8, 4);
+  Fabric f = topology::build_fabric(spec);
+  Schedule s;
+  s.gpu_flops = {1e15};
+  s.activities.push_back(compute(0, (1e-3 + 0.5e-9) * 1e15));
+  s.activities.push_back(transfer(0, 20, 1e8, 7, {0}));
+  const RunResult healthy = whole(f, s);
+  const std::vector<int> loaded = loaded_links(f, healthy);
+  REQUIRE(!loaded.empty());
+  FlowNetwork net(f);
+  net.set_prefix_capture([&](const Fabric&, const std::vector<double>&, const std::vector<double>&) { return loaded; });
+  net.set_timeline_bins(4, 4e-3);  // boundaries every 1 ms
+  const RunResult with_timeline = net.run(s);
+  CHECK(with_timeline.finish[0] < healthy.finish[0]);  // completed at the boundary
+  net.set_prefix_capture(nullptr);
+  net.set_timeline_bins(0);
+  CHECK(net.prefix_links().empty());
+  f.set_link_up(loaded[0], false);
+  same(net.run(s), whole(f, s));
+  CHECK(net.last_run_prefix() == 0);
+}
