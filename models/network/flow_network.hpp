@@ -17,7 +17,9 @@
 //   for bit, whatever ran before in the process; several FlowNetworks may coexist. The only state
 //   kept between runs is the last run's route table, reused when the next run reads exactly the
 //   same inputs from it (the same transfers; the same fabric state, or per transfer where the
-//   healthy fabric's routes still hold): a step variant at other clocks or with a link down.
+//   healthy fabric's routes still hold): a step variant at other clocks or with a link down; and,
+//   when asked (set_prefix_capture), the run's state before the first transfer over given links,
+//   from which a run of the same schedule with one of them down continues (the same result).
 // - failures during a run (run(schedule, events)) act on a private copy of the fabric; flows
 //   crossing a dead link restart their remaining bytes on a recomputed route (run_failures.cpp).
 // Not thread-safe per object; distinct objects in distinct threads are independent except for
