@@ -170,6 +170,16 @@ struct FlowNetwork::Impl {
   double timeline_hint = 0;         ///< s, expected run length (first bin width = hint / bins)
   RouteMemo memo;
   bool route_reuse = true;
+  /// Prefix capture (set_prefix_capture) and the prefixes kept by the last run that captured.
+  PrefixPick pick;
+  struct Prefixes {
+    std::uint64_t fingerprint = 0;  ///< of the schedule run (schedule_fingerprint)
+    std::vector<char> up;           ///< its fabric state (RouteMemo::up_of)
+    std::vector<double> start, finish;
+    std::vector<std::pair<int, std::shared_ptr<const PrefixSnapshot>>> snaps;  ///< per link
+  };
+  std::unique_ptr<Prefixes> prefixes;
+  long long last_prefix = 0;  ///< activities the last run took from a prefix (0: simulated whole)
   explicit Impl(const Fabric& f) : fabric(f) {}
 };
 
@@ -204,6 +214,15 @@ void FlowNetwork::set_route_reuse(bool on) {
 }
 bool FlowNetwork::route_reuse() const { return impl_->route_reuse; }
 bool FlowNetwork::holds_route_table() const { return impl_->memo.valid; }
+void FlowNetwork::set_prefix_capture(PrefixPick pick) { impl_->pick = std::move(pick); }
+void FlowNetwork::drop_prefixes() { impl_->prefixes.reset(); }
+std::vector<int> FlowNetwork::prefix_links() const {
+  std::vector<int> out;
+  if (impl_->prefixes)
+    for (const auto& [link, snap] : impl_->prefixes->snaps) out.push_back(link);
+  return out;
+}
+long long FlowNetwork::last_run_prefix() const { return impl_->last_prefix; }
 const Fabric& FlowNetwork::fabric() const { return impl_->fabric; }
 
 namespace detail {
@@ -285,11 +304,16 @@ int new_slot(RunCtx& c) {
   x.reports = 0;
   x.due = std::numeric_limits<double>::quiet_NaN();
   ++x.version;  // entries of the slot's previous use are stale
+  if (c.cap) {
+    if (static_cast<std::size_t>(s) >= c.cap->born.size()) c.cap->born.resize(static_cast<std::size_t>(s) + 1);
+    c.cap->born[static_cast<std::size_t>(s)] = c.cap->next_born++;
+  }
   return s;
 }
 
 void free_slot(RunCtx& c, int s) {
   Slot& x = c.slots[s];
+  if (c.cap) prefix_log(c, s, false);
   on_item_removed(c, s);
   if (c.relax.on && x.flow >= 0) relax_rate(c, x.flow, -x.rate);
   {
@@ -350,6 +374,7 @@ void begin(RunCtx& c, int a) {
       const LmmTimer timer(c);
       x.item = c.sharing.add_item(&r, 1, s);
     }
+    if (c.cap) prefix_log(c, s, true);
     on_item_added(c, s, &r, 1);
     c.left[a] = 1;
     return;
@@ -408,13 +433,38 @@ inline void prefetch_start(const RunCtx& c, int a) {
   if (!c.flow_span.empty()) prefetch(&c.flow_span[static_cast<std::size_t>(f)]);
 }
 
+/// begin_batch without repetitions (a capturing run has none), with the prefix capture: the
+/// run's state is kept just before an activity that triggers a target begins.
+void begin_batch_capturing(RunCtx& c, std::vector<int>& batch) {
+  for (int a : batch) c.queued[a] = 0;
+  for (std::size_t j = 0; j < batch.size(); ++j) {
+    if (c.cap) {
+      const auto bits = static_cast<std::uint8_t>(c.cap->mask[static_cast<std::size_t>(batch[j])] & c.cap->pending);
+      if (bits) {
+        // A prefix of under 1/64 of the activities saves less than keeping and restoring it costs
+        // (measured on the rollout: docs/benchmarks.md); such a link's run is simulated whole.
+        if (64 * c.cap->begun >= static_cast<long long>(c.s->activities.size()))
+          capture_prefix(c, batch, j, bits);
+        else
+          c.cap->pending &= static_cast<std::uint8_t>(~bits);
+        if (c.cap->pending == 0) c.cap = nullptr;
+      }
+      if (c.cap) ++c.cap->begun;
+    }
+    begin(c, batch[j]);
+  }
+}
+
 void drain_ready(RunCtx& c) {
   std::vector<int> batch;
   while (!c.ready.empty()) {
     batch.swap(c.ready);
     c.ready.clear();
     std::reverse(batch.begin(), batch.end());  // last ready first, as a stack
-    begin_batch(c, batch, begin);
+    if (c.cap)
+      begin_batch_capturing(c, batch);
+    else
+      begin_batch(c, batch, begin);
   }
 }
 
@@ -544,10 +594,11 @@ void index_schedule(const Schedule& s, const Fabric& fab, RunCtx& c, std::vector
       throw InvalidParameter("schedule.gpu_flops", std::to_string(v), "a speed > 0 FLOP/s");
 }
 
-/// The event loop: from t = 0 until no activity is in progress.
+void loop(RunCtx& c);
+
+/// The event loop: from t = 0 until no activity is in progress (after rep_init).
 void simulate(RunCtx& c) {
   const int n = static_cast<int>(c.s->activities.size());
-  rep_init(c);
   for (int i = n - 1; i >= 0; --i)  // drain_ready begins them in activity order
     if (rep_ready(c, i)) {
       c.queued[i] = 1;
@@ -560,6 +611,18 @@ void simulate(RunCtx& c) {
     handle_timed(c, e);
   }
   drain_ready(c);
+  loop(c);
+}
+
+/// The event loop from a restored prefix (restore_prefix): the batch it stopped in, then on.
+void resume(RunCtx& c, const std::vector<int>& tail) {
+  for (int a : tail) begin(c, a);
+  drain_ready(c);
+  loop(c);
+}
+
+/// The event loop's iterations until no activity is in progress.
+void loop(RunCtx& c) {
   const double inf = std::numeric_limits<double>::infinity();
   const bool prof = c.prof;
   for (;;) {
@@ -567,6 +630,7 @@ void simulate(RunCtx& c) {
     ++c.solves;
     const double c0 = prof ? profile::thread_cpu_seconds() : 0, w0 = prof ? profile::wall_seconds() : 0;
     c.sharing.solve_only();
+    if (c.cap) c.cap->ops.clear();  // the calls since the last solve (capture_prefix)
     if (prof) {
       const double c1 = profile::thread_cpu_seconds(), w1 = profile::wall_seconds();
       c.lmm_solve_cpu += c1 - c0, c.lmm_solve_wall += w1 - w0;
@@ -601,6 +665,10 @@ void simulate(RunCtx& c) {
     if (t_due == inf && c.timed.size() == c.daemon_events) break;  // only daemons left
     const double t_ev = c.timed.empty() ? inf : c.timed.top().t;
     c.now = std::min(t_due, t_ev);
+    // A timeline bin boundary that completes items up to kSamePrecision early (before their own
+    // time would come): from here on the run differs from one without a timeline, which the
+    // link-down runs that continue from a prefix are. Nothing more is captured.
+    if (c.cap && t_ev < t_due && c.timed.top().kind == Timed::Bin && t_due <= c.now + kSamePrecision) c.cap = nullptr;
     if ((++c.events & 1023) == 0) throw_if_cancelled();  // Ctrl-C / SIGTERM (models/common/cancel.hpp)
     // At one instant: failures and bin boundaries, then completions, then starts.
     while (!c.timed.empty() && c.timed.top().t <= c.now && c.timed.top().kind <= Timed::Bin) {
@@ -660,6 +728,7 @@ void start_flow(RunCtx& c, int f, double remains) {
     const LmmTimer timer(c);
     x.item = c.sharing.add_item(in, kept, s, act.weight * sf.mult, bound);
   }
+  if (c.cap) prefix_log(c, s, true);
   on_item_added(c, s, res, nr);
   sf.slot = s;
 }
@@ -968,12 +1037,82 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   }
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
 
+  // Prefix reuse (set_prefix_capture, run_prefix.cpp): runs without failure events, relaxed links,
+  // repetitions (their fast-forwards depend on the timeline) or spraying (every route may change).
+  impl_->last_prefix = 0;
+  const bool prefix_ok = !c->events_mode && !c->relax.on && !c->any_repeat && !spray;
+  const PrefixSnapshot* from = nullptr;  // the prefix this run continues from
+  if (prefix_ok && impl_->prefixes && !c->tl) {
+    const Impl::Prefixes& P = *impl_->prefixes;
+    const std::vector<char> up = fabric_up.empty() ? RouteMemo::up_of(fab) : fabric_up;
+    int down = -1;  // the one link down here and up in the prefixes' run; nothing else differs
+    bool one = up.size() == P.up.size();
+    for (std::size_t i = 0; one && i < up.size(); ++i)
+      if (up[i] != P.up[i]) {
+        one = down < 0 && static_cast<int>(i) < fab.link_count() && P.up[i] && !up[i];
+        down = static_cast<int>(i);
+      }
+    if (one && down >= 0)
+      for (const auto& [link, snap] : P.snaps)
+        if (link == down) from = snap.get();
+    if (from && schedule_fingerprint(schedule) != P.fingerprint) from = nullptr;
+  }
+  std::unique_ptr<PrefixCapture> cap;
+  std::uint64_t fingerprint = 0;
+  if (impl_->pick && from == nullptr) {
+    impl_->prefixes.reset();  // this run replaces them (or there is nothing to keep)
+    if (prefix_ok) {
+      std::vector<int> links = impl_->pick(fab, res.link_bytes_fwd, res.link_bytes_rev);
+      if (links.size() > 8) links.resize(8);  // targets are bits of a byte
+      cap = std::make_unique<PrefixCapture>();
+      std::vector<std::uint8_t> bit(static_cast<std::size_t>(fab.link_count()), 0);
+      for (std::size_t i = 0; i < links.size(); ++i)
+        if (links[i] >= 0 && links[i] < fab.link_count()) {
+          cap->links.push_back(links[i]);
+          bit[static_cast<std::size_t>(links[i])] |= static_cast<std::uint8_t>(1u << (cap->links.size() - 1));
+        }
+      cap->snaps.resize(cap->links.size());
+      cap->pending = static_cast<std::uint8_t>((1u << cap->links.size()) - 1);
+      const auto all = cap->pending;
+      // A transfer triggers a target when a run with its link down may send it otherwise: its
+      // route crosses the link, or it is routed anew in such a run whatever its route (spread
+      // transfers and storage flows are not taken from the healthy route table).
+      cap->mask.assign(static_cast<std::size_t>(n), 0);
+      for (int i = 0; i < n && all; ++i) {
+        const Activity& a = schedule.activities[static_cast<std::size_t>(i)];
+        if (a.kind != Activity::Kind::Transfer) continue;
+        std::uint8_t m = 0;
+        if (a.spread || a.gpu >= G || a.dst_gpu >= G) {
+          m = all;
+        } else {
+          for (int f = c->first_flow[i]; f < c->first_flow[i + 1] && m != all; ++f)
+            for (const Hop& h : c->flows[static_cast<std::size_t>(f)].hops) m |= bit[static_cast<std::size_t>(h.link)];
+        }
+        cap->mask[static_cast<std::size_t>(i)] = m;
+      }
+      if (all) {
+        fingerprint = schedule_fingerprint(schedule);
+        c->cap = cap.get();
+      } else {
+        cap.reset();
+      }
+    }
+  }
+
   throw_if_cancelled();
   try {
     profile::Scope loop("network: event loop (incl. solver)");
     c->prof = profile::enabled();
     const double c0 = c->prof ? profile::thread_cpu_seconds() : 0, w0 = c->prof ? profile::wall_seconds() : 0;
-    simulate(*c);
+    rep_init(*c);
+    std::vector<int> tail;
+    if (from && restore_prefix(*c, *from, impl_->prefixes->start, impl_->prefixes->finish, tail)) {
+      impl_->last_prefix = from->begun;
+      profile::add("network: activities taken from a kept prefix (count)", 0, 0, from->begun);
+      resume(*c, tail);
+    } else {
+      simulate(*c);
+    }
     if (c->prof) {
       // SimGrid's work outside System::solve: variable_new / expand / variable_free per item (with
       // the selective-update marking they trigger) and constraint_new per resource, its wall time
@@ -994,6 +1133,16 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   for (int i = 0; i < n; ++i)
     if (c->finish[i] < 0)
       throw SimulationError("network: activity " + std::to_string(i) + " did not complete (deadlock)");
+  if (cap && std::any_of(cap->snaps.begin(), cap->snaps.end(), [](const auto& p) { return p != nullptr; })) {
+    auto P = std::make_unique<Impl::Prefixes>();
+    P->fingerprint = fingerprint;
+    P->up = fabric_up.empty() ? RouteMemo::up_of(fab) : fabric_up;
+    P->start = c->start;
+    P->finish = c->finish;
+    for (std::size_t i = 0; i < cap->links.size(); ++i)
+      if (cap->snaps[i]) P->snaps.emplace_back(cap->links[i], std::move(cap->snaps[i]));
+    impl_->prefixes = std::move(P);
+  }
   if (!c->events_mode && !memo_healthy && impl_->route_reuse) {  // keep the route phase for the next run (RouteMemo)
     if (!memo_hit) {
       memo.keys.resize(static_cast<std::size_t>(n));

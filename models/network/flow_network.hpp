@@ -17,7 +17,9 @@
 //   for bit, whatever ran before in the process; several FlowNetworks may coexist. The only state
 //   kept between runs is the last run's route table, reused when the next run reads exactly the
 //   same inputs from it (the same transfers; the same fabric state, or per transfer where the
-//   healthy fabric's routes still hold): a step variant at other clocks or with a link down.
+//   healthy fabric's routes still hold): a step variant at other clocks or with a link down; and,
+//   when asked (set_prefix_capture), the run's state before the first transfer over given links,
+//   from which a run of the same schedule with one of them down continues (the same result).
 // - failures during a run (run(schedule, events)) act on a private copy of the fabric; flows
 //   crossing a dead link restart their remaining bytes on a recomputed route (run_failures.cpp).
 // Not thread-safe per object; distinct objects in distinct threads are independent except for
@@ -127,6 +129,33 @@ class FlowNetwork {
   bool route_reuse() const;
   /// Whether a route table is kept for the next run now (for tests and diagnostics).
   bool holds_route_table() const;
+
+  /// Prefix reuse for runs with one link down (degrade mode's link-down samples). A run with one
+  /// link down is the healthy run, bit for bit, until the first transfer that the link reroutes
+  /// begins; with `pick` set (null: off), every later run without failure events, relaxed tiers,
+  /// repetitions or spraying (those: nothing kept) calls pick(fabric, link_bytes_fwd,
+  /// link_bytes_rev) after its route phase (bytes per link, RunResult's) and keeps, for each link
+  /// it returns (at most 8, link indices), the run's state just before the first transfer whose
+  /// route crosses that link begins (or one routed anew in such a run: spread, storage). It
+  /// replaces what an earlier run kept. A later run of the same schedule (every field, bit for
+  /// bit) on the fabric with exactly one of those links down and nothing else changed continues
+  /// from that state instead of simulating from t = 0, when every transfer the state refers to
+  /// has the same sub-flows (routes, bytes, merges) and every solver resource the same capacity;
+  /// else it runs whole. The continuation makes the same solver calls on a solver in the same
+  /// state (run_prefix.cpp): its result is the whole run's bit for bit (test_run_prefix). A state
+  /// is not kept past a timeline bin boundary that completed items early (the continuation runs
+  /// without a timeline). Costs: the kept states (per link: a byte per activity, the items,
+  /// heaps and in-progress transfers' sub-flows at that time) and the run's start/finish times.
+  using PrefixPick =
+      std::function<std::vector<int>(const topology::Fabric&, const std::vector<double>&, const std::vector<double>&)>;
+  void set_prefix_capture(PrefixPick pick);
+  /// Drops the kept prefixes (their memory goes back to the allocator).
+  void drop_prefixes();
+  /// Links with a kept prefix, in pick's order (for tests and diagnostics).
+  std::vector<int> prefix_links() const;
+  /// Activities the last run took from a kept prefix (begun before its state was kept); 0 when
+  /// it was simulated from its start.
+  long long last_run_prefix() const;
 
   const topology::Fabric& fabric() const;
 

@@ -313,6 +313,65 @@ struct Due {
   bool operator>(const Due& o) const { return t > o.t || (t == o.t && slot > o.slot); }
 };
 
+/// Prefix reuse (FlowNetwork::set_prefix_capture, run_prefix.cpp). A solver item as the
+/// run made it: its creation rank and what it stands for (sub-flow k of transfer `activity`, or
+/// the computation `activity` when k < 0).
+struct PrefixItem {
+  std::uint64_t born = 0;
+  int activity = 0, k = -1;
+};
+/// A solver call since the last solve: an item added (add) or removed.
+struct PrefixOp {
+  bool add = false;
+  PrefixItem item;
+};
+/// A run's state just before transfer tail[0] begins (in drain_ready, batch tail `tail`): what
+/// a run of the same schedule with one link down continues from (restore_prefix). The solver is
+/// rebuilt, not copied: the items alive at the last solve in creation order (each resource then
+/// lists its items in the same order as SimGrid's: lmm prepends an element at each expand and
+/// unlinks it at each free), then the calls made since (which mark the same constraints as
+/// modified for the next solve).
+struct PrefixSnapshot {
+  double now = 0;
+  std::uint64_t seq = 0;
+  std::vector<std::uint8_t> state;  ///< per activity: 0 not begun, 1 begun, 2 finished
+  struct Busy {                     ///< an activity begun and not finished
+    int activity = 0, left = 0;
+    double start_at = -1;
+  };
+  std::vector<Busy> busy;
+  std::vector<int> ready, tail;
+  std::vector<Slot> slots;  ///< flow: sub-flow index within its transfer (k), not the run's index
+  std::vector<int> free_slots;
+  std::vector<std::uint64_t> born;  ///< per slot: creation rank of its item (used slots)
+  std::vector<Due> due;             ///< valid entries only (a stale entry is popped unread)
+  std::vector<Timed> timed;         ///< without timeline bin boundaries (the continuation has none)
+  struct Res {                      ///< a solver resource: link direction 2 l + d, or ~gpu
+    int what = 0;
+    double capacity = 0;
+  };
+  std::vector<Res> res;
+  std::vector<PrefixItem> at_solve;  ///< items alive at the last solve, by creation
+  std::vector<PrefixOp> ops;         ///< solver calls since then, in order
+  struct Check {                     ///< a transfer whose sub-flows the snapshot refers to
+    int activity = 0;
+    std::vector<SubFlow> flows;
+  };
+  std::vector<Check> checks;
+  long long begun = 0;  ///< activities begun before the snapshot
+};
+/// Capture during a run (RunCtx::cap, null when nothing is left to capture).
+struct PrefixCapture {
+  std::vector<int> links;           ///< target i's link
+  std::vector<std::uint8_t> mask;   ///< per activity: targets whose snapshot its begin triggers
+  std::uint8_t pending = 0;         ///< targets not captured yet
+  std::vector<std::uint64_t> born;  ///< per slot: creation rank of its item
+  std::uint64_t next_born = 0;
+  long long begun = 0;                                       ///< activities begun so far
+  std::vector<PrefixOp> ops;                                 ///< solver calls since the last solve
+  std::vector<std::shared_ptr<const PrefixSnapshot>> snaps;  ///< per target (null: not captured)
+};
+
 /// State of one run.
 struct RunCtx {
   const Schedule* s = nullptr;
@@ -376,7 +435,8 @@ struct RunCtx {
   std::vector<int> group_of;
   std::vector<double> gbytes_fwd, gbytes_rev;
 
-  RelaxedLinks relax;  ///< link directions left out of the solver (FlowNetwork::set_relaxed_tiers)
+  RelaxedLinks relax;            ///< link directions left out of the solver (FlowNetwork::set_relaxed_tiers)
+  PrefixCapture* cap = nullptr;  ///< prefix capture in progress (run_prefix.cpp), else null
 
   std::unique_ptr<Timeline> tl;  ///< null unless FlowNetwork::set_timeline_bins > 0 (no events)
 
@@ -507,6 +567,35 @@ double group_flow_sent(const RunCtx& c, int g, int f);
 /// At the loop's top (every item begun at now): when only repeated transfers are in progress and
 /// their state repeats an earlier one (a periodic regime), jumps over whole periods.
 void periodic_check(RunCtx& c);
+
+// run_prefix.cpp
+/// The item in slot s as the capture records it.
+inline PrefixItem prefix_item(const RunCtx& c, int s) {
+  const Slot& x = c.slots[static_cast<std::size_t>(s)];
+  PrefixItem it;
+  it.born = c.cap->born[static_cast<std::size_t>(s)];
+  if (x.flow < 0) {
+    it.activity = x.activity;
+  } else {
+    it.activity = c.flows[static_cast<std::size_t>(x.flow)].activity;
+    it.k = x.flow - c.first_flow[static_cast<std::size_t>(it.activity)];
+  }
+  return it;
+}
+/// Capture: slot s's item was just added (add) or is about to be removed.
+inline void prefix_log(RunCtx& c, int s, bool add) { c.cap->ops.push_back(PrefixOp{add, prefix_item(c, s)}); }
+/// Snapshot of the run now, before batch[j] begins (drain_ready), for the targets in `bits`.
+void capture_prefix(RunCtx& c, const std::vector<int>& batch, std::size_t j, std::uint8_t bits);
+/// Sets up run `c` (after its route phase and rep_init, nothing simulated) in the state of `p`,
+/// a snapshot of a run of the same schedule whose start and finish times were `start` /
+/// `finish`; the batch tail to begin next goes to `tail`. False, with `c` unchanged, when a
+/// transfer the snapshot refers to has other sub-flows here (routes, bytes, merges) or a resource
+/// another capacity: the run must then be simulated from its start.
+bool restore_prefix(RunCtx& c, const PrefixSnapshot& p, const std::vector<double>& start,
+                    const std::vector<double>& finish, std::vector<int>& tail);
+/// Fingerprint of everything a run reads of a schedule (every field of every activity, bit for
+/// bit, and gpu_flops).
+std::uint64_t schedule_fingerprint(const Schedule& s);
 
 // run_failures.cpp
 /// Applies failure `i` at c.now: degrade changes capacities; link/switch down stops every flow

@@ -94,6 +94,7 @@ SituationOutcome simulate_situation(const Scenario& sc, int gpus, const std::str
   const bool degrade = sc.training.reliability.link_mode == reliability::LinkFailureMode::Degrade;
   const bool clock_variants = !sc.cooling.faults.empty() || thermal::has_daily_cycle(sc.cooling);
   net.set_route_reuse(clock_variants || degrade);
+  if (degrade && run_reuse_enabled()) arm_link_down_prefixes(net, seed);  // prefixes for the link-down samples
 
   report("training step (flows)", 0.2);
   StepRun step = run_step(out.job, sc.gpu, fabric, net, {}, seed, plan_capacity);

@@ -90,7 +90,39 @@ std::string describe(const FailureSpec& f) {
   return f.element;
 }
 
+/// Whether link l is a candidate of degraded_link_step: up, leaf-spine or spine-core.
+bool link_down_candidate(const topology::Fabric& fabric, int l) {
+  const auto& x = fabric.link(l);
+  return x.up && (x.tier == topology::Tier::LeafSpine || x.tier == topology::Tier::SpineCore);
+}
+
+/// degraded_link_step's sample: `samples` distinct links of `loaded` (reordered), by a partial
+/// Fisher-Yates shuffle; indices from the top bits of a seeded std::mt19937_64 (portable, unlike
+/// std::uniform_int_distribution).
+std::vector<int> draw_links(std::vector<int>& loaded, std::uint64_t seed, int samples) {
+  std::mt19937_64 rng(topology::splitmix64(seed ^ 0x6c696e6b646f776eull));
+  const int k = std::min<int>(samples, static_cast<int>(loaded.size()));
+  for (int i = 0; i < k; ++i) {
+    const auto span = static_cast<std::uint64_t>(loaded.size() - i);
+    std::swap(loaded[i], loaded[i + static_cast<std::size_t>((rng() >> 11) % span)]);
+  }
+  return {loaded.begin(), loaded.begin() + k};
+}
+
 }  // namespace
+
+void arm_link_down_prefixes(network::FlowNetwork& net, std::uint64_t seed, int samples) {
+  net.set_prefix_capture(
+      [seed, samples](const topology::Fabric& fabric, const std::vector<double>& fwd, const std::vector<double>& rev) {
+        // degraded_link_step's `loaded` (utilization > 0: bytes in a direction, a rate, a step > 0).
+        std::vector<int> loaded;
+        for (int l = 0; l < fabric.link_count(); ++l)
+          if (link_down_candidate(fabric, l) && fabric.link(l).rate > 0 &&
+              ((l < static_cast<int>(fwd.size()) && fwd[l] > 0) || (l < static_cast<int>(rev.size()) && rev[l] > 0)))
+            loaded.push_back(l);
+        return draw_links(loaded, seed, samples);
+      });
+}
 
 std::vector<reliability::BatchStepTime> batch_step_times(const StepContext& ctx, const std::vector<double>& batches,
                                                          double base_step_time) {
@@ -121,24 +153,20 @@ std::vector<reliability::BatchStepTime> batch_step_times(const StepContext& ctx,
 LinkDownStep degraded_link_step(const StepContext& ctx, const workload::StepPlan& plan,
                                 const std::vector<double>& utilization, double base_step_time, int samples) {
   LinkDownStep out;
+  ctx.net.set_prefix_capture(nullptr);  // the samples keep nothing (the base step's prefixes serve them)
   std::vector<int> loaded;
   for (int l = 0; l < ctx.fabric.link_count(); ++l) {
-    const auto& x = ctx.fabric.link(l);
-    if (!x.up || (x.tier != topology::Tier::LeafSpine && x.tier != topology::Tier::SpineCore)) continue;
+    if (!link_down_candidate(ctx.fabric, l)) continue;
     ++out.candidates;
     if (l < static_cast<int>(utilization.size()) && utilization[l] > 0) loaded.push_back(l);
   }
   out.loaded = static_cast<int>(loaded.size());
   out.step_time = base_step_time;
-  if (loaded.empty()) return out;
-  // Distinct links by a partial Fisher-Yates shuffle; indices from the top bits of a seeded
-  // std::mt19937_64 (portable, unlike std::uniform_int_distribution).
-  std::mt19937_64 rng(topology::splitmix64(ctx.seed ^ 0x6c696e6b646f776eull));
-  const int k = std::min<int>(samples, static_cast<int>(loaded.size()));
-  for (int i = 0; i < k; ++i) {
-    const auto span = static_cast<std::uint64_t>(loaded.size() - i);
-    std::swap(loaded[i], loaded[i + static_cast<std::size_t>((rng() >> 11) % span)]);
+  if (loaded.empty()) {
+    ctx.net.drop_prefixes();
+    return out;
   }
+  const int k = static_cast<int>(draw_links(loaded, ctx.seed, samples).size());
   // The transfers each sampled link carries, all counted in one pass on the healthy fabric.
   std::vector<std::vector<char>> dead(static_cast<std::size_t>(k));
   for (int i = 0; i < k; ++i) {
@@ -152,15 +180,21 @@ LinkDownStep degraded_link_step(const StepContext& ctx, const workload::StepPlan
     out.links.push_back(ctx.fabric.link(link).name);
     ctx.fabric.set_link_up(link, false);
     try {
+      // Continues from the base step's run where it kept this link's prefix
+      // (arm_link_down_prefixes): the same result as a whole run, bit for bit.
       out.step_times.push_back(workload::step_time(plan, ctx.net.run(plan.schedule)));
+      out.prefix_activities.push_back(ctx.net.last_run_prefix());
     } catch (...) {
       ctx.fabric.set_link_up(link, true);
+      ctx.net.drop_prefixes();
       throw;
     }
     ctx.fabric.set_link_up(link, true);
     sum += out.step_times.back();
   }
   out.step_time = sum / k;
+  out.activities = static_cast<long long>(plan.schedule.activities.size());
+  ctx.net.drop_prefixes();
   return out;
 }
 

@@ -45,6 +45,10 @@ struct LinkDownStep {
   std::vector<double> step_times;   ///< s, step with that link down and its flows rerouted
   std::vector<int> rerouted_flows;  ///< transfers of the step whose route crossed that link
   double step_time = 0;             ///< s, mean of step_times (expected step with a link down)
+  /// Per sample: activities taken from the base step's run (begun before the first transfer
+  /// over the link; 0: simulated whole), of `activities` (arm_link_down_prefixes).
+  std::vector<long long> prefix_activities;
+  long long activities = 0;
 };
 
 /// Expected step with one leaf-spine or spine-core link down (the degrade mode of the reliability
@@ -59,6 +63,14 @@ struct LinkDownStep {
 /// down changes routes, not the plan, so every sample runs it as it is instead of planning again).
 LinkDownStep degraded_link_step(const StepContext& ctx, const workload::StepPlan& plan,
                                 const std::vector<double>& utilization, double base_step_time, int samples = 3);
+
+/// Before the training step's run (and its throttled re-runs): `net` keeps, in each, the run's
+/// state just before the first transfer over each link degraded_link_step will sample (the same
+/// draw, from the links the run's routes load), so that each sample continues from it instead of
+/// simulating its prefix again (FlowNetwork::set_prefix_capture: bit for bit the whole run; a link
+/// drawn otherwise is simulated whole). degraded_link_step turns it off and drops the prefixes.
+/// Call only when run reuse is on (run_reuse_enabled).
+void arm_link_down_prefixes(network::FlowNetwork& net, std::uint64_t seed, int samples = 3);
 
 /// The fabric after a timed failure, from its time on (failures are cumulative and permanent).
 struct FabricEvent {

@@ -70,10 +70,25 @@ void report_step_variants(Results& r, const Scenario& sc, const SituationOutcome
         "; time-to-train interpolates tokens/s between them (tokens_per_step "
         "and tokens_per_second above are the scenario's own batch)");
   }
-  if (!o.link_down.links.empty())
-    r.notes.push_back("degrade mode: a link failure costs the mean step with one of " +
-                      std::to_string(o.link_down.links.size()) + " sampled loaded fabric links down (of " +
-                      std::to_string(o.link_down.loaded) + " loaded), not the default penalty");
+  if (!o.link_down.links.empty()) {
+    std::string note = "degrade mode: a link failure costs the mean step with one of " +
+                       std::to_string(o.link_down.links.size()) + " sampled loaded fabric links down (of " +
+                       std::to_string(o.link_down.loaded) + " loaded), not the default penalty";
+    // Link-down runs that continued from the base step's run (FlowNetwork::set_prefix_capture).
+    std::string reused;
+    for (std::size_t i = 0; i < o.link_down.prefix_activities.size() && i < o.link_down.links.size(); ++i) {
+      const long long k = o.link_down.prefix_activities[i];
+      if (k <= 0 || o.link_down.activities <= 0) continue;
+      char pct[48];
+      std::snprintf(pct, sizeof pct, " (%.1f %% of its activities)", 100.0 * k / o.link_down.activities);
+      reused += (reused.empty() ? "" : ", ") + o.link_down.links[i] + pct;
+    }
+    if (!reused.empty())
+      note += "; run reuse: the runs with " + reused +
+              " down continued from the base step's run up to the first transfer over the link, not simulated "
+              "again (the same results bit for bit; AIDCSIM_NO_RUN_REUSE=1 simulates them whole)";
+    r.notes.push_back(note);
+  }
   if (!o.fabric_events.empty())
     r.notes.push_back(
         "timed fabric failures: the step is re-simulated after each (cumulative, not repaired); "
