@@ -64,9 +64,8 @@ struct BenchArgNames {
               link_rate = "--link-rate", topology = "--topology", wiring = "--wiring", oversub = "--oversubscription",
               spine_oversub = "--spine-oversubscription", radix = "--radix", planes = "--planes",
               collective = "--collective", algo = "--algo", proto = "--proto", max_channels = "--max-channels",
-              max_ctas = "--max-ctas", nvls_channels = "--nvls-channels",
-              min_bytes = "-b", max_bytes = "-e", step_bytes = "-i", factor = "-f", datatype = "-d", redop = "-o",
-              root = "-r";
+              max_ctas = "--max-ctas", nvls_channels = "--nvls-channels", min_bytes = "-b", max_bytes = "-e",
+              step_bytes = "-i", factor = "-f", datatype = "-d", redop = "-o", root = "-r";
   bool assign = false;
   /// `name` given `value`, as the user would write it: "-g 1" or "gpus_per_node=1"; a `text`
   /// value quoted in the second form ("collective='all_gather'").
