@@ -164,14 +164,18 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
   std::vector<int> gclass(n), rclass(n_rack_), cclass(n_cdu_);
   {
     Classes cl;
+    std::vector<const std::vector<double>*> cols;  // temps->gpu's kinds, in add_temps' (map) order
+    if (temps)
+      for (const auto& kv : temps->gpu) cols.push_back(&kv.second);
+    const std::size_t len = 2 + cols.size() + (extra ? 1 : 0) + (group ? 0 : 1);
     for (int g = 0; g < n; ++g) {
-      std::vector<double>& k = cl.key;
-      k.clear();
-      k.push_back(util[g]);
-      k.push_back(clock[g]);
-      if (temps) add_temps(k, temps->gpu, g);
-      if (extra) k.push_back((*extra)[g]);
-      if (!group) k.push_back(g);
+      cl.key.resize(len);
+      double* k = cl.key.data();
+      *k++ = util[g];
+      *k++ = clock[g];
+      for (const auto* col : cols) *k++ = (*col)[g];
+      if (extra) *k++ = (*extra)[g];
+      if (!group) *k++ = g;
       gclass[g] = cl.classify();
     }
   }
@@ -210,6 +214,8 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
   std::map<int, int> cgroup_of;
   std::map<std::pair<int, int>, int> rgroup_of;
   std::map<std::pair<int, int>, int> ggroup_of;
+  std::pair<int, int> last_gpu_key(-1, -1);
+  int last_gpu_group = -1;
   for (int c = 0; c < n_cdu_; ++c) {
     auto [cit, cnew] = cgroup_of.try_emplace(cclass[c], static_cast<int>(cg_.size()));
     if (cnew) {
@@ -233,16 +239,21 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
       const int rgi = rit->second;
       rg_[rgi].members.push_back(r);
       for (int g = r * gpr; g < std::min(n, (r + 1) * gpr); ++g) {
-        auto [git, gnew] = ggroup_of.try_emplace(std::make_pair(rgi, gclass[g]), static_cast<int>(gg_.size()));
-        if (gnew) {
-          GpuGroup gg;
-          gg.rack_group = rgi;
-          gg.util = util[g];
-          gg.clock = clock[g];
-          gg_.push_back(gg);
-          rg_[rgi].gpu_groups.push_back(git->second);
+        const std::pair<int, int> key(rgi, gclass[g]);
+        if (key != last_gpu_key) {  // else the previous GPU's group
+          auto [git, gnew] = ggroup_of.try_emplace(key, static_cast<int>(gg_.size()));
+          if (gnew) {
+            GpuGroup gg;
+            gg.rack_group = rgi;
+            gg.util = util[g];
+            gg.clock = clock[g];
+            gg_.push_back(gg);
+            rg_[rgi].gpu_groups.push_back(git->second);
+          }
+          last_gpu_key = key;
+          last_gpu_group = git->second;
         }
-        gg_[git->second].members.push_back(g);
+        gg_[last_gpu_group].members.push_back(g);
       }
     }
   }
