@@ -148,7 +148,8 @@ const Eigen::VectorXd& RcNetwork::solve_steady() {
 
 const Eigen::VectorXd& RcNetwork::step(double dt) {
   if (dirty_ || factored_dt_ != dt) factorize(dt);
-  Eigen::VectorXd rhs(size());
+  Eigen::VectorXd& rhs = rhs_;  // kept between steps: no allocation per step
+  rhs.resize(size());
   double diss = 0;
   for (int i = 0; i < size(); ++i) {
     if (boundary_[i]) {
@@ -159,7 +160,14 @@ const Eigen::VectorXd& RcNetwork::step(double dt) {
     diss += p;
     rhs[i] = copies_[i] * cap_[i] / dt * t_[i] + p;
   }
-  Eigen::VectorXd next = lu_.solve(rhs);
+  // lu_.solve(rhs) step by step (Eigen 3.4 SparseLU::_solve_impl: X = Pr B, L then U solved in
+  // place, Pc^-1 X), the same operations, with the last permutation into a second buffer instead
+  // of in place (which allocates a mask on every call).
+  work_.noalias() = lu_.rowsPermutation() * rhs;
+  lu_.matrixL().solveInPlace(work_);
+  lu_.matrixU().solveInPlace(work_);
+  Eigen::VectorXd& next = next_;
+  next.noalias() = lu_.colsPermutation().inverse() * work_;
   if (!next.allFinite()) throw SimulationError("thermal network: transient solve failed");
   double stored = 0;
   for (int i = 0; i < size(); ++i)

@@ -74,6 +74,7 @@ class RcNetwork {
   std::vector<Term> terms_;
   std::vector<int> boundary_terms_;  // terms touching a boundary node (refreshed at factorization)
   Eigen::VectorXd t_;
+  Eigen::VectorXd rhs_, work_, next_;  // step() buffers, kept between steps
   Eigen::SparseLU<Eigen::SparseMatrix<double>> lu_;
   double factored_dt_ = -1;  // <0: no valid factorization; 0: steady
   bool dirty_ = true;

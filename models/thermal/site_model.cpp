@@ -146,39 +146,66 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
   auto add_temps = [](std::vector<double>& k, const std::map<std::string, std::vector<double>>& m, int i) {
     for (const auto& [kind, v] : m) k.push_back(v[i]);
   };
+  // A class is numbered by its key's first appearance. Neighbours mostly share a key: one equal
+  // (==, no NaN) to the previous element's is that element's class, as the map would find it, so
+  // the map is only searched on a change, and the key buffers are reused (no allocation per GPU).
+  struct Classes {
+    std::map<std::vector<double>, int> keys;
+    std::vector<double> key, last;
+    int last_class = -1;
+    int classify() {
+      if (last_class >= 0 && key == last) return last_class;
+      auto it = keys.find(key);
+      if (it == keys.end()) it = keys.emplace(key, static_cast<int>(keys.size())).first;
+      last.swap(key);
+      return last_class = it->second;
+    }
+  };
   std::vector<int> gclass(n), rclass(n_rack_), cclass(n_cdu_);
   {
-    std::map<std::vector<double>, int> keys;
+    Classes cl;
+    std::vector<const std::vector<double>*> cols;  // temps->gpu's kinds, in add_temps' (map) order
+    if (temps)
+      for (const auto& kv : temps->gpu) cols.push_back(&kv.second);
+    const std::size_t len = 2 + cols.size() + (extra ? 1 : 0) + (group ? 0 : 1);
     for (int g = 0; g < n; ++g) {
-      std::vector<double> k{util[g], clock[g]};
-      if (temps) add_temps(k, temps->gpu, g);
-      if (extra) k.push_back((*extra)[g]);
-      if (!group) k.push_back(g);
-      gclass[g] = keys.emplace(std::move(k), static_cast<int>(keys.size())).first->second;
+      cl.key.resize(len);
+      double* k = cl.key.data();
+      *k++ = util[g];
+      *k++ = clock[g];
+      for (const auto* col : cols) *k++ = (*col)[g];
+      if (extra) *k++ = (*extra)[g];
+      if (!group) *k++ = g;
+      gclass[g] = cl.classify();
     }
   }
   {
-    std::map<std::vector<double>, int> keys;
+    Classes cl;
+    std::map<int, int> comp;
     for (int r = 0; r < n_rack_; ++r) {
-      std::map<int, int> comp;
+      comp.clear();
       for (int g = r * gpr; g < std::min(n, (r + 1) * gpr); ++g) ++comp[gclass[g]];
-      std::vector<double> k{double(cond.rdhx_fans_ok[r])};
+      std::vector<double>& k = cl.key;
+      k.clear();
+      k.push_back(double(cond.rdhx_fans_ok[r]));
       if (temps) add_temps(k, temps->rack, r);
       if (!group) k.push_back(r);
       for (auto [c, m] : comp) k.insert(k.end(), {double(c), double(m)});
-      rclass[r] = keys.emplace(std::move(k), static_cast<int>(keys.size())).first->second;
+      rclass[r] = cl.classify();
     }
   }
   {
-    std::map<std::vector<double>, int> keys;
+    Classes cl;
+    std::map<int, int> comp;
     for (int c = 0; c < n_cdu_; ++c) {
-      std::map<int, int> comp;
+      comp.clear();
       for (int r = c * rpc; r < std::min(n_rack_, (c + 1) * rpc); ++r) ++comp[rclass[r]];
-      std::vector<double> k{cond.flow_fraction[c], double(cond.cdu_lost[c]), double(cond.air_fallback[c])};
+      std::vector<double>& k = cl.key;
+      k.assign({cond.flow_fraction[c], double(cond.cdu_lost[c]), double(cond.air_fallback[c])});
       if (temps) add_temps(k, temps->cdu, c);
       if (!group) k.push_back(c);
       for (auto [rc, m] : comp) k.insert(k.end(), {double(rc), double(m)});
-      cclass[c] = keys.emplace(std::move(k), static_cast<int>(keys.size())).first->second;
+      cclass[c] = cl.classify();
     }
   }
   gg_.clear();
@@ -187,8 +214,10 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
   std::map<int, int> cgroup_of;
   std::map<std::pair<int, int>, int> rgroup_of;
   std::map<std::pair<int, int>, int> ggroup_of;
+  std::pair<int, int> last_gpu_key(-1, -1);
+  int last_gpu_group = -1;
   for (int c = 0; c < n_cdu_; ++c) {
-    auto [cit, cnew] = cgroup_of.emplace(cclass[c], static_cast<int>(cg_.size()));
+    auto [cit, cnew] = cgroup_of.try_emplace(cclass[c], static_cast<int>(cg_.size()));
     if (cnew) {
       CduGroup cgn;
       cgn.flow_fraction = cond.flow_fraction[c];
@@ -198,7 +227,7 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
     const int cgi = cit->second;
     cg_[cgi].members.push_back(c);
     for (int r = c * rpc; r < std::min(n_rack_, (c + 1) * rpc); ++r) {
-      auto [rit, rnew] = rgroup_of.emplace(std::make_pair(cgi, rclass[r]), static_cast<int>(rg_.size()));
+      auto [rit, rnew] = rgroup_of.try_emplace(std::make_pair(cgi, rclass[r]), static_cast<int>(rg_.size()));
       if (rnew) {
         RackGroup rg;
         rg.cdu_group = cgi;
@@ -210,16 +239,21 @@ void SiteModel::build(const std::vector<double>& util, const std::vector<double>
       const int rgi = rit->second;
       rg_[rgi].members.push_back(r);
       for (int g = r * gpr; g < std::min(n, (r + 1) * gpr); ++g) {
-        auto [git, gnew] = ggroup_of.emplace(std::make_pair(rgi, gclass[g]), static_cast<int>(gg_.size()));
-        if (gnew) {
-          GpuGroup gg;
-          gg.rack_group = rgi;
-          gg.util = util[g];
-          gg.clock = clock[g];
-          gg_.push_back(gg);
-          rg_[rgi].gpu_groups.push_back(git->second);
+        const std::pair<int, int> key(rgi, gclass[g]);
+        if (key != last_gpu_key) {  // else the previous GPU's group
+          auto [git, gnew] = ggroup_of.try_emplace(key, static_cast<int>(gg_.size()));
+          if (gnew) {
+            GpuGroup gg;
+            gg.rack_group = rgi;
+            gg.util = util[g];
+            gg.clock = clock[g];
+            gg_.push_back(gg);
+            rg_[rgi].gpu_groups.push_back(git->second);
+          }
+          last_gpu_key = key;
+          last_gpu_group = git->second;
         }
-        gg_[git->second].members.push_back(g);
+        gg_[last_gpu_group].members.push_back(g);
       }
     }
   }

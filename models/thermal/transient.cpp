@@ -54,19 +54,20 @@ struct Readings {
          flow = kNaN, loop_flow = kNaN, air_inlet = kNaN, rack_power = 0, facility = 0, pue = 0;
   /// Hottest coolant seen: GPU outlets, rack returns, CDU supply and return (NaN without a loop).
   double coolant_max() const { return std::fmax(std::fmax(outlet, manifold), std::fmax(supply, ret)); }
-  double at(const std::string& loc) const {
-    if (loc == "GPU inlet" || loc == "CDU supply") return supply;
-    if (loc == "GPU outlet") return outlet;
-    if (loc == "GPU junction") return junction;
-    if (loc == "cold plate") return plate;
-    if (loc == "CDU return") return ret;
-    if (loc == "rack outlet") return manifold;
-    if (loc == "loop flow") return flow;
-    if (loc == "main loop") return loop_flow;
-    if (loc == "server inlet") return air_inlet;
-    if (loc == "facility supply") return facility;
-    if (loc == "PUE") return pue;
-    if (loc == "rack power") return rack_power;
+  /// The reading a sensor at `loc` sees (resolved once per monitor, not per step).
+  static double Readings::*field(const std::string& loc) {
+    if (loc == "GPU inlet" || loc == "CDU supply") return &Readings::supply;
+    if (loc == "GPU outlet") return &Readings::outlet;
+    if (loc == "GPU junction") return &Readings::junction;
+    if (loc == "cold plate") return &Readings::plate;
+    if (loc == "CDU return") return &Readings::ret;
+    if (loc == "rack outlet") return &Readings::manifold;
+    if (loc == "loop flow") return &Readings::flow;
+    if (loc == "main loop") return &Readings::loop_flow;
+    if (loc == "server inlet") return &Readings::air_inlet;
+    if (loc == "facility supply") return &Readings::facility;
+    if (loc == "PUE") return &Readings::pue;
+    if (loc == "rack power") return &Readings::rack_power;
     throw SimulationError("thermal monitoring: unknown sensor location '" + loc + "'");
   }
 };
@@ -235,6 +236,22 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     mons.back().hysteresis = s.hysteresis;
   }
 
+  // Per monitor, resolved once: the reading it sees, and the held actions (pumps to full capacity,
+  // GPU power cap) its alert level calls for, in the policy's order with their holds.
+  std::vector<double Readings::*> reads;
+  std::vector<std::vector<std::pair<bool, double>>> holds(mons.size());  // (pump boost, else power cap; hold)
+  for (size_t mi = 0; mi < mons.size(); ++mi) {
+    reads.push_back(Readings::field(mons[mi].location));
+    if (mons[mi].policy)
+      for (const auto& a : spec.monitoring.actions) {
+        if (a.alert_level != mons[mi].level) continue;
+        if (a.action == "adjust pump speed")
+          holds[mi].emplace_back(true, a.hold);
+        else if (a.action == "reduce GPU power limit")
+          holds[mi].emplace_back(false, a.hold);
+      }
+  }
+
   const double fmin = spec.throttle.min_clock, gain = spec.throttle.governor_gain, limit = lim.gpu_temp_limit;
   const double cap_w = spec.monitoring.power_limit_fraction * layout.gpu_tdp;
   const long nsteps = static_cast<long>(std::llround(opt.duration / opt.dt));
@@ -300,7 +317,7 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     // Monitoring and the alert log (also at the start: a design already over a limit is reported).
     for (size_t mi = 0; mi < mons.size(); ++mi) {
       auto& mon = mons[mi];
-      const double v = rd.at(mon.location);
+      const double v = rd.*reads[mi];
       const bool over = mon.over(v);
       if (over && !mon.active) {
         log(t, mon.level, mon.location, mon.message, v, mon.threshold);
@@ -360,16 +377,15 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     // Release the held actions no alert has called for during their hold (applied from the next
     // step, as their firing is).
     bool call_boost = false, call_cap = false;
-    for (const auto& mon : mons)
-      if (mon.policy && mon.active)
-        for (const auto& a : spec.monitoring.actions) {
-          if (a.alert_level != mon.level) continue;
-          if (a.action == "adjust pump speed" && boost.on) {
+    for (size_t mi = 0; mi < mons.size(); ++mi)
+      if (mons[mi].active)
+        for (const auto& [pumps, hold] : holds[mi]) {
+          if (pumps && boost.on) {
             call_boost = true;
-            boost.hold = std::max(boost.hold, a.hold);
-          } else if (a.action == "reduce GPU power limit" && cap.on) {
+            boost.hold = std::max(boost.hold, hold);
+          } else if (!pumps && cap.on) {
             call_cap = true;
-            cap.hold = std::max(cap.hold, a.hold);
+            cap.hold = std::max(cap.hold, hold);
           }
         }
     auto release = [&](Held& h, bool called, const char* message) {
