@@ -356,6 +356,8 @@ void Fabric::route_uncached(int src, int dst, std::uint64_t flow_hash, std::vect
     compute_route(src, dst, flow_hash, out);
 }
 
+std::size_t Fabric::cached_route_hops() const { return impl_->route_cache_hops + impl_->built_route_cache_hops; }
+
 bool Fabric::takes_nvlink(int src, int dst) const {
   const Impl& f = *impl_;
   const int G = f.spec.gpus;
