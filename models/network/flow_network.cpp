@@ -887,8 +887,13 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
     // share its sub-flows' routes (FirstWith).
     FirstWith first_with;
     long long shared_routes = 0;
-    // No route reuse: no run of these transfers follows, so their routes are not cached (engine13).
-    const bool once = !impl_->route_reuse;
+    // Routes not cached in the Fabric (route_uncached, the same hops): with route reuse off no run
+    // of these transfers follows (engine13); with it on, a run without failure events keeps its
+    // table in the RouteMemo, from which the next run of the same transfers takes every route
+    // (whole, or per transfer where Fabric::built_route_holds), so a Fabric copy of each route
+    // only cost a hash insert per sub-flow and its memory (rollout 31K: 0.26 -> 0.14 s). Cached
+    // for a run with failure events, whose reroutes ask route() again.
+    const bool once = !impl_->route_reuse || failures.empty();
     constexpr int kAhead = 8;  // transfers whose FirstWith entry is fetched ahead of their lookup
     for (int i = 0; i < n; ++i) {
       const Activity& a = schedule.activities[i];

@@ -176,6 +176,9 @@ class Fabric {
   /// (network::fluid_bound_waves at 32K GPUs asks for ~1M routes, which cached would hold most
   /// of its memory). Same throws as route().
   void route_uncached(int src, int dst, std::uint64_t flow_hash, std::vector<Hop>& out) const;
+  /// Hops held by route()'s caches (the current state's and the fabric-as-built's): memory
+  /// accounting, and tests of callers that must not fill them (network::FlowNetwork's route phase).
+  std::size_t cached_route_hops() const;
   /// Whether route(src, dst, .) takes NVLink on the current state (any hash): two GPU ranks of one
   /// NVLink domain whose NVLink ports are both up. Computes no route (network::FlowNetwork asks it
   /// of every transfer to split the others over the planes).

@@ -356,6 +356,8 @@ void Fabric::route_uncached(int src, int dst, std::uint64_t flow_hash, std::vect
     compute_route(src, dst, flow_hash, out);
 }
 
+std::size_t Fabric::cached_route_hops() const { return impl_->route_cache_hops + impl_->built_route_cache_hops; }
+
 bool Fabric::takes_nvlink(int src, int dst) const {
   const Impl& f = *impl_;
   const int G = f.spec.gpus;
@@ -365,6 +367,16 @@ bool Fabric::takes_nvlink(int src, int dst) const {
 bool Fabric::built_route_holds(const std::vector<Hop>& b) const {
   const Impl& f = *impl_;
   if (!f.any_down) return true;
+  if (f.dead_switches.empty()) {
+    // No switch down (invalidate lists every failed one), so every leaf is up: both cases below
+    // then ask exactly that the route is one (size >= 2) whose hops are all up. Reads link_up
+    // only, not the Link records (a link-down sample asks this of every sub-flow of the
+    // healthy route table: ~640K at 31K GPUs).
+    if (b.size() < 2) return false;
+    for (const Hop& h : b)
+      if (!f.link_up[h.link]) return false;
+    return true;
+  }
   // An NVLink route (a GPU's NVLink port out, the other's in): compute_route takes it whenever
   // both ports are up (nvlink_up; the domain is fixed), whatever else is down.
   if (b.size() == 2 && f.links[b[0].link].tier == Tier::NvLink && f.links[b[1].link].tier == Tier::NvLink)

@@ -212,3 +212,37 @@ TEST_CASE("link-down runs on NVLink domains take the healthy table where routes 
   CHECK(tried > 16);  // the 16 NVLink ports and leaf-spine links
   same(net.run(base), first);
 }
+
+TEST_CASE("a run that keeps its route table does not also cache its routes in the Fabric", "[network][route_memo]") {
+  // The RouteMemo serves the next run of the same transfers; a second copy of every route in
+  // Fabric::route's cache only cost a hash insert per sub-flow and its memory. The routes and
+  // results are those of a run that caches them (route_uncached gives route()'s hops).
+  auto spec = leaf_spine(16, 8, 4);
+  spec.flows_per_pair = 4;
+  Fabric f = topology::build_fabric(spec);
+  const Schedule base = step(1e12, 3e7);
+  FlowNetwork net(f);
+  REQUIRE(net.route_reuse());
+  const RunResult first = net.run(base);
+  CHECK(net.holds_route_table());
+  CHECK(f.cached_route_hops() == 0);
+  // A link-down run takes the healthy table where routes hold and asks the fabric for the rest:
+  // as a run on a fabric whose route cache was filled on the healthy state first.
+  Fabric g = topology::build_fabric(spec);
+  for (const auto& a : base.activities)
+    if (a.kind == network::Activity::Kind::Transfer) (void)g.route(a.gpu, a.dst_gpu, a.flow_hash);
+  REQUIRE(g.cached_route_hops() > 0);  // route() caches: the count sees it
+  int tried = 0;
+  for (int l = 0; l < f.link_count(); ++l) {
+    if (first.link_bytes_fwd[l] + first.link_bytes_rev[l] == 0 || f.link(l).tier == topology::Tier::Access) continue;
+    ++tried;
+    f.set_link_up(l, false);
+    g.set_link_up(l, false);
+    same(net.run(base), fresh(g, base));
+    CHECK(f.cached_route_hops() == 0);
+    f.set_link_up(l, true);
+    g.set_link_up(l, true);
+  }
+  CHECK(tried > 4);
+  same(net.run(base), first);
+}
