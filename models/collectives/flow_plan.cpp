@@ -10,9 +10,17 @@ namespace aidcsim::collectives::detail {
 std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layout& l) {
   std::map<int, int> index;
   std::vector<std::vector<int>> out;
+  int last_domain = 0, last = -1;  // the previous GPU's domain and its group: a group's GPUs come
+                                   // in runs of one domain (a DP group of thousands, ~4 look-ups each)
   for (int g : gpus) {
     const int d = l.domain_of(g);
+    if (last >= 0 && d == last_domain) {
+      out[last].push_back(g);
+      continue;
+    }
     auto it = index.find(d);
+    last_domain = d;
+    last = it == index.end() ? static_cast<int>(out.size()) : it->second;
     if (it == index.end()) {
       index[d] = static_cast<int>(out.size());
       out.push_back({g});
