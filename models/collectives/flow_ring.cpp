@@ -70,10 +70,12 @@ std::vector<std::vector<int>> ring_channels(const std::vector<int>& gpus, const 
     for (std::size_t d = 0; d < doms.size(); ++d) {
       const auto& L = doms[d];
       const int g = static_cast<int>(L.size()), j = s % g;  // this domain's path (its DupChannels copies)
-      for (int i = 0; i < g; ++i) {
-        // even domain: j, j-1, ..., j+1 (enter j, leave j+1); odd: j+1, j+2, ..., j (enter j+1, leave j)
-        const int idx = (d % 2 == 0) ? ((j - i) % g + g) % g : (j + 1 + i) % g;
-        ch[k].push_back(L[idx]);
+      // even domain: j, j-1, ..., j+1 (enter j, leave j+1); odd: j+1, j+2, ..., j (enter j+1, leave j)
+      // (the index stepped with its wrap, not two divisions per GPU: ~2 M per 31K plan)
+      if (d % 2 == 0) {
+        for (int i = 0, idx = j; i < g; ++i, idx = idx == 0 ? g - 1 : idx - 1) ch[k].push_back(L[idx]);
+      } else {
+        for (int i = 0, idx = (j + 1) % g; i < g; ++i, idx = idx + 1 == g ? 0 : idx + 1) ch[k].push_back(L[idx]);
       }
     }
   }
