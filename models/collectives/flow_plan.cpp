@@ -10,9 +10,17 @@ namespace aidcsim::collectives::detail {
 std::vector<std::vector<int>> by_domain(const std::vector<int>& gpus, const Layout& l) {
   std::map<int, int> index;
   std::vector<std::vector<int>> out;
+  int last_domain = 0, last = -1;  // the previous GPU's domain and its group: a group's GPUs come
+                                   // in runs of one domain (a DP group of thousands, ~4 look-ups each)
   for (int g : gpus) {
     const int d = l.domain_of(g);
+    if (last >= 0 && d == last_domain) {
+      out[last].push_back(g);
+      continue;
+    }
     auto it = index.find(d);
+    last_domain = d;
+    last = it == index.end() ? static_cast<int>(out.size()) : it->second;
     if (it == index.end()) {
       index[d] = static_cast<int>(out.size());
       out.push_back({g});
@@ -106,7 +114,10 @@ void longest_paths(const std::vector<PlannedFlow>& fl, const std::vector<double>
       turn_cost[i] = c;
       turn_unit[i] = u;
     }
-  for (int pass = 0; pass < 64; ++pass) {
+  // No flow waits for another (a collapsed ring's transfers): one pass is the fixed point.
+  bool independent = lead.empty();
+  for (int i = 0; i < F && independent; ++i) independent = fl[i].deps.empty() && fl[i].after_same.empty();
+  for (int pass = 0; pass < (independent ? 1 : 64); ++pass) {
     bool changed = false;
     for (int i = 0; i < F; ++i) {
       double t0 = 0;
@@ -267,7 +278,30 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
     return 4 * static_cast<std::size_t>(gpu - lo) + (nv ? 2u : 0u) + (out ? 1u : 0u);
   };
   const bool dense = static_cast<std::size_t>(hi - lo) <= 4 * static_cast<std::size_t>(F) + 64;
-  std::vector<double> port_dense(dense ? 4 * (static_cast<std::size_t>(hi - lo) + 1) : 0, 0.0);
+  // The dense array is this thread's scratch, kept all zero between calls (its ports are reset
+  // when this call ends): a DP group of a 31K-GPU step spans the fabric, and a fresh array zeroed
+  // and scanned per collective (1 MB each, hundreds of collectives per step) was most of
+  // materialize's time.
+  thread_local std::vector<double> port_scratch;
+  const std::size_t span = dense ? 4 * (static_cast<std::size_t>(hi - lo) + 1) : 0;
+  if (port_scratch.size() < span) port_scratch.resize(span, 0.0);
+  double* const port_dense = port_scratch.data();
+  struct ResetPorts {
+    const std::vector<PlannedFlow>& fl;
+    const std::vector<char>& nv;
+    double* ports;
+    int lo;
+    bool dense;
+    ~ResetPorts() {
+      if (!dense) return;
+      for (std::size_t i = 0; i < fl.size(); ++i) {
+        const std::size_t k = 4 * static_cast<std::size_t>(fl[i].src - lo) + (nv[i] ? 2u : 0u) + 1u;
+        const std::size_t m = 4 * static_cast<std::size_t>(fl[i].dst - lo) + (nv[i] ? 2u : 0u);
+        ports[k] = 0;
+        ports[m] = 0;
+      }
+    }
+  } reset_ports{fl, nv, port_dense, lo, dense};
   std::unordered_map<std::size_t, double> port_map;
   for (int i = 0; i < F; ++i) {
     const double bytes = fl[i].payload * fl[i].repeat;
@@ -313,8 +347,10 @@ std::vector<int> materialize(network::Schedule& s, const FlowPlan& plan, const E
   auto port_time = [&](std::size_t k, double bytes) {
     tmax = std::max(tmax, bytes / ((k & 2u) ? ctx.layout.nvlink_rate : nic_line));
   };
-  for (std::size_t k = 0; k < port_dense.size(); ++k)
-    if (port_dense[k] != 0) port_time(k, port_dense[k]);
+  if (dense)  // the ports of the plan's flows (each at most once would change no maximum)
+    for (int i = 0; i < F; ++i)
+      for (const std::size_t k : {port(fl[i].src, nv[i], true), port(fl[i].dst, nv[i], false)})
+        if (port_dense[k] != 0) port_time(k, port_dense[k]);
   for (const auto& [k, bytes] : port_map) port_time(k, bytes);
   const double scale = tmax > 0 ? bw_time / tmax : 1.0;
   double lat_per_hop = latency / std::max(1, dmax);

@@ -70,10 +70,12 @@ std::vector<std::vector<int>> ring_channels(const std::vector<int>& gpus, const 
     for (std::size_t d = 0; d < doms.size(); ++d) {
       const auto& L = doms[d];
       const int g = static_cast<int>(L.size()), j = s % g;  // this domain's path (its DupChannels copies)
-      for (int i = 0; i < g; ++i) {
-        // even domain: j, j-1, ..., j+1 (enter j, leave j+1); odd: j+1, j+2, ..., j (enter j+1, leave j)
-        const int idx = (d % 2 == 0) ? ((j - i) % g + g) % g : (j + 1 + i) % g;
-        ch[k].push_back(L[idx]);
+      // even domain: j, j-1, ..., j+1 (enter j, leave j+1); odd: j+1, j+2, ..., j (enter j+1, leave j)
+      // (the index stepped with its wrap, not two divisions per GPU: ~2 M per 31K plan)
+      if (d % 2 == 0) {
+        for (int i = 0, idx = j; i < g; ++i, idx = idx == 0 ? g - 1 : idx - 1) ch[k].push_back(L[idx]);
+      } else {
+        for (int i = 0, idx = (j + 1) % g; i < g; ++i, idx = idx + 1 == g ? 0 : idx + 1) ch[k].push_back(L[idx]);
       }
     }
   }
@@ -167,46 +169,102 @@ class PairTable {
 
 FlowPlan collapsed_channels(const EmitContext& ctx, const std::vector<std::vector<int>>& ch, double bytes) {
   const auto& L = ctx.layout;
-  // Each GPU's NVLink domain and NVLink port state, asked of the layout once per GPU of the group
-  // (the rings repeat every GPU once per channel); channel 0 holds every GPU of the group.
-  std::unordered_map<int, std::pair<int, bool>> gpu_info;
-  gpu_info.reserve(ch.empty() ? 0 : ch.front().size());
-  for (const auto& ring : ch)
-    for (int g : ring)
-      if (gpu_info.find(g) == gpu_info.end())
-        gpu_info.emplace(g, std::pair{L.domain_of(g), !L.nvlink_port_up || L.nvlink_port_up(g)});
-  std::vector<std::pair<int, bool>> info_of;  // per position of each ring, in ring order
-  FlowPlan plan;
   std::size_t hops = 0;
-  for (const auto& ring : ch) hops += ring.size();
-  PairTable pair(hops / 4 + 16);  // NVLink (src, dst) -> its transfer
-  // Scale-out (src, dst) -> whether its copies merge (Layout::one_route asks the fabric for a
-  // route): asked once per pair, not once per channel copy (ncclTopoPostset's copies repeat every
-  // pair of a ring). -1: not asked yet.
-  PairTable one_route(hops / 8 + 16);
+  int lo = ch.front().front(), hi = lo;
+  for (const auto& ring : ch) {
+    hops += ring.size();
+    for (int g : ring) {
+      lo = std::min(lo, g);
+      hi = std::max(hi, g);
+    }
+  }
+  // Each GPU of the group by a local id (its first appearance in channel order), over a dense
+  // array of the group's GPU range when that is not much larger than its hops (a DP group strides
+  // the fabric: ~10x its members), else a hash map (a small group of a large fabric).
+  const bool dense = static_cast<std::size_t>(hi - lo) <= 4 * hops + 64;
+  std::vector<int> id_dense(dense ? static_cast<std::size_t>(hi - lo) + 1 : 0, -1);
+  std::unordered_map<int, int> id_map;
+  // Per local id: the GPU's NVLink domain and port state (asked of the layout once per GPU), and
+  // the first two pairs it is the source of: (dst, value) of a merged transfer and of a scale-out
+  // pair's Layout::one_route answer. A ring's GPU has one NVLink successor and (rail-aligned) one
+  // scale-out successor in every channel, so the per-hop look-ups hit these and not the tables.
+  struct Gpu {
+    int dom = 0;
+    bool up = true;
+    int merged_dst[2] = {-1, -1}, merged_flow[2] = {-1, -1};
+    int route_dst = -1, route_one = -1;
+  };
+  std::vector<Gpu> gpu;
+  gpu.reserve(ch.front().size());
+  auto local = [&](int g) {
+    int* slot = nullptr;
+    if (dense) {
+      slot = &id_dense[static_cast<std::size_t>(g - lo)];
+    } else {
+      slot = &id_map.try_emplace(g, -1).first->second;
+    }
+    if (*slot < 0) {
+      *slot = static_cast<int>(gpu.size());
+      Gpu x;
+      x.dom = L.domain_of(g);
+      x.up = !L.nvlink_port_up || L.nvlink_port_up(g);
+      gpu.push_back(x);
+    }
+    return *slot;
+  };
+  std::vector<int> id_of;  // local id per position of each ring, in ring order
+  FlowPlan plan;
+  // At most one transfer per hop: reserved once (growing moved every planned flow ~log2 times,
+  // a third of this function's time on a 31K step)
+  plan.flows.reserve(hops);
+  plan.done.reserve(hops);
+  // Pairs past the first two a GPU is the source of: (src, dst) -> merged transfer / whether its
+  // copies merge (-1: not asked yet). Each pair lives in exactly one place (its source's slots or
+  // the table), so a pair's first hop makes its transfer and the later ones join it.
+  PairTable pair(16), one_route(16);
+  // The transfer of a mergeable pair (a, b): `fresh` when its first hop.
+  auto merged = [&](Gpu& s, int b, std::uint64_t key, int fresh_value) -> std::pair<int*, bool> {
+    for (int k = 0; k < 2; ++k) {
+      if (s.merged_dst[k] == b) return {&s.merged_flow[k], false};
+      if (s.merged_dst[k] < 0) {
+        s.merged_dst[k] = b;
+        s.merged_flow[k] = fresh_value;
+        return {&s.merged_flow[k], true};
+      }
+    }
+    return pair.emplace(key, fresh_value);
+  };
   std::uint32_t index = 0;
   for (const auto& ring : ch) {
     const int n = static_cast<int>(ring.size());
-    info_of.resize(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) info_of[i] = gpu_info.find(ring[i])->second;
+    id_of.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) id_of[i] = local(ring[i]);
     for (int i = 0; i < n; ++i) {
       const int a = ring[i], b = ring[(i + 1) % n];
-      const auto& [dom_a, up_a] = info_of[i];
-      const auto& [dom_b, up_b] = info_of[(i + 1) % n];
+      Gpu& ga = gpu[id_of[i]];
+      const Gpu& gb = gpu[id_of[(i + 1) % n]];
       ++index;
       const std::uint64_t key =
           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
       auto same_route = [&] {
         if (!L.one_route) return false;
-        const auto [v, fresh] = one_route.emplace(key, -1);
+        int* v = nullptr;
+        if (ga.route_dst == b) {
+          v = &ga.route_one;
+        } else if (ga.route_dst < 0) {
+          ga.route_dst = b;
+          v = &ga.route_one;
+        } else {
+          v = one_route.emplace(key, -1).first;
+        }
         if (*v < 0) *v = L.one_route(a, b) ? 1 : 0;
         return *v == 1;
       };
       // NVLink hops of the channels over one pair, and the copies of a scale-out hop whose route
       // does not depend on the hash (Layout::one_route): the same route, start and bytes.
-      const bool nvlink = dom_a == dom_b;  // EmitContext::nvlink
-      if ((nvlink && up_a && up_b) || (!nvlink && same_route())) {
-        const auto [it, fresh] = pair.emplace(key, static_cast<int>(plan.flows.size()));
+      const bool nvlink = ga.dom == gb.dom;  // EmitContext::nvlink
+      if ((nvlink && ga.up && gb.up) || (!nvlink && same_route())) {
+        const auto [it, fresh] = merged(ga, b, key, static_cast<int>(plan.flows.size()));
         if (!fresh) {
           plan.flows[*it].payload += bytes;
           plan.flows[*it].weight += 1;

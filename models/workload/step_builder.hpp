@@ -49,6 +49,11 @@ struct OpCost {
   double total() const { return compute + tp + cp + ep; }
 };
 
+/// Layout::from(f, g) for one plan, whose fabric state does not change while it is planned: its
+/// one_route answers are kept per GPU pair (the DP collectives of a stage's chunks ask the same
+/// ring pairs; each answer computed is a route of the fabric, looked up in its route cache).
+collectives::Layout plan_layout(const topology::Fabric& f, const compute::GpuSpec& g);
+
 struct Builder {
   const JobSpec& job;
   const compute::GpuSpec& gpu;
@@ -76,7 +81,7 @@ struct Builder {
   std::vector<double> stage_params;                        ///< parameters per GPU of each stage
 
   Builder(const JobSpec& j, const compute::GpuSpec& g, const topology::Fabric& f, const StepOptions& o, StepPlan& p)
-      : job(j), gpu(g), fabric(f), opt(o), plan(p), place(j.par), layout(collectives::Layout::from(f, g)) {}
+      : job(j), gpu(g), fabric(f), opt(o), plan(p), place(j.par), layout(plan_layout(f, g)) {}
   double unit() const { return gpu.bf16_flops; }
   std::vector<network::Activity>& acts() { return plan.schedule.activities; }
   int add(network::Activity a) {

@@ -2,6 +2,9 @@
 // bucketed per model chunk (zero2 / fsdp reduce per unit while the backward runs, step_ops.cpp),
 // the tied-embedding all-reduce, the optimizer step, and ZeRO's parameter all-gather after it.
 #include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
 
 #include "models/common/errors.hpp"
 #include "models/compute/kernels.hpp"
@@ -15,6 +18,40 @@ using collectives::Algorithm;
 using collectives::Collective;
 using collectives::Op;
 using network::Activity;
+
+collectives::Layout plan_layout(const topology::Fabric& f, const compute::GpuSpec& g) {
+  collectives::Layout l = collectives::Layout::from(f, g);
+  if (!l.one_route) return l;
+  // Per source GPU its first two destinations asked (a ring's GPU has one scale-out successor per
+  // channel path), the others in a map.
+  struct Memo {
+    std::vector<int> dst, answer;  // [2 gpu + k]: destination (-1: free), 0 / 1
+    std::unordered_map<std::uint64_t, bool> more;
+  };
+  auto memo = std::make_shared<Memo>();
+  memo->dst.assign(2 * static_cast<std::size_t>(f.gpu_count()), -1);
+  memo->answer.assign(memo->dst.size(), 0);
+  l.one_route = [inner = std::move(l.one_route), memo](int a, int b) {
+    if (a < 0 || b < 0 || 2 * static_cast<std::size_t>(a) + 1 >= memo->dst.size()) return inner(a, b);
+    const std::size_t at = 2 * static_cast<std::size_t>(a);
+    for (std::size_t k = at; k < at + 2; ++k) {
+      if (memo->dst[k] == b) return memo->answer[k] == 1;
+      if (memo->dst[k] < 0) {
+        const bool one = inner(a, b);
+        memo->dst[k] = b;
+        memo->answer[k] = one ? 1 : 0;
+        return one;
+      }
+    }
+    const std::uint64_t key =
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+    if (const auto it = memo->more.find(key); it != memo->more.end()) return it->second;
+    const bool one = inner(a, b);
+    memo->more.emplace(key, one);
+    return one;
+  };
+  return l;
+}
 
 void emit_dp(Builder& b, int s, Op op, double bytes, std::vector<int> after, int tag, std::vector<int>* done,
              GpuStream* stream) {

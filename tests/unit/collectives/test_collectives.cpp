@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <numeric>
 #include <set>
@@ -1148,4 +1150,60 @@ TEST_CASE("NCCL_NVLS_NCHANNELS and NCCL_MAX_CTAS set the NVLS CTAs (transport/nv
   // NCCL_NVLS_NCHANNELS above NCCL_MAX_CTAS: max(minCTAs, min(maxCTAs, channels)).
   ctas.nvls_channels = 12;
   CHECK(select(c, nodes_of(8), ctas).channels == 6);
+}
+
+TEST_CASE("merged ring channels: one transfer per pair of the unmerged plan, for dense and sparse GPU ranks",
+          "[collectives][merge_channels]") {
+  // 2 x 8 GPUs, 16 channels; every scale-out pair under one leaf (Layout::one_route), so its
+  // channel copies merge too. The same group on GPU ranks 0-15 and on two domains 10,000 apart
+  // (collapsed_channels' and materialize's hash-map paths instead of their dense arrays) must
+  // give the same transfers. Each merged transfer: the unmerged pair's bytes, its copies as
+  // weight, the hash of its first hop. Emitting again (another collective between, on other
+  // ports of the same range) gives the same bits: materialize's port scratch is left zeroed.
+  auto plan = [](int second, bool merge) {
+    Layout l = nodes_of(8);
+    l.one_route = [](int a, int b) { return a / 8 != b / 8; };
+    Collective c = make(Op::ReduceScatter, Algorithm::Ring, 16, 1 << 28);
+    for (int i = 8; i < 16; ++i) c.gpus[i] = second + i - 8;
+    c.merge_channels = merge;
+    c.hash = 7;
+    network::Schedule s;
+    emit(s, c, l);
+    return s.activities;
+  };
+  auto rank = [](int g) { return g < 8 ? g : 8 + g % 8; };
+  const auto dense = plan(8, true), sparse = plan(80000, true), unmerged = plan(8, false);
+  REQUIRE(dense.size() == sparse.size());
+  CHECK(dense.size() == 32u);  // each domain's 8 NVLink pairs, 8 scale-out pairs each way
+  for (std::size_t i = 0; i < dense.size(); ++i) {
+    INFO(i);
+    CHECK(dense[i].gpu == rank(sparse[i].gpu));
+    CHECK(dense[i].dst_gpu == rank(sparse[i].dst_gpu));
+    CHECK(std::bit_cast<std::uint64_t>(dense[i].amount) == std::bit_cast<std::uint64_t>(sparse[i].amount));
+    CHECK(dense[i].weight == sparse[i].weight);
+    CHECK(dense[i].flow_hash == sparse[i].flow_hash);
+  }
+  std::map<std::pair<int, int>, std::tuple<double, int, std::uint64_t>> pairs;  // bytes, hops, first hash
+  for (const auto& a : unmerged) {
+    auto [it, fresh] = pairs.try_emplace({a.gpu, a.dst_gpu}, 0.0, 0, a.flow_hash);
+    std::get<0>(it->second) += a.amount;
+    std::get<1>(it->second) += 1;
+  }
+  REQUIRE(pairs.size() == dense.size());
+  for (const auto& a : dense) {
+    const auto& [bytes, hops, hash] = pairs.at({a.gpu, a.dst_gpu});
+    CHECK(a.amount == Approx(bytes).epsilon(1e-12));
+    CHECK(a.weight == hops);
+    CHECK(a.flow_hash == hash);
+  }
+  // again, after another collective on the same GPU range
+  Layout l = nodes_of(8);
+  network::Schedule other;
+  emit(other, make(Op::AllGather, Algorithm::Ring, 12, 1 << 20), l);
+  const auto again = plan(8, true);
+  REQUIRE(again.size() == dense.size());
+  for (std::size_t i = 0; i < again.size(); ++i) {
+    CHECK(std::bit_cast<std::uint64_t>(again[i].amount) == std::bit_cast<std::uint64_t>(dense[i].amount));
+    CHECK(std::bit_cast<std::uint64_t>(again[i].delay) == std::bit_cast<std::uint64_t>(dense[i].delay));
+  }
 }
