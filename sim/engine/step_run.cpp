@@ -48,6 +48,20 @@ void swap_amounts(std::vector<network::Activity>& acts, std::vector<double>& amo
   for (std::size_t i = 0; i < acts.size(); ++i) std::swap(acts[i].amount, amounts[i]);
 }
 
+// Runs `s`'s plan and analyses it, then `give_back` (also when the run throws): the held plan's
+// activities, lent to `s` for the run, go back to it.
+template <class GiveBack>
+void run_then(StepRun& s, network::FlowNetwork& net, GiveBack&& give_back) {
+  try {
+    s.run = net.run(s.plan.schedule);
+    s.breakdown = workload::analyse_step(s.plan, s.run);
+  } catch (...) {
+    give_back();
+    throw;
+  }
+  give_back();
+}
+
 /// The step of plan `s.plan` (whole, planned without reuse) run on held's activities with the
 /// plan's amounts written in when the two schedules differ only in amounts (a re-plan on a fabric
 /// state other than held's that changed no activity: a timed failure no DP hop crosses), its own
@@ -65,14 +79,7 @@ bool run_on_held_amounts(StepRun& s, network::FlowNetwork& net, workload::StepPl
     mine.swap(theirs);
     swap_amounts(theirs, amounts);
   };
-  try {
-    s.run = net.run(s.plan.schedule);
-    s.breakdown = workload::analyse_step(s.plan, s.run);
-  } catch (...) {
-    give_back();
-    throw;
-  }
-  give_back();
+  run_then(s, net, give_back);
   return true;
 }
 
@@ -110,14 +117,7 @@ StepOnHeld run_step_on(const workload::JobSpec& job, const compute::GpuSpec& gpu
     std::vector<network::Activity>().swap(mine);
     if (keep_held) std::move(held_front.begin(), held_front.end(), theirs.begin());
   };
-  try {
-    s.run = net.run(s.plan.schedule);
-    s.breakdown = workload::analyse_step(s.plan, s.run);
-  } catch (...) {
-    give_back();
-    throw;
-  }
-  give_back();
+  run_then(s, net, give_back);
   return out;
 }
 

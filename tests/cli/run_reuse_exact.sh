@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib/common.bash"
 export SOURCE_DATE_EPOCH=1767225600
 cat >same.py <<'PY'
 import json, sys
-import h5py, numpy as np
+from h5_flat import flat
 
 note = sys.argv[1]
 on, off = json.load(open("on.json")), json.load(open("off.json"))
@@ -21,28 +21,6 @@ assert [n for n in on["notes"] if "run reuse" not in n] == off["notes"], "notes 
 on.pop("notes"), off.pop("notes")
 bad = [k for k in on if on[k] != off.get(k)] + [k for k in off if k not in on]
 assert not bad, "JSON differs with and without the reuse: %s" % bad
-
-def flat(path):
-    f, out = h5py.File(path, "r"), {}
-    def val(x):
-        if isinstance(x, h5py.Reference):
-            return f[x].name
-        if isinstance(x, np.ndarray) and x.dtype.kind == "O":
-            return [val(y) for y in x.tolist()]
-        if isinstance(x, np.ndarray) and x.dtype.names:  # REFERENCE_LIST: (reference, index)
-            return [tuple(val(v) for v in row) for row in x.tolist()]
-        if isinstance(x, (list, tuple)):
-            return [val(y) for y in x]
-        return x.tobytes() if isinstance(x, np.ndarray) else x
-    def visit(name, obj):
-        if isinstance(obj, h5py.Dataset) and name not in ("note", "notes"):
-            out["D " + name] = val(obj[()])
-        for k, a in obj.attrs.items():
-            out["A %s@%s" % (name, k)] = val(a)
-    f.visititems(visit)
-    for k, a in f.attrs.items():
-        out["A /@" + k] = val(a)
-    return out
 
 a, b = flat("on.h5"), flat("off.h5")
 bad = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
@@ -57,7 +35,7 @@ same_outputs() {
     >out.txt 2>err.txt || fail "run with reuse: exit code $?"
   AIDCSIM_NO_RUN_REUSE=1 "$AIDCSIM" run "$SRC/tests/regression/cooling-fault.yaml" --quiet "$@" \
     --json off.json --output off.h5 >out.txt 2>err.txt || fail "run without reuse: exit code $?"
-  /usr/bin/python3 same.py "$note" >out.txt 2>err.txt || fail "outputs with and without the reuse: $(tail -1 err.txt)"
+  PYTHONPATH="$SRC/tests/cli/lib" /usr/bin/python3 same.py "$note" >out.txt 2>err.txt || fail "outputs with and without the reuse: $(tail -1 err.txt)"
   echo "ok: $note: $(cat out.txt)"
 }
 same_outputs "run reuse: the step at the day's lowest clock (clock 0.85, the same as an earlier step's)" \
