@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "models/common/cancel.hpp"
 #include "models/common/errors.hpp"
 #include "models/common/profile.hpp"
 #include "sim/cli/commands.hpp"
@@ -50,6 +51,8 @@ int bench(const CliArgs& a) {
       std::cout << format_bench(o, rows);
       if (profile::enabled()) std::cerr << profile::format_table();
     } catch (const SimulationError&) {
+      throw;
+    } catch (const Cancelled&) {  // Ctrl-C / SIGTERM: 128 + signal (sim/cli/common.cpp), not a usage error
       throw;
     } catch (const Error& e) {  // the algorithm cannot run on these GPUs / this fabric, bad fabric options
       std::cerr << "aidcsim bench-collective: " << e.what() << "\n";
