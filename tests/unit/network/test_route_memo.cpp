@@ -6,6 +6,7 @@
 #include "models/common/cancel.hpp"
 #include "models/network/flow_network.hpp"
 #include "tests/unit/network/helpers.hpp"
+#include "tests/unit/network/same_run.hpp"
 
 using namespace aidcsim;
 using network::FlowNetwork;
@@ -13,27 +14,11 @@ using network::RunResult;
 using network::Schedule;
 using test::compute;
 using test::leaf_spine;
+using test::same_run;
 using test::transfer;
 using topology::Fabric;
 
 namespace {
-
-void same(const RunResult& a, const RunResult& b) {
-  CHECK(a.start == b.start);
-  CHECK(a.finish == b.finish);
-  CHECK(a.makespan == b.makespan);
-  CHECK(a.link_bytes_fwd == b.link_bytes_fwd);
-  CHECK(a.link_bytes_rev == b.link_bytes_rev);
-  CHECK(a.groups == b.groups);
-  CHECK(a.link_bytes_group_fwd == b.link_bytes_group_fwd);
-  CHECK(a.link_bytes_group_rev == b.link_bytes_group_rev);
-  CHECK(a.repetitions_fast_forwarded == b.repetitions_fast_forwarded);
-}
-
-RunResult fresh(const Fabric& f, const Schedule& s) {
-  FlowNetwork net(f);
-  return net.run(s);
-}
 
 /// 16 GPUs on 4 leaves, 4 hashed sub-flows per transfer (some merged on a shared route),
 /// computations feeding transfers, repeated transfers and two traffic groups.
@@ -59,17 +44,17 @@ TEST_CASE("a run reusing the previous run's routes is bit-identical to a first r
   const Schedule base = step(1e12, 3e7);
   FlowNetwork net(f);
   const RunResult first = net.run(base);
-  same(net.run(base), first);  // same transfers, same fabric: the table is reused
+  same_run(net.run(base), first);  // same transfers, same fabric: the table is reused
 
   // Slower computations (a clock change), same transfers: reused; timing changes as a fresh run's.
   const Schedule slow = step(1.7e12, 3e7);
   const RunResult r_slow = net.run(slow);
   CHECK(r_slow.makespan != first.makespan);
-  same(r_slow, fresh(f, slow));
+  same_run(r_slow, test::fresh_run(f, slow));
 
   // Other bytes: not reused (the table holds the bytes per sub-flow and per link).
   const Schedule bigger = step(1e12, 5e7);
-  same(net.run(bigger), fresh(f, bigger));
+  same_run(net.run(bigger), test::fresh_run(f, bigger));
 
   // A link down between two runs changes routes: not reused; back up: the first run again.
   int loaded = -1;
@@ -81,9 +66,9 @@ TEST_CASE("a run reusing the previous run's routes is bit-identical to a first r
   f.set_link_up(loaded, false);
   const RunResult down = net.run(base);
   CHECK(down.link_bytes_fwd[loaded] + down.link_bytes_rev[loaded] == 0);
-  same(down, fresh(f, base));
+  same_run(down, test::fresh_run(f, base));
   f.set_link_up(loaded, true);
-  same(net.run(base), first);
+  same_run(net.run(base), first);
 
   // A run with failure events in between neither uses nor leaves a table.
   network::TimedFailure ev;
@@ -92,11 +77,11 @@ TEST_CASE("a run reusing the previous run's routes is bit-identical to a first r
   ev.failure.element = f.link(loaded).name;
   const RunResult with_events = net.run(base, {ev});
   CHECK(with_events.link_bytes_fwd != first.link_bytes_fwd);
-  same(net.run(base), first);
+  same_run(net.run(base), first);
 
   // The spray cap is an input of the table.
   net.set_spray_subflows(2);
-  same(net.run(base), first);  // hashed ECMP: the cap does not apply, a fresh table all the same
+  same_run(net.run(base), first);  // hashed ECMP: the cap does not apply, a fresh table all the same
 
   // Two links down, then a spine down, after a run on the healthy fabric: the healthy table is
   // taken per transfer where its routes hold, the rest asked again; as a fresh run each time.
@@ -107,16 +92,16 @@ TEST_CASE("a run reusing the previous run's routes is bit-identical to a first r
   REQUIRE(second >= 0);
   f.set_link_up(loaded, false);
   f.set_link_up(second, false);
-  same(net.run(base), fresh(f, base));
-  same(net.run(slow), fresh(f, slow));
+  same_run(net.run(base), test::fresh_run(f, base));
+  same_run(net.run(slow), test::fresh_run(f, slow));
   f.set_link_up(loaded, true);
   f.set_link_up(second, true);
-  same(net.run(base), first);
+  same_run(net.run(base), first);
   topology::FailureSpec spine;
   spine.type = topology::FailureSpec::Type::SwitchDown;
   spine.element = f.node(f.link(second).b).name;
   f.apply(spine);
-  same(net.run(base), fresh(f, base));
+  same_run(net.run(base), test::fresh_run(f, base));
 }
 
 TEST_CASE("a run that stops while it borrows the healthy table's routes leaves no broken table",
@@ -151,15 +136,15 @@ TEST_CASE("a run that stops while it borrows the healthy table's routes leaves n
   reset_cancel();
   f.set_link_up(loaded, true);
   const RunResult after = net.run(base);
-  same(after, first);
+  same_run(after, first);
   timeline_same(after, first);
 
   // After a link-down run that completes, the table is whole again: reused as is.
   f.set_link_up(loaded, false);
-  same(net.run(base), fresh(f, base));
+  same_run(net.run(base), test::fresh_run(f, base));
   f.set_link_up(loaded, true);
   const RunResult again = net.run(base);
-  same(again, first);
+  same_run(again, first);
   timeline_same(again, first);
 }
 
@@ -168,21 +153,21 @@ TEST_CASE("route reuse off: no table kept, turning it off drops the one kept", "
   spec.flows_per_pair = 4;
   Fabric f = topology::build_fabric(spec);
   const Schedule base = step(1e12, 3e7);
-  const RunResult first = fresh(f, base);
+  const RunResult first = test::fresh_run(f, base);
   FlowNetwork net(f);
   CHECK(net.route_reuse());  // on by default
   net.set_route_reuse(false);
-  same(net.run(base), first);
+  same_run(net.run(base), first);
   CHECK_FALSE(net.holds_route_table());  // nothing built for a next run
-  same(net.run(base), first);
+  same_run(net.run(base), first);
   net.set_route_reuse(true);
-  same(net.run(base), first);
+  same_run(net.run(base), first);
   CHECK(net.holds_route_table());  // kept for the next run ...
-  same(net.run(base), first);      // ... which takes it
+  same_run(net.run(base), first);  // ... which takes it
   CHECK(net.holds_route_table());
   net.set_route_reuse(false);
   CHECK_FALSE(net.holds_route_table());  // dropped at once, not at the next run
-  same(net.run(base), first);
+  same_run(net.run(base), first);
 }
 
 TEST_CASE("link-down runs on NVLink domains take the healthy table where routes hold: as a fresh run",
@@ -206,11 +191,11 @@ TEST_CASE("link-down runs on NVLink domains take the healthy table where routes 
     if (first.link_bytes_fwd[l] + first.link_bytes_rev[l] == 0 || f.link(l).tier == topology::Tier::Access) continue;
     ++tried;
     f.set_link_up(l, false);
-    same(net.run(base), fresh(f, base));
+    same_run(net.run(base), test::fresh_run(f, base));
     f.set_link_up(l, true);
   }
   CHECK(tried > 16);  // the 16 NVLink ports and leaf-spine links
-  same(net.run(base), first);
+  same_run(net.run(base), first);
 }
 
 TEST_CASE("a run that keeps its route table does not also cache its routes in the Fabric", "[network][route_memo]") {
@@ -238,11 +223,11 @@ TEST_CASE("a run that keeps its route table does not also cache its routes in th
     ++tried;
     f.set_link_up(l, false);
     g.set_link_up(l, false);
-    same(net.run(base), fresh(g, base));
+    same_run(net.run(base), test::fresh_run(g, base));
     CHECK(f.cached_route_hops() == 0);
     f.set_link_up(l, true);
     g.set_link_up(l, true);
   }
   CHECK(tried > 4);
-  same(net.run(base), first);
+  same_run(net.run(base), first);
 }

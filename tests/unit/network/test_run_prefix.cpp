@@ -7,6 +7,7 @@
 
 #include "models/network/flow_network.hpp"
 #include "tests/unit/network/helpers.hpp"
+#include "tests/unit/network/same_run.hpp"
 
 using namespace aidcsim;
 using network::FlowNetwork;
@@ -14,26 +15,11 @@ using network::RunResult;
 using network::Schedule;
 using test::compute;
 using test::leaf_spine;
+using test::same_run;
 using test::transfer;
 using topology::Fabric;
 
 namespace {
-
-void same(const RunResult& a, const RunResult& b) {
-  CHECK(a.start == b.start);
-  CHECK(a.finish == b.finish);
-  CHECK(a.makespan == b.makespan);
-  CHECK(a.link_bytes_fwd == b.link_bytes_fwd);
-  CHECK(a.link_bytes_rev == b.link_bytes_rev);
-  CHECK(a.groups == b.groups);
-  CHECK(a.link_bytes_group_fwd == b.link_bytes_group_fwd);
-  CHECK(a.link_bytes_group_rev == b.link_bytes_group_rev);
-}
-
-RunResult whole(const Fabric& f, const Schedule& s) {
-  FlowNetwork net(f);
-  return net.run(s);
-}
 
 /// 32 GPUs on 8 leaves: rounds of computations then transfers, each round after the previous
 /// one; the transfers stay inside their leaf but in the last round, whose main transfers cross the
@@ -85,7 +71,7 @@ TEST_CASE("link-down runs continuing from the healthy run's prefix are whole run
   spec.flows_per_pair = 4;
   Fabric f = topology::build_fabric(spec);
   const Schedule s = step(4);
-  const RunResult healthy = whole(f, s);
+  const RunResult healthy = test::fresh_run(f, s);
   const std::vector<int> loaded = loaded_links(f, healthy);
   REQUIRE(loaded.size() >= 16);
 
@@ -100,7 +86,7 @@ TEST_CASE("link-down runs continuing from the healthy run's prefix are whole run
       return targets;
     });
     net.set_timeline_bins(16);
-    same(net.run(s), healthy);  // capturing changes nothing
+    same_run(net.run(s), healthy);  // capturing changes nothing
     net.set_prefix_capture(nullptr);
     net.set_timeline_bins(0);
     CHECK(net.prefix_links() == targets);
@@ -108,7 +94,7 @@ TEST_CASE("link-down runs continuing from the healthy run's prefix are whole run
       f.set_link_up(l, false);
       const RunResult down = net.run(s);
       const long long k = net.last_run_prefix();
-      same(down, whole(f, s));
+      same_run(down, test::fresh_run(f, s));
       CHECK(down.link_bytes_fwd[l] + down.link_bytes_rev[l] == 0);
       f.set_link_up(l, true);
       CHECK(k > static_cast<long long>(s.activities.size()) / 2);  // most of the run taken from the prefix
@@ -123,7 +109,7 @@ TEST_CASE("a kept prefix serves only the same schedule with its one link down", 
   spec.flows_per_pair = 4;
   Fabric f = topology::build_fabric(spec);
   const Schedule s = step(4);
-  const RunResult healthy = whole(f, s);
+  const RunResult healthy = test::fresh_run(f, s);
   const std::vector<int> loaded = loaded_links(f, healthy);
   REQUIRE(loaded.size() >= 3);
   FlowNetwork net(f);
@@ -156,24 +142,24 @@ TEST_CASE("a kept prefix serves only the same schedule with its one link down", 
 
   keep_late();
   f.set_link_up(other, false);  // another link down: no prefix for it
-  same(net.run(s), whole(f, s));
+  same_run(net.run(s), test::fresh_run(f, s));
   CHECK(net.last_run_prefix() == 0);
   f.set_link_up(late, false);  // two links down
-  same(net.run(s), whole(f, s));
+  same_run(net.run(s), test::fresh_run(f, s));
   CHECK(net.last_run_prefix() == 0);
   f.set_link_up(other, true);
 
   Schedule slower = s;  // one computation's amount differs: another schedule
   slower.activities[0].amount *= 1.5;
-  same(net.run(slower), whole(f, slower));
+  same_run(net.run(slower), test::fresh_run(f, slower));
   CHECK(net.last_run_prefix() == 0);
-  same(net.run(s), whole(f, s));  // the kept prefix still serves its own schedule
+  same_run(net.run(s), test::fresh_run(f, s));  // the kept prefix still serves its own schedule
   CHECK(net.last_run_prefix() == best);
   f.set_link_up(late, true);
 
   net.drop_prefixes();
   f.set_link_up(late, false);
-  same(net.run(s), whole(f, s));
+  same_run(net.run(s), test::fresh_run(f, s));
   CHECK(net.last_run_prefix() == 0);
   f.set_link_up(late, true);
 
@@ -196,7 +182,7 @@ TEST_CASE("no prefix is kept past a timeline bin boundary that completed an item
   s.gpu_flops = {1e15};
   s.activities.push_back(compute(0, (1e-3 + 0.5e-9) * 1e15));
   s.activities.push_back(transfer(0, 20, 1e8, 7, {0}));
-  const RunResult healthy = whole(f, s);
+  const RunResult healthy = test::fresh_run(f, s);
   const std::vector<int> loaded = loaded_links(f, healthy);
   REQUIRE(!loaded.empty());
   FlowNetwork net(f);
@@ -208,6 +194,6 @@ TEST_CASE("no prefix is kept past a timeline bin boundary that completed an item
   net.set_timeline_bins(0);
   CHECK(net.prefix_links().empty());
   f.set_link_up(loaded[0], false);
-  same(net.run(s), whole(f, s));
+  same_run(net.run(s), test::fresh_run(f, s));
   CHECK(net.last_run_prefix() == 0);
 }
