@@ -3,6 +3,7 @@
 // (issue 12). Sources and set-ups are next to each figure; docs/validation-busbw.md has the tables.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <utility>
 
 #include "models/topology/fabric.hpp"
@@ -298,4 +299,91 @@ TEST_CASE("2 x GB200 NVL72 (144 GPUs), NVLSTree at NCCL 2.28's rate: known miss 
   INFO("144 x GB200 " << r.algorithm << " " << r.busbw / 1e9 << " GB/s");
   CHECK(r.algorithm == "nvls_tree");
   CHECK(r.busbw / 1e9 == Approx(810).epsilon(0.15));
+}
+
+namespace {
+
+/// `nodes` servers of `gpn` GPUs sharing `nics` scale-out NICs of `nic_bps` B/s each, as
+/// `aidcsim bench-collective --nics-per-node nics --nic-rate ...` builds them (collective_bench_args.cpp:
+/// each GPU's fabric share nic x nics / gpn, switch ports max(NIC, 400 Gb/s), NCCL sees `nics` NICs).
+BenchOptions shared_nics(const char* gpu, int nodes, int gpn, int nics, double nic_bps, Algorithm a, double bytes) {
+  BenchOptions o = hgx(gpu, nodes, gpn, a, bytes);
+  o.fabric.nic_rate = nic_bps * nics / gpn;
+  o.fabric.link_rate = std::max(nic_bps, 50e9);
+  o.nics_per_node = nics < gpn ? nics : 0;
+  return o;
+}
+
+constexpr double kHdr = 25e9;  // 200 Gb/s HDR InfiniBand
+constexpr double kNdr = 50e9;  // 400 Gb/s
+
+}  // namespace
+
+TEST_CASE("2 x 8 A100, four 200G HDR NICs per node: one NIC within 10 %, four a known miss (NVIDIA/nccl#1048)",
+          "[validation][busbw]") {
+  // NVIDIA/nccl#1048 = NVIDIA/nccl-tests#175 (lcw2, 2023-10-29 / 11-01): 2 nodes x 8 A100, four
+  // dual-port 200 Gb/s HDR NICs per node, all_reduce_perf (one node `-b 8 -e 4G -f 2 -g 8`: 232.54).
+  // Two nodes: "only 86GB/s", against "the theoretical value (96 GB/s)"; with NCCL_IB_HCA=mlx5_0
+  // (one NIC) "the theoretical value (24GB/s)". Sizes, NCCL version and algorithm are in an image
+  // and an attached log the stored threads do not hold: compared at 4 GiB (the -e of the one-node
+  // run), where the simulated busbw peaks. NVIDIA (sjeaugey, nccl-tests#119): "24GB/s is the peak
+  // performance per 200G NIC"; NCCL's NET speed is min(NIC 25, PCIe Gen4 x16 24 GB/s) (topo.cc).
+  // Known miss: four NICs give 4 x 24 = 96 here, the site 86 (21.5 per NIC, where its one NIC gave
+  // 24); the threads name no cause (docs/validation-busbw.md "2 x 8 A100 with four HDR NICs").
+  const auto one = run(shared_nics("A100", 2, 8, 1, kHdr, Algorithm::Auto, 4 * GiB));
+  const auto four = run(shared_nics("A100", 2, 8, 4, kHdr, Algorithm::Auto, 4 * GiB));
+  const auto tree = run(shared_nics("A100", 2, 8, 4, kHdr, Algorithm::Tree, 4 * GiB));
+  INFO("one NIC " << one.algorithm << " " << one.busbw / 1e9 << "; four " << four.algorithm << " " << four.busbw / 1e9
+                  << "; four, tree " << tree.busbw / 1e9);
+  CHECK(one.busbw / 1e9 == Approx(24).epsilon(0.10));
+  // NCCL's tuner (tuning.cc, the same ring / tree lines from v2.18 to v2.28: bwIntra on 2 nodes)
+  // rates ring 4 x 24 x 16/30 = 51.2 GB/s algbw against tree min(96 x .92, 4 x 23.6) / 2 = 44.2.
+  CHECK(four.algorithm == "ring");
+  CHECK(four.busbw / 1e9 == Approx(96).epsilon(0.02));  // NVIDIA's 4 x 24 GB/s
+  CHECK(four.busbw / 1e9 == Approx(86).epsilon(0.12));  // the site's 86: +11.4 %, the bound of the miss
+  CHECK(tree.busbw < four.busbw);                       // the tree would not explain 86 above the ring
+}
+
+TEST_CASE("3 x 8 A100, four HDR NICs per node, 122-127 MiB: NCCL's ring latency a known miss (NVIDIA/nccl-tests#119)",
+          "[validation][busbw]") {
+  // NVIDIA/nccl-tests#119 (Yujaeseo, 2022-11-17): 3 servers x 8 A100-SXM4-40GB, 4 Mellanox HDR
+  // InfiniBand cards each, `all_reduce_perf -b 8 -e 128M -g 1` (linear step 1 MiB), out-of-place
+  // busbw of the rows the stored copy holds (all >= 64 MiB). sjeaugey (NVIDIA): "96GB/s is the
+  // target, which you seem to reach ... it's perfect". The model's rate is that target; its time
+  // adds NCCL's ring latency in full (tuning.cc: 8.4 + 42 x 3.4 + 4 x 14 us, x 1.4 "plateau effect
+  // of ring" in ncclTopoGetAlgoTime = 290 us), which the measured rows do not show (flat 95.7-96.5
+  // from 122 to 127 MiB): -9.6 to -10.5 %, held at 11 % (docs/validation-busbw.md).
+  const std::pair<double, double> measured[] = {{127926280, 95.75}, {128974856, 95.67}, {130023432, 96.42},
+                                                {131072008, 96.45}, {132120584, 95.77}, {133169160, 95.74}};
+  BenchRow first, last;
+  for (const auto& m : measured) {
+    const auto r = run(shared_nics("A100", 3, 8, 4, kHdr, Algorithm::Auto, m.first));
+    INFO(m.first << " B: " << r.algorithm << " " << r.busbw / 1e9 << " GB/s, measured " << m.second);
+    CHECK(r.algorithm == "ring");
+    CHECK(r.busbw / 1e9 == Approx(m.second).epsilon(0.11));
+    if (first.size == 0) first = r;
+    last = r;
+  }
+  // The miss is the fixed cost, not the rate: the simulated marginal busbw over these rows is
+  // NVIDIA's 96 (ring factor 2 x 23 / 24).
+  const double marginal = (last.size - first.size) / (last.time - first.time) * 46.0 / 24.0;
+  INFO("simulated marginal busbw " << marginal / 1e9);
+  CHECK(marginal / 1e9 == Approx(96).epsilon(0.02));
+}
+
+TEST_CASE("5 x 8 H100, four 400G RoCE NICs per node: ring within 10 %, tree a known miss (NVIDIA/nccl#1368)",
+          "[validation][busbw]") {
+  // NVIDIA/nccl#1368 (wangdaw2023, 2024-07-18): 5 nodes x 8 H100, 4 x 400G RoCE per node
+  // (NCCL_IB_HCA=mlx5_10..13, NCCL_IB_QPS_PER_CONNECTION=2), NCCL 2.20 (the run's library path
+  // nccl220), `all_reduce_perf -b 1M -e 1G -f 2 -g 1`: "tree bus bandwidth (150GB/s) is slower than
+  // ring bandwidth (190GB/s)" (NCCL_ALGO=Ring; the tree run's command is not in the stored copy);
+  // taken at 1 GiB, the largest size. Tree: known miss, +13.7 %, held at 15 %: NVIDIA (sjeaugey,
+  // nccl#1649) says the tree "would require 32 SMs" to reach the bandwidth NCCL's 16 give NVLSTree,
+  // with no rate per SM to model it by.
+  const auto ring = run(shared_nics("H100", 5, 8, 4, kNdr, Algorithm::Ring, GiB));
+  const auto tree = run(shared_nics("H100", 5, 8, 4, kNdr, Algorithm::Tree, GiB));
+  INFO("ring " << ring.busbw / 1e9 << ", tree " << tree.busbw / 1e9);
+  CHECK(ring.busbw / 1e9 == Approx(190).epsilon(0.10));
+  CHECK(tree.busbw / 1e9 == Approx(150).epsilon(0.15));
+  CHECK(tree.busbw < ring.busbw);  // the thread's ordering
 }
