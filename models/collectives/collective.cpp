@@ -247,7 +247,9 @@ double nic_port_rate(const Layout& l) {
 nccl::System nccl_system(const std::vector<int>& gpus, const Layout& l, const Protocol& p) {
   nccl::System s;
   s.max_nchannels = p.max_channels;
+  s.min_nchannels = p.min_channels;
   s.max_ctas = p.max_ctas;
+  s.min_ctas = p.min_ctas;
   s.nvls_nchannels = p.nvls_channels;
   const auto doms = by_domain(gpus, l);
   s.nodes = std::max<int>(1, doms.size());

@@ -89,8 +89,15 @@ struct Protocol {
   /// of ring, tree, PAT, CollNet and NVLS across domains (min(nvlsChannels, nChannels)); not the
   /// NVLS CTAs of one domain or NVLSTree (nccl::System::max_nchannels says where NCCL does it).
   int max_channels = 0;
+  /// NCCL_MIN_NCHANNELS (0: unset): raises comm->nChannels to it after the caps, by copies of
+  /// the first channels (above max_channels too: NCCL permits it), so ring, tree, PAT, CollNet and
+  /// NVLS across domains; not the NVLS CTAs of one domain or NVLSTree. Small messages still shed.
+  int min_channels = 0;
   /// NCCL_MAX_CTAS (0: unset): caps comm->nChannels and comm->nvlsChannels alike.
   int max_ctas = 0;
+  /// NCCL_MIN_CTAS (0: unset, NCCL's 1): raises comm->nChannels and comm->nvlsChannels alike
+  /// (lowered to max_ctas when above it, as NCCL does).
+  int min_ctas = 0;
   /// NCCL_NVLS_NCHANNELS (0: NCCL's per architecture: 16 Hopper; Blackwell 24 in one NVLink
   /// domain, 32 across): the CTAs of NVLS and NVLSTree (capped by max_ctas).
   int nvls_channels = 0;

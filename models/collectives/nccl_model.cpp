@@ -466,13 +466,16 @@ Model build_model(const System& s) {
     if (gr.channels == 0) gr = Graph{};
   // comm->nChannels = min(tree, ring) after the reduction; the tree's graph is the ring's here.
   const Graph rg = m.graph[kRing];
-  // NCCL_MAX_CTAS (config.maxCTAs, init.cc v2.28.3-1: at most MAXCHANNELS; <= 0 ignored).
+  // NCCL_MAX_CTAS / NCCL_MIN_CTAS (config.maxCTAs / minCTAs, init.cc v2.28.3-1 envConfigOverride:
+  // <= 0 ignored, defaults MAXCHANNELS / 1, each at most MAXCHANNELS, and minCTAs above maxCTAs
+  // lowered to it, "set both to maxCTAs").
   const int max_ctas = s.max_ctas > 0 ? std::min(s.max_ctas, kMaxChannels) : kMaxChannels;
+  const int min_ctas = std::min(max_ctas, s.min_ctas > 0 ? std::min(s.min_ctas, kMaxChannels) : 1);
   if (m.graph[kNvls].channels > 0) {
     // ncclNvlsInit (transport/nvls.cc v2.28.3-1): the architecture's CTAs or NCCL_NVLS_NCHANNELS
-    // (config.nvlsCTAs), then max(minCTAs 1, min(maxCTAs, channels)).
+    // (config.nvlsCTAs), then max(minCTAs, min(maxCTAs, channels)).
     const int arch = cc >= 100 ? (multi ? kNvlsChannelsSm100 : kNvlsChannelsSm100Nvl) : kNvlsChannelsSm90;
-    m.nvls_channels = std::max(1, std::min(max_ctas, s.nvls_nchannels > 0 ? s.nvls_nchannels : arch));
+    m.nvls_channels = std::max(min_ctas, std::min(max_ctas, s.nvls_nchannels > 0 ? s.nvls_nchannels : arch));
   }
 
   // ncclTopoPostset (connect.cc v2.28.3-1): channels doubled, then 4 per search channel on
@@ -482,8 +485,13 @@ Model build_model(const System& s) {
   if (cc >= 90 && multi && rg.bw_intra > 45.0 && m.channels < 16) m.channels = std::min(kMaxChannels, 2 * m.channels);
   // "Honor NCCL_MIN_NRINGS/NCCL_MAX_NRINGS" (ncclTopoPostset): nChannels = min(ncclMaxNchannels(),
   // nChannels, config.maxCTAs); ncclMaxNchannels() is NCCL_MAX_NCHANNELS within [1, MAXCHANNELS].
+  // Then copyChannels up to max(ncclMinNchannels(), config.minCTAs) ("combining max, then min, to
+  // only use the first channels, then duplicate them"): ncclMinNchannels() is NCCL_MIN_NCHANNELS
+  // within [0, MAXCHANNELS], and the copies are not capped again, by maxCTAs either.
   const int max_nch = s.max_nchannels > 0 ? std::min(s.max_nchannels, kMaxChannels) : kMaxChannels;
+  const int min_nch = std::clamp(s.min_nchannels, 0, kMaxChannels);
   m.channels = std::min({m.channels, max_nch, max_ctas});
+  m.channels = std::max({m.channels, min_nch, min_ctas});
 
   // Threads and thread thresholds (tuning.cc ncclTopoTuneModel tail).
   const int simple_def = rg.bw_intra * rg.channels <= kPciBw ? 256 : kSimpleMaxNthreads;

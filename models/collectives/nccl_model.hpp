@@ -79,12 +79,19 @@ struct System {
   /// enqueue.cc topoGetAlgoInfo), not the NVLS CTAs of one node or NVLSTree: comm->nvlsChannels =
   /// max(config.minCTAs, min(config.maxCTAs, NCCL_NVLS_NCHANNELS or the architecture's default))
   /// (transport/nvls.cc ncclNvlsInit; init.cc: NCCL_NVLS_NCHANNELS -> config.nvlsCTAs,
-  /// NCCL_MAX_CTAS -> config.maxCTAs, at most MAXCHANNELS). NCCL_MAX_CTAS caps both. The tuner's
-  /// bandwidth tables use the graphs' search channels (tuning.cc), so none of them changes a
-  /// table; they change the channels a collective runs on and the ring plateau test
-  /// (ncclTopoGetAlgoTime: bytes / (comm->nChannels x ranks) >= 64).
+  /// NCCL_MAX_CTAS -> config.maxCTAs, at most MAXCHANNELS). NCCL_MAX_CTAS caps both. After the
+  /// caps ncclTopoPostset copies channels up to max(NCCL_MIN_NCHANNELS, config.minCTAs), so a
+  /// minimum above a maximum wins there (NCCL: "combining max, then min, to only use the first
+  /// channels, then duplicate them"), NCCL_MIN_CTAS raises nvlsChannels too (the max(minCTAs, ...)
+  /// above), and NCCL_MIN_NCHANNELS reaches NVLS only across nodes. init.cc lowers minCTAs above
+  /// maxCTAs to maxCTAs. No minimum stops topoGetAlgoInfo shedding channels for small messages
+  /// (enqueue.cc). The tuner's bandwidth tables use the graphs' search channels (tuning.cc), so
+  /// none of them changes a table; they change the channels a collective runs on and the ring
+  /// plateau test (ncclTopoGetAlgoTime: bytes / (comm->nChannels x ranks) >= 64).
   int max_nchannels = 0;   ///< NCCL_MAX_NCHANNELS
+  int min_nchannels = 0;   ///< NCCL_MIN_NCHANNELS (ncclMinNchannels(): within [0, MAXCHANNELS])
   int max_ctas = 0;        ///< NCCL_MAX_CTAS (ncclConfig_t maxCTAs)
+  int min_ctas = 0;        ///< NCCL_MIN_CTAS (ncclConfig_t minCTAs; 0: NCCL's 1)
   int nvls_nchannels = 0;  ///< NCCL_NVLS_NCHANNELS (ncclConfig_t nvlsCTAs)
 };
 
@@ -107,10 +114,11 @@ struct Model {
   /// baseLat + (nsteps - interSteps) x [0] + interSteps x [1] (tuning.cc v2.28.3-1).
   double hop_latency[kNumFuncs][kNumAlgos][kNumProtos][2] = {};
   /// comm->nChannels after ncclTopoPostset doubles them, capped by NCCL_MAX_NCHANNELS and
-  /// NCCL_MAX_CTAS (System::max_nchannels, max_ctas; NVLS runs on its own CTAs)
+  /// NCCL_MAX_CTAS, then raised to NCCL_MIN_NCHANNELS and NCCL_MIN_CTAS (System::max_nchannels,
+  /// max_ctas, min_nchannels, min_ctas; NVLS runs on its own CTAs)
   int channels = 0;
   /// comm->nvlsChannels: 16 Hopper; Blackwell 24 in one domain, 32 across (nvls.cc), or
-  /// NCCL_NVLS_NCHANNELS; capped by NCCL_MAX_CTAS, not by NCCL_MAX_NCHANNELS
+  /// NCCL_NVLS_NCHANNELS; within [NCCL_MIN_CTAS, NCCL_MAX_CTAS], not set by NCCL_M*_NCHANNELS
   int nvls_channels = 0;
   int max_threads[kNumAlgos][kNumProtos] = {};  ///< comm->maxThreads (0 for PAT: NCCL sets none)
   long thread_threshold[kNumAlgos][kNumProtos] = {};

@@ -41,6 +41,23 @@ std::string describe_dp_group(const JobSpec& job, const topology::Fabric& fabric
          (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) + " of them)";
 }
 
+bool dp_reduces_in_network(const JobSpec& job, const topology::Fabric& fabric) {
+  if (job.par.dp * job.par.cp < 2) return false;
+  const Algorithm alg = collectives::algorithm_from(job.par.dp_algorithm);
+  if (alg != Algorithm::Sharp && alg != Algorithm::Nvls && alg != Algorithm::CollNetDirect &&
+      alg != Algorithm::CollNetChain)
+    return false;
+  const Placement place(job.par);
+  for (int s = 0; s < job.par.pp; ++s)
+    for (int t = 0; t < job.par.tp; ++t) {
+      const std::vector<int> gpus = place.dp_group({t, 0, s, 0});
+      const int domain = fabric.nvlink_domain_of(gpus.front());
+      for (int g : gpus)
+        if (fabric.nvlink_domain_of(g) != domain) return true;
+    }
+  return false;
+}
+
 void check_dp_algorithm(const JobSpec& job, const compute::GpuSpec& gpu, const topology::Fabric& fabric,
                         const std::string& key) {
   if (job.par.dp * job.par.cp < 2) return;  // no DP traffic

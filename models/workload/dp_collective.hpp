@@ -27,6 +27,14 @@ collectives::Collective dp_collective(const JobSpec& job, const Placement& place
 std::string describe_dp_group(const JobSpec& job, const topology::Fabric& fabric, int stage, int tp_rank,
                               const std::vector<int>& gpus);
 
+/// Whether some DP collective of `job` on `fabric` (ranks 0 .. gpus-1, GPU = rank, as
+/// check_dp_algorithm) reduces in the fabric's switches, the one use of fabric.sharp
+/// (collectives::Layout::sharp): its dp_algorithm is sharp (CollNet) or nvls and its group spans
+/// NVLink domains (NVLS + SHARP; NCCL's nvls inside one domain reduces in the NVSwitches only, and
+/// auto runs ring across domains). False without DP traffic (dp x cp < 2). Throws aidcsim::Error
+/// for an unknown algorithm name.
+bool dp_reduces_in_network(const JobSpec& job, const topology::Fabric& fabric);
+
 /// Refuses a dp_algorithm that some DP collective of `job` on `fabric` (ranks 0 .. gpus-1, GPU =
 /// rank) cannot run: every stage and TP rank, every DP operation (all-reduce with zero: none;
 /// reduce-scatter and all-gather otherwise), judged by collectives::select with the step's NCCL

@@ -50,7 +50,8 @@ def _checked(given):
     for name, value in given.items():
         if name in ("gpus", "nodes", "gpus_per_node", "iters"):
             out[name] = _args.integer(value, name, 1, _INT_MAX)
-        elif name in ("nvlink_domain", "nics_per_node", "max_channels", "max_ctas", "nvls_channels",
+        elif name in ("nvlink_domain", "nics_per_node", "max_channels", "min_channels", "max_ctas", "min_ctas",
+                      "nvls_channels",
                       "warmup_iters", "root"):
             out[name] = _args.integer(value, name, 0, _INT_MAX)
         elif name in ("radix", "planes"):
@@ -74,7 +75,7 @@ def _checked(given):
 
 def bench_collective(scenario=None, *, collective="all_reduce", min_bytes="8", max_bytes="8G", step_factor=2,
                      step_bytes=None, datatype="float", op="sum", root=0, algorithm="auto", protocol="auto",
-                     max_channels=0, max_ctas=0, nvls_channels=0, steps=False, iters=20, warmup_iters=5,
+                     max_channels=0, min_channels=0, max_ctas=0, min_ctas=0, nvls_channels=0, steps=False, iters=20, warmup_iters=5,
                      gpus=None, gpu=None, gpu_file=None,
                      nodes=None, gpus_per_node=None, nvlink_domain=None, nics_per_node=None, nic_rate=None,
                      link_rate=None, topology=None, wiring=None, oversubscription=None,
@@ -107,6 +108,11 @@ def bench_collective(scenario=None, *, collective="all_reduce", min_bytes="8", m
         NCCL_MAX_NCHANNELS (ring, tree, PAT, CollNet and NVLS across NVLink domains),
         NCCL_MAX_CTAS (every algorithm) and NCCL_NVLS_NCHANNELS (NVLS and NVLSTree CTAs), each
         1 to 64 (0: NCCL's); docs/collectives.md.
+    min_channels, min_ctas : int  [--min-channels, --min-ctas]
+        NCCL_MIN_NCHANNELS (raises what max_channels caps, by copies of the first channels; above
+        max_channels too, as NCCL permits) and NCCL_MIN_CTAS (raises every algorithm's channels
+        and the NVLS CTAs; at most max_ctas when both are set), each 1 to 64 (0: NCCL's). Small
+        messages still run on fewer channels (NCCL sheds them).
     steps : bool  [--steps]
         Simulate every ring / tree step (default False: steps collapsed, exact on an idle fabric).
     iters, warmup_iters : int  [-n, -w]

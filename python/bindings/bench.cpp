@@ -27,7 +27,8 @@ BenchArgNames python_names() {
   n.link_rate = "link_rate", n.topology = "topology", n.wiring = "wiring", n.oversub = "oversubscription";
   n.spine_oversub = "spine_oversubscription", n.radix = "radix", n.planes = "planes";
   n.collective = "collective", n.algo = "algorithm", n.proto = "protocol", n.max_channels = "max_channels";
-  n.max_ctas = "max_ctas", n.nvls_channels = "nvls_channels";
+  n.min_channels = "min_channels", n.max_ctas = "max_ctas", n.min_ctas = "min_ctas";
+  n.nvls_channels = "nvls_channels";
   n.min_bytes = "min_bytes", n.max_bytes = "max_bytes", n.step_bytes = "step_bytes", n.factor = "step_factor";
   n.datatype = "datatype", n.redop = "op", n.root = "root";
   n.assign = true;
@@ -67,7 +68,9 @@ BenchArgs args_from(const py::dict& given) {
       {"algorithm", text(&BenchArgs::algo)},
       {"protocol", text(&BenchArgs::proto)},
       {"max_channels", integer(&BenchArgs::max_channels)},
+      {"min_channels", integer(&BenchArgs::min_channels)},
       {"max_ctas", integer(&BenchArgs::max_ctas)},
+      {"min_ctas", integer(&BenchArgs::min_ctas)},
       {"nvls_channels", integer(&BenchArgs::nvls_channels)},
       {"steps", flag(&BenchArgs::steps)},
       {"min_bytes", text(&BenchArgs::min_bytes)},

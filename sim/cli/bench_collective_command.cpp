@@ -147,8 +147,14 @@ void add_bench_collective_command(CLI::App& app, Action& action) {
                   "NCCL_MAX_NCHANNELS (0: NCCL's): caps the channels of ring, tree, PAT, CollNet and NVLS across "
                   "NVLink domains (min(NVLS CTAs, channels)); not NVLS on one domain or NVLSTree, whose CTAs are "
                   "--nvls-channels");
+  sub->add_option("--min-channels", a->min_channels,
+                  "NCCL_MIN_NCHANNELS (0: NCCL's): raises the channels of ring, tree, PAT, CollNet and NVLS across "
+                  "NVLink domains after the caps, by copies (above --max-channels too, as NCCL does); small "
+                  "messages still run on fewer");
   sub->add_option("--max-ctas", a->max_ctas,
                   "NCCL_MAX_CTAS (0: NCCL's): caps every algorithm's channels and NVLS CTAs");
+  sub->add_option("--min-ctas", a->min_ctas,
+                  "NCCL_MIN_CTAS (0: NCCL's, 1): raises every algorithm's channels and NVLS CTAs; at most --max-ctas");
   sub->add_option("--nvls-channels", a->nvls_channels,
                   "NCCL_NVLS_NCHANNELS (0: NCCL's, 16 Hopper; Blackwell 24 in one NVLink domain, 32 across): "
                   "CTAs of NVLS and NVLSTree");

@@ -296,7 +296,21 @@ BenchOptions bench_options(const BenchArgs& a, const BenchArgNames& names) {
     return v;
   };
   o.protocol.max_channels = channel_setting(a.max_channels, names.max_channels);
+  o.protocol.min_channels = channel_setting(a.min_channels, names.min_channels);
   o.protocol.max_ctas = channel_setting(a.max_ctas, names.max_ctas);
+  o.protocol.min_ctas = channel_setting(a.min_ctas, names.min_ctas);
+  // ncclCommInitRankConfig refuses minCTAs > maxCTAs (init.cc v2.28.3-1 parseCommConfig:
+  // ncclInvalidArgument); from the environment NCCL lowers NCCL_MIN_CTAS to NCCL_MAX_CTAS with
+  // an INFO line only, which would change the run silently. A minimum channel count above the
+  // maximum is NCCL's documented "max, then min" duplication and is taken as NCCL takes it.
+  if (a.min_ctas > 0 && a.max_ctas > 0 && a.min_ctas > a.max_ctas)
+    throw BenchArgumentError(names.min_ctas,
+                             std::to_string(a.min_ctas) + " is above " +
+                                 names.given(names.max_ctas, std::to_string(a.max_ctas)) + ": from 1 to " +
+                                 std::to_string(a.max_ctas) +
+                                 " (0: NCCL's; NCCL refuses minCTAs > maxCTAs in ncclConfig_t and lowers "
+                                 "NCCL_MIN_CTAS to NCCL_MAX_CTAS from the environment)",
+                             std::to_string(a.min_ctas));
   o.protocol.nvls_channels = channel_setting(a.nvls_channels, names.nvls_channels);
   o.collapse = !a.steps;
   o.iters = a.iters;

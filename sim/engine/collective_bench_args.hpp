@@ -42,7 +42,9 @@ struct BenchArgs {
   std::string algo = "auto";
   std::string proto = "auto";
   int max_channels = 0;   ///< NCCL_MAX_NCHANNELS (0: NCCL's)
+  int min_channels = 0;   ///< NCCL_MIN_NCHANNELS (0: NCCL's)
   int max_ctas = 0;       ///< NCCL_MAX_CTAS (0: NCCL's)
+  int min_ctas = 0;       ///< NCCL_MIN_CTAS (0: NCCL's); at most max_ctas when both are set
   int nvls_channels = 0;  ///< NCCL_NVLS_NCHANNELS (0: NCCL's)
   std::string min_bytes = "8";
   std::string max_bytes = "8G";
@@ -64,8 +66,9 @@ struct BenchArgNames {
               link_rate = "--link-rate", topology = "--topology", wiring = "--wiring", oversub = "--oversubscription",
               spine_oversub = "--spine-oversubscription", radix = "--radix", planes = "--planes",
               collective = "--collective", algo = "--algo", proto = "--proto", max_channels = "--max-channels",
-              max_ctas = "--max-ctas", nvls_channels = "--nvls-channels", min_bytes = "-b", max_bytes = "-e",
-              step_bytes = "-i", factor = "-f", datatype = "-d", redop = "-o", root = "-r";
+              min_channels = "--min-channels", max_ctas = "--max-ctas", min_ctas = "--min-ctas",
+              nvls_channels = "--nvls-channels", min_bytes = "-b", max_bytes = "-e", step_bytes = "-i", factor = "-f",
+              datatype = "-d", redop = "-o", root = "-r";
   bool assign = false;
   /// `name` given `value`, as the user would write it: "-g 1" or "gpus_per_node=1"; a `text`
   /// value quoted in the second form ("collective='all_gather'").

@@ -132,6 +132,24 @@ void check_cooling(const Scenario& sc, const topology::Fabric& fabric, int gpus)
   thermal::check_fault_targets(sc.cooling, site.racks(), site.cdus());
 }
 
+void check_sharp_in_use(const Scenario& sc, bool used, const std::string& why) {
+  if (!sc.fabric.sharp || used) return;
+  throw InvalidParameter(
+      "fabric.sharp", "true",
+      "no fabric.sharp: true unless a DP group of dp_algorithm sharp or nvls spans NVLink domains (" + why +
+          "; the fabric's switches reduce only for DP groups across domains, so the key would be "
+          "ignored)");
+}
+
+namespace {
+/// Why no DP collective of `job` reduces in the fabric's switches, for check_sharp_in_use.
+std::string why_not_in_network(const workload::JobSpec& job, int nvlink_domain) {
+  if (job.par.dp * job.par.cp < 2) return "the job has no DP traffic: dp x cp = 1";
+  return "every DP group of dp_algorithm '" + job.par.dp_algorithm + "' lies inside one NVLink domain of " +
+         std::to_string(nvlink_domain) + " GPUs, where NVLS reduces in the NVSwitches";
+}
+}  // namespace
+
 void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std::unique_ptr<topology::Fabric>* first) {
   if (sc.params.has("jobs")) {  // several jobs: their own checks (sim/engine/jobs_run.hpp)
     check_jobs(sc);
@@ -149,6 +167,7 @@ void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std:
     situations.push_back({p.gpus, p.key.empty() ? "rollout.phases[" + std::to_string(i) + "]" : p.key, p.name});
   }
   std::vector<char> found(sc.fabric.failures.size(), 0);
+  bool in_network = false;  // some situation's DP collective reduces in the switches (fabric.sharp)
   for (const auto& situation : situations) {
     const auto& [gpus, key, name] = situation;
     const workload::JobSpec job = scaled_job(sc, gpus, key);
@@ -163,6 +182,7 @@ void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std:
           warnings->push_back(situations.size() > 1 ? "phase " + name + ": " + w : w);
       check_fabric_failures(sc, fabric, gpus);
       workload::check_dp_algorithm(job, sc.gpu, fabric);  // its DP groups on this fabric's NVLink domains
+      in_network = in_network || workload::dp_reduces_in_network(job, fabric);
       check_cooling(sc, fabric, gpus);
       bool applied = false;
       for (std::size_t i = 0; i < sc.fabric.failures.size(); ++i) {
@@ -188,6 +208,7 @@ void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std:
                              "a node or link name of the fabric of some situation (e.g. \"leaf2\", \"spine0.3\", "
                              "\"leaf2-spine0.3\")");
   }
+  check_sharp_in_use(sc, in_network, why_not_in_network(sc.job, sc.fabric.nvlink_domain));
 }
 
 }  // namespace aidcsim

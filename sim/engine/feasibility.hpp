@@ -56,6 +56,14 @@ thermal::SiteLayout thermal_layout(const Scenario& scenario, int gpus, int switc
 /// every cooling.faults[i].target names one of its CDUs or racks. Throws InvalidParameter.
 void check_cooling(const Scenario& scenario, const topology::Fabric& fabric, int gpus);
 
+/// fabric.sharp: true with no DP collective that reduces in the fabric's switches (`used`:
+/// workload::dp_reduces_in_network for some situation or job): the key would change nothing.
+/// The loader (keys_in_use.hpp) refuses it without a sharp or nvls dp_algorithm; this is the case
+/// only the built fabric tells, nvls whose every DP group lies inside one NVLink domain (or no DP
+/// traffic). `why`: why none does, a clause of the message. Throws
+/// InvalidParameter("fabric.sharp") worded as the loader's "no KEY unless ..." errors.
+void check_sharp_in_use(const Scenario& scenario, bool used, const std::string& why);
+
 /// Every check above for every situation (rollout phases or the scenario itself), plus: each
 /// timed failure names an element of at least one situation's fabric. Builds the fabrics (0.15 s
 /// at 31K GPUs), simulates nothing. The one function `aidcsim validate` and `run` (simulate) both

@@ -167,14 +167,19 @@ void check_jobs(const Scenario& sc) {
                              "failures from the start (at: 0) with jobs: (timed failures are simulated for one job)");
   const PlacedJobs p = place_scenario_jobs(sc, fabric);
   workload::check_jobs_against_gpu(sc.params, p.jobs, sc.gpu);
+  bool in_network = false;  // some job's DP collective reduces in the switches (fabric.sharp)
   for (const auto& j : p.jobs)
     if (j.kind == JobEntry::Kind::Training) {
       Scenario one = sc;
       one.job = j.spec;
       check_batch_schedule(one, j.spec);
       workload::check_dp_algorithm(j.spec, sc.gpu, fabric, j.key + ".parallelism.dp_algorithm");
+      in_network = in_network || workload::dp_reduces_in_network(j.spec, fabric);
       resolved_training(one);
     }
+  check_sharp_in_use(sc, in_network,
+                     "no jobs[] entry has one: NVLS inside one NVLink domain of " +
+                         std::to_string(sc.fabric.nvlink_domain) + " GPUs reduces in the NVSwitches");
 }
 
 Results simulate_jobs(const Scenario& sc, std::uint64_t seed,

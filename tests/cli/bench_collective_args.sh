@@ -112,6 +112,16 @@ refused "--collective: unknown collective 'bogus'" --collective bogus
 refused "--max-channels: from 1 to 64" --max-channels 100000
 refused "--nvls-channels: from 1 to 64" --nvls-channels -1
 refused "--max-ctas: from 1 to 64" --max-ctas 65
+refused "--min-channels: from 1 to 64" --min-channels 65
+refused "--min-ctas: from 1 to 64" --min-ctas -1
+# NCCL refuses minCTAs > maxCTAs in ncclConfig_t (from the environment it lowers the minimum
+# silently): refused, naming both options and the range.
+refused "^aidcsim bench-collective: --min-ctas: 16 is above --max-ctas 8: from 1 to 8 \(0: NCCL's; NCCL refuses" \
+  --min-ctas 16 --max-ctas 8
+# A minimum channel count above the maximum is NCCL's "max, then min" duplication: it runs.
+"$AIDCSIM" bench-collective --max-channels 4 --min-channels 8 --algo ring -b 1G -e 1G >out.txt 2>err.txt ||
+  fail "--max-channels 4 --min-channels 8 does not run: $(cat err.txt)"
+grep -q "ring / Simple /  8 ch" out.txt || fail "--max-channels 4 --min-channels 8: not 8 channels: $(grep ' ch ' out.txt)"
 refused "-r: 100000: a rank from 0 to 7" -r 100000
 refused "-d: unknown data type 'bogus'" -d bogus
 refused "-o: unknown reduction operation 'bogus'" -o bogus

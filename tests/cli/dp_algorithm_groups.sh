@@ -42,3 +42,26 @@ small sharp_per_rack sharp "$sharp_on; $pp_inner"
 "$AIDCSIM" validate sharp_per_rack.yaml >out.txt 2>err.txt || fail "sharp_per_rack: validate exit $?"
 "$AIDCSIM" run sharp_per_rack.yaml --json x.json --quiet >out.txt 2>err.txt || fail "sharp_per_rack: run exit $?"
 echo "ok sharp_per_rack: valid and runs"
+# fabric.sharp: true that no DP group uses: nvls with every DP group inside one NVLink domain (648
+# GPUs, dp 9: each stage's 72 GPUs are one rack) reduces in the NVSwitches, never in the fabric's
+# switches. d097d0b validated and ran it, bit-identical to the run without the key (the loader's
+# check, keys_in_use.cpp, sees only the algorithm's name); now refused at the key's line, as the
+# loader's "no KEY unless ..." errors, by validate and run.
+one_rack="s/^  gpus: 8064 .*/  gpus: 648/; s/^    dp: 112 .*/    dp: 9/; s/^  global_batch: 2016 .*/  global_batch: 162/; s/^    zero: zero1 .*/    zero: none\n    dp_algorithm: nvls/"
+make_scenario nvls_in_domain "$one_rack; $sharp_on"
+sharp_line=$(line_of "^  sharp: true" nvls_in_domain.yaml)
+rm -f x.json x.h5  # sharp_per_rack's run
+for cmd in validate_bad run_bad; do
+  $cmd nvls_in_domain.yaml
+  mentions nvls_in_domain.yaml "$sharp_line" "fabric.sharp: got 'true', expected no fabric.sharp: true unless a DP group of dp_algorithm sharp or nvls spans NVLink domains" ||
+    fail "nvls_in_domain ($cmd): no nvls_in_domain.yaml:$sharp_line naming fabric.sharp: $(head -1 err.txt)"
+  grep -qF "every DP group of dp_algorithm 'nvls' lies inside one NVLink domain of 72 GPUs" err.txt &&
+    grep -qF "the key would be ignored" err.txt || fail "nvls_in_domain ($cmd): the message does not say why: $(head -1 err.txt)"
+done
+echo "ok nvls_in_domain: $(head -1 err.txt | sed "s|$WORK/||")"
+# The same without the key, and nvls with DP groups across two racks (1296 GPUs, dp 18): valid.
+make_scenario nvls_in_domain_plain "$one_rack"
+"$AIDCSIM" validate nvls_in_domain_plain.yaml >out.txt 2>err.txt || fail "nvls_in_domain_plain: validate exit $?: $(head -1 err.txt)"
+make_scenario nvls_across "s/^  gpus: 8064 .*/  gpus: 1296/; s/^    dp: 112 .*/    dp: 18/; s/^  global_batch: 2016 .*/  global_batch: 324/; s/^    zero: zero1 .*/    zero: none\n    dp_algorithm: nvls/; $sharp_on"
+"$AIDCSIM" validate nvls_across.yaml >out.txt 2>err.txt || fail "nvls_across: validate exit $?: $(head -1 err.txt)"
+echo "ok nvls_across: valid"

@@ -123,6 +123,10 @@ def test_published_busbw_8x_h100_nvls(root):
     (dict(max_channels=65), aidcsim.ParameterError, "max_channels", r"from 1 to 64 \(0: NCCL's\)"),
     (dict(max_ctas=65), aidcsim.ParameterError, "max_ctas", r"from 1 to 64 \(0: NCCL's\)"),
     (dict(nvls_channels=-1), aidcsim.ParameterError, "nvls_channels", "expected an integer from 0"),
+    (dict(min_channels=65), aidcsim.ParameterError, "min_channels", r"from 1 to 64 \(0: NCCL's\)"),
+    (dict(min_ctas=-1), aidcsim.ParameterError, "min_ctas", "expected an integer from 0"),
+    (dict(min_ctas=16, max_ctas=8), aidcsim.ParameterError, "min_ctas",
+     r"16 is above max_ctas=8: from 1 to 8 \(0: NCCL's; NCCL refuses minCTAs > maxCTAs"),
 ])
 def test_bad_arguments_raise_naming_the_argument(kwargs, cls, key, message):
     with pytest.raises(cls, match=message) as e:
@@ -223,3 +227,19 @@ def test_nvls_channels_reach_nccls_model():
     few = aidcsim.bench_collective(algorithm="nvls", min_bytes="1M", max_bytes="1M", nvls_channels=4)
     assert few["channels"][0] == 4 and base["channels"][0] == 16
     assert few["time"][0] != base["time"][0]
+
+
+def test_min_channels_and_min_ctas_reach_nccls_model():
+    # NCCL_MIN_NCHANNELS copies comm->nChannels up after NCCL_MAX_NCHANNELS caps it (graph/connect.cc
+    # ncclTopoPostset): 4 channels copied to 8 run faster than 4. NCCL_MIN_CTAS raises the NVLS CTAs
+    # (transport/nvls.cc): 32 instead of 16, a longer fill (docs/collectives.md).
+    ring = dict(algorithm="ring", min_bytes="1G", max_bytes="1G", max_channels=4)
+    four = aidcsim.bench_collective(**ring)
+    eight = aidcsim.bench_collective(**ring, min_channels=8)
+    assert four["channels"][0] == 4 and eight["channels"][0] == 8
+    assert eight["time"][0] < four["time"][0]
+    nvls = dict(algorithm="nvls", min_bytes="32M", max_bytes="32M")
+    base = aidcsim.bench_collective(**nvls)
+    more = aidcsim.bench_collective(**nvls, min_ctas=32)
+    assert base["channels"][0] == 16 and more["channels"][0] == 32
+    assert more["time"][0] > base["time"][0]

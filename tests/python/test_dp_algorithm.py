@@ -43,3 +43,22 @@ def test_a_dp_group_that_cannot_run_it_is_a_scenario_error(small_scenario, alg, 
     assert e.value.key == "workload.parallelism.dp_algorithm"
     assert e.value.value == alg
     assert group in str(e.value)
+
+
+def test_sharp_that_no_dp_group_uses_is_a_scenario_error(small_scenario):
+    """fabric.sharp with nvls whose every DP group lies inside one NVL72 rack (dp 9: a stage's 72
+    GPUs are one rack): NVLS reduces in the NVSwitches, the key changes nothing. d097d0b accepted
+    it; now a ScenarioError on fabric.sharp from validate and run, before simulating."""
+    s = _none(small_scenario, "nvls")
+    s["cluster.gpus"] = 648
+    s["workload.parallelism.dp"] = 9
+    s["workload.global_batch"] = 162
+    s["fabric.sharp"] = True
+    for check in (aidcsim.validate, aidcsim.run):
+        with pytest.raises(aidcsim.ScenarioError) as e:
+            check(s)
+        assert e.value.key == "fabric.sharp"
+        assert "every DP group of dp_algorithm 'nvls' lies inside one NVLink domain of 72 GPUs" in str(e.value)
+        assert "the key would be ignored" in str(e.value)
+    s["fabric.sharp"] = False
+    aidcsim.validate(s)

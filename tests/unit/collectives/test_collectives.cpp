@@ -1152,6 +1152,94 @@ TEST_CASE("NCCL_NVLS_NCHANNELS and NCCL_MAX_CTAS set the NVLS CTAs (transport/nv
   CHECK(select(c, nodes_of(8), ctas).channels == 6);
 }
 
+TEST_CASE("NCCL_MIN_NCHANNELS raises comm->nChannels after the caps (graph/connect.cc v2.28.3-1)",
+          "[collectives][nccl]") {
+  Protocol min32;
+  min32.min_channels = 32;
+  // 8 x H100: comm->nChannels 24 (12 search channels doubled), copied up to 32 by ncclTopoPostset;
+  // the old code ignored the setting (there was none) and ran 24.
+  const auto ring = make(Op::AllReduce, Algorithm::Ring, 8, 1 << 30);
+  const auto base = select(ring, nodes_of(8));
+  const auto more = select(ring, nodes_of(8), min32);
+  REQUIRE(base.channels == 24);
+  CHECK(more.channels == 32);
+  // NCCL's tables use the search graph's 12 channels (tuning.cc): neither its prediction nor the
+  // bandwidth moves; the copies share the same NVLinks.
+  CHECK(more.nccl_time == base.nccl_time);
+  CHECK(more.time() == base.time());
+  // topoGetAlgoInfo sheds from 32 now: 1 MiB ring/LL keeps 1 MiB / (512 threads x 64 B) = 32.
+  CHECK(select(make(Op::AllReduce, Algorithm::Ring, 8, 1 << 20), nodes_of(8), min32).channels == 32);
+  CHECK(select(make(Op::AllReduce, Algorithm::Ring, 8, 1 << 20), nodes_of(8)).channels == 24);
+  // ...and still sheds small messages: no minimum reaches enqueue.cc's loop.
+  CHECK(select(make(Op::AllReduce, Algorithm::Ring, 8, 32 << 10), nodes_of(8), min32).channels == 1);
+  // Max, then min: "only use the first channels, then duplicate them". 4 channels copied to 8
+  // run NCCL's bandwidth formula on 8 of the graph's 12 channels, not on 4.
+  Protocol four, four_to_eight;
+  four.max_channels = four_to_eight.max_channels = 4;
+  four_to_eight.min_channels = 8;
+  const auto capped = select(ring, nodes_of(8), four);
+  const auto copied = select(ring, nodes_of(8), four_to_eight);
+  CHECK(copied.channels == 8);
+  const nccl::Model m = nccl::build_model(nccl_system(iota(8), nodes_of(8)));
+  const double bw4 = nccl::bandwidth_on(m, nccl::kAllReduce, nccl::kRing, nccl::kSimple, 4);
+  const double bw8 = nccl::bandwidth_on(m, nccl::kAllReduce, nccl::kRing, nccl::kSimple, 8);
+  REQUIRE(bw8 > bw4);
+  CHECK(copied.bw_time == Approx(capped.bw_time * bw4 / bw8).epsilon(1e-9));
+  // A minimum above NCCL_MAX_CTAS wins too (the copies are not capped again).
+  Protocol ctas8;
+  ctas8.max_ctas = 8;
+  ctas8.min_channels = 16;
+  CHECK(select(ring, nodes_of(8), ctas8).channels == 16);
+  // Not NVLS on one domain (nvlsChannels); capped at MAXCHANNELS 64.
+  CHECK(select(make(Op::AllReduce, Algorithm::Nvls, 8, 1 << 30), nodes_of(8), min32).channels == 16);
+  Protocol many;
+  many.min_channels = 1000;
+  CHECK(nccl::build_model(nccl_system(iota(8), nodes_of(8), many)).channels == 64);
+  // The ring plateau (ncclTopoGetAlgoTime: latency x 1.4 when bytes / (nChannels x ranks) >= 64,
+  // Simple, several nodes) on 2 x 8 H100 at 16 KiB: 16 KiB / (16 x 16) = 64 with NCCL's 16
+  // channels, 32 with 32: NCCL predicts, and the execution model charges, 1/1.4 of the latency.
+  Protocol simple = min32;
+  simple.proto = Proto::Simple;
+  Protocol simple_base;
+  simple_base.proto = Proto::Simple;
+  const auto small = make(Op::AllReduce, Algorithm::Ring, 16, 16 << 10);
+  const auto plateau = select(small, nodes_of(8), simple_base);
+  const auto flat = select(small, nodes_of(8), simple);
+  REQUIRE(nccl::build_model(nccl_system(iota(16), nodes_of(8))).channels == 16);
+  CHECK(flat.latency == Approx(plateau.latency / 1.4).epsilon(1e-9));
+  CHECK(flat.nccl_time < plateau.nccl_time);
+}
+
+TEST_CASE("NCCL_MIN_CTAS raises comm->nChannels and nvlsChannels (init.cc, transport/nvls.cc v2.28.3-1)",
+          "[collectives][nccl]") {
+  const double S = 256 << 20;
+  Protocol min32;
+  min32.min_ctas = 32;
+  // nvlsChannels = max(minCTAs, min(maxCTAs, 16)) = 32 CTAs: the first round (CTAs x heads x
+  // chunk) doubles, and so the fill over NCCL's 25 us.
+  const auto c = make(Op::AllReduce, Algorithm::Nvls, 8, S);
+  const auto base = select(c, nodes_of(8));
+  const auto more = select(c, nodes_of(8), min32);
+  CHECK(more.channels == 32);
+  CHECK(more.bw_time == base.bw_time);
+  const double nccl_lat = 25e-6;
+  CHECK((more.latency - nccl_lat) == Approx(2 * (base.latency - nccl_lat)).epsilon(1e-9));
+  // ...and comm->nChannels (ncclTopoPostset: max(ncclMinNchannels(), config.minCTAs)).
+  CHECK(select(make(Op::AllReduce, Algorithm::Ring, 8, S), nodes_of(8), min32).channels == 32);
+  // Above NCCL_NVLS_NCHANNELS.
+  Protocol nvls8 = min32;
+  nvls8.nvls_channels = 8;
+  nvls8.min_ctas = 12;
+  CHECK(select(c, nodes_of(8), nvls8).channels == 12);
+  // Above NCCL_MAX_CTAS, NCCL lowers minCTAs to maxCTAs (envConfigOverride, "set both").
+  Protocol both;
+  both.min_ctas = 32;
+  both.max_ctas = 8;
+  const auto m = nccl::build_model(nccl_system(iota(8), nodes_of(8), both));
+  CHECK(m.nvls_channels == 8);
+  CHECK(m.channels == 8);
+}
+
 TEST_CASE("merged ring channels: one transfer per pair of the unmerged plan, for dense and sparse GPU ranks",
           "[collectives][merge_channels]") {
   // 2 x 8 GPUs, 16 channels; every scale-out pair under one leaf (Layout::one_route), so its

@@ -271,6 +271,17 @@ TEST_CASE("jobs: errors at file:line with the job's key", "[engine][jobs]") {
     CHECK_THAT(error_of(t), Contains("bad.yaml:8") && Contains("jobs[0].parallelism.dp_algorithm: got '" + alg) &&
                                 Contains(alg == "sharp" ? "fabric.sharp: true" : "more than 2 GPUs in every NVLink"));
   }
+  // fabric.sharp: true that no job's DP group uses: job a's nvls DP group (tp 1, dp 8) lies inside
+  // one 8-GPU NVLink domain, job b's DP runs auto (ring across domains). d097d0b ran it, the key
+  // unread; now an error at the key's line (the loader sees only dp_algorithm's name).
+  {
+    std::string t = jobs_text("contiguous", "contiguous");
+    t.replace(t.find("nic_rate"), 0, "sharp: true, ");
+    t.replace(t.find("tp: 8, dp: 8}\n    global_batch: 8\n    placement: contiguous\n  - name: b"), 13,
+              "tp: 1, dp: 8, dp_algorithm: nvls}");
+    CHECK_THAT(error_of(t), Contains("bad.yaml:4") && Contains("fabric.sharp: got 'true', expected no fabric.sharp") &&
+                                Contains("no jobs[] entry has one") && Contains("would be ignored"));
+  }
   // workload: and jobs: together.
   CHECK_THAT(error_of(jobs_text("contiguous", "contiguous") + "workload: {global_batch: 8}\n"), Contains("workload"));
   // A background job with workload keys.
