@@ -492,10 +492,10 @@ class Draw {
         out_.phase_tokens[p_] += k_ - k_phase_start;
         out_.phase_trained[p_] += a_ - a_phase_start;
         out_.phase_wall[p_] += t_ - t_phase_start;
+        t_phase_start = t_;  // the new phase's checkpoint + restart on its allocation is its time
         transition();
         k_phase_start = k_;
         a_phase_start = a_;
-        t_phase_start = t_;
       } else {
         failure();
       }

@@ -238,6 +238,18 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
       if (c.item == "peak coolant vs boiling point" && !c.pass)
         r.notes.push_back("cooling fault " + v.name + ": OUTSIDE THE MODEL - " + c.note +
                           "; the transient loop model is single-phase");
+    // A fault lasting past its own run (capped at VerdictOptions::max_duration) is judged over its
+    // first part only: its losses would otherwise read as the whole fault's.
+    if (v.judged_until < v.fault.at + v.fault.duration) {
+      const double covered = std::max(0.0, v.judged_until - v.fault.at);
+      r.warnings.push_back(fmt::format(
+          "cooling.faults[{}] ({}: {}): its verdict simulates the fault's first {:.3g} h only (a verdict's run "
+          "is capped): its lost training time ({:.4g} h), GPU-hours and time above throttle leave out the rest{}; "
+          "a fault still slowing the GPUs at that time costs more",
+          v.index, v.name, v.description, covered / units::kHour, v.lost_training_time / units::kHour,
+          v.fault.at >= transient_duration ? ", and so does time_to_train_with_faults, which adds that lost time"
+                                           : ""));
+    }
     start.push_back(v.fault.at);
     duration.push_back(v.fault.duration);
     peak.push_back(celsius(v.peak_gpu_temp));

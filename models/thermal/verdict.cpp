@@ -77,6 +77,7 @@ std::vector<FaultVerdict> judge_faults(const CoolingSpec& spec, const SiteLayout
     v.lost_gpu_hours = r.lost_training_time * layout.gpus / units::kHour;
     v.min_clock = r.min_clock;
     v.actions = r.actions;
+    v.judged_until = t.start + t.duration;
 
     // The state just before the fault (first sample: steady operation) tells which limits the site
     // already breaks; those do not decide the fault's verdict.

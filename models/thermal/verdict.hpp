@@ -14,6 +14,7 @@
 // interrupting training for less than interruption_max (auxiliary air fallback). A limit the site
 // already breaks before the fault (the steady state) is reported but does not decide the fault's
 // verdict: the verdict says what the fault does.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -36,13 +37,17 @@ struct FaultVerdict {
   std::string name;         ///< "fault 1: pump_failure"
   std::string description;  ///< "pump_failure on CDU 2 at 1 h for 10 min"
   FaultSpec fault;
-  double peak_gpu_temp = 0;            ///< K
-  double time_above_throttle = 0;      ///< s
-  double time_at_shutdown = 0;         ///< s with a GPU shut down (the job halted)
-  int gpus_shutdown = 0;               ///< GPU shutdowns during the run
-  double lost_training_time = 0;       ///< s
-  double lost_gpu_hours = 0;           ///< h x GPUs
-  double min_clock = 1;                ///< lowest clock factor reached
+  double peak_gpu_temp = 0;        ///< K
+  double time_above_throttle = 0;  ///< s
+  double time_at_shutdown = 0;     ///< s with a GPU shut down (the job halted)
+  int gpus_shutdown = 0;           ///< GPU shutdowns during the run
+  double lost_training_time = 0;   ///< s
+  double lost_gpu_hours = 0;       ///< h x GPUs
+  double min_clock = 1;            ///< lowest clock factor reached
+  /// s from the training start where the fault's own run ends (at most VerdictOptions::max_duration
+  /// after its start): a fault lasting past it is judged, and its losses counted, up to there only.
+  /// inf: not set (the whole fault judged).
+  double judged_until = std::numeric_limits<double>::infinity();
   std::vector<ChecklistItem> checks;   ///< limits and the brief's rules, SI
   std::vector<std::string> failed;     ///< items that fail the verdict
   std::vector<std::string> inherited;  ///< items failing already before the fault (not counted)

@@ -37,6 +37,7 @@ SWEEP.yaml::
 """
 
 import concurrent.futures as _cf
+import difflib
 import itertools
 import math
 import multiprocessing as _mp
@@ -193,6 +194,25 @@ def _run_locally(args, processes, progress, desc="sweep"):
             bar.close()
 
 
+def check_points(base, design):
+    """Validates every point of `design` (design_points' (row, overrides) pairs) on Scenario `base`
+    as ``aidcsim validate`` does, before any point runs: a bad value or a misspelt key in one point
+    of a long sweep stopped it only after every other point had run (48 s of a 3-point rollout
+    sweep, minutes to hours for a real one), and no CSV was written. Raises the first bad point's
+    error (ScenarioError, ArgumentIndexError...) with the point named at the end of its message."""
+    for i, (row, over) in enumerate(design, 1):
+        d = base.copy()
+        try:
+            d.update(over)
+            d.validate()
+        except Error as e:
+            if e.args and isinstance(e.args[0], str):
+                what = ", ".join(f"{k}={v}" for k, v in row.items())
+                e.args = (f"{e.args[0]} (sweep point {i} of {len(design)}"
+                          f"{': ' + what if what else ''}; checked before any point ran)",) + e.args[1:]
+            raise
+
+
 def sweep(base, parameters=None, client=None, processes=None, seed=None, errors="raise", progress=None,
           zipped=None, variants=None, seeds=None):
     """Runs every point of the cartesian product of `parameters` (crossed with `zipped` rows and
@@ -225,9 +245,12 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
         Replicates per point at seed, seed + 1, ... (column ``seed``), the same seeds for every point;
         points x seeds at most limits.MAX_SWEEP_POINTS (a ParameterError before any run).
     errors : "raise" | "record"
-        On a failing point, raise its exception (ScenarioError, SimulationError, or the worker's
-        failure, e.g. distributed's KilledWorker) once all points are done, or record the message
-        in an ``error`` column. A failing point never stops the other points.
+        "raise": every point is validated first (check_points: the loader and the checks of
+        ``aidcsim validate``, a fraction of a second each), and a point that does not load raises
+        its ScenarioError before any point runs; a point that fails in its run raises its
+        exception (SimulationError, or the worker's failure, e.g. distributed's KilledWorker) once
+        all points are done. "record": every point runs and a failing one's message goes to an
+        ``error`` column. A failing run never stops the other points.
     progress : bool | callable, optional
         True: Dask's progress bar with a client (distributed.progress: a widget in a notebook,
         text in a terminal), else a tqdm bar on stderr. A callable gets ``(stage, fraction)``
@@ -252,16 +275,17 @@ def sweep(base, parameters=None, client=None, processes=None, seed=None, errors=
         _args.integer(seed, "seed", 0, limits.MAX_SEED)
     s = as_scenario(base)
     text, name = s._source()
-    pts = []
+    design = design_points(parameters, zipped, variants)
     if seeds is None:
-        pts = [(row, over, seed) for row, over in design_points(parameters, zipped, variants)]
+        pts = [(row, over, seed) for row, over in design]
     else:
         seeds = _args.integer(seeds, "seeds", 1, limits.MAX_SWEEP_POINTS)
         first = int(s.get("seed", 42)) if seed is None else int(seed)
         _args.integer(first + seeds - 1, "seed", None, limits.MAX_SEED)  # the last replicate's seed
-        design = design_points(parameters, zipped, variants)
         limits.check_runs(len(design) * seeds, "seeds", seeds, f"{len(design)} points x {seeds} seeds")
         pts = [({**row, "seed": first + i}, over, first + i) for row, over in design for i in range(seeds)]
+    if errors == "raise":
+        check_points(s, design)
     args = [(text, name, over, sd) for _, over, sd in pts]
     if client is not None:
         outcomes = _run_on_dask(client, args, progress)
@@ -326,13 +350,89 @@ def _cpus():
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def _marks(text):
+    """The sweep file's YAML node tree (positions only), or None when it does not parse."""
+    import yaml
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    return root if isinstance(root, yaml.MappingNode) else None
+
+
+def _mark(node):
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _top_key_mark(text, key):
+    """(line, column), 1-based, of top-level key `key` of the sweep file; None if not found."""
+    root = _marks(text)
+    for k, _ in (root.value if root is not None else ()):
+        if k.value == key:
+            return _mark(k)
+    return None
+
+
+def locate_point_key(text, key, value):
+    """(line, column), 1-based, where the sweep file `text` writes the value of scenario key `key`
+    that a ScenarioError names: in ``parameters``, ``zip``, ``overrides`` or a ``variants`` item,
+    the list item equal to `value` (as written) when there is one, else the key itself (a misspelt
+    key, or a key above the one named: ``fabric.oversubscripton`` for
+    ``fabric.oversubscripton.leaf``). None when the file does not write it."""
+    import yaml
+    root = _marks(text)
+    if root is None:
+        return None
+    sections = []
+    for k, v in root.value:
+        if not isinstance(v, yaml.MappingNode):
+            continue
+        if k.value in ("parameters", "zip", "overrides"):
+            sections.append(v)
+        elif k.value == "variants":
+            sections += [item for _, item in v.value if isinstance(item, yaml.MappingNode)]
+    found = None
+    for section in sections:
+        for k, v in section.value:
+            w = k.value if isinstance(k, yaml.ScalarNode) else None
+            if not w or not any(a == b or a.startswith(b + ".") or a.startswith(b + "[") for a, b in
+                                ((key, w), (w, key))):
+                continue
+            items = v.value if isinstance(v, yaml.SequenceNode) else [v]
+            for item in items:
+                if isinstance(item, yaml.ScalarNode) and item.value == str(value):
+                    return _mark(item)
+            found = found or _mark(k)
+    return found
+
+
+def sweep_file_error(err, path, text):
+    """A ScenarioError about a key the sweep file sets (the Python API's "FILE (set from Python)",
+    FILE the base scenario) placed where the user wrote it: ``SWEEP.yaml:LINE:COLUMN: key: got
+    ...``, file, line and column set; other errors are returned unchanged."""
+    from .errors import ScenarioError
+    from .scenario import SET_FROM_PYTHON
+    if not isinstance(err, ScenarioError) or not err.args or not isinstance(err.args[0], str):
+        return err
+    old = f"{err.file} {SET_FROM_PYTHON}"
+    if not err.args[0].startswith(old):
+        return err
+    loc = locate_point_key(text, err.key, err.value)
+    err.file = path
+    err.line, err.column = loc or (0, 0)
+    new = f"{path}:{err.line}:{err.column}" if loc else f"{path} (set in the sweep file)"
+    err.args = (new + err.args[0][len(old):],) + err.args[1:]
+    return err
+
+
 def load_sweep_file(path):
     """Reads SWEEP.yaml -> (base Scenario with overrides applied, {"parameters", "zipped",
     "variants", "seeds", "seed"} keyword arguments of sweep(), output path|None). Paths inside are
     relative to the sweep file. Raises ScenarioError for a malformed file."""
     from .errors import ScenarioError
     from .scenario import read_text, yaml_load
-    spec = yaml_load(read_text(path, "sweep file"), path) or {}
+    text = read_text(path, "sweep file")
+    spec = yaml_load(text, path) or {}
     if not isinstance(spec, dict):
         raise ScenarioError(f"{path}:1:1: a sweep file is a mapping (base, parameters, overrides, output, seed)",
                             file=path, line=1, column=1, expected="a mapping")
@@ -340,8 +440,13 @@ def load_sweep_file(path):
     allowed = ("base", "parameters", "zip", "variants", "seeds", "overrides", "output", "seed")
     for k in spec:
         if k not in allowed:
-            raise ScenarioError(f"{path}: unknown sweep key '{k}'", file=path, key=k,
-                                expected=", ".join(allowed))
+            line, column = _top_key_mark(text, k) or (0, 0)
+            where = f"{path}:{line}:{column}" if line else path
+            close = difflib.get_close_matches(str(k), allowed, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else ""
+            raise ScenarioError(f"{where}: unknown sweep key '{k}', expected one of {', '.join(allowed)}"
+                                + (f"; {hint}" if hint else ""), file=path, line=line, column=column, key=str(k),
+                                value=str(k), expected=", ".join(allowed), hint=hint)
     for k in ("parameters", "zip", "variants"):
         if k in spec and (not isinstance(spec[k], dict) or not spec[k]):
             raise ScenarioError(f"{path}: '{k}' must map scenario keys to value lists" if k != "variants" else
@@ -439,7 +544,14 @@ def main(argv=None):
     except KeyboardInterrupt:
         return _cli.stopped("aidcsim sweep")
     except ParameterError as e:
-        print(f"aidcsim sweep: {e}", file=sys.stderr)
+        text = None
+        try:
+            from .scenario import read_text
+            text = read_text(a.sweep_file, "sweep file")
+        except (Error, OSError):
+            pass
+        print(f"aidcsim sweep: {sweep_file_error(e, a.sweep_file, text) if text is not None else e}",
+              file=sys.stderr)
         return _cli.EXIT_INVALID_SCENARIO
     except (Error, OSError, ValueError) as e:
         print(f"aidcsim sweep: error: {e}", file=sys.stderr)

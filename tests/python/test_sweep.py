@@ -310,3 +310,43 @@ def test_runs_bounded_before_any_run(small_scenario, monkeypatch):
         aidcsim.sweep(small_scenario, {"fabric.oversubscription.leaf": [1]}, seeds=0)
     with pytest.raises(aidcsim.ArgumentTypeError, match="seeds: got 2.0"):
         aidcsim.sweep(small_scenario, {"fabric.oversubscription.leaf": [1]}, seeds=2.0)
+
+
+def test_a_bad_point_fails_before_any_point_runs(small_scenario):
+    """A misspelt value in one point of a sweep raised only after every other point had run (a
+    3-point rollout sweep ran 48 s for nothing, and the CLI wrote no CSV): errors="raise" checks
+    every point first and names the bad one; errors="record" still runs the others."""
+    ran = []
+    params = {"cooling.flow_per_gpu": ["1 L/min", "0.5 Lmin"]}
+    with pytest.raises(aidcsim.ScenarioError, match=r"sweep point 2 of 2: cooling.flow_per_gpu=0.5 Lmin") as ei:
+        aidcsim.sweep(small_scenario, params, processes=1, progress=lambda stage, f: ran.append(stage))
+    assert ran == [] and ei.value.key == "cooling.flow_per_gpu" and ei.value.value == "0.5 Lmin"
+    df = aidcsim.sweep(small_scenario, params, processes=1, errors="record")
+    assert df.loc[0, "step_time"] > 0 and "Lmin" in df.loc[1, "error"]
+
+
+def test_sweep_file_errors_point_at_the_sweep_file(small_scenario, tmp_path):
+    """Errors about what a sweep file sets named the base scenario "(set from Python)", with no
+    line: they name the sweep file, line and column of the bad value (or key); an unknown top-level
+    key has its line and a "did you mean"."""
+    base = tmp_path / "base.yaml"
+    base.write_text(small_scenario.to_yaml())
+
+    def sweep_cli(text):
+        (tmp_path / "s.yaml").write_text(text)
+        return subprocess.run([sys.executable, "-m", "aidcsim", "sweep", str(tmp_path / "s.yaml"), "-j", "1",
+                               "-o", str(tmp_path / "out.csv")], capture_output=True, text=True, timeout=600)
+
+    r = sweep_cli('base: base.yaml\nparameters:\n  cooling.flow_per_gpu: ["1 L/min", "0.5 Lmin"]\n')
+    assert r.returncode == 2 and not (tmp_path / "out.csv").exists()
+    assert r.stderr.startswith(f"aidcsim sweep: {tmp_path / 's.yaml'}:3:37: cooling.flow_per_gpu: got '0.5 Lmin'"), \
+        r.stderr
+    assert "set from Python" not in r.stderr and "sweep point 2 of 2" in r.stderr
+    r = sweep_cli("base: base.yaml\noverrides:\n  fabric.oversubscripton.leaf: 2\nparameters:\n  seed: [1]\n")
+    assert r.returncode == 2 and r.stderr.startswith(
+        f"aidcsim sweep: {tmp_path / 's.yaml'}:3:3: fabric.oversubscripton: got 'oversubscripton'"), r.stderr
+    r = sweep_cli("base: base.yaml\nvariants:\n  a: {}\n  b: {fabric.switch_radix: 6400}\n")
+    assert r.returncode == 2 and f"s.yaml:4:28: fabric.switch_radix: got '6400'" in r.stderr, r.stderr
+    r = sweep_cli("base: base.yaml\nparameter:\n  seed: [1]\n")
+    assert r.returncode == 2 and f"s.yaml:2:1: unknown sweep key 'parameter'" in r.stderr, r.stderr
+    assert "did you mean 'parameters'?" in r.stderr

@@ -212,6 +212,26 @@ TEST_CASE("A rollout's summary rates are the phase's where training ends; each p
   CHECK(interruptions.data[1] == Approx(r.phases[1].mean_interruptions).epsilon(1e-12));
 }
 
+TEST_CASE("A rollout's phase wall times add up to its time-to-train, restarts at phase starts included",
+          "[reliability]") {
+  // /phases/wall_time left out the checkpoint + restart at each phase start (Draw::transition):
+  // on the bundled rollout the three phases summed to 631.726 d against a time_to_train of
+  // 631.740 d, 10 min short per phase transition.
+  TrainingSpec t = base_spec(60);
+  t.reliability.preset = FailurePreset::None;  // no failures: the transitions alone separate the sums
+  Situation s1 = base_situation();
+  Situation s2 = s1;
+  s2.gpus = 4096;
+  s2.counts.nodes = 512;
+  const PhaseSituation a{"1K", 0, s1}, b{"4K", 20 * 86400.0, s2};
+  const auto r = time_to_train_phased(t, {a, b}, 1);
+  REQUIRE(r.phases.size() == 2);
+  REQUIRE(r.overall.expected_mean > b.start);
+  // The first phase ends where the second starts; the second holds its restart.
+  CHECK(r.phases[0].mean_wall == Approx(b.start).epsilon(1e-12));
+  CHECK(r.phases[0].mean_wall + r.phases[1].mean_wall == Approx(r.overall.expected_mean).epsilon(1e-12));
+}
+
 TEST_CASE("A rollout that trains to the end before its last phase reports the phase where it ends", "[reliability]") {
   // The summary gave the last phase's job MTBF and checkpoint interval though that phase never ran
   // (tests/regression/rollout-phases: training ends in phase 2 of 3).

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "models/common/errors.hpp"
+#include "models/thermal/thermal_report.hpp"
 #include "models/thermal/verdict.hpp"
 
 using namespace aidcsim::thermal;
@@ -169,4 +170,26 @@ TEST_CASE("an action still on at the end by its hold time alone passes", "[therm
   CHECK_THAT(judged[0].note, Catch::Contains("alert cleared, action held to 60 min by its hold"));
   CHECK_FALSE(judged[1].pass);
   CHECK_THAT(judged[1].note, Catch::Contains("not cleared in the run"));
+}
+
+TEST_CASE("a fault longer than its verdict's run is said to be judged in part", "[thermal][verdict]") {
+  // A 30-day supply excursion at 200 h was judged over the 72 h of its own run and reported as
+  // 0.98 h of lost training time (and time_to_train_with_faults + 0.98 h), with no word that the
+  // other 27 days were left out. Here the run's cap is 30 min for a 2 h fault.
+  CoolingSpec s;
+  s.faults = {{"supply_excursion", 600, 7200, 0, 8}, {"supply_excursion", 600, 600, 0, 8}};
+  VerdictOptions o = quick();
+  o.max_duration = 1800;
+  auto v = judge_faults(s, one_cdu(), {GpuLoad{0.8, 0.15}}, o);
+  REQUIRE(v.size() == 2);
+  CHECK(v[0].judged_until == Approx(540 + 1800));  // from 60 s before the fault, 1,800 s at most
+  CHECK(v[1].judged_until == Approx(1200 + 600));  // its end + the settle time: all of it judged
+  aidcsim::Results r;
+  report_fault_verdicts(r, v, {}, 0.9, true, 2 * 86400.0, 0.0);
+  REQUIRE(r.warnings.size() == 1);
+  const std::string& w = r.warnings[0];
+  INFO(w);
+  CHECK(w.find("cooling.faults[0] (fault 1: supply_excursion: ") == 0);
+  CHECK(w.find("first 0.483 h only") != std::string::npos);
+  CHECK(w.find("time_to_train_with_faults") != std::string::npos);  // a fault after the (empty) transient
 }
