@@ -193,6 +193,13 @@ struct StepBreakdown {
   double step_time = 0, compute = 0, exposed_tp = 0, exposed_pp = 0, exposed_dp = 0, exposed_cp = 0, exposed_ep = 0,
          bubble = 0;
   double gpu_busy_compute_fraction = 0, gpu_busy_comm_fraction = 0;
+  /// Per pipeline stage (its representative GPU; every DP / TP rank of a stage runs the same ops),
+  /// [stage], s: the same partition of step_time as above before the mean over stages:
+  /// stage_compute[s] + stage_exposed_comm[s] + stage_bubble[s] = step_time (to rounding), and
+  /// their means over the stages are compute, exposed_tp + _pp + _dp + _cp + _ep, and bubble (the
+  /// means zero a rounding residue below 1e-12 step_time; the stage values are kept as summed).
+  /// Empty when the plan has no pipeline (plan.pp == 0).
+  std::vector<double> stage_compute, stage_exposed_comm, stage_bubble;
 };
 
 StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run);

@@ -265,20 +265,28 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     if (tails[s].end > tails[crit].end) crit = s;
   }
   double comm_busy = 0;
+  r.stage_compute.assign(plan.pp, 0.0);
+  r.stage_exposed_comm.assign(plan.pp, 0.0);
+  r.stage_bubble.assign(plan.pp, 0.0);
   for (int s = 0; s < plan.pp; ++s) {
+    // Each term is added to the stage sums (r.compute, ...: later means) as it always was, and to
+    // the stage's own partition (stage_*), so the per-stage figures change none of the means' bits.
     const Tail& t = tails[s];
     const double ops = plan.compute[s] + plan.tp[s] + plan.cp[s] + plan.ep[s];
     const double idle = std::max(0.0, t.last_b - ops);
     double exposed = 0;
     for (double w : waits[s]) exposed += w;
     const double scale = exposed > idle ? idle / exposed : 1.0;  // waits cannot exceed the idle time
-    r.bubble += idle - exposed * scale;
-    r.exposed_pp += waits[s][kTagPp] * scale;
-    r.exposed_ep += waits[s][kTagEp] * scale;
-    r.exposed_cp += waits[s][kTagCp] * scale;
-    r.exposed_tp += waits[s][kTagTp] * scale;
+    const double wait_bubble = idle - exposed * scale, wait_pp = waits[s][kTagPp] * scale,
+                 wait_ep = waits[s][kTagEp] * scale, wait_cp = waits[s][kTagCp] * scale,
+                 wait_tp = waits[s][kTagTp] * scale, wait_dp = (waits[s][kTagDpGather] + waits[s][kTagDp]) * scale;
+    r.bubble += wait_bubble;
+    r.exposed_pp += wait_pp;
+    r.exposed_ep += wait_ep;
+    r.exposed_cp += wait_cp;
+    r.exposed_tp += wait_tp;
     comm_busy += (waits[s][kTagEp] + waits[s][kTagCp] + waits[s][kTagTp]) * scale;
-    r.exposed_dp += (waits[s][kTagDpGather] + waits[s][kTagDp]) * scale;
+    r.exposed_dp += wait_dp;
     // after its last backward: its optimizer is compute; the rest of the time until the step ends
     // is booked by what the critical stage was doing then: waiting for DP (embedding) traffic is
     // exposed DP (PP), running its pipeline (the drain) or optimizer is bubble. A stage's own DP
@@ -286,23 +294,33 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     const Tail& c = tails[crit];
     const double dp = c.dp_in(t.last_b, t.opt0) + c.dp_in(t.opt1, run.makespan);
     const double emb = c.embedding_in(t.last_b, t.opt0) + c.embedding_in(t.opt1, run.makespan);
-    r.compute += plan.compute[s] + plan.extra_compute[s] + (t.opt1 - t.opt0);
+    const double compute = plan.compute[s] + plan.extra_compute[s] + (t.opt1 - t.opt0);
+    const double drain = std::max(0.0, run.makespan - t.last_b - (t.opt1 - t.opt0) - dp - emb);
+    r.compute += compute;
     r.exposed_dp += dp;
     r.exposed_pp += emb;
-    r.bubble += std::max(0.0, run.makespan - t.last_b - (t.opt1 - t.opt0) - dp - emb);
+    r.bubble += drain;
     // the extension: beyond its own ops, imbalance with the slowest stage is bubble, the rest of a
     // measured period exposed DP (per-microbatch gathers / reduce-scatters) or, with DeepSpeed's
     // pipeline engine, exposed PP (the blocking exchanges of its steady state)
     const double layer_extra = layer_ep[s] + layer_cp[s] + layer_tp[s];
     const double extra_ops =
         plan.extra_compute[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
-    r.bubble += std::max(0.0, extra_time - extra_ops);
-    (plan.measured_steady_pipeline ? r.exposed_pp : r.exposed_dp) += extra - extra_time;
-    r.exposed_tp += plan.tp[s] + plan.extra_tp[s] + layer_tp[s];
-    r.exposed_cp += plan.cp[s] + plan.extra_cp[s] + layer_cp[s];
-    r.exposed_ep += plan.ep[s] + plan.extra_ep[s] + layer_ep[s];
+    const double imbalance = std::max(0.0, extra_time - extra_ops), measured = extra - extra_time;
+    r.bubble += imbalance;
+    (plan.measured_steady_pipeline ? r.exposed_pp : r.exposed_dp) += measured;
+    const double layer_tp_s = plan.tp[s] + plan.extra_tp[s] + layer_tp[s],
+                 layer_cp_s = plan.cp[s] + plan.extra_cp[s] + layer_cp[s],
+                 layer_ep_s = plan.ep[s] + plan.extra_ep[s] + layer_ep[s];
+    r.exposed_tp += layer_tp_s;
+    r.exposed_cp += layer_cp_s;
+    r.exposed_ep += layer_ep_s;
     comm_busy +=
         plan.tp[s] + plan.cp[s] + plan.ep[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
+    r.stage_compute[s] = compute;
+    r.stage_exposed_comm[s] =
+        wait_pp + wait_ep + wait_cp + wait_tp + wait_dp + dp + emb + measured + layer_tp_s + layer_cp_s + layer_ep_s;
+    r.stage_bubble[s] = wait_bubble + drain + imbalance;
   }
   add_dp_busy(plan, run, comm_busy);
   average_over_stages(r, plan.pp, comm_busy);

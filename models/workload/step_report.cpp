@@ -95,6 +95,33 @@ void report_step_breakdown(Results& r, const StepReportInput& o) {
   r.labels.push_back({"/step/component",
                       {"compute", "exposed_tp", "exposed_pp", "exposed_dp", "exposed_cp", "exposed_ep", "bubble"},
                       "Components of /step/breakdown"});
+  if (s.stage_compute.empty() || !(s.step_time > 0)) return;
+  // Per pipeline stage: the same partition of the step, as seconds and as fractions of step_time.
+  const char* names[3] = {"compute", "exposed_communication", "bubble"};
+  const char* what[3] = {"Compute per step of each pipeline stage's GPUs (forward, backward, optimizer)",
+                         "Exposed communication per step of each pipeline stage's GPUs (TP, PP, DP, CP, EP "
+                         "transfers waited on, not hidden under compute)",
+                         "Pipeline bubble per step of each pipeline stage's GPUs (idle: fill, drain, stage "
+                         "imbalance)"};
+  const std::vector<double>* parts[3] = {&s.stage_compute, &s.stage_exposed_comm, &s.stage_bubble};
+  for (int k = 0; k < 3; ++k)
+    r.datasets.push_back(vector_dataset(std::string("/step/stage_") + names[k], *parts[k], "s",
+                                        std::string(what[k]) + "; a stage's three sum to step_time", "stage"));
+  for (int k = 0; k < 3; ++k) {
+    std::vector<double> f(parts[k]->size());
+    for (std::size_t i = 0; i < f.size(); ++i) f[i] = (*parts[k])[i] / s.step_time;
+    r.datasets.push_back(vector_dataset(std::string("/step/stage_") + names[k] + "_fraction", std::move(f), "1",
+                                        std::string(what[k]) + " as a share of step_time; a stage's three sum to 1",
+                                        "stage"));
+  }
+}
+
+void report_gpu_load(Results& r, const StepBreakdown& site_step) {
+  r.add("gpu_compute_busy", site_step.gpu_busy_compute_fraction, "1",
+        "Thermal model's GPU load: share of the step computing (stage mean; the site's step at its final clocks)");
+  r.add("gpu_comm_busy", site_step.gpu_busy_comm_fraction, "1",
+        "Thermal model's GPU load: share of the step with collectives running (TP/CP/EP; DP from its first to "
+        "last transfer, overlapped or not; stage mean), at power.comm_factor of the dynamic power");
 }
 
 }  // namespace aidcsim::workload

@@ -138,6 +138,37 @@ class Results:
                                 columns=pd.Index(coords[1], name=dims[1]))
         raise ValueError(f"{path} has {arr.ndim} dimensions; use to_xarray()")
 
+    #: The per-stage partition of the step (/step/stage_<part>, s; /step/stage_<part>_fraction, 1).
+    _STAGE_PARTS = ("compute", "exposed_communication", "bubble")
+
+    def stage_busy_frame(self, seconds=False):
+        """Where each pipeline stage's GPUs spend the training step, as a pandas.DataFrame indexed by
+        ``stage`` (0 .. pp-1; every DP / TP rank of a stage runs alike) with the columns
+        ``compute`` (forward, backward, optimizer), ``exposed_communication`` (transfers the GPU
+        waits on, not hidden under compute) and ``bubble`` (pipeline bubble: fill, drain, stage
+        imbalance).
+
+        Values are fractions of ``summary["step_time"]`` (unit "1", each row sums to 1 to
+        rounding), or with ``seconds=True`` seconds per step (each row sums to the step time); the
+        unit is in ``df.attrs["units"]``. Read from the datasets /step/stage_<column>_fraction or
+        /step/stage_<column> (shape [stage]). The GPU load the power and thermal models were given
+        is ``summary["gpu_compute_busy"]`` / ``summary["gpu_comm_busy"]``.
+
+        Raises KeyError when the results have no per-stage datasets (files of aidcsim before them).
+        """
+        import pandas as pd
+        seconds = _args.flag(seconds, "seconds")
+        suffix = "" if seconds else "_fraction"
+        paths = [f"/step/stage_{p}{suffix}" for p in self._STAGE_PARTS]
+        missing = [p for p in paths if p not in self.datasets]
+        if missing:
+            raise KeyError(f"no per-stage step breakdown in these results ({', '.join(missing)} absent)")
+        cols = {p: np.asarray(self.datasets[path], dtype=float) for p, path in zip(self._STAGE_PARTS, paths)}
+        n = len(cols["compute"])
+        df = pd.DataFrame(cols, index=pd.Index(self._coord(paths[0], "stage", n), name="stage"))
+        df.attrs["units"] = self.dataset_units.get(paths[0], "s" if seconds else "1")
+        return df
+
     def _coord(self, path, dim, n):
         """Coordinate values of axis `dim` (length n) of dataset `path`: a dataset or label list
         named after the axis in the same group ("/thermal/time" for dim "time"), else 0..n-1."""

@@ -71,6 +71,7 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   network::report_step_traffic(r, head.traffic, head.fabric_spec, head.bom, head.step.step_time);
   topology::report_fabric(r, head.bom, head.cost);
   thermal::report_site(r, head.thermal, head.clocks, head.shutdown_temperature, head.throttle_iterations);
+  workload::report_gpu_load(r, head.step);  // the busy profile the thermal figures above were computed for
   report_fabric_checks(r, head);
   if (head.has_fault_transient)
     thermal::report_fault_transient(r, head.fault_transient, head.fault_transient_duration,

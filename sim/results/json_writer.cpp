@@ -1,5 +1,6 @@
 #include "sim/results/json_writer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -16,6 +17,28 @@ using json = nlohmann::ordered_json;
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 double number_from(const json& j) { return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>(); }
+
+// The per-stage partition of the step (/step/stage_<part>_fraction, [stage]) in brief: per part
+// its mean, min and max over the pipeline stages, and the number of stages. Empty without them.
+json stage_fractions(const Results& r) {
+  const std::string head = "/step/stage_", tail = "_fraction";
+  json b = json::object();
+  for (const auto& d : r.datasets) {
+    const auto& p = d.path;
+    if (d.data.empty() || p.size() <= head.size() + tail.size() || p.rfind(head, 0) != 0 ||
+        p.compare(p.size() - tail.size(), tail.size(), tail) != 0)
+      continue;
+    double sum = 0, lo = d.data.front(), hi = d.data.front();
+    for (double v : d.data) sum += v, lo = std::min(lo, v), hi = std::max(hi, v);
+    if (b.empty()) b["stages"] = d.data.size();
+    b[p.substr(head.size(), p.size() - head.size() - tail.size())] = {
+        {"unit", d.unit.empty() ? "1" : d.unit},
+        {"mean", number(sum / static_cast<double>(d.data.size()))},
+        {"min", number(lo)},
+        {"max", number(hi)}};
+  }
+  return b;
+}
 
 }  // namespace
 
@@ -62,6 +85,7 @@ nlohmann::ordered_json results_to_json(const Results& r) {
                                     {"cooling_faults", "/thermal/faults/"},
                                     {"monitoring_actions", "/thermal/actions/"}})
     if (json t = table(prefix); !t.empty()) doc[key] = std::move(t);
+  if (json b = stage_fractions(r); !b.empty()) doc["gpu_busy"] = std::move(b);
   doc["notes"] = r.notes;
   doc["warnings"] = r.warnings;
   return doc;

@@ -146,3 +146,35 @@ def test_repr_shows_the_headline_with_units(small_results):
     for key in ("step_time", "mfu", "time_to_train_p50", "max_gpu_temperature"):
         assert f"{key}={s[key]:.4g} {small_results.units[key]}" in text
     assert "parameters=" not in text
+
+
+def test_stage_busy_frame(small_results, tmp_path):
+    # Where each pipeline stage's GPUs spend the step: fractions summing to 1 per stage, seconds to
+    # the step time, their means over the stages /step/breakdown's compute, exposed sum and bubble.
+    r = small_results
+    f = r.stage_busy_frame()
+    t = r.stage_busy_frame(seconds=True)
+    pp = len(r.datasets["/step/stage_compute"])
+    assert pp == 9 and list(f.columns) == ["compute", "exposed_communication", "bubble"]
+    assert f.index.name == "stage" and list(f.index) == list(range(9))
+    assert f.attrs["units"] == "1" and t.attrs["units"] == "s"
+    step = r.summary["step_time"]
+    assert np.abs(f.sum(axis=1) - 1).max() <= 1e-12
+    assert np.abs(t.sum(axis=1) - step).max() <= 1e-12 * step
+    b = dict(zip(r.labels["/step/component"], r.datasets["/step/breakdown"]))
+    assert t["compute"].mean() == pytest.approx(b["compute"], rel=1e-12)
+    assert t["bubble"].mean() == pytest.approx(b["bubble"], rel=1e-12)
+    exposed = sum(v for k, v in b.items() if k.startswith("exposed_"))
+    assert t["exposed_communication"].mean() == pytest.approx(exposed, rel=1e-12)
+    for p in ("compute", "exposed_communication", "bubble"):
+        assert r.dataset_units[f"/step/stage_{p}_fraction"] == "1" and r.dataset_dims[f"/step/stage_{p}"] == ["stage"]
+    # the thermal model's load: the stage-mean compute share, and collectives busy beside it
+    assert r.summary["gpu_compute_busy"] == pytest.approx(f["compute"].mean(), rel=1e-12)
+    assert 0 < r.summary["gpu_comm_busy"] <= 1 and r.units["gpu_comm_busy"] == "1"
+    # the JSON's compact form and the HDF5 file carry the same
+    g = r.to_json()["gpu_busy"]
+    assert g["stages"] == 9 and g["bubble"]["max"] == f["bubble"].max() and g["compute"]["min"] == f["compute"].min()
+    back = Results.from_hdf5(small_results.to_hdf5(tmp_path / "r.h5"))
+    assert back.stage_busy_frame().equals(f)
+    with pytest.raises(KeyError, match="stage_compute_fraction"):
+        Results({"summary": [], "datasets": []}).stage_busy_frame()

@@ -54,6 +54,27 @@ TEST_CASE("JSON carries the rollout phases' columns, and nothing else of the arr
   CHECK(j.at("phases").size() == 2);  // /network/... stays in the HDF5 file
 }
 
+TEST_CASE("JSON gpu_busy: mean, min and max of each per-stage fraction", "[results][json]") {
+  Results r = sample_results();
+  CHECK_FALSE(results_to_json(r).contains("gpu_busy"));  // no per-stage datasets
+  auto stage = [&](const std::string& path, std::vector<double> v, const std::string& unit) {
+    r.datasets.push_back(vector_dataset(path, std::move(v), unit, "per stage", "stage"));
+  };
+  stage("/step/stage_compute", {3.0, 2.0, 1.0}, "s");  // seconds: not in the brief
+  stage("/step/stage_compute_fraction", {0.75, 0.5, 0.25}, "1");
+  stage("/step/stage_bubble_fraction", {0.25, 0.5, 0.5}, "1");
+  const auto j = results_to_json(r);
+  const auto& g = j.at("gpu_busy");
+  CHECK(g.at("stages") == 3);
+  CHECK(g.at("compute").at("unit") == "1");
+  CHECK(g.at("compute").at("mean") == 0.5);
+  CHECK(g.at("compute").at("min") == 0.25);
+  CHECK(g.at("compute").at("max") == 0.75);
+  CHECK(g.at("bubble").at("mean").get<double>() == Approx(1.25 / 3));
+  CHECK(g.at("bubble").at("min") == 0.25);
+  CHECK(g.size() == 3);  // stages, compute, bubble: /step/stage_compute (s) is left to the HDF5 file
+}
+
 TEST_CASE("JSON round-trips through a file", "[results][json]") {
   ScratchDir dir;
   Results r = sample_results();

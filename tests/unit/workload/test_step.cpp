@@ -1022,3 +1022,55 @@ TEST_CASE("plan_step_reusing is plan_step bit for bit, taking the held plan's en
     fabric.set_link_up(fabric.nvlink_link(1), true);
   }
 }
+
+TEST_CASE("analyse_step per stage: each stage's compute + exposed + bubble is the step", "[stage_partition]") {
+  // The results' /step/stage_* (and their fractions) must add up for every stage, whatever adds to
+  // the makespan (the analytic and the measured extensions, layer collectives as flows, clocks),
+  // and their means over stages are the breakdown's (which zeroes a residue below 1e-12 step).
+  const auto fabric = topology::build_fabric(small_fabric(64));
+  const auto a100 = testing::a100_like();
+  auto check = [&](const JobSpec& j, const StepOptions& o, const char* what) {
+    const StepPlan p = plan_step(j, a100, fabric, o);
+    const StepBreakdown b = analyse_step(p, evaluate(p.schedule, fabric));
+    INFO(what << ", step " << b.step_time << " s");
+    REQUIRE(b.stage_compute.size() == static_cast<std::size_t>(p.pp));
+    REQUIRE(b.stage_exposed_comm.size() == b.stage_compute.size());
+    REQUIRE(b.stage_bubble.size() == b.stage_compute.size());
+    double c = 0, e = 0, u = 0;
+    for (int s = 0; s < p.pp; ++s) {
+      INFO("stage " << s << ": compute " << b.stage_compute[s] << ", exposed " << b.stage_exposed_comm[s] << ", bubble "
+                    << b.stage_bubble[s]);
+      CHECK(b.stage_compute[s] > 0);
+      CHECK(b.stage_exposed_comm[s] >= 0);
+      CHECK(b.stage_bubble[s] >= 0);
+      CHECK(std::abs(b.stage_compute[s] + b.stage_exposed_comm[s] + b.stage_bubble[s] - b.step_time) <=
+            1e-12 * b.step_time);
+      c += b.stage_compute[s], e += b.stage_exposed_comm[s], u += b.stage_bubble[s];
+    }
+    const double n = p.pp, tol = 1e-12 * b.step_time;
+    CHECK(std::abs(c / n - b.compute) <= tol);
+    CHECK(std::abs(e / n - (b.exposed_tp + b.exposed_pp + b.exposed_dp + b.exposed_cp + b.exposed_ep)) <= tol);
+    CHECK(std::abs(u / n - b.bubble) <= tol);
+    return p;
+  };
+  StepOptions cap;
+  cap.max_simulated_microbatches = 6;
+  StepOptions slow = cap;
+  slow.clock_factor.assign(64, 0.9);
+  slow.clock_factor[5] = 0.7;
+  check(gpt_job(4, 4, 4, 1, 64), {}, "1F1B, every microbatch simulated");
+  CHECK(check(gpt_job(4, 4, 4, 2, 64), cap, "interleaved, analytic extension").extra_microbatches > 0);
+  check(gpt_job(4, 4, 4, 1, 64), slow, "1F1B at lower clocks, one slower GPU, analytic extension");
+  JobSpec fsdp = gpt_job(1, 1, 8, 1, 128);
+  fsdp.model.layers = 4;
+  fsdp.par.zero = "fsdp";
+  CHECK(check(fsdp, cap, "FSDP, measured extension").measured_extension);
+  JobSpec blocking = gpt_job(4, 4, 4, 1, 64);
+  blocking.par.overlap_p2p_comm = false;
+  CHECK(check(blocking, cap, "blocking exchanges, measured steady pipeline").measured_steady_pipeline);
+  JobSpec moe = gpt_job(1, 2, 32, 1, 256);
+  moe.model.experts = 16;
+  moe.model.top_k = 2;
+  moe.par.ep = 16;
+  check(moe, cap, "MoE, EP all-to-alls as flows, analytic extension with their waits");
+}
