@@ -158,6 +158,29 @@ SearchResult search(const std::vector<double>& sp, double max_bw, double total_b
 
 int floor_div(double cap, double s) { return s > 0 ? static_cast<int>(std::floor(cap / s + kEps)) : 0; }
 
+/// Pass 2 of ncclTopoCompute for a graph whose pattern is neither RING nor NVLS (search.cc
+/// v2.28.3-1 lines 1132-1163, the third branch at 1155-1158, "increase bwIntra for trees (2 nodes
+/// or collnet)"; the same step is v2.18.3-1 lines 936-957 and v2.23.4-1 lines 1084-1115). From
+/// the speed at bwInter, bwIntra alone climbs the speed array, one speed per search, while the
+/// last climb kept the channels (minChannels = nChannels; tmpGraph.bwIntra == graph->bwIntra) and
+/// bwIntra < 2 x bwInter; the NET side stays at bwInter (ncclTopoFollowPath charges bwIntra on
+/// GPU / NVSwitch links only). So a tree may end up to one speed above 2 x bwInter. The search does not know the node count:
+/// the raised bwIntra is the graph's on any number of nodes; the tuner uses it on <= 2 nodes
+/// (and for CollNet), where a tree sends each byte once per direction across the NICs.
+/// `fits(intra, inter)` = channels the pattern places at those per-channel speeds.
+template <class Fits>
+double raise_intra(const std::vector<double>& sp, const Graph& gr, Fits fits) {
+  const int n = static_cast<int>(sp.size());
+  int j = 0;  // speedIndex: the first speed <= graph->bwInter
+  while (sp[j] > gr.bw_inter + kEps && j < n - 1) ++j;
+  double tmp_intra = sp[j], tmp_inter = sp[j], best = gr.bw_intra;
+  while (j > 0 && std::abs(tmp_intra - best) < kEps && tmp_intra < 2 * tmp_inter - kEps) {
+    tmp_intra = sp[--j];
+    if (fits(tmp_intra, tmp_inter) >= gr.channels) best = tmp_intra;
+  }
+  return best;
+}
+
 /// Per-channel bus bandwidth (GB/s) of NVLS or NVLSTree for `f` (ncclTopoTuneModel, tuning.cc
 /// v2.28.3-1): min(bwIntra x nvlsEfficiency x (ch - 1)/ch x (2 for all-reduce, "AllReduce
 /// pipelines two operations", else (ppn - 1)/ppn), bwInter x (2 for NVLSTree on <= 2 nodes,
@@ -371,21 +394,29 @@ std::array<Graph, kNumAlgos> node_graphs(const System& s, int g, int nics) {
 
   // Ring (and, modelled alike, the balanced tree and CollNet chain): one channel crosses every GPU
   // of the node once (NVLink out/in), and across nodes leaves and enters through one NIC.
-  auto ring_fits = [&](double v) {
+  // NVLink (or PCIe between GPUs) at bwIntra, the NIC and its PCIe path at bwInter
+  // (ncclTopoFollowPath: GPU / NVSwitch to GPU / NVSwitch is intra, anything with a NET inter).
+  auto tree_fits = [&](double intra_v, double inter_v) {
     int ch = kMaxChannels / 2;  // ringGraph->maxChannels = MAXCHANNELS/2 (init.cc)
-    if (g > 1) ch = std::min(ch, multi ? floor_div(intra_cap * g / (g - 1.0), v) : floor_div(intra_cap, v));
+    if (g > 1) ch = std::min(ch, multi ? floor_div(intra_cap * g / (g - 1.0), intra_v) : floor_div(intra_cap, intra_v));
     if (multi) {
-      const int per_nic = std::min(floor_div(s.nic_bw, v), floor_div(s.pci_bw * std::max(1.0, double(g) / nics), v));
+      const int per_nic =
+          std::min(floor_div(s.nic_bw, inter_v), floor_div(s.pci_bw * std::max(1.0, double(g) / nics), inter_v));
       ch = std::min(ch, nics * per_nic);
     }
     return ch;
   };
+  auto ring_fits = [&](double v) { return tree_fits(v, v); };
   SearchResult ring;
   if (s.ranks > 1) ring = search(sp, max_bw, total_bw, 1, kMaxChannels / 2, ring_fits, true, cc, true);
   Graph rg{ring.channels, ring.bw, ring.bw};
   graph[kRing] = rg;
-  graph[kTree] = rg;  // treeGraph: min = max = ring channels (init.cc); same paths on NVSwitch
-  graph[kPat] = rg;   // PAT uses the tree graph (init.cc graphs[] table)
+  // treeGraph: min = max = ring channels (init.cc); same paths on NVSwitch, so pass 1 ends at the
+  // ring's speed; pass 2 then raises the tree's bwIntra (raise_intra). NVLS's pass 2 is below; the
+  // CollNet graphs' (the same branch as the tree's) is not ported: they keep bwIntra = bwInter.
+  graph[kTree] = rg;
+  if (rg.channels > 0) graph[kTree].bw_intra = raise_intra(sp, rg, tree_fits);
+  graph[kPat] = graph[kTree];  // PAT uses the tree graph (init.cc graphs[] table)
 
   // NVLS: one channel per head GPU; the head pulls 2 x bw from the NVSwitch, every other GPU bw
   // (ncclTopoSearchTryNvls). Single node: heads = all GPUs; multi-node: one head per NIC. A node
@@ -464,7 +495,7 @@ Model build_model(const System& s) {
   }
   for (auto& gr : m.graph)
     if (gr.channels == 0) gr = Graph{};
-  // comm->nChannels = min(tree, ring) after the reduction; the tree's graph is the ring's here.
+  // comm->nChannels = min(tree, ring) after the reduction; the tree has the ring's channels here.
   const Graph rg = m.graph[kRing];
   // NCCL_MAX_CTAS / NCCL_MIN_CTAS (config.maxCTAs / minCTAs, init.cc v2.28.3-1 envConfigOverride:
   // <= 0 ignored, defaults MAXCHANNELS / 1, each at most MAXCHANNELS, and minCTAs above maxCTAs

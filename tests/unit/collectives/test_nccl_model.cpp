@@ -377,3 +377,49 @@ TEST_CASE("NCCL 2.28.3-1 per-call rules: fp8 relegates the ring above 8 ranks, n
   CHECK(choose(mp, kReduceScatter, 8192, {}, avg).algo == kRing);
   CHECK(choose(mp, kAllGather, 8192, {}, avg).algo == kPat);
 }
+
+TEST_CASE("Tree graph: search pass 2 raises bwIntra alone (search.cc v2.28.3-1 lines 1155-1158)") {
+  // 8 x A100 per node, four 200G NICs (25 GB/s) behind PCIe Gen4 (24): the ring is 4 x 24 on
+  // every node count. The tree (pattern BALANCED_TREE, min = max = 4 channels) starts pass 2 at
+  // bwInter 24 and climbs bwIntra 28, 30, 48 (48 = 2 x 24 stops it): 4 x 48 fits the NVLink.
+  System a = node(3, 300, 16);
+  a.nodes = 2;
+  a.nics = 4;
+  a.nic_bw = 25;
+  a.pci_bw = 24;
+  const auto m2 = build_model(a);
+  REQUIRE(m2.graph[kRing].channels == 4);
+  CHECK(m2.graph[kRing].bw_intra == Approx(24));
+  CHECK(m2.graph[kRing].bw_inter == Approx(24));
+  CHECK(m2.graph[kTree].channels == 4);
+  CHECK(m2.graph[kTree].bw_inter == Approx(24));
+  CHECK(m2.graph[kTree].bw_intra == Approx(48));
+  // 2 nodes: the tuner takes bwIntra (tuning.cc: nNodes <= 2): min(4 x 48 x .92, 4 x 23.6) x .5
+  // = 47.2 GB/s algbw (ring's bwIntra 24 gave 4 x 24 x .92 x .5 = 44.16); the ring's 51.2 wins.
+  CHECK(m2.bandwidth[kAllReduce][kTree][kSimple] == Approx(4 * 23.6 * .5));
+  const double big = 4294967296.0;
+  CHECK(predicted_time(m2, kAllReduce, kTree, kSimple, big) ==
+        Approx(m2.latency[kAllReduce][kTree][kSimple] + big / (47.2 * 1e3)));
+  CHECK(choose(m2, kAllReduce, big).algo == kRing);
+  // 3 nodes: the search does not know the node count, so the graph is the same; the tuner takes
+  // bwInter: min(4 x 24 x .92, 4 x 17.8) x .5 = 35.6.
+  a.ranks = 24;
+  a.nodes = 3;
+  const auto m3 = build_model(a);
+  CHECK(m3.graph[kTree].bw_intra == Approx(48));
+  CHECK(m3.graph[kTree].bw_inter == Approx(24));
+  CHECK(m3.bandwidth[kAllReduce][kTree][kSimple] == Approx(4 * 17.8 * .5));
+  // One GPU per node: no NVLink bound, bwIntra climbs to 48. PAT uses the tree graph (init.cc
+  // graphs[] table), so on 2 nodes its all-gather bandwidth is 4 x 48 x .75 (the old copy of the
+  // ring's graph: 4 x 24 x .75).
+  System one = node(3, 300, 2);
+  one.nodes = 2;
+  one.nics = 4;
+  one.nic_bw = 25;
+  one.pci_bw = 24;
+  const auto mp = build_model(one);
+  CHECK(mp.graph[kTree].bw_intra == Approx(48));
+  CHECK(mp.graph[kPat].bw_intra == Approx(48));
+  REQUIRE(mp.graph[kPat].channels == 4);
+  CHECK(mp.bandwidth[kAllGather][kPat][kSimple] == Approx(4 * 48 * .75));
+}
