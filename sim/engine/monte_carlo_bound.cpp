@@ -78,7 +78,8 @@ bool names_a_value(const std::string& key) {
 
 }  // namespace
 
-MonteCarloBound check_monte_carlo_before_step(const Scenario& sc, bool defer_named_values) {
+MonteCarloBound check_monte_carlo_before_step(const Scenario& sc, bool defer_named_values,
+                                              const std::vector<topology::BillOfMaterials>* boms) {
   if (sc.params.has("jobs")) return MonteCarloBound::jobs;
   if (sc.fabric.storage.nodes > 0) return MonteCarloBound::storage_fabric;
   struct One {
@@ -105,8 +106,11 @@ MonteCarloBound check_monte_carlo_before_step(const Scenario& sc, bool defer_nam
     s.counts.gpus = one.gpus;
     s.counts.nodes = static_cast<double>(one.gpus) / sc.fabric.gpus_per_node;
     // The fabric's switches and cables fail too (the run counts them from the same bill of
-    // materials); building it is cheap next to the step (the 31K phase: ~0.03 s).
-    const topology::BillOfMaterials bom = topology::build_fabric(situation_fabric_spec(sc, one.gpus)).bom();
+    // materials): check_scenario's, else built here (cheap next to the step: the 31K phase ~0.03 s).
+    const std::size_t i = phases.size();
+    const topology::BillOfMaterials bom = boms && boms->size() == situations.size()
+                                              ? (*boms)[i]
+                                              : topology::build_fabric(situation_fabric_spec(sc, one.gpus)).bom();
     s.counts.switches = bom.switches;
     s.counts.links = bom.scaleout_cables;
     phases.push_back({one.name, one.start, s});

@@ -11,7 +11,9 @@
 // bound's, which the simulated step may exceed: `run` leaves those to the check after the step
 // (time_to_train.hpp), which names the values the simulated step needs.
 #include <string>
+#include <vector>
 
+#include "models/topology/fabric.hpp"
 #include "models/workload/job_spec.hpp"
 #include "sim/scenario/scenario.hpp"
 
@@ -49,7 +51,10 @@ enum class MonteCarloBound {
 /// value to write (reliability.async_stall, hot_spares, checkpoint_interval) is not thrown: returns
 /// MonteCarloBound::deferred, and the check after the step names the value the simulated step needs.
 /// Returns what it did.
-MonteCarloBound check_monte_carlo_before_step(const Scenario& scenario, bool defer_named_values = false);
+/// `boms`: each situation's bill of materials from check_scenario (its switches and cables fail too);
+/// null or of another size: the fabrics are built here (validate and run pass check_scenario's).
+MonteCarloBound check_monte_carlo_before_step(const Scenario& scenario, bool defer_named_values = false,
+                                              const std::vector<topology::BillOfMaterials>* boms = nullptr);
 
 /// The line `validate` and aidcsim.validate() add for `what`: what was checked of the Monte Carlo's
 /// size and what `run` checks again after the step.

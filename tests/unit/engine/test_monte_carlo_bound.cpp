@@ -80,6 +80,27 @@ TEST_CASE("a Monte Carlo over the budget with the bound is refused before the st
   CHECK_THROWS_WITH(check_monte_carlo_before_step(tiny),
                     Contains("an async_stall of at least") && Contains("a least value named above is a lower limit"));
   CHECK(check_monte_carlo_before_step(tiny, true) == MonteCarloBound::deferred);
+  // run refuses it after the step, naming the value the simulated step needs; the failures counted
+  // before the step are the run's (its fabric's switches and cables too: job MTBF 5.47 h, not 6.12 h).
+  const auto mtbf = [](const std::string& message) {
+    const auto at = message.find("job MTBF of ");
+    return at == std::string::npos ? std::string("none") : message.substr(at, message.find_first_of(",)", at) - at);
+  };
+  std::string before, after;
+  try {
+    check_monte_carlo_before_step(tiny);
+  } catch (const InvalidParameter& e) {
+    before = e.expected();
+  }
+  try {
+    simulate(tiny);
+  } catch (const ScenarioError& e) {
+    after = e.what();
+  }
+  CHECK_THAT(after, Contains("reliability.async_stall") && Contains("an async_stall of at least") &&
+                        !Contains("lower bound of the step time"));
+  CHECK(mtbf(before) == mtbf(after));
+  CHECK(mtbf(after) != "none");
   CHECK_THROWS_WITH(check_monte_carlo_before_step(big, true), Contains("lower bound of the step time"));
   // With storage on the fabric the simulated write sets the checkpoint stall: not checked here.
   const std::string storage = base;
