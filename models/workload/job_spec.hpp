@@ -95,7 +95,8 @@ struct Parallelism {
 };
 
 /// A GPU or node running below nominal speed (cluster.gpu_speed[]): every compute op on it takes
-/// 1/factor as long (a straggler: a degraded GPU, slow HBM, a throttled node).
+/// 1/factor as long (a straggler: a degraded GPU, slow HBM, a throttled node); a factor above 1
+/// (up to 2) is one faster than nominal, which speeds its stage when its peers are as fast.
 struct GpuSpeed {
   int gpu = -1;   ///< GPU index, or -1 when `node` is set
   int node = -1;  ///< node index (GPUs node x gpus_per_node ...), or -1

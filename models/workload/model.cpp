@@ -50,10 +50,6 @@ double layer_forward_flops_per_token(const ModelDims& m) {
   return 2 * (attention_weights(m) + mlp_weights(m, m.experts > 1 ? m.top_k : 1)) + 4 * s * h;
 }
 
-double layer_gemm_flops(const ModelDims& m, double tokens) {
-  return 3 * tokens * m.layers * 2 * (attention_weights(m) + mlp_weights(m, m.experts > 1 ? m.top_k : 1));
-}
-
 double model_flops(const ModelDims& m, double tokens) {
   return 3 * tokens * (m.layers * layer_forward_flops_per_token(m) + 2.0 * m.hidden * m.vocab);
 }

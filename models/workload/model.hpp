@@ -26,11 +26,6 @@ double active_parameters(const ModelDims& m);
 /// uses), kept as they count it; the kernel TIME of flash attention is costed on the causal half
 /// (layer_time, compute::attention_time).
 double layer_forward_flops_per_token(const ModelDims& m);
-/// GEMM FLOPs of the layers, forward and backward, for `tokens` tokens: 3 x 2 x the active GEMM
-/// weights per token (layer_forward_flops_per_token without the attention scores and values; no
-/// output layer, no recomputation): the least any step of those tokens computes on tensor cores
-/// (a lower bound of its time at the GPUs' peak, sim/engine/monte_carlo_bound.hpp).
-double layer_gemm_flops(const ModelDims& m, double tokens);
 /// Model FLOPs per step without recomputation: 3 x forward (Megatron eq. 3 with 72 instead of 96:
 /// published-figures.md §1.2). `tokens` = global_batch x sequence_length.
 double model_flops(const ModelDims& m, double tokens);

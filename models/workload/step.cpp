@@ -88,7 +88,11 @@ void stage_clocks(Builder& b) {
   const auto& par = b.job.par;
   const auto& cf = b.opt.clock_factor;
   const std::vector<double> speed = gpu_speed_factors(b.job, b.plan.gpus, b.fabric.spec().gpus_per_node, b.opt.seed);
-  std::vector<std::vector<double>> clk(par.dp, std::vector<double>(b.pp, 1.0)), spd = clk;
+  // Clocks: thermal DVFS, at most nominal (1). Speeds: the slowest GPU's factor, which may be above
+  // 1 (cluster.gpu_speed, gpu_speed_distribution up to 2): a stage whose GPUs are all faster runs faster.
+  std::vector<std::vector<double>> clk(par.dp, std::vector<double>(b.pp, 1.0));
+  std::vector<std::vector<double>> spd(
+      par.dp, std::vector<double>(b.pp, speed.empty() ? 1.0 : std::numeric_limits<double>::infinity()));
   for (int g = 0; g < b.plan.gpus; ++g) {
     const Coord c = b.place.coord(g);
     if (g < static_cast<int>(cf.size())) clk[c.dp][c.pp] = std::min(clk[c.dp][c.pp], cf[g]);

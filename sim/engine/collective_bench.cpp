@@ -86,10 +86,21 @@ double run_critical(network::FlowNetwork& net, const topology::Fabric& fabric, c
 
 }  // namespace
 
-std::vector<BenchRow> bench_collective(const BenchOptions& o) {
+namespace {
+
+/// The fabric the bench runs on: the options' fabric with the GPU's scale-up figures and its share
+/// of the PCIe attachment of the node's NICs (o.nics_per_node), the one place bench_collective and
+/// format_bench's as-built lines take it from.
+topology::FabricSpec bench_fabric_spec(const BenchOptions& o) {
   topology::FabricSpec fs = o.fabric;
   fit_fabric_to_gpu(fs, o.gpu, o.nics_per_node);
-  const topology::Fabric fabric = topology::build_fabric(fs);
+  return fs;
+}
+
+}  // namespace
+
+std::vector<BenchRow> bench_collective(const BenchOptions& o) {
+  const topology::Fabric fabric = topology::build_fabric(bench_fabric_spec(o));
   network::FlowNetwork net(fabric);
   const collectives::Layout layout = collectives::Layout::from(fabric, o.gpu, o.nics_per_node);
   const int total = fabric.gpu_count();
@@ -233,10 +244,18 @@ std::string format_bench(const BenchOptions& o, const std::vector<BenchRow>& row
                      f.planes > 1 ? fmt::format(", {} planes", f.planes) : "",
                      f.sharp ? ", SHARP in-network reduction" : "");
   {  // built otherwise than asked (a ratio whole ports cannot give, an 800G NIC on 400G ports): said
-    topology::FabricSpec fs = f;
-    fit_fabric_to_gpu(fs, o.gpu);
+    const topology::FabricSpec fs = bench_fabric_spec(o);
     const topology::Fabric built = topology::build_fabric(fs);
     for (const auto& w : built.warnings()) out += "#  Fabric as built: " + w + "\n";
+    // A GPU's NIC traffic is bounded by its share of the NICs' PCIe attachment (Fabric::sharing_rate):
+    // 4 NICs for 8 A100 (PCIe Gen4) give each GPU 96 Gb/s, below its 100 Gb/s share of a 200G NIC.
+    if (fs.nic_pcie_rate > 0 && fs.nic_pcie_rate < fs.nic_rate * (1 - 1e-9))
+      out += fmt::format(
+          "#  NIC path: each GPU's traffic to its NIC at most {:g} Gb/s, its share of the PCIe "
+          "attachment of the node's {} NICs (NCCL's rate for pcie_generation {}), below its {:g} Gb/s share "
+          "of the NIC rate\n",
+          fs.nic_pcie_rate * units::kBitsPerByte / 1e9, nics, o.gpu.pcie_generation,
+          fs.nic_rate * units::kBitsPerByte / 1e9);
   }
   out += fmt::format("#  Collectives: {}emitted as flows ({}), busbw per nccl-tests doc/PERFORMANCE.md\n",
                      o.algorithm == collectives::Algorithm::Auto

@@ -150,7 +150,8 @@ std::string why_not_in_network(const workload::JobSpec& job, int nvlink_domain) 
 }
 }  // namespace
 
-void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std::unique_ptr<topology::Fabric>* first) {
+void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std::unique_ptr<topology::Fabric>* first,
+                    std::vector<topology::BillOfMaterials>* boms) {
   if (sc.params.has("jobs")) {  // several jobs: their own checks (sim/engine/jobs_run.hpp)
     check_jobs(sc);
     return;
@@ -177,7 +178,8 @@ void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std:
     // error says whose.
     try {
       topology::Fabric fabric = topology::build_fabric(situation_fabric_spec(sc, gpus));
-      if (warnings)  // the fabric as built, worded as the run's results word it
+      if (boms) boms->push_back(fabric.bom());  // as built, before the timed failures (as the run's)
+      if (warnings)                             // the fabric as built, worded as the run's results word it
         for (const auto& w : fabric.warnings())
           warnings->push_back(situations.size() > 1 ? "phase " + name + ": " + w : w);
       check_fabric_failures(sc, fabric, gpus);

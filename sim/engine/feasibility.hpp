@@ -76,7 +76,11 @@ void check_sharp_in_use(const Scenario& scenario, bool used, const std::string& 
 /// simulate_situation to take instead of building it again (site-100k: 0.2 s CPU); left null when a
 /// timed failure was applied to it or for a `jobs:` scenario. Only the first: holding a rollout's
 /// later fabrics until their phase would add to the peak RSS (rollout +38 MiB).
+/// `boms` (optional): receives each situation's bill of materials as built, in order (the job, or
+/// each rollout phase), for check_monte_carlo_before_step's failure counts; left empty for a
+/// `jobs:` scenario.
 void check_scenario(const Scenario& scenario, std::vector<std::string>* warnings = nullptr,
-                    std::unique_ptr<topology::Fabric>* first = nullptr);
+                    std::unique_ptr<topology::Fabric>* first = nullptr,
+                    std::vector<topology::BillOfMaterials>* boms = nullptr);
 
 }  // namespace aidcsim

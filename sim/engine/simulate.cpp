@@ -77,10 +77,13 @@ Results simulate(const Scenario& sc, const RunOptions& options) {
     };
     report("checks", 0.0);
     std::vector<SituationOutcome> outcomes;
-    std::unique_ptr<topology::Fabric> checked;  // the first situation's fabric as the checks built it
-    check_scenario(sc, nullptr, &checked);      // everything that can fail before simulating, with its key
-    check_monte_carlo_before_step(sc);          // a Monte Carlo too large even with the shortest step
-    if (sc.params.has("jobs")) {                // several jobs on one fabric (sim/engine/jobs_run.hpp)
+    std::unique_ptr<topology::Fabric> checked;     // the first situation's fabric as the checks built it
+    std::vector<topology::BillOfMaterials> boms;   // each situation's, for the Monte Carlo's check
+    check_scenario(sc, nullptr, &checked, &boms);  // everything that can fail before simulating, with its key
+    // A Monte Carlo too large even with the shortest step: refused here, unless the refusal names a
+    // value to write, which the check after the step names from the simulated step instead.
+    check_monte_carlo_before_step(sc, true, &boms);
+    if (sc.params.has("jobs")) {  // several jobs on one fabric (sim/engine/jobs_run.hpp)
       Results r = simulate_jobs(sc, seed, [&report](const std::string& stage, double f) { report(stage, f); });
       report("done", 1.0);
       return r;

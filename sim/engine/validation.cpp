@@ -9,8 +9,9 @@ namespace aidcsim {
 ValidationReport validate_scenario(const Scenario& s) {
   ValidationReport out;
   try {
-    check_scenario(s, &out.warnings);  // what `run` checks before simulating: fabrics, phases, failures
-    out.notes.push_back(monte_carlo_note(check_monte_carlo_before_step(s)));
+    std::vector<topology::BillOfMaterials> boms;
+    check_scenario(s, &out.warnings, nullptr, &boms);  // what `run` checks before simulating: fabrics, phases, failures
+    out.notes.push_back(monte_carlo_note(check_monte_carlo_before_step(s, false, &boms)));
   } catch (const ScenarioError&) {
     throw;
   } catch (const InvalidParameter& e) {

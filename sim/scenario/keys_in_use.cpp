@@ -1,6 +1,8 @@
 #include "sim/scenario/keys_in_use.hpp"
 
 #include <algorithm>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace aidcsim {
@@ -107,6 +109,37 @@ const std::vector<KeyReadWhen>& conditions() {
   return rows;
 }
 
+/// Keys a `jobs:` scenario leaves unread (sim/engine/jobs_run.cpp reads the fabric, the GPU, the
+/// jobs and training / reliability only): `prefix` a section ("cooling.") or a key with its list
+/// items ("cluster.gpu_speed"), `why` what is not simulated. Each found on d097d0b by adding it to a
+/// two-job scenario: it validated and ran with every result identical to the scenario without it.
+struct UnreadWithJobs {
+  const char* prefix;
+  const char* why;
+};
+
+const std::vector<UnreadWithJobs>& unread_with_jobs() {
+  static const std::vector<UnreadWithJobs> rows = {
+      {"cooling.", "power, thermal and cooling are not simulated for several jobs"},
+      {"cooling_monitoring.", "power, thermal and cooling are not simulated for several jobs"},
+      {"power.", "power, thermal and cooling are not simulated for several jobs"},
+      {"bom.", "the fabric's bill of materials, power and cost are not computed for several jobs"},
+      {"cluster.gpu_speed", "stragglers are not applied to the jobs' steps"},
+      {"cluster.gpu_speed_distribution.", "stragglers are not applied to the jobs' steps"},
+      {"fabric.storage.",
+       "checkpoint writes are not simulated on the fabric for several jobs (reliability.storage_bandwidth sets "
+       "each job's)"},
+  };
+  return rows;
+}
+
+/// Whether `key` is `prefix`'s: within the section, or the key itself or one of its list items.
+bool under(const std::string& key, const std::string& prefix) {
+  if (prefix.back() == '.') return key.compare(0, prefix.size(), prefix) == 0;
+  return key == prefix || (key.compare(0, prefix.size(), prefix) == 0 && key.size() > prefix.size() &&
+                           (key[prefix.size()] == '[' || key[prefix.size()] == '.'));
+}
+
 std::string value_text(const Params& params, const std::string& key) {
   const auto it = params.values().find(key);
   if (it == params.values().end()) return {};
@@ -148,6 +181,32 @@ void check_keys_in_use(const Params& params, const std::map<std::string, SourceL
     if (std::string(row.scope).compare(0, workload.size(), workload) == 0)
       for (std::size_t i = 0; i < jobs.size(); ++i)
         check_row(row, jobs[i], "jobs[" + std::to_string(i) + "].", workload, locations);
+  }
+  if (params.has("jobs")) {  // the first such key in the file
+    const std::pair<const std::string, SourceLocation>* first = nullptr;
+    const UnreadWithJobs* first_row = nullptr;
+    for (const auto& entry : locations) {
+      const std::string& key = entry.first;
+      // A value written, or a list (set only when written; its items' keys are the items' own).
+      const auto it = params.values().find(key);
+      const bool list = it != params.values().end() && std::holds_alternative<Params::List>(it->second);
+      if (key.empty() || !(params.given(key) || list)) continue;
+      for (const UnreadWithJobs& row : unread_with_jobs())
+        if (under(key, row.prefix) && (!first || std::make_pair(entry.second.line, entry.second.column) <
+                                                     std::make_pair(first->second.line, first->second.column))) {
+          first = &entry;
+          first_row = &row;
+        }
+    }
+    if (first) {
+      const std::string& key = first->first;
+      const auto& v = params.values().find(key)->second;
+      const auto* items = std::get_if<Params::List>(&v);
+      throw ScenarioError(
+          first->second, key,
+          items ? std::to_string(items->size()) + (items->size() == 1 ? " item" : " items") : params.raw(key),
+          "no " + key + " with jobs: (" + first_row->why + "; the key would be ignored)");
+    }
   }
   for (const KeyReadWhen& row : conditions()) {
     const auto where = locations.find(row.key);

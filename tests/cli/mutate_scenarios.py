@@ -127,10 +127,21 @@ def mutate_line(lines, i, path, base):
     free = key in FREE_TEXT
     # Keys: deleted (with their block), duplicated, misspelt.
     replace('delete', [], 'either')
-    block = lines[i:block_end(lines, i)]
-    muts.append(Mutation(base, i + 1, 'duplicate',
-                         '\n'.join(lines[:i] + block + block + lines[block_end(lines, i):]) + '\n',
-                         'nonsense', '', (path, 'duplicate')))
+    if m.group('dash'):
+        # The first key of a list item: its block is the whole item, and a second copy of an item
+        # is a list of two (valid YAML, not a duplicate key). The key is written again inside the
+        # item, at its keys' column, with its own block.
+        col = len(m.group('indent')) + 2
+        j = i + 1
+        while j < len(lines) and (not lines[j].strip() or lines[j].lstrip().startswith('#')
+                                  or len(lines[j]) - len(lines[j].lstrip()) > col):
+            j += 1
+        dup = [' ' * col + lines[i][col:]] + lines[i + 1:j]
+        text = '\n'.join(lines[:j] + dup + lines[j:]) + '\n'
+    else:
+        block = lines[i:block_end(lines, i)]
+        text = '\n'.join(lines[:i] + block + block + lines[block_end(lines, i):]) + '\n'
+    muts.append(Mutation(base, i + 1, 'duplicate', text, 'nonsense', '', (path, 'duplicate')))
     if len(key) > 2:
         bad = key[0] + key[2] + key[1] + key[3:] if key[1] != key[2] else key + 'x'
         new = list(lines)

@@ -198,3 +198,60 @@ TEST_CASE("a workload key its selector leaves unread is an error in a jobs: entr
   text.replace(z, 11, "zero: none, dp_algorithm: sharp");
   CHECK_NOTHROW(load_scenario_text(text, "ok.yaml"));
 }
+
+TEST_CASE("a key a jobs: scenario leaves unread is an error at its line", "[loader][keys_in_use]") {
+  // d097d0b ran each of these in a two-job scenario with every result identical to the run without
+  // it (power, thermal, cooling, the fabric's BOM and storage writes, stragglers: one job's models),
+  // with only the run's note that power, thermal and cooling are not simulated.
+  const std::string base =
+      "name: two-jobs\nseed: 3\ncluster: {gpu: H100, gpus: 128, gpus_per_node: 8, nvlink_domain: 8CLUSTER}\n"
+      "fabric: {topology: leaf_spine, wiring: rail_optimized, switch_radix: 16, link_rate: \"100 Gbps\", "
+      "nic_rate: \"400 Gbps\"FABRIC}\njobs:\n"
+      "  - name: a\n"
+      "    model: {layers: 4, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048}\n"
+      "    parallelism: {tp: 8, dp: 8}\n"
+      "    global_batch: 8\n"
+      "training: {tokens: \"10B\"}\n";
+  auto with = [&](const std::string& cluster, const std::string& fabric, const std::string& more) {
+    std::string t = replaced(replaced(base, "CLUSTER", cluster), "FABRIC", fabric);
+    return t + more;
+  };
+  CHECK_NOTHROW(load_scenario_text(with("", "", ""), "ok.yaml"));
+  struct Case {
+    std::string text, line, key, value, why;
+  };
+  const Case cases[] = {
+      {with("", "", "cooling:\n  facility_supply: \"20 degC\"\n  crah:\n    capacity: \"1 MW\"\n"), "facility_supply",
+       "cooling.facility_supply", "20 degC", "power, thermal and cooling are not simulated for several jobs"},
+      {with("", "", "cooling:\n  plant: {rack: in_row_cooler}\n  in_row_cooler: {capacity: \"30 kW\"}\n"),
+       "plant:", "cooling.plant.rack", "in_row_cooler", "power, thermal and cooling are not simulated"},
+      {with("", "", "power:\n  cpu_per_gpu: \"300 W\"\n"), "cpu_per_gpu", "power.cpu_per_gpu", "300 W",
+       "power, thermal and cooling are not simulated"},
+      {with("", "",
+            "cooling_monitoring:\n" + kSensor +
+                "  response_actions:\n    - {alert_level: warning, action: reduce GPU power limit}\n"
+                "  power_limit_fraction: 0.5\n"),
+       "sensors:", "cooling_monitoring.sensors", "1 item", "power, thermal and cooling are not simulated"},
+      {with("", "", "bom:\n  nic: {price: \"900 USD\"}\n"), "price:", "bom.nic.price", "900 USD",
+       "the fabric's bill of materials, power and cost are not computed"},
+      {with(", gpu_speed: [{gpu: 3, factor: 0.5}]", "", ""), "nvlink_domain", "cluster.gpu_speed", "1 item",
+       "stragglers are not applied"},
+      {with(", gpu_speed_distribution: {kind: uniform, min: 0.9, max: 1.0}", "", ""), "nvlink_domain",
+       "cluster.gpu_speed_distribution.kind", "uniform", "stragglers are not applied"},
+      {with("", ", storage: {nodes: 2, write_bandwidth: \"20 GB/s\", read_bandwidth: \"40 GB/s\"}", ""),
+       "topology:", "fabric.storage.nodes", "2", "checkpoint writes are not simulated on the fabric for several jobs"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.key);
+    try {
+      load_scenario_text(c.text, "jobs.yaml");
+      FAIL("loaded: " << c.key << " with jobs:");
+    } catch (const ScenarioError& e) {
+      CHECK(e.key() == c.key);
+      CHECK(e.where().line == line_of(c.text, c.line));
+      CHECK_THAT(e.what(), Catch::Contains(c.key + ": got '" + c.value + "'") &&
+                               Catch::Contains("expected no " + c.key + " with jobs: (" + c.why) &&
+                               Catch::Contains("the key would be ignored"));
+    }
+  }
+}

@@ -93,3 +93,43 @@ TEST_CASE("a straggler slows its stage; the slowest replica is the representativ
   CHECK(slow.compute[2] == Approx(base.compute[2] / 0.8));
   CHECK(slow.compute[1] == Approx(base.compute[1]));
 }
+
+TEST_CASE("GPUs above nominal speed shorten their stage's compute; one fast GPU alone does not") {
+  // cluster.gpu_speed factors and gpu_speed_distribution go to 2; d097d0b started each stage's speed
+  // at 1 and took the minimum, so a stage whose GPUs were all faster ran at nominal speed: every GPU
+  // of a 64-GPU scenario at factor 2 gave the same step as none, without a word.
+  topology::FabricSpec fs;
+  fs.gpus = 64;
+  fs.gpus_per_node = 8;
+  fs.nvlink_domain = 8;
+  fs.nvlink_bandwidth = 300e9;
+  fs.kind = topology::FabricKind::LeafSpine;
+  fs.switch_radix = 64;
+  fs.link_rate = 25e9;
+  fs.nic_rate = 25e9;
+  const auto fabric = topology::build_fabric(fs);
+  JobSpec j;
+  j.model.layers = 8;
+  j.model.hidden = 2048;
+  j.model.ffn_hidden = 8192;
+  j.model.heads = 16;
+  j.model.kv_heads = 16;
+  j.model.vocab = 1024;
+  j.model.sequence_length = 1024;
+  j.par.tp = 4;
+  j.par.pp = 4;
+  j.par.dp = 4;
+  j.global_batch = 32;
+  const auto gpu = testing::h100_like();
+  const StepPlan base = plan_step(j, gpu, fabric, {});
+  // Stage 2 (GPUs 32-47) at 1.25x, the rest nominal: that stage's compute is 1/1.25 of it.
+  for (int g = 32; g < 48; ++g) j.gpu_speed.push_back({g, -1, 1.25});
+  const StepPlan fast = plan_step(j, gpu, fabric, {});
+  CHECK(fast.stragglers == 0);
+  CHECK(fast.compute[2] == Approx(base.compute[2] / 1.25));
+  CHECK(fast.compute[1] == Approx(base.compute[1]));
+  // One GPU of stage 1 at 2x: its TP peers are at nominal and it waits for them.
+  j.gpu_speed = {{16 + 1, -1, 2.0}};
+  const StepPlan one = plan_step(j, gpu, fabric, {});
+  CHECK(one.compute[1] == Approx(base.compute[1]));
+}
