@@ -94,7 +94,7 @@ struct Parallelism {
   std::string order = "tp,cp,dp,pp";
 };
 
-/// A GPU or node running below nominal speed (cluster.gpu_speed[]): every compute op on it takes
+/// A GPU or node off nominal speed (cluster.gpu_speed[]): every compute op on it takes
 /// 1/factor as long (a straggler: a degraded GPU, slow HBM, a throttled node); a factor above 1
 /// (up to 2) is one faster than nominal, which speeds its stage when its peers are as fast.
 struct GpuSpeed {

@@ -24,7 +24,8 @@ Schema schema() {
        {},
        false,
        {},
-       "Stragglers: GPUs or nodes running below nominal speed; every compute op on them takes 1/factor as long, and "
+       "GPUs or nodes off nominal speed (stragglers below 1, faster parts up to 2); every compute op on them takes "
+       "1/factor as long; a stage runs at its slowest GPU's factor and "
        "the synchronous step waits for them (models/workload/stragglers.hpp)."},
       {"cluster.gpu_speed[].gpu", Q::Integer, "", false, 0, 1e7, false, {}, "GPU index (give gpu or node)."},
       {"cluster.gpu_speed[].node",
