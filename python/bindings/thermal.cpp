@@ -84,8 +84,8 @@ void register_thermal(py::module_& m) {
       py::arg("clock") = std::vector<double>{}, py::arg("group") = true, py::arg("switches") = 0,
       "Steady state of the scenario's site (models/thermal steady_state) for a uniform GPU load "
       "(compute_busy, comm_busy: fractions of the step that partition it with the idle time, together at most 1) and "
-      "clock factors (empty = 1, one value, or "
-      "one per GPU). Returns a dict: temperatures in K, powers in W, pue, state arrays per GPU / "
+      "clock factors (empty = 1, one value, or one per GPU). Returns a dict: temperatures in K, powers in W, pue, "
+      "state arrays per GPU / "
       "rack / CDU, checklist. Raises aidcsim.ScenarioError for a bad scenario.");
   m.def(
       "thermal_throttled_clocks",
