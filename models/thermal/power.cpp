@@ -2,8 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "models/common/errors.hpp"
 
 namespace aidcsim::thermal {
+
+void check_gpu_load(const GpuLoad& load, const char* what) {
+  const double c = load.compute_busy, m = load.comm_busy;
+  if (!(std::isfinite(c) && std::isfinite(m) && c >= 0 && m >= 0 && c + m <= 1 + 1e-9))
+    throw SimulationError(std::string(what) + ": GPU load compute_busy " + std::to_string(c) + ", comm_busy " +
+                          std::to_string(m) +
+                          ": expected fractions of the step >= 0 that add to at most 1 (compute, exposed "
+                          "communication, idle: a partition)");
+}
 
 double gpu_utilization(const GpuLoad& load, double k_comm) {
   return std::clamp(load.compute_busy + k_comm * load.comm_busy, 0.0, 1.0);

@@ -3,15 +3,25 @@
 
 namespace aidcsim::thermal {
 
-/// Busy profile of one GPU over a training step: fractions of the step time in [0, 1].
-/// compute_busy: GEMM/attention kernels running; comm_busy: collectives running without compute
-/// (exposed communication); the rest is idle (pipeline bubble, data loading).
+/// Busy profile of one GPU over a training step: a partition of the step time, fractions in
+/// [0, 1] with compute_busy + comm_busy <= 1 (workload::StepBreakdown's compute and exposed
+/// communication, docs/thermal.md "GPU power").
+/// compute_busy: compute kernels running, collectives overlapped with them included: the GPU then
+/// draws its compute power, which its power limit caps (TDP here); communication hidden under
+/// compute adds no time at another power, so it is not counted again. comm_busy: collectives
+/// running with no compute (exposed communication, power.comm_factor of the dynamic power); the
+/// rest (1 - compute_busy - comm_busy) is idle (pipeline bubble).
 struct GpuLoad {
   double compute_busy = 1.0;
   double comm_busy = 0.0;
 };
 
-/// Utilization of the dynamic power range: u = clamp(compute_busy + k_comm comm_busy, 0, 1).
+/// Throws SimulationError naming `what` unless `load` is a partition of the step: both fractions
+/// finite, >= 0, and compute_busy + comm_busy <= 1 (+ 1e-9 for rounding).
+void check_gpu_load(const GpuLoad& load, const char* what);
+
+/// Utilization of the dynamic power range, the step's mean: u = compute_busy + k_comm comm_busy
+/// (compute at 1, exposed communication at k_comm, idle at 0), clamped to [0, 1].
 double gpu_utilization(const GpuLoad& load, double k_comm);
 
 /// Average electrical power of a GPU (W):

@@ -34,6 +34,7 @@ std::vector<double> expand_util(const SiteLayout& layout, const std::vector<GpuL
   if (loads.size() != 1 && loads.size() != static_cast<size_t>(layout.gpus))
     throw SimulationError("thermal: loads must have 1 or " + std::to_string(layout.gpus) + " entries, got " +
                           std::to_string(loads.size()));
+  for (const GpuLoad& l : loads) check_gpu_load(l, "thermal");
   std::vector<double> u(layout.gpus);
   for (int g = 0; g < layout.gpus; ++g)
     u[g] = gpu_utilization(loads.size() == 1 ? loads[0] : loads[g], layout.comm_power_factor);

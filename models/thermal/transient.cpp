@@ -152,6 +152,7 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
   check_fault_targets(spec, nrack, ncdu);
   if (loads.size() != 1 && loads.size() != static_cast<size_t>(n))
     throw SimulationError("thermal transient: loads must have 1 or " + std::to_string(n) + " entries");
+  for (const GpuLoad& l : loads) check_gpu_load(l, "thermal transient");
   std::vector<double> util(n), profile(n), clock(n, 1.0);
   {
     std::map<std::pair<double, double>, int> ids;

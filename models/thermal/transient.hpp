@@ -17,8 +17,10 @@ struct TransientOptions {
   double duration = 3600.0;       ///< s simulated
   double dt = 1.0;                ///< s per implicit step
   double sample_interval = 60.0;  ///< s between samples (0: every step)
-  double step_time = 0.0;         ///< s training step; > 0: GPUs swing synchronously between
-                                  ///< compute (u = 1), communication (k_comm) and idle each step
+  double step_time = 0.0;         ///< s training step; > 0: GPUs swing synchronously through the
+                                  ///< load's partition each step: compute (u = 1) for compute_busy
+                                  ///< of it, exposed communication (k_comm) for comm_busy, then idle
+                                  ///< (a step's mean is gpu_utilization, the steady state's load)
   bool throttle = true;           ///< DVFS governor on
   bool group_identical = true;    ///< grouped fidelity tier (site.hpp)
   /// Share of the training step that scales with 1/clock (compute on the critical path; exposed

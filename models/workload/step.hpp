@@ -192,6 +192,10 @@ StepPlan plan_step_reusing(const JobSpec& job, const compute::GpuSpec& gpu, cons
 struct StepBreakdown {
   double step_time = 0, compute = 0, exposed_tp = 0, exposed_pp = 0, exposed_dp = 0, exposed_cp = 0, exposed_ep = 0,
          bubble = 0;
+  /// The GPU load of the power and thermal models (thermal::GpuLoad), fractions of step_time from
+  /// the same partition: compute / step_time (communication hidden under compute is compute time:
+  /// the GPU draws its compute power then, capped at its power limit), and (exposed_tp + _pp + _dp +
+  /// _cp + _ep) / step_time, at most 1 - the first; the rest of the step (bubble) is idle.
   double gpu_busy_compute_fraction = 0, gpu_busy_comm_fraction = 0;
   /// Per pipeline stage (its representative GPU; every DP / TP rank of a stage runs the same ops),
   /// [stage], s: the same partition of step_time as above before the mean over stages:

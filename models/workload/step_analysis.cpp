@@ -1,9 +1,7 @@
 // Reading a simulated step: where its time went (compute, exposed TP/PP/DP/CP/EP, bubble).
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
-#include <utility>
 #include <vector>
 
 #include "models/workload/step.hpp"
@@ -148,41 +146,10 @@ double extension(const StepPlan& plan, const network::RunResult& run, double ext
   return std::max(extra_time, plan.extra_microbatches * steady_period(plan, run));
 }
 
-// DP flows of the representative GPUs: from the first to the last on the wire, separately for
-// the parameter gathers and for the gradient reduction (+ embedding all-reduce): with
-// overlap_param_gather the gathers open the step and the reduction ends it. Adds their busy time
-// (s, summed over stages) to `busy`. One pass over the activities (each DP transfer of a stage's
-// GPU updates that stage's bounds; min and max do not depend on the order), not one per stage.
-void add_dp_busy(const StepPlan& plan, const network::RunResult& run, double& comm_busy) {
-  constexpr double inf = std::numeric_limits<double>::infinity();
-  std::vector<std::array<double, 2>> lo(plan.pp, {inf, inf}), hi(plan.pp, {0.0, 0.0});
-  // stages of each representative GPU (distinct in a pipeline; a repeated GPU updates each of its stages)
-  std::vector<std::pair<int, int>> gpu_stage;
-  for (int s = 0; s < plan.pp; ++s) gpu_stage.emplace_back(plan.stage_gpu[s], s);
-  std::sort(gpu_stage.begin(), gpu_stage.end());
-  const int gpu_min = gpu_stage.empty() ? 0 : gpu_stage.front().first;
-  const int gpu_max = gpu_stage.empty() ? -1 : gpu_stage.back().first;
-  const auto& acts = plan.schedule.activities;
-  for (std::size_t i = 0; i < acts.size(); ++i) {
-    const auto& a = acts[i];
-    if (a.tag != kTagDp && a.tag != kTagDpGather && a.tag != kTagEmbedding) continue;
-    if (a.gpu < gpu_min || a.gpu > gpu_max) continue;
-    auto it = std::lower_bound(gpu_stage.begin(), gpu_stage.end(), std::pair{a.gpu, -1});
-    for (; it != gpu_stage.end() && it->first == a.gpu; ++it) {
-      const int s = it->second;
-      const int k = a.tag == kTagDpGather && plan.param_gather_buckets > 0 ? 1 : 0;
-      lo[s][k] = std::min(lo[s][k], run.start[i]);
-      hi[s][k] = std::max(hi[s][k], run.finish[i]);
-    }
-  }
-  for (int s = 0; s < plan.pp; ++s)
-    for (int k = 0; k < 2; ++k)
-      if (hi[s][k] > lo[s][k]) comm_busy += hi[s][k] - lo[s][k];
-}
-
 // The per-stage sums of `r` become means over the `pp` stages (rounding residue of the interval
-// sums zeroed), and the GPU busy fractions follow from them and `comm_busy` (s, summed over stages).
-void average_over_stages(StepBreakdown& r, int pp, double comm_busy) {
+// sums zeroed), and the GPU load follows from the same partition: the share computing (communication
+// hidden under compute included) and the share of exposed communication; the rest is bubble.
+void average_over_stages(StepBreakdown& r, int pp) {
   const double n = pp;
   r.compute /= n;
   r.exposed_tp /= n;
@@ -193,8 +160,10 @@ void average_over_stages(StepBreakdown& r, int pp, double comm_busy) {
   r.exposed_dp /= n;
   for (double* x : {&r.compute, &r.exposed_tp, &r.exposed_cp, &r.exposed_ep, &r.bubble, &r.exposed_pp, &r.exposed_dp})
     if (std::abs(*x) < 1e-12 * r.step_time) *x = 0;  // rounding residue of the interval sums
-  r.gpu_busy_compute_fraction = std::min(1.0, r.compute / r.step_time);
-  r.gpu_busy_comm_fraction = std::min(1.0, comm_busy / n / r.step_time);
+  const double exposed = r.exposed_tp + r.exposed_pp + r.exposed_dp + r.exposed_cp + r.exposed_ep;
+  r.gpu_busy_compute_fraction = std::clamp(r.compute / r.step_time, 0.0, 1.0);
+  // at most the rest of the step, so the two never add to more than 1 through rounding
+  r.gpu_busy_comm_fraction = std::clamp(exposed / r.step_time, 0.0, 1.0 - r.gpu_busy_compute_fraction);
 }
 
 /// The step's length from a run: the makespan plus the microbatches beyond the simulated ones,
@@ -264,7 +233,6 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     tails.push_back(stage_tail(plan, run, s));
     if (tails[s].end > tails[crit].end) crit = s;
   }
-  double comm_busy = 0;
   r.stage_compute.assign(plan.pp, 0.0);
   r.stage_exposed_comm.assign(plan.pp, 0.0);
   r.stage_bubble.assign(plan.pp, 0.0);
@@ -285,7 +253,6 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     r.exposed_ep += wait_ep;
     r.exposed_cp += wait_cp;
     r.exposed_tp += wait_tp;
-    comm_busy += (waits[s][kTagEp] + waits[s][kTagCp] + waits[s][kTagTp]) * scale;
     r.exposed_dp += wait_dp;
     // after its last backward: its optimizer is compute; the rest of the time until the step ends
     // is booked by what the critical stage was doing then: waiting for DP (embedding) traffic is
@@ -315,15 +282,12 @@ StepBreakdown analyse_step(const StepPlan& plan, const network::RunResult& run) 
     r.exposed_tp += layer_tp_s;
     r.exposed_cp += layer_cp_s;
     r.exposed_ep += layer_ep_s;
-    comm_busy +=
-        plan.tp[s] + plan.cp[s] + plan.ep[s] + plan.extra_tp[s] + plan.extra_cp[s] + plan.extra_ep[s] + layer_extra;
     r.stage_compute[s] = compute;
     r.stage_exposed_comm[s] =
         wait_pp + wait_ep + wait_cp + wait_tp + wait_dp + dp + emb + measured + layer_tp_s + layer_cp_s + layer_ep_s;
     r.stage_bubble[s] = wait_bubble + drain + imbalance;
   }
-  add_dp_busy(plan, run, comm_busy);
-  average_over_stages(r, plan.pp, comm_busy);
+  average_over_stages(r, plan.pp);
   return r;
 }
 

@@ -118,10 +118,11 @@ void report_step_breakdown(Results& r, const StepReportInput& o) {
 
 void report_gpu_load(Results& r, const StepBreakdown& site_step) {
   r.add("gpu_compute_busy", site_step.gpu_busy_compute_fraction, "1",
-        "Thermal model's GPU load: share of the step computing (stage mean; the site's step at its final clocks)");
+        "Thermal model's GPU load: share of the step computing, communication hidden under compute included, "
+        "at compute power (stage mean; the site's step at its final clocks)");
   r.add("gpu_comm_busy", site_step.gpu_busy_comm_fraction, "1",
-        "Thermal model's GPU load: share of the step with collectives running (TP/CP/EP; DP from its first to "
-        "last transfer, overlapped or not; stage mean), at power.comm_factor of the dynamic power");
+        "Thermal model's GPU load: share of the step in exposed communication (TP, PP, DP, CP, EP transfers "
+        "waited on; stage mean), at power.comm_factor of the dynamic power; the rest of the step (bubble) is idle");
 }
 
 }  // namespace aidcsim::workload

@@ -36,7 +36,8 @@ void report_step_breakdown(Results& r, const StepReportInput& in);
 
 /// Summary gpu_compute_busy and gpu_comm_busy (units "1"): the busy profile the power and thermal
 /// models are given (StepBreakdown::gpu_busy_compute_fraction, gpu_busy_comm_fraction of
-/// `site_step`, the step of the site as built: a rollout's last phase, at its final clocks).
+/// `site_step`, the step of the site as built: a rollout's last phase, at its final clocks): the
+/// stage means of compute and of exposed communication, a partition with the bubble (idle).
 void report_gpu_load(Results& r, const StepBreakdown& site_step);
 
 }  // namespace aidcsim::workload

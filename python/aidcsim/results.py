@@ -151,8 +151,9 @@ class Results:
         Values are fractions of ``summary["step_time"]`` (unit "1", each row sums to 1 to
         rounding), or with ``seconds=True`` seconds per step (each row sums to the step time); the
         unit is in ``df.attrs["units"]``. Read from the datasets /step/stage_<column>_fraction or
-        /step/stage_<column> (shape [stage]). The GPU load the power and thermal models were given
-        is ``summary["gpu_compute_busy"]`` / ``summary["gpu_comm_busy"]``.
+        /step/stage_<column> (shape [stage]). The GPU load the power and thermal models were given,
+        ``summary["gpu_compute_busy"]`` / ``summary["gpu_comm_busy"]``, is the mean of the
+        ``compute`` / ``exposed_communication`` columns (the rest, the bubble, is idle).
 
         Raises KeyError when the results have no per-stage datasets (files of aidcsim before them).
         """

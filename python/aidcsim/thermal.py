@@ -9,8 +9,16 @@ simulating the network. Useful for flow and supply-temperature sweeps in seconds
 import numbers
 
 from . import _args, _native
-from .errors import ScenarioError
+from .errors import ScenarioError, argument_error
 from .scenario import as_scenario
+
+
+def _partition(compute_busy, comm_busy):
+    """comm_busy, or a ParameterError unless compute_busy + comm_busy <= 1 (a partition of the step)."""
+    if compute_busy + comm_busy > 1 + 1e-9:
+        raise argument_error("comm_busy", comm_busy, f"at most 1 - compute_busy = {1 - compute_busy:.6g} "
+                             "(compute, exposed communication and idle partition the step)")
+    return comm_busy
 
 
 def steady_state(scenario, compute_busy=1.0, comm_busy=0.0, clock=None, per_gpu=False, switches=0):
@@ -21,8 +29,11 @@ def steady_state(scenario, compute_busy=1.0, comm_busy=0.0, clock=None, per_gpu=
     scenario : path | Scenario | dict
         Uses its cluster (GPUs, NVLink domain = rack), GPU model (TDP, idle power) and cooling keys.
     compute_busy, comm_busy : float
-        Fractions of a step each GPU computes / communicates (0..1); power follows
-        P = idle + (TDP - idle) u f^3 (models/thermal/power.hpp).
+        A partition of the step (each 0..1, together at most 1): the share each GPU computes
+        (communication hidden under compute included) and the share of exposed communication; the
+        rest is idle. A run's are ``Results.summary["gpu_compute_busy"]`` / ``["gpu_comm_busy"]``.
+        Power follows P = idle + (TDP - idle) u f^3, u = compute_busy + power.comm_factor comm_busy
+        (models/thermal/power.hpp).
     clock : float | sequence of float, optional
         Clock factor (0, 1], one value or one per GPU (default 1).
     per_gpu : bool
@@ -47,7 +58,7 @@ def steady_state(scenario, compute_busy=1.0, comm_busy=0.0, clock=None, per_gpu=
     ScenarioError for an invalid scenario or cooling spec; SimulationError for a singular network.
     """
     compute_busy = _args.number(compute_busy, "compute_busy", 0, 1)
-    comm_busy = _args.number(comm_busy, "comm_busy", 0, 1)
+    comm_busy = _partition(compute_busy, _args.number(comm_busy, "comm_busy", 0, 1))
     per_gpu = _args.flag(per_gpu, "per_gpu")
     switches = _args.integer(switches, "switches", 0, 10**7)
     if clock is None:
@@ -68,7 +79,7 @@ def throttled_clocks(scenario, compute_busy=1.0, comm_busy=0.0, switches=0):
     """Clock factor per GPU (numpy array, size = GPUs) at which no junction exceeds the GPU
     temperature limit (the DVFS governor holding the limit), clamped to the throttle floor."""
     compute_busy = _args.number(compute_busy, "compute_busy", 0, 1)
-    comm_busy = _args.number(comm_busy, "comm_busy", 0, 1)
+    comm_busy = _partition(compute_busy, _args.number(comm_busy, "comm_busy", 0, 1))
     switches = _args.integer(switches, "switches", 0, 10**7)
     s = as_scenario(scenario)
     text, name = s._source()

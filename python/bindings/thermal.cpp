@@ -83,8 +83,9 @@ void register_thermal(py::module_& m) {
       py::arg("text"), py::arg("name"), py::arg("compute_busy") = 1.0, py::arg("comm_busy") = 0.0,
       py::arg("clock") = std::vector<double>{}, py::arg("group") = true, py::arg("switches") = 0,
       "Steady state of the scenario's site (models/thermal steady_state) for a uniform GPU load "
-      "(compute_busy, comm_busy fractions of the step) and clock factors (empty = 1, one value, or "
-      "one per GPU). Returns a dict: temperatures in K, powers in W, pue, state arrays per GPU / "
+      "(compute_busy, comm_busy: fractions of the step that partition it with the idle time, together at most 1) and "
+      "clock factors (empty = 1, one value, or one per GPU). Returns a dict: temperatures in K, powers in W, pue, "
+      "state arrays per GPU / "
       "rack / CDU, checklist. Raises aidcsim.ScenarioError for a bad scenario.");
   m.def(
       "thermal_throttled_clocks",

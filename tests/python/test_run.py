@@ -168,9 +168,10 @@ def test_stage_busy_frame(small_results, tmp_path):
     assert t["exposed_communication"].mean() == pytest.approx(exposed, rel=1e-12)
     for p in ("compute", "exposed_communication", "bubble"):
         assert r.dataset_units[f"/step/stage_{p}_fraction"] == "1" and r.dataset_dims[f"/step/stage_{p}"] == ["stage"]
-    # the thermal model's load: the stage-mean compute share, and collectives busy beside it
+    # the thermal model's load: the same partition's stage-mean compute and exposed communication
     assert r.summary["gpu_compute_busy"] == pytest.approx(f["compute"].mean(), rel=1e-12)
-    assert 0 < r.summary["gpu_comm_busy"] <= 1 and r.units["gpu_comm_busy"] == "1"
+    assert r.summary["gpu_comm_busy"] == pytest.approx(f["exposed_communication"].mean(), rel=1e-12)
+    assert r.summary["gpu_compute_busy"] + r.summary["gpu_comm_busy"] <= 1 and r.units["gpu_comm_busy"] == "1"
     # the JSON's compact form and the HDF5 file carry the same
     g = r.to_json()["gpu_busy"]
     assert g["stages"] == 9 and g["bubble"]["max"] == f["bubble"].max() and g["compute"]["min"] == f["compute"].min()

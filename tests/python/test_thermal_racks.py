@@ -47,3 +47,19 @@ def test_low_flow_boils_and_fails_single_phase(default_path):
     s["cooling.flow_per_gpu"] = "1 L/min"
     r = aidcsim.thermal.steady_state(s, compute_busy=0.8, comm_busy=0.15)
     assert next(c for c in r["checklist"] if c["item"] == "coolant stays single-phase")["pass"]
+
+
+def test_gpu_load_is_a_partition(default_path):
+    """compute_busy and comm_busy partition the step with the idle time: a load adding to more than
+    1 counts a time twice (communication hidden under compute) and is refused, naming comm_busy."""
+    import pytest
+    s = aidcsim.Scenario.load(default_path).copy()
+    s["cluster.gpus"] = 576
+    s["workload.parallelism.dp"] = 8
+    s["workload.global_batch"] = 144
+    with pytest.raises(aidcsim.ParameterError, match="comm_busy.*at most 1 - compute_busy"):
+        aidcsim.thermal.steady_state(s, compute_busy=0.716, comm_busy=0.394)
+    with pytest.raises(aidcsim.ParameterError, match="comm_busy"):
+        aidcsim.thermal.throttled_clocks(s, compute_busy=0.716, comm_busy=0.394)
+    full = aidcsim.thermal.steady_state(s, compute_busy=1.0)["state"]["gpu_power"]
+    assert aidcsim.thermal.steady_state(s, compute_busy=0.6, comm_busy=0.4)["state"]["gpu_power"].max() < full.min()
