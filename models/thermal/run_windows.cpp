@@ -11,7 +11,7 @@ namespace aidcsim::thermal {
 double fault_horizon(const CoolingSpec& cooling) {
   const VerdictOptions v;
   double end = 0;
-  for (const auto& f : cooling.faults) end = std::max(end, std::isfinite(f.duration) ? f.at + f.duration : f.at);
+  for (const auto& f : cooling.faults) end = std::max(end, f.at + f.duration);  // inf (not repaired): the cap
   return std::min(end + v.settle, v.max_duration);
 }
 
