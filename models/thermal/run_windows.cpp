@@ -21,6 +21,7 @@ TransientOptions fault_transient_options(const CoolingSpec& cooling, double cloc
   t.duration = fault_horizon(cooling);
   t.dt = v.dt;
   t.sample_interval = v.sample_interval;
+  t.sample_extremes = true;  // a short failover dip between two samples
   t.clock_sensitivity = clock_sensitivity;
   return t;
 }

@@ -23,7 +23,7 @@ struct ThrottleLoop {
 double fault_horizon(const CoolingSpec& cooling);
 
 /// Options of the transient of all scheduled cooling faults together: from t = 0 over
-/// fault_horizon(cooling), at VerdictOptions' dt and sample interval; `clock_sensitivity` as
+/// fault_horizon(cooling), at VerdictOptions' dt and sample interval (and sample_extremes); `clock_sensitivity` as
 /// TransientOptions::clock_sensitivity.
 TransientOptions fault_transient_options(const CoolingSpec& cooling, double clock_sensitivity);
 

@@ -17,10 +17,17 @@ struct TransientOptions {
   double duration = 3600.0;       ///< s simulated
   double dt = 1.0;                ///< s per implicit step
   double sample_interval = 60.0;  ///< s between samples (0: every step)
-  double step_time = 0.0;         ///< s training step; > 0: GPUs swing synchronously between
-                                  ///< compute (u = 1), communication (k_comm) and idle each step
-  bool throttle = true;           ///< DVFS governor on
-  bool group_identical = true;    ///< grouped fidelity tier (site.hpp)
+  /// Also keep, off that grid, the step where a fault event acts and the step of each run-wide
+  /// extreme TransientResult reports (max junction, cold plate, coolant inlet/outlet, loop ΔT,
+  /// hottest coolant, server inlet air; min flow per GPU, min clock) when no grid sample holds it:
+  /// a 5 s pump failover between two 10 s samples is then in the series. Samples stay in time
+  /// order, at most (fault events + 9) more; off: the regular grid only (equal-weight samples, as
+  /// the daily cycle's mean work rate needs).
+  bool sample_extremes = false;
+  double step_time = 0.0;       ///< s training step; > 0: GPUs swing synchronously between
+                                ///< compute (u = 1), communication (k_comm) and idle each step
+  bool throttle = true;         ///< DVFS governor on
+  bool group_identical = true;  ///< grouped fidelity tier (site.hpp)
   /// Share of the training step that scales with 1/clock (compute on the critical path; exposed
   /// communication does not): the step at clock f takes 1 + k (1/f - 1) times as long. Sets the
   /// training time lost to throttling. 1 = compute-bound.

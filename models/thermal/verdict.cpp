@@ -59,6 +59,7 @@ std::vector<FaultVerdict> judge_faults(const CoolingSpec& spec, const SiteLayout
     t.duration = std::min(v.fault.at + v.fault.duration + opt.settle - t.start, opt.max_duration);
     t.dt = opt.dt;
     t.sample_interval = opt.sample_interval;
+    t.sample_extremes = true;  // its series holds the extremes its checks judge
     t.clock_sensitivity = opt.clock_sensitivity;
     try {
       v.transient = simulate_transient(one, layout, loads, t);

@@ -30,7 +30,7 @@ struct VerdictOptions {
   /// s, longest run per fault; a fault not repaired (FaultSpec::duration inf) runs this long.
   double max_duration = 72 * 3600.0;
   double dt = 1.0;                ///< s per implicit step
-  double sample_interval = 10.0;  ///< s between samples kept
+  double sample_interval = 10.0;  ///< s between samples kept (plus events and extremes: sample_extremes)
 };
 
 struct FaultVerdict {
