@@ -11,7 +11,7 @@ namespace aidcsim::thermal {
 double fault_horizon(const CoolingSpec& cooling) {
   const VerdictOptions v;
   double end = 0;
-  for (const auto& f : cooling.faults) end = std::max(end, std::isfinite(f.duration) ? f.at + f.duration : f.at);
+  for (const auto& f : cooling.faults) end = std::max(end, f.at + f.duration);  // inf (not repaired): the cap
   return std::min(end + v.settle, v.max_duration);
 }
 
@@ -21,6 +21,7 @@ TransientOptions fault_transient_options(const CoolingSpec& cooling, double cloc
   t.duration = fault_horizon(cooling);
   t.dt = v.dt;
   t.sample_interval = v.sample_interval;
+  t.sample_extremes = true;  // a short failover dip between two samples
   t.clock_sensitivity = clock_sensitivity;
   return t;
 }

@@ -18,12 +18,12 @@ struct ThrottleLoop {
 };
 
 /// s simulated by the fault transient: until VerdictOptions::settle (loops settle in minutes)
-/// after the last of `cooling.faults` ends (or starts, if permanent), at most
-/// VerdictOptions::max_duration. 0 faults: the settle time alone.
+/// after the last of `cooling.faults` ends, at most VerdictOptions::max_duration (also the length
+/// with a fault not repaired, duration inf). 0 faults: the settle time alone.
 double fault_horizon(const CoolingSpec& cooling);
 
 /// Options of the transient of all scheduled cooling faults together: from t = 0 over
-/// fault_horizon(cooling), at VerdictOptions' dt and sample interval; `clock_sensitivity` as
+/// fault_horizon(cooling), at VerdictOptions' dt and sample interval (and sample_extremes); `clock_sensitivity` as
 /// TransientOptions::clock_sensitivity.
 TransientOptions fault_transient_options(const CoolingSpec& cooling, double clock_sensitivity);
 

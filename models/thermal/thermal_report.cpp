@@ -212,6 +212,17 @@ double time_to_train_with_faults(double time_to_train, const std::vector<FaultVe
       if (not_counted) not_counted->push_back(v->index);
     } else if (!(v->fault.at < transient_duration)) {
       end += v->lost_training_time;  // in time_to_train's step-time profile otherwise: not twice
+      // Training still left when the verdict's run ends, while the fault goes on: at its last state.
+      const double fault_end = v->fault.at + v->fault.duration, m = v->final_slowdown;
+      if (end > v->judged_until && fault_end > v->judged_until && m != 1) {
+        const double left = end - v->judged_until;  // s at full speed
+        if (!std::isfinite(m)) {
+          end = std::isfinite(fault_end) ? fault_end + left : m;  // halted until the repair, or for good
+        } else {
+          const double work = std::min(left, (fault_end - v->judged_until) / m);  // done while it lasts
+          end = v->judged_until + work * m + (left - work);
+        }
+      }
     }
   }
   return end;
@@ -240,15 +251,20 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
                           "; the transient loop model is single-phase");
     // A fault lasting past its own run (capped at VerdictOptions::max_duration) is judged over its
     // first part only: its losses would otherwise read as the whole fault's.
+    // A fault not repaired (duration inf) always is.
     if (v.judged_until < v.fault.at + v.fault.duration) {
       const double covered = std::max(0.0, v.judged_until - v.fault.at);
       r.warnings.push_back(fmt::format(
           "cooling.faults[{}] ({}: {}): its verdict simulates the fault's first {:.3g} h only (a verdict's run "
-          "is capped): its lost training time ({:.4g} h), GPU-hours and time above throttle leave out the rest{}; "
-          "a fault still slowing the GPUs at that time costs more",
+          "is capped): its lost training time ({:.4g} h), GPU-hours and time above throttle leave out the rest; "
+          "a fault still slowing the GPUs at that time costs more{}",
           v.index, v.name, v.description, covered / units::kHour, v.lost_training_time / units::kHour,
-          v.fault.at >= transient_duration ? ", and so does time_to_train_with_faults, which adds that lost time"
-                                           : ""));
+          !(v.fault.at >= transient_duration) ? ""
+          : v.final_slowdown == 1
+              ? "; time_to_train_with_faults adds the lost time judged (the run ends at full speed)"
+              : fmt::format("; time_to_train_with_faults takes the rest of it at the run's last state (step time x "
+                            "{:.4g}{})",
+                            v.final_slowdown, std::isfinite(v.final_slowdown) ? "" : ": the job halted")));
     }
     start.push_back(v.fault.at);
     duration.push_back(v.fault.duration);
@@ -301,7 +317,9 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
                       "Checks failing already before the fault (steady state): reported, not counted in the verdict",
                       "fault"});
   r.datasets.push_back(vector_dataset(f + "start", start, "s", "Fault start, from the training start", "fault"));
-  r.datasets.push_back(vector_dataset(f + "duration", duration, "s", "Fault duration (inf: not repaired)", "fault"));
+  r.datasets.push_back(vector_dataset(f + "duration", duration, "s",
+                                      "Fault duration (inf: not repaired, cooling.faults[i].duration not given)",
+                                      "fault"));
   r.datasets.push_back(
       vector_dataset(f + "peak_gpu_temperature", peak, "degC", "Hottest GPU junction in the fault's run", "fault"));
   r.datasets.push_back(vector_dataset(f + "time_above_throttle", above, "s",
@@ -339,7 +357,7 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
   r.add("time_to_train_with_faults", with_faults / units::kDay, "d",
         "Expected time-to-train with every cooling fault counted once: time_to_train (whose step-time profile has "
         "the faults of the fault transient) + the lost training time of the faults that start after that transient "
-        "and before the training ends");
+        "and before the training ends (one lasting past its verdict's run goes on at that run's last state)");
   if (!late.empty()) {
     std::string which;
     for (int i : late) which += (which.empty() ? "" : ", ") + std::to_string(i + 1);
@@ -353,7 +371,8 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
                                            : "estimated: compute share of the step");
   r.notes.push_back(
       "cooling-fault verdicts: each fault simulated alone from the steady state 60 s before it to 30 min "
-      "after it ends (1 s steps), with the governor and the monitoring policy; training time lost: " +
+      "after it ends, 72 h at most (a fault not repaired: 72 h; 1 s steps), with the governor and the monitoring "
+      "policy; training time lost: " +
       std::string(k) + "; GPU-hours lost = the job's GPUs x time lost (synchronous training)");
 
   std::vector<double> at, fault, lost, peak_after, off_after, cleared, apass;

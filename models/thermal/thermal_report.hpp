@@ -58,7 +58,11 @@ void note_idle_monitoring(Results& r, const CoolingSpec& spec);
 /// already has the faults that start before `transient_duration` (s, the shared fault transient's
 /// length: its step-time profile, sim/engine/step_profile.hpp); this adds the lost_training_time
 /// of each later fault (its verdict alone), in start order, for those that start before the
-/// training (so lengthened) ends. Equal to `time_to_train` when every fault is in the transient.
+/// training (so lengthened) ends. A later fault lasting past its verdict's run (judged_until: a
+/// long one, or one not repaired, duration inf) goes on at the run's last state (final_slowdown)
+/// until it ends or the training does: the training left at judged_until then takes final_slowdown
+/// times as long up to the fault's end (inf: never ends, when the job stays halted and the fault is
+/// not repaired). Equal to `time_to_train` when every fault is in the transient.
 /// The indices (FaultVerdict::index) of the faults that start after the training ends go to
 /// `not_counted` when given.
 double time_to_train_with_faults(double time_to_train, const std::vector<FaultVerdict>& verdicts,

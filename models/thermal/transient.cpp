@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -71,6 +72,17 @@ struct Readings {
     throw SimulationError("thermal monitoring: unknown sensor location '" + loc + "'");
   }
 };
+
+// The run-wide extremes TransientResult reports, each of which must appear in the samples:
+// junction, cold plate, supply, return manifold, loop ΔT, hottest coolant, server inlet air (max),
+// flow per GPU and clock (min).
+enum Extreme { kJunction, kPlate, kSupply, kManifold, kDeltaT, kCoolant, kAirInlet, kFlow, kClock, kExtremes };
+
+// Whether `v` goes past the extreme `m` so far (NaN: none yet / no such element; fmax semantics).
+bool beyond(double v, double m, bool lower) {
+  if (std::isnan(v)) return false;
+  return std::isnan(m) || (lower ? v < m : v > m);
+}
 
 // max that ignores NaN (fmax semantics) and a node id of -1.
 void raise(double& m, const RcNetwork& net, int node) {
@@ -280,12 +292,20 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
   // that calls for them is active, then for the hold of the actions that called (0: off when the
   // last alert clears).
   const double eps = 1e-9 * opt.dt;
+  // Samples off the regular grid (TransientOptions::sample_extremes): the step where a fault event
+  // acts, and the step of each run-wide extreme not on the grid (the last such step wins: a later
+  // step only replaces it when it goes strictly further). Merged into the samples at the end.
+  std::vector<Sample> off_grid;
+  std::array<Sample, kExtremes> extreme_sample{};
+  std::array<bool, kExtremes> extreme_off_grid{};
 
   for (long step = 0; step <= nsteps; ++step) {
     const double t = opt.start + step * opt.dt;
+    bool event = false;
     while (!events.empty() && events.begin()->first <= t + 1e-9 * opt.dt) {
       auto node = events.extract(events.begin());
       node.mapped()(node.key());
+      event = true;
     }
     if (daily) {
       cond.outdoor_temp = outdoor_temperature_at(spec.rejection, t);
@@ -416,13 +436,48 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       fsum += g.clock * g.copies;
       copies += g.copies;
     }
-    if (t + 1e-9 >= next_sample) {
-      // A sample's min_clock is 0 while any GPU is shut down: the synchronous job is halted.
-      res.samples.push_back({t, rd.junction, rd.plate, rd.supply, rd.manifold, rd.flow, rd.air_inlet,
-                             halted ? 0.0 : fmin_now, fsum / copies, pw.it, pw.cooling, pw.facility, pw.pue,
-                             m.facility_supply(), m.conditions().outdoor_temp, rd.delta_t, rd.coolant_max()});
+    // A sample's min_clock is 0 while any GPU is shut down: the synchronous job is halted.
+    const Sample now{t,
+                     rd.junction,
+                     rd.plate,
+                     rd.supply,
+                     rd.manifold,
+                     rd.flow,
+                     rd.air_inlet,
+                     halted ? 0.0 : fmin_now,
+                     fsum / copies,
+                     pw.it,
+                     pw.cooling,
+                     pw.facility,
+                     pw.pue,
+                     m.facility_supply(),
+                     m.conditions().outdoor_temp,
+                     rd.delta_t,
+                     rd.coolant_max()};
+    const bool on_grid = t + 1e-9 >= next_sample;
+    if (on_grid) {
+      res.samples.push_back(now);
       next_sample += sample_every;
+    } else if (opt.sample_extremes && event) {
+      off_grid.push_back(now);
     }
+    if (opt.sample_extremes) {
+      const std::array<std::pair<double, double>, kExtremes> seen{{{rd.junction, res.max_gpu_temp},
+                                                                   {rd.plate, res.max_cold_plate_temp},
+                                                                   {rd.supply, res.max_coolant_inlet},
+                                                                   {rd.manifold, res.max_coolant_outlet},
+                                                                   {rd.delta_t, res.max_loop_delta_t},
+                                                                   {rd.coolant_max(), res.max_coolant_temp},
+                                                                   {rd.air_inlet, res.max_air_inlet},
+                                                                   {m.liquid() ? rd.flow : kNaN, res.min_flow_per_gpu},
+                                                                   {fmin_now, res.min_clock}}};
+      for (int e = 0; e < kExtremes; ++e)
+        if (beyond(seen[e].first, seen[e].second, e >= kFlow)) {
+          extreme_sample[e] = now;
+          extreme_off_grid[e] = !on_grid;
+        }
+    }
+    res.min_clock = std::min(res.min_clock, fmin_now);  // the last state too: every sample's clock is in it
     res.max_gpu_temp = std::max(res.max_gpu_temp, rd.junction);
     res.max_cold_plate_temp = std::fmax(res.max_cold_plate_temp, rd.plate);
     res.max_coolant_inlet = std::fmax(res.max_coolant_inlet, rd.supply);
@@ -479,7 +534,6 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       if (!opt.throttle && !cap.on) g.clock = 1.0;
     }
     // Accounting over the step just taken (state at its start).
-    res.min_clock = std::min(res.min_clock, fmin_now);
     if (fmin_now < 1) res.throttled_time += opt.dt;
     if (rd.junction > limit) res.time_above_throttle += opt.dt;
     if (m.liquid() && rd.loop_flow < design_loop_flow * (1 - 1e-9)) res.flow_deficit_time += opt.dt;
@@ -497,6 +551,18 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
     }
   }
   res.mean_slowdown = run_time > 0 ? slow_int / run_time : 1.0;
+  for (int e = 0; e < kExtremes; ++e)
+    if (extreme_off_grid[e]) off_grid.push_back(extreme_sample[e]);
+  if (!off_grid.empty()) {
+    // Steps are at start + k dt exactly: equal times are the same step (an event that was also an extreme).
+    auto by_time = [](const Sample& a, const Sample& b) { return a.time < b.time; };
+    std::stable_sort(off_grid.begin(), off_grid.end(), by_time);
+    off_grid.erase(std::unique(off_grid.begin(), off_grid.end(),
+                               [](const Sample& a, const Sample& b) { return a.time == b.time; }),
+                   off_grid.end());
+    for (const Sample& x : off_grid)  // a few into the grid's samples, in place (no second copy of them)
+      res.samples.insert(std::upper_bound(res.samples.begin(), res.samples.end(), x, by_time), x);
+  }
   // When each action ends or would end: still on by its hold alone, the end of that hold.
   for (auto& a : res.actions) a.release_due = a.cleared;
   for (const Held* h : {&boost, &cap})

@@ -17,6 +17,13 @@ struct TransientOptions {
   double duration = 3600.0;       ///< s simulated
   double dt = 1.0;                ///< s per implicit step
   double sample_interval = 60.0;  ///< s between samples (0: every step)
+  /// Also keep, off that grid, the step where a fault event acts and the step of each run-wide
+  /// extreme TransientResult reports (max junction, cold plate, coolant inlet/outlet, loop ΔT,
+  /// hottest coolant, server inlet air; min flow per GPU, min clock) when no grid sample holds it:
+  /// a 5 s pump failover between two 10 s samples is then in the series. Samples stay in time
+  /// order, at most (fault events + 9) more; off: the regular grid only (equal-weight samples, as
+  /// the daily cycle's mean work rate needs).
+  bool sample_extremes = false;
   double step_time = 0.0;         ///< s training step; > 0: GPUs swing synchronously through the
                                   ///< load's partition each step: compute (u = 1) for compute_busy
                                   ///< of it, exposed communication (k_comm) for comm_busy, then idle

@@ -55,10 +55,11 @@ std::vector<FaultVerdict> judge_faults(const CoolingSpec& spec, const SiteLayout
     one.faults = {v.fault};
     TransientOptions t;
     t.start = std::max(0.0, v.fault.at - opt.lead);
-    const double end = (std::isfinite(v.fault.duration) ? v.fault.at + v.fault.duration : v.fault.at) + opt.settle;
-    t.duration = std::min(end - t.start, opt.max_duration);
+    // Its end + the settling after it; a fault not repaired (duration inf) runs to the cap.
+    t.duration = std::min(v.fault.at + v.fault.duration + opt.settle - t.start, opt.max_duration);
     t.dt = opt.dt;
     t.sample_interval = opt.sample_interval;
+    t.sample_extremes = true;  // its series holds the extremes its checks judge
     t.clock_sensitivity = opt.clock_sensitivity;
     try {
       v.transient = simulate_transient(one, layout, loads, t);
@@ -78,6 +79,10 @@ std::vector<FaultVerdict> judge_faults(const CoolingSpec& spec, const SiteLayout
     v.min_clock = r.min_clock;
     v.actions = r.actions;
     v.judged_until = t.start + t.duration;
+    // The step-time multiplier of the run's last state (inf: a GPU still shut down, the job halted).
+    const double c_end = r.final_clock.empty() ? 1.0 : *std::min_element(r.final_clock.begin(), r.final_clock.end());
+    v.final_slowdown =
+        c_end > 0 ? 1 + opt.clock_sensitivity * (1 / c_end - 1) : std::numeric_limits<double>::infinity();
 
     // The state just before the fault (first sample: steady operation) tells which limits the site
     // already breaks; those do not decide the fault's verdict.

@@ -24,12 +24,13 @@
 namespace aidcsim::thermal {
 
 struct VerdictOptions {
-  double clock_sensitivity = 1.0;     ///< share of the step that scales with 1/clock (TransientOptions)
-  double lead = 60.0;                 ///< s of steady operation simulated before the fault
-  double settle = 1800.0;             ///< s simulated after the fault ends (or after it starts, if permanent)
-  double max_duration = 72 * 3600.0;  ///< s, longest run per fault
-  double dt = 1.0;                    ///< s per implicit step
-  double sample_interval = 10.0;      ///< s between samples kept
+  double clock_sensitivity = 1.0;  ///< share of the step that scales with 1/clock (TransientOptions)
+  double lead = 60.0;              ///< s of steady operation simulated before the fault
+  double settle = 1800.0;          ///< s simulated after the fault ends
+  /// s, longest run per fault; a fault not repaired (FaultSpec::duration inf) runs this long.
+  double max_duration = 72 * 3600.0;
+  double dt = 1.0;                ///< s per implicit step
+  double sample_interval = 10.0;  ///< s between samples kept (plus events and extremes: sample_extremes)
 };
 
 struct FaultVerdict {
@@ -48,6 +49,10 @@ struct FaultVerdict {
   /// after its start): a fault lasting past it is judged, and its losses counted, up to there only.
   /// inf: not set (the whole fault judged).
   double judged_until = std::numeric_limits<double>::infinity();
+  /// Step-time multiplier 1 + k (1/f - 1) at the end of the fault's run (f the slowest GPU's clock
+  /// then, k = VerdictOptions::clock_sensitivity; inf: a GPU still shut down). A fault lasting past
+  /// judged_until is taken to go on at it (time_to_train_with_faults).
+  double final_slowdown = 1;
   std::vector<ChecklistItem> checks;   ///< limits and the brief's rules, SI
   std::vector<std::string> failed;     ///< items that fail the verdict
   std::vector<std::string> inherited;  ///< items failing already before the fault (not counted)

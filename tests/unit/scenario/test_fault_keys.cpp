@@ -4,6 +4,7 @@
 // kind, and bad input a file:line error naming the key, the value and what was expected.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 
 #include "sim/scenario/default_scenario.hpp"
@@ -68,6 +69,20 @@ TEST_CASE("fault magnitude by type: a supply excursion's rise, a pump failure's 
   CHECK(f[1].duration == 5400.0);
   CHECK(f[2].pumps == 1);        // the default: one pump
   CHECK(f[3].magnitude == 3.0);  // a plain number is K
+}
+
+TEST_CASE("a fault without a duration is not repaired", "[loader][faults]") {
+  // The schema's default was "1e9 s": a fault with no duration read as 31.7 years ("for 11574.1 d"
+  // in its verdict), never as the not-repaired fault (inf) the verdicts and outputs describe.
+  const Scenario s =
+      load_scenario_text(with_faults("    - {type: supply_excursion, magnitude: \"5 K\", at: \"12 h\"}\n"
+                                     "    - {type: pump_failure, target: 0, at: \"2 h\", duration: \"1e9 s\"}\n"),
+                         "faults.yaml");
+  const auto& f = s.cooling.faults;
+  REQUIRE(f.size() == 2);
+  CHECK(std::isinf(f[0].duration));
+  CHECK(f[0].duration > 0);
+  CHECK(f[1].duration == 1e9);  // written: as written
 }
 
 TEST_CASE("a fault magnitude its type does not read is an error, not ignored", "[loader][faults]") {

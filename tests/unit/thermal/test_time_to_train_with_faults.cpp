@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "models/common/units.hpp"
@@ -77,4 +78,28 @@ TEST_CASE("time_to_train_with_faults: a fault after the training ends is not cou
   for (const auto& n : r.notes)
     noted = noted || n.find("fault(s) 1 start after the training ends") != std::string::npos;
   CHECK(noted);
+}
+
+TEST_CASE("time_to_train_with_faults: a fault past its verdict's run goes on at its last state",
+          "[thermal][report][faults]") {
+  // A later fault judged over its first 1,800 s (judged_until) that lasts longer: the training left
+  // then runs at the run's last step-time multiplier until the fault ends. Before, only the 300 s
+  // judged were added: a fault not repaired cost as much as its first half hour.
+  const double ttt = 10000;  // no fault in the transient (length 0)
+  FaultVerdict v = fault(0, 3600, 300);
+  v.judged_until = 3600 + 1800;
+  v.final_slowdown = 1.25;
+  v.fault.duration = std::numeric_limits<double>::infinity();  // not repaired
+  // 10,300 s at full speed; 4,900 s of it left at 5,400 s, taking 1.25 x as long.
+  CHECK(time_to_train_with_faults(ttt, {v}, 0.0) == 5400 + 4900 * 1.25);
+  v.fault.duration = 3800;  // repaired at 7,400 s: 2,000 s at 1.25 do 1,600 s of it
+  CHECK(time_to_train_with_faults(ttt, {v}, 0.0) == 7400 + (4900 - 1600));
+  v.final_slowdown = 1;  // back at full speed by the end of its run
+  CHECK(time_to_train_with_faults(ttt, {v}, 0.0) == ttt + 300);
+  v.final_slowdown = std::numeric_limits<double>::infinity();  // the job halted until the repair
+  CHECK(time_to_train_with_faults(ttt, {v}, 0.0) == 7400 + 4900);
+  v.fault.duration = std::numeric_limits<double>::infinity();  // ... for good: never ends
+  CHECK(std::isinf(time_to_train_with_faults(ttt, {v}, 0.0)));
+  v.judged_until = 20000;  // the training ends within the run: what was judged
+  CHECK(time_to_train_with_faults(ttt, {v}, 0.0) == ttt + 300);
 }

@@ -403,3 +403,66 @@ TEST_CASE("pump failure of two pumps: one standby covers one, the loop stays sho
   // Repaired: design flow again.
   CHECK(two.samples.back().min_flow_per_gpu == Approx(s.flow_per_gpu));
 }
+
+TEST_CASE("the samples hold the run's extremes: a 5 s failover dip between two samples", "[thermal][transient]") {
+  // Sampled every 10 s, the 5 s of a pump failover fell between two samples: with two pumps lost
+  // and the supply raised, the lowest clock was 84.9 % in the summary and 94.3 % in the series.
+  // With sample_extremes the step of each run-wide extreme and of each fault event is kept too.
+  CoolingSpec s;
+  s.pumps.running = 3;
+  s.pumps.spare = 1;
+  s.pumps.failover_time = 5.0;
+  s.faults = {{"supply_excursion", 100.0, 1500.0, -1, 4.0}, {"pump_failure", 604.0, 600.0, 0, 0}};
+  s.faults[1].pumps = 2;
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 1500;
+  o.sample_interval = 10;
+  // The throttle limit just under the failover's peak: the GPUs throttle for seconds only.
+  o.throttle = false;
+  const TransientResult free_run = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  s.limits.gpu_temp_limit = free_run.max_gpu_temp - 0.3;
+  o.throttle = true;
+  const TransientResult grid = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  o.sample_extremes = true;
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  auto lowest = [](const TransientResult& x) {
+    double c = 1;
+    for (const auto& p : x.samples) c = std::min(c, p.min_clock);
+    return c;
+  };
+  auto hottest = [](const TransientResult& x) {
+    double t = 0;
+    for (const auto& p : x.samples) t = std::max(t, p.max_gpu_temp);
+    return t;
+  };
+  REQUIRE(r.min_clock < 1);
+  CHECK(r.min_clock == grid.min_clock);  // the same run, more samples kept
+  CHECK(r.max_gpu_temp == grid.max_gpu_temp);
+  CHECK(lowest(grid) > r.min_clock);  // the grid alone misses the dip
+  CHECK(lowest(r) == r.min_clock);
+  CHECK(hottest(r) == r.max_gpu_temp);
+  double coolest_flow = 1, hottest_plate = 0;
+  for (const auto& p : r.samples) {
+    coolest_flow = std::min(coolest_flow, p.min_flow_per_gpu);
+    hottest_plate = std::fmax(hottest_plate, p.max_cold_plate_temp);
+  }
+  CHECK(coolest_flow == r.min_flow_per_gpu);
+  CHECK(hottest_plate == r.max_cold_plate_temp);
+  // In time order, the grid's samples all kept, a few more: the fault events (excursion on and off,
+  // pumps lost, standby on, repair; those off the grid) and at most one per extreme.
+  for (size_t i = 1; i < r.samples.size(); ++i) CHECK(r.samples[i].time > r.samples[i - 1].time);
+  CHECK(r.samples.size() > grid.samples.size());
+  CHECK(r.samples.size() <= grid.samples.size() + 5 + 9);
+  const bool failover_kept =
+      std::any_of(r.samples.begin(), r.samples.end(), [](const Sample& p) { return p.time == 609.0; });
+  CHECK(failover_kept);  // the standby's start, 5 s after the pumps stopped at 604 s
+  // Deterministic.
+  const TransientResult again = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  REQUIRE(again.samples.size() == r.samples.size());
+  for (size_t i = 0; i < r.samples.size(); ++i) {
+    CHECK(again.samples[i].time == r.samples[i].time);
+    CHECK(again.samples[i].min_clock == r.samples[i].min_clock);
+  }
+}

@@ -193,3 +193,32 @@ TEST_CASE("a fault longer than its verdict's run is said to be judged in part", 
   CHECK(w.find("first 0.483 h only") != std::string::npos);
   CHECK(w.find("time_to_train_with_faults") != std::string::npos);  // a fault after the (empty) transient
 }
+
+TEST_CASE("a fault without a duration is judged as not repaired, over its run's cap", "[thermal][verdict]") {
+  // A fault with no duration loaded as 1e9 s: "for 11574.1 d", never "not repaired". Not
+  // repaired (inf), its run goes to the cap and it goes on at that run's last state.
+  CoolingSpec s;
+  s.limits.gpu_temp_limit = 273.15 + 80;  // the +20 K supply takes the junction to ~84 degC
+  s.faults = {{"supply_excursion", 600, std::numeric_limits<double>::infinity(), 0, 20}};
+  VerdictOptions o = quick();
+  o.max_duration = 3600;  // the code's never-reached branch for inf ran it to 30 min after its start
+  auto v = judge_faults(s, one_cdu(), {GpuLoad{0.8, 0.15}}, o);
+  REQUIRE(v.size() == 1);
+  CHECK(v[0].description == "supply_excursion of +20 K at 10 min, not repaired");
+  CHECK(v[0].judged_until == Approx(540 + 3600));  // to the cap (not 30 min after its start)
+  CHECK(v[0].transient.samples.back().time == Approx(540 + 3600));
+  REQUIRE(v[0].min_clock < 1);  // throttling still at the end
+  const double c_end = *std::min_element(v[0].transient.final_clock.begin(), v[0].transient.final_clock.end());
+  CHECK(v[0].final_slowdown == Approx(1 + o.clock_sensitivity * (1 / c_end - 1)));
+  CHECK(v[0].final_slowdown > 1);
+  aidcsim::Results r;
+  report_fault_verdicts(r, v, {}, 1.0, true, 2 * 86400.0, 0.0);
+  REQUIRE(r.warnings.size() == 1);
+  INFO(r.warnings[0]);
+  CHECK_THAT(r.warnings[0], Catch::Contains("not repaired): its verdict simulates the fault's first 0.983 h only"));
+  CHECK_THAT(r.warnings[0], Catch::Contains("time_to_train_with_faults takes the rest of it at the run's last state"));
+  bool inf_duration = false;
+  for (const auto& d : r.datasets)
+    if (d.path == "/thermal/faults/duration") inf_duration = std::isinf(d.data.at(0));
+  CHECK(inf_duration);
+}
