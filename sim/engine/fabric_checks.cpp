@@ -95,4 +95,21 @@ std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec&
   return out;
 }
 
+thermal::ChecklistItem cable_length_item(const topology::FabricCost& cost, const FabricLimits& lim) {
+  const topology::LongCables over = topology::cables_at_or_over(cost, lim.cable_length_max);
+  long long cables = 0;
+  for (const auto& m : cost.media) cables += m.links;
+  std::string media;
+  for (topology::Medium m : {topology::Medium::Singlemode, topology::Medium::Multimode, topology::Medium::Copper})
+    if (over.by_medium[static_cast<int>(m)] > 0)
+      media += fmt::format("{}{} {}", media.empty() ? "" : ", ", over.by_medium[static_cast<int>(m)],
+                           topology::medium_name(m));
+  return thermal::limit_below(
+      "longest scale-out cable", over.longest, lim.cable_length_max, "m",
+      fmt::format("{} of {} scale-out cables {:.0f} m or longer in the layout model{}; longest {:.1f} m "
+                  "(lengths: bom.layout); brief: cables under {:.0f} m",
+                  over.links, cables, lim.cable_length_max, media.empty() ? "" : " (" + media + ")", over.longest,
+                  lim.cable_length_max));
+}
+
 }  // namespace aidcsim
