@@ -36,7 +36,10 @@ std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec&
 
 /// Checklist item "longest scale-out cable": the longest laid-out scale-out cable of `cost`
 /// (topology::price_fabric's layout model, m) < limits.cable_length_max (the brief's "Cables under
-/// 50 m", strict); the note counts the cables over the limit by medium.
-thermal::ChecklistItem cable_length_item(const topology::FabricCost& cost, const network::FabricLimits& limits = {});
+/// 50 m", strict); the note counts the cables at or over the limit by medium and gives the longest
+/// one's propagation delay in fibre (network::kFibreDelayPerMetre) against `link_latency` (s, the
+/// fixed per-cable latency fabric.link_latency that the simulation and the RDMA estimate use).
+thermal::ChecklistItem cable_length_item(const topology::FabricCost& cost, double link_latency,
+                                         const network::FabricLimits& limits = {});
 
 }  // namespace aidcsim
