@@ -13,6 +13,15 @@ namespace aidcsim::network {
 /// uses; RoCEv2 fabrics run 4096 B RDMA MTUs too.
 inline constexpr double kRdmaMtu = 4096.0;  // B
 
+/// Group index of silica fibre, single- and multimode alike: 1.47 (Fluke Networks DSP-4x00
+/// CableAnalyzer defaults, knowledge base "Index of Refraction - DSP FTA Series": 1.4719 for 9/125 um
+/// single-mode, 1.4725 for 50/125 um multimode at 1300 nm; G.652/G.657 datasheets give 1.467-1.469).
+inline constexpr double kFibreGroupIndex = 1.47;
+/// Speed of light in vacuum, m/s (exact, SI definition of the metre).
+inline constexpr double kSpeedOfLight = 299792458.0;
+/// Propagation delay of a metre of fibre: kFibreGroupIndex / c = 4.90 ns/m (2.04e8 m/s).
+inline constexpr double kFibreDelayPerMetre = kFibreGroupIndex / kSpeedOfLight;  // s/m
+
 /// One-way RDMA latency of a small message on the fabric's longest GPU-to-GPU scale-out path
 /// (bom.tiers: 1 leaf -> 2 links, leaf-spine -> 4, 3-tier -> 6), s, an ESTIMATE:
 ///   base  = (links - 1) x switch_latency + links x link_latency  (the path the engine routes),

@@ -424,6 +424,7 @@ TrainingSpec spec_from(const Params& root) {
                    "an mtbf or a count for '" + item.text("component") + "' (an entry with neither changes nothing)");
     if (item.has("mtbf")) {
       o.mtbf = item.number("mtbf");
+      o.mtbf_text = item.raw("mtbf");
       if (!(o.mtbf > 0)) item.invalid("mtbf", "a positive time such as \"200 d\"");
     }
     if (item.has("count")) o.count = item.number("count");

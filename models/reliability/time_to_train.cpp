@@ -279,12 +279,18 @@ double restart_repeats(const Stage& st, int spares, double repair) {
   return std::exp(lambda * st.restart) / m;
 }
 
+/// A situation as the user knows it: the rollout phase's name, or (`name` empty: no rollout, see
+/// time_to_train) the job.
+std::string situation_text(const std::string& name) {
+  return name.empty() ? std::string("the job") : "rollout phase '" + name + "'";
+}
+
 Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& name, double t_start, double t_end,
               std::vector<std::string>& warnings, const Convergence& conv) {
-  if (!(s.step_time > 0)) throw SimulationError("reliability: step time of situation '" + name + "' is not positive");
-  if (!(s.tokens_per_step > 0))
-    throw SimulationError("reliability: tokens per step of situation '" + name + "' is not positive");
-  if (s.gpus <= 0) throw SimulationError("reliability: situation '" + name + "' has no GPUs");
+  const std::string who = situation_text(name);
+  if (!(s.step_time > 0)) throw SimulationError("reliability: step time of " + who + " is not positive");
+  if (!(s.tokens_per_step > 0)) throw SimulationError("reliability: tokens per step of " + who + " is not positive");
+  if (s.gpus <= 0) throw SimulationError("reliability: " + who + " has no GPUs");
   validate_profile(s.profile, "step-time profile");
   validate_profile(s.fabric_profile, "fabric-failure profile");
   const ReliabilitySpec& r = spec.reliability;
@@ -371,8 +377,9 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
                                 [&](const FailureProcess& fp) { return fp.component == o.component; });
     if (p != st.procs.end() && !(p->rate > 0))
       warn(warnings, (o.key.empty() ? std::string("reliability.failures[]") : o.key) + " (" +
-                         component_name(o.component) + "): mtbf " + seconds_text(o.mtbf) + " given, but '" + name +
-                         "' counts no " + component_name(o.component) +
+                         component_name(o.component) + "): mtbf " +
+                         (o.mtbf_text.empty() ? seconds_text(o.mtbf) : o.mtbf_text) + " given, but " +
+                         (name.empty() ? "the engine counts no " : who + " counts no ") + component_name(o.component) +
                          " whose failure stops the job, so no such failure is drawn; give its count "
                          "(reliability.failures[].count) to model them");
   }
@@ -382,8 +389,9 @@ Stage compile(const TrainingSpec& spec, const Situation& s, const std::string& n
                        "): an async checkpoint stalls for the write time, as a sync one would");
   if (r.policy == CheckpointPolicy::Fixed && r.checkpoint_interval < s.step_time)
     warn(warnings, "reliability.checkpoint_interval (" + seconds_text(r.checkpoint_interval) +
-                       ") is shorter than one training step (" + seconds_text(s.step_time) + " in '" + name +
-                       "'): checkpoints are modelled as written, more often than a job can take them");
+                       ") is shorter than one training step (" + seconds_text(s.step_time) +
+                       (name.empty() ? std::string() : " in " + who) +
+                       "): checkpoints are modelled as written, more often than a job can take them");
   if (r.policy == CheckpointPolicy::Fixed && r.mode == CheckpointMode::Async && r.checkpoint_interval < st.cost.write)
     warn(warnings, "reliability.checkpoint_interval (" + seconds_text(r.checkpoint_interval) +
                        ") is shorter than the checkpoint write (" + seconds_text(st.cost.write) +
@@ -1377,8 +1385,7 @@ void set_checkpoint_batching(bool on) { g_batch_checkpoints = on; }
 void set_fast_walk(bool on) { g_fast_walk = on; }
 
 TimeToTrainResult time_to_train(const TrainingSpec& spec, const Situation& situation, std::uint64_t seed) {
-  PhaseSituation p;
-  p.name = "job";
+  PhaseSituation p;  // no name: not a rollout phase (situation_text words it "the job")
   p.situation = situation;
   return time_to_train_phased(spec, {p}, seed).overall;
 }

@@ -24,9 +24,10 @@ enum class FailurePreset { Llama3, Rsc1, Rsc2, None };
 /// One scenario override of a component's failure process (reliability.failures[i]).
 struct FailureOverride {
   Component component = Component::Gpu;
-  double mtbf = 0;    ///< s, per single component; 0 = keep the preset rate
-  double count = -1;  ///< number of components; < 0 = the engine's count
-  std::string key;    ///< dotted key of the item ("reliability.failures[2]") for errors
+  double mtbf = 0;        ///< s, per single component; 0 = keep the preset rate
+  double count = -1;      ///< number of components; < 0 = the engine's count
+  std::string key;        ///< dotted key of the item ("reliability.failures[2]") for errors
+  std::string mtbf_text;  ///< mtbf as written ("1000 h"), for messages; "" when not given
 };
 
 enum class CheckpointPolicy { Fixed, YoungDaly };

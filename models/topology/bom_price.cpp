@@ -132,6 +132,8 @@ void price_links(const Fabric::Impl& f, const BomSpec& spec, const std::vector<P
     }
     return best;
   };
+  c.link_length.assign(f.links.size(), 0.0);
+  c.link_medium.assign(f.links.size(), -1);
   for (std::size_t li = 0; li < f.links.size(); ++li) {
     const Link& k = f.links[li];
     if (k.tier == Tier::NvLink) continue;
@@ -171,6 +173,8 @@ void price_links(const Fabric::Impl& f, const BomSpec& spec, const std::vector<P
     ++ml.links;
     ml.length += length;
     ml.longest = std::max(ml.longest, length);
+    c.link_length[li] = length;
+    c.link_medium[li] = static_cast<signed char>(medium);
     if (nic)
       ++nic_ports[static_cast<std::size_t>(lo)];
     else
@@ -271,6 +275,21 @@ long long optical_modules(const FabricCost& c) {
   for (const auto& o : c.optics)
     if (o.medium != Medium::Copper) n += o.modules;
   return n;
+}
+
+LongCables cables_at_or_over(const FabricCost& c, double limit) {
+  LongCables out;
+  out.limit = limit;
+  for (std::size_t l = 0; l < c.link_length.size(); ++l) {
+    if (c.link_medium[l] < 0) continue;
+    const double length = c.link_length[l];
+    if (length >= limit) {
+      ++out.links;
+      ++out.by_medium[c.link_medium[l]];
+    }
+    if (length > out.longest) out.longest = length, out.longest_link = static_cast<int>(l);
+  }
+  return out;
 }
 
 std::string format_fabric_cost(const FabricCost& c) {

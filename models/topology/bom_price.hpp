@@ -46,7 +46,25 @@ struct FabricCost {
   double power_switches = 0, power_optics = 0, power_nics = 0, power_total = 0;  ///< W
   double cost_switches = 0, cost_optics = 0, cost_nics = 0, cost_total = 0;      ///< USD, indicative
   std::vector<std::string> notes;  ///< what was estimated or left out, one sentence each
+  /// Per link id (Fabric::link): m, the laid-out cable length of a priced scale-out link; 0 for
+  /// NVLink links and links without parts at their rate (not in `media`).
+  std::vector<double> link_length;
+  /// Per link id: the Medium (as int) of a priced scale-out link, -1 otherwise.
+  std::vector<signed char> link_medium;
 };
+
+/// Scale-out cables of a priced layout at or over a length limit.
+struct LongCables {
+  double limit = 0;             ///< m
+  long long links = 0;          ///< priced scale-out links of `limit` or longer
+  long long by_medium[3] = {};  ///< of them, per Medium
+  double longest = 0;           ///< m, the longest priced scale-out cable (0 when none)
+  int longest_link = -1;        ///< its link id (the first such), -1 when none
+};
+
+/// The priced scale-out links of `c` (price_fabric) of `limit` m or longer (a limit "under L m" is
+/// strict: a cable of exactly L m is counted), by medium, and the longest of all.
+LongCables cables_at_or_over(const FabricCost& c, double limit);
 
 /// Prices the fabric as built (failed links and switches are still bought).
 ///

@@ -287,12 +287,19 @@ def _flatten(data, prefix=""):
 def _locate(text, key):
     """(line, column), 1-based, where dotted `key` is written in YAML `text`; None if it is not."""
     try:
-        node = yaml.compose(text, Loader=_Loader)
-    except yaml.YAMLError:
-        return None
-    try:
         parts = _split(key)
     except KeyError:
+        return None
+    return _locate_path(text, parts)
+
+
+def _locate_path(text, parts):
+    """(line, column), 1-based, where the entry reached by `parts` (mapping keys as written, dots
+    and all, and list indices) is written in YAML `text`: a key's own position, a list item's
+    start; None if it is not written (or the text is not YAML)."""
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+    except yaml.YAMLError:
         return None
     mark = None
     for p in parts:

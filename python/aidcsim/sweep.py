@@ -364,15 +364,6 @@ def _mark(node):
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
-def _top_key_mark(text, key):
-    """(line, column), 1-based, of top-level key `key` of the sweep file; None if not found."""
-    root = _marks(text)
-    for k, _ in (root.value if root is not None else ()):
-        if k.value == key:
-            return _mark(k)
-    return None
-
-
 def locate_point_key(text, key, value):
     """(line, column), 1-based, where the sweep file `text` writes the value of scenario key `key`
     that a ScenarioError names: in ``parameters``, ``zip``, ``overrides`` or a ``variants`` item,
@@ -428,33 +419,67 @@ def sweep_file_error(err, path, text):
 def load_sweep_file(path):
     """Reads SWEEP.yaml -> (base Scenario with overrides applied, {"parameters", "zipped",
     "variants", "seeds", "seed"} keyword arguments of sweep(), output path|None). Paths inside are
-    relative to the sweep file. Raises ScenarioError for a malformed file."""
-    from .errors import ScenarioError
-    from .scenario import read_text, yaml_load
+    relative to the sweep file. Raises ScenarioError for a malformed file at ``file:line:column``
+    of the entry at fault (the file's start for one not written): its keys, sections, seeds and
+    seed, and the design they make (an empty value list, zipped lists of different lengths, a key
+    swept twice, more than aidcsim.limits.MAX_SWEEP_POINTS runs), all before any run."""
+    from .errors import ParameterError, ScenarioError
+    from .scenario import _locate_path, read_text, yaml_load
     text = read_text(path, "sweep file")
     spec = yaml_load(text, path) or {}
+
+    def bad(where, message, key="", expected="", value="", hint=""):
+        line, column = _locate_path(text, where) or (1, 1)
+        raise ScenarioError(f"{path}:{line}:{column}: {message}" + (f"; {hint}" if hint else ""), file=path,
+                            line=line, column=column, key=key, value=value, expected=expected, hint=hint)
+
     if not isinstance(spec, dict):
-        raise ScenarioError(f"{path}:1:1: a sweep file is a mapping (base, parameters, overrides, output, seed)",
-                            file=path, line=1, column=1, expected="a mapping")
+        bad((), "a sweep file is a mapping (base, parameters, overrides, output, seed)", expected="a mapping")
     here = os.path.dirname(os.path.abspath(path))
     allowed = ("base", "parameters", "zip", "variants", "seeds", "overrides", "output", "seed")
     for k in spec:
         if k not in allowed:
-            line, column = _top_key_mark(text, k) or (0, 0)
-            where = f"{path}:{line}:{column}" if line else path
             close = difflib.get_close_matches(str(k), allowed, n=1)
-            hint = f"did you mean '{close[0]}'?" if close else ""
-            raise ScenarioError(f"{where}: unknown sweep key '{k}', expected one of {', '.join(allowed)}"
-                                + (f"; {hint}" if hint else ""), file=path, line=line, column=column, key=str(k),
-                                value=str(k), expected=", ".join(allowed), hint=hint)
+            bad((k,), f"unknown sweep key '{k}', expected one of {', '.join(allowed)}", key=str(k), value=str(k),
+                expected=", ".join(allowed), hint=f"did you mean '{close[0]}'?" if close else "")
     for k in ("parameters", "zip", "variants"):
         if k in spec and (not isinstance(spec[k], dict) or not spec[k]):
-            raise ScenarioError(f"{path}: '{k}' must map scenario keys to value lists" if k != "variants" else
-                                f"{path}: 'variants' must map names to {{key: value}} overrides",
-                                file=path, key=k, expected="{key: [values]}" if k != "variants" else "{name: {key: value}}")
+            bad((k,), f"'{k}' must map scenario keys to value lists" if k != "variants" else
+                "'variants' must map names to {key: value} overrides",
+                key=k, expected="{key: [values]}" if k != "variants" else "{name: {key: value}}")
     if not any(k in spec for k in ("parameters", "zip", "variants")):
-        raise ScenarioError(f"{path}: a sweep needs 'parameters', 'zip' or 'variants'", file=path, key="parameters",
-                            expected="{key: [values]}")
+        bad((), "a sweep needs 'parameters', 'zip' or 'variants'", key="parameters", expected="{key: [values]}")
+    for section in ("parameters", "zip"):
+        for k, v in (spec.get(section) or {}).items():
+            if isinstance(v, list) and not v:
+                bad((section, k), f"{k}: got [], expected at least one value", key=str(k), value="[]",
+                    expected="at least one value")
+    for k in (spec.get("zip") or {}):
+        if k in (spec.get("parameters") or {}):
+            bad(("zip", k), f"{k}: swept both in parameters and zip", key=str(k), expected="each key swept once")
+    for name, over in (spec.get("variants") or {}).items():
+        if not isinstance(over, dict):
+            bad(("variants", name), f"variant {name!r}: expected {{key: value}}, got {over!r}", key=str(name),
+                expected="{key: value}")
+    seeds, seed = spec.get("seeds"), spec.get("seed")
+    for k, lo, hi in (("seeds", 1, limits.MAX_SWEEP_POINTS), ("seed", 0, limits.MAX_SEED)):
+        if spec.get(k) is not None:
+            try:
+                _args.integer(spec[k], k, lo, hi)
+            except ParameterError as e:
+                bad((k,), str(e), key=k, value=e.value, expected=e.expected)
+    # The design the sections make (design_points' own checks), and its runs with the seeds.
+    try:
+        design = design_points(spec.get("parameters"), spec.get("zip"), spec.get("variants"))
+        if seeds is not None:
+            limits.check_runs(len(design) * seeds, "seeds", seeds, f"{len(design)} points x {seeds} seeds")
+    except ValueError as e:  # ParameterError included
+        key = getattr(e, "key", "")
+        where = next(((sec, key) for sec in ("parameters", "zip") if key in (spec.get(sec) or {})), None)
+        if where is None:
+            where = ("seeds",) if key == "seeds" else next(
+                ((sec,) for sec in ("zip", "parameters", "variants") if sec in spec), ())
+        bad(where, str(e), key=key, value=getattr(e, "value", ""), expected=getattr(e, "expected", ""))
     base = spec.get("base")
     if base is None:
         scenario = Scenario.default()
@@ -463,18 +488,16 @@ def load_sweep_file(path):
     elif isinstance(base, str) and base:
         scenario = Scenario.load(os.path.join(here, base))
     else:
-        raise ScenarioError(f"{path}: 'base' must be a scenario path or mapping", file=path, key="base",
-                            expected="a path or a mapping")
+        bad(("base",), "'base' must be a scenario path or mapping", key="base", expected="a path or a mapping")
     out = spec.get("output")
     if out is not None and (not isinstance(out, str) or not out):
-        raise ScenarioError(f"{path}: 'output' must be a file path", file=path, key="output", expected="a path")
+        bad(("output",), "'output' must be a file path", key="output", expected="a path")
     overrides = spec.get("overrides") or {}
     if not isinstance(overrides, dict):
-        raise ScenarioError(f"{path}: 'overrides' must map scenario keys to values", file=path, key="overrides",
-                            expected="{key: value}")
+        bad(("overrides",), "'overrides' must map scenario keys to values", key="overrides", expected="{key: value}")
     scenario.update(overrides)
     kwargs = {"parameters": spec.get("parameters"), "zipped": spec.get("zip"), "variants": spec.get("variants"),
-              "seeds": spec.get("seeds"), "seed": spec.get("seed")}
+              "seeds": seeds, "seed": seed}
     return scenario, kwargs, (os.path.join(here, out) if out else None)
 
 

@@ -3,12 +3,14 @@
 // priced BOM (cable lengths, optics by reach and part, power, indicative cost); optionally writes
 // the same as JSON for scripts (sim/cli/topology_json.hpp) and exports the graph for Gephi/yEd
 // (GraphML) or Graphviz (DOT). The files are written as one set (sim/results/output_set.hpp).
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>
 
 #include "models/common/errors.hpp"
+#include "models/network/fabric_limits.hpp"
 #include "models/topology/bom_price.hpp"
 #include "models/topology/fabric.hpp"
 #include "sim/cli/commands.hpp"
@@ -23,6 +25,22 @@ struct TopologyArgs {
   std::vector<std::string> set_texts;  ///< --set KEY=VALUE as typed
   std::vector<Override> overrides;
 };
+
+/// The brief's cable limit ("Cables under 50 m", network::FabricLimits) against the laid-out
+/// scale-out cables, as `run`'s check "longest scale-out cable" judges it.
+std::string long_cables_note(const topology::LongCables& over, const topology::Fabric& fabric) {
+  std::string media;
+  for (topology::Medium m : {topology::Medium::Singlemode, topology::Medium::Multimode, topology::Medium::Copper})
+    if (over.by_medium[static_cast<int>(m)] > 0)
+      media += (media.empty() ? "" : ", ") + std::to_string(over.by_medium[static_cast<int>(m)]) + " " +
+               topology::medium_name(m);
+  char limit[32], longest[32];
+  std::snprintf(limit, sizeof limit, "%.0f m", over.limit);
+  std::snprintf(longest, sizeof longest, "%.1f m", over.longest);
+  return std::to_string(over.links) + " scale-out cables are not under the brief's " + limit + " (\"Cables under " +
+         limit + "\"): " + media + "; the longest " + longest + " (" + fabric.link(over.longest_link).name +
+         "); `aidcsim run` fails its check 'longest scale-out cable' (lengths from the layout model, bom.layout)";
+}
 
 std::string text_of(const std::function<void(std::ostream&)>& body) {
   std::ostringstream os;
@@ -51,6 +69,8 @@ int topology(const TopologyArgs& a) {
     out << topology::format_bom(fabric->bom(), cost) << "\n" << topology::format_fabric_cost(cost);
     // A rollout grows the fabric: this is cluster.gpus's, `run` reports the last phase's.
     std::vector<std::string> notes;
+    const topology::LongCables over = topology::cables_at_or_over(cost, network::FabricLimits{}.cable_length_max);
+    if (over.links > 0) notes.push_back(long_cables_note(over, *fabric));
     if (!s.training.phases.empty()) {
       std::string list;
       for (const auto& p : s.training.phases)

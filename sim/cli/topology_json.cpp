@@ -5,6 +5,7 @@
 
 #include "models/common/units.hpp"
 #include "models/common/version.hpp"
+#include "models/network/fabric_limits.hpp"
 
 namespace aidcsim::cli {
 namespace {
@@ -82,6 +83,18 @@ std::string topology_json_text(const std::string& name, const std::string& file,
                   {"longest_m", number(l.longest)}});
   }
   doc["media"] = std::move(ml);
+  // The brief's "Cables under 50 m" against the laid-out scale-out cables (run's check "longest
+  // scale-out cable").
+  const topology::LongCables over = topology::cables_at_or_over(c, network::FabricLimits{}.cable_length_max);
+  json by_medium = json::object();
+  for (Medium m : {Medium::Copper, Medium::Multimode, Medium::Singlemode})
+    by_medium[topology::medium_name(m)] = over.by_medium[static_cast<int>(m)];
+  doc["cable_limit"] = {
+      {"limit_m", number(over.limit)},
+      {"links_at_or_over", over.links},
+      {"links_at_or_over_by_medium", std::move(by_medium)},
+      {"longest_m", number(over.longest)},
+      {"longest_link", over.longest_link >= 0 ? json(fabric.link(over.longest_link).name) : json(nullptr)}};
   // The priced lines, as the power and cost totals add them: switches, optics by part, NICs.
   json bom = json::array();
   if (!c.switch_model.empty()) {

@@ -15,6 +15,8 @@
 //  "optical_modules",
 //  "layout": {"gpus_per_rack", "compute_racks", "network_racks", "rows"},
 //  "media": [{"medium", "links", "total_length_m", "mean_length_m", "longest_m"}, ...],
+//  "cable_limit": {"limit_m", "links_at_or_over", "links_at_or_over_by_medium": {medium: n},
+//                  "longest_m", "longest_link"},   // the brief's "Cables under 50 m"
 //  "bom": [{"part", "kind": "switch" | "optic" | "nic", "count", "power_W_each", "price_USD_each",
 //           "power_W", "price_USD", ...part fields}, ...],
 //  "switch_model_estimated": bool,

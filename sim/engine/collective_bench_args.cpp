@@ -143,9 +143,12 @@ void cluster_from_options(const BenchArgs& a, const BenchArgNames& names, BenchO
   // A bad gpu_file is a bad input file (ScenarioError, file:line), not a bad argument.
   const compute::Catalogue models =
       a.gpu_file.empty() ? builtin_gpus() : load_gpu_catalogue_file(a.gpu_file, builtin_gpus());
-  if (!models.contains(a.gpu))
+  if (!models.contains(a.gpu)) {
+    // The scenario's cluster.gpu lookup's hint (compute::spec_from): "h100" is H100 in another case.
+    const auto near = closest_match(a.gpu, models.names());
     throw BenchArgumentError(names.gpu, "unknown GPU model '" + a.gpu + "' (one of: " + models.names_text() + ")",
-                             a.gpu);
+                             a.gpu, near ? "did you mean '" + *near + "'?" : std::string());
+  }
   o.gpu = models.find(a.gpu);
   const std::string per_node = names.per_node();
   const double gpn_wide = double(a.ngpus) * a.nthreads, gpus_wide = gpn_wide * a.nodes;  // no int overflow

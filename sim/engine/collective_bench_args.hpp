@@ -83,12 +83,15 @@ struct BenchArgNames {
 };
 
 /// An argument outside its domain: an InvalidParameter whose key() is the argument's name
-/// (BenchArgNames), value() the value given and expected() the reason; what() reads
-/// "NAME: REASON", as `aidcsim bench-collective` prints it after its own name.
+/// (BenchArgNames), value() the value given, expected() the reason and hint() a suggestion ("did
+/// you mean 'H100'?", or ""); what() reads "NAME: REASON" (+ "; HINT"), as `aidcsim
+/// bench-collective` prints it after its own name.
 class BenchArgumentError : public InvalidParameter {
  public:
-  BenchArgumentError(const std::string& name, const std::string& reason, const std::string& value = {})
-      : InvalidParameter(name, value, reason), message_(name + ": " + reason) {}
+  BenchArgumentError(const std::string& name, const std::string& reason, const std::string& value = {},
+                     const std::string& hint = {})
+      : InvalidParameter(name, value, reason, hint),
+        message_(name + ": " + reason + (hint.empty() ? "" : "; " + hint)) {}
   const char* what() const noexcept override { return message_.c_str(); }
 
  private:

@@ -2,7 +2,8 @@
 // The product brief's fabric checklist ("Fabric" section of /work/shared/BRIEF.md), judged on a
 // simulated step: port and injection bandwidth, the 80 % utilization alarm in the busiest time
 // bin of the step (not the step average, which hides a saturated phase), an RDMA p99 latency
-// estimate under the step's load, and the bisection ratio against the non-blocking aim. Items
+// estimate under the step's load, the bisection ratio against the non-blocking aim, and the
+// laid-out cable lengths against "Cables under 50 m". Items
 // follow the thermal checklist's rule (models/thermal/checks.hpp): headroom = limit - value in the
 // direction of safety, pass == (headroom >= 0).
 #include <vector>
@@ -11,6 +12,7 @@
 #include "models/network/flow_network.hpp"
 #include "models/network/rdma_latency.hpp"
 #include "models/thermal/site.hpp"
+#include "models/topology/bom_price.hpp"
 #include "models/topology/fabric.hpp"
 
 namespace aidcsim {
@@ -31,5 +33,13 @@ std::vector<thermal::ChecklistItem> fabric_checklist(const topology::FabricSpec&
                                                      const network::Congestion& congestion,
                                                      const network::CongestionTimeline& timeline, double step_time,
                                                      const network::FabricLimits& limits = {});
+
+/// Checklist item "longest scale-out cable": the longest laid-out scale-out cable of `cost`
+/// (topology::price_fabric's layout model, m) < limits.cable_length_max (the brief's "Cables under
+/// 50 m", strict); the note counts the cables at or over the limit by medium and gives the longest
+/// one's propagation delay in fibre (network::kFibreDelayPerMetre) against `link_latency` (s, the
+/// fixed per-cable latency fabric.link_latency that the simulation and the RDMA estimate use).
+thermal::ChecklistItem cable_length_item(const topology::FabricCost& cost, double link_latency,
+                                         const network::FabricLimits& limits = {});
 
 }  // namespace aidcsim

@@ -10,6 +10,7 @@
 #include "models/topology/rack_layout.hpp"
 #include "models/workload/dp_collective.hpp"
 #include "models/workload/model.hpp"
+#include "models/workload/schedule_batch.hpp"
 #include "sim/engine/jobs_run.hpp"
 
 namespace aidcsim {
@@ -42,6 +43,11 @@ std::string gpu_list(const std::vector<int>& gpus) {
   throw InvalidParameter(key_of(f) + ".element", f.element,
                          "an element whose failure leaves every GPU of the job connected; it disconnects " +
                              gpu_list(gpus) + " from the fabric");
+}
+
+/// The key of entry `i` of training.batch_schedule, as read (its path) or by index.
+std::string entry_key(const std::vector<reliability::BatchStage>& sched, std::size_t i) {
+  return sched[i].key.empty() ? "training.batch_schedule[" + std::to_string(i) + "]" : sched[i].key;
 }
 
 }  // namespace
@@ -101,8 +107,7 @@ void check_batch_schedule(const Scenario& sc, const workload::JobSpec& job) {
   const auto& sched = sc.training.batch_schedule;
   for (std::size_t i = 0; i < sched.size(); ++i)
     if (sched[i].global_batch < minimum) {
-      const std::string key =
-          sched[i].key.empty() ? "training.batch_schedule[" + std::to_string(i) + "]" : sched[i].key;
+      const std::string key = entry_key(sched, i);
       char got[32], need[32];
       std::snprintf(got, sizeof got, "%.6g", sched[i].global_batch);
       std::snprintf(need, sizeof need, "%.0f", minimum);
@@ -111,6 +116,17 @@ void check_batch_schedule(const Scenario& sc, const workload::JobSpec& job) {
                                          "sequence_length = ") +
                                  need + " tokens (dp " + std::to_string(job.par.dp) + ")");
     }
+}
+
+std::vector<std::string> batch_schedule_warnings(const Scenario& sc, const workload::JobSpec& job) {
+  std::vector<std::string> out;
+  const auto& sched = sc.training.batch_schedule;
+  for (std::size_t i = 0; i < sched.size(); ++i) {
+    const std::string w = workload::batch_rounding_warning(entry_key(sched, i) + ".global_batch",
+                                                           workload::scheduled_batch(job, sched[i].global_batch), job);
+    if (!w.empty()) out.push_back(w);
+  }
+  return out;
 }
 
 reliability::TrainingSpec resolved_training(const Scenario& sc) {
@@ -173,6 +189,9 @@ void check_scenario(const Scenario& sc, std::vector<std::string>* warnings, std:
     const auto& [gpus, key, name] = situation;
     const workload::JobSpec job = scaled_job(sc, gpus, key);
     check_batch_schedule(sc, job);
+    if (warnings)  // entries simulated at another batch than written, worded as the run's results word them
+      for (const auto& w : batch_schedule_warnings(sc, job))
+        warnings->push_back(situations.size() > 1 ? "phase " + name + ": " + w : w);
     // Every phase judges the failures from the start, the timed ones and the cooling faults on its
     // own fabric and site (an element one phase's fabric has may be missing from another's): an
     // error says whose.

@@ -40,6 +40,11 @@ void check_still_connected(const topology::FailureSpec& f, const topology::Fabri
 /// InvalidParameter("training.batch_schedule[i].global_batch").
 void check_batch_schedule(const Scenario& scenario, const workload::JobSpec& job);
 
+/// One warning per entry of training.batch_schedule that `job`'s step simulates at another batch
+/// than written (workload::scheduled_batch, workload::batch_rounding_warning): key, value written,
+/// value simulated and why. Empty without a schedule or when every entry is simulated as written.
+std::vector<std::string> batch_schedule_warnings(const Scenario& scenario, const workload::JobSpec& job);
+
 /// The training target with training.target_loss turned into tokens (Chinchilla fit with the
 /// workload's parameter count, or training.parameters), and training.parameters set (the
 /// workload's count when not given: the Kaplan critical batch needs it). Throws InvalidParameter

@@ -19,6 +19,9 @@ void report_fabric_checks(Results& r, const SituationOutcome& o, const std::stri
     c.item = prefix + c.item;
     r.checks.push_back(thermal::display_check(c));
   }
+  thermal::ChecklistItem cables = cable_length_item(o.cost, o.fabric_spec.link_latency);
+  cables.item = prefix + cables.item;
+  r.checks.push_back(thermal::display_check(cables));
 }
 
 void report_phases(Results& r, const Scenario& sc, const std::vector<SituationOutcome>& outcomes,

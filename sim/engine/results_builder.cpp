@@ -9,6 +9,7 @@
 #include "models/thermal/thermal_report.hpp"
 #include "models/topology/fabric_report.hpp"
 #include "models/workload/step_report.hpp"
+#include "sim/engine/feasibility.hpp"
 #include "sim/engine/phases_report.hpp"
 #include "sim/engine/step_variants_report.hpp"
 #include "sim/engine/storage_report.hpp"
@@ -106,6 +107,10 @@ Results build_results(const Scenario& sc, std::uint64_t seed, const std::vector<
   // The fabric as built, said plainly (topology::Fabric::warnings), per rollout phase.
   for (const auto& o : outcomes)
     for (const auto& w : o.fabric_warnings)
+      r.warnings.push_back(outcomes.size() > 1 ? "phase " + o.name + ": " + w : w);
+  // Batch-schedule entries each phase's step simulates at another batch than written.
+  for (const auto& o : outcomes)
+    for (const auto& w : batch_schedule_warnings(sc, o.job))
       r.warnings.push_back(outcomes.size() > 1 ? "phase " + o.name + ": " + w : w);
   return r;
 }

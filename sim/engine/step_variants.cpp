@@ -7,7 +7,7 @@
 #include <random>
 
 #include "models/common/errors.hpp"
-#include "models/workload/pipeline.hpp"
+#include "models/workload/schedule_batch.hpp"
 #include "sim/engine/feasibility.hpp"
 #include "sim/engine/step_run.hpp"
 
@@ -128,17 +128,12 @@ std::vector<reliability::BatchStepTime> batch_step_times(const StepContext& ctx,
                                                          double base_step_time) {
   const workload::JobSpec& job = ctx.job;
   const double seq = job.model.sequence_length;
-  const long long unit = 1LL * job.par.dp * job.microbatch_size;  // sequences per microbatch round
-  std::map<long long, double> by_sequences;                       // sequences per step -> step time (sorted, distinct)
+  std::map<long long, double> by_sequences;  // sequences per step -> step time (sorted, distinct)
   by_sequences[job.global_batch] = base_step_time;
   for (double tokens : batches) {
-    // whole microbatches per DP replica, as many as the pipeline schedule accepts (interleaved:
-    // Megatron-core's rules, models/workload/pipeline.hpp)
-    const long long rounds = workload::nearest_valid_microbatches(
-        job.par.pp, job.par.virtual_stages, job.par.microbatch_group_size,
-        static_cast<int>(std::max(1LL, std::llround(tokens / seq / static_cast<double>(unit)))),
-        job.par.flexible_interleaving());
-    const long long sequences = rounds * unit;
+    // whole microbatches per DP replica, as many as the pipeline schedule accepts (the run's
+    // warnings say which entries this changes: workload::batch_rounding_warning)
+    const long long sequences = workload::scheduled_batch(job, tokens).sequences;
     if (by_sequences.count(sequences)) continue;
     workload::JobSpec j = job;
     j.global_batch = static_cast<int>(sequences);

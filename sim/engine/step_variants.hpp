@@ -27,11 +27,8 @@ struct StepContext {
 };
 
 /// Step time at each global batch of `batches` (tokens per step, training.batch_schedule).
-/// A batch becomes whole microbatches per DP replica: sequences = tokens / sequence_length, rounded
-/// to the nearest multiple of dp x microbatch_size (at least one microbatch per replica) whose
-/// microbatch count the pipeline schedule accepts (interleaved: a multiple of pp by default,
-/// workload::nearest_valid_microbatches), so the
-/// tokens in the result are those simulated, which may differ from the request. `base` is the
+/// A batch becomes whole microbatches per DP replica, a count the pipeline schedule accepts
+/// (workload::scheduled_batch), so the tokens in the result are those simulated, which may differ from the request. `base` is the
 /// situation's own step time (reused when a batch rounds to its sequence count). Result: one entry per
 /// distinct simulated batch, increasing global_batch (tokens), step_time in s.
 std::vector<reliability::BatchStepTime> batch_step_times(const StepContext& ctx, const std::vector<double>& batches,

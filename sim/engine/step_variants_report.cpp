@@ -63,12 +63,17 @@ void report_step_variants(Results& r, const Scenario& sc, const SituationOutcome
                     b.step_time);
       steps += item;
     }
+    // One simulated batch (every entry rounds to the scenario's own): nothing to interpolate.
+    const bool one = o.step_by_batch.size() == 1;
     r.notes.push_back(
         "batch schedule: the step is re-simulated at each global batch (whole microbatches per DP "
-        "replica, a count the pipeline schedule accepts: a multiple of pp when interleaved): " +
+        "replica, a count the pipeline schedule accepts: a multiple of pp when interleaved; the warnings name "
+        "each entry simulated at another batch than written): " +
         steps +
-        "; time-to-train interpolates tokens/s between them (tokens_per_step "
-        "and tokens_per_second above are the scenario's own batch)");
+        (one ? "; time-to-train trains every entry at this batch's tokens/s"
+             : "; time-to-train interpolates the step time between them, linearly in the batch, and trains an entry "
+               "below the smallest at the smallest's tokens/s, above the largest at the largest's") +
+        " (tokens_per_step and tokens_per_second above are the scenario's own batch)");
   }
   if (!o.link_down.links.empty()) {
     std::string note = "degrade mode: a link failure costs the mean step with one of " +

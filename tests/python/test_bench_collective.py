@@ -135,6 +135,21 @@ def test_bad_arguments_raise_naming_the_argument(kwargs, cls, key, message):
     assert str(e.value).startswith(key + ": ")
 
 
+def test_a_misspelt_gpu_gets_the_scenario_keys_hint(cli):
+    """gpu='h100' is H100 in another case: the hint cluster.gpu gives in a scenario ("did you mean
+    'H100'?"), in the message and as e.hint, and from the CLI's --gpu alike (one validator)."""
+    with pytest.raises(aidcsim.ParameterError) as e:
+        aidcsim.bench_collective(gpu="h100")
+    assert e.value.hint == "did you mean 'H100'?"
+    assert str(e.value).endswith("; did you mean 'H100'?"), str(e.value)
+    p = subprocess.run([str(cli), "bench-collective", "--gpu", "gb200"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 64 and "--gpu: unknown GPU model 'gb200'" in p.stderr, p.stderr
+    assert p.stderr.strip().endswith("did you mean 'GB200'?"), p.stderr
+    with pytest.raises(aidcsim.ParameterError) as far:  # nothing close: no hint
+        aidcsim.bench_collective(gpu="Q9")
+    assert far.value.hint == "" and "did you mean" not in str(far.value)
+
+
 def test_a_bad_argument_gives_the_clis_reason(cli):
     # One validator (sim/engine/collective_bench_args.cpp) for both: the reason after the name is the CLI's.
     p = subprocess.run([str(cli), "bench-collective", "--nvlink-domain", "4", "-N", "2"], capture_output=True,

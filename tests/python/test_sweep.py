@@ -350,3 +350,31 @@ def test_sweep_file_errors_point_at_the_sweep_file(small_scenario, tmp_path):
     r = sweep_cli("base: base.yaml\nparameter:\n  seed: [1]\n")
     assert r.returncode == 2 and f"s.yaml:2:1: unknown sweep key 'parameter'" in r.stderr, r.stderr
     assert "did you mean 'parameters'?" in r.stderr
+
+
+@pytest.mark.parametrize("body, line, column, words", [
+    ("parameters:\n  fabric.link_rate: [\"400 Gbps\"]\nseeds: 0\n", 3, 1, "seeds: got 0"),
+    ("parameters:\n  fabric.link_rate: [\"400 Gbps\"]\nseed: -1\n", 3, 1, "seed: got -1"),
+    ("parameters:\n  fabric.link_rate: []\n", 2, 3, "fabric.link_rate: got [], expected at least one value"),
+    ("zip:\n  fabric.link_rate: [\"400 Gbps\"]\n  fabric.nic_rate: []\n", 3, 3, "fabric.nic_rate: got []"),
+    ("zip:\n  fabric.link_rate: [\"400 Gbps\"]\n  fabric.nic_rate: [\"400 Gbps\", \"800 Gbps\"]\n", 1, 1,
+     "one length"),
+    ("variants:\n  a: {fabric.link_rate: \"400 Gbps\"}\n  b: 3\n", 3, 3, "variant 'b'"),
+    ("parameters:\n  fabric.link_rate: [\"400 Gbps\"]\nzip:\n  fabric.link_rate: [\"800 Gbps\"]\n", 4, 3,
+     "fabric.link_rate: swept both in parameters and zip"),
+    ("parameters:\n  fabric.link_rate: [\"400 Gbps\"]\nfrobnicate: 1\n", 3, 1, "unknown sweep key 'frobnicate'"),
+])
+def test_sweep_file_errors_name_file_line_and_column(tmp_path, default_path, body, line, column, words):
+    """Every error of a sweep file names file:line:column of the entry at fault, as a scenario's do:
+    `seeds: 0` and an empty value list said neither file nor line, found only when the sweep ran."""
+    from aidcsim.sweep import load_sweep_file
+    path = tmp_path / "s.yaml"
+    path.write_text(f"base: {default_path}\n" + body)  # the body starts on line 2
+    with pytest.raises(aidcsim.ScenarioError) as e:
+        load_sweep_file(str(path))
+    assert str(e.value).startswith(f"{path}:{line + 1}:{column}: "), str(e.value)
+    assert words in str(e.value)
+    assert (e.value.file, e.value.line, e.value.column) == (str(path), line + 1, column)
+    r = subprocess.run([sys.executable, "-m", "aidcsim", "sweep", str(path)], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and f"s.yaml:{line + 1}:{column}: " in r.stderr, r.stderr

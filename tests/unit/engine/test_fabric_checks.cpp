@@ -130,3 +130,31 @@ TEST_CASE("fabric checks: the RDMA p99 latency estimate, closed form", "[engine]
   full.p99_by_tier[2] = 1.0;
   CHECK(std::isinf(network::rdma_latency_p99_estimate(b.spec, b.bom, full).second));
 }
+
+TEST_CASE("fabric checks: the longest laid-out cable against the brief's 50 m", "[engine][checks]") {
+  // Three scale-out cables (40 m multimode, 50 m and 73.4 m single-mode) and an NVLink link.
+  topology::FabricCost c;
+  c.media[int(topology::Medium::Multimode)].links = 1;
+  c.media[int(topology::Medium::Singlemode)].links = 2;
+  c.link_length = {40, 0, 50, 73.4};
+  c.link_medium = {int(topology::Medium::Multimode), -1, int(topology::Medium::Singlemode),
+                   int(topology::Medium::Singlemode)};
+  const thermal::ChecklistItem fail = cable_length_item(c, 100e-9);
+  CHECK(fail.item == "longest scale-out cable");
+  CHECK_FALSE(fail.pass);
+  CHECK(fail.value == Approx(73.4));
+  CHECK(fail.limit == 50.0);
+  CHECK(fail.unit == "m");
+  INFO(fail.note);
+  // "Cables under 50 m": the 50 m cable is not under it.
+  CHECK(fail.note.rfind("2 of 3 scale-out cables 50 m or longer in the layout model (2 singlemode)", 0) == 0);
+  // 73.4 m of fibre at group index 1.47: 73.4 x 1.47 / c = 360 ns, against the fixed 100 ns.
+  CHECK(fail.note.find("longest 73.4 m (lengths: bom.layout), 360 ns in fibre at 4.90 ns/m") != std::string::npos);
+  CHECK(fail.note.find("fabric.link_latency = 100 ns per cable") != std::string::npos);
+  c.link_length = {40, 0, 50, 49.9};
+  CHECK_FALSE(cable_length_item(c, 100e-9).pass);  // strict: exactly 50 m fails
+  c.link_length = {40, 0, 12, 49.9};
+  const thermal::ChecklistItem ok = cable_length_item(c, 100e-9);
+  CHECK(ok.pass);
+  CHECK(ok.headroom == Approx(0.1));
+}

@@ -76,6 +76,14 @@ struct SampledLinksDown {
   }
 };
 
+/// The run's warnings about training.batch_schedule.
+std::vector<std::string> schedule_warnings(const Results& r) {
+  std::vector<std::string> out;
+  for (const auto& w : r.warnings)
+    if (w.rfind("training.batch_schedule", 0) == 0) out.push_back(w);
+  return out;
+}
+
 // No failures at all: time-to-train is deterministic (no checkpoints are needed either).
 const std::string kNoFailures = "reliability:\n  failure_preset: none\n  draws: 10\n";
 
@@ -112,6 +120,57 @@ TEST_CASE("a batch schedule is simulated at every batch size and time-to-train f
   // ... which is not what a constant tokens/s at the scenario's batch gives.
   CHECK(r.scalar("time_to_train") == Approx(total * step[0] / batch[0] / kDay).epsilon(1e-9));
   CHECK(s.scalar("time_to_train") < r.scalar("time_to_train"));
+}
+
+TEST_CASE("a batch-schedule entry simulated at another batch than written is a warning", "[engine][batch]") {
+  // dp 8 x microbatch 1 x 8192 tokens = 65,536 tokens per microbatch round; the interleaved
+  // schedule (pp 9, virtual_stages 7) needs a multiple of 9 microbatches. 4M tokens make 61.04
+  // microbatches: 61 is refused, 63 (4,128,768 tokens) is the nearest accepted count. 4718592 is
+  // 72 microbatches: simulated as written, no warning.
+  std::string text = with_training(
+      "  batch_schedule:\n"
+      "    - {after_tokens: 0, global_batch: \"4M\"}\n"
+      "    - {after_tokens: \"252M\", global_batch: 4718592}\n");
+  text.insert(text.find("\ncooling:\n") + 1, kNoFailures);
+  const Scenario sc = load_scenario_text(text, "schedule.yaml");
+  const Results r = simulate(sc);
+  const std::vector<std::string> warned = schedule_warnings(r);  // the test site's clos3 has its own
+  REQUIRE(warned.size() == 1);
+  const std::string& w = warned.front();
+  INFO(w);
+  CHECK(w.rfind("training.batch_schedule[0].global_batch: 4M tokens written, simulated as 4.129M (4128768 tokens = "
+                "63 microbatches per DP replica",
+                0) == 0);
+  CHECK(w.find("4M tokens make 61") != std::string::npos);
+  CHECK(w.find("refuses 61") != std::string::npos);
+  CHECK(w.find("Time-to-train") != std::string::npos);
+  // The simulated table holds the tokens the warning names.
+  const auto& batch = dataset(r, "/step/by_batch/global_batch").data;
+  CHECK(std::find(batch.begin(), batch.end(), 4128768.0) != batch.end());
+  // `validate` says the same before any simulation (check_scenario's warnings).
+  std::vector<std::string> checked;
+  check_scenario(sc, &checked);
+  CHECK(std::count(checked.begin(), checked.end(), w) == 1);
+}
+
+TEST_CASE("a batch schedule simulated at one batch says so, not that it interpolates", "[engine][batch]") {
+  // 1.18M tokens make 18.0 microbatches per DP replica: the scenario's own 144 sequences
+  // (1,179,648 tokens), the only batch simulated.
+  std::string text = with_training("  batch_schedule:\n    - {after_tokens: 0, global_batch: \"1.18M\"}\n");
+  text.insert(text.find("\ncooling:\n") + 1, kNoFailures);
+  const Results r = simulate(load_scenario_text(text, "one.yaml"));
+  REQUIRE(dataset(r, "/step/by_batch/global_batch").data.size() == 1);
+  const auto note = std::find_if(r.notes.begin(), r.notes.end(),
+                                 [](const std::string& n) { return n.rfind("batch schedule:", 0) == 0; });
+  REQUIRE(note != r.notes.end());
+  INFO(*note);
+  CHECK(note->find("interpolates") == std::string::npos);
+  CHECK(note->find("trains every entry at this batch's tokens/s") != std::string::npos);
+  const std::vector<std::string> warned = schedule_warnings(r);
+  REQUIRE(warned.size() == 1);
+  CHECK(warned.front().rfind("training.batch_schedule[0].global_batch: 1.18M tokens written, simulated as 1.1796M "
+                             "(1179648 tokens",
+                             0) == 0);
 }
 
 TEST_CASE("degrade mode re-simulates the step with sampled fabric links down", "[engine][failures]") {

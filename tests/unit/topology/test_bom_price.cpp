@@ -69,6 +69,33 @@ TEST_CASE("priced BOM: one DGX SuperPOD H100 SU, by hand", "[topology][bom]") {
   CHECK_THAT(t, Catch::Contains("indicative"));
 }
 
+TEST_CASE("priced BOM: each link's laid-out length, and the cables at or over a limit", "[topology][bom]") {
+  // The SuperPOD SU above: access cables of rack r are 0.6 r + 7.4 m (multimode), leaf-spine 2 m (DAC).
+  const Fabric f = build_fabric(test::superpod(1));
+  const FabricCost c = price_fabric(f, parts());
+  REQUIRE(c.link_length.size() == static_cast<std::size_t>(f.link_count()));
+  double by_medium[3] = {0, 0, 0};
+  for (int l = 0; l < f.link_count(); ++l) {
+    if (f.link(l).tier == Tier::NvLink) {
+      CHECK(c.link_medium[l] == -1);
+      continue;
+    }
+    REQUIRE(c.link_medium[l] >= 0);
+    by_medium[c.link_medium[l]] += c.link_length[l];
+  }
+  for (int m = 0; m < 3; ++m) CHECK(by_medium[m] == Approx(c.media[m].length));
+  // Racks 5-7 (10.4, 11.0, 11.6 m): 3 x 32 access cables of 10 m or more.
+  const LongCables over = cables_at_or_over(c, 10.0);
+  CHECK(over.links == 96);
+  CHECK(over.by_medium[int(Medium::Multimode)] == 96);
+  CHECK(over.longest == Approx(11.6));
+  REQUIRE(over.longest_link >= 0);
+  CHECK(f.link(over.longest_link).tier == Tier::Access);
+  // A limit is strict ("under 11.6 m"): the longest cable, exactly at it, counts.
+  CHECK(cables_at_or_over(c, c.media[int(Medium::Multimode)].longest).links == 32);
+  CHECK(cables_at_or_over(c, 12.0).links == 0);
+}
+
 TEST_CASE("priced BOM: a part's end is written once", "[topology][bom]") {
   BomSpec spec = parts();
   for (auto& o : spec.optics)
