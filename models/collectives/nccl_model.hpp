@@ -40,6 +40,7 @@ const char* proto_name(Proto p);  ///< "LL", "LL128", "Simple"
 struct NodeShape {
   int gpus = 1;
   int nics = 1;
+  friend bool operator==(const NodeShape&, const NodeShape&) = default;
 };
 
 /// What NCCL's topology detection finds, per node. Units: GB/s, us.
@@ -86,6 +87,8 @@ struct System {
   int max_nchannels = 0;   ///< NCCL_MAX_NCHANNELS
   int max_ctas = 0;        ///< NCCL_MAX_CTAS (ncclConfig_t maxCTAs)
   int nvls_nchannels = 0;  ///< NCCL_NVLS_NCHANNELS (ncclConfig_t nvlsCTAs)
+  /// Every field equal (a memo of build_model's results is keyed by the whole System).
+  friend bool operator==(const System&, const System&) = default;
 };
 
 /// One of NCCL's topology graphs (ring, tree, collnet, nvls) as its search returns it.
