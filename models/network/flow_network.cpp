@@ -1047,7 +1047,20 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
 
   // Prefix reuse (set_prefix_capture, run_prefix.cpp): runs without failure events, relaxed links,
-  // repetitions (their fast-forwards depend on the timeline) or spraying (every route may change).
+  // repetitions or spraying (every route may change). Repetitions (CP rings with cp > 2), for two
+  // reasons. (1) The capturing run (the training step) has the link timeline, the link-down runs
+  // have none, and with repetitions the timeline changes the run itself: a periodic jump ends
+  // before the next bin boundary (periodic.cpp), so the capturing run skips the periods in pieces
+  // (now + m1 P + m2 P, and the periods simulated again to re-match a snapshot in between) where a
+  // run without it skips them at once: from its first such jump on, it is not the link-down runs'
+  // prefix bit for bit. (2) A snapshot holds each activity as not begun / running / finished and
+  // its one current item set; an activity in its repetitions also has its counts (rep_begun,
+  // rep_done), its wave and the waves table, the resources' wave / group owners, the fast-forwarded
+  // groups, the periodic anchor and its last snapshots, and its sub-flows' done_bytes and
+  // last_rate, all of which the continuation reads. Both can be met (capture up to the first jump
+  // a boundary cuts, as the loop stops capturing at a boundary that completes an item early, and
+  // keep that state), but no bundled scenario runs degrade mode with CP rings (cp > 2): nothing
+  // measured would gain.
   impl_->last_prefix = 0;
   const bool prefix_ok = !c->events_mode && !c->relax.on && !c->any_repeat && !spray;
   const PrefixSnapshot* from = nullptr;  // the prefix this run continues from
