@@ -1047,20 +1047,24 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
 
   // Prefix reuse (set_prefix_capture, run_prefix.cpp): runs without failure events, relaxed links,
-  // repetitions or spraying (every route may change). Repetitions (CP rings with cp > 2), for two
-  // reasons. (1) The capturing run (the training step) has the link timeline, the link-down runs
-  // have none, and with repetitions the timeline changes the run itself: a periodic jump ends
-  // before the next bin boundary (periodic.cpp), so the capturing run skips the periods in pieces
-  // (now + m1 P + m2 P, and the periods simulated again to re-match a snapshot in between) where a
-  // run without it skips them at once: from its first such jump on, it is not the link-down runs'
-  // prefix bit for bit. (2) A snapshot holds each activity as not begun / running / finished and
-  // its one current item set; an activity in its repetitions also has its counts (rep_begun,
-  // rep_done), its wave and the waves table, the resources' wave / group owners, the fast-forwarded
-  // groups, the periodic anchor and its last snapshots, and its sub-flows' done_bytes and
-  // last_rate, all of which the continuation reads. Both can be met (capture up to the first jump
-  // a boundary cuts, as the loop stops capturing at a boundary that completes an item early, and
-  // keep that state), but no bundled scenario runs degrade mode with CP rings (cp > 2): nothing
-  // measured would gain.
+  // repetitions or spraying (every route may change). Repetitions (in a training step only CP rings
+  // of cp > 2 across NVLink domains: its collectives are collapsed) for three reasons. (1) The
+  // capturing run (the training step) has the link timeline, the link-down runs have none, and with
+  // repetitions the timeline changes the run itself: a periodic jump ends before the next bin
+  // boundary (periodic.cpp), so that run skips the periods in pieces (now + m1 P + m2 P, periods
+  // simulated again to re-match in between) where a run without it skips them at once; from its
+  // first such jump on it is not the link-down runs' prefix bit for bit (two rings of 200 steps, 48
+  // bins: all 32 finish times differ in their last bits). (2) begin_batch groups a batch's
+  // repetitions into fast-forwarded templates (repetition.cpp): a continuation from the activity
+  // that triggers a capture would group the batch's tail alone, not the whole batch as a whole run
+  // does. (3) A snapshot holds an activity as not begun / running / finished with its one current
+  // item set; repetitions also have their counts (rep_begun, rep_done), waves, the resources' wave
+  // and group owners, the fast-forwarded groups, the periodic anchor and snapshots, and their
+  // sub-flows' done_bytes and last_rate, which the continuation reads. All three can be met (stop
+  // capturing at the first jump a boundary cuts, as at a boundary that completes an item early;
+  // capture before a whole batch; keep that state), but only for CP groups across NVLink domains
+  // (workload.parallelism.allow_tp_across_domains) in degrade mode, which no bundled or bench
+  // scenario runs.
   impl_->last_prefix = 0;
   const bool prefix_ok = !c->events_mode && !c->relax.on && !c->any_repeat && !spray;
   const PrefixSnapshot* from = nullptr;  // the prefix this run continues from
