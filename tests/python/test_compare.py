@@ -301,3 +301,19 @@ def test_the_validation_bom_is_the_fabric_bom(path, overrides):
     validated, bom = s._validate(bom=True)
     assert bom == aidcsim.Fabric(s).bom()
     assert validated == s.validate() and s._validate()[1] is None
+
+
+def test_the_validation_bom_of_a_jobs_scenario():
+    # `jobs:` scenarios keep no fabric from their checks: the BOM is built for them.
+    text = """name: two-jobs
+cluster: {gpu: H100, gpus: 128, gpus_per_node: 8, nvlink_domain: 8}
+fabric: {topology: leaf_spine, wiring: rail_optimized, switch_radix: 16, link_rate: "100 Gbps", nic_rate: "400 Gbps"}
+jobs:
+  - {name: a, model: {layers: 4, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048},
+     parallelism: {tp: 8, dp: 8}, global_batch: 8}
+  - {name: b, model: {layers: 4, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048},
+     parallelism: {tp: 8, dp: 8}, global_batch: 8}
+training: {tokens: "10B"}
+"""
+    s = aidcsim.Scenario.from_yaml(text, name="two-jobs.yaml")
+    assert s._validate(bom=True)[1] == aidcsim.Fabric(s).bom()
