@@ -40,6 +40,7 @@ const char* proto_name(Proto p);  ///< "LL", "LL128", "Simple"
 struct NodeShape {
   int gpus = 1;
   int nics = 1;
+  friend bool operator==(const NodeShape&, const NodeShape&) = default;
 };
 
 /// What NCCL's topology detection finds, per node. Units: GB/s, us.
@@ -93,6 +94,8 @@ struct System {
   int max_ctas = 0;        ///< NCCL_MAX_CTAS (ncclConfig_t maxCTAs)
   int min_ctas = 0;        ///< NCCL_MIN_CTAS (ncclConfig_t minCTAs; 0: NCCL's 1)
   int nvls_nchannels = 0;  ///< NCCL_NVLS_NCHANNELS (ncclConfig_t nvlsCTAs)
+  /// Every field equal (a memo of build_model's results is keyed by the whole System).
+  friend bool operator==(const System&, const System&) = default;
 };
 
 /// One of NCCL's topology graphs (ring, tree, collnet, nvls) as its search returns it.

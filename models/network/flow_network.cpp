@@ -433,9 +433,24 @@ inline void prefetch_start(const RunCtx& c, int a) {
   if (!c.flow_span.empty()) prefetch(&c.flow_span[static_cast<std::size_t>(f)]);
 }
 
-/// begin_batch without repetitions (a capturing run has none), with the prefix capture: the
-/// run's state is kept just before an activity that triggers a target begins.
+/// begin_batch with the prefix capture: the run's state is kept just before an activity that
+/// triggers a target begins; with repetitions, before its whole batch (begin_batch groups a
+/// batch's repetitions: a continuation from inside it would group its tail alone).
 void begin_batch_capturing(RunCtx& c, std::vector<int>& batch) {
+  if (c.any_repeat) {
+    std::uint8_t bits = 0;
+    for (int a : batch) bits |= c.cap->mask[static_cast<std::size_t>(a)] & c.cap->pending;
+    if (bits) {
+      if (64 * c.cap->begun >= static_cast<long long>(c.s->activities.size()))
+        capture_prefix(c, batch, 0, bits);
+      else
+        c.cap->pending &= static_cast<std::uint8_t>(~bits);
+      if (c.cap->pending == 0) c.cap = nullptr;
+    }
+    if (c.cap) c.cap->begun += static_cast<long long>(batch.size());
+    begin_batch(c, batch, begin);
+    return;
+  }
   for (int a : batch) c.queued[a] = 0;
   for (std::size_t j = 0; j < batch.size(); ++j) {
     if (c.cap) {
@@ -615,8 +630,8 @@ void simulate(RunCtx& c) {
 }
 
 /// The event loop from a restored prefix (restore_prefix): the batch it stopped in, then on.
-void resume(RunCtx& c, const std::vector<int>& tail) {
-  for (int a : tail) begin(c, a);
+void resume(RunCtx& c, std::vector<int>& tail) {
+  begin_batch(c, tail, begin);  // as begin_batch_capturing left it: with repetitions, a whole batch
   drain_ready(c);
   loop(c);
 }
@@ -1046,10 +1061,15 @@ RunResult FlowNetwork::run(const Schedule& schedule, const std::vector<TimedFail
   }
   if (impl_->timeline_bins > 0 && !c->events_mode) tl_init(*c, impl_->timeline_bins, impl_->timeline_hint);
 
-  // Prefix reuse (set_prefix_capture, run_prefix.cpp): runs without failure events, relaxed links,
-  // repetitions (their fast-forwards depend on the timeline) or spraying (every route may change).
+  // Prefix reuse (set_prefix_capture, run_prefix.cpp): runs without failure events, relaxed links
+  // or spraying (every route may change). With repetitions (in a training step, CP rings of cp > 2
+  // across NVLink domains) the snapshot also keeps their state (RepetitionState), it is taken
+  // before a whole batch (begin_batch groups a batch's repetitions), and the capturing run's
+  // timeline, which cuts periodic jumps short at its bin boundaries (periodic.cpp: two rings of 200
+  // steps, 48 bins, all 32 finish times differ from the run without it in their last bits), ends
+  // the capture at the first jump it cuts.
   impl_->last_prefix = 0;
-  const bool prefix_ok = !c->events_mode && !c->relax.on && !c->any_repeat && !spray;
+  const bool prefix_ok = !c->events_mode && !c->relax.on && !spray;
   const PrefixSnapshot* from = nullptr;  // the prefix this run continues from
   if (prefix_ok && impl_->prefixes && !c->tl) {
     const Impl::Prefixes& P = *impl_->prefixes;

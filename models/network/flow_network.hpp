@@ -132,20 +132,23 @@ class FlowNetwork {
 
   /// Prefix reuse for runs with one link down (degrade mode's link-down samples). A run with one
   /// link down is the healthy run, bit for bit, until the first transfer that the link reroutes
-  /// begins; with `pick` set (null: off), every later run without failure events, relaxed tiers,
-  /// repetitions or spraying (those: nothing kept) calls pick(fabric, link_bytes_fwd,
+  /// begins; with `pick` set (null: off), every later run without failure events, relaxed tiers
+  /// or spraying (those: nothing kept) calls pick(fabric, link_bytes_fwd,
   /// link_bytes_rev) after its route phase (bytes per link, RunResult's) and keeps, for each link
   /// it returns (at most 8, link indices), the run's state just before the first transfer whose
-  /// route crosses that link begins (or one routed anew in such a run: spread, storage). It
+  /// route crosses that link begins (or one routed anew in such a run: spread, storage; with
+  /// repetitions, before the batch it begins in: begin_batch groups its repetitions). It
   /// replaces what an earlier run kept. A later run of the same schedule (every field, bit for
   /// bit) on the fabric with exactly one of those links down and nothing else changed continues
   /// from that state instead of simulating from t = 0, when every transfer the state refers to
   /// has the same sub-flows (routes, bytes, merges) and every solver resource the same capacity;
   /// else it runs whole. The continuation makes the same solver calls on a solver in the same
   /// state (run_prefix.cpp): its result is the whole run's bit for bit (test_run_prefix). A state
-  /// is not kept past a timeline bin boundary that completed items early (the continuation runs
-  /// without a timeline). Costs: the kept states (per link: a byte per activity, the items,
-  /// heaps and in-progress transfers' sub-flows at that time) and the run's start/finish times.
+  /// is not kept past a timeline bin boundary that completed items early, nor past a periodic
+  /// jump of repetitions that a boundary cut short (the continuation runs without a timeline).
+  /// Costs: the kept states (per link: a byte per activity, the items, heaps and in-progress
+  /// transfers' sub-flows at that time; with repetitions, per repeated activity its counts and
+  /// the repetition engine's waves and groups) and the run's start/finish times.
   using PrefixPick =
       std::function<std::vector<int>(const topology::Fabric&, const std::vector<double>&, const std::vector<double>&)>;
   void set_prefix_capture(PrefixPick pick);

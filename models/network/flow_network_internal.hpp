@@ -325,6 +325,8 @@ struct PrefixOp {
   bool add = false;
   PrefixItem item;
 };
+/// The repetition state of a run with repetitions at a snapshot (run_prefix.cpp).
+struct RepetitionState;
 /// A run's state just before transfer tail[0] begins (in drain_ready, batch tail `tail`): what
 /// a run of the same schedule with one link down continues from (restore_prefix). The solver is
 /// rebuilt, not copied: the items alive at the last solve in creation order (each resource then
@@ -359,6 +361,10 @@ struct PrefixSnapshot {
   };
   std::vector<Check> checks;
   long long begun = 0;  ///< activities begun before the snapshot
+  /// With repetitions (RunCtx::any_repeat): their counts, waves, groups and periodic state; a
+  /// repeated transfer begun is among `checks`, whose copies give its sub-flows' done_bytes and
+  /// last_rate. Null without repetitions.
+  std::shared_ptr<const RepetitionState> reps;
 };
 /// Capture during a run (RunCtx::cap, null when nothing is left to capture).
 struct PrefixCapture {

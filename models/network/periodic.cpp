@@ -182,7 +182,11 @@ void periodic_check(RunCtx& c) {
     }
     if (m == std::numeric_limits<long long>::max()) break;  // nothing advances
     const double period = cur.t - old.t;
+    const long long whole = m;
     m = std::min(m, periods_before_boundary(c, period));
+    // A jump the timeline cuts short (or prevents): from here a run without a timeline, as the
+    // link-down runs that continue from a prefix are, jumps otherwise. Nothing more is captured.
+    if (c.cap && m != whole) c.cap = nullptr;
     if (m >= 1) {
       jump(c, cur, k, static_cast<int>(m), period);
       // The state now is `cur` advanced by m periods: the next period's snapshot can match it.

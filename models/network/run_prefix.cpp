@@ -13,17 +13,37 @@
 // rebuilt System's marks; its rates are not read (the event loop keeps the snapshot's, which the
 // original solve gave). The solver calls made since the last solve are replayed, so the next solve
 // re-solves the same components in the same order. A component's solve reads only its items'
-// structure (SimGrid's maxmin_solve resets values and usage), never the rates of the others. Tests:
-// tests/unit/network/test_run_prefix.cpp (continuations equal whole runs bit for bit).
+// structure (SimGrid's maxmin_solve resets values and usage), never the rates of the others.
+// Repetitions (Activity::repeat): their counts, waves, fast-forwarded groups and periodic state
+// are kept too (RepetitionState), and the capture ends at the first periodic jump the capturing
+// run's timeline cuts short (periodic.cpp). Tests: tests/unit/network/test_run_prefix.cpp
+// (continuations equal whole runs bit for bit).
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <unordered_map>
 
 #include "models/common/profile.hpp"
 #include "models/network/flow_network_internal.hpp"
 
 namespace aidcsim::network::detail {
+
+/// What a run with repetitions keeps beside the rest (repetition.cpp, periodic.cpp): per activity
+/// of RunCtx::rep_acts (in that order) its counts, wave, sub-flows left and pending Start; the
+/// waves, the resources' owners, the fast-forwarded groups, the periodic anchor and snapshots.
+struct RepetitionState {
+  std::vector<int> done, begun, wave, left;
+  std::vector<double> start_at;
+  std::vector<RunCtx::Wave> waves;
+  std::size_t waves_compact_at = 0;
+  std::vector<int> res_count, res_wave, res_group;
+  std::vector<RunCtx::Group> groups;
+  int active_groups = 0, single_busy = 0, anchor = -1;
+  long long skipped_reps = 0, periodic_reps = 0, periodic_jumps = 0;
+  double anchor_began = -1;
+  std::vector<RunCtx::Snapshot> snaps;
+};
 
 namespace {
 
@@ -132,6 +152,32 @@ void capture_prefix(RunCtx& c, const std::vector<int>& batch, std::size_t j, std
     if (it.k >= 0) check[static_cast<std::size_t>(it.activity)] = 1;
   for (const PrefixOp& op : p->ops)
     if (op.item.k >= 0) check[static_cast<std::size_t>(op.item.activity)] = 1;
+  if (c.any_repeat) {
+    auto r = std::make_shared<RepetitionState>();
+    for (int a : c.rep_acts) {
+      r->done.push_back(c.rep_done[a]);
+      r->begun.push_back(c.rep_begun[a]);
+      r->wave.push_back(c.wave[a]);
+      r->left.push_back(c.left[a]);
+      r->start_at.push_back(c.start_at[a]);
+      if (c.rep_begun[a] > 0) check[static_cast<std::size_t>(a)] = 1;  // its sub-flows' done_bytes, last_rate
+    }
+    r->waves = c.waves;
+    r->waves_compact_at = c.waves_compact_at;
+    r->res_count = c.res_count;
+    r->res_wave = c.res_wave;
+    r->res_group = c.res_group;
+    r->groups = c.groups;
+    r->active_groups = c.active_groups;
+    r->single_busy = c.single_busy;
+    r->anchor = c.anchor;
+    r->skipped_reps = c.skipped_reps;
+    r->periodic_reps = c.periodic_reps;
+    r->periodic_jumps = c.periodic_jumps;
+    r->anchor_began = c.anchor_began;
+    r->snaps = c.snaps;
+    p->reps = std::move(r);
+  }
   for (std::size_t a = 0; a < n; ++a) {
     if (!check[a] || c.first_flow[a + 1] == c.first_flow[a]) continue;
     PrefixSnapshot::Check k;
@@ -156,6 +202,7 @@ bool restore_prefix(RunCtx& c, const PrefixSnapshot& p, const std::vector<double
     for (int f = f0; f < f1; ++f)
       if (!same_flow(c.flows[static_cast<std::size_t>(f)], k.flows[static_cast<std::size_t>(f - f0)])) return false;
   }
+  if (p.reps && p.reps->done.size() != c.rep_acts.size()) return false;
   for (const PrefixSnapshot::Res& r : p.res) {
     const double cap =
         r.what >= 0 ? c.link_rate[static_cast<std::size_t>(r.what / 2)] : c.flops[static_cast<std::size_t>(~r.what)];
@@ -243,6 +290,40 @@ bool restore_prefix(RunCtx& c, const PrefixSnapshot& p, const std::vector<double
   }
   c.ready = p.ready;
   for (int a : c.ready) c.queued[static_cast<std::size_t>(a)] = 1;
+  if (p.reps) {
+    const RepetitionState& r = *p.reps;
+    for (std::size_t i = 0; i < c.rep_acts.size(); ++i) {
+      const auto a = static_cast<std::size_t>(c.rep_acts[i]);
+      c.rep_done[a] = r.done[i];
+      c.rep_begun[a] = r.begun[i];
+      c.wave[a] = r.wave[i];
+      c.left[a] = r.left[i];
+      c.start_at[a] = r.start_at[i];
+    }
+    c.waves = r.waves;
+    c.waves_compact_at = r.waves_compact_at;
+    c.res_count = r.res_count;
+    c.res_wave = r.res_wave;
+    c.res_group = r.res_group;
+    c.groups = r.groups;
+    c.active_groups = r.active_groups;
+    c.single_busy = r.single_busy;
+    c.anchor = r.anchor;
+    c.skipped_reps = r.skipped_reps;
+    c.periodic_reps = r.periodic_reps;
+    c.periodic_jumps = r.periodic_jumps;
+    c.anchor_began = r.anchor_began;
+    c.snaps = r.snaps;
+    for (const PrefixSnapshot::Check& k : p.checks) {
+      if (c.repeat[static_cast<std::size_t>(k.activity)] < 2) continue;
+      const int f0 = c.first_flow[static_cast<std::size_t>(k.activity)];
+      for (std::size_t j = 0; j < k.flows.size(); ++j) {
+        SubFlow& sf = c.flows[static_cast<std::size_t>(f0) + j];
+        sf.done_bytes = k.flows[j].done_bytes;
+        sf.last_rate = k.flows[j].last_rate;
+      }
+    }
+  }
   tail = p.tail;
   return true;
 }

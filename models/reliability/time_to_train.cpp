@@ -1427,38 +1427,52 @@ std::vector<Stage> compile_phases(const TrainingSpec& spec, const std::vector<Ph
   return stages;
 }
 
+/// The spec checked, its target and the phases compiled (compile_phases): what
+/// monte_carlo_events and time_to_train_phased both start from. The stages' convergence points at
+/// `critical`, a member declared before them (destroyed after them); neither copied nor moved, so
+/// that pointer stays valid.
+struct PhasedRun {
+  PhasedRun(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases)
+      : target(checked_target(spec)),
+        critical(spec.convergence, spec.parameters),
+        stages(compile_phases(spec, phases, target, critical, conv, warnings)) {}
+  PhasedRun(const PhasedRun&) = delete;
+  PhasedRun& operator=(const PhasedRun&) = delete;
+
+  static double checked_target(const TrainingSpec& spec) {
+    check_spec(spec);
+    return target_tokens(spec);
+  }
+
+  const double target;  ///< tokens
+  const CriticalBatch critical;
+  Convergence conv;
+  std::vector<std::string> warnings;
+  const std::vector<Stage> stages;
+};
+
 }  // namespace
 
 double monte_carlo_events(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases) {
-  check_spec(spec);
-  const double target = target_tokens(spec);
-  const CriticalBatch critical(spec.convergence, spec.parameters);
-  Convergence conv;
-  std::vector<std::string> warnings;
-  const std::vector<Stage> stages = compile_phases(spec, phases, target, critical, conv, warnings);
+  const PhasedRun r(spec, phases);
   double per_draw = 0;
-  event_budget(spec, stages, target, kInf, per_draw);
+  event_budget(spec, r.stages, r.target, kInf, per_draw);
   return per_draw * spec.reliability.draws;
 }
 
 PhasedResult time_to_train_phased(const TrainingSpec& spec, const std::vector<PhaseSituation>& phases,
                                   std::uint64_t seed) {
-  check_spec(spec);
-  const double target = target_tokens(spec);
-  const CriticalBatch critical(spec.convergence, spec.parameters);
-  Convergence conv;
-  std::vector<std::string> warnings;
-  const std::vector<Stage> stages = compile_phases(spec, phases, target, critical, conv, warnings);
-  PhasedResult res = run(spec, stages, target, kInf, seed);
-  res.overall.warnings = std::move(warnings);
-  res.overall.reference_batch = conv.reference;
+  PhasedRun r(spec, phases);
+  PhasedResult res = run(spec, r.stages, r.target, kInf, seed);
+  res.overall.warnings = std::move(r.warnings);
+  res.overall.reference_batch = r.conv.reference;
   // The batch and critical batch where each phase starts on average (progress before it, mean
   // over draws).
   double before = 0;
   for (std::size_t i = 0; i < res.phases.size(); ++i) {
     auto& p = res.phases[i];
-    p.critical_batch = critical.enabled() ? critical.at(before) : 0;
-    p.batch = stages[i].batch[stages[i].regime(before)];
+    p.critical_batch = r.critical.enabled() ? r.critical.at(before) : 0;
+    p.batch = r.stages[i].batch[r.stages[i].regime(before)];
     before += p.mean_tokens;
   }
   for (std::size_t i = 0; i < phases.size(); ++i) res.phases[i].start = phases[i].start;

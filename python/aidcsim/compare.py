@@ -261,15 +261,6 @@ def _designs(designs, names):
     return [tuple(o) for o in out]
 
 
-def _bom(scenario, overrides):
-    """BOM counts of a design's fabric ({"bom_leaves": ..}), built once (the seed does not change it)."""
-    from .fabric import Fabric
-    s = scenario.copy()
-    s.update(overrides)
-    b = Fabric(s).bom()
-    return {f"bom_{k}": b[k] for k in _BOM_KEYS if k in b}
-
-
 def _t95(n):
     """Two-sided 95 % Student-t quantile for n samples (scipy.stats.t.ppf(0.975, n - 1))."""
     from scipy.stats import t
@@ -377,16 +368,19 @@ def compare(designs, seeds=3, seed=None, overrides=None, names=None, client=None
     _args.integer(int(seed) + seeds - 1, "seed", None, limits.MAX_SEED)  # the last seed of the runs
     seed_list = [int(seed) + i for i in range(seeds)]
     # A design that does not load (a typo in its overrides) fails before any run: the loader is
-    # cheap, the other designs' runs are not (minutes each at 31K GPUs).
+    # cheap, the other designs' runs are not (minutes each at 31K GPUs). The validation's fabric
+    # gives the BOM counts of the table (the seed does not change them), so it is built once here.
+    boms = {}
     for name, s, over, _ in ds:
         d = s.copy()
         d.update({**common, **over})
         try:
-            d.validate()
+            b = d._validate(bom=True)[1]
         except Error as e:
             if e.args and isinstance(e.args[0], str):
                 e.args = (f"design {name!r} (before any run): {e.args[0]}",) + e.args[1:]
             raise
+        boms[name] = {f"bom_{k}": b[k] for k in _BOM_KEYS if k in b}
     args, keys = [], []
     for name, s, over, _ in ds:
         text, sname = s._source()
@@ -404,7 +398,6 @@ def compare(designs, seeds=3, seed=None, overrides=None, names=None, client=None
                 payload.args = (f"design {name!r}, seed {sd}: {payload.args[0]}",) + payload.args[1:]
             raise payload
 
-    boms = {name: _bom(s, {**common, **over}) for name, s, over, _ in ds}
     rows, units, check_rows, warnings = [], {}, {}, {}
     for (name, sd), (_, out) in zip(keys, outcomes):
         row = {"design": name, "seed": sd}

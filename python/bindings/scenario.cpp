@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "python/bindings/bindings.hpp"
+#include "python/bindings/convert.hpp"
 #include "sim/engine/validation.hpp"
 #include "sim/scenario/default_scenario.hpp"
 #include "sim/scenario/input_limits.hpp"
@@ -56,19 +57,22 @@ void register_scenario(py::module_& m) {
       "locations {dotted key: (line, column)}. Raises aidcsim.ScenarioError.");
   m.def(
       "validate_text",
-      [](const std::string& text, const std::string& name) {
+      [](const std::string& text, const std::string& name, bool bom) {
         const Scenario s = load_scenario_text(text, name);
-        const ValidationReport report = validate_scenario(s);  // what `aidcsim validate` checks
+        const ValidationReport report = validate_scenario(s, bom);  // what `aidcsim validate` checks
         py::dict d = scenario_to_py(s);
         d["warnings"] = report.warnings;
         d["notes"] = report.notes;
+        if (report.bom) d["bom"] = bom_to_py(*report.bom);
         return d;
       },
-      py::arg("text"), py::arg("name") = "<string>",
+      py::arg("text"), py::arg("name") = "<string>", py::arg("bom") = false,
       "load_text and then every check `aidcsim validate` makes (sim/engine/validation.hpp: each situation's "
       "job, fabric, failures, DP algorithm, cooling, the Monte Carlo's size with a lower bound of the step "
       "time), without simulating. Returns load_text's dict plus warnings (fabric built otherwise than "
-      "written) and notes (list of str). Raises aidcsim.ScenarioError at the key's line.");
+      "written) and notes (list of str); with bom=True also bom, the scenario's fabric's bill of materials "
+      "(Fabric.bom()'s dict; from the fabric the checks built when it is that one). Raises "
+      "aidcsim.ScenarioError at the key's line.");
   m.def(
       "load_file", [](const std::string& path) { return scenario_to_py(load_scenario_file(path)); }, py::arg("path"),
       "Same as load_text for a file; aidcsim.Error if it cannot be read.");

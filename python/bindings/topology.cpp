@@ -9,6 +9,7 @@
 #include "models/topology/bom_price.hpp"
 #include "models/topology/fabric.hpp"
 #include "python/bindings/bindings.hpp"
+#include "python/bindings/convert.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace aidcsim::bind {
@@ -58,6 +59,19 @@ std::string switch_names(const Fabric& f) {
 
 }  // namespace
 
+py::dict bom_to_py(const topology::BillOfMaterials& b) {
+  using namespace py::literals;
+  return py::dict(
+      "gpus"_a = b.gpus, "nvswitches"_a = b.nvswitches, "leaves"_a = b.leaves, "spines"_a = b.spines,
+      "cores"_a = b.cores, "switches"_a = b.switches, "nvlink_links"_a = b.nvlink_links,
+      "access_links"_a = b.access_links, "leaf_spine_links"_a = b.leaf_spine_links,
+      "spine_core_links"_a = b.spine_core_links, "scaleout_cables"_a = b.scaleout_cables,
+      "copper_cables"_a = b.copper_cables, "bisection_bandwidth"_a = b.bisection_bandwidth, "diameter"_a = b.diameter,
+      "tiers"_a = b.tiers, "oversub_leaf"_a = b.oversub_leaf,
+      // no spine uplinks (2 tiers): None, where `aidcsim bom` and compare print "-"
+      "oversub_spine"_a = b.oversub_spine > 0 ? py::object(py::float_(b.oversub_spine)) : py::object(py::none()));
+}
+
 // The module's topology bindings (long by nature: one .def per bound member).
 void register_topology(py::module_& m) {
   using namespace py::literals;
@@ -101,20 +115,7 @@ void register_topology(py::module_& m) {
           "Link table as columns: name, a, b (node names, a = lower tier), tier, rate [B/s per "
           "direction], latency [s], up; row = link id.")
       .def(
-          "bom",
-          [](const Fabric& f) {
-            const auto b = f.bom();
-            return py::dict("gpus"_a = b.gpus, "nvswitches"_a = b.nvswitches, "leaves"_a = b.leaves,
-                            "spines"_a = b.spines, "cores"_a = b.cores, "switches"_a = b.switches,
-                            "nvlink_links"_a = b.nvlink_links, "access_links"_a = b.access_links,
-                            "leaf_spine_links"_a = b.leaf_spine_links, "spine_core_links"_a = b.spine_core_links,
-                            "scaleout_cables"_a = b.scaleout_cables, "copper_cables"_a = b.copper_cables,
-                            "bisection_bandwidth"_a = b.bisection_bandwidth, "diameter"_a = b.diameter,
-                            "tiers"_a = b.tiers, "oversub_leaf"_a = b.oversub_leaf,
-                            // no spine uplinks (2 tiers): None, where `aidcsim bom` and compare print "-"
-                            "oversub_spine"_a =
-                                b.oversub_spine > 0 ? py::object(py::float_(b.oversub_spine)) : py::object(py::none()));
-          },
+          "bom", [](const Fabric& f) { return bom_to_py(f.bom()); },
           "Bill of materials (topology::BillOfMaterials): counts, bisection_bandwidth [B/s]; oversub_spine "
           "None without spine uplinks (2 tiers).")
       .def(

@@ -3,7 +3,8 @@
 # sim/engine/step_variants.hpp arm_link_down_prefixes). On clos3-failures (links down from the
 # start, timed failures after the samples) the reuse on and off (AIDCSIM_NO_RUN_REUSE=1) give the
 # same JSON values and the same HDF5 datasets and attributes; only the degrade note differs, which
-# with the reuse on names the samples that continued from the prefix.
+# with the reuse on names the samples that continued from the prefix. Again with CP rings across
+# NVLink domains as flows (repeated transfers: their repetition state is kept with the prefix).
 source "$(dirname "$0")/lib/common.bash"
 export SOURCE_DATE_EPOCH=1767225600
 cat >same.py <<'PY'
@@ -27,8 +28,17 @@ assert not bad, "HDF5 differs with and without the reuse: %s" % bad[:10]
 print("%d JSON keys, %d HDF5 datasets and attributes equal" % (len(on), len(a)))
 PY
 S="$SRC/tests/regression/clos3-failures.yaml"
-"$AIDCSIM" run "$S" --quiet --json on.json --output on.h5 >out.txt 2>err.txt || fail "run with reuse: exit code $?"
-AIDCSIM_NO_RUN_REUSE=1 "$AIDCSIM" run "$S" --quiet --json off.json --output off.h5 >out.txt 2>err.txt ||
-  fail "run without reuse: exit code $?"
-PYTHONPATH="$SRC/tests/cli/lib" /usr/bin/python3 same.py >out.txt 2>err.txt || fail "outputs with and without the reuse: $(tail -1 err.txt)"
-echo "ok: link-down samples from the base step's prefix: $(cat out.txt)"
+same() {  # $1: what is checked; the rest: the run's arguments
+  local what=$1
+  shift
+  "$AIDCSIM" run "$@" --quiet --json on.json --output on.h5 >out.txt 2>err.txt || fail "$what, with reuse: exit code $?"
+  AIDCSIM_NO_RUN_REUSE=1 "$AIDCSIM" run "$@" --quiet --json off.json --output off.h5 >out.txt 2>err.txt ||
+    fail "$what, without reuse: exit code $?"
+  PYTHONPATH="$SRC/tests/cli/lib" /usr/bin/python3 same.py >out.txt 2>err.txt ||
+    fail "$what: outputs with and without the reuse: $(tail -1 err.txt)"
+  echo "ok: $what: $(cat out.txt)"
+}
+same "link-down samples from the base step's prefix" "$S"
+same "with CP rings (repeated transfers)" "$S" --set workload.parallelism.cp=4 --set workload.parallelism.dp=8 \
+  --set workload.parallelism.allow_tp_across_domains=true
+grep -q "CP ring exchange as flows" on.json || fail "the CP rings are not simulated as flows: nothing repeated"

@@ -197,3 +197,142 @@ TEST_CASE("no prefix is kept past a timeline bin boundary that completed an item
   same_run(net.run(s), test::fresh_run(f, s));
   CHECK(net.last_run_prefix() == 0);
 }
+
+namespace {
+
+/// step(rounds) on GPUs 0-31 with repetitions (as CP rings) beside it: in two of the leaves it
+/// loads, a ring of their 4 GPUs after round rounds - 2's computations there, still running when the
+/// last round's transfers cross the spines; on GPUs 32-63 (leaves of their own) a ring per leaf
+/// from the start, alone on its links (waves that repeat a template: fast-forwarded as groups
+/// while the step goes on) until two transfers of the last round come in; then a ring across
+/// those leaves after everything (only repeated transfers in progress: the periodic
+/// fast-forward's case).
+Schedule step_with_rings(int rounds, int steps) {
+  Schedule s = step(rounds);
+  auto ring = [&s](const std::vector<int>& gpus, double bytes, int reps, const std::vector<int>& after, int hash) {
+    const int n = static_cast<int>(gpus.size()), first = static_cast<int>(s.activities.size());
+    for (int i = 0; i < n; ++i) {
+      auto a = transfer(gpus[i], gpus[(i + 1) % n], bytes, hash + i, after);
+      a.repeat = reps;
+      a.after_previous = {first + (i + n - 1) % n};
+      s.activities.push_back(a);
+    }
+  };
+  // round rounds - 2's computation on GPU g: activity 4 (32 (rounds - 2) + g) (compute + 3 transfers)
+  for (int leaf : {1, 6})
+    ring({4 * leaf, 4 * leaf + 1, 4 * leaf + 2, 4 * leaf + 3}, 6e6, steps, {4 * (32 * (rounds - 2) + 4 * leaf)},
+         500 + 10 * leaf);
+  for (int leaf = 8; leaf < 16; ++leaf)
+    ring({4 * leaf, 4 * leaf + 1, 4 * leaf + 2, 4 * leaf + 3}, 5e6 + 1e5 * leaf, 40 * steps, {}, 600 + 10 * leaf);
+  // Into the leaves of their own, during the last round: onto a fast-forwarded ring's links
+  // (materialised from there, from its template's rates).
+  for (int g : {2, 13}) s.activities.push_back(transfer(g, 32 + g, 3e7, 77 + g, {4 * (32 * (rounds - 1) + g)}));
+  std::vector<int> all(s.activities.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int>(i);
+  ring({32, 37, 42, 47, 52, 57, 62, 35}, 4e6, 8 * steps, all, 900);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("runs with repetitions: link-down runs continuing from the prefix are whole runs bit for bit",
+          "[network][run_prefix][repeat]") {
+  // CP rings (Activity::repeat): the kept state has their counts, waves, fast-forwarded groups and
+  // the periodic state; the capturing run has the timeline, whose bin boundaries cut periodic jumps
+  // short (nothing is kept from there), the link-down runs none.
+  auto spec = leaf_spine(64, 16, 4);
+  spec.flows_per_pair = 4;
+  Fabric f = topology::build_fabric(spec);
+  for (int steps : {3, 7}) {
+    INFO(steps << " ring steps");
+    const Schedule s = step_with_rings(4, steps);
+    const RunResult healthy = test::fresh_run(f, s);
+    REQUIRE(healthy.repetitions_fast_forwarded > 0);
+    // With repetitions the timeline changes the run (its bin boundaries cut periodic jumps short).
+    FlowNetwork timed(f);
+    timed.set_timeline_bins(16);
+    const RunResult healthy_timeline = timed.run(s);
+    const std::vector<int> loaded = loaded_links(f, healthy);
+    REQUIRE(loaded.size() >= 16);
+    FlowNetwork net(f);
+    long long continued = 0, with_rings = 0;
+    for (std::size_t first = 0; first < loaded.size(); first += 8) {
+      const std::vector<int> targets(loaded.begin() + static_cast<std::ptrdiff_t>(first),
+                                     loaded.begin() + static_cast<std::ptrdiff_t>(std::min(first + 8, loaded.size())));
+      net.set_prefix_capture(
+          [&](const Fabric&, const std::vector<double>&, const std::vector<double>&) { return targets; });
+      net.set_timeline_bins(16);
+      same_run(net.run(s), healthy_timeline);  // capturing changes nothing
+      net.set_prefix_capture(nullptr);
+      net.set_timeline_bins(0);
+      for (int l : net.prefix_links()) {
+        f.set_link_up(l, false);
+        const RunResult down = net.run(s);
+        const long long k = net.last_run_prefix();
+        same_run(down, test::fresh_run(f, s));
+        f.set_link_up(l, true);
+        continued += k > 0;
+        // the in-leaf rings begin after round rounds - 2: a longer prefix holds some of them
+        with_rings += k > 32 * 4 * 3;
+      }
+      net.drop_prefixes();
+    }
+    CHECK(continued > 0);
+    CHECK(with_rings > 0);
+  }
+}
+
+TEST_CASE("no prefix is kept past a periodic jump a timeline bin boundary cut short", "[network][run_prefix][repeat]") {
+  // Two rings across leaves 8-15 alone (a periodic regime), then transfers across leaves 0-7 after
+  // the shorter one. The healthy run's timeline ends each jump before a bin boundary; a run
+  // without it jumps over those periods at once: from the first cut jump the two runs differ, so
+  // the transfers that begin after it find no kept state (without a timeline they do). Here a
+  // boundary that completes items early (the jumps end just before one) stops the capture as well:
+  // with either stop the link-down runs equal whole runs, with neither they do not.
+  auto spec = leaf_spine(64, 16, 4);
+  spec.flows_per_pair = 4;
+  Fabric f = topology::build_fabric(spec);
+  Schedule s;
+  auto ring = [&s](const std::vector<int>& gpus, double bytes, int reps, int hash) {
+    const int n = static_cast<int>(gpus.size()), first = static_cast<int>(s.activities.size());
+    for (int i = 0; i < n; ++i) {
+      auto a = transfer(gpus[i], gpus[(i + 1) % n], bytes, hash + i);
+      a.repeat = reps;
+      a.after_previous = {first + (i + n - 1) % n};
+      s.activities.push_back(a);
+    }
+  };
+  ring({32, 37, 42, 47, 52, 57, 62, 35}, 4e6, 400, 100);
+  ring({33, 38, 43, 44, 53, 58, 63, 34}, 4e6, 120, 200);
+  std::vector<int> shorter(8);
+  for (int i = 0; i < 8; ++i) shorter[i] = 8 + i;
+  for (int g = 0; g < 8; ++g) s.activities.push_back(transfer(g, 31 - g, 2e7, 300 + g, shorter));
+  const RunResult healthy = test::fresh_run(f, s);
+  REQUIRE(healthy.repetitions_fast_forwarded > 0);
+  const std::vector<int> loaded = loaded_links(f, healthy);
+  for (int bins : {0, 16}) {
+    INFO(bins << " timeline bins in the capturing run");
+    FlowNetwork net(f);
+    net.set_prefix_capture([&](const Fabric&, const std::vector<double>&, const std::vector<double>&) {
+      return std::vector<int>(loaded.begin(), loaded.begin() + std::min<std::size_t>(8, loaded.size()));
+    });
+    net.set_timeline_bins(bins);
+    const RunResult captured = net.run(s);
+    net.set_prefix_capture(nullptr);
+    net.set_timeline_bins(0);
+    long long kept = 0;
+    for (int l : std::vector<int>(loaded.begin(), loaded.begin() + std::min<std::size_t>(8, loaded.size()))) {
+      f.set_link_up(l, false);
+      same_run(net.run(s), test::fresh_run(f, s));
+      kept += net.last_run_prefix();
+      f.set_link_up(l, true);
+    }
+    if (bins == 0) {
+      same_run(captured, healthy);
+      CHECK(kept > 0);  // the transfers after the shorter ring continue from the kept state
+    } else {
+      CHECK(captured.repetitions_fast_forwarded < healthy.repetitions_fast_forwarded);  // jumps cut short
+      CHECK(kept == 0);
+    }
+  }
+}
