@@ -802,7 +802,8 @@ Schema schema() {
        1,
        false,
        {},
-       "Dynamic power of a GPU in exposed communication (no compute kernel running) relative to computing; communication hidden under compute adds none (docs/thermal.md section 2) [estimate]."},
+       "Dynamic power of a GPU in exposed communication (no compute kernel running) relative to computing; "
+       "communication hidden under compute adds none (docs/thermal.md section 2) [estimate]."},
       {"power.switch_power",
        Q::Power,
        "1 kW",

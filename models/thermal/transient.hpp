@@ -24,12 +24,12 @@ struct TransientOptions {
   /// order, at most (fault events + 9) more; off: the regular grid only (equal-weight samples, as
   /// the daily cycle's mean work rate needs).
   bool sample_extremes = false;
-  double step_time = 0.0;         ///< s training step; > 0: GPUs swing synchronously through the
-                                  ///< load's partition each step: compute (u = 1) for compute_busy
-                                  ///< of it, exposed communication (k_comm) for comm_busy, then idle
-                                  ///< (a step's mean is gpu_utilization, the steady state's load)
-  bool throttle = true;           ///< DVFS governor on
-  bool group_identical = true;    ///< grouped fidelity tier (site.hpp)
+  double step_time = 0.0;       ///< s training step; > 0: GPUs swing synchronously through the
+                                ///< load's partition each step: compute (u = 1) for compute_busy
+                                ///< of it, exposed communication (k_comm) for comm_busy, then idle
+                                ///< (a step's mean is gpu_utilization, the steady state's load)
+  bool throttle = true;         ///< DVFS governor on
+  bool group_identical = true;  ///< grouped fidelity tier (site.hpp)
   /// Share of the training step that scales with 1/clock (compute on the critical path; exposed
   /// communication does not): the step at clock f takes 1 + k (1/f - 1) times as long. Sets the
   /// training time lost to throttling. 1 = compute-bound.

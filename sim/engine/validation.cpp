@@ -11,7 +11,7 @@ namespace aidcsim {
 ValidationReport validate_scenario(const Scenario& s, bool with_bom) {
   ValidationReport out;
   try {
-    std::vector<topology::BillOfMaterials> boms;  // each situation's fabric as built, before timed failures
+    std::vector<topology::BillOfMaterials> boms;       // each situation's fabric as built, before timed failures
     check_scenario(s, &out.warnings, nullptr, &boms);  // what `run` checks before simulating: fabrics, phases, failures
     // The first is the scenario's own when it has fabric.gpus GPUs: its spec differs only by the
     // timed failures, which the BOM is taken before.
