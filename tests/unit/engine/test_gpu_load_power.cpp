@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/engine/simulate.hpp"
+#include "tests/unit/engine/result_dataset.hpp"
 
 using namespace aidcsim;
 
@@ -35,12 +36,7 @@ const char* kPipeline =
     "  global_batch: 8\n"
     "training: {tokens: \"1T\"}\nreliability: {draws: 10}\n";
 
-const Dataset& dataset(const Results& r, const std::string& path) {
-  for (const auto& d : r.datasets)
-    if (d.path == path) return d;
-  FAIL("no dataset " << path);
-  throw;  // not reached
-}
+using test::dataset;
 
 /// s per step of exposed communication: /step/breakdown's exposed TP, PP, DP, CP, EP.
 double exposed(const Results& r) {

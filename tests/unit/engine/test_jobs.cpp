@@ -10,6 +10,7 @@
 #include "models/network/flow_network.hpp"
 #include "sim/engine/jobs_run.hpp"
 #include "sim/engine/simulate.hpp"
+#include "tests/unit/engine/result_dataset.hpp"
 
 using namespace aidcsim;
 using Catch::Matchers::Contains;
@@ -69,12 +70,7 @@ std::string jobs_text(const std::string& placement_a, const std::string& placeme
          placement_b + "\n" + extra + "training: {tokens: \"10B\"}\nreliability: {draws: 20}\n";
 }
 
-const Dataset& dataset(const Results& r, const std::string& path) {
-  for (const auto& d : r.datasets)
-    if (d.path == path) return d;
-  FAIL("no dataset " << path);
-  throw 0;
-}
+using test::dataset;
 
 }  // namespace
 

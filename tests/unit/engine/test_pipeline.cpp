@@ -10,6 +10,7 @@
 #include "sim/engine/feasibility.hpp"
 #include "sim/engine/simulate.hpp"
 #include "sim/engine/situation.hpp"
+#include "tests/unit/engine/result_dataset.hpp"
 
 using namespace aidcsim;
 
@@ -271,12 +272,7 @@ std::string with_dry_cooler(const std::string& swing) {
   return text.replace(pos + 1, std::string("cooling:\n").size(), block);
 }
 
-const Dataset& dataset(const Results& r, const std::string& path) {
-  for (const auto& d : r.datasets)
-    if (d.path == path) return d;
-  FAIL("no dataset " << path);
-  return r.datasets.front();
-}
+using test::dataset;
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 
 #include "sim/engine/simulate.hpp"
 #include "sim/results/json_writer.hpp"
+#include "tests/unit/engine/result_dataset.hpp"
 
 using namespace aidcsim;
 
@@ -27,12 +28,7 @@ std::string pure_pipeline(int m) {
          "training: {tokens: \"1T\"}\nreliability: {draws: 10}\n";
 }
 
-const Dataset& dataset(const Results& r, const std::string& path) {
-  for (const auto& d : r.datasets)
-    if (d.path == path) return d;
-  FAIL("no dataset " << path);
-  throw;  // not reached
-}
+using test::dataset;
 
 }  // namespace
 

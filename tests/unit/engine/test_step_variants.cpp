@@ -13,6 +13,7 @@
 #include "sim/engine/simulate.hpp"
 #include "sim/engine/step_run.hpp"
 #include "sim/engine/step_variants.hpp"
+#include "tests/unit/engine/result_dataset.hpp"
 
 using namespace aidcsim;
 
@@ -43,12 +44,7 @@ std::string with_training(const std::string& training_body) {
   return text.replace(pos, key.size(), "training:\n  tokens: \"15T\"\n" + training_body);
 }
 
-const Dataset& dataset(const Results& r, const std::string& path) {
-  for (const auto& d : r.datasets)
-    if (d.path == path) return d;
-  FAIL("no dataset " << path);
-  return r.datasets.front();
-}
+using test::dataset;
 
 const Labels& labels(const Results& r, const std::string& path) {
   for (const auto& l : r.labels)

@@ -56,7 +56,9 @@ TEST_CASE("gpu_speed_factors: list entries per GPU and node, seeded distribution
   }
 }
 
-TEST_CASE("a straggler slows its stage; the slowest replica is the representative") {
+namespace {
+/// 64 GPUs, 8 per node and NVLink domain, on a 25 GB/s leaf-spine of radix 64.
+topology::FabricSpec small_fabric() {
   topology::FabricSpec fs;
   fs.gpus = 64;
   fs.gpus_per_node = 8;
@@ -66,7 +68,11 @@ TEST_CASE("a straggler slows its stage; the slowest replica is the representativ
   fs.switch_radix = 64;
   fs.link_rate = 25e9;
   fs.nic_rate = 25e9;
-  const auto fabric = topology::build_fabric(fs);
+  return fs;
+}
+
+/// A small transformer on tp 4 x pp 4 x dp 4 of small_fabric(), global batch 32.
+JobSpec small_job() {
   JobSpec j;
   j.model.layers = 8;
   j.model.hidden = 2048;
@@ -79,6 +85,13 @@ TEST_CASE("a straggler slows its stage; the slowest replica is the representativ
   j.par.pp = 4;
   j.par.dp = 4;
   j.global_batch = 32;
+  return j;
+}
+}  // namespace
+
+TEST_CASE("a straggler slows its stage; the slowest replica is the representative") {
+  const auto fabric = topology::build_fabric(small_fabric());
+  JobSpec j = small_job();
   const auto gpu = testing::h100_like();
   const StepPlan base = plan_step(j, gpu, fabric, {});
   CHECK(base.representative_replica == 0);
@@ -98,28 +111,8 @@ TEST_CASE("GPUs above nominal speed shorten their stage's compute; one fast GPU 
   // cluster.gpu_speed factors and gpu_speed_distribution go to 2; d097d0b started each stage's speed
   // at 1 and took the minimum, so a stage whose GPUs were all faster ran at nominal speed: every GPU
   // of a 64-GPU scenario at factor 2 gave the same step as none, without a word.
-  topology::FabricSpec fs;
-  fs.gpus = 64;
-  fs.gpus_per_node = 8;
-  fs.nvlink_domain = 8;
-  fs.nvlink_bandwidth = 300e9;
-  fs.kind = topology::FabricKind::LeafSpine;
-  fs.switch_radix = 64;
-  fs.link_rate = 25e9;
-  fs.nic_rate = 25e9;
-  const auto fabric = topology::build_fabric(fs);
-  JobSpec j;
-  j.model.layers = 8;
-  j.model.hidden = 2048;
-  j.model.ffn_hidden = 8192;
-  j.model.heads = 16;
-  j.model.kv_heads = 16;
-  j.model.vocab = 1024;
-  j.model.sequence_length = 1024;
-  j.par.tp = 4;
-  j.par.pp = 4;
-  j.par.dp = 4;
-  j.global_batch = 32;
+  const auto fabric = topology::build_fabric(small_fabric());
+  JobSpec j = small_job();
   const auto gpu = testing::h100_like();
   const StepPlan base = plan_step(j, gpu, fabric, {});
   // Stage 2 (GPUs 32-47) at 1.25x, the rest nominal: that stage's compute is 1/1.25 of it.
