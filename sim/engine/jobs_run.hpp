@@ -73,8 +73,8 @@ Interleaved interleave(const std::vector<InterleavedJob>& jobs, const std::vecto
 std::vector<double> step_durations(const Interleaved& il, const network::RunResult& run, std::size_t j);
 
 /// Checks of a `jobs:` scenario (for check_scenario): the jobs read and placed on the fabric,
-/// each fits its GPUs' memory, no rollout phases, the batch schedule per job. Throws
-/// InvalidParameter.
+/// each fits its GPUs' memory, no rollout phases and no training.batch_schedule (the jobs' steps
+/// are simulated at their own global_batch only). Throws InvalidParameter.
 void check_jobs(const Scenario& scenario);
 
 /// Runs a `jobs:` scenario: every job's step shared and alone, their time-to-train; the Results

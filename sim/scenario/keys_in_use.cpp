@@ -111,11 +111,14 @@ const std::vector<KeyReadWhen>& conditions() {
 
 /// Keys a `jobs:` scenario leaves unread (sim/engine/jobs_run.cpp reads the fabric, the GPU, the
 /// jobs and training / reliability only): `prefix` a section ("cooling.") or a key with its list
-/// items ("cluster.gpu_speed"), `why` what is not simulated. Each found on d097d0b by adding it to a
-/// two-job scenario: it validated and ran with every result identical to the scenario without it.
+/// items ("cluster.gpu_speed"), `why` what is not simulated, `effect` what the key would do. Each
+/// found on d097d0b by adding it to a two-job scenario: it validated and ran with every result
+/// identical to the scenario without it (training.batch_schedule: unless a convergence model priced
+/// its batches, at the one batch's tokens/s).
 struct UnreadWithJobs {
   const char* prefix;
   const char* why;
+  const char* effect = "the key would be ignored";
 };
 
 const std::vector<UnreadWithJobs>& unread_with_jobs() {
@@ -129,6 +132,10 @@ const std::vector<UnreadWithJobs>& unread_with_jobs() {
       {"fabric.storage.",
        "checkpoint writes are not simulated on the fabric for several jobs (reliability.storage_bandwidth sets "
        "each job's)"},
+      {"training.batch_schedule",
+       "each job's step is simulated at its own global_batch only (a single-job run simulates the step at every "
+       "scheduled batch)",
+       "the key would change nothing, or with training.convergence change time_to_train at that batch's tokens/s"},
   };
   return rows;
 }
@@ -205,7 +212,7 @@ void check_keys_in_use(const Params& params, const std::map<std::string, SourceL
       throw ScenarioError(
           first->second, key,
           items ? std::to_string(items->size()) + (items->size() == 1 ? " item" : " items") : params.raw(key),
-          "no " + key + " with jobs: (" + first_row->why + "; the key would be ignored)");
+          "no " + key + " with jobs: (" + first_row->why + "; " + first_row->effect + ")");
     }
   }
   for (const KeyReadWhen& row : conditions()) {

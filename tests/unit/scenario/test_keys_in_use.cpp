@@ -255,3 +255,41 @@ TEST_CASE("a key a jobs: scenario leaves unread is an error at its line", "[load
     }
   }
 }
+
+TEST_CASE("training.batch_schedule is an error at its line with jobs:", "[loader][keys_in_use]") {
+  // fc89ff7 simulated each job's step at its own global_batch only: the schedule changed nothing,
+  // or with a convergence model priced every batch at that one batch's tokens/s, silently.
+  const std::string base =
+      "name: two-jobs\ncluster: {gpu: H100, gpus: 128, gpus_per_node: 8, nvlink_domain: 8}\n"
+      "fabric: {topology: leaf_spine, wiring: rail_optimized, switch_radix: 16}\njobs:\n"
+      "  - name: a\n"
+      "    model: {layers: 4, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048}\n"
+      "    parallelism: {tp: 8, dp: 8}\n"
+      "    global_batch: 64\n"
+      "training:\n  tokens: \"10B\"\n";
+  CHECK_NOTHROW(load_scenario_text(base, "ok.yaml"));
+  const std::string text = base +
+                           "  batch_schedule:\n"
+                           "    - {after_tokens: 0, global_batch: 65536}\n"
+                           "    - {after_tokens: \"1B\", global_batch: 131072}\n";
+  try {
+    load_scenario_text(text, "jobs.yaml");
+    FAIL("loaded: training.batch_schedule with jobs:");
+  } catch (const ScenarioError& e) {
+    CHECK(e.key() == "training.batch_schedule");
+    CHECK(e.where().line == line_of(text, "batch_schedule:"));
+    CHECK_THAT(e.what(), Catch::Contains("training.batch_schedule: got '2 items'") &&
+                             Catch::Contains("expected no training.batch_schedule with jobs: (each job's step is "
+                                             "simulated at its own global_batch only") &&
+                             Catch::Contains("with training.convergence change time_to_train"));
+  }
+  // The same schedule in a one-job scenario is read (the step is simulated at each batch).
+  const std::string one =
+      "name: one-job\ncluster: {gpu: H100, gpus: 128, gpus_per_node: 8, nvlink_domain: 8}\n"
+      "fabric: {topology: leaf_spine, wiring: rail_optimized, switch_radix: 16}\nworkload:\n"
+      "  model: {layers: 4, hidden: 4096, heads: 32, vocab: 51200, sequence_length: 2048}\n"
+      "  parallelism: {tp: 8, dp: 16}\n"
+      "  global_batch: 64\n" +
+      text.substr(text.find("training:"));
+  CHECK_NOTHROW(load_scenario_text(one, "one.yaml"));
+}
