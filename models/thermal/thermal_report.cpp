@@ -14,6 +14,9 @@
 namespace aidcsim::thermal {
 namespace {
 
+// The run's lowest GPU clock factor, a shut-down GPU's 0 included (its samples' min_clock).
+double lowest_clock(const TransientResult& t) { return t.halted_time > 0 ? 0.0 : t.min_clock; }
+
 using units::kMega;
 
 double celsius(double kelvin) { return units::to_celsius(kelvin); }
@@ -127,7 +130,11 @@ void report_site(Results& r, const SiteReport& t, const std::vector<double>& clo
 void report_fault_transient(Results& r, const TransientResult& t, double duration, double step_time_during_fault) {
   r.add("fault_max_gpu_temperature", celsius(t.max_gpu_temp), "degC",
         "Hottest GPU junction during the scheduled cooling faults");
-  r.add("fault_min_gpu_clock", 100.0 * t.min_clock, "%", "Lowest GPU clock during the cooling faults");
+  // A shut-down GPU's clock is 0, as in the series (/thermal/transient/min_gpu_clock) and the
+  // step-time profile (the job halted); until 2026-12 the summary gave the lowest running clock
+  // (TransientResult::min_clock, the clock step_time_during_fault is re-simulated at) instead.
+  r.add("fault_min_gpu_clock", 100.0 * lowest_clock(t), "%",
+        "Lowest GPU clock during the cooling faults (0 while a GPU is shut down)");
   r.add("fault_throttled_time", t.throttled_time, "s", "Time with any GPU throttled during the fault transient");
   r.add("fault_halted_time", t.halted_time, "s",
         "Time with a GPU at its shutdown temperature (the synchronous job stops)");
@@ -274,7 +281,7 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
     gpus_off.push_back(v.gpus_shutdown);
     lost_h.push_back(v.lost_training_time / units::kHour);
     lost_gpu_h.push_back(v.lost_gpu_hours);
-    clock.push_back(v.min_clock);
+    clock.push_back(v.time_at_shutdown > 0 ? 0.0 : v.min_clock);  // a shut-down GPU's clock, as in its series
     pass.push_back(v.pass ? 1 : 0);
     passed += v.pass;
     total_gpu_h += v.lost_gpu_hours;
@@ -337,8 +344,9 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
   r.datasets.push_back(vector_dataset(f + "lost_gpu_hours", lost_gpu_h, "h",
                                       "GPU-hours lost: the job's GPUs x training time lost (they wait on the slowest)",
                                       "fault"));
-  r.datasets.push_back(
-      vector_dataset(f + "min_gpu_clock", clock, "1", "Lowest GPU clock factor in the fault's run", "fault"));
+  r.datasets.push_back(vector_dataset(f + "min_gpu_clock", clock, "1",
+                                      "Lowest GPU clock factor in the fault's run (0 when a GPU was shut down)",
+                                      "fault"));
   Dataset verdict = vector_dataset(f + "pass", pass, "1", "Verdict: 1 when every check of the fault passes", "fault");
   verdict.flag_meanings = {"fail", "pass"};
   r.datasets.push_back(std::move(verdict));
@@ -421,10 +429,11 @@ void report_daily_transient(Results& r, const TransientResult& t, double step_ti
       "GPU junction at the daily outdoor peak vs throttle limit", t.max_gpu_temp, gpu_temp_limit, "K",
       fmt::format("hottest junction over the daily outdoor cycle {} (limit < {}; the steady checklist is at the "
                   "day's mean outdoor temperature); {:.0f} s a day with a GPU throttled, lowest clock {:.3f}",
-                  degc(t.max_gpu_temp), degc(gpu_temp_limit), t.throttled_time, t.min_clock))));
+                  degc(t.max_gpu_temp), degc(gpu_temp_limit), t.throttled_time, lowest_clock(t)))));
   r.add("daily_max_gpu_temperature", celsius(t.max_gpu_temp), "degC",
         "Hottest GPU junction over the daily outdoor cycle");
-  r.add("daily_min_gpu_clock", 100.0 * t.min_clock, "%", "Lowest GPU clock over the daily outdoor cycle");
+  r.add("daily_min_gpu_clock", 100.0 * lowest_clock(t), "%",
+        "Lowest GPU clock over the daily outdoor cycle (0 while a GPU is shut down)");
   r.add("daily_throttled_time", t.throttled_time, "s", "Time per day with any GPU throttled by the outdoor cycle");
   r.add("step_time_daily_worst", step_time_daily_worst, "s",
         "Step time re-simulated at the lowest clock of the daily outdoor cycle");

@@ -34,6 +34,38 @@ void append_samples(reliability::StepTimeProfile& p, const thermal::TransientRes
 using reliability::kCombinedProfileDays;
 using units::kDay;
 
+// The day's mean multiplier: harmonic, the mean work rate (1/m averaged over equal samples; a
+// halted sample does no work).
+double daily_mean(const thermal::TransientResult& day, double base, double slow) {
+  double rate = 0;
+  for (const auto& s : day.samples) rate += 1.0 / multiplier(s.min_clock, base, slow, day.min_clock);
+  return static_cast<double>(day.samples.size()) / rate;
+}
+
+// Appends the daily profile from time `from` on (> the profile's last time): the day's multiplier
+// in force at `from` (its sample at or before `from` modulo a day), the day's later samples until
+// kCombinedProfileDays, then the day's mean.
+void append_daily_from(reliability::StepTimeProfile& p, const thermal::TransientResult& day, double from, double base,
+                       double slow) {
+  const double days_end = kCombinedProfileDays * kDay;
+  if (!(from < days_end)) {
+    p.times.push_back(from);
+    p.multipliers.push_back(daily_mean(day, base, slow));
+    return;
+  }
+  const double first = std::floor(from / kDay);
+  const double tod = from - first * kDay;
+  double m = multiplier(day.samples.front().min_clock, base, slow, day.min_clock);
+  for (const auto& s : day.samples)
+    if (s.time <= tod) m = multiplier(s.min_clock, base, slow, day.min_clock);
+  p.times.push_back(from);
+  p.multipliers.push_back(m);
+  for (int d = static_cast<int>(first); d < kCombinedProfileDays; ++d)
+    append_samples(p, day, d * kDay, base, slow, (d + 1) * kDay);
+  p.times.push_back(days_end);
+  p.multipliers.push_back(daily_mean(day, base, slow));
+}
+
 }  // namespace
 
 reliability::StepTimeProfile step_profile(const SituationOutcome& o) {
@@ -57,8 +89,33 @@ reliability::StepTimeProfile step_profile(const SituationOutcome& o) {
   // each of the rollout's phases by 2-3 % for a 15-minute CDU loss (+13 d); now the cap lifts when
   // its alerts clear. A GPU power cap still on at the end holds the last state: for good while an
   // alert still calls for it (a policy threshold the repaired site still crosses: the reset to 1
-  // hid it), until its hold ends when only that keeps it. A fault still on at the end holds.
+  // hid it), until its hold ends when only that keeps it.
   const double end = o.fault_transient_duration;
+  // A fault that started within the transient and is still on at its end (the transient is at most
+  // 72 h) holds the transient's last state until the last such fault ends (never, without a repair),
+  // then the site is back to steady (1, or the daily profile). Until 2026-12 the profile held that
+  // state forever when the fault was finite (no daily cycle), and went to the daily profile at the
+  // transient's end when there was one, dropping an unrepaired fault after 72 h. What the site does
+  // after such a repair is not simulated: a power cap on at the end is taken to lift with the fault.
+  // Faults that start after the transient are counted by their verdicts (thermal_report.cpp).
+  double fault_until = end;
+  for (const auto& v : o.fault_verdicts)
+    if (v.fault.at < end) fault_until = std::max(fault_until, v.fault.at + v.fault.duration);
+  const bool still_on = end > 0 && fault_until > end;
+  if (still_on) {
+    append_samples(p, o.fault_transient, 0.0, base, o.step_during_fault.step_time,
+                   std::numeric_limits<double>::infinity());
+    if (!std::isfinite(fault_until) || p.multipliers.empty()) return p;
+    if (!daily) {
+      if (p.multipliers.back() != 1.0) {
+        p.times.push_back(fault_until);
+        p.multipliers.push_back(1.0);
+      }
+      return p;
+    }
+    append_daily_from(p, o.daily_transient, fault_until, base, day_slow);
+    return p;
+  }
   const bool all_ended =
       end > 0 && std::all_of(o.fault_verdicts.begin(), o.fault_verdicts.end(),
                              [end](const thermal::FaultVerdict& v) { return v.fault.at + v.fault.duration < end; });
@@ -79,12 +136,8 @@ reliability::StepTimeProfile step_profile(const SituationOutcome& o) {
   // Between the end of the fault transient and the next midnight: the daily profile, shifted.
   for (int d = static_cast<int>(start / kDay) - 1; d < kCombinedProfileDays; ++d)
     append_samples(p, o.daily_transient, d * kDay, base, day_slow, (d + 1) * kDay);
-  // The day's mean work rate (1/m averaged over equal samples; a halted sample does no work).
-  double rate = 0;
-  const auto& ds = o.daily_transient.samples;
-  for (const auto& s : ds) rate += 1.0 / multiplier(s.min_clock, base, day_slow, o.daily_transient.min_clock);
   p.times.push_back(kCombinedProfileDays * kDay);
-  p.multipliers.push_back(static_cast<double>(ds.size()) / rate);
+  p.multipliers.push_back(daily_mean(o.daily_transient, base, day_slow));
   return p;
 }
 

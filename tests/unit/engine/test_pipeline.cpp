@@ -248,6 +248,14 @@ TEST_CASE("GPUs shut down by a cooling fault halt the job until they restart", "
   const double cost = (r.scalar("time_to_train") - base.scalar("time_to_train")) * 86400.0;
   CHECK(cost >= halted);
   CHECK(cost <= halted + r.scalar("fault_throttled_time") + 1.0);
+  // A shut-down GPU's clock is 0 in the series and in the summary alike: until 2026-12 the summary
+  // gave the lowest running clock while the series read 0.
+  const auto& clock = test::dataset(r, "/thermal/transient/min_gpu_clock").data;
+  CHECK(*std::min_element(clock.begin(), clock.end()) == 0.0);
+  CHECK(r.scalar("fault_min_gpu_clock") == 0.0);
+  const auto& own = test::dataset(r, "/thermal/faults/fault_1/min_gpu_clock").data;
+  CHECK(*std::min_element(own.begin(), own.end()) == 0.0);
+  CHECK(test::dataset(r, "/thermal/faults/min_gpu_clock").data.at(0) == 0.0);
 }
 
 namespace {
