@@ -841,6 +841,33 @@ TEST_CASE("plan_step: a dp_algorithm a DP group cannot run is an InvalidParamete
   CHECK_NOTHROW(check_dp_algorithm(ok, testing::a100_like(), topology::build_fabric(small_fabric(16))));
 }
 
+namespace {
+/// The step's shapes on small_fabric(64) whose makespan each add to differently: 1F1B whole,
+/// interleaved with the analytic extension (`cap`: 6 microbatches simulated), 1F1B at lower clocks
+/// with one slower GPU (`slow`), FSDP (measured extension), blocking exchanges (measured steady
+/// pipeline), MoE with its EP all-to-alls across NVLink domains (extension with their waits).
+struct StepShapes {
+  JobSpec one_f1b = gpt_job(4, 4, 4, 1, 64), interleaved = gpt_job(4, 4, 4, 2, 64), fsdp = gpt_job(1, 1, 8, 1, 128),
+          blocking = gpt_job(4, 4, 4, 1, 64), moe = gpt_job(1, 2, 32, 1, 256);
+  StepOptions cap, slow;
+};
+
+StepShapes step_shapes() {
+  StepShapes k;
+  k.cap.max_simulated_microbatches = 6;
+  k.slow = k.cap;
+  k.slow.clock_factor.assign(64, 0.9);
+  k.slow.clock_factor[5] = 0.7;
+  k.fsdp.model.layers = 4;
+  k.fsdp.par.zero = "fsdp";
+  k.blocking.par.overlap_p2p_comm = false;
+  k.moe.model.experts = 16;
+  k.moe.model.top_k = 2;
+  k.moe.par.ep = 16;
+  return k;
+}
+}  // namespace
+
 TEST_CASE("step_time is analyse_step's step time bit for bit", "[step_time]") {
   // The link-down samples of degrade mode read the step time alone (workload::step_time): it must
   // be analyse_step's, bit for bit, whatever adds to the makespan: no extension, the analytic
@@ -856,28 +883,15 @@ TEST_CASE("step_time is analyse_step's step time bit for bit", "[step_time]") {
     CHECK(std::memcmp(&full, &alone, sizeof full) == 0);
     return p;
   };
-  StepOptions cap;
-  cap.max_simulated_microbatches = 6;
-  StepOptions slow = cap;
-  slow.clock_factor.assign(64, 0.9);
-  slow.clock_factor[5] = 0.7;
-  const StepPlan whole = same(gpt_job(4, 4, 4, 1, 64), {}, "1F1B, every microbatch simulated");
+  const StepShapes k = step_shapes();
+  const StepPlan whole = same(k.one_f1b, {}, "1F1B, every microbatch simulated");
   CHECK(whole.extra_microbatches == 0);
-  CHECK(same(gpt_job(4, 4, 4, 2, 64), cap, "interleaved, analytic extension").extra_microbatches > 0);
-  same(gpt_job(4, 4, 4, 1, 64), slow, "1F1B at lower clocks, analytic extension");
-  JobSpec fsdp = gpt_job(1, 1, 8, 1, 128);
-  fsdp.model.layers = 4;
-  fsdp.par.zero = "fsdp";
-  CHECK(same(fsdp, cap, "FSDP, measured extension").measured_extension);
-  JobSpec blocking = gpt_job(4, 4, 4, 1, 64);
-  blocking.par.overlap_p2p_comm = false;
-  CHECK(same(blocking, cap, "blocking exchanges, measured steady pipeline").measured_steady_pipeline);
+  CHECK(same(k.interleaved, k.cap, "interleaved, analytic extension").extra_microbatches > 0);
+  same(k.one_f1b, k.slow, "1F1B at lower clocks, analytic extension");
+  CHECK(same(k.fsdp, k.cap, "FSDP, measured extension").measured_extension);
+  CHECK(same(k.blocking, k.cap, "blocking exchanges, measured steady pipeline").measured_steady_pipeline);
   // MoE with its EP all-to-alls across NVLink domains as flows: the extension adds their waits
-  JobSpec moe = gpt_job(1, 2, 32, 1, 256);
-  moe.model.experts = 16;
-  moe.model.top_k = 2;
-  moe.par.ep = 16;
-  const StepPlan m = same(moe, cap, "MoE, EP all-to-alls as flows, analytic extension with their waits");
+  const StepPlan m = same(k.moe, k.cap, "MoE, EP all-to-alls as flows, analytic extension with their waits");
   CHECK(m.extra_microbatches > 0);
   CHECK(std::any_of(m.waits.begin(), m.waits.end(), [](const StepWait& w) { return w.kind == kTagEp; }));
 }
@@ -1053,24 +1067,11 @@ TEST_CASE("analyse_step per stage: each stage's compute + exposed + bubble is th
     CHECK(std::abs(u / n - b.bubble) <= tol);
     return p;
   };
-  StepOptions cap;
-  cap.max_simulated_microbatches = 6;
-  StepOptions slow = cap;
-  slow.clock_factor.assign(64, 0.9);
-  slow.clock_factor[5] = 0.7;
-  check(gpt_job(4, 4, 4, 1, 64), {}, "1F1B, every microbatch simulated");
-  CHECK(check(gpt_job(4, 4, 4, 2, 64), cap, "interleaved, analytic extension").extra_microbatches > 0);
-  check(gpt_job(4, 4, 4, 1, 64), slow, "1F1B at lower clocks, one slower GPU, analytic extension");
-  JobSpec fsdp = gpt_job(1, 1, 8, 1, 128);
-  fsdp.model.layers = 4;
-  fsdp.par.zero = "fsdp";
-  CHECK(check(fsdp, cap, "FSDP, measured extension").measured_extension);
-  JobSpec blocking = gpt_job(4, 4, 4, 1, 64);
-  blocking.par.overlap_p2p_comm = false;
-  CHECK(check(blocking, cap, "blocking exchanges, measured steady pipeline").measured_steady_pipeline);
-  JobSpec moe = gpt_job(1, 2, 32, 1, 256);
-  moe.model.experts = 16;
-  moe.model.top_k = 2;
-  moe.par.ep = 16;
-  check(moe, cap, "MoE, EP all-to-alls as flows, analytic extension with their waits");
+  const StepShapes k = step_shapes();
+  check(k.one_f1b, {}, "1F1B, every microbatch simulated");
+  CHECK(check(k.interleaved, k.cap, "interleaved, analytic extension").extra_microbatches > 0);
+  check(k.one_f1b, k.slow, "1F1B at lower clocks, one slower GPU, analytic extension");
+  CHECK(check(k.fsdp, k.cap, "FSDP, measured extension").measured_extension);
+  CHECK(check(k.blocking, k.cap, "blocking exchanges, measured steady pipeline").measured_steady_pipeline);
+  check(k.moe, k.cap, "MoE, EP all-to-alls as flows, analytic extension with their waits");
 }
