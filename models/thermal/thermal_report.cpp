@@ -258,14 +258,15 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
                           "; the transient loop model is single-phase");
     // A fault lasting past its own run (capped at VerdictOptions::max_duration) is judged over its
     // first part only: its losses would otherwise read as the whole fault's.
-    // A fault not repaired (duration inf) always is.
-    if (v.judged_until < v.fault.at + v.fault.duration) {
+    // A fault not repaired (duration inf) always is; said only where the part judged cost training
+    // time or ended slowed (a harmless excursion's rest is harmless too).
+    if (v.judged_until < v.fault.at + v.fault.duration && (v.lost_training_time > 0 || v.final_slowdown != 1)) {
       const double covered = std::max(0.0, v.judged_until - v.fault.at);
       r.warnings.push_back(fmt::format(
-          "cooling.faults[{}] ({}: {}): its verdict simulates the fault's first {:.3g} h only (a verdict's run "
+          "cooling.faults[{}] ({}): its verdict simulates the fault's first {:.3g} h only (a verdict's run "
           "is capped): its lost training time ({:.4g} h), GPU-hours and time above throttle leave out the rest; "
           "a fault still slowing the GPUs at that time costs more{}",
-          v.index, v.name, v.description, covered / units::kHour, v.lost_training_time / units::kHour,
+          v.index, v.description, covered / units::kHour, v.lost_training_time / units::kHour,
           !(v.fault.at >= transient_duration) ? ""
           : v.final_slowdown == 1
               ? "; time_to_train_with_faults adds the lost time judged (the run ends at full speed)"
@@ -334,8 +335,9 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
   r.datasets.push_back(vector_dataset(f + "time_at_shutdown", shutdown, "s",
                                       "Time with a GPU at its shutdown temperature (the synchronous job halted)",
                                       "fault"));
-  r.datasets.push_back(
-      vector_dataset(f + "gpus_at_shutdown", gpus_off, "1", "GPU thermal shutdowns in the fault's run", "fault"));
+  r.datasets.push_back(vector_dataset(
+      f + "gpus_at_shutdown", gpus_off, "1",
+      "GPUs that reached the thermal shutdown temperature in the fault's run (each counted once)", "fault"));
   r.datasets.push_back(
       vector_dataset(f + "lost_training_time", lost_h, "h",
                      "Training time lost: sum of dt (1 - 1/m), m the step-time multiplier of the slowest GPU's clock "

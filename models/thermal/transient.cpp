@@ -296,6 +296,7 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
   // acts, and the step of each run-wide extreme not on the grid (the last such step wins: a later
   // step only replaces it when it goes strictly further). Merged into the samples at the end.
   std::vector<Sample> off_grid;
+  std::vector<char> ever_shut;  // per GPU: has reached the shutdown temperature (gpus_shutdown)
   std::array<Sample, kExtremes> extreme_sample{};
   std::array<bool, kExtremes> extreme_off_grid{};
 
@@ -523,7 +524,11 @@ TransientResult simulate_transient(const CoolingSpec& spec, const SiteLayout& la
       }
       if (net.temperature(g.J) >= spec.throttle.shutdown_temp) {
         g.clock = 0;
-        res.gpus_shutdown += static_cast<int>(g.copies);
+        for (int gpu : g.members) {  // a GPU that shuts down again after a restart is counted once
+          if (gpu >= static_cast<int>(ever_shut.size())) ever_shut.resize(gpu + 1, 0);
+          if (!ever_shut[gpu]) ++res.gpus_shutdown;
+          ever_shut[gpu] = 1;
+        }
         log(t + opt.dt, "critical", "GPU junction", fmt::format("thermal shutdown of {} GPU(s)", g.copies),
             net.temperature(g.J), spec.throttle.shutdown_temp);
         continue;

@@ -94,8 +94,8 @@ struct TransientResult {
   double throttled_time = 0;                       ///< s with any GPU below clock 1
   double mean_slowdown = 1;                        ///< time average of 1/min_clock over running time (synchronous
                                                    ///< training: the slowest GPU paces the step)
-  int gpus_shutdown =
-      0;  ///< GPUs that reached throttle.shutdown_temp (then off, power 0, until the junction is below the throttle limit)
+  int gpus_shutdown = 0;  ///< GPUs that reached throttle.shutdown_temp, each counted once however often it restarts and
+                          ///< shuts down again (off, power 0, until the junction is below the throttle limit)
   double halted_time = 0;          ///< s with at least one GPU shut down (the synchronous job stops)
   double time_above_throttle = 0;  ///< s with any GPU junction above the throttle limit
   double lost_training_time = 0;   ///< s of training lost: sum of dt (1 - 1/m), m the step-time multiplier

@@ -108,7 +108,7 @@ std::vector<FaultVerdict> judge_faults(const CoolingSpec& spec, const SiteLayout
                     false),
         before.max_gpu_temp > lim.gpu_temp_limit);
     add(limit_below("GPUs at shutdown", r.gpus_shutdown, 0.0, "GPUs",
-                    fmt::format("{} GPU shutdowns, job halted {:.0f} s (no GPU may reach {})", r.gpus_shutdown,
+                    fmt::format("{} GPUs shut down, job halted {:.0f} s (no GPU may reach {})", r.gpus_shutdown,
                                 r.halted_time, degc(spec.throttle.shutdown_temp)),
                     false),
         false);

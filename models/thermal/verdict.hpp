@@ -41,7 +41,7 @@ struct FaultVerdict {
   double peak_gpu_temp = 0;        ///< K
   double time_above_throttle = 0;  ///< s
   double time_at_shutdown = 0;     ///< s with a GPU shut down (the job halted)
-  int gpus_shutdown = 0;           ///< GPU shutdowns during the run
+  int gpus_shutdown = 0;           ///< GPUs shut down during the run (each once, TransientResult)
   double lost_training_time = 0;   ///< s
   double lost_gpu_hours = 0;       ///< h x GPUs
   double min_clock = 1;            ///< lowest clock factor reached

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include "models/common/errors.hpp"
 
@@ -267,6 +268,29 @@ TEST_CASE("GPUs shut down by a pump failure restart once the repaired loop has c
   CHECK(r.halted_time < repair);
   CHECK(r.samples.back().min_clock > 0);
   CHECK(*std::min_element(r.final_clock.begin(), r.final_clock.end()) > 0);
+}
+
+TEST_CASE("a GPU that shuts down again after a restart counts once in gpus_shutdown", "[thermal][transient]") {
+  // The loop is never repaired: restarted at the floor clock once cooled below the throttle
+  // limit, the GPUs heat up and shut down again, over and over. gpus_shutdown counted every
+  // shutdown (9,539,712 "GPUs" on an 8,064-GPU site); it is the GPUs that reached it.
+  CoolingSpec s;
+  s.pumps.running = 1;
+  s.pumps.spare = 0;
+  s.faults = {{"pump_failure", 60, std::numeric_limits<double>::infinity(), -1, 0}};
+  SiteLayout l;
+  l.gpus = 8 * 72;
+  TransientOptions o;
+  o.duration = 4 * 3600;
+  o.sample_interval = 10;
+  const TransientResult r = simulate_transient(s, l, {GpuLoad{1, 0}}, o);
+  const auto shutdowns = std::count_if(r.alerts.begin(), r.alerts.end(), [](const Alert& a) {
+    return a.level == "critical" && a.message.find("thermal shutdown") != std::string::npos;
+  });
+  INFO(shutdowns << " shutdown alerts, gpus_shutdown " << r.gpus_shutdown);
+  REQUIRE(shutdowns > 1);  // the cycle this case is about
+  CHECK(r.gpus_shutdown > 0);
+  CHECK(r.gpus_shutdown <= l.gpus);
 }
 
 namespace {
