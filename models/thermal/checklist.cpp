@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "models/common/errors.hpp"
 #include "models/common/units.hpp"
@@ -109,9 +110,14 @@ std::vector<ChecklistItem> cooling_checklist(const CoolingSpec& spec, const Site
     out.push_back(limit_above("pump capacity vs load", spec.pumps.capacity_margin, lim.pump_margin_min, "ratio",
                               fmt::format("running pumps deliver {:.0f} % of design flow (>= {:.0f} %)",
                                           spec.pumps.capacity_margin * 100, lim.pump_margin_min * 100)));
+    // Without a standby pump nothing takes over: no failover time to pass on.
+    const bool standby = spec.pumps.spare > 0;
     out.push_back(limit_below(
-        "pump failover time", spec.pumps.failover_time, lim.failover_max, "s",
-        fmt::format("standby starts in {:.1f} s (< {:.0f} s)", spec.pumps.failover_time, lim.failover_max)));
+        "pump failover time", standby ? spec.pumps.failover_time : std::numeric_limits<double>::infinity(),
+        lim.failover_max, "s",
+        standby ? fmt::format("standby starts in {:.1f} s (< {:.0f} s)", spec.pumps.failover_time, lim.failover_max)
+                : fmt::format("no standby pump (cooling.pumps.spare 0): a failed pump is not taken over (< {:.0f} s)",
+                              lim.failover_max)));
     // Brief: "If the liquid cooling fails, fall back to auxiliary air cooling". The air must at least
     // carry a rack with its GPUs idle (training paused, emergency checkpoint).
     const double gpr = layout.gpus_per_rack;

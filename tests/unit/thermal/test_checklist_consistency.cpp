@@ -75,7 +75,12 @@ TEST_CASE("checklist: pass == (headroom >= 0) for every item, default site and v
   all_liquid.liquid_fraction = 0.95;
   all_liquid.pumps.spare = 0;
   all_liquid.room.rh_min = 0.30;
-  check_rule(steady_state(all_liquid, l, {GpuLoad{0.8, 0.15}}, {}).checklist);
+  const auto al = steady_state(all_liquid, l, {GpuLoad{0.8, 0.15}}, {}).checklist;
+  check_rule(al);
+  // No standby pump: nothing takes over, so the failover check cannot pass on the configured 5 s
+  // (it passed, "standby starts in 5.0 s", with 0 standby pumps).
+  CHECK_FALSE(find(al, "pump failover time").pass);
+  CHECK(find(al, "pump failover time").note.find("no standby pump") != std::string::npos);
 
   // Hand-made reports around every bound.
   CoolingSpec s;
