@@ -50,11 +50,10 @@ def _checked(given):
     for name, value in given.items():
         if name in ("gpus", "nodes", "gpus_per_node", "iters"):
             out[name] = _args.integer(value, name, 1, _INT_MAX)
-        elif name in ("nvlink_domain", "nics_per_node", "max_channels", "min_channels", "max_ctas", "min_ctas",
-                      "nvls_channels",
-                      "warmup_iters", "root"):
+        elif name in ("nvlink_domain", "nics_per_node", "warmup_iters", "root"):
             out[name] = _args.integer(value, name, 0, _INT_MAX)
-        elif name in ("radix", "planes"):
+        elif name in ("radix", "planes", "max_channels", "min_channels", "max_ctas", "min_ctas", "nvls_channels"):
+            # the range is the C++ check's (channels and CTAs: 1-64, 0: NCCL's), worded as the CLI's
             out[name] = _args.integer(value, name, None, _INT_MAX)
         elif name in ("sharp", "steps"):
             out[name] = _args.flag(value, name)

@@ -122,9 +122,10 @@ def test_published_busbw_8x_h100_nvls(root):
     (dict(gpu_file=""), aidcsim.ParameterError, "gpu_file", "non-empty path"),
     (dict(max_channels=65), aidcsim.ParameterError, "max_channels", r"from 1 to 64 \(0: NCCL's\)"),
     (dict(max_ctas=65), aidcsim.ParameterError, "max_ctas", r"from 1 to 64 \(0: NCCL's\)"),
-    (dict(nvls_channels=-1), aidcsim.ParameterError, "nvls_channels", "expected an integer from 0"),
+    (dict(nvls_channels=-1), aidcsim.ParameterError, "nvls_channels", r"from 1 to 64 \(0: NCCL's\)"),
+    (dict(min_channels=-1), aidcsim.ParameterError, "min_channels", r"from 1 to 64 \(0: NCCL's\)"),
     (dict(min_channels=65), aidcsim.ParameterError, "min_channels", r"from 1 to 64 \(0: NCCL's\)"),
-    (dict(min_ctas=-1), aidcsim.ParameterError, "min_ctas", "expected an integer from 0"),
+    (dict(min_ctas=-1), aidcsim.ParameterError, "min_ctas", r"from 1 to 64 \(0: NCCL's\)"),
     (dict(min_ctas=16, max_ctas=8), aidcsim.ParameterError, "min_ctas",
      r"16 is above max_ctas=8: from 1 to 8 \(0: NCCL's; NCCL refuses minCTAs > maxCTAs"),
 ])
