@@ -34,6 +34,11 @@ std::string interleaving_error(int pp, int v, int group, int m, bool flexible) {
              " microbatches: several groups of N < pp deadlock in this order (pipeline_feasible), got N = " + N;
     return "";
   }
+  if (m < pp)  // no group size N fits between pp and m
+    return "at least pp (" + P +
+           ") microbatches per DP replica (the interleaved schedule's group size N runs from "
+           "pp to them), got " +
+           M;
   if (n < pp || n > m)
     return "a microbatch group size N between pp (" + P + ") and the microbatches per DP replica (" + M +
            "), got N = " + N;

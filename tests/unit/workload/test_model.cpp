@@ -113,6 +113,10 @@ TEST_CASE("interleaving follows Megatron-core's rules (schedules.py, NVIDIA/Mega
   CHECK_FALSE(interleaving_error(4, 2, 7, 6).empty());  // N > m
   CHECK(interleaving_error(4, 2, 6, 10).empty());       // last group of 4 = pp
   CHECK_FALSE(interleaving_error(1, 2, 0, 4).empty());  // interleaving needs pp >= 2
+  // fewer microbatches than pp: said so, not "N between pp (9) and the microbatches (4)", an empty range
+  CHECK(interleaving_error(9, 2, 0, 4) ==
+        "at least pp (9) microbatches per DP replica (the interleaved schedule's "
+        "group size N runs from pp to them), got 4");
   CHECK(valid_microbatches(4, 2, 0, 6) == 8);
   CHECK(valid_microbatches(9, 7, 0, 16) == 18);
   CHECK(valid_microbatches(4, 2, 3, 6) == 0);  // N < pp: no count runs (the search ends)
