@@ -274,6 +274,16 @@ void report_fault_verdicts(Results& r, const std::vector<FaultVerdict>& vs, cons
                             "{:.4g}{})",
                             v.final_slowdown, std::isfinite(v.final_slowdown) ? "" : ": the job halted")));
     }
+    // A fault of the shared transient still on at its end: time-to-train's step-time profile holds
+    // the transient's last state until the repair (sim/engine/step_profile.cpp), an estimate.
+    if (v.fault.at < transient_duration && v.fault.at + v.fault.duration > transient_duration)
+      r.notes.push_back(fmt::format(
+          "cooling.faults[{}] ({}): still on at the fault transient's end ({:.3g} h): ESTIMATE, time-to-train "
+          "holds the transient's last step-time multiplier {}, not simulated",
+          v.index, v.description, transient_duration / units::kHour,
+          std::isfinite(v.fault.duration)
+              ? fmt::format("until its repair at {:.4g} h", (v.fault.at + v.fault.duration) / units::kHour)
+              : std::string("to the end of training (not repaired)")));
     start.push_back(v.fault.at);
     duration.push_back(v.fault.duration);
     peak.push_back(celsius(v.peak_gpu_temp));

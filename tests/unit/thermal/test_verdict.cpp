@@ -200,6 +200,19 @@ TEST_CASE("a fault longer than its verdict's run is said to be judged in part", 
   CHECK(w.find("cooling.faults[0] (supply_excursion of +25 K at 10 min for 2 h): ") == 0);
   CHECK(w.find("first 0.483 h only") != std::string::npos);
   CHECK(w.find("time_to_train_with_faults") != std::string::npos);  // a fault after the (empty) transient
+  // With a 1 h shared fault transient, faults 1 and 3 (10 min to 2 h 10 min) outlast it: the run's
+  // notes say time-to-train holds the transient's last state until their repair, an estimate;
+  // fault 2 ends inside it.
+  aidcsim::Results held;
+  report_fault_verdicts(held, v, {}, 0.9, true, 2 * 86400.0, 3600.0);
+  std::string said;
+  for (const auto& n : held.notes)
+    if (n.find("still on at the fault transient's end") != std::string::npos) {
+      said += n.substr(0, n.find(' ')) + " ";
+      CHECK(n.find("ESTIMATE") != std::string::npos);
+      CHECK(n.find("until its repair at 2.167 h") != std::string::npos);
+    }
+  CHECK(said == "cooling.faults[0] cooling.faults[2] ");
 }
 
 TEST_CASE("a fault without a duration is judged as not repaired, over its run's cap", "[thermal][verdict]") {
